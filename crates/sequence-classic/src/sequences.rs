@@ -1,0 +1,344 @@
+//! Sequences (C8): five (or, house rule, four) spaces in a line holding a
+//! team's chips, corners counting for every team; the one-shared-space
+//! rule; lines longer than a sequence and declarations (C8a).
+//!
+//! Only lines through the chip just placed can hold a new sequence, so the
+//! search walks the four directions from that space over the team's chips
+//! plus the corners (`own`), and lists per direction the windows that
+//! contain the new chip.
+
+use crate::bitboard::{Bitboard, Space, STRIDE};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A line direction, named by its step in bit indices (ENGINE-NOTES.md).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Dir {
+    /// → along a row (step 1).
+    East,
+    /// ↓ along a column (step 11).
+    South,
+    /// ↘ diagonal (step 12).
+    SouthEast,
+    /// ↙ anti-diagonal (step 10).
+    SouthWest,
+}
+
+impl Dir {
+    /// The four directions.
+    pub const ALL: [Dir; 4] = [Dir::East, Dir::South, Dir::SouthEast, Dir::SouthWest];
+
+    /// Step between neighbouring spaces, in bit indices.
+    #[inline]
+    pub const fn step(self) -> u8 {
+        match self {
+            Dir::East => 1,
+            Dir::South => STRIDE,
+            Dir::SouthEast => STRIDE + 1,
+            Dir::SouthWest => STRIDE - 1,
+        }
+    }
+
+    /// (row, column) change of one step.
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Dir::East => (0, 1),
+            Dir::South => (1, 0),
+            Dir::SouthEast => (1, 1),
+            Dir::SouthWest => (1, -1),
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A run of `len` spaces starting at `start` (its space first in reading
+/// order) and going in `dir`. `len` is the table's sequence length.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Window {
+    /// First space in reading order.
+    pub start: Space,
+    /// Direction from `start`.
+    pub dir: Dir,
+}
+
+impl Window {
+    /// The `i`-th space from `start`, if on the board.
+    fn at(self, i: u8) -> Option<Space> {
+        let (dr, dc) = self.dir.delta();
+        let r = self.start.row() as i16 + dr as i16 * i as i16;
+        let c = self.start.col() as i16 + dc as i16 * i as i16;
+        if (0..10).contains(&r) && (0..10).contains(&c) {
+            Space::new(r as u8, c as u8)
+        } else {
+            None
+        }
+    }
+
+    /// A window of `len` spaces, if it fits on the board.
+    pub fn new(start: Space, dir: Dir, len: u8) -> Option<Window> {
+        let w = Window { start, dir };
+        w.at(len - 1).map(|_| w)
+    }
+
+    /// Its `len` spaces as a mask.
+    pub fn mask(self, len: u8) -> Bitboard {
+        (0..len).filter_map(|i| self.at(i)).fold(Bitboard::EMPTY, |b, s| b.with(s))
+    }
+
+    /// Its last space.
+    pub fn last(self, len: u8) -> Space {
+        self.at(len - 1).unwrap_or(self.start)
+    }
+
+    /// The window from two end spaces in either order, of length `len`.
+    ///
+    /// # Errors
+    /// A message when the two spaces are not the ends of a straight run of
+    /// `len` spaces.
+    pub fn from_ends(a: Space, b: Space, len: u8) -> Result<Window, String> {
+        let (a, b) = if a.bit() <= b.bit() { (a, b) } else { (b, a) };
+        let dr = b.row() as i16 - a.row() as i16;
+        let dc = b.col() as i16 - a.col() as i16;
+        let n = len as i16 - 1;
+        let dir = match (dr, dc) {
+            (0, d) if d == n => Dir::East,
+            (d, 0) if d == n => Dir::South,
+            (d, e) if d == n && e == n => Dir::SouthEast,
+            (d, e) if d == n && e == -n => Dir::SouthWest,
+            _ => return Err(format!("{a} and {b} are not the ends of a line of {len} spaces")),
+        };
+        Ok(Window { start: a, dir })
+    }
+}
+
+impl fmt::Debug for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{:?}", self.start, self.dir)
+    }
+}
+
+/// A completed sequence: its window and its mask.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sequence {
+    /// The window.
+    pub window: Window,
+    /// Its spaces.
+    pub mask: Bitboard,
+}
+
+/// The windows through one placed chip, per direction: which are complete,
+/// and the most that may count together (C8).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Completions {
+    /// Per direction: complete windows through the chip that share at most
+    /// one space with each of the team's sequences, in reading order of
+    /// their first space (at most 5 each).
+    cands: [[Option<Window>; 5]; 4],
+    /// Per direction: the most windows that may count together (0, 1, 2).
+    best: [u8; 4],
+    /// Per direction: whether the two-window pair is the best choice.
+    pair: [Option<(Window, Window)>; 4],
+}
+
+impl Completions {
+    /// Finds the complete windows through `p` in `own` (the team's chips
+    /// with `p` placed, plus the corners), given the team's existing
+    /// sequences `existing`.
+    #[inline]
+    pub fn find(own: Bitboard, p: Space, len: u8, existing: &[Sequence]) -> Completions {
+        let mut out = Completions::default();
+        for dir in Dir::ALL {
+            let s = dir.step();
+            // Walk back and forward over `own`: gap bits stop the walk.
+            let mut nb = 0u8;
+            let mut q = p.bit();
+            while nb < len - 1 && q >= s && own.0 >> (q - s) & 1 != 0 {
+                q -= s;
+                nb += 1;
+            }
+            let mut nf = 0u8;
+            let mut q = p.bit();
+            while nf < len - 1 && q + s < 110 && own.0 >> (q + s) & 1 != 0 {
+                q += s;
+                nf += 1;
+            }
+            if nb + nf + 1 < len {
+                continue;
+            }
+            out.fill_dir(dir, p, len, nb, nf, existing);
+        }
+        out
+    }
+
+    #[cold]
+    fn fill_dir(&mut self, dir: Dir, p: Space, len: u8, nb: u8, nf: u8, existing: &[Sequence]) {
+        let s = dir.step();
+        let d = dir.index();
+        let ok = |w: Window| {
+            let m = w.mask(len);
+            existing.iter().all(|e| (e.mask & m).count() <= 1)
+        };
+        // Starts at p - k*s for k from nb down to 0, kept when the window
+        // still reaches len spaces within the run.
+        let mut i = 0;
+        for k in (0..=nb).rev() {
+            if k > len - 1 || (len - 1 - k) > nf {
+                continue;
+            }
+            let Some(start) = Space::from_bit(p.bit() - k * s) else {
+                continue;
+            };
+            let w = Window { start, dir };
+            if ok(w) {
+                self.cands[d][i] = Some(w);
+                i += 1;
+            }
+        }
+        if i > 0 {
+            self.best[d] = 1;
+        }
+        // The pair: ends at p and starts at p.
+        if nb >= len - 1 && nf >= len - 1 {
+            let a = Space::from_bit(p.bit() - (len - 1) * s).map(|start| Window { start, dir });
+            let b = Window { start: p, dir };
+            if let Some(a) = a {
+                if ok(a) && ok(b) {
+                    self.best[d] = 2;
+                    self.pair[d] = Some((a, b));
+                }
+            }
+        }
+    }
+
+    /// The most sequences the move can make (C8a).
+    pub fn most(&self) -> u8 {
+        self.best.iter().sum()
+    }
+
+    /// Whether any sequence is made.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.best != [0; 4]
+    }
+
+    /// The windows taken when the move names none (C8a): per direction the
+    /// most, choosing the first (or last) window in reading order.
+    pub fn default_choice(&self, last: bool) -> impl Iterator<Item = Window> + '_ {
+        (0..4).flat_map(move |d| {
+            let mut v: [Option<Window>; 2] = [None, None];
+            match self.best[d] {
+                2 => {
+                    if let Some((a, b)) = self.pair[d] {
+                        v = [Some(a), Some(b)];
+                    }
+                }
+                1 => {
+                    let c = self.cands[d].iter().flatten();
+                    v[0] = if last { c.last().copied() } else { c.copied().next() };
+                }
+                _ => {}
+            }
+            v.into_iter().flatten()
+        })
+    }
+
+    /// Every choice of windows that makes the most sequences (for bots and
+    /// UIs offering the choice of C8a). Each choice lists its windows.
+    pub fn all_choices(&self) -> Vec<Vec<Window>> {
+        let mut out: Vec<Vec<Window>> = vec![vec![]];
+        for d in 0..4 {
+            let opts: Vec<Vec<Window>> = match self.best[d] {
+                2 => self.pair[d].map(|(a, b)| vec![vec![a, b]]).unwrap_or_default(),
+                1 => self.cands[d].iter().flatten().map(|w| vec![*w]).collect(),
+                _ => continue,
+            };
+            out = out
+                .iter()
+                .flat_map(|pre| {
+                    opts.iter().map(move |o| {
+                        let mut v = pre.clone();
+                        v.extend(o);
+                        v
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// Checks a declared set of windows (C8, C8a): each complete through
+    /// the chip, sharing at most one space with the team's sequences and
+    /// with each other, and as many as the most the move can make.
+    ///
+    /// # Errors
+    /// A message naming the rule.
+    pub fn check_declared(&self, declared: &[Window], len: u8) -> Result<(), String> {
+        for (i, w) in declared.iter().enumerate() {
+            let d = w.dir.index();
+            let is_cand = self.cands[d].iter().flatten().any(|c| c == w)
+                || self.pair[d].is_some_and(|(a, b)| a == *w || b == *w);
+            if !is_cand {
+                return Err(format!(
+                    "declared sequence {}-{} is not a new sequence through the placed chip that may count (C8)",
+                    w.start,
+                    w.last(len)
+                ));
+            }
+            for o in &declared[..i] {
+                if (o.mask(len) & w.mask(len)).count() > 1 {
+                    return Err(format!(
+                        "declared sequences {}-{} and {}-{} share more than one space (C8)",
+                        o.start,
+                        o.last(len),
+                        w.start,
+                        w.last(len)
+                    ));
+                }
+            }
+        }
+        let most = self.most();
+        if declared.len() != most as usize {
+            return Err(format!(
+                "declaration names {} sequence(s), the move makes {most} (C8a)",
+                declared.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::CORNERS;
+
+    fn sq(s: &str) -> Space {
+        s.parse().unwrap()
+    }
+
+    fn row_chips(row: u8, cols: std::ops::Range<u8>) -> Bitboard {
+        cols.filter_map(|c| Space::new(row, c)).fold(Bitboard::EMPTY, |b, s| b.with(s))
+    }
+
+    #[test]
+    fn c8_window_from_ends_any_order() {
+        let w = Window::from_ends(sq("e2"), sq("a6"), 5).unwrap();
+        assert_eq!(w.start, sq("e2"));
+        assert_eq!(w.dir, Dir::SouthWest);
+        assert_eq!(Window::from_ends(sq("a6"), sq("e2"), 5).unwrap(), w);
+        assert!(Window::from_ends(sq("a1"), sq("e6"), 5).is_err());
+        assert_eq!(w.mask(5).count(), 5);
+    }
+
+    #[test]
+    fn c8_pair_needs_four_each_side() {
+        let own = row_chips(4, 0..9) | CORNERS;
+        let c = Completions::find(own, sq("e5"), 5, &[]);
+        assert_eq!(c.most(), 2);
+        let c = Completions::find(own, sq("a5"), 5, &[]);
+        assert_eq!(c.most(), 1);
+    }
+}

@@ -1,0 +1,1 @@
+//! What one seat may know.

@@ -1,0 +1,120 @@
+//! The `sequence` command: verify, replay and self-play game records,
+//! benchmark the engines, run bot arenas, play in the terminal and serve
+//! online play.
+
+mod classic;
+mod stacks;
+mod verify;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Sequence and Sequence Stacks.
+#[derive(Debug, Parser)]
+#[command(name = "sequence", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay a game record and check every move (RECORD.md "Verifying").
+    Verify(verify::VerifyArgs),
+    /// Show the board after each move of a record.
+    Replay(classic::ReplayArgs),
+    /// Play random legal games; print wins, draws and mean moves.
+    Selfplay(SelfplayArgs),
+    /// Random-playout throughput on one core.
+    Bench(BenchArgs),
+    /// Bots play each other; results as a table, CSV and SVG chart.
+    Arena(sequence_bots::cli::ArenaArgs),
+    /// Best moves for a seat of an unfinished game.
+    Hint(sequence_bots::cli::HintArgs),
+    /// Play in the terminal.
+    Play(sequence_tui::PlayArgs),
+    /// Run the game server with its web UI.
+    Serve(sequence_server::ServeArgs),
+    /// Load-test a game server with real WebSocket clients.
+    Loadtest(sequence_server::LoadtestArgs),
+}
+
+/// `sequence selfplay`.
+#[derive(Debug, clap::Args)]
+pub struct SelfplayArgs {
+    /// Game: `classic` or `stacks`.
+    #[arg(long, default_value = "classic")]
+    pub game: String,
+    /// Number of players.
+    #[arg(long)]
+    pub players: u8,
+    /// Number of teams (classic; defaults per C3).
+    #[arg(long)]
+    pub teams: Option<u8>,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Seed of the named generator (ChaCha8).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rule options as JSON, e.g. `{"sequence_length":4}`.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Write each game's record into this folder.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// `sequence bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Game: `classic` or `stacks`.
+    #[arg(long, default_value = "classic")]
+    pub game: String,
+    /// Number of players (default 2 for classic, 4 for stacks).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Seconds to measure each figure.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Verify(a) => return verify::run(a),
+        Command::Replay(a) => classic::replay(a),
+        Command::Selfplay(a) => match a.game.as_str() {
+            "classic" => classic::selfplay(a),
+            "stacks" => stacks::selfplay(a),
+            g => Err(anyhow::anyhow!("unknown game {g:?} (classic or stacks)")),
+        },
+        Command::Bench(a) => match a.game.as_str() {
+            "classic" => classic::bench(a),
+            "stacks" => stacks::bench(a),
+            g => Err(anyhow::anyhow!("unknown game {g:?} (classic or stacks)")),
+        },
+        Command::Arena(a) => sequence_bots::cli::run_arena(a),
+        Command::Hint(a) => sequence_bots::cli::run_hint(a),
+        Command::Play(a) => sequence_tui::run(a),
+        Command::Serve(a) => sequence_server::run_serve(a),
+        Command::Loadtest(a) => sequence_server::run_loadtest(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Helpers shared by both games' record formats (RECORD.md,
+//! RECORD-STACKS.md): the `format` field that tells them apart, and the
+//! error of a replay that stops at an illegal or malformed move.
+
+use serde_json::Value;
+use std::fmt;
+
+/// Which game a record belongs to, read from its `format` field.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// `"sequence-record/1"` (classic Sequence, RECORD.md).
+    Classic,
+    /// `"sequence-stacks-record/1"` (Sequence Stacks, RECORD-STACKS.md).
+    Stacks,
+}
+
+/// The `format` value of a classic record.
+pub const CLASSIC_FORMAT: &str = "sequence-record/1";
+/// The `format` value of a Sequence Stacks record.
+pub const STACKS_FORMAT: &str = "sequence-stacks-record/1";
+
+/// A file that is not a valid record of either game (exit code 2 in
+/// `sequence verify`). The message names the field or JSON position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MalformedRecord(pub String);
+
+/// Parses `text` as JSON and tells which game's record it is.
+///
+/// # Errors
+/// [`MalformedRecord`] when the text is not JSON (with line and column),
+/// not an object, or has a missing or unknown `format`.
+pub fn detect_kind(text: &str) -> Result<(RecordKind, Value), MalformedRecord> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        MalformedRecord(format!(
+            "not valid JSON at line {} column {}: {}",
+            e.line(),
+            e.column(),
+            e
+        ))
+    })?;
+    let Some(obj) = value.as_object() else {
+        return Err(MalformedRecord("a record must be a JSON object".into()));
+    };
+    match obj.get("format").and_then(Value::as_str) {
+        Some(CLASSIC_FORMAT) => Ok((RecordKind::Classic, value)),
+        Some(STACKS_FORMAT) => Ok((RecordKind::Stacks, value)),
+        Some(other) => Err(MalformedRecord(format!(
+            "field `format`: unknown format {other:?} (expected {CLASSIC_FORMAT:?} or {STACKS_FORMAT:?})"
+        ))),
+        None => Err(MalformedRecord(
+            "field `format`: missing or not a string".into(),
+        )),
+    }
+}
+
+/// A replay stopped at move `index` (0-based): the move's JSON and why it
+/// is illegal or malformed, naming the rule id where one applies.
+/// `sequence verify` prints it as `move 17 {...}: why` and exits 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveError {
+    /// Index of the offending entry in `moves`.
+    pub index: usize,
+    /// The entry as compact JSON.
+    pub json: String,
+    /// Why it was refused, e.g. `space e5 is taken (C6)`.
+    pub why: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} {}: {}", self.index, self.json, self.why)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a record could not be replayed: malformed (exit 2) or an illegal
+/// move (exit 1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The file is not a valid record.
+    #[error("{0}")]
+    Malformed(#[from] MalformedRecord),
+    /// A move is illegal or malformed.
+    #[error("{0}")]
+    Move(#[from] MoveError),
+    /// The replay is legal but the record's `result` disagrees with it.
+    #[error("result does not match the replay: {0}")]
+    ResultMismatch(String),
+}
+
+impl ReplayError {
+    /// The exit code `sequence verify` uses for this error (RECORD.md).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ReplayError::Malformed(_) => 2,
+            ReplayError::Move(_) | ReplayError::ResultMismatch(_) => 1,
+        }
+    }
+}
+
+/// Reads a required unsigned integer field of a JSON object, naming it in
+/// the error.
+///
+/// # Errors
+/// When the field is missing, not an integer, or above `max`.
+pub fn req_uint(obj: &serde_json::Map<String, Value>, field: &str, max: u64) -> Result<u64, String> {
+    match obj.get(field) {
+        None => Err(format!("field `{field}` is missing")),
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= max => Ok(n),
+            Some(n) => Err(format!("field `{field}`: {n} is out of range (at most {max})")),
+            None => Err(format!("field `{field}`: expected a non-negative integer, found {v}")),
+        },
+    }
+}
+
+/// Checks that `obj` holds no key outside `allowed`.
+///
+/// # Errors
+/// Names the first unknown key and `what` holds it.
+pub fn deny_unknown(obj: &serde_json::Map<String, Value>, allowed: &[&str], what: &str) -> Result<(), String> {
+    for k in obj.keys() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(format!("{what}: unknown key `{k}`"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_both_formats_and_refuses_others() {
+        assert_eq!(detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0, RecordKind::Classic);
+        assert_eq!(
+            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#).unwrap().0,
+            RecordKind::Stacks
+        );
+        assert!(detect_kind(r#"{"format":"chess"}"#).unwrap_err().0.contains("unknown format"));
+        assert!(detect_kind(r#"{"format": "#).unwrap_err().0.contains("line 1"));
+        assert!(detect_kind("[1]").is_err());
+    }
+}
