@@ -32,4 +32,5 @@ pub use moves::{Declaration, IllegalMove, Move, MoveList};
 pub use options::{Config, ConfigError, Options};
 pub use sequence_common::Seat;
 pub use sequences::{Completions, Dir, Window};
+pub use view::SeatView;
 

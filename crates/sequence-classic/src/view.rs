@@ -1,1 +1,219 @@
-//! What one seat may know.
+//! What one seat may know: the per-seat view.
+//!
+//! A [`SeatView`] holds the public state (board, sequences, every discard
+//! pile, hand sizes, draw pile size, whose turn) and the seat's own hand.
+//! It has no field for another seat's cards or the draw pile's order: the
+//! internal copy of the game it keeps for [`SeatView::determinize`] has
+//! every hidden card blanked when the view is made.
+
+use crate::bitboard::Bitboard;
+use crate::card::Card;
+use crate::game::{Game, Status, Team};
+use crate::moves::{Move, MoveList};
+use crate::options::Config;
+use crate::record::move_to_json;
+use crate::sequences::Window;
+use rand::Rng;
+use sequence_common::Seat;
+use serde_json::{json, Value};
+
+/// The placeholder written over hidden cards inside a view.
+const BLANK: Card = Card::JS;
+
+/// One seat's knowledge of the game.
+#[derive(Clone)]
+pub struct SeatView {
+    seat: Seat,
+    hand: Vec<Card>,
+    hand_sizes: Vec<u8>,
+    /// The game with other hands and the draw pile blanked.
+    public: Game,
+}
+
+impl SeatView {
+    /// The view of `seat`.
+    pub fn new(game: &Game, seat: Seat) -> SeatView {
+        let mut public = game.clone();
+        let hand = game.hand(seat).to_vec();
+        let hand_sizes: Vec<u8> = (0..game.players()).map(|s| game.hand(Seat(s)).len() as u8).collect();
+        let blank_hands: Vec<(Seat, Vec<Card>)> = (0..game.players())
+            .map(Seat)
+            .filter(|&s| s != seat)
+            .map(|s| (s, vec![BLANK; hand_sizes[s.index()] as usize]))
+            .collect();
+        public.set_hidden(&blank_hands, &vec![BLANK; game.draw_pile_len()]);
+        SeatView { seat, hand, hand_sizes, public }
+    }
+
+    /// The seat this view belongs to.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The seat's team.
+    pub fn team(&self) -> Team {
+        self.public.team_of(self.seat)
+    }
+
+    /// The seat's own hand.
+    pub fn hand(&self) -> &[Card] {
+        &self.hand
+    }
+
+    /// Cards in each seat's hand, by seat.
+    pub fn hand_sizes(&self) -> &[u8] {
+        &self.hand_sizes
+    }
+
+    /// Table configuration.
+    pub fn config(&self) -> &Config {
+        self.public.config()
+    }
+
+    /// Whose turn it is.
+    pub fn turn(&self) -> Seat {
+        self.public.turn()
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        self.public.status()
+    }
+
+    /// Moves made so far.
+    pub fn move_number(&self) -> u32 {
+        self.public.ply()
+    }
+
+    /// Cards in the draw pile.
+    pub fn draw_pile_len(&self) -> usize {
+        self.public.draw_pile_len()
+    }
+
+    /// A seat's discard pile, oldest first.
+    pub fn discard_pile(&self, seat: Seat) -> Vec<Card> {
+        self.public.discard_pile(seat).collect()
+    }
+
+    /// Chips of a team.
+    pub fn chips(&self, team: Team) -> Bitboard {
+        self.public.chips(team)
+    }
+
+    /// Chips locked in sequences.
+    pub fn locked(&self) -> Bitboard {
+        self.public.locked()
+    }
+
+    /// Completed sequences.
+    pub fn sequences(&self) -> Vec<(Team, Window)> {
+        self.public.sequences().collect()
+    }
+
+    /// The last move and its seat.
+    pub fn last_move(&self) -> Option<(Seat, Move)> {
+        self.public.last_move()
+    }
+
+    /// Whether `card` is dead (C6).
+    pub fn is_dead(&self, card: Card) -> bool {
+        self.public.is_dead(card)
+    }
+
+    /// Whether a dead card was exchanged this turn.
+    pub fn dead_exchanged(&self) -> bool {
+        self.public.dead_exchanged()
+    }
+
+    /// The board rows as `sequence verify` prints them.
+    pub fn board_rows(&self) -> Vec<String> {
+        self.public.board_rows()
+    }
+
+    /// The legal moves when it is this seat's turn; empty otherwise.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.public.turn() != self.seat || self.public.is_over() {
+            return vec![];
+        }
+        let mut list = MoveList::new();
+        self.public.legal_moves(&mut list);
+        list.iter().copied().collect()
+    }
+
+    /// The cards this seat cannot see: every card but its hand and the
+    /// discard piles (cards reshuffled into the draw pile are unseen again).
+    pub fn unseen(&self) -> Vec<Card> {
+        let mut counts = [2u8; 52];
+        for c in self.hand.iter().copied().chain(self.public.discards().map(|(_, c)| c)) {
+            counts[c.index()] = counts[c.index()].saturating_sub(1);
+        }
+        Card::all()
+            .flat_map(|c| std::iter::repeat_n(c, counts[c.index()] as usize))
+            .collect()
+    }
+
+    /// A full game consistent with this view: the unseen cards dealt at
+    /// random into the other hands (their sizes are public) and the draw
+    /// pile. Used by searching bots (ISMCTS determinization).
+    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut unseen = self.unseen();
+        sequence_common::rng::shuffle(&mut unseen, rng);
+        let mut it = unseen.into_iter();
+        let hands: Vec<(Seat, Vec<Card>)> = (0..self.public.players())
+            .map(Seat)
+            .map(|s| {
+                if s == self.seat {
+                    (s, self.hand.clone())
+                } else {
+                    (s, it.by_ref().take(self.hand_sizes[s.index()] as usize).collect())
+                }
+            })
+            .collect();
+        let draw: Vec<Card> = it.collect();
+        let mut g = self.public.clone();
+        g.set_hidden(&hands, &draw);
+        g
+    }
+
+    /// The view as JSON (what a server sends this seat): `seat`, `team`,
+    /// `turn`, `move_number`, `status`, `winner`, `hand`, `dead` (dead cards
+    /// in the hand), `hand_sizes`, `draw_pile`, `discard_piles`, `board`
+    /// (as `sequence verify`), `sequences` (`[team, first, last]`),
+    /// `last_move`, `legal_moves` (record format).
+    pub fn to_json(&self) -> Value {
+        let len = self.public.sequence_length();
+        let winner = match self.status() {
+            Status::Won(t) => Some(t.colour()),
+            _ => None,
+        };
+        json!({
+            "game": "classic",
+            "seat": self.seat.0,
+            "team": self.team().colour(),
+            "players": self.public.players(),
+            "teams": self.public.teams(),
+            "options": self.config().options(),
+            "turn": self.turn().0,
+            "move_number": self.move_number(),
+            "status": match self.status() { Status::Playing => "playing", Status::Won(_) => "won", Status::Draw => "draw" },
+            "winner": winner,
+            "hand": self.hand.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "dead": self.hand.iter().filter(|c| self.is_dead(**c)).map(|c| c.to_string()).collect::<Vec<_>>(),
+            "dead_exchanged": self.dead_exchanged(),
+            "hand_sizes": self.hand_sizes,
+            "draw_pile": self.draw_pile_len(),
+            "discard_piles": (0..self.public.players()).map(|s| self.discard_pile(Seat(s)).iter().map(|c| c.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "board": self.board_rows(),
+            "sequences": self.sequences().iter().map(|(t, w)| json!([t.colour(), w.start.to_string(), w.last(len).to_string()])).collect::<Vec<_>>(),
+            "last_move": self.last_move().map(|(s, m)| move_to_json(s, &m, len)),
+            "legal_moves": self.legal_moves().iter().map(|m| move_to_json(self.seat, m, len)).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl Game {
+    /// The view of `seat` (see [`SeatView`]).
+    pub fn view(&self, seat: Seat) -> SeatView {
+        SeatView::new(self, seat)
+    }
+}

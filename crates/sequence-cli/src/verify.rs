@@ -1,0 +1,64 @@
+//! `sequence verify FILE`: replays a record of either game and prints its
+//! summary (RECORD.md and RECORD-STACKS.md, "Verifying").
+//!
+//! Exit 0 with JSON on stdout; exit 1 with `move N {json}: why` on stderr
+//! at the first illegal or malformed move; exit 2 when the file is not a
+//! valid record.
+
+use sequence_common::record::{detect_kind, RecordKind, ReplayError};
+use std::process::ExitCode;
+
+/// `sequence verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The record file (`-` for standard input).
+    pub file: std::path::PathBuf,
+}
+
+/// Reads `path` (or stdin for `-`).
+pub fn read_input(path: &std::path::Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Verifies the text of a record of either game.
+///
+/// # Errors
+/// The replay error (its `exit_code` tells 1 from 2).
+pub fn verify_text(text: &str) -> Result<serde_json::Value, ReplayError> {
+    let (kind, value) = detect_kind(text)?;
+    match kind {
+        RecordKind::Classic => {
+            let mut n = 0;
+            let (_, game) = sequence_classic::record::replay_value(&value, |_, _, _, _| n += 1)?;
+            Ok(sequence_classic::record::summary(&game, n))
+        }
+        RecordKind::Stacks => crate::stacks::verify(value),
+    }
+}
+
+/// Runs `sequence verify`.
+pub fn run(a: VerifyArgs) -> ExitCode {
+    let text = match read_input(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match verify_text(&text) {
+        Ok(summary) => {
+            println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
