@@ -1,1 +1,28 @@
-//! Sequence Stacks rules engine (RULES.md Part 2, S1–S7). Pure: no I/O, no clock, no global state.
+//! Sequence Stacks rules engine (RULES.md Part 2, S1–S7). Pure: no I/O, no
+//! clock, no global state.
+//!
+//! * [`Game`]: the full state; [`Game::legal_into`] lists the
+//!   [`Decision`]s of the seat to act ([`Game::to_act`]) and [`Game::play`]
+//!   applies one or refuses it with a [`PlayError`] naming the rule. No
+//!   allocation on that path.
+//! * [`SeatView`]: what one seat may see ([`Game::view`]), and
+//!   [`SeatView::determinize`] to deal the unseen cards at random.
+//! * [`record`]: RECORD-STACKS.md records: [`record::replay`],
+//!   [`record::verify`], [`record::Record`], and [`record::Match`], a live
+//!   game dealt from a seed that records itself.
+//! * [`Options`]: one option per Interpretation (S3a, S4a, S5a, S5b, S6a).
+
+pub mod card;
+pub mod game;
+pub mod options;
+pub mod record;
+pub mod view;
+
+pub use card::{Card, Colour, Place};
+pub use game::{
+    meets_win, BlockOffer, Decision, Decisions, Game, NoReshuffle, PlayError, Reshuffler,
+    SetupError, Source, Status,
+};
+pub use options::{BlockWindow, Options, Refill, ReshuffleActions};
+pub use record::{Match, Record};
+pub use view::SeatView;
