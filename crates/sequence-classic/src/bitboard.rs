@@ -183,34 +183,27 @@ impl Bitboard {
 
     /// The `n`-th space (0-based) in reading order; `None` past the count.
     #[inline]
-    pub fn nth(self, mut n: u32) -> Option<Space> {
+    pub fn nth(self, n: u32) -> Option<Space> {
+        if n >= self.count() {
+            return None;
+        }
         let lo = self.0 as u64;
-        let hi = (self.0 >> 64) as u64;
         let lc = lo.count_ones();
-        let (mut w, base) = if n < lc {
-            (lo, 0u8)
-        } else {
-            n -= lc;
-            if n >= hi.count_ones() {
-                return None;
-            }
-            (hi, 64u8)
-        };
-        let mut off = 0u8;
-        // Narrow by halves, then clear low bits.
+        let hi_half = (n >= lc) as u32;
+        let w = if hi_half == 1 { (self.0 >> 64) as u64 } else { lo };
+        let mut n = n - hi_half * lc;
+        let mut off = hi_half * 64;
+        let mut w = w;
+        // Narrow by halves without branches.
         for width in [32u32, 16, 8] {
-            let mask = (1u64 << width) - 1;
-            let c = (w & mask).count_ones();
-            if n >= c {
-                n -= c;
-                w >>= width;
-                off += width as u8;
-            }
+            let c = (w & ((1u64 << width) - 1)).count_ones();
+            let take = (n >= c) as u32;
+            n -= take * c;
+            let sh = take * width;
+            w >>= sh;
+            off += sh;
         }
-        for _ in 0..n {
-            w &= w - 1;
-        }
-        Some(Space(base + off + w.trailing_zeros() as u8))
+        Some(Space((off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8))
     }
 
     /// Iterates over the spaces in reading order.
@@ -237,6 +230,25 @@ impl fmt::Debug for Bitboard {
         f.debug_set().entries(self.iter()).finish()
     }
 }
+
+/// `NTH_IN_BYTE[b][k]`: position of the `k`-th set bit of byte `b`.
+const NTH_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// Iterator over the spaces of a [`Bitboard`], in reading order.
 pub struct BitIter(u128);

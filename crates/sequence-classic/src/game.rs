@@ -25,6 +25,17 @@ pub const MAX_PLAYERS: usize = 12;
 pub const DECK_SIZE: usize = 104;
 /// Capacity of a hand (the largest hand is 7, C4).
 pub const MAX_HAND: usize = 8;
+/// Empty spaces per card at the start: 2 for every non-jack (C1).
+const FREE_START: [u8; 52] = {
+    let mut f = [2u8; 52];
+    let mut s = 0;
+    while s < 4 {
+        f[s * 13 + 10] = 0;
+        s += 1;
+    }
+    f
+};
+
 /// Most sequences kept on the board at once.
 pub const MAX_SEQUENCES: usize = 24;
 
@@ -91,7 +102,8 @@ pub enum Status {
     Draw,
 }
 
-/// A hand of at most [`MAX_HAND`] cards, in the order received.
+/// A hand of at most [`MAX_HAND`] cards. A played card's slot is taken by
+/// the hand's last card, and a drawn card goes last.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
     cards: [Card; MAX_HAND],
@@ -142,7 +154,8 @@ impl Hand {
         let n = self.len as usize;
         match self.cards[..n].iter().position(|&x| x == c) {
             Some(i) => {
-                self.cards.copy_within(i + 1..n, i);
+                // The last card takes the freed slot (hands are unordered).
+                self.cards[i] = self.cards[n - 1];
                 self.len -= 1;
                 true
             }
@@ -212,7 +225,13 @@ struct Rules {
     layout: Layout,
     players: u8,
     teams: u8,
+    /// `seat % teams` per seat (a table lookup beats a division).
+    seat_team: [u8; MAX_PLAYERS],
     hand_size: u8,
+    /// Per bit index: the spaces within `len - 1` steps along the lines.
+    star: [[u128; 4]; 110],
+    /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
+    card_spaces: [[u8; 2]; 52],
     win: u8,
     len: u8,
     reshuffle: bool,
@@ -228,6 +247,8 @@ pub struct Game {
     chips: [Bitboard; 3],
     occupied: Bitboard,
     locked: Bitboard,
+    /// Per card index: how many of its spaces are empty (jacks: 0).
+    free: [u8; 52],
     seqs: [Sequence; MAX_SEQUENCES],
     seq_team: [u8; MAX_SEQUENCES],
     nseq: u8,
@@ -321,17 +342,28 @@ impl Game {
         if dealer.0 >= players {
             return Err(SetupError::Dealer(dealer.0));
         }
+        let layout = config.layout();
         let rules = Rules {
-            layout: config.layout(),
             players,
             teams: config.teams(),
+            seat_team: std::array::from_fn(|s| s as u8 % config.teams()),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
+            star: star_masks(config.sequence_length()),
+            card_spaces: std::array::from_fn(|i| {
+                let m = Card::from_index(i as u8).map_or(Bitboard::EMPTY, |c| layout.spaces_of(c));
+                let mut it = m.iter();
+                match (it.next(), it.next()) {
+                    (Some(a), Some(b)) => [a.bit(), b.bit()],
+                    _ => [0, 0],
+                }
+            }),
             len: config.sequence_length(),
             reshuffle: !config.options().no_reshuffle,
             removable: config.options().removable_sequences,
             no_play: config.options().no_play,
             last_window: config.options().default_window == crate::options::DefaultWindow::Last,
+            layout,
             config,
         };
         let mut draw = [Card::JS; DECK_SIZE];
@@ -343,6 +375,7 @@ impl Game {
             chips: [Bitboard::EMPTY; 3],
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
+            free: FREE_START,
             seqs: [Sequence { window: Window { start: first_space(), dir: crate::sequences::Dir::East }, mask: Bitboard::EMPTY }; MAX_SEQUENCES],
             seq_team: [0; MAX_SEQUENCES],
             nseq: 0,
@@ -362,14 +395,53 @@ impl Game {
             last: None,
             rules: Arc::new(rules),
         };
-        let mut s = first;
-        for _ in 0..(g.rules.hand_size as usize * players as usize) {
-            g.draw_len -= 1;
-            let c = g.draw[g.draw_len as usize];
-            g.hands[s.index()].push(c);
+        g.deal_hands();
+        Ok(g)
+    }
+
+    /// A new game of the same table (same rules, shared without copying)
+    /// dealt from `deck` by `dealer`, as [`Game::new`] does.
+    ///
+    /// # Errors
+    /// As [`Game::new`].
+    pub fn redeal(&self, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
+        check_deck(deck)?;
+        if dealer.0 >= self.rules.players {
+            return Err(SetupError::Dealer(dealer.0));
+        }
+        let mut g = self.clone();
+        g.chips = [Bitboard::EMPTY; 3];
+        g.occupied = Bitboard::EMPTY;
+        g.locked = Bitboard::EMPTY;
+        g.free = FREE_START;
+        g.nseq = 0;
+        g.seq_count = [0; 3];
+        g.hands = [Hand::default(); MAX_PLAYERS];
+        for (i, c) in deck.iter().rev().enumerate() {
+            g.draw[i] = *c;
+        }
+        g.draw_len = DECK_SIZE as u8;
+        g.ndiscard = 0;
+        g.dealer = dealer;
+        g.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
+        g.dead_done = false;
+        g.stuck_run = 0;
+        g.status = Status::Playing;
+        g.ply = 0;
+        g.last = None;
+        g.deal_hands();
+        Ok(g)
+    }
+
+    fn deal_hands(&mut self) {
+        let players = self.rules.players;
+        let mut s = self.turn;
+        for _ in 0..(self.rules.hand_size as usize * players as usize) {
+            self.draw_len -= 1;
+            let c = self.draw[self.draw_len as usize];
+            self.hands[s.index()].push(c);
             s = s.next(players, sequence_common::Direction::Clockwise);
         }
-        Ok(g)
     }
 
     /// A new game with the cut (C5) and the shuffle drawn from `rng`.
@@ -411,7 +483,7 @@ impl Game {
     /// The team of `seat` (`seat % teams`, C3).
     #[inline]
     pub fn team_of(&self, seat: Seat) -> Team {
-        Team(seat.0 % self.rules.teams)
+        Team(self.rules.seat_team[seat.index() % MAX_PLAYERS])
     }
 
     /// Spaces in a sequence (5, or 4 with the house rule).
@@ -556,10 +628,7 @@ impl Game {
     /// Jacks are never dead.
     #[inline]
     pub fn is_dead(&self, card: Card) -> bool {
-        !card.is_jack() && {
-            let m = self.rules.layout.spaces_of(card);
-            m & self.occupied == m
-        }
+        !card.is_jack() && self.free[card.index()] == 0
     }
 
     /// The spaces `card` may take or clear now for the seat to move: empty
@@ -673,24 +742,40 @@ impl Game {
         let team = self.team_of(self.turn);
         let hand = &self.hands[self.turn.index()];
         let cards = hand.cards();
+        // Per distinct card, the number of its moves: a non-jack's two
+        // spaces are tested bit by bit; jacks (rare) count whole masks.
+        let occ = self.occupied.0;
         let mut counts = [0u32; MAX_HAND];
         let mut dead = [false; MAX_HAND];
         let mut total = 0u32;
         let mut seen = 0u64;
-        let mut seen_dead = 0u64;
+        let mut jack_two = u32::MAX;
+        let mut jack_one = u32::MAX;
         for (i, &c) in cards.iter().enumerate() {
-            if seen >> c.index() & 1 != 0 {
-                continue;
-            }
-            seen |= 1 << c.index();
-            let n = self.targets_for(c, team).count();
+            let ci = c.index();
+            let fresh = (seen >> ci & 1) ^ 1;
+            seen |= 1 << ci;
+            let n = if c.is_jack() {
+                if c.is_two_eyed_jack() {
+                    if jack_two == u32::MAX {
+                        jack_two = self.targets_for(c, team).count();
+                    }
+                    jack_two
+                } else {
+                    if jack_one == u32::MAX {
+                        jack_one = self.targets_for(c, team).count();
+                    }
+                    jack_one
+                }
+            } else {
+                let n = self.free[ci] as u32;
+                let d = n == 0 && fresh == 1 && !self.dead_done;
+                dead[i] = d;
+                total += d as u32;
+                n
+            } * fresh as u32;
             counts[i] = n;
             total += n;
-            if n == 0 && !c.is_jack() && !self.dead_done && seen_dead >> c.index() & 1 == 0 {
-                seen_dead |= 1 << c.index();
-                dead[i] = true;
-                total += 1;
-            }
         }
         if total == 0 {
             return match self.rules.no_play {
@@ -711,7 +796,8 @@ impl Game {
                 _ => Move::Pass,
             };
         }
-        let mut n = rng.random_range(0..total);
+        // Multiply-shift range reduction (Lemire); its bias is below 2^-24.
+        let mut n = ((rng.next_u32() as u64 * total as u64) >> 32) as u32;
         for (i, &c) in cards.iter().enumerate() {
             if dead[i] {
                 if n == 0 {
@@ -721,13 +807,22 @@ impl Game {
                 continue;
             }
             if n < counts[i] {
-                let t = self.targets_for(c, team);
-                let Some(at) = t.nth(n) else { break };
-                return if c.is_one_eyed_jack() {
-                    Move::Remove { card: c, at }
-                } else {
-                    Move::place(c, at)
-                };
+                if c.is_jack() {
+                    let Some(at) = self.targets_for(c, team).nth(n) else { break };
+                    return if c.is_one_eyed_jack() {
+                        Move::Remove { card: c, at }
+                    } else {
+                        Move::place(c, at)
+                    };
+                }
+                let [a, b] = self.rules.card_spaces[c.index()];
+                // The n-th empty one of the two spaces, in reading order.
+                let a_empty = (occ >> a) & 1 == 0;
+                let bit = if n == 0 && a_empty { a } else { b };
+                match Space::from_bit(bit) {
+                    Some(at) => return Move::place(c, at),
+                    None => break,
+                }
             }
             n -= counts[i];
         }
@@ -922,9 +1017,12 @@ impl Game {
             Move::Place { at, declare, .. } => {
                 self.chips[team.index()] = self.chips[team.index()].with(at);
                 self.occupied = self.occupied.with(at);
+                if let Some(c) = self.rules.layout.card_at(at) {
+                    self.free[c.index()] -= 1;
+                }
                 self.stuck_run = 0;
                 let own = self.chips[team.index()] | CORNERS;
-                if is_sequence_possible(own, at, self.rules.len) {
+                if is_sequence_possible(own, at, self.rules.len, &self.rules.star[at.bit() as usize]) {
                     played.new_sequences = self.count_sequences(team, at, declare);
                     if self.seq_count[team.index()] >= self.rules.win {
                         self.status = Status::Won(team);
@@ -937,6 +1035,9 @@ impl Game {
                     self.chips[t] = self.chips[t].without(at);
                 }
                 self.occupied = self.occupied.without(at);
+                if let Some(c) = self.rules.layout.card_at(at) {
+                    self.free[c.index()] += 1;
+                }
                 self.stuck_run = 0;
                 if self.locked.contains(at) {
                     self.break_sequences(at);
@@ -1056,27 +1157,75 @@ impl Game {
     }
 }
 
+/// Whether a run of `len` chips of `own` (team chips plus corners) passes
+/// through `at`, in any direction. `star` holds the spaces within `len-1`
+/// steps of `at` along the four lines: with fewer than `len-1` own chips
+/// there, no run is possible (the usual case, one popcount). Otherwise
+/// branch-free shifts find runs (ENGINE-NOTES.md).
 #[inline]
-fn is_sequence_possible(own: Bitboard, at: Space, len: u8) -> bool {
-    // Cheap pre-test: some direction has len-1 neighbours in line.
-    for d in crate::sequences::Dir::ALL {
-        let s = d.step();
-        let mut n = 1u8;
-        let mut q = at.bit();
-        while q >= s && own.0 >> (q - s) & 1 != 0 && n < len {
-            q -= s;
-            n += 1;
-        }
-        let mut q = at.bit();
-        while q + s < 110 && own.0 >> (q + s) & 1 != 0 && n < len {
-            q += s;
-            n += 1;
-        }
-        if n >= len {
-            return true;
+fn is_sequence_possible(own: Bitboard, at: Space, len: u8, star: &[u128; 4]) -> bool {
+    let need = len as u32 - 1;
+    let x = own.0;
+    let bit = 1u128 << at.bit();
+    // Constant shifts per direction: 1 (→), 11 (↓), 12 (↘), 10 (↙).
+    macro_rules! dir {
+        ($k:expr, $s:expr) => {{
+            if (x & star[$k]).count_ones() >= need {
+                let covered = if len == 5 { runs_cover::<5, $s>(x) } else { runs_cover::<4, $s>(x) };
+                if covered & bit != 0 {
+                    return true;
+                }
+            }
+        }};
+    }
+    dir!(0, 1);
+    dir!(1, 11);
+    dir!(2, 12);
+    dir!(3, 10);
+    false
+}
+
+/// The spaces covered by runs of `L` set bits of `x` in steps of `S`.
+#[inline]
+fn runs_cover<const L: u32, const S: u32>(x: u128) -> u128 {
+    let mut run = x;
+    let mut i = 1;
+    while i < L {
+        run &= x >> (i * S);
+        i += 1;
+    }
+    let mut cover = run;
+    let mut i = 1;
+    while i < L {
+        cover |= run << (i * S);
+        i += 1;
+    }
+    cover
+}
+
+/// Per space and direction, the spaces within `len - 1` steps of it along
+/// that line (a run through the space needs `len - 1` own chips there).
+fn star_masks(len: u8) -> [[u128; 4]; 110] {
+    let mut out = [[0u128; 4]; 110];
+    for sq in Space::all() {
+        for (k, d) in crate::sequences::Dir::ALL.iter().enumerate() {
+            let (dr, dc) = d.delta();
+            let mut m = 0u128;
+            for step in 1..len as i16 {
+                for sign in [-1i16, 1] {
+                    let r = sq.row() as i16 + sign * step * dr as i16;
+                    let c = sq.col() as i16 + sign * step * dc as i16;
+                    if (0..10).contains(&r) && (0..10).contains(&c) {
+                        if let Some(t) = Space::new(r as u8, c as u8) {
+                            m |= 1u128 << t.bit();
+                        }
+                    }
+                }
+            }
+            out[sq.bit() as usize][k] = m;
         }
     }
-    false
+    out
 }
 
 const fn first_space() -> Space {

@@ -157,7 +157,7 @@ impl SeatView {
     /// pile. Used by searching bots (ISMCTS determinization).
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
         let mut unseen = self.unseen();
-        sequence_common::rng::shuffle(&mut unseen, rng);
+        sequence_common::rng::shuffle_fast(&mut unseen, rng);
         let mut it = unseen.into_iter();
         let hands: Vec<(Seat, Vec<Card>)> = (0..self.public.players())
             .map(Seat)

@@ -207,9 +207,9 @@ pub fn bench(a: BenchArgs) -> anyhow::Result<()> {
     pb.set_message("random playouts");
     while start.elapsed().as_secs_f64() < a.seconds {
         for _ in 0..1000 {
-            sequence_common::rng::shuffle(&mut deck, &mut rng);
+            sequence_common::rng::shuffle_fast(&mut deck, &mut rng);
             let dealer = Seat(rand::Rng::random_range(&mut rng, 0..players));
-            let mut g = match Game::new(config.clone(), dealer, &deck) {
+            let mut g = match proto.redeal(dealer, &deck) {
                 Ok(g) => g,
                 Err(_) => proto.clone(),
             };

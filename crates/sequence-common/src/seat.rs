@@ -18,9 +18,10 @@ impl Seat {
     /// The next seat in `direction` at a table of `players` seats.
     #[inline]
     pub fn next(self, players: u8, direction: Direction) -> Seat {
+        // Comparisons rather than `%`: this runs on every move of a playout.
         match direction {
-            Direction::Clockwise => Seat((self.0 + 1) % players),
-            Direction::Counterclockwise => Seat((self.0 + players - 1) % players),
+            Direction::Clockwise => Seat(if self.0 + 1 >= players { 0 } else { self.0 + 1 }),
+            Direction::Counterclockwise => Seat(if self.0 == 0 { players - 1 } else { self.0 - 1 }),
         }
     }
 }
