@@ -1,18 +1,178 @@
-//! `sequence selfplay --game stacks` and `sequence bench --game stacks`.
+//! `sequence selfplay --game stacks`, `sequence bench --game stacks` and
+//! the Stacks half of `sequence verify`.
 
 use crate::{BenchArgs, SelfplayArgs};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use sequence_common::record::ReplayError;
+use sequence_stacks::card::{Card, MAX_CARDS};
+use sequence_stacks::game::Decisions;
+use sequence_stacks::{Game, Match, Options, Status};
+use std::time::Instant;
 
-/// Random legal Stacks games.
-pub fn selfplay(_a: SelfplayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("stacks selfplay is not built yet")
+/// Decisions after which a self-played game is abandoned as unfinished
+/// (random games end long before; a safety net only).
+const MAX_DECISIONS: u32 = 1_000_000;
+
+fn parse_options(s: Option<&str>) -> anyhow::Result<Options> {
+    match s {
+        None => Ok(Options::default()),
+        Some(text) => {
+            let v: serde_json::Value =
+                serde_json::from_str(text).context("--options is not JSON")?;
+            Options::from_json(&v).map_err(|e| anyhow::anyhow!("--options: {e}"))
+        }
+    }
 }
 
-/// Stacks playout throughput.
-pub fn bench(_a: BenchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("stacks bench is not built yet")
+/// Random legal Stacks games: prints wins per seat, draws and mean
+/// decisions; with `--out DIR` writes each record as `DIR/game-NNNNN.json`.
+pub fn selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
+    let options = parse_options(a.options.as_deref())?;
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut wins = vec![0u32; a.players as usize];
+    let mut draws = 0u32;
+    let mut unfinished = 0u32;
+    let mut total = 0u64;
+    let pb = ProgressBar::new(a.games as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    if a.games < 1000 {
+        pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut list = Decisions::new();
+    for i in 0..a.games {
+        let seed = a.seed.wrapping_add(i as u64);
+        let mut m = Match::new(a.players, options, seed)?;
+        let mut rng = sequence_common::rng::playout_rng(seed);
+        let mut n = 0u32;
+        while let Some(seat) = m.game().to_act() {
+            if n >= MAX_DECISIONS {
+                break;
+            }
+            m.game().legal_into(&mut list);
+            let d = list[rand::Rng::random_range(&mut rng, 0..list.len())];
+            m.play(seat, d)
+                .map_err(|e| anyhow::anyhow!("engine refused its own decision {d}: {e}"))?;
+            n += 1;
+        }
+        total += m.moves() as u64;
+        match m.game().status() {
+            Status::Won(s) => wins[s.index()] += 1,
+            Status::Draw => draws += 1,
+            Status::Playing => unfinished += 1,
+        }
+        if let Some(dir) = &a.out {
+            let path = dir.join(format!("game-{:05}.json", i + 1));
+            std::fs::write(&path, m.record().to_json_string())
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    println!(
+        "Sequence Stacks, {} players, {} games (seed {})",
+        a.players, a.games, a.seed
+    );
+    for (s, w) in wins.iter().enumerate() {
+        println!("seat {s} wins: {w}");
+    }
+    println!("draws: {draws}");
+    if unfinished > 0 {
+        println!("unfinished: {unfinished}");
+    }
+    println!(
+        "mean decisions: {:.1}",
+        total as f64 / a.games.max(1) as f64
+    );
+    Ok(())
 }
 
-/// Verifies a Stacks record; on success the summary JSON of RECORD-STACKS.md.
-pub fn verify(_v: serde_json::Value) -> Result<serde_json::Value, sequence_common::record::ReplayError> {
-    Err(sequence_common::record::MalformedRecord("stacks records are not supported yet".into()).into())
+/// Random complete Stacks games per second on one core (default 4
+/// players), decisions per second, and the cost of listing legal
+/// decisions; a table, or JSON with `--json`.
+pub fn bench(a: BenchArgs) -> anyhow::Result<()> {
+    let players = a.players.unwrap_or(4);
+    let options = Options::default();
+    let mut rng = sequence_common::rng::playout_rng(1);
+    let mut deck = [Card::B1; MAX_CARDS];
+    let pb = ProgressBar::new_spinner();
+    pb.set_message("random games");
+    let start = Instant::now();
+    let mut games = 0u64;
+    let mut decisions = 0u64;
+    let mut finished = 0u64;
+    while start.elapsed().as_secs_f64() < a.seconds {
+        for _ in 0..256 {
+            let mut g = Game::random_into(players, options, &mut rng, &mut deck)?;
+            decisions += g.playout(&mut rng, MAX_DECISIONS) as u64;
+            games += 1;
+            finished += u64::from(g.status() != Status::Playing);
+        }
+        pb.tick();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    pb.set_message("legal decisions");
+    let pos = midgame(players);
+    let mut list = Decisions::new();
+    let mut samples = Vec::with_capacity(200);
+    for _ in 0..200 {
+        let t = Instant::now();
+        for _ in 0..1000 {
+            pos.legal_into(&mut list);
+            std::hint::black_box(&list);
+        }
+        samples.push(t.elapsed().as_nanos() as f64 / 1000.0);
+    }
+    pb.finish_and_clear();
+    samples.sort_by(|x, y| x.total_cmp(y));
+    let median_ns = samples[samples.len() / 2];
+    let out = serde_json::json!({
+        "game": "stacks",
+        "players": players,
+        "seconds": secs,
+        "games": games,
+        "finished_games": finished,
+        "games_per_second": games as f64 / secs,
+        "decisions_per_second": decisions as f64 / secs,
+        "mean_decisions_per_game": decisions as f64 / games.max(1) as f64,
+        "legal_decisions_median_ns": median_ns,
+        "legal_decisions_count": list.len(),
+    });
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("Sequence Stacks, {players} players, one core, {secs:.1} s");
+        println!("{:<30}{:>14.0}", "games/s", games as f64 / secs);
+        println!("{:<30}{:>14.0}", "decisions/s", decisions as f64 / secs);
+        println!(
+            "{:<30}{:>14.1}",
+            "mean decisions/game",
+            decisions as f64 / games.max(1) as f64
+        );
+        println!("{:<30}{:>14.0}", "legal decisions median (ns)", median_ns);
+        println!("{:<30}{:>14}", "legal decisions in position", list.len());
+    }
+    Ok(())
+}
+
+/// A midgame position: 40 random decisions from a fixed seed.
+fn midgame(players: u8) -> Game {
+    let mut rng = sequence_common::rng::game_rng(42);
+    let mut deck = [Card::B1; MAX_CARDS];
+    let Ok(mut g) = Game::random_into(players, Options::default(), &mut rng, &mut deck) else {
+        unreachable!("2-6 players checked by random_into")
+    };
+    g.playout(&mut rng, 40);
+    g
+}
+
+/// Verifies a Stacks record; on success the summary JSON of
+/// RECORD-STACKS.md (`moves`, `winner`, `chips`, `piles`, …).
+pub fn verify(v: serde_json::Value) -> Result<serde_json::Value, ReplayError> {
+    sequence_stacks::record::verify(&v)
 }

@@ -396,6 +396,8 @@ pub struct Game {
     pub(crate) dealer: Seat,
     pub(crate) hands: [[u8; KINDS]; MAX_SEATS],
     pub(crate) hand_len: [u8; MAX_SEATS],
+    /// Bit `k` set when the hand holds a card of kind `k`.
+    pub(crate) hand_mask: [u32; MAX_SEATS],
     pub(crate) discards: [[Card; MAX_CARDS]; MAX_SEATS],
     pub(crate) discard_len: [u8; MAX_SEATS],
     /// Bottom first: the top is `draw[draw_len - 1]`.
@@ -474,13 +476,15 @@ impl Game {
         Ok(Self::deal_unchecked(players, options, dealer, deck))
     }
 
-    fn deal_unchecked(players: u8, options: Options, dealer: Seat, deck: &[Card]) -> Game {
-        let mut g = Game {
+    /// A table with no card anywhere (filled by the caller).
+    pub(crate) fn deal_empty(players: u8, options: Options, dealer: Seat) -> Game {
+        Game {
             options,
             players,
             dealer,
             hands: [[0; KINDS]; MAX_SEATS],
             hand_len: [0; MAX_SEATS],
+            hand_mask: [0; MAX_SEATS],
             discards: [[Card::B1; MAX_CARDS]; MAX_SEATS],
             discard_len: [0; MAX_SEATS],
             draw: [Card::B1; MAX_CARDS],
@@ -501,7 +505,11 @@ impl Game {
             quiet_turns: 0,
             status: Status::Playing,
             reshuffles: 0,
-        };
+        }
+    }
+
+    fn deal_unchecked(players: u8, options: Options, dealer: Seat, deck: &[Card]) -> Game {
+        let mut g = Self::deal_empty(players, options, dealer);
         let n = deck.len();
         for (i, &c) in deck.iter().rev().enumerate() {
             g.draw[i] = c;
@@ -566,9 +574,10 @@ impl Game {
     }
 
     #[inline]
-    fn give(&mut self, seat: Seat, c: Card) {
+    pub(crate) fn give(&mut self, seat: Seat, c: Card) {
         self.hands[seat.index()][c.index()] += 1;
         self.hand_len[seat.index()] += 1;
+        self.hand_mask[seat.index()] |= 1 << c.index();
     }
 
     // ----- accessors -------------------------------------------------------
@@ -728,36 +737,43 @@ impl Game {
     /// The legal decisions of the seat that must decide ([`Game::to_act`]),
     /// written into `out` (cleared first). Empty once the game ended.
     pub fn legal_into(&self, out: &mut Decisions) {
+        self.list_decisions(out, true);
+    }
+
+    /// Lists the legal decisions, the discards only if `with_discards`;
+    /// returns the hand mask of the seat whose turn it is (0 in a window).
+    #[inline]
+    fn list_decisions(&self, out: &mut Decisions, with_discards: bool) -> u32 {
         out.clear();
         if self.status != Status::Playing {
-            return;
+            return 0;
         }
         if let Some(w) = self.window {
             out.push(Decision::Pass);
-            if self.hands[w.offered.index()][Card::Block.index()] > 0 {
+            if self.hand_mask[w.offered.index()] & (1 << Card::Block.index()) != 0 {
                 out.push(Decision::Block);
             }
-            return;
+            return 0;
         }
         let s = self.turn;
-        let hand = &self.hands[s.index()];
+        let mask = self.hand_mask[s.index()];
         let ppc = self.options.piles_per_colour;
         for colour in Colour::ALL {
-            let wild = Card::wild(colour);
+            let base = colour.index() * 6;
+            let wild = mask & (1 << (base + 5)) != 0;
             for slot in 0..ppc {
                 let p = Place::new(colour, slot);
-                let n = self.pile_len[p.index()];
-                let exact = Card::numbered(colour, n + 1);
-                if hand[exact.index()] > 0 {
+                let n = self.pile_len[p.index()] as usize;
+                if mask & (1 << (base + n)) != 0 {
                     out.push(Decision::Pile {
-                        card: exact,
+                        card: Card::from_index(base + n),
                         from: Source::Hand,
                         place: p,
                     });
                 }
-                if hand[wild.index()] > 0 {
+                if wild {
                     out.push(Decision::Pile {
-                        card: wild,
+                        card: Card::from_index(base + 5),
                         from: Source::Hand,
                         place: p,
                     });
@@ -780,19 +796,26 @@ impl Game {
                 self.push_actions(top, Source::Discard, out);
             }
         }
-        for k in [Card::Skip, Card::Reverse, Card::StealCard, Card::StealChip] {
-            if hand[k.index()] > 0 {
-                self.push_actions(k, Source::Hand, out);
+        let mut acts = mask & (0b1111 << 12);
+        while acts != 0 {
+            let k = acts.trailing_zeros() as usize;
+            acts &= acts - 1;
+            self.push_actions(Card::from_index(k), Source::Hand, out);
+        }
+        if with_discards {
+            let mut m = mask;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                out.push(Decision::Discard {
+                    card: Card::from_index(k),
+                });
             }
         }
-        for k in Card::ALL {
-            if hand[k.index()] > 0 {
-                out.push(Decision::Discard { card: k });
-            }
-        }
-        if self.hand_len[s.index()] == 0 {
+        if mask == 0 {
             out.push(Decision::End);
         }
+        mask
     }
 
     /// The legal decisions as a new list (see [`Game::legal_into`]).
@@ -865,11 +888,56 @@ impl Game {
     /// the game ended. No allocation.
     pub fn random_decision<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Decision> {
         let mut d = Decisions::new();
-        self.legal_into(&mut d);
-        if d.is_empty() {
+        self.random_with(&mut d, rng)
+    }
+
+    /// As [`Game::random_decision`], using `scratch` as working space. The
+    /// discards are counted rather than listed: the choice is uniform over
+    /// exactly the decisions [`Game::legal_into`] lists.
+    #[inline]
+    pub fn random_with<R: Rng + ?Sized>(
+        &self,
+        scratch: &mut Decisions,
+        rng: &mut R,
+    ) -> Option<Decision> {
+        let mask = self.list_decisions(scratch, false);
+        let listed = scratch.len();
+        let discards = mask.count_ones() as usize;
+        let total = listed + discards;
+        if total == 0 {
             return None;
         }
-        Some(d[rng.random_range(0..d.len())])
+        let r = rng.random_range(0..total);
+        if r < listed {
+            return Some(scratch[r]);
+        }
+        let mut m = mask;
+        for _ in 0..(r - listed) {
+            m &= m - 1;
+        }
+        Some(Decision::Discard {
+            card: Card::from_index(m.trailing_zeros() as usize),
+        })
+    }
+
+    /// Plays uniformly random legal decisions (reshuffling with `rng`) until
+    /// the game ends or `max_decisions` were played; returns how many were.
+    /// No allocation.
+    pub fn playout<R: Rng>(&mut self, rng: &mut R, max_decisions: u32) -> u32 {
+        let mut list = Decisions::new();
+        let mut n = 0;
+        while n < max_decisions {
+            let Some(seat) = self.to_act() else { break };
+            let Some(d) = self.random_with(&mut list, rng) else {
+                break;
+            };
+            if self.play(seat, d, rng).is_err() {
+                debug_assert!(false, "legal decision {d} refused");
+                break;
+            }
+            n += 1;
+        }
+        n
     }
 
     // ----- playing ---------------------------------------------------------
@@ -1072,8 +1140,12 @@ impl Game {
 
     #[inline]
     fn take_from_hand(&mut self, seat: Seat, card: Card) {
-        self.hands[seat.index()][card.index()] -= 1;
-        self.hand_len[seat.index()] -= 1;
+        let s = seat.index();
+        self.hands[s][card.index()] -= 1;
+        self.hand_len[s] -= 1;
+        if self.hands[s][card.index()] == 0 {
+            self.hand_mask[s] &= !(1 << card.index());
+        }
     }
 
     #[inline]

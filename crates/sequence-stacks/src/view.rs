@@ -1,1 +1,268 @@
-pub struct SeatView;
+//! What one seat may see ([`SeatView`]), and determinization: a full game
+//! built from a view by dealing the unseen cards at random (for ISMCTS
+//! bots).
+
+use crate::card::{deck_counts, Card, Place, KINDS, MAX_CARDS, MAX_PLACES};
+use crate::game::{BlockOffer, Decision, Game, Status, MAX_SEATS};
+use crate::options::Options;
+use rand::Rng;
+use sequence_common::{Direction, Seat};
+use serde::Serialize;
+
+/// Chips of one seat or of the supply.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChipCount {
+    /// Blue chips.
+    pub blue: u8,
+    /// Red chips.
+    pub red: u8,
+}
+
+impl From<[u8; 2]> for ChipCount {
+    fn from(c: [u8; 2]) -> Self {
+        ChipCount {
+            blue: c[0],
+            red: c[1],
+        }
+    }
+}
+
+/// A pile place and its cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PileView {
+    /// The place (`blue-a`, …).
+    pub place: Place,
+    /// The cards, bottom first (empty when the place is free).
+    pub cards: Vec<Card>,
+    /// The number the top stands for, `None` when free (S3).
+    pub top: Option<u8>,
+}
+
+/// Everything seat `seat` may see: its own hand, the piles, every discard
+/// pile (whole piles are public), the completed piles and action-card
+/// discard pile, chips, hand sizes, the draw pile's size (not its order),
+/// whose turn, the direction, the open Block window, and the seat's legal
+/// decisions when it must decide. It holds no other seat's hand and no
+/// draw pile order, so it is safe to send to that seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatView {
+    /// The seat this view belongs to.
+    pub seat: Seat,
+    /// Number of seats.
+    pub players: u8,
+    /// Rule options.
+    pub options: Options,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The seat's own hand, in kind order.
+    pub hand: Vec<Card>,
+    /// Cards in each seat's hand, by seat.
+    pub hand_sizes: Vec<u8>,
+    /// Each seat's discard pile, bottom first (the last card is the top).
+    pub discard_piles: Vec<Vec<Card>>,
+    /// The piles in progress, one per place.
+    pub piles: Vec<PileView>,
+    /// Cards of the completed piles set aside, in kind order.
+    pub completed: Vec<Card>,
+    /// The action-card discard pile, in kind order.
+    pub action_discards: Vec<Card>,
+    /// Chips held, by seat.
+    pub chips: Vec<ChipCount>,
+    /// Chips left in the supply.
+    pub supply: ChipCount,
+    /// Cards in the draw pile.
+    pub draw_pile: u8,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// Direction of play.
+    pub direction: Direction,
+    /// Skips played this turn (S5).
+    pub pending_skips: u8,
+    /// The open Block window (S5b), if any.
+    pub block_window: Option<BlockOffer>,
+    /// The seat that must decide now (`None` once the game ended).
+    pub to_act: Option<Seat>,
+    /// Playing, won or drawn.
+    pub status: Status,
+    /// Whether a card went onto a pile this turn (draw detection, S6a).
+    pub pile_played_this_turn: bool,
+    /// Consecutive turns without a pile play while nothing could be drawn.
+    pub quiet_turns: u8,
+    /// Reshuffles so far.
+    pub reshuffles: u16,
+    /// This seat's legal decisions when it must decide, else empty.
+    pub legal: Vec<Decision>,
+}
+
+/// A view inconsistent with the deck (cannot be determinized).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("inconsistent view: {0}")]
+pub struct ViewError(pub String);
+
+fn expand(counts: &[u8], first_kind: usize) -> Vec<Card> {
+    let mut v = Vec::new();
+    for (i, &n) in counts.iter().enumerate() {
+        for _ in 0..n {
+            v.push(Card::from_index(first_kind + i));
+        }
+    }
+    v
+}
+
+impl Game {
+    /// What `seat` may see now (see [`SeatView`]).
+    pub fn view(&self, seat: Seat) -> SeatView {
+        let players = self.players as usize;
+        SeatView {
+            seat,
+            players: self.players,
+            options: self.options,
+            dealer: self.dealer,
+            hand: self.hand(seat),
+            hand_sizes: self.hand_len[..players].to_vec(),
+            discard_piles: (0..self.players)
+                .map(|s| self.discard_pile(Seat(s)).to_vec())
+                .collect(),
+            piles: self
+                .places()
+                .map(|p| PileView {
+                    place: p,
+                    cards: self.pile(p).to_vec(),
+                    top: self.pile_top(p),
+                })
+                .collect(),
+            completed: expand(&self.completed, 0),
+            action_discards: expand(&self.actions, 12),
+            chips: self.chips[..players].iter().map(|&c| c.into()).collect(),
+            supply: self.supply.into(),
+            draw_pile: self.draw_len,
+            turn: self.turn,
+            direction: self.direction,
+            pending_skips: self.skips,
+            block_window: self.window,
+            to_act: self.to_act(),
+            status: self.status,
+            pile_played_this_turn: self.pile_played,
+            quiet_turns: self.quiet_turns,
+            reshuffles: self.reshuffles,
+            legal: if self.to_act() == Some(seat) {
+                self.legal().to_vec()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+impl SeatView {
+    /// The cards this seat cannot see (other hands and the draw pile), per
+    /// kind: the whole deck minus its hand, every discard pile, the piles,
+    /// the completed piles and the action-card discard pile.
+    ///
+    /// # Errors
+    /// [`ViewError`] if the view shows more cards of a kind than exist.
+    pub fn unseen_counts(&self) -> Result<[u8; KINDS], ViewError> {
+        let mut c = deck_counts(self.players);
+        let seen = self
+            .hand
+            .iter()
+            .chain(self.discard_piles.iter().flatten())
+            .chain(self.piles.iter().flat_map(|p| p.cards.iter()))
+            .chain(self.completed.iter())
+            .chain(self.action_discards.iter());
+        for k in seen {
+            let n = &mut c[k.index()];
+            *n = n
+                .checked_sub(1)
+                .ok_or_else(|| ViewError(format!("too many {k}")))?;
+        }
+        Ok(c)
+    }
+
+    /// A full game consistent with this view: the unseen cards shuffled
+    /// (with `rng`) and dealt into the other seats' hands (their sizes are
+    /// public) and the draw pile. Used by ISMCTS bots, one per iteration.
+    ///
+    /// # Errors
+    /// [`ViewError`] if the view does not add up to the deck.
+    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, ViewError> {
+        let players = self.players as usize;
+        if !(2..=MAX_SEATS).contains(&players)
+            || self.hand_sizes.len() != players
+            || self.discard_piles.len() != players
+            || self.chips.len() != players
+        {
+            return Err(ViewError("seat lists do not match the player count".into()));
+        }
+        let unseen = self.unseen_counts()?;
+        let mut pool = [Card::B1; MAX_CARDS];
+        let mut n = 0;
+        for k in Card::ALL {
+            for _ in 0..unseen[k.index()] {
+                pool[n] = k;
+                n += 1;
+            }
+        }
+        let others: usize = (0..players)
+            .filter(|&s| s != self.seat.index())
+            .map(|s| self.hand_sizes[s] as usize)
+            .sum();
+        if others + self.draw_pile as usize != n {
+            return Err(ViewError(format!(
+                "{n} unseen cards but {others} in other hands and {} in the draw pile",
+                self.draw_pile
+            )));
+        }
+        sequence_common::rng::shuffle(&mut pool[..n], rng);
+        let mut g = Game::deal_empty(self.players, self.options, self.dealer);
+        let mut next = 0;
+        for s in 0..players {
+            if s == self.seat.index() {
+                for &c in &self.hand {
+                    g.give(Seat(s as u8), c);
+                }
+            } else {
+                for _ in 0..self.hand_sizes[s] {
+                    g.give(Seat(s as u8), pool[next]);
+                    next += 1;
+                }
+            }
+            for (i, &c) in self.discard_piles[s].iter().enumerate() {
+                g.discards[s][i] = c;
+            }
+            g.discard_len[s] = self.discard_piles[s].len() as u8;
+            g.chips[s] = [self.chips[s].blue, self.chips[s].red];
+        }
+        for (i, &c) in pool[next..n].iter().enumerate() {
+            g.draw[i] = c;
+        }
+        g.draw_len = (n - next) as u8;
+        for p in &self.piles {
+            if p.place.index() >= MAX_PLACES || p.cards.len() > 4 {
+                return Err(ViewError(format!("bad pile at {}", p.place)));
+            }
+            for (i, &c) in p.cards.iter().enumerate() {
+                g.piles[p.place.index()][i] = c;
+            }
+            g.pile_len[p.place.index()] = p.cards.len() as u8;
+        }
+        for &c in &self.completed {
+            g.completed[c.index()] += 1;
+            g.completed_len += 1;
+        }
+        for &c in &self.action_discards {
+            g.actions[c.index() - 12] += 1;
+            g.actions_len += 1;
+        }
+        g.supply = [self.supply.blue, self.supply.red];
+        g.turn = self.turn;
+        g.direction = self.direction;
+        g.skips = self.pending_skips;
+        g.window = self.block_window;
+        g.pile_played = self.pile_played_this_turn;
+        g.quiet_turns = self.quiet_turns;
+        g.status = self.status;
+        g.reshuffles = self.reshuffles;
+        Ok(g)
+    }
+}
