@@ -317,7 +317,7 @@ pub const MAX_PLACES: usize = 2 * MAX_PLACES_PER_COLOUR;
 /// `blue-a`, `blue-b`, `red-a`, `red-b` under the official rules (more
 /// letters, up to `-d`, when the `piles_per_colour` option allows).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Place(u8);
+pub struct Place(pub(crate) u8);
 
 impl Place {
     /// The place of `colour` with letter index `slot` (0 = `a`).

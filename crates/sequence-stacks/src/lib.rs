@@ -26,3 +26,6 @@ pub use game::{
 pub use options::{BlockWindow, Options, Refill, ReshuffleActions};
 pub use record::{Match, Record};
 pub use view::SeatView;
+
+#[cfg(test)]
+mod tests;
