@@ -708,8 +708,8 @@ impl Game {
     pub fn card_census(&self) -> [u8; KINDS] {
         let mut c = [0u8; KINDS];
         for s in 0..self.players as usize {
-            for k in 0..KINDS {
-                c[k] += self.hands[s][k];
+            for (ck, h) in c.iter_mut().zip(self.hands[s]) {
+                *ck += h;
             }
             for &d in &self.discards[s][..self.discard_len[s] as usize] {
                 c[d.index()] += 1;
@@ -723,11 +723,11 @@ impl Game {
                 c[d.index()] += 1;
             }
         }
-        for k in 0..12 {
-            c[k] += self.completed[k];
-        }
-        for k in 0..5 {
-            c[12 + k] += self.actions[k];
+        for (ck, n) in c
+            .iter_mut()
+            .zip(self.completed.iter().chain(self.actions.iter()))
+        {
+            *ck += n;
         }
         c
     }
@@ -972,7 +972,7 @@ impl Game {
                         return Err(PlayError::NotInHand(Card::Block));
                     }
                     self.take_from_hand(seat, Card::Block);
-                    self.to_action_pile(Card::Block);
+                    self.onto_action_pile(Card::Block);
                     self.close_window(false, reshuffler)
                 }
                 Decision::Pass => {
@@ -1045,7 +1045,7 @@ impl Game {
                 };
                 self.check_source(seat, card, from)?;
                 self.take(seat, card, from);
-                self.to_action_pile(card);
+                self.onto_action_pile(card);
                 if card == Card::Skip {
                     self.skips = self.skips.saturating_add(1);
                 } else {
@@ -1060,7 +1060,7 @@ impl Game {
                     return Err(PlayError::NothingToSteal(target.0));
                 }
                 self.take(seat, Card::StealCard, from);
-                self.to_action_pile(Card::StealCard);
+                self.onto_action_pile(Card::StealCard);
                 let t = target.index();
                 self.discard_len[t] -= 1;
                 let c = self.discards[t][self.discard_len[t] as usize];
@@ -1081,7 +1081,7 @@ impl Game {
                     return Err(PlayError::StealChipWins);
                 }
                 self.take(seat, Card::StealChip, from);
-                self.to_action_pile(Card::StealChip);
+                self.onto_action_pile(Card::StealChip);
                 self.chips[target.index()][colour.index()] -= 1;
                 self.chips[seat.index()][colour.index()] += 1;
                 if meets_win(self.chips[seat.index()]) {
@@ -1157,7 +1157,7 @@ impl Game {
     }
 
     #[inline]
-    fn to_action_pile(&mut self, card: Card) {
+    fn onto_action_pile(&mut self, card: Card) {
         self.actions[card.index() - 12] += 1;
         self.actions_len += 1;
     }
@@ -1298,13 +1298,13 @@ impl Game {
         reshuffler
             .reshuffle(&mut buf[..n])
             .map_err(PlayError::Reshuffle)?;
-        for k in 0..12 {
-            self.completed_len -= content[k];
-            self.completed[k] -= content[k];
+        for (have, take) in self.completed.iter_mut().zip(&content[..12]) {
+            self.completed_len -= take;
+            *have -= take;
         }
-        for k in 0..5 {
-            self.actions_len -= content[12 + k];
-            self.actions[k] -= content[12 + k];
+        for (have, take) in self.actions.iter_mut().zip(&content[12..]) {
+            self.actions_len -= take;
+            *have -= take;
         }
         for i in 0..n {
             self.draw[i] = buf[n - 1 - i];

@@ -12,6 +12,8 @@
 //!   game dealt from a seed that records itself.
 //! * [`Options`]: one option per Interpretation (S3a, S4a, S5a, S5b, S6a).
 
+#![warn(missing_docs)]
+
 pub mod card;
 pub mod game;
 pub mod options;
