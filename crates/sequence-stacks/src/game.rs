@@ -398,6 +398,9 @@ pub struct Game {
     pub(crate) hand_len: [u8; MAX_SEATS],
     /// Bit `k` set when the hand holds a card of kind `k`.
     pub(crate) hand_mask: [u32; MAX_SEATS],
+    /// Cards every seat knows to be in each hand (taken with Steal-a-Card
+    /// and not yet seen to leave it), per kind.
+    pub(crate) known: [[u8; KINDS]; MAX_SEATS],
     pub(crate) discards: [[Card; MAX_CARDS]; MAX_SEATS],
     pub(crate) discard_len: [u8; MAX_SEATS],
     /// Bottom first: the top is `draw[draw_len - 1]`.
@@ -485,6 +488,7 @@ impl Game {
             hands: [[0; KINDS]; MAX_SEATS],
             hand_len: [0; MAX_SEATS],
             hand_mask: [0; MAX_SEATS],
+            known: [[0; KINDS]; MAX_SEATS],
             discards: [[Card::B1; MAX_CARDS]; MAX_SEATS],
             discard_len: [0; MAX_SEATS],
             draw: [Card::B1; MAX_CARDS],
@@ -646,6 +650,11 @@ impl Game {
     /// Number of cards in `seat`'s hand.
     pub fn hand_len(&self, seat: Seat) -> u8 {
         self.hand_len[seat.index()]
+    }
+    /// Per-kind counts of the cards every seat knows `seat` holds: taken
+    /// with Steal-a-Card (public) and not seen to leave the hand since.
+    pub fn known_in_hand(&self, seat: Seat) -> [u8; KINDS] {
+        self.known[seat.index()]
     }
     /// `seat`'s discard pile, bottom first (public).
     pub fn discard_pile(&self, seat: Seat) -> &[Card] {
@@ -1065,6 +1074,7 @@ impl Game {
                 self.discard_len[t] -= 1;
                 let c = self.discards[t][self.discard_len[t] as usize];
                 self.give(seat, c);
+                self.known[seat.index()][c.index()] += 1;
                 self.after_play(from, reshuffler)
             }
             Decision::StealChip {
@@ -1143,6 +1153,8 @@ impl Game {
         let s = seat.index();
         self.hands[s][card.index()] -= 1;
         self.hand_len[s] -= 1;
+        let kn = &mut self.known[s][card.index()];
+        *kn = kn.saturating_sub(1);
         if self.hands[s][card.index()] == 0 {
             self.hand_mask[s] &= !(1 << card.index());
         }

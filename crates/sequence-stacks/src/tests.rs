@@ -736,7 +736,10 @@ fn view_hides_other_hands_and_the_draw_pile_and_determinizes() {
     let json = serde_json::to_value(&v).unwrap();
     let keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
     for k in &keys {
-        assert!(!k.contains("hands") && k != "draw", "view leaks {k}");
+        assert!(
+            k != "hands" && k != "draw" && k != "draw_order",
+            "view leaks {k}"
+        );
     }
     for i in 0..20 {
         let d = v
@@ -765,4 +768,31 @@ fn match_records_and_replays_the_same_game() {
     assert_eq!(r2, rec);
     let again = Match::new(3, Options::default(), 5).unwrap();
     assert_eq!(again.record().deck, rec.deck, "same seed, same deal");
+}
+
+#[test]
+fn s5_stolen_card_is_known_in_the_view_and_kept_by_determinization() {
+    let mut g = table(3, D, &[&[Card::StealCard, Card::R1], &[Card::B2], &[]]);
+    push_discard(&mut g, Seat(1), Card::RW);
+    play(
+        &mut g,
+        0,
+        Decision::StealCard {
+            from: Source::Hand,
+            target: Seat(1),
+        },
+    );
+    let v = g.view(Seat(2));
+    assert_eq!(v.known_in_hands[0], vec![Card::RW]);
+    assert!(v.hand.is_empty());
+    for i in 0..10 {
+        let d = v
+            .determinize(&mut sequence_common::rng::playout_rng(i))
+            .unwrap();
+        assert!(d.hand_counts(Seat(0))[Card::RW.index()] >= 1);
+        assert_eq!(d.view(Seat(2)), v);
+    }
+    // Once played, the card is no longer known to be in the hand.
+    play(&mut g, 0, pile(Card::RW, RA));
+    assert!(g.view(Seat(2)).known_in_hands[0].is_empty());
 }

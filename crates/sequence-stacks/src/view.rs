@@ -58,6 +58,9 @@ pub struct SeatView {
     pub hand: Vec<Card>,
     /// Cards in each seat's hand, by seat.
     pub hand_sizes: Vec<u8>,
+    /// Cards each seat is publicly known to hold (taken with Steal-a-Card
+    /// and not seen to leave the hand since), by seat, in kind order.
+    pub known_in_hands: Vec<Vec<Card>>,
     /// Each seat's discard pile, bottom first (the last card is the top).
     pub discard_piles: Vec<Vec<Card>>,
     /// The piles in progress, one per place.
@@ -120,6 +123,7 @@ impl Game {
             dealer: self.dealer,
             hand: self.hand(seat),
             hand_sizes: self.hand_len[..players].to_vec(),
+            known_in_hands: (0..players).map(|s| expand(&self.known[s], 0)).collect(),
             discard_piles: (0..self.players)
                 .map(|s| self.discard_pile(Seat(s)).to_vec())
                 .collect(),
@@ -179,7 +183,8 @@ impl SeatView {
         Ok(c)
     }
 
-    /// A full game consistent with this view: the unseen cards shuffled
+    /// A full game consistent with this view: the cards other seats are
+    /// known to hold go to them, the rest of the unseen cards are shuffled
     /// (with `rng`) and dealt into the other seats' hands (their sizes are
     /// public) and the draw pile. Used by ISMCTS bots, one per iteration.
     ///
@@ -191,10 +196,24 @@ impl SeatView {
             || self.hand_sizes.len() != players
             || self.discard_piles.len() != players
             || self.chips.len() != players
+            || self.known_in_hands.len() != players
         {
             return Err(ViewError("seat lists do not match the player count".into()));
         }
-        let unseen = self.unseen_counts()?;
+        let mut unseen = self.unseen_counts()?;
+        for s in (0..players).filter(|&s| s != self.seat.index()) {
+            if self.known_in_hands[s].len() > self.hand_sizes[s] as usize {
+                return Err(ViewError(format!(
+                    "seat {s} holds fewer cards than it is known to hold"
+                )));
+            }
+            for k in &self.known_in_hands[s] {
+                let n = &mut unseen[k.index()];
+                *n = n
+                    .checked_sub(1)
+                    .ok_or_else(|| ViewError(format!("too many {k}")))?;
+            }
+        }
         let mut pool = [Card::B1; MAX_CARDS];
         let mut n = 0;
         for k in Card::ALL {
@@ -205,7 +224,7 @@ impl SeatView {
         }
         let others: usize = (0..players)
             .filter(|&s| s != self.seat.index())
-            .map(|s| self.hand_sizes[s] as usize)
+            .map(|s| self.hand_sizes[s] as usize - self.known_in_hands[s].len())
             .sum();
         if others + self.draw_pile as usize != n {
             return Err(ViewError(format!(
@@ -222,7 +241,10 @@ impl SeatView {
                     g.give(Seat(s as u8), c);
                 }
             } else {
-                for _ in 0..self.hand_sizes[s] {
+                for &c in &self.known_in_hands[s] {
+                    g.give(Seat(s as u8), c);
+                }
+                for _ in self.known_in_hands[s].len()..self.hand_sizes[s] as usize {
                     g.give(Seat(s as u8), pool[next]);
                     next += 1;
                 }
@@ -232,6 +254,9 @@ impl SeatView {
             }
             g.discard_len[s] = self.discard_piles[s].len() as u8;
             g.chips[s] = [self.chips[s].blue, self.chips[s].red];
+            for &c in &self.known_in_hands[s] {
+                g.known[s][c.index()] += 1;
+            }
         }
         for (i, &c) in pool[next..n].iter().enumerate() {
             g.draw[i] = c;
