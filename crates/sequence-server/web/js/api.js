@@ -1,0 +1,159 @@
+// The game server's HTTP + WebSocket API (docs/api.md), and the seat tokens
+// kept in the browser's storage so that a reload keeps the seat.
+
+/** An API failure: `status` is the HTTP status (0 when the server could not
+ * be reached) and `message` the server's `error` text. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, String(e && e.message ? e.message : e));
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`);
+  return data;
+}
+
+export const api = {
+  listTables: () => call("GET", "/api/tables"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (req) => call("POST", "/api/tables", req),
+  join: (id, name, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat }),
+  leave: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, token),
+  view: (id, token) => call("GET", `/api/tables/${encodeURIComponent(id)}/view`, undefined, token),
+  move: (id, token, moveNumber, move) => call("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move_number: moveNumber, move }, token),
+  bot: (id, token, seat, level) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/bot`, { level }, token),
+  rematch: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, token),
+  recordUrl: (id, gameNo) => `/api/tables/${encodeURIComponent(id)}/record${gameNo ? `?game=${gameNo}` : ""}`,
+};
+
+const SEAT_KEY = (id) => `sequence.seat.${id}`;
+
+/** The saved seat of table `id`: `{seat, token}` or null. */
+export function savedSeat(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(SEAT_KEY(id)) || "null");
+    return v && typeof v.token === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(id, seat, token) {
+  localStorage.setItem(SEAT_KEY(id), JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(id) {
+  localStorage.removeItem(SEAT_KEY(id));
+}
+
+/** The player's name as last typed. */
+export function savedName() {
+  return localStorage.getItem("sequence.name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("sequence.name", name);
+}
+
+/** Names and chat come HTML-escaped from the server (docs/api.md); this
+ * turns them back into plain text for `textContent`. */
+export function unescapeText(s) {
+  if (s === null || s === undefined) return "";
+  return String(s)
+    .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+}
+
+/**
+ * A WebSocket to table `id` that says hello with `token` (null: spectator)
+ * and reconnects with back-off. `handlers`: onMessage(msg), onState(state)
+ * with state "connecting" | "open" | "lost" | "closed".
+ */
+export class TableSocket {
+  constructor(id, token, handlers) {
+    this.id = id;
+    this.token = token;
+    this.h = handlers;
+    this.retry = 0;
+    this.stopped = false;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    this.h.onState("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/api/tables/${encodeURIComponent(this.id)}/ws`);
+    } catch {
+      this.later();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.h.onState("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.h.onMessage(msg);
+    };
+    ws.onclose = (e) => {
+      clearInterval(this.pinger);
+      if (this.stopped) return;
+      if (e.code === 1008 && this.fatal) {
+        this.h.onState("closed");
+        return;
+      }
+      this.h.onState("lost");
+      this.later();
+    };
+  }
+
+  later() {
+    if (this.stopped) return;
+    const wait = Math.min(10000, 500 * 2 ** this.retry++);
+    this.timer = setTimeout(() => this.open(), wait);
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,134 @@
+// The classic board as SVG: 10×10 spaces, each showing its card (rank and
+// suit symbol), corners marked, chips told apart by colour *and* shape
+// (blue ring, green triangle, red cross), locked chips ringed in gold,
+// completed sequences drawn as lines, the last move outlined, and playable
+// spaces lit for the selected card. Spaces are focusable buttons with
+// spoken labels; arrow keys move between them, Enter or Space plays.
+import { svg, cardName, rankText, isRed, SUIT_SYMBOL } from "./cards.js";
+import { layoutGrid, spaceName, parseSpace } from "./layout.js";
+import { t } from "./i18n.js";
+
+const S = 100; // space size in SVG units
+const M = 34; // margin for the coordinate labels
+const CHIP = { B: "blue", G: "green", R: "red" };
+
+/** Chip team name of a board character (`B`/`b` → "blue"), or null. */
+export function chipOf(ch) {
+  return CHIP[String(ch).toUpperCase()] || null;
+}
+
+function chipShape(team, cx, cy, locked) {
+  const g = svg("g", { class: `chip chip-${team}${locked ? " locked" : ""}`, "aria-hidden": "true" });
+  g.append(svg("circle", { cx, cy, r: 31, class: "chip-disc" }));
+  if (team === "blue") {
+    g.append(svg("circle", { cx, cy, r: 14, class: "chip-mark", fill: "none", "stroke-width": 7 }));
+  } else if (team === "green") {
+    g.append(svg("path", { d: `M${cx} ${cy - 17} L${cx + 16} ${cy + 12} L${cx - 16} ${cy + 12} Z`, class: "chip-mark fill" }));
+  } else {
+    g.append(svg("path", { d: `M${cx - 12} ${cy - 12} L${cx + 12} ${cy + 12} M${cx + 12} ${cy - 12} L${cx - 12} ${cy + 12}`, class: "chip-mark", "stroke-width": 7 }));
+  }
+  if (locked) g.append(svg("circle", { cx, cy, r: 36, class: "lock-ring", fill: "none" }));
+  return g;
+}
+
+/**
+ * Draws the board into `host` (replacing its content).
+ * `state`: { options, board (10 strings as in the view JSON), sequences
+ * ([team, first, last]), lastAt (space name or null), targets (Map space →
+ * "place" | "remove"), focus (space name to focus after drawing) }.
+ * `onSpace(name)` is called when a lit space is chosen.
+ */
+export function drawBoard(host, state, onSpace) {
+  const grid = layoutGrid(state.options);
+  const root = svg("svg", {
+    viewBox: `${-M} ${-M} ${10 * S + M} ${10 * S + M}`,
+    class: "board",
+    role: "grid",
+    "aria-label": t("board.label"),
+  });
+  for (let c = 0; c < 10; c++) {
+    root.append(svg("text", { x: c * S + S / 2, y: -10, class: "coord", "text-anchor": "middle" }, String.fromCharCode(97 + c)));
+  }
+  for (let r = 0; r < 10; r++) {
+    root.append(svg("text", { x: -M / 2, y: r * S + S / 2 + 8, class: "coord", "text-anchor": "middle" }, String(r + 1)));
+  }
+  const spaces = [];
+  for (let r = 0; r < 10; r++) {
+    const rowEl = svg("g", { role: "row" });
+    for (let c = 0; c < 10; c++) {
+      const name = spaceName(r, c);
+      const code = grid[r][c];
+      const corner = code === "XX";
+      const ch = (state.board && state.board[r] && state.board[r][c]) || ".";
+      const team = chipOf(ch);
+      const locked = team && ch === ch.toLowerCase();
+      const target = state.targets && state.targets.get(name);
+      const x = c * S, y = r * S;
+      const g = svg("g", {
+        class: "space" + (corner ? " corner" : "") + (target ? ` target ${target}` : "") + (state.lastAt === name ? " last" : ""),
+        role: "gridcell",
+        "data-space": name,
+        tabindex: target ? "0" : "-1",
+      });
+      let label = `${name}, ${corner ? t("space.corner") : cardName(code)}`;
+      if (team) label += ", " + t(locked ? "chip.locked" : "chip.plain", { team: t(`team.${team}`) });
+      else if (!corner) label += ", " + t("space.empty");
+      if (target === "place") label += ", " + t("space.can_place");
+      if (target === "remove") label += ", " + t("space.can_remove");
+      if (state.lastAt === name) label += ", " + t("space.last_move");
+      g.setAttribute("aria-label", label);
+      g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, class: "card-bg" }));
+      if (corner) {
+        g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 16, class: "corner-star", "text-anchor": "middle", "aria-hidden": "true" }, "★"));
+      } else {
+        const colour = isRed(code) ? "red" : "black";
+        g.append(svg("text", { x: x + 12, y: y + 30, class: `rank ${colour}`, "aria-hidden": "true" }, rankText(code)));
+        g.append(svg("text", { x: x + S - 12, y: y + 30, class: `suit-small ${colour}`, "text-anchor": "end", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
+        g.append(svg("text", { x: x + S / 2, y: y + 82, class: `suit ${colour}`, "text-anchor": "middle", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
+      }
+      if (team) g.append(chipShape(team, x + S / 2, y + S / 2 + 4, locked));
+      if (target) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "hl", "aria-hidden": "true" }));
+      if (state.lastAt === name) g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9, class: "last-ring", "aria-hidden": "true" }));
+      g.addEventListener("click", () => {
+        if (g.classList.contains("target")) onSpace(name);
+      });
+      g.addEventListener("keydown", (e) => {
+        if ((e.key === "Enter" || e.key === " ") && g.classList.contains("target")) {
+          e.preventDefault();
+          onSpace(name);
+        }
+      });
+      rowEl.append(g);
+      spaces.push(g);
+    }
+    root.append(rowEl);
+  }
+  // Completed sequences: a line from the first to the last space.
+  for (const [team, first, last] of state.sequences || []) {
+    const a = parseSpace(first), b = parseSpace(last);
+    if (!a || !b) continue;
+    const p = (rc) => [rc[1] * S + S / 2, rc[0] * S + S / 2 + 4];
+    const [x1, y1] = p(a), [x2, y2] = p(b);
+    root.append(svg("line", { x1, y1, x2, y2, class: `seq-line seq-${team}`, "aria-hidden": "true" }));
+  }
+  // Arrow keys move focus over every space (roving focus).
+  root.addEventListener("keydown", (e) => {
+    const cur = e.target.closest && e.target.closest(".space");
+    if (!cur) return;
+    const rc = parseSpace(cur.dataset.space);
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (!d || !rc) return;
+    e.preventDefault();
+    // The board is never mirrored (also in right-to-left languages).
+    const r = Math.min(9, Math.max(0, rc[0] + d[0]));
+    const c = Math.min(9, Math.max(0, rc[1] + d[1]));
+    const next = spaces[r * 10 + c];
+    next.focus();
+  });
+  host.replaceChildren(root);
+  if (state.focus) {
+    const f = root.querySelector(`[data-space="${state.focus}"]`);
+    if (f) f.focus();
+  }
+  return root;
+}

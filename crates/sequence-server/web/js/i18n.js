@@ -1,0 +1,59 @@
+// Translations: every user-visible string lives in i18n/<lang>.json.
+// `t(key, params)` looks a key up in the chosen language, then in English,
+// and fills `{name}` placeholders from `params`.
+
+export const LANGUAGES = ["en", "ka", "fa", "uk", "kn"];
+const RTL = new Set(["fa"]);
+const STORE_KEY = "sequence.lang";
+
+let current = "en";
+let strings = {};
+let fallback = {};
+
+async function load(lang) {
+  const res = await fetch(`i18n/${lang}.json`, { cache: "no-cache" });
+  if (!res.ok) throw new Error(`i18n/${lang}.json: HTTP ${res.status}`);
+  return res.json();
+}
+
+/** The language to start with: the saved choice, else the first of the
+ * browser's languages we have, else English. */
+export function preferredLanguage() {
+  const saved = localStorage.getItem(STORE_KEY);
+  if (saved && LANGUAGES.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = String(l).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+/** Loads `lang`, sets `<html lang dir>` and remembers the choice. */
+export async function setLanguage(lang, remember = false) {
+  if (!LANGUAGES.includes(lang)) lang = "en";
+  if (!Object.keys(fallback).length) fallback = await load("en");
+  strings = lang === "en" ? fallback : await load(lang).catch(() => fallback);
+  current = lang;
+  document.documentElement.lang = lang;
+  document.documentElement.dir = RTL.has(lang) ? "rtl" : "ltr";
+  if (remember) localStorage.setItem(STORE_KEY, lang);
+}
+
+export function language() {
+  return current;
+}
+
+/** The string for `key` with `{placeholders}` filled from `params`. */
+export function t(key, params = {}) {
+  let s = strings[key] ?? fallback[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** Formats a number in the current language's digits. */
+export function num(n) {
+  try {
+    return new Intl.NumberFormat(current).format(n);
+  } catch {
+    return String(n);
+  }
+}

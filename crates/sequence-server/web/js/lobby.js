@@ -1,0 +1,170 @@
+// The lobby: create a table (game, players, teams, bots and their levels,
+// rule options, turn timer) and the list of open tables to join or watch.
+import { t, num } from "./i18n.js";
+import { h } from "./cards.js";
+import { api, saveSeat, savedName, saveName, unescapeText } from "./api.js";
+import { banner, navigate } from "./main.js";
+
+const CLASSIC_PLAYERS = [2, 3, 4, 6, 8, 9, 10, 12];
+const STACKS_PLAYERS = [2, 3, 4, 5, 6];
+const LEVELS = ["random", "level:1", "level:2", "level:3", "level:4", "level:5"];
+
+/** Team counts allowed for a classic table (C3). */
+export function teamChoices(players) {
+  if (players <= 3) return [players];
+  const out = [];
+  if (players % 2 === 0) out.push(2);
+  if (players % 3 === 0) out.push(3);
+  return out;
+}
+
+export function levelName(level) {
+  if (!level) return "";
+  return level === "random" ? t("bot.random") : t("bot.level", { n: num(Number(level.split(":")[1])) });
+}
+
+export function showLobby(app) {
+  let stopped = false;
+  let timer = null;
+  const form = { game: "classic", players: 2, teams: 2, seats: {}, seqLen: 5, timer: "" };
+
+  function render() {
+    const players = form.game === "classic" ? CLASSIC_PLAYERS : STACKS_PLAYERS;
+    if (!players.includes(form.players)) form.players = 2;
+    const teams = teamChoices(form.players);
+    if (form.game === "classic" && !teams.includes(form.teams)) form.teams = teams[0];
+
+    const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: savedName() });
+    const seatRows = [];
+    for (let s = 1; s < form.players; s++) {
+      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; } },
+        h("option", { value: "human" }, t("lobby.seat_person")),
+        LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelName(l) }))));
+      sel.value = form.seats[s] || (form.game === "stacks" ? "level:2" : "human");
+      form.seats[s] = sel.value;
+      seatRows.push(h("div", { class: "field seat-choice" }, h("label", { for: `seat-${s}` }, t("lobby.seat_n", { n: num(s + 1) })), sel));
+    }
+
+    const createForm = h("form", { class: "card-panel create", onsubmit: create },
+      h("h2", {}, t("lobby.create")),
+      h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), nameInput),
+      h("div", { class: "field" }, h("label", { for: "table-name" }, t("lobby.table_name")),
+        h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint") })),
+      h("fieldset", { class: "field game-choice" }, h("legend", {}, t("lobby.game")),
+        ["classic", "stacks"].map((g) => h("label", { class: "radio" },
+          h("input", { type: "radio", name: "game", value: g, checked: form.game === g, onchange: () => { form.game = g; render(); } }),
+          t(`game.${g}`)))),
+      h("div", { class: "field" }, h("label", { for: "players" }, t("lobby.players")),
+        (() => {
+          const sel = h("select", { id: "players", onchange: (e) => { form.players = Number(e.target.value); render(); } },
+            players.map((p) => h("option", { value: String(p) }, num(p))));
+          sel.value = String(form.players);
+          return sel;
+        })()),
+      form.game === "classic" && teams.length > 0 ? h("div", { class: "field" }, h("label", { for: "teams" }, t("lobby.teams")),
+        (() => {
+          const sel = h("select", { id: "teams", disabled: teams.length < 2, onchange: (e) => { form.teams = Number(e.target.value); } },
+            teams.map((n) => h("option", { value: String(n) }, num(n))));
+          sel.value = String(form.teams);
+          return sel;
+        })()) : null,
+      form.game === "classic" ? h("div", { class: "field" }, h("label", { for: "seq-len" }, t("lobby.sequence_length")),
+        (() => {
+          const sel = h("select", { id: "seq-len", onchange: (e) => { form.seqLen = Number(e.target.value); } },
+            h("option", { value: "5" }, t("lobby.seq_official", { n: num(5) })), h("option", { value: "4" }, num(4)));
+          sel.value = String(form.seqLen);
+          return sel;
+        })()) : null,
+      h("div", { class: "field" }, h("label", { for: "timer" }, t("lobby.turn_timer")),
+        (() => {
+          const sel = h("select", { id: "timer", onchange: (e) => { form.timer = e.target.value; } },
+            h("option", { value: "" }, t("lobby.no_timer")),
+            [30, 60, 120, 300].map((s) => h("option", { value: String(s) }, t("lobby.seconds", { n: num(s) }))));
+          sel.value = form.timer;
+          return sel;
+        })()),
+      h("h3", {}, t("lobby.seats")),
+      h("p", { class: "hint" }, t("lobby.seat_you")),
+      seatRows,
+      h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create_button")));
+
+    const list = h("section", { class: "card-panel open-tables", "aria-labelledby": "open-h" },
+      h("h2", { id: "open-h" }, t("lobby.open_tables")),
+      h("div", { id: "tables", "aria-live": "polite" }, h("p", { class: "hint" }, t("lobby.loading"))));
+
+    app.replaceChildren(h("div", { class: "lobby" },
+      h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro"))),
+      createForm, list));
+    refresh();
+  }
+
+  async function create(e) {
+    e.preventDefault();
+    const name = document.getElementById("name").value.trim();
+    if (!name) {
+      banner(t("lobby.need_name"));
+      document.getElementById("name").focus();
+      return;
+    }
+    saveName(name);
+    const req = { game: form.game, players: form.players, name };
+    const tableName = document.getElementById("table-name").value.trim();
+    if (tableName) req.table_name = tableName;
+    if (form.game === "classic") {
+      req.teams = form.teams;
+      if (form.seqLen === 4) req.options = { sequence_length: 4 };
+    }
+    if (form.timer) req.turn_seconds = Number(form.timer);
+    req.bots = [];
+    for (let s = 1; s < form.players; s++) {
+      if (form.seats[s] && form.seats[s] !== "human") req.bots.push({ seat: s, level: form.seats[s] });
+    }
+    const button = document.getElementById("create");
+    button.disabled = true;
+    try {
+      const r = await api.create(req);
+      saveSeat(r.table, r.seat, r.token);
+      navigate(r.table);
+    } catch (err) {
+      button.disabled = false;
+      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: err.message }));
+    }
+  }
+
+  async function refresh() {
+    clearTimeout(timer);
+    if (stopped) return;
+    const box = document.getElementById("tables");
+    try {
+      const { tables } = await api.listTables();
+      if (stopped || !box) return;
+      banner("");
+      if (!tables.length) {
+        box.replaceChildren(h("p", { class: "hint" }, t("lobby.no_tables")));
+      } else {
+        box.replaceChildren(h("ul", { class: "table-list" }, tables.map((tb) => {
+          const taken = tb.seats.filter((s) => s.kind === "human" || s.kind === "bot").length;
+          const title = unescapeText(tb.name) || t("table.untitled");
+          return h("li", {},
+            h("span", { class: "tname" }, title),
+            h("span", { class: "tgame" }, t(`game.${tb.game}`)),
+            h("span", { class: "tseats" }, t("lobby.seats_taken", { taken: num(taken), players: num(tb.players) })),
+            h("button", { type: "button", onclick: () => navigate(tb.id), "aria-label": t("lobby.open_table", { name: title }) }, t("lobby.join")));
+        })));
+      }
+    } catch (err) {
+      if (stopped || !box) return;
+      box.replaceChildren(h("p", { class: "hint" }, err.status === 0 ? t("error.unreachable") : err.message));
+    }
+    timer = setTimeout(refresh, 5000);
+  }
+
+  render();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+    rerender: render,
+  };
+}

@@ -1,0 +1,71 @@
+// Entry point: language, the banner for errors, and routing between the
+// lobby (`/`) and a table (`/?table=ID`, the invite link).
+import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { showTable } from "./table.js";
+
+let current = null; // the page shown now: { stop(), rerender() }
+
+/** Shows `text` in the banner at the top (role=alert); `kind` is "error"
+ * or "info". An empty text hides it. */
+export function banner(text, kind = "error") {
+  const b = document.getElementById("banner");
+  if (!text) {
+    b.hidden = true;
+    b.textContent = "";
+    return;
+  }
+  b.className = `banner ${kind}`;
+  b.textContent = text;
+  b.hidden = false;
+}
+
+/** Sets the connection status text in the header. */
+export function connection(state) {
+  const el = document.getElementById("conn");
+  el.dataset.state = state || "";
+  el.textContent = state ? t(`conn.${state}`) : "";
+}
+
+/** Goes to the lobby or to table `id`. */
+export function navigate(id) {
+  const url = id ? `/?table=${encodeURIComponent(id)}` : "/";
+  if (location.pathname + location.search !== url) history.pushState(null, "", url);
+  route();
+}
+
+function route() {
+  if (current) current.stop();
+  banner("");
+  connection("");
+  const app = document.getElementById("app");
+  const id = new URLSearchParams(location.search).get("table");
+  current = id && /^[0-9a-f]{1,64}$/.test(id) ? showTable(app, id) : showLobby(app);
+}
+
+function applyStatic() {
+  document.title = t("app.title");
+  document.getElementById("brand").textContent = t("app.title");
+  document.getElementById("lang-label").textContent = t("lang.label");
+  document.getElementById("lang").value = language();
+}
+
+async function start() {
+  await setLanguage(preferredLanguage());
+  applyStatic();
+  document.getElementById("lang").addEventListener("change", async (e) => {
+    await setLanguage(e.target.value, true);
+    applyStatic();
+    if (current && current.rerender) current.rerender();
+  });
+  document.getElementById("brand").addEventListener("click", (e) => {
+    e.preventDefault();
+    navigate(null);
+  });
+  window.addEventListener("popstate", route);
+  route();
+}
+
+start().catch((e) => {
+  document.getElementById("app").textContent = `Sequence could not start: ${e.message}`;
+});

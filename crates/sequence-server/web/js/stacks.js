@@ -1,0 +1,213 @@
+// Sequence Stacks: the piles in progress, the hand and the top of the own
+// discard pile (both can be played from, S4), discard tops and chips per
+// player, action cards with prompts for their target and colour (S5), and
+// the Block window (S5b) as a timed prompt.
+import { t, num } from "./i18n.js";
+import { h, stacksCardFace, stacksCardName } from "./cards.js";
+
+const BLOCK_SECONDS = 15;
+let blockTimer = null; // { key, interval }
+
+function chipBadge(colour, n) {
+  return h("span", { class: `schip schip-${colour}`, role: "img", "aria-label": t("stacks.chips_of", { colour: t(`colour.${colour}`), n: num(n) }) },
+    h("span", { class: "schip-mark", "aria-hidden": "true" }), h("span", { "aria-hidden": "true" }, num(n)));
+}
+
+function top(pile) {
+  return pile && pile.length ? pile[pile.length - 1] : null;
+}
+
+/** Text of a Stacks move for the "last move" line. */
+export function describeStacksMove(m, seatName) {
+  if (!m) return "";
+  const who = seatName(m.seat);
+  if (m.play && m.to) return t("smove.pile", { who, card: stacksCardName(m.play), place: placeName(m.to) });
+  if (m.play === "STEAL-CARD") return t("smove.steal_card", { who, target: seatName(m.target) });
+  if (m.play === "STEAL-CHIP") return t("smove.steal_chip", { who, target: seatName(m.target), colour: t(`colour.${m.colour}`) });
+  if (m.play) return t("smove.action", { who, card: stacksCardName(m.play) });
+  if (m.discard) return t("smove.discard", { who, card: stacksCardName(m.discard) });
+  if (m.end) return t("smove.end", { who });
+  if (m.pass) return t("smove.pass", { who });
+  return "";
+}
+
+export function placeName(place) {
+  const [colour, letter] = String(place).split("-");
+  return t("stacks.place", { colour: t(`colour.${colour}`), letter: (letter || "").toUpperCase() });
+}
+
+export const stacksStatus = {
+  seatExtra(v, s) {
+    const c = (v.chips && v.chips[s]) || { blue: 0, red: 0 };
+    const d = top(v.discard_piles && v.discard_piles[s]);
+    return h("span", { class: "sinfo" },
+      chipBadge("blue", c.blue), chipBadge("red", c.red),
+      " ", t("table.cards_in_hand", { n: num((v.hand_sizes && v.hand_sizes[s]) ?? 0) }),
+      d ? h("span", { class: "discard-top" }, " · ", t("table.discard_top"), " ",
+        h("span", { class: "mini-card", "data-card": d, title: stacksCardName(d) }, stacksCardFace(d))) : null);
+  },
+};
+
+function won(v) {
+  if (v.status && typeof v.status === "object" && "won" in v.status) return v.status.won;
+  if (v.status === "won") return v.winner;
+  return null;
+}
+
+/** Renders the Stacks view `v` (docs/api.md "Stacks view"). */
+export function renderStacks(v, ctx) {
+  const ui = ctx.ui;
+  const me = v.seat;
+  const legal = (v.legal_moves || []).map((m) => ({ ...m }));
+  const mine = me !== null && me !== undefined && legal.length > 0;
+  const hand = v.hand || [];
+  const myDiscard = me !== null && me !== undefined ? (v.discard_piles || [])[me] || [] : [];
+  const winner = won(v);
+  const over = winner !== null || v.status === "draw";
+
+  // The selected card: from the hand (index) or the own discard top.
+  if (ui.sel) {
+    const ok = ui.sel.from === "hand" ? hand[ui.sel.index] === ui.sel.card : top(myDiscard) === ui.sel.card;
+    if (!ok) ui.sel = null;
+  }
+  const selMoves = ui.sel ? legal.filter((m) => (m.play === ui.sel.card && ((m.from === "discard") === (ui.sel.from === "discard")))
+    || (ui.sel.from === "hand" && m.discard === ui.sel.card)) : [];
+  const pileTargets = new Map(selMoves.filter((m) => m.to).map((m) => [m.to, m]));
+
+  const blockOpen = v.block_window && v.status === "playing";
+  const blockMine = blockOpen && v.to_act === me && mine;
+  let status;
+  if (winner !== null) status = winner === me ? t("status.you_won") : t("status.seat_won", { who: ctx.seatName(winner) });
+  else if (v.status === "draw") status = t("status.draw");
+  else if (blockMine) status = t("stacks.block_title");
+  else if (blockOpen) status = t("stacks.block_waiting", { who: ctx.seatName(v.to_act) });
+  else if (mine) status = t("status.your_turn");
+  else status = t("status.turn_of_alone", { who: ctx.seatName(v.turn) });
+
+  const info = h("div", { class: "game-info" },
+    h("p", { class: `status-line${mine ? " mine" : ""}${over ? " over" : ""}`, id: "status", role: "status", "aria-live": "polite" }, status),
+    h("p", { class: "counts" },
+      h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })), " · ",
+      h("span", {}, t(v.direction === "counterclockwise" ? "stacks.dir_ccw" : "stacks.dir_cw")), " · ",
+      h("span", {}, t("stacks.completed", { n: num((v.completed || []).length) })), " · ",
+      h("span", {}, t("stacks.supply"), " ", chipBadge("blue", (v.supply || {}).blue ?? 0), chipBadge("red", (v.supply || {}).red ?? 0)),
+      v.pending_skips ? h("span", {}, " · ", t("stacks.skips", { n: num(v.pending_skips) })) : null),
+    h("p", { class: "hint" }, t("stacks.goal")),
+    v.last_move ? h("p", { class: "last-move" }, t("status.last_move"), " ", describeStacksMove(v.last_move, ctx.seatName)) : null);
+
+  // The piles in progress.
+  const piles = h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
+    const colour = String(p.place).split("-")[0];
+    const move = pileTargets.get(p.place);
+    const label = placeName(p.place) + ", " + (p.top ? t("stacks.pile_top", { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free"))
+      + (move ? ", " + t("stacks.can_play_here") : "");
+    const cards = p.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c)));
+    return h("button", {
+      type: "button",
+      class: `pile pile-${colour}${move ? " target" : ""}`,
+      "data-place": p.place,
+      "data-focus": `pile-${p.place}`,
+      "aria-label": label,
+      disabled: !move,
+      onclick: () => move && ctx.sendMove(move),
+    }, h("span", { class: "pile-name", "aria-hidden": "true" }, placeName(p.place)),
+    h("span", { class: "pile-cards", "aria-hidden": "true" }, cards.length ? cards : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"))),
+    h("span", { class: "pile-top", "aria-hidden": "true" }, p.top ? num(p.top) : ""));
+  }));
+
+  // Block window prompt (S5b), timed.
+  let blockPrompt = null;
+  if (blockMine) {
+    const w = v.block_window;
+    const canBlock = legal.find((m) => m.play === "BLOCK");
+    const pass = legal.find((m) => m.pass);
+    const key = `${v.move_number}`;
+    const deadline = ctx.deadline || (blockTimer && blockTimer.key === key ? blockTimer.until : Date.now() + BLOCK_SECONDS * 1000);
+    const left = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    const counter = h("span", { class: "countdown", id: "block-countdown" }, num(left()));
+    if (!blockTimer || blockTimer.key !== key) {
+      if (blockTimer) clearInterval(blockTimer.interval);
+      blockTimer = { key, until: deadline, interval: setInterval(() => {
+        const el = document.getElementById("block-countdown");
+        const s = left();
+        if (el) el.textContent = num(s);
+        if (s <= 0) {
+          clearInterval(blockTimer.interval);
+          if (el && pass) ctx.sendMove(pass);
+        }
+      }, 250) };
+    }
+    blockPrompt = h("div", { class: "block-prompt", role: "alertdialog", "aria-labelledby": "block-h", "aria-describedby": "block-text" },
+      h("h2", { id: "block-h" }, t("stacks.block_title")),
+      h("p", { id: "block-text" }, t("stacks.block_text", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })),
+      h("p", { class: "hint" }, t("stacks.block_timer"), " ", counter),
+      h("div", { class: "buttons" },
+        canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
+        pass ? h("button", { type: "button", id: "let-it-stand", "data-focus": "let-it-stand", onclick: () => ctx.sendMove(pass) }, t("stacks.block_no")) : null));
+  } else if (blockTimer) {
+    clearInterval(blockTimer.interval);
+    blockTimer = null;
+  }
+
+  // Hand, own discard top and the prompts for the selected card.
+  let handPanel = null;
+  if (me !== null && me !== undefined) {
+    const select = (sel) => {
+      ui.sel = ui.sel && ui.sel.from === sel.from && ui.sel.index === sel.index ? null : sel;
+      ctx.rerender();
+    };
+    const usable = (code, from) => legal.some((m) => (m.play === code && ((m.from === "discard") === (from === "discard"))) || (from === "hand" && m.discard === code));
+    const cards = hand.map((code, i) => h("button", {
+      type: "button",
+      class: `scard${ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? " selected" : ""}${mine && usable(code, "hand") ? "" : " idle"}`,
+      "data-card": code,
+      "data-focus": `hand-${i}`,
+      "aria-pressed": ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? "true" : "false",
+      "aria-label": stacksCardName(code),
+      onclick: () => select({ from: "hand", index: i, card: code }),
+    }, stacksCardFace(code)));
+    const dtop = top(myDiscard);
+    const discardBtn = dtop ? h("button", {
+      type: "button",
+      class: `scard from-discard${ui.sel && ui.sel.from === "discard" ? " selected" : ""}${mine && usable(dtop, "discard") ? "" : " idle"}`,
+      "data-card": dtop,
+      "data-focus": "own-discard",
+      "aria-pressed": ui.sel && ui.sel.from === "discard" ? "true" : "false",
+      "aria-label": t("stacks.own_discard_card", { card: stacksCardName(dtop) }),
+      onclick: () => select({ from: "discard", index: -1, card: dtop }),
+    }, stacksCardFace(dtop)) : h("span", { class: "hint" }, t("stacks.own_discard_empty"));
+
+    const tools = [];
+    if (mine && !blockMine) {
+      if (!ui.sel) tools.push(h("p", { class: "hint" }, t("stacks.pick_card")));
+      else {
+        const name = stacksCardName(ui.sel.card);
+        if (pileTargets.size) tools.push(h("p", { class: "hint" }, t("stacks.pick_pile", { card: name })));
+        for (const m of selMoves) {
+          if (m.to) continue;
+          let text;
+          if (m.play === "SKIP" || m.play === "REVERSE") text = t("stacks.play_action", { card: name });
+          else if (m.play === "STEAL-CARD") {
+            const tc = top((v.discard_piles || [])[m.target]);
+            text = t("stacks.steal_card_from", { who: ctx.seatName(m.target), card: tc ? stacksCardName(tc) : "?" });
+          } else if (m.play === "STEAL-CHIP") text = t("stacks.steal_chip_from", { who: ctx.seatName(m.target), colour: t(`colour.${m.colour}`) });
+          else if (m.discard) text = t("stacks.discard", { card: name });
+          else continue;
+          const k = m.discard ? "discard" : `${m.play}-${m.target ?? ""}-${m.colour ?? ""}`;
+          tools.push(h("button", { type: "button", class: m.discard ? "" : "primary", "data-focus": `act-${k}`, "data-move": JSON.stringify(m), onclick: () => ctx.sendMove(m) }, text));
+        }
+        if (!selMoves.length) tools.push(h("p", { class: "hint" }, t("stacks.cannot_play")));
+      }
+      const end = legal.find((m) => m.end);
+      if (end) tools.push(h("button", { type: "button", id: "end-turn", "data-focus": "end-turn", onclick: () => ctx.sendMove(end) }, t("stacks.end_turn")));
+    }
+    handPanel = h("section", { class: "hand-panel", "aria-labelledby": "hand-h" },
+      h("h2", { id: "hand-h" }, t("hand.title")),
+      h("div", { class: "shand" },
+        h("div", { class: "hand", role: "group", "aria-label": t("hand.title") }, cards),
+        h("div", { class: "own-discard" }, h("span", { class: "label" }, t("stacks.own_discard")), discardBtn)),
+      h("div", { class: "hand-tools" }, tools));
+  }
+
+  return h("section", { class: "game stacks" + (mine ? " my-turn" : "") }, info, blockPrompt, handPanel, piles);
+}
