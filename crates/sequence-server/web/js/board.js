@@ -68,6 +68,7 @@ export function drawBoard(host, state, onSpace) {
         class: "space" + (corner ? " corner" : "") + (target ? ` target ${target}` : "") + (state.lastAt === name ? " last" : ""),
         role: "gridcell",
         "data-space": name,
+        "data-chip": team ? ch : "",
         tabindex: target ? "0" : "-1",
       });
       let label = `${name}, ${corner ? t("space.corner") : cardName(code)}`;

@@ -72,7 +72,7 @@ export function classicCardFace(code) {
 
 // ---- Sequence Stacks ----
 
-const ACTION_ICON = { SKIP: "⦸", REVERSE: "⇄", "STEAL-CARD": "🂠", "STEAL-CHIP": "⛀", BLOCK: "✋" };
+const ACTION_ICON = { SKIP: "⊘", REVERSE: "⇄", "STEAL-CARD": "☚", "STEAL-CHIP": "⛀", BLOCK: "⛔" };
 const ACTION_KEY = { SKIP: "skip", REVERSE: "reverse", "STEAL-CARD": "steal_card", "STEAL-CHIP": "steal_chip", BLOCK: "block" };
 
 export function stacksColour(code) {

@@ -140,6 +140,9 @@ export function showTable(app, id) {
     if (st.view && view.table && st.view.table && view.table.game_no !== st.view.table.game_no) st.ui = {};
     st.view = view;
     st.info = view.table || st.info;
+    // The shown view (this seat's own information only), for tests and
+    // for curious users in the browser console.
+    window.sequenceView = view;
     render();
   }
 
@@ -235,7 +238,7 @@ export function showTable(app, id) {
     const inviteBox = h("div", { class: "invite" },
       h("label", { for: "invite-link" }, t("table.invite")),
       h("div", { class: "invite-row" },
-        h("input", { id: "invite-link", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
+        h("input", { id: "invite-link", dir: "ltr", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
         h("button", { type: "button", onclick: async () => {
           try {
             await navigator.clipboard.writeText(invite);
