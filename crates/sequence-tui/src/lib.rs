@@ -1,6 +1,35 @@
-//! Full-screen terminal play (`sequence play`) for both games.
+//! Full-screen terminal play (`sequence play`) for classic Sequence and
+//! Sequence Stacks: hot seat for people sharing one keyboard (a "pass the
+//! device" screen between people's turns keeps hands hidden) and bots of
+//! levels 1–5.
+//!
+//! * [`App`]: the application as a pure state machine — keys and mouse in,
+//!   [`Effect`]s out, drawn into any ratatui backend. Tests drive it with a
+//!   `TestBackend`.
+//! * [`bots::BotPool`]: the bots behind bot seats (one per seat, seeded).
+//! * [`run`]: the terminal shell (crossterm): raw mode, alternate screen,
+//!   mouse, resize, a worker thread for the bots and a short pause before a
+//!   bot's move is shown.
 
+pub mod app;
+pub mod bots;
+pub mod classic;
+pub mod setup;
+pub mod stacks;
+pub mod ui;
+
+pub use app::{App, Effect};
+pub use setup::{GameKind, SeatKind, Setup};
+
+use anyhow::Context;
+use bots::{BotJob, BotPool, BotReply};
 use clap::Args;
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::execute;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// `sequence play`: a terminal game, hot seat and bots.
 #[derive(Debug, Args)]
@@ -8,30 +37,212 @@ pub struct PlayArgs {
     /// Game: `classic` or `stacks`.
     #[arg(long, default_value = "classic")]
     pub game: String,
-    /// Number of players.
+    /// Number of players (classic 2, 3, 4, 6, 8, 9, 10, 12 — C3; Stacks
+    /// 2–6 — S1). Default: one person plus the bots, at least 2.
     #[arg(long)]
     pub players: Option<u8>,
-    /// Number of teams (classic).
+    /// Number of teams (classic, C3): 2 or 3 where the player count allows
+    /// both (6 and 12).
     #[arg(long)]
     pub teams: Option<u8>,
-    /// Bot levels for the seats after the humans, e.g. `3,3`.
+    /// Bot levels (1 beginner … 5 very strong) for the seats after the
+    /// people, e.g. `3,3`. Default: level 1 for every seat but one.
     #[arg(long)]
     pub bots: Option<String>,
-    /// Seed of the named generator.
+    /// People at this keyboard (hot seat); they take the first seats.
+    /// Default: the seats `--bots` leaves, or 1.
+    #[arg(long)]
+    pub humans: Option<u8>,
+    /// Seed of the deal (ChaCha8); default from the clock. A game with the
+    /// same seed and moves is the same game.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Rule options as JSON, e.g. `{"sequence_length":4}`.
+    /// Rule options as JSON, e.g. `{"sequence_length":4}` (RECORD.md /
+    /// RECORD-STACKS.md `options`).
     #[arg(long)]
     pub options: Option<String>,
-    /// Resume a saved unfinished game.
+    /// Resume a saved unfinished game (a record file); `s` and `q` save back
+    /// into it.
     #[arg(long)]
-    pub load: Option<std::path::PathBuf>,
+    pub load: Option<PathBuf>,
+    /// Where `s` and `q` save the record (default
+    /// `sequence-<game>-<time>.json` in the current folder).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Milliseconds a bot's move waits before it is shown.
+    #[arg(long, default_value_t = 700)]
+    pub pause: u64,
+    /// Skip the start screen and deal at once.
+    #[arg(long)]
+    pub no_menu: bool,
+}
+
+/// Who plays each seat from `--humans` and `--bots`.
+fn seats_from(args: &PlayArgs, players: u8) -> anyhow::Result<Vec<SeatKind>> {
+    let bots = match &args.bots {
+        Some(b) => setup::parse_bots(b)?,
+        None => vec![],
+    };
+    let humans = match args.humans {
+        Some(h) => h as usize,
+        None if args.bots.is_some() => (players as usize).saturating_sub(bots.len()),
+        None => 1,
+    };
+    if humans > players as usize {
+        anyhow::bail!("--humans {humans} is more than the {players} players");
+    }
+    let mut seats = vec![SeatKind::Human; humans];
+    let mut levels = bots.into_iter();
+    while seats.len() < players as usize {
+        seats.push(SeatKind::Bot(levels.next().unwrap_or(1)));
+    }
+    Ok(seats)
+}
+
+/// The app `args` ask for: a loaded game, a new game, or the start screen.
+///
+/// # Errors
+/// Bad arguments (game, players, teams, bots, options) or a record that
+/// cannot be read or replayed, each naming what is wrong.
+pub fn app_from_args(args: &PlayArgs) -> anyhow::Result<(App, u64)> {
+    let seed = args.seed.unwrap_or_else(setup::clock_seed);
+    if let Some(path) = &args.load {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let (_, v) = sequence_common::record::detect_kind(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let players = v
+            .get("players")
+            .and_then(|p| p.as_u64())
+            .unwrap_or(2)
+            .min(12) as u8;
+        let seats = seats_from(args, players)?;
+        let save = args.save.clone().unwrap_or_else(|| path.clone());
+        return Ok((App::load(&text, seats, seed, save)?, seed));
+    }
+    let mut setup = Setup::from_args(
+        &args.game,
+        args.players,
+        args.teams,
+        args.bots.as_deref(),
+        Some(seed),
+        args.options.clone(),
+    )?;
+    setup.seats = seats_from(args, setup.players)?;
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let save = args
+        .save
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("sequence-{}-{stamp}.json", setup.game.name())));
+    if args.no_menu {
+        Ok((App::new_game(setup, save)?, seed))
+    } else {
+        Ok((App::start(setup, save), seed))
+    }
 }
 
 /// Runs `sequence play`.
 ///
 /// # Errors
-/// Not built yet (issue #4).
-pub fn run(_args: PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sequence play` is not built yet")
+/// Bad arguments or record (before the screen opens), not a terminal, or a
+/// terminal error.
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let (app, seed) = app_from_args(&args)?;
+    if !std::io::stdout().is_terminal() {
+        anyhow::bail!("`sequence play` needs a terminal (stdout is not one)");
+    }
+    let mut terminal = ratatui::init();
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, app, seed, Duration::from_millis(args.pause));
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    if let Ok(Some(msg)) = &result {
+        println!("{msg}");
+    }
+    result.map(|_| ())
+}
+
+/// The terminal loop: draws when something changed, reads keys, mouse and
+/// resizes, sends bot jobs to a worker thread and shows each bot move after
+/// `pause`. Returns the last notice (e.g. where the game was saved).
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    mut app: App,
+    seed: u64,
+    pause: Duration,
+) -> anyhow::Result<Option<String>> {
+    let (job_tx, job_rx) = mpsc::channel::<BotJob>();
+    let (reply_tx, reply_rx) = mpsc::channel::<BotReply>();
+    std::thread::Builder::new()
+        .name("bots".into())
+        .spawn(move || {
+            let mut pool = BotPool::new(seed);
+            for job in job_rx {
+                let reply = pool.decide(&job);
+                if reply_tx.send(reply).is_err() {
+                    break;
+                }
+            }
+        })?;
+    let mut pending: Option<(Instant, Option<BotReply>)> = None;
+    let mut dirty = true;
+    let mut last_notice = None;
+    loop {
+        if dirty {
+            terminal.draw(|f| app.draw(f))?;
+            dirty = false;
+        }
+        if pending.is_none() {
+            if let Some(job) = app.bot_job() {
+                job_tx.send(job).context("the bot thread stopped")?;
+                pending = Some((Instant::now(), None));
+            }
+        }
+        if let Some((since, reply)) = &mut pending {
+            if reply.is_none() {
+                if let Ok(r) = reply_rx.try_recv() {
+                    *reply = Some(r);
+                }
+            }
+            if let Some(r) = *reply {
+                if since.elapsed() >= pause {
+                    app.bot_reply(r);
+                    pending = None;
+                    dirty = true;
+                }
+            }
+        }
+        if !event::poll(Duration::from_millis(25))? {
+            continue;
+        }
+        let effects = match event::read()? {
+            Event::Key(k) => app.handle_key(k),
+            Event::Mouse(m) => app.handle_mouse(m),
+            Event::Resize(_, _) => {
+                terminal.autoresize()?;
+                vec![]
+            }
+            _ => vec![],
+        };
+        dirty = true;
+        for e in effects {
+            match e {
+                Effect::Save { path, text } => {
+                    let r = std::fs::write(&path, text + "\n")
+                        .map(|_| path.clone())
+                        .map_err(|e| e.to_string());
+                    last_notice = Some(match &r {
+                        Ok(p) => format!("Game saved to {}", p.display()),
+                        Err(e) => format!("Could not save to {}: {e}", path.display()),
+                    });
+                    tracing::info!("{last_notice:?}");
+                    app.saved(r);
+                }
+                Effect::Quit => return Ok(last_notice),
+            }
+        }
+    }
 }
