@@ -147,7 +147,8 @@ pub const BOARD: Bitboard = {
 };
 
 /// The four free corners `a1 j1 a10 j10` (C1).
-pub const CORNERS: Bitboard = Bitboard((1u128 << 0) | (1u128 << 9) | (1u128 << 99) | (1u128 << 108));
+pub const CORNERS: Bitboard =
+    Bitboard((1u128 << 0) | (1u128 << 9) | (1u128 << 99) | (1u128 << 108));
 
 impl Bitboard {
     /// No spaces.
@@ -190,7 +191,11 @@ impl Bitboard {
         let lo = self.0 as u64;
         let lc = lo.count_ones();
         let hi_half = (n >= lc) as u32;
-        let w = if hi_half == 1 { (self.0 >> 64) as u64 } else { lo };
+        let w = if hi_half == 1 {
+            (self.0 >> 64) as u64
+        } else {
+            lo
+        };
         let mut n = n - hi_half * lc;
         let mut off = hi_half * 64;
         let mut w = w;
@@ -203,7 +208,9 @@ impl Bitboard {
             w >>= sh;
             off += sh;
         }
-        Some(Space((off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8))
+        Some(Space(
+            (off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8,
+        ))
     }
 
     /// Iterates over the spaces in reading order.

@@ -46,7 +46,9 @@ impl Rank {
     pub const JACK: Rank = Rank(10);
     /// The ace.
     pub const ACE: Rank = Rank(0);
-    const CODES: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+    const CODES: [char; 13] = [
+        'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
+    ];
 
     /// The rank from its index `0 … 12` (`A` … `K`); `None` past 12.
     pub fn from_index(i: u8) -> Option<Rank> {
@@ -144,11 +146,7 @@ impl Card {
     /// The two standard decks of C1 (104 cards, each card twice), in index
     /// order (unshuffled).
     pub fn double_deck() -> [Card; 104] {
-        let mut d = [Card(0); 104];
-        for i in 0..104 {
-            d[i] = Card((i % 52) as u8);
-        }
-        d
+        std::array::from_fn(|i| Card((i % 52) as u8))
     }
 
     /// The label with a suit symbol, e.g. `7♥`, `10♦` is written `T♦`.

@@ -86,7 +86,8 @@ impl Serialize for Team {
 impl<'de> Deserialize<'de> for Team {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Team, D::Error> {
         let s = String::deserialize(d)?;
-        Team::from_colour(&s).ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not blue, green or red")))
+        Team::from_colour(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not blue, green or red")))
     }
 }
 
@@ -112,7 +113,10 @@ pub struct Hand {
 
 impl Default for Hand {
     fn default() -> Self {
-        Hand { cards: [Card::JS; MAX_HAND], len: 0 }
+        Hand {
+            cards: [Card::JS; MAX_HAND],
+            len: 0,
+        }
     }
 }
 
@@ -162,6 +166,23 @@ impl Hand {
             None => false,
         }
     }
+}
+
+/// An arbitrary position for [`Game::from_position`].
+#[derive(Clone, Debug, Default)]
+pub struct Position {
+    /// Chips on the board.
+    pub chips: Vec<(Team, Space)>,
+    /// Completed sequences (their spaces must hold the team's chips).
+    pub sequences: Vec<(Team, Window)>,
+    /// Each seat's hand, by seat.
+    pub hands: Vec<Vec<Card>>,
+    /// Discarded cards with their seats, oldest first.
+    pub discards: Vec<(Seat, Card)>,
+    /// The draw pile, top first; `None` = every remaining card.
+    pub draw_pile: Option<Vec<Card>>,
+    /// The seat to move.
+    pub turn: Seat,
 }
 
 /// Orders the cards of a reshuffle (C7) into a new draw pile.
@@ -272,7 +293,11 @@ pub struct Game {
 
 impl fmt::Debug for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Game {{ turn: {}, status: {:?}, ply: {} }}", self.turn, self.status, self.ply)?;
+        writeln!(
+            f,
+            "Game {{ turn: {}, status: {:?}, ply: {} }}",
+            self.turn, self.status, self.ply
+        )?;
         for row in self.board_rows() {
             writeln!(f, "  {row}")?;
         }
@@ -286,7 +311,10 @@ impl fmt::Debug for Game {
 /// Names the count or the card that is wrong.
 pub fn check_deck(deck: &[Card]) -> Result<(), SetupError> {
     if deck.len() != DECK_SIZE {
-        return Err(SetupError::Deck(format!("has {} cards, expected 104 (two standard decks)", deck.len())));
+        return Err(SetupError::Deck(format!(
+            "has {} cards, expected 104 (two standard decks)",
+            deck.len()
+        )));
     }
     let mut counts = [0u8; 52];
     for c in deck {
@@ -295,7 +323,9 @@ pub fn check_deck(deck: &[Card]) -> Result<(), SetupError> {
     for c in Card::all() {
         let n = counts[c.index()];
         if n != 2 {
-            return Err(SetupError::Deck(format!("{c} appears {n} times, expected 2 (two standard decks)")));
+            return Err(SetupError::Deck(format!(
+                "{c} appears {n} times, expected 2 (two standard decks)"
+            )));
         }
     }
     Ok(())
@@ -376,7 +406,13 @@ impl Game {
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
             free: FREE_START,
-            seqs: [Sequence { window: Window { start: first_space(), dir: crate::sequences::Dir::East }, mask: Bitboard::EMPTY }; MAX_SEQUENCES],
+            seqs: [Sequence {
+                window: Window {
+                    start: first_space(),
+                    dir: crate::sequences::Dir::East,
+                },
+                mask: Bitboard::EMPTY,
+            }; MAX_SEQUENCES],
             seq_team: [0; MAX_SEQUENCES],
             nseq: 0,
             seq_count: [0; 3],
@@ -442,6 +478,124 @@ impl Game {
             self.hands[s.index()].push(c);
             s = s.next(players, sequence_common::Direction::Clockwise);
         }
+    }
+
+    /// A game set up at an arbitrary position, for tests, puzzles and
+    /// analysis. The cards of `pos` (hands, discards, draw pile) must be
+    /// exactly two standard decks; when `pos.draw_pile` is `None` the draw
+    /// pile is every remaining card in index order, top first.
+    ///
+    /// # Errors
+    /// [`SetupError`] naming what is inconsistent (card counts, a chip on a
+    /// corner or on two teams, a sequence not covered by its team's chips,
+    /// a hand too large, a seat or team that does not exist).
+    pub fn from_position(config: Config, pos: &Position) -> Result<Game, SetupError> {
+        let players = config.players();
+        let teams = config.teams();
+        let bad = |m: String| SetupError::Deck(m);
+        if pos.hands.len() != players as usize {
+            return Err(bad(format!(
+                "position has {} hands for {players} players",
+                pos.hands.len()
+            )));
+        }
+        if pos.turn.0 >= players {
+            return Err(SetupError::Dealer(pos.turn.0));
+        }
+        let mut counts = [0u8; 52];
+        let mut add = |c: Card| counts[c.index()] += 1;
+        pos.hands.iter().flatten().copied().for_each(&mut add);
+        pos.discards.iter().map(|(_, c)| *c).for_each(&mut add);
+        let draw: Vec<Card> = match &pos.draw_pile {
+            Some(d) => {
+                d.iter().copied().for_each(&mut add);
+                d.clone()
+            }
+            None => {
+                let mut d = Vec::new();
+                for c in Card::all() {
+                    for _ in counts[c.index()]..2 {
+                        d.push(c);
+                    }
+                }
+                for c in &d {
+                    counts[c.index()] += 1;
+                }
+                d
+            }
+        };
+        if let Some(c) = Card::all().find(|c| counts[c.index()] != 2) {
+            return Err(bad(format!(
+                "{c} appears {} times, expected 2",
+                counts[c.index()]
+            )));
+        }
+        // A throwaway deck to build the struct, then overwrite.
+        let mut g = Game::new(config, Seat(0), &Card::double_deck())?;
+        g.hands = [Hand::default(); MAX_PLAYERS];
+        for (s, h) in pos.hands.iter().enumerate() {
+            if h.len() > MAX_HAND {
+                return Err(bad(format!(
+                    "seat {s} holds {} cards, at most {MAX_HAND}",
+                    h.len()
+                )));
+            }
+            for &c in h {
+                g.hands[s].push(c);
+            }
+        }
+        g.set_hidden(&[], &draw);
+        g.ndiscard = 0;
+        for &(seat, c) in &pos.discards {
+            if seat.0 >= players {
+                return Err(SetupError::Dealer(seat.0));
+            }
+            g.discards[g.ndiscard as usize] = c;
+            g.discard_seat[g.ndiscard as usize] = seat.0;
+            g.ndiscard += 1;
+        }
+        for &(team, sq) in &pos.chips {
+            if team.0 >= teams {
+                return Err(bad(format!("team {} does not exist", team.0)));
+            }
+            if sq.is_corner() {
+                return Err(bad(format!("chip on corner {sq}")));
+            }
+            if g.occupied.contains(sq) {
+                return Err(bad(format!("two chips on {sq}")));
+            }
+            g.chips[team.index()] = g.chips[team.index()].with(sq);
+            g.occupied = g.occupied.with(sq);
+            if let Some(c) = g.rules.layout.card_at(sq) {
+                g.free[c.index()] -= 1;
+            }
+        }
+        for &(team, w) in &pos.sequences {
+            let mask = w.mask(g.rules.len);
+            if mask.count() != g.rules.len as u32
+                || (g.chips[team.index()] | CORNERS) & mask != mask
+            {
+                return Err(bad(format!(
+                    "sequence at {w:?} is not covered by {team}'s chips"
+                )));
+            }
+            let n = g.nseq as usize;
+            if n >= MAX_SEQUENCES {
+                return Err(bad("too many sequences".into()));
+            }
+            g.seqs[n] = Sequence { window: w, mask };
+            g.seq_team[n] = team.0;
+            g.nseq += 1;
+            g.seq_count[team.index()] += 1;
+            g.locked |= Bitboard(mask.0 & !CORNERS.0);
+        }
+        g.turn = pos.turn;
+        g.dealer = Seat(if pos.turn.0 == 0 {
+            players - 1
+        } else {
+            pos.turn.0 - 1
+        });
+        Ok(g)
     }
 
     /// A new game with the cut (C5) and the shuffle drawn from `rng`.
@@ -588,7 +742,9 @@ impl Game {
 
     /// The team whose chip is on `sq`, if any.
     pub fn chip_at(&self, sq: Space) -> Option<Team> {
-        (0..self.rules.teams).map(Team).find(|t| self.chips[t.index()].contains(sq))
+        (0..self.rules.teams)
+            .map(Team)
+            .find(|t| self.chips[t.index()].contains(sq))
     }
 
     /// Completed sequences of `team`.
@@ -614,7 +770,9 @@ impl Game {
                         } else {
                             match self.chip_at(sq) {
                                 None => '.',
-                                Some(t) if self.locked.contains(sq) => t.letter().to_ascii_lowercase(),
+                                Some(t) if self.locked.contains(sq) => {
+                                    t.letter().to_ascii_lowercase()
+                                }
                                 Some(t) => t.letter(),
                             }
                         }
@@ -791,7 +949,9 @@ impl Game {
                             k += 1;
                         }
                     }
-                    Move::Discard { card: distinct[rng.random_range(0..k)] }
+                    Move::Discard {
+                        card: distinct[rng.random_range(0..k)],
+                    }
                 }
                 _ => Move::Pass,
             };
@@ -808,7 +968,9 @@ impl Game {
             }
             if n < counts[i] {
                 if c.is_jack() {
-                    let Some(at) = self.targets_for(c, team).nth(n) else { break };
+                    let Some(at) = self.targets_for(c, team).nth(n) else {
+                        break;
+                    };
                     return if c.is_one_eyed_jack() {
                         Move::Remove { card: c, at }
                     } else {
@@ -860,7 +1022,12 @@ impl Game {
     /// # Errors
     /// [`IllegalMove::WrongSeat`] when it is not `seat`'s turn; otherwise as
     /// [`Game::play`].
-    pub fn play_as<S: Reshuffler + ?Sized>(&mut self, seat: Seat, mv: Move, r: &mut S) -> Result<Played, IllegalMove> {
+    pub fn play_as<S: Reshuffler + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
@@ -878,7 +1045,11 @@ impl Game {
     /// # Errors
     /// [`IllegalMove`] naming the rule the move breaks, or
     /// [`IllegalMove::Declaration`] when a reshuffle order is refused.
-    pub fn play<S: Reshuffler + ?Sized>(&mut self, mv: Move, r: &mut S) -> Result<Played, IllegalMove> {
+    pub fn play<S: Reshuffler + ?Sized>(
+        &mut self,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
         self.check(mv)?;
         self.apply(mv, r)
     }
@@ -915,7 +1086,8 @@ impl Game {
                     let (seqs, n) = self.team_sequences(team);
                     let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
                     let ws: Vec<Window> = d.windows().collect();
-                    comp.check_declared(&ws, self.rules.len).map_err(IllegalMove::Declaration)?;
+                    comp.check_declared(&ws, self.rules.len)
+                        .map_err(IllegalMove::Declaration)?;
                 }
                 Ok(())
             }
@@ -957,13 +1129,17 @@ impl Game {
                     return Err(IllegalMove::NotStuck);
                 }
                 if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
-                    return Err(IllegalMove::NoPlayRule("with the no_play \"discard\" option a stuck seat discards a card"));
+                    return Err(IllegalMove::NoPlayRule(
+                        "with the no_play \"discard\" option a stuck seat discards a card",
+                    ));
                 }
                 Ok(())
             }
             Move::Discard { card } => {
                 if self.rules.no_play != NoPlay::Discard {
-                    return Err(IllegalMove::NoPlayRule("a stuck seat passes; discarding needs the no_play \"discard\" option"));
+                    return Err(IllegalMove::NoPlayRule(
+                        "a stuck seat passes; discarding needs the no_play \"discard\" option",
+                    ));
                 }
                 if !hand.contains(card) {
                     return Err(IllegalMove::NotInHand(card));
@@ -983,7 +1159,11 @@ impl Game {
     /// # Errors
     /// Only when the reshuffler refuses (the state is then unchanged).
     #[inline]
-    pub fn apply<S: Reshuffler + ?Sized>(&mut self, mv: Move, r: &mut S) -> Result<Played, IllegalMove> {
+    pub fn apply<S: Reshuffler + ?Sized>(
+        &mut self,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
         let seat = self.turn;
         let team = self.team_of(seat);
         let mut played = Played::default();
@@ -1022,7 +1202,12 @@ impl Game {
                 }
                 self.stuck_run = 0;
                 let own = self.chips[team.index()] | CORNERS;
-                if is_sequence_possible(own, at, self.rules.len, &self.rules.star[at.bit() as usize]) {
+                if is_sequence_possible(
+                    own,
+                    at,
+                    self.rules.len,
+                    &self.rules.star[at.bit() as usize],
+                ) {
                     played.new_sequences = self.count_sequences(team, at, declare);
                     if self.seq_count[team.index()] >= self.rules.win {
                         self.status = Status::Won(team);
@@ -1171,7 +1356,11 @@ fn is_sequence_possible(own: Bitboard, at: Space, len: u8, star: &[u128; 4]) -> 
     macro_rules! dir {
         ($k:expr, $s:expr) => {{
             if (x & star[$k]).count_ones() >= need {
-                let covered = if len == 5 { runs_cover::<5, $s>(x) } else { runs_cover::<4, $s>(x) };
+                let covered = if len == 5 {
+                    runs_cover::<5, $s>(x)
+                } else {
+                    runs_cover::<4, $s>(x)
+                };
                 if covered & bit != 0 {
                     return true;
                 }

@@ -55,14 +55,21 @@ impl Layout {
     /// appear exactly twice (C1).
     pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Layout, LayoutError> {
         if rows.len() != 10 {
-            return Err(LayoutError(format!("expected 10 rows, found {}", rows.len())));
+            return Err(LayoutError(format!(
+                "expected 10 rows, found {}",
+                rows.len()
+            )));
         }
         let mut space_card = [NONE; 110];
         let mut masks = [Bitboard::EMPTY; 52];
         for (r, row) in rows.iter().enumerate() {
             let codes: Vec<&str> = row.as_ref().split_whitespace().collect();
             if codes.len() != 10 {
-                return Err(LayoutError(format!("row {} has {} codes, expected 10", r + 1, codes.len())));
+                return Err(LayoutError(format!(
+                    "row {} has {} codes, expected 10",
+                    r + 1,
+                    codes.len()
+                )));
             }
             for (c, code) in codes.iter().enumerate() {
                 let Some(sq) = Space::new(r as u8, c as u8) else {
@@ -78,7 +85,9 @@ impl Layout {
                     .parse()
                     .map_err(|e| LayoutError(format!("space {sq}: {e}")))?;
                 if card.is_jack() {
-                    return Err(LayoutError(format!("space {sq}: jacks are not on the board (C1)")));
+                    return Err(LayoutError(format!(
+                        "space {sq}: jacks are not on the board (C1)"
+                    )));
                 }
                 space_card[sq.bit() as usize] = card.index() as u8;
                 masks[card.index()] = masks[card.index()].with(sq);
@@ -87,7 +96,9 @@ impl Layout {
         for card in Card::all().filter(|c| !c.is_jack()) {
             let n = masks[card.index()].count();
             if n != 2 {
-                return Err(LayoutError(format!("{card} appears {n} times, expected exactly twice (C1)")));
+                return Err(LayoutError(format!(
+                    "{card} appears {n} times, expected exactly twice (C1)"
+                )));
             }
         }
         Ok(Layout { space_card, masks })
@@ -96,14 +107,19 @@ impl Layout {
     /// A random layout (house rule C11): the 96 card spaces shuffled with
     /// `rng`, corners kept free.
     pub fn random<R: Rng + ?Sized>(rng: &mut R) -> Layout {
-        let mut cards: Vec<Card> = Card::all().filter(|c| !c.is_jack()).flat_map(|c| [c, c]).collect();
+        let mut cards: Vec<Card> = Card::all()
+            .filter(|c| !c.is_jack())
+            .flat_map(|c| [c, c])
+            .collect();
         sequence_common::rng::shuffle(&mut cards, rng);
         let mut it = cards.into_iter();
         let rows: Vec<String> = (0..10u8)
             .map(|r| {
                 (0..10u8)
                     .map(|c| match Space::new(r, c) {
-                        Some(sq) if !sq.is_corner() => it.next().map(|c| c.to_string()).unwrap_or_default(),
+                        Some(sq) if !sq.is_corner() => {
+                            it.next().map(|c| c.to_string()).unwrap_or_default()
+                        }
                         _ => "XX".to_string(),
                     })
                     .collect::<Vec<_>>()
@@ -134,7 +150,10 @@ impl Layout {
             .map(|r| {
                 (0..10u8)
                     .filter_map(|c| Space::new(r, c))
-                    .map(|sq| self.card_at(sq).map_or_else(|| "XX".to_string(), |c| c.to_string()))
+                    .map(|sq| {
+                        self.card_at(sq)
+                            .map_or_else(|| "XX".to_string(), |c| c.to_string())
+                    })
                     .collect::<Vec<_>>()
                     .join(" ")
             })

@@ -85,16 +85,21 @@ impl Move {
     /// The card this move takes from the hand, if any.
     pub fn card(&self) -> Option<Card> {
         match *self {
-            Move::Place { card, .. } | Move::Remove { card, .. } | Move::Dead { card } | Move::Discard { card } => {
-                Some(card)
-            }
+            Move::Place { card, .. }
+            | Move::Remove { card, .. }
+            | Move::Dead { card }
+            | Move::Discard { card } => Some(card),
             Move::Pass => None,
         }
     }
 
     /// A placement without declaration.
     pub fn place(card: Card, at: Space) -> Move {
-        Move::Place { card, at, declare: None }
+        Move::Place {
+            card,
+            at,
+            declare: None,
+        }
     }
 
     /// Whether this move ends the turn (everything but a dead-card
@@ -117,7 +122,10 @@ pub struct MoveList {
 
 impl Default for MoveList {
     fn default() -> Self {
-        MoveList { moves: [Move::Pass; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move::Pass; MAX_MOVES],
+            len: 0,
+        }
     }
 }
 

@@ -139,18 +139,28 @@ impl Config {
         }
         if let Some(w) = options.win_sequences {
             if !(1..=4).contains(&w) {
-                return Err(ConfigError::Option("win_sequences", format!("{w} is not 1 to 4")));
+                return Err(ConfigError::Option(
+                    "win_sequences",
+                    format!("{w} is not 1 to 4"),
+                ));
             }
         }
         if let Some(l) = options.sequence_length {
             if l != 4 && l != 5 {
-                return Err(ConfigError::Option("sequence_length", format!("{l} is not 4 or 5")));
+                return Err(ConfigError::Option(
+                    "sequence_length",
+                    format!("{l} is not 4 or 5"),
+                ));
             }
         }
         if let Some(rows) = &options.board {
             Layout::from_rows(rows)?;
         }
-        Ok(Config { players, teams, options })
+        Ok(Config {
+            players,
+            teams,
+            options,
+        })
     }
 
     /// Players at the table.
@@ -210,11 +220,22 @@ mod tests {
     #[test]
     fn c3_player_counts_and_teams() {
         for p in [5, 7, 11, 1, 13, 0] {
-            assert_eq!(Config::new(p, None, Options::default()), Err(ConfigError::Players(p)));
+            assert_eq!(
+                Config::new(p, None, Options::default()),
+                Err(ConfigError::Players(p))
+            );
         }
-        assert_eq!(Config::new(6, Some(3), Options::default()).unwrap().teams(), 3);
+        assert_eq!(
+            Config::new(6, Some(3), Options::default()).unwrap().teams(),
+            3
+        );
         assert_eq!(Config::new(6, None, Options::default()).unwrap().teams(), 2);
-        assert_eq!(Config::new(12, Some(3), Options::default()).unwrap().teams(), 3);
+        assert_eq!(
+            Config::new(12, Some(3), Options::default())
+                .unwrap()
+                .teams(),
+            3
+        );
         assert_eq!(Config::new(9, None, Options::default()).unwrap().teams(), 3);
         assert!(Config::new(4, Some(3), Options::default()).is_err());
         assert!(Config::new(8, Some(3), Options::default()).is_err());
@@ -226,17 +247,41 @@ mod tests {
     fn c4_hand_sizes() {
         let sizes: Vec<usize> = Config::PLAYER_COUNTS
             .iter()
-            .map(|&p| Config::new(p, None, Options::default()).unwrap().hand_size())
+            .map(|&p| {
+                Config::new(p, None, Options::default())
+                    .unwrap()
+                    .hand_size()
+            })
             .collect();
         assert_eq!(sizes, [7, 6, 6, 5, 4, 4, 3, 3]);
     }
 
     #[test]
     fn c9_sequences_to_win() {
-        assert_eq!(Config::new(2, None, Options::default()).unwrap().win_sequences(), 2);
-        assert_eq!(Config::new(3, None, Options::default()).unwrap().win_sequences(), 1);
-        assert_eq!(Config::new(12, Some(3), Options::default()).unwrap().win_sequences(), 1);
-        assert_eq!(Config::new(12, Some(2), Options::default()).unwrap().win_sequences(), 2);
+        assert_eq!(
+            Config::new(2, None, Options::default())
+                .unwrap()
+                .win_sequences(),
+            2
+        );
+        assert_eq!(
+            Config::new(3, None, Options::default())
+                .unwrap()
+                .win_sequences(),
+            1
+        );
+        assert_eq!(
+            Config::new(12, Some(3), Options::default())
+                .unwrap()
+                .win_sequences(),
+            1
+        );
+        assert_eq!(
+            Config::new(12, Some(2), Options::default())
+                .unwrap()
+                .win_sequences(),
+            2
+        );
     }
 
     #[test]
@@ -249,6 +294,14 @@ mod tests {
         assert_eq!(o.no_play, NoPlay::Discard);
         assert!(serde_json::from_str::<Options>(r#"{"sequence_lenght":4}"#).is_err());
         assert_eq!(serde_json::to_string(&Options::default()).unwrap(), "{}");
-        assert!(Config::new(2, None, Options { sequence_length: Some(6), ..Options::default() }).is_err());
+        assert!(Config::new(
+            2,
+            None,
+            Options {
+                sequence_length: Some(6),
+                ..Options::default()
+            }
+        )
+        .is_err());
     }
 }

@@ -12,7 +12,9 @@ use crate::game::{Game, Played, Reshuffler, Status, Team};
 use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::{Config, Options};
 use crate::sequences::Window;
-use sequence_common::record::{deny_unknown, req_uint, MalformedRecord, MoveError, ReplayError, CLASSIC_FORMAT};
+use sequence_common::record::{
+    deny_unknown, req_uint, MalformedRecord, MoveError, ReplayError, CLASSIC_FORMAT,
+};
 use sequence_common::{GameRng, Seat};
 use serde_json::{json, Map, Value};
 
@@ -47,9 +49,15 @@ impl Record {
         o.insert("format".into(), json!(CLASSIC_FORMAT));
         o.insert("players".into(), json!(self.players));
         o.insert("teams".into(), json!(self.teams));
-        o.insert("options".into(), serde_json::to_value(&self.options).unwrap_or_else(|_| json!({})));
+        o.insert(
+            "options".into(),
+            serde_json::to_value(&self.options).unwrap_or_else(|_| json!({})),
+        );
         o.insert("dealer".into(), json!(self.dealer.0));
-        o.insert("deck".into(), json!(self.deck.iter().map(|c| c.to_string()).collect::<Vec<_>>()));
+        o.insert(
+            "deck".into(),
+            json!(self.deck.iter().map(|c| c.to_string()).collect::<Vec<_>>()),
+        );
         if !self.reshuffles.is_empty() {
             o.insert(
                 "reshuffles".into(),
@@ -62,7 +70,12 @@ impl Record {
         }
         o.insert(
             "moves".into(),
-            Value::Array(self.moves.iter().map(|(s, m)| move_to_json(*s, m, len)).collect()),
+            Value::Array(
+                self.moves
+                    .iter()
+                    .map(|(s, m)| move_to_json(*s, m, len))
+                    .collect(),
+            ),
         );
         if let Some(r) = self.result {
             o.insert("result".into(), json!({"winner": r.map(|t| t.colour())}));
@@ -81,7 +94,11 @@ impl Record {
     /// As [`replay_value`].
     pub fn from_json_str(text: &str) -> Result<(Record, Game), ReplayError> {
         let v: Value = serde_json::from_str(text).map_err(|e| {
-            MalformedRecord(format!("not valid JSON at line {} column {}: {e}", e.line(), e.column()))
+            MalformedRecord(format!(
+                "not valid JSON at line {} column {}: {e}",
+                e.line(),
+                e.column()
+            ))
         })?;
         replay_value(&v, |_, _, _, _| {})
     }
@@ -101,7 +118,9 @@ pub fn move_to_json(seat: Seat, m: &Move, len: u8) -> Value {
             }
             v
         }
-        Move::Remove { card, at } => json!({"seat": seat.0, "card": card.to_string(), "remove": at.to_string()}),
+        Move::Remove { card, at } => {
+            json!({"seat": seat.0, "card": card.to_string(), "remove": at.to_string()})
+        }
         Move::Dead { card } => json!({"seat": seat.0, "dead": card.to_string()}),
         Move::Pass => json!({"seat": seat.0, "pass": true}),
         Move::Discard { card } => json!({"seat": seat.0, "discard": card.to_string()}),
@@ -111,7 +130,9 @@ pub fn move_to_json(seat: Seat, m: &Move, len: u8) -> Value {
 fn card_field(o: &Map<String, Value>, k: &str) -> Result<Card, String> {
     match o.get(k) {
         Some(Value::String(s)) => s.parse::<Card>().map_err(|e| format!("field `{k}`: {e}")),
-        Some(v) => Err(format!("field `{k}`: expected a card code string, found {v}")),
+        Some(v) => Err(format!(
+            "field `{k}`: expected a card code string, found {v}"
+        )),
         None => Err(format!("field `{k}` is missing")),
     }
 }
@@ -119,7 +140,9 @@ fn card_field(o: &Map<String, Value>, k: &str) -> Result<Card, String> {
 fn space_field(o: &Map<String, Value>, k: &str) -> Result<Space, String> {
     match o.get(k) {
         Some(Value::String(s)) => s.parse::<Space>().map_err(|e| format!("field `{k}`: {e}")),
-        Some(v) => Err(format!("field `{k}`: expected a space name string, found {v}")),
+        Some(v) => Err(format!(
+            "field `{k}`: expected a space name string, found {v}"
+        )),
         None => Err(format!("field `{k}` is missing")),
     }
 }
@@ -145,13 +168,20 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), String> {
         Move::Pass
     } else if o.contains_key("dead") {
         deny_unknown(o, &["seat", "dead"], "move")?;
-        Move::Dead { card: card_field(o, "dead")? }
+        Move::Dead {
+            card: card_field(o, "dead")?,
+        }
     } else if o.contains_key("discard") {
         deny_unknown(o, &["seat", "discard"], "move")?;
-        Move::Discard { card: card_field(o, "discard")? }
+        Move::Discard {
+            card: card_field(o, "discard")?,
+        }
     } else if o.contains_key("remove") {
         deny_unknown(o, &["seat", "card", "remove"], "move")?;
-        Move::Remove { card: card_field(o, "card")?, at: space_field(o, "remove")? }
+        Move::Remove {
+            card: card_field(o, "card")?,
+            at: space_field(o, "remove")?,
+        }
     } else if o.contains_key("at") {
         deny_unknown(o, &["seat", "card", "at", "declare"], "move")?;
         let card = card_field(o, "card")?;
@@ -166,13 +196,21 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), String> {
                     })?;
                     let mut ends = [None, None];
                     for (i, e) in pair.iter().enumerate() {
-                        let s = e.as_str().ok_or_else(|| format!("field `declare`: {e} is not a space name"))?;
-                        ends[i] = Some(s.parse::<Space>().map_err(|er| format!("field `declare`: {er}"))?);
+                        let s = e
+                            .as_str()
+                            .ok_or_else(|| format!("field `declare`: {e} is not a space name"))?;
+                        ends[i] = Some(
+                            s.parse::<Space>()
+                                .map_err(|er| format!("field `declare`: {er}"))?,
+                        );
                     }
                     let (Some(a), Some(b)) = (ends[0], ends[1]) else {
                         return Err("field `declare`: missing space".into());
                     };
-                    ws.push(Window::from_ends(a, b, len).map_err(|e| format!("field `declare`: {e} (C8)"))?);
+                    ws.push(
+                        Window::from_ends(a, b, len)
+                            .map_err(|e| format!("field `declare`: {e} (C8)"))?,
+                    );
                 }
                 if ws.len() > 8 {
                     return Err("field `declare`: more than 8 sequences".into());
@@ -196,7 +234,11 @@ fn cards_field(v: &Value, what: &str) -> Result<Vec<Card>, MalformedRecord> {
         .enumerate()
         .map(|(i, c)| {
             c.as_str()
-                .ok_or_else(|| MalformedRecord(format!("field `{what}`[{i}]: {c} is not a card code string")))?
+                .ok_or_else(|| {
+                    MalformedRecord(format!(
+                        "field `{what}`[{i}]: {c} is not a card code string"
+                    ))
+                })?
                 .parse::<Card>()
                 .map_err(|e| MalformedRecord(format!("field `{what}`[{i}]: {e}")))
         })
@@ -265,14 +307,27 @@ pub fn replay_value(
         .ok_or_else(|| MalformedRecord("a record must be a JSON object".into()))?;
     deny_unknown(
         o,
-        &["format", "players", "teams", "options", "dealer", "deck", "reshuffles", "moves", "result"],
+        &[
+            "format",
+            "players",
+            "teams",
+            "options",
+            "dealer",
+            "deck",
+            "reshuffles",
+            "moves",
+            "result",
+        ],
         "record",
     )
     .map_err(MalformedRecord)?;
     match o.get("format").and_then(Value::as_str) {
         Some(CLASSIC_FORMAT) => {}
         other => {
-            return Err(MalformedRecord(format!("field `format`: expected {CLASSIC_FORMAT:?}, found {other:?}")).into())
+            return Err(MalformedRecord(format!(
+                "field `format`: expected {CLASSIC_FORMAT:?}, found {other:?}"
+            ))
+            .into())
         }
     }
     let players = req_uint(o, "players", 255).map_err(MalformedRecord)? as u8;
@@ -282,9 +337,11 @@ pub fn replay_value(
     };
     let options: Options = match o.get("options") {
         None | Some(Value::Null) => Options::default(),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| MalformedRecord(format!("field `options`: {e}")))?,
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|e| MalformedRecord(format!("field `options`: {e}")))?,
     };
-    let config = Config::new(players, teams, options.clone()).map_err(|e| MalformedRecord(format!("{e}")))?;
+    let config = Config::new(players, teams, options.clone())
+        .map_err(|e| MalformedRecord(format!("{e}")))?;
     let dealer = req_uint(o, "dealer", 255).map_err(MalformedRecord)? as u8;
     let deck = cards_field(o.get("deck").unwrap_or(&Value::Null), "deck")?;
     let reshuffles: Vec<Vec<Card>> = match o.get("reshuffles") {
@@ -294,7 +351,11 @@ pub fn replay_value(
             .enumerate()
             .map(|(i, l)| cards_field(l, &format!("reshuffles[{i}]")))
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(MalformedRecord("field `reshuffles`: expected a list of lists".into()).into()),
+        Some(_) => {
+            return Err(
+                MalformedRecord("field `reshuffles`: expected a list of lists".into()).into(),
+            )
+        }
     };
     let moves = o
         .get("moves")
@@ -307,14 +368,22 @@ pub fn replay_value(
             match r.get("winner") {
                 None | Some(Value::Null) => Some(None),
                 Some(Value::String(s)) => Some(Some(Team::from_colour(s).ok_or_else(|| {
-                    MalformedRecord(format!("field `result.winner`: {s:?} is not blue, green, red or null"))
+                    MalformedRecord(format!(
+                        "field `result.winner`: {s:?} is not blue, green, red or null"
+                    ))
                 })?)),
-                Some(w) => return Err(MalformedRecord(format!("field `result.winner`: {w} is not a colour")).into()),
+                Some(w) => {
+                    return Err(MalformedRecord(format!(
+                        "field `result.winner`: {w} is not a colour"
+                    ))
+                    .into())
+                }
             }
         }
         Some(_) => return Err(MalformedRecord("field `result`: expected an object".into()).into()),
     };
-    let mut game = Game::new(config.clone(), Seat(dealer), &deck).map_err(|e| MalformedRecord(e.to_string()))?;
+    let mut game = Game::new(config.clone(), Seat(dealer), &deck)
+        .map_err(|e| MalformedRecord(e.to_string()))?;
     let len = config.sequence_length();
     let mut rec = Record {
         players,
@@ -328,12 +397,21 @@ pub fn replay_value(
     };
     let mut resh = RecordedReshuffles::new(&reshuffles);
     for (i, mv) in moves.iter().enumerate() {
-        let err = |why: String| MoveError { index: i, json: mv.to_string(), why };
+        let err = |why: String| MoveError {
+            index: i,
+            json: mv.to_string(),
+            why,
+        };
         let (seat, m) = move_from_json(mv, len).map_err(err)?;
         if seat.0 >= players {
-            return Err(err(format!("seat {} does not exist ({} players)", seat.0, players)).into());
+            return Err(err(format!(
+                "seat {} does not exist ({} players)",
+                seat.0, players
+            ))
+            .into());
         }
-        game.play_as(seat, m, &mut resh).map_err(|e: IllegalMove| err(e.to_string()))?;
+        game.play_as(seat, m, &mut resh)
+            .map_err(|e: IllegalMove| err(e.to_string()))?;
         rec.moves.push((seat, m));
         on_move(i, seat, &m, &game);
     }
@@ -426,7 +504,11 @@ impl Match {
     /// Resumes a replayed record; later reshuffles draw from ChaCha8 seeded
     /// with `seed`.
     pub fn resume(record: Record, game: Game, seed: u64) -> Match {
-        Match { game, record, rng: sequence_common::rng::game_rng(seed) }
+        Match {
+            game,
+            record,
+            rng: sequence_common::rng::game_rng(seed),
+        }
     }
 
     /// The game.
@@ -441,13 +523,20 @@ impl Match {
     /// [`IllegalMove`] naming the rule; nothing changes then.
     pub fn play(&mut self, seat: Seat, mv: Move) -> Result<Played, IllegalMove> {
         let before = self.game.sequences().count();
-        let mut r = Recording { rng: &mut self.rng, log: &mut self.record.reshuffles };
+        let mut r = Recording {
+            rng: &mut self.rng,
+            log: &mut self.record.reshuffles,
+        };
         let played = self.game.play_as(seat, mv, &mut r)?;
         let mut mv = mv;
         if let Move::Place { card, at, .. } = mv {
             if played.new_sequences > 0 {
                 let ws: Vec<Window> = self.game.sequences().skip(before).map(|(_, w)| w).collect();
-                mv = Move::Place { card, at, declare: Some(Declaration::new(&ws)) };
+                mv = Move::Place {
+                    card,
+                    at,
+                    declare: Some(Declaration::new(&ws)),
+                };
             }
         }
         self.record.moves.push((seat, mv));

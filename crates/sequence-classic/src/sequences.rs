@@ -85,7 +85,9 @@ impl Window {
 
     /// Its `len` spaces as a mask.
     pub fn mask(self, len: u8) -> Bitboard {
-        (0..len).filter_map(|i| self.at(i)).fold(Bitboard::EMPTY, |b, s| b.with(s))
+        (0..len)
+            .filter_map(|i| self.at(i))
+            .fold(Bitboard::EMPTY, |b, s| b.with(s))
     }
 
     /// Its last space.
@@ -108,7 +110,11 @@ impl Window {
             (d, 0) if d == n => Dir::South,
             (d, e) if d == n && e == n => Dir::SouthEast,
             (d, e) if d == n && e == -n => Dir::SouthWest,
-            _ => return Err(format!("{a} and {b} are not the ends of a line of {len} spaces")),
+            _ => {
+                return Err(format!(
+                    "{a} and {b} are not the ends of a line of {len} spaces"
+                ))
+            }
         };
         Ok(Window { start: a, dir })
     }
@@ -237,7 +243,11 @@ impl Completions {
                 }
                 1 => {
                     let c = self.cands[d].iter().flatten();
-                    v[0] = if last { c.last().copied() } else { c.copied().next() };
+                    v[0] = if last {
+                        c.last().copied()
+                    } else {
+                        c.copied().next()
+                    };
                 }
                 _ => {}
             }
@@ -251,7 +261,9 @@ impl Completions {
         let mut out: Vec<Vec<Window>> = vec![vec![]];
         for d in 0..4 {
             let opts: Vec<Vec<Window>> = match self.best[d] {
-                2 => self.pair[d].map(|(a, b)| vec![vec![a, b]]).unwrap_or_default(),
+                2 => self.pair[d]
+                    .map(|(a, b)| vec![vec![a, b]])
+                    .unwrap_or_default(),
                 1 => self.cands[d].iter().flatten().map(|w| vec![*w]).collect(),
                 _ => continue,
             };
@@ -320,7 +332,8 @@ mod tests {
     }
 
     fn row_chips(row: u8, cols: std::ops::Range<u8>) -> Bitboard {
-        cols.filter_map(|c| Space::new(row, c)).fold(Bitboard::EMPTY, |b, s| b.with(s))
+        cols.filter_map(|c| Space::new(row, c))
+            .fold(Bitboard::EMPTY, |b, s| b.with(s))
     }
 
     #[test]

@@ -35,14 +35,21 @@ impl SeatView {
     pub fn new(game: &Game, seat: Seat) -> SeatView {
         let mut public = game.clone();
         let hand = game.hand(seat).to_vec();
-        let hand_sizes: Vec<u8> = (0..game.players()).map(|s| game.hand(Seat(s)).len() as u8).collect();
+        let hand_sizes: Vec<u8> = (0..game.players())
+            .map(|s| game.hand(Seat(s)).len() as u8)
+            .collect();
         let blank_hands: Vec<(Seat, Vec<Card>)> = (0..game.players())
             .map(Seat)
             .filter(|&s| s != seat)
             .map(|s| (s, vec![BLANK; hand_sizes[s.index()] as usize]))
             .collect();
         public.set_hidden(&blank_hands, &vec![BLANK; game.draw_pile_len()]);
-        SeatView { seat, hand, hand_sizes, public }
+        SeatView {
+            seat,
+            hand,
+            hand_sizes,
+            public,
+        }
     }
 
     /// The seat this view belongs to.
@@ -144,7 +151,12 @@ impl SeatView {
     /// discard piles (cards reshuffled into the draw pile are unseen again).
     pub fn unseen(&self) -> Vec<Card> {
         let mut counts = [2u8; 52];
-        for c in self.hand.iter().copied().chain(self.public.discards().map(|(_, c)| c)) {
+        for c in self
+            .hand
+            .iter()
+            .copied()
+            .chain(self.public.discards().map(|(_, c)| c))
+        {
             counts[c.index()] = counts[c.index()].saturating_sub(1);
         }
         Card::all()
@@ -165,7 +177,12 @@ impl SeatView {
                 if s == self.seat {
                     (s, self.hand.clone())
                 } else {
-                    (s, it.by_ref().take(self.hand_sizes[s.index()] as usize).collect())
+                    (
+                        s,
+                        it.by_ref()
+                            .take(self.hand_sizes[s.index()] as usize)
+                            .collect(),
+                    )
                 }
             })
             .collect();

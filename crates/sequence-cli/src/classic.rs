@@ -30,9 +30,13 @@ pub fn describe(game: &Game, seat: Seat, m: &Move) -> String {
         format!("{} (seat {})", team.colour(), seat.0)
     };
     match m {
-        Move::Place { card, at, .. } if card.is_jack() => format!("{who} plays {card} (two-eyed jack) on {at}"),
+        Move::Place { card, at, .. } if card.is_jack() => {
+            format!("{who} plays {card} (two-eyed jack) on {at}")
+        }
         Move::Place { card, at, .. } => format!("{who} plays {card} on {at}"),
-        Move::Remove { card, at } => format!("{who} plays {card} (one-eyed jack) and removes the chip on {at}"),
+        Move::Remove { card, at } => {
+            format!("{who} plays {card} (one-eyed jack) and removes the chip on {at}")
+        }
         Move::Dead { card } => format!("{who} exchanges the dead card {card}"),
         Move::Pass => format!("{who} has no legal play and passes"),
         Move::Discard { card } => format!("{who} has no legal play and discards {card}"),
@@ -53,7 +57,11 @@ pub fn render_board(game: &Game, color: bool, last: Option<Space>) -> String {
                 match game.chip_at(sq) {
                     Some(t) => {
                         let locked = game.locked().contains(sq);
-                        let l = if locked { t.letter().to_ascii_lowercase() } else { t.letter() };
+                        let l = if locked {
+                            t.letter().to_ascii_lowercase()
+                        } else {
+                            t.letter()
+                        };
                         let mark = if Some(sq) == last { '>' } else { ' ' };
                         let text = format!("{mark}[{l}]");
                         if color {
@@ -68,7 +76,11 @@ pub fn render_board(game: &Game, color: bool, last: Option<Space>) -> String {
                         }
                     }
                     None => {
-                        let card = game.layout().card_at(sq).map(|c| c.to_string()).unwrap_or_default();
+                        let card = game
+                            .layout()
+                            .card_at(sq)
+                            .map(|c| c.to_string())
+                            .unwrap_or_default();
                         let mark = if Some(sq) == last { '>' } else { ' ' };
                         format!("{mark}{card} ")
                     }
@@ -81,7 +93,11 @@ pub fn render_board(game: &Game, color: bool, last: Option<Space>) -> String {
     let seqs: Vec<String> = (0..game.teams())
         .map(|t| format!("{} {}", Team(t).colour(), game.sequence_count(Team(t))))
         .collect();
-    out.push_str(&format!("sequences: {}   draw pile: {}\n", seqs.join(", "), game.draw_pile_len()));
+    out.push_str(&format!(
+        "sequences: {}   draw pile: {}\n",
+        seqs.join(", "),
+        game.draw_pile_len()
+    ));
     out
 }
 
@@ -154,7 +170,8 @@ pub fn selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
             m.game().legal_moves(&mut list);
             let mv = list.as_slice()[rand::Rng::random_range(&mut rng, 0..list.len())];
             let seat = m.game().turn();
-            m.play(seat, mv).map_err(|e| anyhow::anyhow!("engine refused its own move {mv:?}: {e}"))?;
+            m.play(seat, mv)
+                .map_err(|e| anyhow::anyhow!("engine refused its own move {mv:?}: {e}"))?;
         }
         total_moves += m.game().ply() as u64;
         match m.game().status() {
@@ -163,7 +180,8 @@ pub fn selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
         }
         if let Some(dir) = &a.out {
             let path = dir.join(format!("game-{:05}.json", i + 1));
-            std::fs::write(&path, m.record().to_json_string()).with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, m.record().to_json_string())
+                .with_context(|| format!("writing {}", path.display()))?;
         }
         pb.inc(1);
     }
@@ -173,7 +191,10 @@ pub fn selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
         println!("{:>6} wins: {}", Team(t).colour(), wins[t as usize]);
     }
     println!(" draws: {draws}");
-    println!("mean moves: {:.1}", total_moves as f64 / a.games.max(1) as f64);
+    println!(
+        "mean moves: {:.1}",
+        total_moves as f64 / a.games.max(1) as f64
+    );
     Ok(())
 }
 
@@ -252,7 +273,11 @@ pub fn bench(a: BenchArgs) -> anyhow::Result<()> {
         println!("classic Sequence, {players} players, one core, {secs:.1} s");
         println!("{:<28}{:>14.0}", "games/s", games as f64 / secs);
         println!("{:<28}{:>14.0}", "moves/s", moves as f64 / secs);
-        println!("{:<28}{:>14.1}", "mean moves/game", moves as f64 / games.max(1) as f64);
+        println!(
+            "{:<28}{:>14.1}",
+            "mean moves/game",
+            moves as f64 / games.max(1) as f64
+        );
         println!("{:<28}{:>14.0}", "legal moves median (ns)", median_ns);
         println!("{:<28}{:>14}", "legal moves in position", list.len());
     }

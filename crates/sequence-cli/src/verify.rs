@@ -19,7 +19,8 @@ pub struct VerifyArgs {
 pub fn read_input(path: &std::path::Path) -> Result<String, String> {
     if path.as_os_str() == "-" {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("standard input: {e}"))?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("standard input: {e}"))?;
         Ok(s)
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
@@ -53,7 +54,10 @@ pub fn run(a: VerifyArgs) -> ExitCode {
     };
     match verify_text(&text) {
         Ok(summary) => {
-            println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&summary).unwrap_or_default()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

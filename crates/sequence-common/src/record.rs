@@ -105,13 +105,21 @@ impl ReplayError {
 ///
 /// # Errors
 /// When the field is missing, not an integer, or above `max`.
-pub fn req_uint(obj: &serde_json::Map<String, Value>, field: &str, max: u64) -> Result<u64, String> {
+pub fn req_uint(
+    obj: &serde_json::Map<String, Value>,
+    field: &str,
+    max: u64,
+) -> Result<u64, String> {
     match obj.get(field) {
         None => Err(format!("field `{field}` is missing")),
         Some(v) => match v.as_u64() {
             Some(n) if n <= max => Ok(n),
-            Some(n) => Err(format!("field `{field}`: {n} is out of range (at most {max})")),
-            None => Err(format!("field `{field}`: expected a non-negative integer, found {v}")),
+            Some(n) => Err(format!(
+                "field `{field}`: {n} is out of range (at most {max})"
+            )),
+            None => Err(format!(
+                "field `{field}`: expected a non-negative integer, found {v}"
+            )),
         },
     }
 }
@@ -120,7 +128,11 @@ pub fn req_uint(obj: &serde_json::Map<String, Value>, field: &str, max: u64) -> 
 ///
 /// # Errors
 /// Names the first unknown key and `what` holds it.
-pub fn deny_unknown(obj: &serde_json::Map<String, Value>, allowed: &[&str], what: &str) -> Result<(), String> {
+pub fn deny_unknown(
+    obj: &serde_json::Map<String, Value>,
+    allowed: &[&str],
+    what: &str,
+) -> Result<(), String> {
     for k in obj.keys() {
         if !allowed.contains(&k.as_str()) {
             return Err(format!("{what}: unknown key `{k}`"));
@@ -135,13 +147,24 @@ mod tests {
 
     #[test]
     fn detects_both_formats_and_refuses_others() {
-        assert_eq!(detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0, RecordKind::Classic);
         assert_eq!(
-            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#).unwrap().0,
+            detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0,
+            RecordKind::Classic
+        );
+        assert_eq!(
+            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#)
+                .unwrap()
+                .0,
             RecordKind::Stacks
         );
-        assert!(detect_kind(r#"{"format":"chess"}"#).unwrap_err().0.contains("unknown format"));
-        assert!(detect_kind(r#"{"format": "#).unwrap_err().0.contains("line 1"));
+        assert!(detect_kind(r#"{"format":"chess"}"#)
+            .unwrap_err()
+            .0
+            .contains("unknown format"));
+        assert!(detect_kind(r#"{"format": "#)
+            .unwrap_err()
+            .0
+            .contains("line 1"));
         assert!(detect_kind("[1]").is_err());
     }
 }

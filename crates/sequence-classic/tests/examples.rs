@@ -1,0 +1,134 @@
+//! Every record in `shared/examples/` verifies and matches its
+//! `.expected.json`; every record in `shared/examples/illegal/` is refused
+//! at the move its `expected.json` names (RECORD.md "Verifying").
+
+use sequence_classic::record::{replay_value, summary, Record};
+use sequence_common::record::ReplayError;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/examples")
+}
+
+fn read(p: &PathBuf) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+#[test]
+fn shared_examples_verify_and_match_expected() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(examples()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".json") || name.ends_with(".expected.json") {
+            continue;
+        }
+        let record = read(&path);
+        let expected = read(&path.with_file_name(name.replace(".json", ".expected.json")));
+        let mut moves = 0;
+        let (rec, game) = replay_value(&record, |_, _, _, _| moves += 1)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got = summary(&game, moves);
+        for (k, v) in expected.as_object().unwrap() {
+            assert_eq!(&got[k], v, "{name}: field {k}");
+        }
+        // Written back out, the record replays to the same game.
+        let (again, game2) = Record::from_json_str(&rec.to_json_string()).unwrap();
+        assert_eq!(again, rec, "{name}: round trip");
+        assert_eq!(game2.board_rows(), game.board_rows());
+        n += 1;
+    }
+    assert!(n >= 6, "found {n} example records");
+}
+
+#[test]
+fn shared_illegal_examples_refused_at_the_named_move() {
+    let dir = examples().join("illegal");
+    let expected = read(&dir.join("expected.json"));
+    let mut n = 0;
+    for (file, exp) in expected.as_object().unwrap() {
+        let record = read(&dir.join(file));
+        let err = replay_value(&record, |_, _, _, _| {})
+            .map(|_| ())
+            .unwrap_err();
+        let ReplayError::Move(m) = &err else {
+            panic!("{file}: {err}")
+        };
+        assert_eq!(
+            m.index as u64,
+            exp["first_illegal_move"].as_u64().unwrap(),
+            "{file}: {err}"
+        );
+        assert_eq!(m.why, exp["why"].as_str().unwrap(), "{file}");
+        assert_eq!(err.exit_code(), 1);
+        n += 1;
+    }
+    assert_eq!(n, 7);
+}
+
+fn first_example() -> Value {
+    read(&examples().join("2p-blue-vs-green.json"))
+}
+
+fn err_of(v: &Value) -> ReplayError {
+    replay_value(v, |_, _, _, _| {}).map(|_| ()).unwrap_err()
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    let mut v = first_example();
+    v["colour"] = Value::from("blue");
+    let e = err_of(&v);
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("unknown key `colour`"), "{e}");
+
+    let mut v = first_example();
+    v["deck"][3] = Value::from("1X");
+    let e = err_of(&v);
+    assert_eq!(e.exit_code(), 2);
+    assert!(
+        e.to_string().contains("deck") && e.to_string().contains("1X"),
+        "{e}"
+    );
+
+    let mut v = first_example();
+    v["deck"][3] = v["deck"][4].clone();
+    let e = err_of(&v);
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("two standard decks"), "{e}");
+
+    let mut v = first_example();
+    v["moves"][2]["at"] = Value::from("k11");
+    let e = err_of(&v);
+    assert_eq!(e.exit_code(), 1);
+    assert!(
+        e.to_string().starts_with("move 2 ") && e.to_string().contains("k11"),
+        "{e}"
+    );
+
+    let mut v = first_example();
+    v["moves"][0]["seat"] = Value::from("one");
+    let e = err_of(&v);
+    assert!(
+        e.to_string().starts_with("move 0 ") && e.to_string().contains("seat"),
+        "{e}"
+    );
+
+    let mut v = first_example();
+    v["players"] = Value::from(5);
+    let e = err_of(&v);
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("C3"), "{e}");
+
+    let mut v = first_example();
+    v["result"] = serde_json::json!({"winner": "blue"});
+    assert!(matches!(err_of(&v), ReplayError::ResultMismatch(_)));
+
+    let text = std::fs::read_to_string(examples().join("2p-blue-vs-green.json")).unwrap();
+    let e = Record::from_json_str(&text[..text.len() / 2])
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("line 1 column"), "{e}");
+}

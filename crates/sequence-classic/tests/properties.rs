@@ -1,0 +1,152 @@
+//! Property tests over random games of every player count (RECORD.md,
+//! C1–C9): conservation of the 104 cards, locked chips never removed,
+//! legal move lists agree with the checker, record round trips, every game
+//! ends.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use sequence_classic::record::{Match, Record};
+use sequence_classic::{Card, Config, Game, Move, MoveList, Options, Seat, Space};
+
+const TABLES: [(u8, u8); 10] = [
+    (2, 2),
+    (3, 3),
+    (4, 2),
+    (6, 2),
+    (6, 3),
+    (8, 2),
+    (9, 3),
+    (10, 2),
+    (12, 2),
+    (12, 3),
+];
+
+fn all_cards(g: &Game) -> [u8; 52] {
+    let mut counts = [0u8; 52];
+    for s in 0..g.players() {
+        for c in g.hand(Seat(s)) {
+            counts[c.index()] += 1;
+        }
+    }
+    for c in g.draw_pile() {
+        counts[c.index()] += 1;
+    }
+    for (_, c) in g.discards() {
+        counts[c.index()] += 1;
+    }
+    counts
+}
+
+/// A random move that may or may not be legal.
+fn arbitrary_move(rng: &mut impl Rng, g: &Game) -> Move {
+    let hand = g.hand(g.turn());
+    let card = if !hand.is_empty() && rng.random_bool(0.7) {
+        hand[rng.random_range(0..hand.len())]
+    } else {
+        Card::from_index(rng.random_range(0..52)).unwrap()
+    };
+    let at = Space::new(rng.random_range(0..10), rng.random_range(0..10)).unwrap();
+    match rng.random_range(0..4) {
+        0 => Move::place(card, at),
+        1 => Move::Remove { card, at },
+        2 => Move::Dead { card },
+        _ => Move::Pass,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_every_invariant(seed in any::<u64>(), table in 0usize..TABLES.len()) {
+        let (players, teams) = TABLES[table];
+        let config = Config::new(players, Some(teams), Options::default()).unwrap();
+        let mut m = Match::new(config, seed);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        let mut list = MoveList::new();
+        let mut steps = 0;
+        while !m.game().is_over() {
+            steps += 1;
+            prop_assert!(steps < 5000, "game did not end");
+            let g = m.game().clone();
+            // Conservation: hands + draw pile + discard piles = two decks.
+            prop_assert_eq!(all_cards(&g), [2u8; 52]);
+            g.legal_moves(&mut list);
+            prop_assert!(!list.is_empty());
+            // Every listed move is accepted by the checker.
+            for mv in list.iter() {
+                prop_assert!(g.check(*mv).is_ok(), "listed {:?} refused: {:?}", mv, g.check(*mv));
+            }
+            // Moves not listed are refused.
+            for _ in 0..20 {
+                let mv = arbitrary_move(&mut rng, &g);
+                let listed = list.iter().any(|l| *l == mv);
+                prop_assert_eq!(g.check(mv).is_ok(), listed, "{:?}", mv);
+            }
+            let mv = list.as_slice()[rng.random_range(0..list.len())];
+            let locked = g.locked();
+            let owners: Vec<_> = locked.iter().map(|s| g.chip_at(s)).collect();
+            m.play(g.turn(), mv).unwrap();
+            // Chips of a sequence are never removed (C8).
+            for (s, o) in locked.iter().zip(owners) {
+                prop_assert_eq!(m.game().chip_at(s), o);
+                prop_assert!(m.game().locked().contains(s));
+            }
+        }
+        // The record written, read back and replayed gives the same game.
+        let rec = m.record();
+        let (back, game) = Record::from_json_str(&rec.to_json_string()).unwrap();
+        prop_assert_eq!(&back, &rec);
+        prop_assert_eq!(game.board_rows(), m.game().board_rows());
+        prop_assert_eq!(game.status(), m.game().status());
+    }
+
+    #[test]
+    fn views_hide_other_hands_and_determinize_consistently(seed in any::<u64>(), table in 0usize..TABLES.len()) {
+        let (players, teams) = TABLES[table];
+        let config = Config::new(players, Some(teams), Options::default()).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (mut g, _) = Game::deal(config, &mut rng);
+        for _ in 0..rng.random_range(0..60) {
+            if g.is_over() { break; }
+            let mv = g.random_move(&mut rng);
+            g.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng)).unwrap();
+        }
+        let seat = g.turn();
+        let view = g.view(seat);
+        let json = view.to_json().to_string();
+        // The JSON names only this seat's hand.
+        prop_assert_eq!(view.hand(), g.hand(seat));
+        prop_assert!(!json.contains("draw_pile_order"));
+        let det = view.determinize(&mut rng);
+        prop_assert_eq!(all_cards(&det), [2u8; 52]);
+        prop_assert_eq!(det.hand(seat), g.hand(seat));
+        prop_assert_eq!(det.board_rows(), g.board_rows());
+        for s in 0..g.players() {
+            prop_assert_eq!(det.hand(Seat(s)).len(), g.hand(Seat(s)).len());
+        }
+        let mut a = MoveList::new();
+        let mut b = MoveList::new();
+        det.legal_moves(&mut a);
+        g.legal_moves(&mut b);
+        prop_assert_eq!(a.as_slice(), b.as_slice());
+        prop_assert_eq!(view.legal_moves(), b.as_slice().to_vec());
+    }
+}
+
+#[test]
+fn random_move_is_always_listed() {
+    let config = Config::new(2, None, Options::default()).unwrap();
+    let mut rng = sequence_common::rng::playout_rng(9);
+    let mut list = MoveList::new();
+    for _ in 0..200 {
+        let (mut g, _) = Game::deal(config.clone(), &mut rng);
+        while !g.is_over() {
+            g.legal_moves(&mut list);
+            let mv = g.random_move(&mut rng);
+            assert!(list.iter().any(|m| *m == mv), "{mv:?} not in {list:?}");
+            g.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
+                .unwrap();
+        }
+    }
+}
