@@ -226,6 +226,14 @@ impl Decisions {
             self.len += 1;
         }
     }
+    /// Writes `d` and keeps it only if `keep` (branch-free).
+    #[inline]
+    fn push_if(&mut self, keep: bool, d: Decision) {
+        if self.len < MAX_DECISIONS {
+            self.items[self.len] = d;
+            self.len += keep as usize;
+        }
+    }
     #[inline]
     fn clear(&mut self) {
         self.len = 0;
@@ -773,20 +781,22 @@ impl Game {
             for slot in 0..ppc {
                 let p = Place::new(colour, slot);
                 let n = self.pile_len[p.index()] as usize;
-                if mask & (1 << (base + n)) != 0 {
-                    out.push(Decision::Pile {
+                out.push_if(
+                    mask & (1 << (base + n)) != 0,
+                    Decision::Pile {
                         card: Card::from_index(base + n),
                         from: Source::Hand,
                         place: p,
-                    });
-                }
-                if wild {
-                    out.push(Decision::Pile {
+                    },
+                );
+                out.push_if(
+                    wild,
+                    Decision::Pile {
                         card: Card::from_index(base + 5),
                         from: Source::Hand,
                         place: p,
-                    });
-                }
+                    },
+                );
             }
         }
         if let Some(top) = self.discard_top(s) {
@@ -834,6 +844,7 @@ impl Game {
         d
     }
 
+    #[inline]
     fn push_actions(&self, k: Card, from: Source, out: &mut Decisions) {
         let s = self.turn;
         match k {
@@ -841,30 +852,39 @@ impl Game {
             Card::Reverse => out.push(Decision::Reverse { from }),
             Card::StealCard => {
                 for t in 0..self.players {
-                    if t != s.0 && self.discard_len[t as usize] > 0 {
-                        out.push(Decision::StealCard {
+                    out.push_if(
+                        (t != s.0) & (self.discard_len[t as usize] > 0),
+                        Decision::StealCard {
                             from,
                             target: Seat(t),
-                        });
-                    }
+                        },
+                    );
                 }
             }
             Card::StealChip => {
+                let ok = [
+                    !self.steal_would_be_refused(s, Colour::Blue),
+                    !self.steal_would_be_refused(s, Colour::Red),
+                ];
                 for t in 0..self.players {
-                    if t == s.0 {
-                        continue;
-                    }
-                    for colour in Colour::ALL {
-                        if self.chips[t as usize][colour.index()] > 0
-                            && !self.steal_would_be_refused(s, colour)
-                        {
-                            out.push(Decision::StealChip {
-                                from,
-                                target: Seat(t),
-                                colour,
-                            });
-                        }
-                    }
+                    let c = self.chips[t as usize];
+                    let other = t != s.0;
+                    out.push_if(
+                        other & ok[0] & (c[0] > 0),
+                        Decision::StealChip {
+                            from,
+                            target: Seat(t),
+                            colour: Colour::Blue,
+                        },
+                    );
+                    out.push_if(
+                        other & ok[1] & (c[1] > 0),
+                        Decision::StealChip {
+                            from,
+                            target: Seat(t),
+                            colour: Colour::Red,
+                        },
+                    );
                 }
             }
             _ => {}
@@ -1256,24 +1276,37 @@ impl Game {
         Ok(())
     }
 
+    #[inline]
     fn draw_up_to<S: Reshuffler + ?Sized>(
         &mut self,
         seat: Seat,
         n: u8,
         reshuffler: &mut S,
     ) -> Result<(), PlayError> {
-        while self.hand_len[seat.index()] < n {
+        let s = seat.index();
+        loop {
+            let need = n.saturating_sub(self.hand_len[s]);
+            if need == 0 {
+                return Ok(());
+            }
             if self.draw_len == 0 {
                 self.reshuffle(reshuffler)?;
                 if self.draw_len == 0 {
-                    break;
+                    return Ok(());
                 }
             }
-            self.draw_len -= 1;
-            let c = self.draw[self.draw_len as usize];
-            self.give(seat, c);
+            let k = need.min(self.draw_len);
+            let top = self.draw_len as usize;
+            let mut mask = self.hand_mask[s];
+            let hand = &mut self.hands[s];
+            for &c in self.draw[top - k as usize..top].iter() {
+                hand[c.index()] += 1;
+                mask |= 1 << c.index();
+            }
+            self.hand_mask[s] = mask;
+            self.hand_len[s] += k;
+            self.draw_len -= k;
         }
-        Ok(())
     }
 
     /// The cards a reshuffle would take now, per kind (S6, S6a).
