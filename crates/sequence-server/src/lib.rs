@@ -1,6 +1,34 @@
-//! The game server (`sequence serve`), its web UI and the load tool.
+//! The game server (`sequence serve`), its web UI and the load tool
+//! (`sequence loadtest`). The API is documented in docs/api.md.
+//!
+//! * [`config`]: settings; [`db`]: the event log in SQLite or PostgreSQL;
+//! * [`tables`]: table state rebuilt from events, views for seats and
+//!   spectators; [`api`]: HTTP handlers and the commit path;
+//! * [`ws`]: the table WebSocket; [`auth`]: tokens; [`limits`]: rate limits
+//!   and text caps; [`bots`]: bot glue; [`assets`]: the embedded web UI;
+//! * [`loadtest`]: the load tool.
 
+pub mod api;
+pub mod assets;
+pub mod auth;
+pub mod bots;
+pub mod config;
+pub mod db;
+pub mod limits;
+pub mod loadtest;
+pub mod tables;
+pub mod ws;
+
+use api::App;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
 use clap::Args;
+pub use config::ServerConfig;
+pub use loadtest::{run_loadtest, LoadtestArgs};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// `sequence serve`: HTTP + WebSocket server.
 #[derive(Debug, Args)]
@@ -8,31 +36,109 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
-    /// Database: an SQLite file path or a `postgres://` URL.
+    /// Database: an SQLite file path (WAL mode) or a `postgres://` URL.
     #[arg(long, default_value = "sequence.db")]
     pub db: String,
+    /// HTTP requests per second allowed per client address (0: no limit).
+    #[arg(long, default_value_t = 20)]
+    pub rate_limit: u32,
+    /// Burst size of the per-address rate limit.
+    #[arg(long, default_value_t = 60)]
+    pub rate_burst: u32,
+    /// Pause before each bot move, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    pub bot_delay_ms: u64,
 }
 
-/// `sequence loadtest`: drives real WebSocket clients against a server.
-#[derive(Debug, Args)]
-pub struct LoadtestArgs {
-    /// Number of concurrent tables.
-    #[arg(long, default_value_t = 100)]
-    pub tables: u32,
+/// The HTTP router over a server state.
+pub fn router(app: Arc<App>) -> Router {
+    let api = Router::new()
+        .route("/api/tables", post(api::create_table).get(api::list_tables))
+        .route("/api/tables/{id}", get(api::get_table))
+        .route("/api/tables/{id}/join", post(api::join))
+        .route("/api/tables/{id}/leave", post(api::leave))
+        .route("/api/tables/{id}/view", get(api::view))
+        .route("/api/tables/{id}/moves", post(api::post_move))
+        .route("/api/tables/{id}/record", get(api::record))
+        .route("/api/tables/{id}/seats/{seat}/bot", post(api::seat_bot))
+        .route("/api/tables/{id}/rematch", post(api::rematch))
+        .route("/api/tables/{id}/ws", get(ws::handler))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), api::rate_limit));
+    Router::new()
+        .route("/healthz", get(api::healthz))
+        .merge(api)
+        .fallback(assets::serve)
+        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
+        .with_state(app)
 }
 
-/// Runs `sequence serve`.
+/// A server running in the background (for tests and the load tool).
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// The shared state.
+    pub app: Arc<App>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// Stops serving.
+    pub fn abort(&self) {
+        self.task.abort();
+    }
+}
+
+/// Opens the database, resumes unfinished games (bots move again) and
+/// serves on `listen` (port 0 picks a free port) until the runtime stops.
 ///
 /// # Errors
-/// Not built yet (issue #5).
-pub fn run_serve(_args: ServeArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sequence serve` is not built yet")
+/// The database cannot be opened or the address bound.
+pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
+    let db = db::Db::open(&cfg.db).await?;
+    let app = Arc::new(App::new(db, cfg));
+    for id in app.db.tables_with_status("playing", 100_000).await? {
+        if let Err(e) = app.table(&id).await {
+            tracing::error!(table = %id, "cannot resume: {}", e.message);
+        }
+    }
+    let listener = tokio::net::TcpListener::bind(listen).await?;
+    let addr = listener.local_addr()?;
+    let timers = app.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tick.tick().await;
+            api::check_timers(&timers).await;
+        }
+    });
+    let router = router(app.clone());
+    let task = tokio::spawn(async move {
+        let svc = router.into_make_service_with_connect_info::<SocketAddr>();
+        if let Err(e) = axum::serve(listener, svc).await {
+            tracing::error!("server stopped: {e}");
+        }
+    });
+    tracing::info!(%addr, "serving");
+    Ok(Running { addr, app, task })
 }
 
-/// Runs `sequence loadtest`.
+/// Runs `sequence serve`: prints the address and serves until killed.
 ///
 /// # Errors
-/// Not built yet (issue #5).
-pub fn run_loadtest(_args: LoadtestArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sequence loadtest` is not built yet")
+/// The database cannot be opened or the address bound.
+pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
+    loadtest::raise_fd_limit();
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    rt.block_on(async {
+        let cfg = ServerConfig {
+            db: args.db.clone(),
+            rate_limit: args.rate_limit,
+            rate_burst: args.rate_burst,
+            bot_delay: Duration::from_millis(args.bot_delay_ms),
+        };
+        let running = start(cfg, &args.listen).await?;
+        println!("sequence serve: listening on http://{} (database {})", running.addr, args.db);
+        let _ = running.task.await;
+        Ok(())
+    })
 }

@@ -1,0 +1,222 @@
+//! The table WebSocket (`GET /api/tables/{id}/ws`, docs/api.md): the first
+//! message says who is there (`hello` with a seat token, or none for a
+//! spectator); the server then pushes every new view and carries chat and
+//! moves. Frames are capped at 16 KiB; each connection is rate limited.
+
+use crate::api::{play_move, seat_of_token, ApiError, App, TableRef};
+use crate::limits::{self, Bucket};
+use crate::tables::{now_ms, Sub};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Messages a connection may send per second, and the burst.
+const WS_RATE: f64 = 10.0;
+const WS_BURST: f64 = 20.0;
+/// Refusals after which a flooding connection is closed.
+const WS_MAX_REFUSED: u32 = 20;
+/// Queued outgoing frames before a slow connection is dropped.
+const QUEUE: usize = 64;
+
+/// A message from a client.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Who is there: a seat token or none (spectator).
+    Hello {
+        /// The seat token.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// A move, as `POST …/moves`.
+    Move {
+        /// Must equal the game's move count.
+        move_number: u32,
+        /// Record-format move.
+        #[serde(rename = "move")]
+        mv: Value,
+    },
+    /// A chat line.
+    Chat {
+        /// The text (capped and escaped by the server).
+        text: String,
+    },
+    /// Keep-alive.
+    Ping,
+}
+
+/// Parses one client text frame.
+///
+/// # Errors
+/// A message naming what is wrong (not JSON, unknown `type`, missing field).
+pub fn parse_client(text: &str) -> Result<ClientMsg, String> {
+    serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))
+}
+
+/// `GET /api/tables/{id}/ws`.
+pub async fn handler(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let tref = app.table(&id).await?;
+    Ok(ws
+        .max_frame_size(limits::MAX_BODY)
+        .max_message_size(limits::MAX_BODY)
+        .on_upgrade(move |socket| async move { run(app, tref, socket).await }))
+}
+
+fn err_msg(status: StatusCode, msg: &str) -> String {
+    json!({"type": "error", "status": status.as_u16(), "error": msg}).to_string()
+}
+
+async fn close_with(socket: &mut WebSocket, status: StatusCode, msg: &str) {
+    let _ = socket.send(Message::Text(err_msg(status, msg).into())).await;
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame { code: 1008, reason: Utf8Bytes::from(msg.chars().take(100).collect::<String>()) })))
+        .await;
+}
+
+async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
+    // 1. hello
+    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
+    let text = match first {
+        Ok(Some(Ok(Message::Text(t)))) => t,
+        Ok(Some(Ok(_))) => return close_with(&mut socket, StatusCode::BAD_REQUEST, "the first message must be hello").await,
+        _ => return,
+    };
+    let token = match parse_client(&text) {
+        Ok(ClientMsg::Hello { token }) => token,
+        Ok(_) => return close_with(&mut socket, StatusCode::BAD_REQUEST, "the first message must be hello").await,
+        Err(e) => return close_with(&mut socket, StatusCode::BAD_REQUEST, &e).await,
+    };
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(QUEUE);
+    let conn = app.conn_id();
+    let seat = {
+        let mut t = tref.lock().await;
+        let seat = match token.as_deref() {
+            None => None,
+            Some(tok) => match seat_of_token(tok, &t.core) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    drop(t);
+                    return close_with(&mut socket, e.status, &e.message).await;
+                }
+            },
+        };
+        let _ = tx.try_send(json!({"type": "welcome", "seat": seat}).to_string().into());
+        for c in t.chat.iter() {
+            let _ = tx.try_send(c.to_string().into());
+        }
+        if let Some(s) = seat {
+            t.connected[s as usize] += 1;
+        }
+        t.subs.push(Sub { id: conn, seat, tx: tx.clone() });
+        // everyone sees the connected flag change; this connection gets its view
+        t.broadcast_views();
+        seat
+    };
+    drop(tx);
+    let (mut sink, mut stream) = socket.split();
+    let writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            if sink.send(Message::Text(Utf8Bytes::from(&*text))).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut bucket = Bucket::new(WS_BURST);
+    let mut refused = 0u32;
+    while let Some(Ok(msg)) = stream.next().await {
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Binary(_) => {
+                reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, "binary frames are not accepted")).await;
+                continue;
+            }
+            _ => continue,
+        };
+        if !bucket.take(WS_RATE, WS_BURST) {
+            refused += 1;
+            if refused > WS_MAX_REFUSED {
+                break;
+            }
+            reply(&tref, conn, err_msg(StatusCode::TOO_MANY_REQUESTS, "rate limit: too many messages")).await;
+            continue;
+        }
+        match parse_client(&text) {
+            Err(e) => reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, &e)).await,
+            Ok(ClientMsg::Hello { .. }) => reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, "already said hello")).await,
+            Ok(ClientMsg::Ping) => reply(&tref, conn, json!({"type": "pong"}).to_string()).await,
+            Ok(ClientMsg::Chat { text }) => {
+                let Some(s) = seat else {
+                    reply(&tref, conn, err_msg(StatusCode::FORBIDDEN, "spectators cannot chat")).await;
+                    continue;
+                };
+                let clean = limits::clean_text(&text, limits::MAX_CHAT);
+                if clean.is_empty() {
+                    continue;
+                }
+                let mut t = tref.lock().await;
+                let name = t.core.seats[s as usize].name.clone();
+                let line = json!({"type": "chat", "seat": s, "name": name, "text": clean, "at": now_ms()});
+                t.chat.push_back(line.clone());
+                while t.chat.len() > 50 {
+                    t.chat.pop_front();
+                }
+                t.broadcast(&line);
+            }
+            Ok(ClientMsg::Move { move_number, mv }) => {
+                let Some(s) = seat else {
+                    reply(&tref, conn, err_msg(StatusCode::UNAUTHORIZED, "spectators cannot move")).await;
+                    continue;
+                };
+                let mut t = tref.lock().await;
+                if !t.subs.iter().any(|x| x.id == conn) {
+                    break; // the seat was given away or left
+                }
+                if let Err(e) = play_move(&app, &tref, &mut t, s, move_number, mv).await {
+                    let m = err_msg(e.status, &e.message);
+                    drop(t);
+                    reply(&tref, conn, m).await;
+                }
+            }
+        }
+    }
+    {
+        let mut t = tref.lock().await;
+        t.drop_subs(&[conn]);
+        t.broadcast_views();
+    }
+    let _ = writer.await;
+}
+
+async fn reply(tref: &TableRef, conn: u64, text: String) {
+    let t = tref.lock().await;
+    if let Some(s) = t.subs.iter().find(|s| s.id == conn) {
+        let _ = s.tx.try_send(text.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_or_name_the_problem() {
+        assert_eq!(parse_client(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
+        assert_eq!(parse_client(r#"{"type":"hello"}"#), Ok(ClientMsg::Hello { token: None }));
+        assert!(parse_client(r#"{"type":"nope"}"#).unwrap_err().contains("nope"));
+        assert!(parse_client(r#"{"type":"chat"}"#).unwrap_err().contains("text"));
+        assert!(parse_client("\u{0}garbage").is_err());
+    }
+}
