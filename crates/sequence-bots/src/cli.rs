@@ -1,52 +1,292 @@
 //! Command-line entry points: `sequence arena` and `sequence hint`.
 
+use crate::arena::{self, ArenaConfig, GameKind};
+use crate::{parse_budget, Budget};
+use anyhow::{bail, Context};
 use clap::Args;
+use sequence_common::record::{detect_kind, RecordKind};
+use sequence_common::Seat;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
 
-/// `sequence arena`: bots play each other; results as a table, CSV and SVG.
+/// `sequence arena`: bots play each other; results as a table (or JSON),
+/// `arena.csv` and an SVG chart `arena.svg`.
 #[derive(Debug, Args)]
 pub struct ArenaArgs {
     /// Game: `classic` or `stacks`.
     #[arg(long, default_value = "classic")]
     pub game: String,
-    /// Comma-separated bot names, e.g. `random,greedy,ismcts:200ms`.
+    /// Comma-separated bot names, e.g. `random,greedy,ismcts:200ms`,
+    /// `ismcts:5000it`, `level:3`, `cmd:python3 examples/bot.py`.
     #[arg(long)]
     pub bots: String,
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     pub games: u32,
-    /// Seed of the named generator.
+    /// Seed (ChaCha8) of the deals and the bots; runs repeat exactly when
+    /// budgets are in iterations.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Players per game (defaults to the number of bots).
+    /// Players per game (default: the number of bots, at least 2).
     #[arg(long)]
     pub players: Option<u8>,
+    /// Teams (classic; default per C3).
+    #[arg(long)]
+    pub teams: Option<u8>,
     /// Output format: `table` or `json`.
     #[arg(long, default_value = "table")]
     pub format: String,
+    /// Folder for `arena.csv` and `arena.svg`.
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+    /// Games played at once (useful for fast bots; ismcts already uses
+    /// every core).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Time limit per move for `cmd:` bots, in milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    pub move_time: u64,
 }
 
-/// `sequence hint`: best moves for a seat of an unfinished game.
+/// `sequence hint`: best moves for a seat of an unfinished game, with the
+/// ismcts bot's estimated chance to win.
 #[derive(Debug, Args)]
 pub struct HintArgs {
-    /// Record of an unfinished game.
-    pub file: std::path::PathBuf,
-    /// The seat to advise.
+    /// Record of an unfinished game (classic or Stacks).
+    pub file: PathBuf,
+    /// The seat to advise (it must be its turn, or its decision).
     #[arg(long)]
     pub seat: u8,
+    /// Search budget, e.g. `2s`, `500ms`, `20000it`.
+    #[arg(long, default_value = "2s")]
+    pub budget: String,
+    /// How many moves to show.
+    #[arg(long, default_value_t = 5)]
+    pub top: usize,
+    /// Seed of the search.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `sequence arena`.
 ///
 /// # Errors
-/// Not built yet (issue #3).
-pub fn run_arena(_args: ArenaArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sequence arena` is not built yet")
+/// Unknown game or bot names, a table the rules do not allow, or files
+/// that cannot be written.
+pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
+    let game = match args.game.as_str() {
+        "classic" => GameKind::Classic,
+        "stacks" => GameKind::Stacks,
+        g => bail!("unknown game {g:?} (classic or stacks)"),
+    };
+    let json_out = match args.format.as_str() {
+        "table" => false,
+        "json" => true,
+        f => bail!("unknown format {f:?} (table or json)"),
+    };
+    let bots: Vec<String> = args
+        .bots
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if bots.is_empty() {
+        bail!("--bots: give at least one bot name");
+    }
+    if args.games == 0 {
+        bail!("--games: play at least one game");
+    }
+    let players = args.players.unwrap_or(bots.len().max(2) as u8);
+    let cfg = ArenaConfig {
+        game,
+        bots: bots.clone(),
+        games: args.games,
+        seed: args.seed,
+        players,
+        teams: args.teams,
+        move_time: Duration::from_millis(args.move_time.max(1)),
+        jobs: args.jobs.max(1),
+        progress: true,
+    };
+    tracing::info!(?cfg, "arena");
+    let report = arena::run(&cfg)?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    report.write_csv(&args.out).context("writing arena.csv")?;
+    let title = format!(
+        "{} · {} players · {} games · seed {}",
+        args.game, players, args.games, args.seed
+    );
+    report
+        .write_svg(&args.out, &title)
+        .context("writing arena.svg")?;
+    if json_out {
+        println!("{}", report.to_json());
+    } else {
+        println!("{title}");
+        print!("{}", report.table());
+        println!(
+            "wrote {} and {}",
+            args.out.join("arena.csv").display(),
+            args.out.join("arena.svg").display()
+        );
+    }
+    Ok(())
 }
 
 /// Runs `sequence hint`.
 ///
 /// # Errors
-/// Not built yet (issue #3).
-pub fn run_hint(_args: HintArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sequence hint` is not built yet")
+/// An unreadable or malformed record, a finished game, or a seat that is
+/// not to move.
+pub fn run_hint(args: HintArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let budget = parse_budget(&args.budget).map_err(|e| anyhow::anyhow!("--budget: {e}"))?;
+    let out = hint(&text, args.seat, budget, args.top, args.seed)?;
+    if args.json {
+        println!("{out}");
+    } else {
+        print!("{}", hint_table(&out));
+    }
+    Ok(())
+}
+
+/// The hint for `seat` in the record `text` as JSON:
+/// `{"game", "seat", "move_number", "iterations", "seconds", "moves": [{"move": record move, "text", "win", "visits"}]}`,
+/// best first (`win` is the estimated chance to win, draws half).
+///
+/// # Errors
+/// A malformed record, a finished game, or a seat that is not to move.
+pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyhow::Result<Value> {
+    let (kind, _) = detect_kind(text)?;
+    match kind {
+        RecordKind::Classic => {
+            let (_, game) = sequence_classic::record::Record::from_json_str(text)?;
+            if game.is_over() {
+                bail!("the game is over ({:?}): no move to advise", game.status());
+            }
+            if seat >= game.players() {
+                bail!(
+                    "--seat {seat}: the table has seats 0 to {}",
+                    game.players() - 1
+                );
+            }
+            if game.turn() != Seat(seat) {
+                bail!("--seat {seat}: it is seat {}'s turn", game.turn().0);
+            }
+            let view = game.view(Seat(seat));
+            let report = crate::classic::analyse(&view, budget, None, seed);
+            let len = game.sequence_length();
+            let moves: Vec<Value> = report
+                .moves
+                .iter()
+                .take(top.max(1))
+                .map(|(m, v, w)| {
+                    let m = crate::classic::with_declaration(&game, *m);
+                    json!({
+                        "move": sequence_classic::record::move_to_json(Seat(seat), &m, len),
+                        "text": classic_move_text(&m),
+                        "win": (w * 1000.0).round() / 1000.0,
+                        "visits": v,
+                    })
+                })
+                .collect();
+            Ok(json!({
+                "game": "classic",
+                "seat": seat,
+                "team": game.team_of(Seat(seat)).colour(),
+                "move_number": game.ply(),
+                "iterations": report.iterations,
+                "seconds": report.elapsed.as_secs_f64(),
+                "moves": moves,
+            }))
+        }
+        RecordKind::Stacks => {
+            let (_, game) = sequence_stacks::Record::from_json_str(text)?;
+            let Some(to_act) = game.to_act() else {
+                bail!("the game is over ({:?}): no move to advise", game.status());
+            };
+            if seat >= game.players() {
+                bail!(
+                    "--seat {seat}: the table has seats 0 to {}",
+                    game.players() - 1
+                );
+            }
+            if to_act != Seat(seat) {
+                bail!("--seat {seat}: seat {} must decide now", to_act.0);
+            }
+            let view = game.view(Seat(seat));
+            let Some(report) = crate::stacks::analyse(&view, budget, None, seed) else {
+                bail!("the record's position cannot be searched (inconsistent view)");
+            };
+            let moves: Vec<Value> = report
+                .moves
+                .iter()
+                .take(top.max(1))
+                .map(|(d, v, w)| {
+                    json!({
+                        "move": d.to_record_json(Seat(seat)).unwrap_or_else(|| json!({"seat": seat, "pass": true})),
+                        "text": d.to_string(),
+                        "win": (w * 1000.0).round() / 1000.0,
+                        "visits": v,
+                    })
+                })
+                .collect();
+            Ok(json!({
+                "game": "stacks",
+                "seat": seat,
+                "move_number": null,
+                "iterations": report.iterations,
+                "seconds": report.elapsed.as_secs_f64(),
+                "moves": moves,
+            }))
+        }
+    }
+}
+
+/// A classic move in words, e.g. `7♥ on d6`, `J♠ removes e5`.
+pub fn classic_move_text(m: &sequence_classic::Move) -> String {
+    use sequence_classic::Move;
+    match *m {
+        Move::Place { card, at, declare } => {
+            let mut s = format!("{} on {at}", card.pretty());
+            if let Some(d) = declare {
+                s += &format!(" (declares {} sequence(s))", d.len());
+            }
+            s
+        }
+        Move::Remove { card, at } => format!("{} removes {at}", card.pretty()),
+        Move::Dead { card } => format!("exchange dead {}", card.pretty()),
+        Move::Pass => "pass".into(),
+        Move::Discard { card } => format!("discard {}", card.pretty()),
+    }
+}
+
+/// The hint JSON (see [`hint`]) as a text table.
+pub fn hint_table(h: &Value) -> String {
+    let mut s = format!(
+        "seat {} ({}) — {} iterations in {:.2} s\n  #  {:<34} {:>6}  {:>8}\n",
+        h["seat"],
+        h["game"].as_str().unwrap_or(""),
+        h["iterations"],
+        h["seconds"].as_f64().unwrap_or(0.0),
+        "move",
+        "win %",
+        "visits"
+    );
+    for (i, m) in h["moves"].as_array().into_iter().flatten().enumerate() {
+        s += &format!(
+            "{:>3}  {:<34} {:>6.1}  {:>8}\n",
+            i + 1,
+            m["text"].as_str().unwrap_or(""),
+            100.0 * m["win"].as_f64().unwrap_or(0.0),
+            m["visits"]
+        );
+    }
+    s
 }

@@ -1,4 +1,421 @@
 //! Bots for classic Sequence and Sequence Stacks, the arena and the bot
 //! protocol. Bots see only a seat's view.
+//!
+//! * [`ClassicBot`] / [`StacksBot`]: a bot takes one seat's view
+//!   ([`sequence_classic::SeatView`], [`sequence_stacks::SeatView`]) and
+//!   answers one of its legal moves. It never sees another seat's hand or the
+//!   draw pile; searching bots sample those with the view's `determinize`.
+//! * [`classic_bot`] / [`stacks_bot`] build a bot from a name (a *spec*):
+//!   `random`, `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`,
+//!   `ismcts:2s:4t`, `level:1` … `level:5`, `cmd:PROGRAM ARGS…` (an outside
+//!   program speaking the bot protocol, docs/bot-protocol.md).
+//! * [`ismcts`]: Information-Set Monte Carlo Tree Search (single observer,
+//!   Cowling, Powley & Whitehouse 2012) with root parallelism.
+//! * [`arena`]: bots play each other; [`cli`]: `sequence arena` and
+//!   `sequence hint`.
 
+pub mod arena;
+pub mod bench;
+pub mod classic;
 pub mod cli;
+pub mod ismcts;
+pub mod protocol;
+pub mod stacks;
+
+use std::time::Duration;
+
+pub use ismcts::{Budget, SearchReport};
+
+/// A bot for classic Sequence. It decides from the seat's view only.
+pub trait ClassicBot: Send {
+    /// The bot's name as given to [`classic_bot`] (e.g. `ismcts:200ms`).
+    fn name(&self) -> String;
+
+    /// One of `view.legal_moves()`. Called only when it is the view's seat's
+    /// turn and the game goes on (the list is then never empty).
+    fn choose(&mut self, view: &sequence_classic::SeatView) -> sequence_classic::Move;
+
+    /// As [`ClassicBot::choose`], but a bot that can fail (an outside
+    /// program that crashed, hung or answered an illegal move) reports why
+    /// instead of falling back to a legal move. The arena uses this: a
+    /// failure loses that game.
+    ///
+    /// # Errors
+    /// [`BotFailure`] naming what went wrong.
+    fn try_choose(
+        &mut self,
+        view: &sequence_classic::SeatView,
+    ) -> Result<sequence_classic::Move, BotFailure> {
+        Ok(self.choose(view))
+    }
+
+    /// Tells the bot the game ended (the final view of its seat). Default:
+    /// nothing.
+    fn game_over(&mut self, _view: &sequence_classic::SeatView) {}
+}
+
+/// A bot for Sequence Stacks. It decides from the seat's view only.
+pub trait StacksBot: Send {
+    /// The bot's name as given to [`stacks_bot`].
+    fn name(&self) -> String;
+
+    /// One of `view.legal` (the seat must decide now: its turn, or a Block
+    /// window offered to it, S5b).
+    fn choose(&mut self, view: &sequence_stacks::SeatView) -> sequence_stacks::Decision;
+
+    /// As [`StacksBot::choose`], reporting a failure instead of falling back
+    /// (see [`ClassicBot::try_choose`]).
+    ///
+    /// # Errors
+    /// [`BotFailure`] naming what went wrong.
+    fn try_choose(
+        &mut self,
+        view: &sequence_stacks::SeatView,
+    ) -> Result<sequence_stacks::Decision, BotFailure> {
+        Ok(self.choose(view))
+    }
+
+    /// Tells the bot the game ended. Default: nothing.
+    fn game_over(&mut self, _view: &sequence_stacks::SeatView) {}
+}
+
+/// Why a bot could not move (outside programs only; built-in bots always
+/// move). The arena counts the game as lost by that bot and shows this.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotFailure {
+    /// The program could not be started or exited / closed its output.
+    #[error("crashed: {0}")]
+    Crashed(String),
+    /// No answer within the time limit (milliseconds).
+    #[error("no answer within {0} ms")]
+    Timeout(u64),
+    /// The answer was not valid protocol JSON or not a move.
+    #[error("garbled answer: {0}")]
+    Garbled(String),
+    /// The answer was a move, but not one of the legal moves sent.
+    #[error("illegal move: {0}")]
+    Illegal(String),
+}
+
+/// A bot name that cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// Not one of the known names.
+    #[error("unknown bot {0:?} (expected random, greedy, ismcts[:200ms|:1s|:5000it][:4t], level:1..5 or cmd:PROGRAM)")]
+    Unknown(String),
+    /// A known bot with a bad budget or option.
+    #[error("bot {spec:?}: {why}")]
+    BadOption {
+        /// The spec given.
+        spec: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A `cmd:` bot whose program could not be started or greeted.
+    #[error("bot {spec:?}: {why}")]
+    Program {
+        /// The spec given.
+        spec: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+/// A parsed bot name (see the crate docs for the grammar).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Spec {
+    /// Uniformly random legal moves.
+    Random,
+    /// One-ply heuristic; `blunder` is the chance (0–1) of a random move
+    /// instead (level 1).
+    Greedy {
+        /// Chance of a random move.
+        blunder: f64,
+    },
+    /// ISMCTS with a budget per move and a number of trees (root
+    /// parallelism; `None` = one per core for time budgets, 4 for
+    /// iteration budgets so that results do not depend on the machine).
+    Ismcts {
+        /// Per-move budget.
+        budget: Budget,
+        /// Trees searched in parallel.
+        trees: Option<usize>,
+    },
+    /// An outside program speaking the bot protocol.
+    Command {
+        /// The command line (split on whitespace; no shell).
+        command: String,
+        /// Per-move time limit.
+        move_time: Duration,
+    },
+}
+
+/// Default per-move time limit of `cmd:` bots.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// The spec a level (1–5) stands for, for the terminal and browser UIs:
+/// 1 greedy with 40 % random moves (beginner), 2 greedy, 3 ismcts 150 ms on
+/// one core, 4 ismcts 400 ms on all cores, 5 ismcts 1 s on all cores (very
+/// strong).
+///
+/// # Errors
+/// [`BotError::BadOption`] outside 1–5.
+pub fn level(n: u8) -> Result<Spec, BotError> {
+    Ok(match n {
+        1 => Spec::Greedy { blunder: 0.4 },
+        2 => Spec::Greedy { blunder: 0.0 },
+        3 => Spec::Ismcts {
+            budget: Budget::Time(Duration::from_millis(150)),
+            trees: Some(1),
+        },
+        4 => Spec::Ismcts {
+            budget: Budget::Time(Duration::from_millis(400)),
+            trees: None,
+        },
+        5 => Spec::Ismcts {
+            budget: Budget::Time(Duration::from_secs(1)),
+            trees: None,
+        },
+        _ => {
+            return Err(BotError::BadOption {
+                spec: format!("level:{n}"),
+                why: "levels run from 1 to 5".into(),
+            })
+        }
+    })
+}
+
+fn bad(spec: &str, why: impl Into<String>) -> BotError {
+    BotError::BadOption {
+        spec: spec.to_string(),
+        why: why.into(),
+    }
+}
+
+/// Reads a budget: `200ms`, `1s`, `1.5s`, `5000it`.
+///
+/// # Errors
+/// A message naming the text.
+pub fn parse_budget(s: &str) -> Result<Budget, String> {
+    let num = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x > 0.0)
+    };
+    if let Some(t) = s.strip_suffix("ms") {
+        num(t).map(|x| Budget::Time(Duration::from_secs_f64(x / 1000.0)))
+    } else if let Some(t) = s.strip_suffix("it") {
+        t.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .map(Budget::Iterations)
+    } else if let Some(t) = s.strip_suffix('s') {
+        num(t).map(|x| Budget::Time(Duration::from_secs_f64(x)))
+    } else {
+        None
+    }
+    .ok_or_else(|| format!("{s:?} is not a budget (e.g. 200ms, 1s, 5000it)"))
+}
+
+/// Parses a bot name into a [`Spec`].
+///
+/// # Errors
+/// [`BotError::Unknown`] or [`BotError::BadOption`].
+pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
+    let s = spec.trim();
+    if let Some(cmd) = s.strip_prefix("cmd:") {
+        if cmd.split_whitespace().next().is_none() {
+            return Err(bad(spec, "no program given after cmd:"));
+        }
+        return Ok(Spec::Command {
+            command: cmd.trim().to_string(),
+            move_time: DEFAULT_MOVE_TIME,
+        });
+    }
+    let lower = s.to_ascii_lowercase();
+    let mut parts = lower.split(':');
+    let head = parts.next().unwrap_or_default();
+    let rest: Vec<&str> = parts.collect();
+    if let Some(n) = head.strip_prefix("level") {
+        let n = if n.is_empty() {
+            rest.first().copied().unwrap_or_default()
+        } else {
+            n.trim_matches(['(', ')'])
+        };
+        let n: u8 = n
+            .trim_matches(['(', ')'])
+            .parse()
+            .map_err(|_| bad(spec, "a level is a number from 1 to 5"))?;
+        return level(n);
+    }
+    match head {
+        "random" if rest.is_empty() => Ok(Spec::Random),
+        "greedy" => {
+            let blunder = match rest.as_slice() {
+                [] => 0.0,
+                [b] => {
+                    let p = b
+                        .trim_end_matches('%')
+                        .parse::<f64>()
+                        .map_err(|_| bad(spec, "blunder rate e.g. greedy:40%"))?;
+                    if !(0.0..=100.0).contains(&p) {
+                        return Err(bad(spec, "blunder rate from 0% to 100%"));
+                    }
+                    p / 100.0
+                }
+                _ => {
+                    return Err(bad(
+                        spec,
+                        "greedy takes at most one option (blunder rate, e.g. greedy:40%)",
+                    ))
+                }
+            };
+            Ok(Spec::Greedy { blunder })
+        }
+        "ismcts" | "mcts" => {
+            let mut budget = Budget::Time(Duration::from_millis(200));
+            let mut trees = None;
+            for r in rest {
+                if let Some(t) = r
+                    .strip_suffix('t')
+                    .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
+                {
+                    let n: usize = t.parse().map_err(|_| bad(spec, "trees e.g. 4t"))?;
+                    if n == 0 || n > 256 {
+                        return Err(bad(spec, "trees from 1 to 256"));
+                    }
+                    trees = Some(n);
+                } else {
+                    budget = parse_budget(r).map_err(|e| bad(spec, e))?;
+                }
+            }
+            Ok(Spec::Ismcts { budget, trees })
+        }
+        _ => Err(BotError::Unknown(spec.to_string())),
+    }
+}
+
+/// Builds a classic Sequence bot from its name (see [`parse_spec`]) with
+/// its own random generator seeded by `seed` (ChaCha8). A `cmd:` bot starts
+/// its program and greets it (docs/bot-protocol.md).
+///
+/// # Errors
+/// [`BotError`] for an unknown name, a bad option, or a program that does
+/// not start or greet.
+pub fn classic_bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, BotError> {
+    let parsed = parse_spec(spec)?;
+    classic_bot_from(spec, parsed, seed)
+}
+
+/// As [`classic_bot`] from a parsed [`Spec`]; `name` is what
+/// [`ClassicBot::name`] reports.
+///
+/// # Errors
+/// As [`classic_bot`].
+pub fn classic_bot_from(
+    name: &str,
+    spec: Spec,
+    seed: u64,
+) -> Result<Box<dyn ClassicBot>, BotError> {
+    let name = name.trim().to_string();
+    Ok(match spec {
+        Spec::Random => Box::new(classic::RandomBot::new(name, seed)),
+        Spec::Greedy { blunder } => Box::new(classic::GreedyBot::new(name, seed, blunder)),
+        Spec::Ismcts { budget, trees } => {
+            Box::new(classic::IsmctsBot::new(name, seed, budget, trees))
+        }
+        Spec::Command { command, move_time } => Box::new(
+            protocol::ProgramBot::start(&command, "classic", move_time, seed)
+                .map_err(|why| BotError::Program {
+                    spec: name.clone(),
+                    why,
+                })?
+                .classic(name),
+        ),
+    })
+}
+
+/// Builds a Sequence Stacks bot from its name (see [`parse_spec`]).
+///
+/// # Errors
+/// As [`classic_bot`].
+pub fn stacks_bot(spec: &str, seed: u64) -> Result<Box<dyn StacksBot>, BotError> {
+    let parsed = parse_spec(spec)?;
+    stacks_bot_from(spec, parsed, seed)
+}
+
+/// As [`stacks_bot`] from a parsed [`Spec`].
+///
+/// # Errors
+/// As [`classic_bot`].
+pub fn stacks_bot_from(name: &str, spec: Spec, seed: u64) -> Result<Box<dyn StacksBot>, BotError> {
+    let name = name.trim().to_string();
+    Ok(match spec {
+        Spec::Random => Box::new(stacks::RandomBot::new(name, seed)),
+        Spec::Greedy { blunder } => Box::new(stacks::GreedyBot::new(name, seed, blunder)),
+        Spec::Ismcts { budget, trees } => {
+            Box::new(stacks::IsmctsBot::new(name, seed, budget, trees))
+        }
+        Spec::Command { command, move_time } => Box::new(
+            protocol::ProgramBot::start(&command, "stacks", move_time, seed)
+                .map_err(|why| BotError::Program {
+                    spec: name.clone(),
+                    why,
+                })?
+                .stacks(name),
+        ),
+    })
+}
+
+/// A 64-bit mix (SplitMix64 finaliser) for deriving seeds.
+pub(crate) fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(parse_spec("random").unwrap(), Spec::Random);
+        assert_eq!(parse_spec("greedy").unwrap(), Spec::Greedy { blunder: 0.0 });
+        assert_eq!(
+            parse_spec("ismcts:200ms").unwrap(),
+            Spec::Ismcts {
+                budget: Budget::Time(Duration::from_millis(200)),
+                trees: None
+            }
+        );
+        assert_eq!(
+            parse_spec("ismcts:5000it:2t").unwrap(),
+            Spec::Ismcts {
+                budget: Budget::Iterations(5000),
+                trees: Some(2)
+            }
+        );
+        assert_eq!(parse_spec("level:5").unwrap(), level(5).unwrap());
+        assert_eq!(parse_spec("level(3)").unwrap(), level(3).unwrap());
+        assert!(
+            matches!(parse_spec("cmd:python3 bot.py").unwrap(), Spec::Command { command, .. } if command == "python3 bot.py")
+        );
+        assert!(matches!(
+            parse_spec("ismcts:fast"),
+            Err(BotError::BadOption { .. })
+        ));
+        assert!(matches!(
+            parse_spec("level:9"),
+            Err(BotError::BadOption { .. })
+        ));
+        assert!(matches!(parse_spec("alphazero"), Err(BotError::Unknown(_))));
+        assert!(matches!(
+            parse_spec("cmd:  "),
+            Err(BotError::BadOption { .. })
+        ));
+    }
+}

@@ -1,0 +1,634 @@
+//! The arena: bots play each other with seats rotated; results with 95 %
+//! confidence intervals and Elo ratings, as a table, JSON, CSV and an SVG
+//! chart.
+//!
+//! Seating: a game has *sides* — teams in classic Sequence (C3), seats in
+//! Sequence Stacks. In game `g` side `u` is played by bot `(u + g) mod n`
+//! (every seat of a team by the same bot), so with two bots at two sides
+//! the seats alternate every game. Each bot instance sees only its seat's
+//! view.
+
+use crate::{parse_spec, BotError, BotFailure, ClassicBot, Spec, StacksBot};
+use indicatif::{ProgressBar, ProgressStyle};
+use sequence_classic::{Config, Options};
+use sequence_common::Seat;
+use serde::Serialize;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Which game the arena plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameKind {
+    /// Classic Sequence.
+    Classic,
+    /// Sequence Stacks.
+    Stacks,
+}
+
+/// An arena run's settings.
+#[derive(Debug, Clone)]
+pub struct ArenaConfig {
+    /// The game.
+    pub game: GameKind,
+    /// Bot names (see [`crate::parse_spec`]), at least one.
+    pub bots: Vec<String>,
+    /// Games to play.
+    pub games: u32,
+    /// Seed: game `g` is dealt from `mix(seed, g)` and bots are seeded from
+    /// it too, so iteration-budget runs repeat exactly.
+    pub seed: u64,
+    /// Players per game.
+    pub players: u8,
+    /// Teams (classic only; `None` = C3 default).
+    pub teams: Option<u8>,
+    /// Time limit per move of `cmd:` bots.
+    pub move_time: Duration,
+    /// Games played at once (each on its own thread).
+    pub jobs: usize,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// How one game ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameResult {
+    /// Game number (0-based).
+    pub index: u32,
+    /// The bot (index into the arena's list) playing each side.
+    pub sides: Vec<usize>,
+    /// The winning side, `None` for a draw.
+    pub winner: Option<usize>,
+    /// Decisions played.
+    pub moves: u32,
+    /// A bot that failed (crash, timeout, illegal move): `(side, reason)`.
+    /// Its side lost.
+    pub failure: Option<(usize, String)>,
+}
+
+/// One bot's totals.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BotStats {
+    /// The bot's name.
+    pub name: String,
+    /// Games it took part in.
+    pub games: u32,
+    /// Wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Games lost by failing (crash, timeout, illegal move).
+    pub failures: u32,
+    /// Elo rating (mean of all bots = 1500).
+    pub elo: f64,
+}
+
+impl BotStats {
+    /// Wins / games.
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.games as f64
+        }
+    }
+
+    /// Wilson 95 % interval of the win rate.
+    pub fn win_ci(&self) -> (f64, f64) {
+        wilson(self.wins as f64, self.games as f64)
+    }
+}
+
+/// The Wilson score interval (95 %) of `k` successes in `n` trials.
+pub fn wilson(k: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_964;
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / d;
+    ((c - h).max(0.0), (c + h).min(1.0))
+}
+
+/// An arena run's results.
+#[derive(Debug, Clone)]
+pub struct ArenaReport {
+    /// Per game.
+    pub games: Vec<GameResult>,
+    /// Per bot, in the order given.
+    pub bots: Vec<BotStats>,
+}
+
+/// Errors of an arena run.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// A bot name could not be built.
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    /// Bad settings.
+    #[error("{0}")]
+    Settings(String),
+}
+
+fn game_seed(seed: u64, g: u32) -> u64 {
+    crate::mix(seed ^ crate::mix(0xA12E_4A00 + g as u64))
+}
+
+fn bot_seed(seed: u64, g: u32, seat: u8) -> u64 {
+    crate::mix(game_seed(seed, g) ^ crate::mix(1000 + seat as u64))
+}
+
+/// Most decisions in one game before it is called a draw (a guard; real
+/// games end long before).
+pub const MAX_DECISIONS: u32 = 20_000;
+
+/// Runs the arena.
+///
+/// # Errors
+/// [`ArenaError`] for an unknown bot name or settings that do not make a
+/// table (player count, teams). A bot failing during a game does not stop
+/// the run: that game is lost by it.
+pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
+    if cfg.bots.is_empty() {
+        return Err(ArenaError::Settings("no bots given".into()));
+    }
+    let specs: Vec<Spec> = cfg
+        .bots
+        .iter()
+        .map(|b| {
+            parse_spec(b).map(|s| match s {
+                Spec::Command { command, .. } => Spec::Command {
+                    command,
+                    move_time: cfg.move_time,
+                },
+                s => s,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let sides = match cfg.game {
+        GameKind::Classic => {
+            let c = Config::new(cfg.players, cfg.teams, Options::default())
+                .map_err(|e| ArenaError::Settings(e.to_string()))?;
+            c.teams() as usize
+        }
+        GameKind::Stacks => {
+            if !(2..=6).contains(&cfg.players) {
+                return Err(ArenaError::Settings(format!(
+                    "{} players: Sequence Stacks takes 2 to 6 (S1)",
+                    cfg.players
+                )));
+            }
+            cfg.players as usize
+        }
+    };
+    // Build every bot once up front so a bad program is reported before
+    // the run starts.
+    for (name, spec) in cfg.bots.iter().zip(&specs) {
+        if let Spec::Command { .. } = spec {
+            match cfg.game {
+                GameKind::Classic => drop(crate::classic_bot_from(name, spec.clone(), 0)?),
+                GameKind::Stacks => drop(crate::stacks_bot_from(name, spec.clone(), 0)?),
+            }
+        }
+    }
+    let pb = if cfg.progress {
+        let pb = ProgressBar::new(cfg.games as u64);
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} games (eta {eta}) {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; cfg.games as usize]);
+    let jobs = cfg.jobs.max(1).min(cfg.games.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= cfg.games as usize {
+                    break;
+                }
+                let g = g as u32;
+                let assign: Vec<usize> =
+                    (0..sides).map(|u| (u + g as usize) % specs.len()).collect();
+                let r = match cfg.game {
+                    GameKind::Classic => play_classic(cfg, &specs, &assign, g),
+                    GameKind::Stacks => play_stacks(cfg, &specs, &assign, g),
+                };
+                if let Some((side, why)) = &r.failure {
+                    pb.println(format!(
+                        "game {}: {} (side {side}) lost: {why}",
+                        g + 1,
+                        cfg.bots[assign[*side]]
+                    ));
+                }
+                if let Ok(mut v) = results.lock() {
+                    v[g as usize] = Some(r);
+                }
+                pb.inc(1);
+            });
+        }
+    });
+    pb.finish_and_clear();
+    let games: Vec<GameResult> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    let bots = tally(&cfg.bots, &games);
+    Ok(ArenaReport { games, bots })
+}
+
+fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: u32) -> GameResult {
+    // The failing side loses: with two sides the other wins, otherwise the
+    // game is scored as a draw among the others.
+    let winner = if sides.len() == 2 {
+        Some(1 - side)
+    } else {
+        None
+    };
+    GameResult {
+        index,
+        sides: sides.to_vec(),
+        winner,
+        moves,
+        failure: Some((side, why)),
+    }
+}
+
+fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> GameResult {
+    use sequence_classic::record::Match;
+    use sequence_classic::Status;
+    let config = match Config::new(cfg.players, cfg.teams, Options::default()) {
+        Ok(c) => c,
+        Err(e) => return failure_result(g, assign, 0, e.to_string(), 0),
+    };
+    let teams = config.teams() as usize;
+    let mut m = Match::new(config, game_seed(cfg.seed, g));
+    let mut bots: Vec<Box<dyn ClassicBot>> = Vec::new();
+    for s in 0..cfg.players {
+        let side = s as usize % teams;
+        let b = assign[side];
+        match crate::classic_bot_from(&cfg.bots[b], specs[b].clone(), bot_seed(cfg.seed, g, s)) {
+            Ok(bot) => bots.push(bot),
+            Err(e) => {
+                return failure_result(
+                    g,
+                    assign,
+                    side,
+                    BotFailure::Crashed(e.to_string()).to_string(),
+                    0,
+                )
+            }
+        }
+    }
+    let mut moves = 0;
+    let mut failure = None;
+    while !m.game().is_over() && moves < MAX_DECISIONS {
+        let seat = m.game().turn();
+        let side = m.game().team_of(seat).index();
+        let view = m.game().view(seat);
+        let mv = match bots[seat.index()].try_choose(&view) {
+            Ok(mv) => mv,
+            Err(e) => {
+                failure = Some((side, e.to_string()));
+                break;
+            }
+        };
+        if let Err(e) = m.play(seat, mv) {
+            failure = Some((side, BotFailure::Illegal(e.to_string()).to_string()));
+            break;
+        }
+        moves += 1;
+    }
+    for s in 0..cfg.players {
+        let view = m.game().view(Seat(s));
+        bots[s as usize].game_over(&view);
+    }
+    if let Some((side, why)) = failure {
+        return failure_result(g, assign, side, why, moves);
+    }
+    let winner = match m.game().status() {
+        Status::Won(t) => Some(t.index()),
+        _ => None,
+    };
+    GameResult {
+        index: g,
+        sides: assign.to_vec(),
+        winner,
+        moves,
+        failure: None,
+    }
+}
+
+fn play_stacks(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> GameResult {
+    use sequence_stacks::{Match, Options as StacksOptions};
+    let mut m = match Match::new(
+        cfg.players,
+        StacksOptions::default(),
+        game_seed(cfg.seed, g),
+    ) {
+        Ok(m) => m,
+        Err(e) => return failure_result(g, assign, 0, e.to_string(), 0),
+    };
+    let mut bots: Vec<Box<dyn StacksBot>> = Vec::new();
+    for s in 0..cfg.players {
+        let b = assign[s as usize];
+        match crate::stacks_bot_from(&cfg.bots[b], specs[b].clone(), bot_seed(cfg.seed, g, s)) {
+            Ok(bot) => bots.push(bot),
+            Err(e) => {
+                return failure_result(
+                    g,
+                    assign,
+                    s as usize,
+                    BotFailure::Crashed(e.to_string()).to_string(),
+                    0,
+                )
+            }
+        }
+    }
+    let mut moves = 0;
+    let mut failure = None;
+    while moves < MAX_DECISIONS {
+        let Some(seat) = m.game().to_act() else { break };
+        let view = m.game().view(seat);
+        let d = match bots[seat.index()].try_choose(&view) {
+            Ok(d) => d,
+            Err(e) => {
+                failure = Some((seat.index(), e.to_string()));
+                break;
+            }
+        };
+        if let Err(e) = m.play(seat, d) {
+            failure = Some((seat.index(), BotFailure::Illegal(e.to_string()).to_string()));
+            break;
+        }
+        moves += 1;
+    }
+    for s in 0..cfg.players {
+        let view = m.game().view(Seat(s));
+        bots[s as usize].game_over(&view);
+    }
+    if let Some((side, why)) = failure {
+        return failure_result(g, assign, side, why, moves);
+    }
+    GameResult {
+        index: g,
+        sides: assign.to_vec(),
+        winner: m.game().winner().map(|s| s.index()),
+        moves,
+        failure: None,
+    }
+}
+
+/// Totals per bot and Elo ratings from game results.
+pub fn tally(names: &[String], games: &[GameResult]) -> Vec<BotStats> {
+    let n = names.len();
+    let mut stats: Vec<BotStats> = names
+        .iter()
+        .map(|name| BotStats {
+            name: name.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            failures: 0,
+            elo: 1500.0,
+        })
+        .collect();
+    // Pairwise scores for Elo: score[a][b] = points of a against b.
+    let mut score = vec![vec![0.0f64; n]; n];
+    let mut count = vec![vec![0.0f64; n]; n];
+    for r in games {
+        let mut present: Vec<usize> = r.sides.clone();
+        present.sort_unstable();
+        present.dedup();
+        let winner_bot = r.winner.map(|u| r.sides[u]);
+        for &b in &present {
+            let s = &mut stats[b];
+            s.games += 1;
+            match winner_bot {
+                Some(w) if w == b => s.wins += 1,
+                Some(_) => s.losses += 1,
+                None => {
+                    if r.failure
+                        .as_ref()
+                        .is_some_and(|(side, _)| r.sides[*side] == b)
+                    {
+                        s.losses += 1
+                    } else {
+                        s.draws += 1
+                    }
+                }
+            }
+        }
+        if let Some((side, _)) = &r.failure {
+            stats[r.sides[*side]].failures += 1;
+        }
+        for &a in &present {
+            for &b in &present {
+                if a == b {
+                    continue;
+                }
+                let pts = match winner_bot {
+                    Some(w) if w == a => 1.0,
+                    Some(w) if w == b => 0.0,
+                    _ => 0.5,
+                };
+                score[a][b] += pts;
+                count[a][b] += 1.0;
+            }
+        }
+    }
+    for (b, e) in elo(&score, &count).into_iter().enumerate() {
+        stats[b].elo = e;
+    }
+    stats
+}
+
+/// Bradley–Terry (Elo) ratings by minorization–maximization from pairwise
+/// points and game counts; one virtual draw per pair keeps ratings finite.
+/// Mean rating 1500.
+pub fn elo(score: &[Vec<f64>], count: &[Vec<f64>]) -> Vec<f64> {
+    let n = score.len();
+    let mut gamma = vec![1.0f64; n];
+    for _ in 0..500 {
+        let mut next = gamma.clone();
+        for i in 0..n {
+            let mut w = 0.0;
+            let mut d = 0.0;
+            for j in 0..n {
+                if i == j || count[i][j] == 0.0 {
+                    continue;
+                }
+                w += score[i][j] + 0.5;
+                d += (count[i][j] + 1.0) / (gamma[i] + gamma[j]);
+            }
+            if d > 0.0 {
+                next[i] = w / d;
+            }
+        }
+        // Normalise the geometric mean to 1.
+        let lg: f64 = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
+        for g in next.iter_mut() {
+            *g = (g.ln() - lg).exp();
+        }
+        let delta: f64 = next.iter().zip(&gamma).map(|(a, b)| (a - b).abs()).sum();
+        gamma = next;
+        if delta < 1e-10 {
+            break;
+        }
+    }
+    gamma.iter().map(|g| 1500.0 + 400.0 * g.log10()).collect()
+}
+
+impl ArenaReport {
+    /// `{"games": N, "bots": [{"name", "wins", "draws", "losses", "elo"}]}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "games": self.games.len(),
+            "bots": self.bots.iter().map(|b| serde_json::json!({
+                "name": b.name,
+                "wins": b.wins,
+                "draws": b.draws,
+                "losses": b.losses,
+                "elo": (b.elo * 10.0).round() / 10.0,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The results as a text table.
+    pub fn table(&self) -> String {
+        let w = self
+            .bots
+            .iter()
+            .map(|b| b.name.chars().count())
+            .max()
+            .unwrap_or(3)
+            .max(3);
+        let mut s = format!(
+            "{:<w$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>15}  {:>6}\n",
+            "bot", "games", "wins", "draws", "losses", "win %", "95% CI", "Elo"
+        );
+        for b in &self.bots {
+            let (lo, hi) = b.win_ci();
+            s += &format!(
+                "{:<w$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}  {:>15}  {:>6.0}\n",
+                b.name,
+                b.games,
+                b.wins,
+                b.draws,
+                b.losses,
+                100.0 * b.win_rate(),
+                format!("{:.1}–{:.1}", 100.0 * lo, 100.0 * hi),
+                b.elo
+            );
+        }
+        let failures: u32 = self.bots.iter().map(|b| b.failures).sum();
+        if failures > 0 {
+            s += &format!(
+                "{failures} game(s) lost by a bot failing (crash, timeout or illegal move)\n"
+            );
+        }
+        s
+    }
+
+    /// Writes `arena.csv` (one row per bot) into `dir`.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn write_csv(&self, dir: &Path) -> anyhow::Result<()> {
+        let mut w = csv::Writer::from_path(dir.join("arena.csv"))?;
+        w.write_record([
+            "bot", "games", "wins", "draws", "losses", "failures", "win_rate", "ci_low", "ci_high",
+            "elo",
+        ])?;
+        for b in &self.bots {
+            let (lo, hi) = b.win_ci();
+            w.write_record([
+                b.name.clone(),
+                b.games.to_string(),
+                b.wins.to_string(),
+                b.draws.to_string(),
+                b.losses.to_string(),
+                b.failures.to_string(),
+                format!("{:.4}", b.win_rate()),
+                format!("{lo:.4}"),
+                format!("{hi:.4}"),
+                format!("{:.1}", b.elo),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+
+    /// Writes `arena.svg`: win rate per bot with its 95 % interval.
+    ///
+    /// # Errors
+    /// I/O or drawing errors.
+    pub fn write_svg(&self, dir: &Path, title: &str) -> anyhow::Result<()> {
+        use plotters::prelude::*;
+        let path = dir.join("arena.svg");
+        let n = self.bots.len();
+        let root = SVGBackend::new(&path, (160 + 140 * n as u32, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d((0..n).into_segmented(), 0.0..100.0)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .y_desc("win % (95% CI)")
+            .x_labels(n)
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        chart
+            .draw_series(self.bots.iter().enumerate().map(|(i, b)| {
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), 0.0),
+                        (SegmentValue::Exact(i + 1), 100.0 * b.win_rate()),
+                    ],
+                    Palette99::pick(i).mix(0.7).filled(),
+                );
+                bar.set_margin(0, 0, 20, 20);
+                bar
+            }))
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        chart
+            .draw_series(self.bots.iter().enumerate().map(|(i, b)| {
+                let (lo, hi) = b.win_ci();
+                ErrorBar::new_vertical(
+                    SegmentValue::CenterOf(i),
+                    100.0 * lo,
+                    100.0 * b.win_rate(),
+                    100.0 * hi,
+                    BLACK.stroke_width(2),
+                    12,
+                )
+            }))
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,533 @@
+//! Bots for classic Sequence: [`RandomBot`], [`GreedyBot`] (one-ply
+//! heuristic) and [`IsmctsBot`] (search), plus the heuristic itself
+//! ([`Heuristic`]) and the search state ([`ClassicState`]).
+
+use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
+use crate::ClassicBot;
+use rand::{Rng, RngCore};
+use sequence_classic::{
+    Bitboard, Declaration, Game, Move, MoveList, RngReshuffler, SeatView, Space, Status, Team,
+    Window, CORNERS,
+};
+use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use std::sync::OnceLock;
+
+// ----- random ----------------------------------------------------------------
+
+/// Plays a uniformly random legal move.
+pub struct RandomBot {
+    name: String,
+    rng: GameRng,
+}
+
+impl RandomBot {
+    /// A random bot named `name`, seeded with `seed` (ChaCha8).
+    pub fn new(name: String, seed: u64) -> RandomBot {
+        RandomBot {
+            name,
+            rng: game_rng(seed),
+        }
+    }
+}
+
+impl ClassicBot for RandomBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Move {
+        let moves = view.legal_moves();
+        if moves.is_empty() {
+            return Move::Pass;
+        }
+        moves[self.rng.random_range(0..moves.len())]
+    }
+}
+
+// ----- lines through spaces ---------------------------------------------------
+
+/// Every window of `len` spaces as a mask, and per space (bit index) the
+/// windows through it.
+pub struct Lines {
+    /// Window masks.
+    pub windows: Vec<u128>,
+    /// Per bit index (0–109): indices into `windows`.
+    pub through: Vec<Vec<u16>>,
+}
+
+fn build_lines(len: u8) -> Lines {
+    let mut windows = Vec::new();
+    let mut through = vec![Vec::new(); 110];
+    for sq in Space::all() {
+        for dir in sequence_classic::Dir::ALL {
+            if let Some(w) = Window::new(sq, dir, len) {
+                let m = w.mask(len).0;
+                let id = windows.len() as u16;
+                windows.push(m);
+                for s in Bitboard(m).iter() {
+                    through[s.bit() as usize].push(id);
+                }
+            }
+        }
+    }
+    Lines { windows, through }
+}
+
+/// The line tables for sequence length 4 or 5 (other lengths: 5).
+pub fn lines(len: u8) -> &'static Lines {
+    static L4: OnceLock<Lines> = OnceLock::new();
+    static L5: OnceLock<Lines> = OnceLock::new();
+    if len == 4 {
+        L4.get_or_init(|| build_lines(4))
+    } else {
+        L5.get_or_init(|| build_lines(5))
+    }
+}
+
+// ----- heuristic --------------------------------------------------------------
+
+/// Value of a live window by spaces still missing (0 = a sequence).
+const OWN: [f64; 6] = [10_000.0, 40.0, 9.0, 3.0, 1.0, 0.0];
+/// Value of killing an opponent's live window, by spaces it still misses.
+const BLOCK: [f64; 6] = [0.0, 600.0, 12.0, 2.0, 0.5, 0.0];
+/// Cost of spending a two-eyed jack (wild).
+const TWO_EYED_COST: f64 = 30.0;
+/// Cost of spending a one-eyed jack (remover).
+const ONE_EYED_COST: f64 = 40.0;
+
+/// The public board as the heuristic reads it.
+#[derive(Clone, Debug)]
+pub struct Heuristic {
+    chips: [u128; 3],
+    occupied: u128,
+    /// Per team, the spaces of its sequences (corners excluded).
+    locked: [u128; 3],
+    teams: u8,
+    len: u8,
+    win: u8,
+    seq_count: [u8; 3],
+}
+
+impl Heuristic {
+    /// Reads the board of a view.
+    pub fn from_view(view: &SeatView) -> Heuristic {
+        let cfg = view.config();
+        let len = cfg.sequence_length();
+        let teams = cfg.teams();
+        let mut chips = [0u128; 3];
+        for t in 0..teams.min(3) {
+            chips[t as usize] = view.chips(Team(t)).0;
+        }
+        let mut locked = [0u128; 3];
+        let mut seq_count = [0u8; 3];
+        for (t, w) in view.sequences() {
+            locked[t.index() % 3] |= w.mask(len).0 & !CORNERS.0;
+            seq_count[t.index() % 3] += 1;
+        }
+        Heuristic {
+            chips,
+            occupied: chips[0] | chips[1] | chips[2],
+            locked,
+            teams,
+            len,
+            win: cfg.win_sequences(),
+            seq_count,
+        }
+    }
+
+    /// Reads the board of a full game.
+    pub fn from_game(game: &Game) -> Heuristic {
+        let len = game.sequence_length();
+        let teams = game.teams();
+        let mut chips = [0u128; 3];
+        for t in 0..teams.min(3) {
+            chips[t as usize] = game.chips(Team(t)).0;
+        }
+        let mut locked = [0u128; 3];
+        let mut seq_count = [0u8; 3];
+        for (t, w) in game.sequences() {
+            locked[t.index() % 3] |= w.mask(len).0 & !CORNERS.0;
+            seq_count[t.index() % 3] += 1;
+        }
+        Heuristic {
+            chips,
+            occupied: game.occupied().0,
+            locked,
+            teams,
+            len,
+            win: game.win_sequences(),
+            seq_count,
+        }
+    }
+
+    /// Spaces still missing in window `w` for `team`, or `None` when the
+    /// window is dead for it (an opponent chip in it, or more than one space
+    /// shared with its own sequences, C8).
+    #[inline]
+    fn missing(&self, w: u128, team: usize, locked: u128) -> Option<usize> {
+        let opp = self.occupied & !self.chips[team];
+        if w & opp != 0 || (w & locked).count_ones() > 1 {
+            return None;
+        }
+        let have = (w & (self.chips[team] | CORNERS.0)).count_ones();
+        Some(self.len as usize - have as usize)
+    }
+
+    /// Value for `team` of a chip on the empty space `at`: own lines it
+    /// builds plus opponents' lines it blocks.
+    pub fn place_value(&self, team: Team, at: Space) -> f64 {
+        let t = team.index();
+        let ls = lines(self.len);
+        let mut v = 0.0;
+        for &wi in &ls.through[at.bit() as usize] {
+            let w = ls.windows[wi as usize];
+            if let Some(m) = self.missing(w, t, self.locked[t]) {
+                v += OWN[m.saturating_sub(1).min(5)] - OWN[m.min(5)];
+            }
+            for o in 0..self.teams as usize {
+                if o != t {
+                    if let Some(m) = self.missing(w, o, self.locked[o]) {
+                        v += BLOCK[m.min(5)];
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// Value for `team` of removing the opponent chip on `at`.
+    pub fn remove_value(&self, team: Team, at: Space) -> f64 {
+        let t = team.index();
+        let Some(owner) = (0..self.teams as usize).find(|&o| self.chips[o] >> at.bit() & 1 != 0)
+        else {
+            return 0.0;
+        };
+        if owner == t {
+            return 0.0;
+        }
+        let ls = lines(self.len);
+        let mut v = 0.0;
+        for &wi in &ls.through[at.bit() as usize] {
+            let w = ls.windows[wi as usize];
+            if let Some(m) = self.missing(w, owner, self.locked[owner]) {
+                // The window loses a chip: worth its threat.
+                v += BLOCK[m.min(5)] + OWN[m.min(5)].min(600.0) * 0.1;
+            }
+        }
+        v
+    }
+
+    /// Sum over every window still live for `team` of its value, with
+    /// `locked` as the team's sequence spaces: the team's potential.
+    pub fn potential(&self, team: Team, locked: u128) -> f64 {
+        let t = team.index();
+        let ls = lines(self.len);
+        ls.windows
+            .iter()
+            .filter_map(|&w| self.missing(w, t, locked))
+            .filter(|&m| m > 0)
+            .map(|m| OWN[m.min(5)])
+            .sum()
+    }
+}
+
+/// The best declaration (C8a) for a placement on `at` by the seat to move
+/// in `game`: among the choices that make the most sequences, the one that
+/// leaves the team the most potential for further sequences (fewest of its
+/// live lines locked). `None` when the placement completes nothing or there
+/// is one choice only (the engine's default then is the same).
+pub fn best_declaration(game: &Game, at: Space) -> Option<Declaration> {
+    let comp = game.completions_at(at)?;
+    if !comp.any() {
+        return None;
+    }
+    let choices = comp.all_choices();
+    if choices.len() <= 1 {
+        return None;
+    }
+    let team = game.team_of(game.turn());
+    let mut h = Heuristic::from_game(game);
+    h.chips[team.index()] |= at.bb().0;
+    h.occupied |= at.bb().0;
+    let len = game.sequence_length();
+    let base = h.locked[team.index()];
+    choices
+        .iter()
+        .map(|ws| {
+            let locked = ws
+                .iter()
+                .fold(base, |b, w| b | (w.mask(len).0 & !CORNERS.0));
+            (h.potential(team, locked), ws)
+        })
+        .fold(None::<(f64, &Vec<Window>)>, |best, (v, ws)| match best {
+            Some((bv, _)) if bv >= v => best,
+            _ => Some((v, ws)),
+        })
+        .map(|(_, ws)| Declaration::new(ws))
+}
+
+/// Adds the best declaration to a placement that completes sequences.
+pub fn with_declaration(game: &Game, mv: Move) -> Move {
+    match mv {
+        Move::Place {
+            card,
+            at,
+            declare: None,
+        } => match best_declaration(game, at) {
+            Some(d) => Move::Place {
+                card,
+                at,
+                declare: Some(d),
+            },
+            None => mv,
+        },
+        _ => mv,
+    }
+}
+
+/// Scores every legal move of the seat to move in `game` (its own view of
+/// the board is public, so a determinization serves). Higher is better.
+pub fn score_moves(game: &Game, moves: &[Move]) -> Vec<f64> {
+    let h = Heuristic::from_game(game);
+    let team = game.team_of(game.turn());
+    moves
+        .iter()
+        .map(|m| match *m {
+            Move::Dead { .. } => 1e7,
+            Move::Place { card, at, .. } => {
+                let mut v = h.place_value(team, at);
+                if let Some(c) = game.completions_at(at) {
+                    let made = c.most();
+                    if made > 0 {
+                        v += 10_000.0 * made as f64;
+                        if h.seq_count[team.index() % 3] + made >= h.win {
+                            v += 1e6;
+                        }
+                    }
+                }
+                if card.is_jack() {
+                    v -= TWO_EYED_COST;
+                }
+                v
+            }
+            Move::Remove { at, .. } => h.remove_value(team, at) - ONE_EYED_COST,
+            Move::Pass => 0.0,
+            // Stuck: throw the card least likely to be useful (jacks last).
+            Move::Discard { card } => {
+                if card.is_jack() {
+                    -100.0
+                } else {
+                    0.0
+                }
+            }
+        })
+        .collect()
+}
+
+/// A view's public board as a full game (hidden cards dealt at random):
+/// the heuristic only reads the public part.
+fn board_game(view: &SeatView, rng: &mut impl RngCore) -> Game {
+    view.determinize(rng)
+}
+
+// ----- greedy -----------------------------------------------------------------
+
+/// One-ply heuristic: completes sequences (and wins), blocks opponents'
+/// fours and open threes, values spaces by the live lines through them,
+/// keeps jacks for when they matter, exchanges dead cards, and declares
+/// sequences keeping the most potential (C8a). With `blunder` > 0 it plays
+/// a random move that often (level 1).
+pub struct GreedyBot {
+    name: String,
+    rng: GameRng,
+    blunder: f64,
+}
+
+impl GreedyBot {
+    /// A greedy bot; `blunder` is the chance (0–1) of a random move.
+    pub fn new(name: String, seed: u64, blunder: f64) -> GreedyBot {
+        GreedyBot {
+            name,
+            rng: game_rng(seed),
+            blunder,
+        }
+    }
+}
+
+/// The greedy choice among `moves` in `game` (ties broken by `rng`).
+pub fn greedy_choice(game: &Game, moves: &[Move], rng: &mut impl Rng) -> Move {
+    let scores = score_moves(game, moves);
+    let mut best = 0;
+    let mut best_v = f64::NEG_INFINITY;
+    for (i, &v) in scores.iter().enumerate() {
+        let v = v + rng.random::<f64>() * 0.5;
+        if v > best_v {
+            best_v = v;
+            best = i;
+        }
+    }
+    with_declaration(game, moves[best])
+}
+
+impl ClassicBot for GreedyBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Move {
+        let moves = view.legal_moves();
+        if moves.is_empty() {
+            return Move::Pass;
+        }
+        if self.blunder > 0.0 && self.rng.random::<f64>() < self.blunder {
+            return moves[self.rng.random_range(0..moves.len())];
+        }
+        let game = board_game(view, &mut self.rng);
+        greedy_choice(&game, &moves, &mut self.rng)
+    }
+}
+
+// ----- search -----------------------------------------------------------------
+
+/// A determinization of classic Sequence for [`ismcts`]. Sides are teams.
+#[derive(Clone)]
+pub struct ClassicState(pub Game);
+
+const KEY_REMOVE: usize = 52 * 110;
+const KEY_DEAD: usize = 2 * 52 * 110;
+const KEY_PASS: usize = KEY_DEAD + 52;
+const KEY_DISCARD: usize = KEY_PASS + 1;
+
+impl SearchState for ClassicState {
+    type Move = Move;
+    const KEYS: usize = KEY_DISCARD + 52;
+
+    #[inline]
+    fn mover(&self) -> Option<u8> {
+        if self.0.is_over() {
+            None
+        } else {
+            Some(self.0.team_of(self.0.turn()).0)
+        }
+    }
+
+    fn legal(&self, out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        self.0.legal_moves(&mut list);
+        out.clear();
+        out.extend(list.iter().copied());
+    }
+
+    #[inline]
+    fn key(mv: &Move) -> usize {
+        match *mv {
+            Move::Place { card, at, .. } => card.index() * 110 + at.bit() as usize,
+            Move::Remove { card, at } => KEY_REMOVE + card.index() * 110 + at.bit() as usize,
+            Move::Dead { card } => KEY_DEAD + card.index(),
+            Move::Pass => KEY_PASS,
+            Move::Discard { card } => KEY_DISCARD + card.index(),
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move, rng: &mut PlayoutRng) {
+        let _ = self.0.apply(mv, &mut RngReshuffler(rng));
+    }
+
+    fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
+        self.0.playout(rng);
+        outcome(&self.0)
+    }
+}
+
+/// Rewards of a finished game: 1 to the winning team, ½ each on a draw.
+pub fn outcome(game: &Game) -> Rewards {
+    let mut r = [0.0; MAX_SIDES];
+    match game.status() {
+        Status::Won(t) => r[t.index() % MAX_SIDES] = 1.0,
+        _ => r.iter_mut().for_each(|x| *x = 0.5),
+    }
+    r
+}
+
+/// Searches the view's position with ISMCTS: per legal move, visits and the
+/// estimated chance of the view's team to win. The view must be on its
+/// seat's turn.
+pub fn analyse(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+) -> SearchReport<Move> {
+    let det = |rng: &mut PlayoutRng| ClassicState(view.determinize(rng));
+    ismcts::search(&det, budget, trees, seed)
+}
+
+/// ISMCTS bot (see [`crate::ismcts`]): a fresh determinization of the view
+/// per iteration, random playouts to the end, root parallelism. Dead-card
+/// exchanges are made at once and a winning placement is taken without
+/// search; the chosen placement declares as [`best_declaration`] says.
+pub struct IsmctsBot {
+    name: String,
+    seed: u64,
+    moves_made: u64,
+    budget: Budget,
+    trees: Option<usize>,
+    rng: GameRng,
+    /// The last search's report (for UIs and `sequence hint`).
+    pub last: Option<SearchReport<Move>>,
+}
+
+impl IsmctsBot {
+    /// An ISMCTS bot with a per-move budget and tree count (see
+    /// [`ismcts::search`]).
+    pub fn new(name: String, seed: u64, budget: Budget, trees: Option<usize>) -> IsmctsBot {
+        IsmctsBot {
+            name,
+            seed,
+            moves_made: 0,
+            budget,
+            trees,
+            rng: game_rng(seed),
+            last: None,
+        }
+    }
+}
+
+impl ClassicBot for IsmctsBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Move {
+        let moves = view.legal_moves();
+        if moves.is_empty() {
+            return Move::Pass;
+        }
+        self.moves_made += 1;
+        let game = board_game(view, &mut self.rng);
+        if moves.len() == 1 {
+            return with_declaration(&game, moves[0]);
+        }
+        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+            return *m;
+        }
+        // A placement that wins ends the game: no search needed.
+        let team = game.team_of(game.turn());
+        let have = game.sequence_count(team);
+        for m in &moves {
+            if let Move::Place { at, .. } = *m {
+                if let Some(c) = game.completions_at(at) {
+                    if c.any() && have + c.most() >= game.win_sequences() {
+                        return with_declaration(&game, *m);
+                    }
+                }
+            }
+        }
+        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
+        let report = analyse(view, self.budget, self.trees, seed);
+        let best = report.best().unwrap_or(moves[0]);
+        self.last = Some(report);
+        with_declaration(&game, best)
+    }
+}

@@ -1,0 +1,426 @@
+//! The bot protocol (docs/bot-protocol.md): an outside program plays a seat
+//! through line-based JSON on its stdin and stdout, in the manner of UCI or
+//! GTP.
+//!
+//! One JSON object per line each way. The host sends
+//! `{"type":"hello","protocol":"sequence-bot/1","game":"classic"|"stacks","seed":N}`
+//! and the bot answers `{"type":"hello","name":…,"version":…}`. Then for each
+//! decision the host sends `{"type":"move","time_ms":T,"view":{…},"legal_moves":[…]}`
+//! (the seat's view JSON and its legal moves in the record move format) and
+//! the bot answers `{"type":"move","move":{…}}` with one of them. At the end
+//! the host sends `{"type":"game_over","view":{…}}` and `{"type":"quit"}`.
+//!
+//! A program that exits, closes its output, answers garbage, answers a
+//! move not among the legal ones, or takes longer than its time limit
+//! fails ([`BotFailure`]): the arena counts that game as lost by it.
+
+use crate::{BotFailure, ClassicBot, StacksBot};
+use rand::Rng;
+use sequence_common::rng::{game_rng, GameRng};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// Protocol name and version sent in the greeting.
+pub const PROTOCOL: &str = "sequence-bot/1";
+/// Time a program has to answer the greeting.
+pub const HELLO_TIME: Duration = Duration::from_secs(10);
+/// Longest line accepted from a program (bytes).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A running bot program.
+pub struct ProgramBot {
+    command: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    move_time: Duration,
+    /// Name and version the program gave in its greeting.
+    pub hello_name: String,
+    /// The first failure; every later request fails the same way.
+    failed: Option<BotFailure>,
+    rng: GameRng,
+}
+
+impl ProgramBot {
+    /// Starts `command` (split on whitespace, no shell) and greets it for
+    /// `game` (`"classic"` or `"stacks"`).
+    ///
+    /// # Errors
+    /// A message when the program cannot start or does not greet back
+    /// within [`HELLO_TIME`].
+    pub fn start(
+        command: &str,
+        game: &str,
+        move_time: Duration,
+        seed: u64,
+    ) -> Result<ProgramBot, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("empty command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {program:?}: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+        let stderr = child.stderr.take();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match r.by_ref().take(MAX_LINE as u64).read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        if let Some(err) = stderr {
+            let name = command.to_string();
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines().map_while(Result::ok) {
+                    tracing::debug!(bot = %name, "stderr: {line}");
+                }
+            });
+        }
+        let stdin = child.stdin.take();
+        let mut bot = ProgramBot {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines: rx,
+            move_time,
+            hello_name: String::new(),
+            failed: None,
+            rng: game_rng(seed),
+        };
+        bot.send(&json!({"type": "hello", "protocol": PROTOCOL, "game": game, "seed": seed}))
+            .map_err(|e| e.to_string())?;
+        let answer = bot
+            .receive(HELLO_TIME)
+            .map_err(|e| format!("greeting: {e}"))?;
+        if answer.get("type").and_then(Value::as_str) != Some("hello") {
+            bot.kill();
+            return Err(format!(
+                "greeting: expected {{\"type\":\"hello\",...}}, got {answer}"
+            ));
+        }
+        let name = answer.get("name").and_then(Value::as_str).unwrap_or("?");
+        let version = answer.get("version").and_then(Value::as_str).unwrap_or("");
+        bot.hello_name = format!("{name} {version}").trim().to_string();
+        tracing::info!(command, hello = %bot.hello_name, "bot program started");
+        Ok(bot)
+    }
+
+    fn send(&mut self, v: &Value) -> Result<(), BotFailure> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(BotFailure::Crashed("input closed".into()));
+        };
+        let mut line = v.to_string();
+        line.push('\n');
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.flush())
+            .map_err(|e| {
+                BotFailure::Crashed(format!(
+                    "cannot write to the program: {e} ({})",
+                    self.exit_note()
+                ))
+            })
+    }
+
+    fn exit_note(&mut self) -> String {
+        match self.child.try_wait() {
+            Ok(Some(st)) => format!("exited with {st}"),
+            _ => "still running".into(),
+        }
+    }
+
+    fn receive(&mut self, limit: Duration) -> Result<Value, BotFailure> {
+        match self.lines.recv_timeout(limit) {
+            Ok(line) => {
+                if line.len() >= MAX_LINE {
+                    return Err(BotFailure::Garbled(format!(
+                        "a line longer than {MAX_LINE} bytes"
+                    )));
+                }
+                serde_json::from_str::<Value>(line.trim()).map_err(|e| {
+                    BotFailure::Garbled(format!("not JSON ({e}): {:?}", truncate(line.trim(), 200)))
+                })
+            }
+            Err(RecvTimeoutError::Timeout) => Err(BotFailure::Timeout(limit.as_millis() as u64)),
+            Err(RecvTimeoutError::Disconnected) => {
+                // Give the process a moment to be reaped for its status.
+                std::thread::sleep(Duration::from_millis(20));
+                Err(BotFailure::Crashed(format!(
+                    "closed its output ({})",
+                    self.exit_note()
+                )))
+            }
+        }
+    }
+
+    /// Sends a move request and returns the `move` object of the answer.
+    fn ask(&mut self, view: Value, legal: Vec<Value>) -> Result<Value, BotFailure> {
+        if let Some(f) = &self.failed {
+            return Err(f.clone());
+        }
+        let req = json!({
+            "type": "move",
+            "time_ms": self.move_time.as_millis() as u64,
+            "view": view,
+            "legal_moves": legal,
+        });
+        let res = self
+            .send(&req)
+            .and_then(|_| self.receive(self.move_time))
+            .and_then(|answer| match answer.get("move") {
+                Some(m) if m.is_object() => Ok(m.clone()),
+                _ => Err(BotFailure::Garbled(format!(
+                    "expected {{\"type\":\"move\",\"move\":{{...}}}}, got {}",
+                    truncate(&answer.to_string(), 200)
+                ))),
+            });
+        if let Err(e) = &res {
+            self.fail(e.clone());
+        }
+        res
+    }
+
+    fn fail(&mut self, e: BotFailure) {
+        tracing::warn!(command = %self.command, "bot program failed: {e}");
+        self.failed = Some(e);
+        self.kill();
+    }
+
+    fn notify(&mut self, v: Value) {
+        if self.failed.is_none() {
+            let _ = self.send(&v);
+        }
+    }
+
+    fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// This program as a classic Sequence bot named `name`.
+    pub fn classic(self, name: String) -> ClassicProgram {
+        ClassicProgram { name, bot: self }
+    }
+
+    /// This program as a Sequence Stacks bot named `name`.
+    pub fn stacks(self, name: String) -> StacksProgram {
+        StacksProgram { name, bot: self }
+    }
+}
+
+impl Drop for ProgramBot {
+    fn drop(&mut self) {
+        if self.failed.is_none() {
+            let _ = self.send(&json!({"type": "quit"}));
+            self.stdin = None;
+            for _ in 0..20 {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        self.kill();
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+/// A bot program playing classic Sequence.
+pub struct ClassicProgram {
+    name: String,
+    bot: ProgramBot,
+}
+
+impl ClassicBot for ClassicProgram {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// The program's move; on failure a random legal move (the failure is
+    /// logged; the arena uses [`ClassicBot::try_choose`] instead).
+    fn choose(&mut self, view: &sequence_classic::SeatView) -> sequence_classic::Move {
+        match self.try_choose(view) {
+            Ok(m) => m,
+            Err(_) => {
+                let moves = view.legal_moves();
+                if moves.is_empty() {
+                    sequence_classic::Move::Pass
+                } else {
+                    moves[self.bot.rng.random_range(0..moves.len())]
+                }
+            }
+        }
+    }
+
+    fn try_choose(
+        &mut self,
+        view: &sequence_classic::SeatView,
+    ) -> Result<sequence_classic::Move, BotFailure> {
+        use sequence_classic::record::{move_from_json, move_to_json};
+        use sequence_classic::Move;
+        let len = view.config().sequence_length();
+        let legal = view.legal_moves();
+        let legal_json: Vec<Value> = legal
+            .iter()
+            .map(|m| move_to_json(view.seat(), m, len))
+            .collect();
+        let answer = self.bot.ask(view.to_json(), legal_json)?;
+        let checked = (|| {
+            let (seat, mv) = move_from_json(&answer, len).map_err(BotFailure::Illegal)?;
+            if seat != view.seat() {
+                return Err(BotFailure::Illegal(format!(
+                    "seat {} moved, but it is seat {}'s turn",
+                    seat.0,
+                    view.seat().0
+                )));
+            }
+            let plain = match mv {
+                Move::Place { card, at, .. } => Move::place(card, at),
+                m => m,
+            };
+            if !legal.contains(&plain) {
+                return Err(BotFailure::Illegal(format!(
+                    "{answer} is not among the legal moves"
+                )));
+            }
+            if let Move::Place {
+                declare: Some(_), ..
+            } = mv
+            {
+                // The board is public: any determinization checks C8a.
+                let g = view.determinize(&mut self.bot.rng);
+                g.check(mv)
+                    .map_err(|e| BotFailure::Illegal(format!("{answer}: {e}")))?;
+            }
+            Ok(mv)
+        })();
+        if let Err(e) = &checked {
+            self.bot.fail(e.clone());
+        }
+        checked
+    }
+
+    fn game_over(&mut self, view: &sequence_classic::SeatView) {
+        self.bot
+            .notify(json!({"type": "game_over", "view": view.to_json()}));
+    }
+}
+
+/// The view JSON of a Sequence Stacks seat as the protocol sends it: the
+/// view's fields (serde), plus `"game": "stacks"` and `legal_moves` in the
+/// RECORD-STACKS.md move format (with `seat`; a declined Block is
+/// `{"seat":S,"pass":true}`).
+pub fn stacks_view_json(view: &sequence_stacks::SeatView) -> Value {
+    let mut v = serde_json::to_value(view).unwrap_or_else(|_| json!({}));
+    if let Some(o) = v.as_object_mut() {
+        o.remove("legal");
+        o.insert("game".into(), json!("stacks"));
+        o.insert("legal_moves".into(), Value::Array(stacks_legal_json(view)));
+    }
+    v
+}
+
+fn stacks_decision_json(seat: sequence_common::Seat, d: sequence_stacks::Decision) -> Value {
+    d.to_record_json(seat)
+        .unwrap_or_else(|| json!({"seat": seat.0, "pass": true}))
+}
+
+fn stacks_legal_json(view: &sequence_stacks::SeatView) -> Vec<Value> {
+    view.legal
+        .iter()
+        .map(|&d| stacks_decision_json(view.seat, d))
+        .collect()
+}
+
+/// A bot program playing Sequence Stacks.
+pub struct StacksProgram {
+    name: String,
+    bot: ProgramBot,
+}
+
+impl StacksBot for StacksProgram {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// The program's decision; on failure a random legal one (logged).
+    fn choose(&mut self, view: &sequence_stacks::SeatView) -> sequence_stacks::Decision {
+        match self.try_choose(view) {
+            Ok(d) => d,
+            Err(_) => {
+                if view.legal.is_empty() {
+                    sequence_stacks::Decision::Pass
+                } else {
+                    view.legal[self.bot.rng.random_range(0..view.legal.len())]
+                }
+            }
+        }
+    }
+
+    fn try_choose(
+        &mut self,
+        view: &sequence_stacks::SeatView,
+    ) -> Result<sequence_stacks::Decision, BotFailure> {
+        let answer = self
+            .bot
+            .ask(stacks_view_json(view), stacks_legal_json(view))?;
+        let checked = (|| {
+            let (seat, d) = if answer.get("pass") == Some(&Value::Bool(true)) {
+                let seat = answer
+                    .get("seat")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(view.seat.0 as u64);
+                (
+                    sequence_common::Seat(seat.min(255) as u8),
+                    sequence_stacks::Decision::Pass,
+                )
+            } else {
+                sequence_stacks::record::move_from_json(&answer).map_err(BotFailure::Illegal)?
+            };
+            if seat != view.seat {
+                return Err(BotFailure::Illegal(format!(
+                    "seat {} moved, but seat {} must decide",
+                    seat.0, view.seat.0
+                )));
+            }
+            if !view.legal.contains(&d) {
+                return Err(BotFailure::Illegal(format!(
+                    "{answer} is not among the legal moves"
+                )));
+            }
+            Ok(d)
+        })();
+        if let Err(e) = &checked {
+            self.bot.fail(e.clone());
+        }
+        checked
+    }
+
+    fn game_over(&mut self, view: &sequence_stacks::SeatView) {
+        self.bot
+            .notify(json!({"type": "game_over", "view": stacks_view_json(view)}));
+    }
+}

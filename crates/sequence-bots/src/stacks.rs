@@ -1,0 +1,432 @@
+//! Bots for Sequence Stacks: [`RandomBot`], [`GreedyBot`] and
+//! [`IsmctsBot`], over the per-seat view ([`SeatView`]) and its decisions.
+
+use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
+use crate::StacksBot;
+use rand::Rng;
+use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use sequence_common::Seat;
+use sequence_stacks::{
+    meets_win, Card, Colour, Decision, Decisions, Game, SeatView, Source, Status,
+};
+
+// ----- random ----------------------------------------------------------------
+
+/// Plays a uniformly random legal decision.
+pub struct RandomBot {
+    name: String,
+    rng: GameRng,
+}
+
+impl RandomBot {
+    /// A random bot named `name`, seeded with `seed` (ChaCha8).
+    pub fn new(name: String, seed: u64) -> RandomBot {
+        RandomBot {
+            name,
+            rng: game_rng(seed),
+        }
+    }
+}
+
+impl StacksBot for RandomBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Decision {
+        if view.legal.is_empty() {
+            return Decision::Pass;
+        }
+        view.legal[self.rng.random_range(0..view.legal.len())]
+    }
+}
+
+// ----- heuristic --------------------------------------------------------------
+
+/// Value for a seat holding `chips` (`[blue, red]`) of one more chip of
+/// `colour` (S7: 5 chips, at least 2 of each colour).
+fn chip_value(chips: [u8; 2], colour: Colour) -> f64 {
+    let mut after = chips;
+    after[colour.index()] += 1;
+    if meets_win(after) {
+        1000.0
+    } else if chips[colour.index()] < 2 {
+        100.0
+    } else if chips[0] + chips[1] < 5 {
+        50.0
+    } else {
+        10.0
+    }
+}
+
+/// How much a seat wants to keep `card` in hand (used to pick discards).
+fn keep_value(view: &SeatView, card: Card) -> f64 {
+    if card.is_wild() {
+        return 30.0;
+    }
+    match card {
+        Card::Block | Card::StealChip => 25.0,
+        Card::Skip | Card::StealCard | Card::Reverse => 15.0,
+        _ => {
+            let (Some(colour), Some(n)) = (card.colour(), card.number()) else {
+                return 0.0;
+            };
+            // Distance to the nearest pile of its colour that could take it.
+            let per = view.options.piles_per_colour as usize;
+            let mut best: Option<usize> = None;
+            let free_places = view
+                .piles
+                .iter()
+                .filter(|p| p.place.colour() == colour && p.cards.is_empty())
+                .count();
+            let _ = per;
+            for p in view.piles.iter().filter(|p| p.place.colour() == colour) {
+                let h = p.cards.len();
+                if h < n as usize {
+                    let d = n as usize - 1 - h;
+                    best = Some(best.map_or(d, |b| b.min(d)));
+                }
+            }
+            if free_places > 0 {
+                best = Some(best.map_or(n as usize - 1, |b| b.min(n as usize - 1)));
+            }
+            match best {
+                Some(d) => 10.0 - 2.0 * d as f64,
+                None => 1.0,
+            }
+        }
+    }
+}
+
+/// Scores a decision of `view`'s seat; higher is better. Plays onto piles
+/// that complete them are worth the chip (more for a colour still needed);
+/// leaving a pile at 4 for the next seat to complete is avoided; Blocks
+/// stop a completion that would win or bring the completer close; a Steal-
+/// a-Chip takes a needed colour from the leader; discards throw the card
+/// least worth keeping.
+pub fn score(view: &SeatView, d: Decision) -> f64 {
+    let me = view.seat.index();
+    let chips = |s: usize| view.chips.get(s).map_or([0, 0], |c| [c.blue, c.red]);
+    let mine = chips(me);
+    let supply = [view.supply.blue, view.supply.red];
+    let hand_has = |pred: &dyn Fn(Card) -> bool, except: Card| {
+        let mut skipped = false;
+        view.hand.iter().any(|&c| {
+            if c == except && !skipped {
+                skipped = true;
+                return false;
+            }
+            pred(c)
+        })
+    };
+    match d {
+        Decision::Pile { card, from, place } => {
+            let Some(pile) = view.piles.iter().find(|p| p.place == place) else {
+                return 0.0;
+            };
+            let h = pile.cards.len() + 1;
+            let colour = place.colour();
+            let mut v = if h == 5 {
+                if supply[colour.index()] > 0 {
+                    chip_value(mine, colour) + 20.0
+                } else {
+                    5.0
+                }
+            } else if h == 4 {
+                // Can we finish it ourselves this turn?
+                let five = Card::numbered(colour, 5);
+                let wild = Card::wild(colour);
+                if hand_has(&|c| c == five || c == wild, card) {
+                    12.0
+                } else {
+                    -40.0
+                }
+            } else {
+                6.0 + h as f64
+            };
+            if card.is_wild() && h != 5 {
+                v -= 5.0;
+            }
+            if from == Source::Discard {
+                v += 2.0;
+            }
+            v
+        }
+        Decision::Skip { .. } => {
+            let next = view.seat.next(view.players, view.direction).index();
+            let c = chips(next);
+            if c[0] + c[1] >= 3 {
+                8.0
+            } else {
+                2.0
+            }
+        }
+        Decision::Reverse { .. } => 1.0,
+        Decision::StealCard { target, .. } => {
+            let top = view
+                .discard_piles
+                .get(target.index())
+                .and_then(|p| p.last())
+                .copied();
+            match top {
+                Some(c) if c.is_wild() => 14.0,
+                Some(c) if c.is_action() => 8.0,
+                Some(c) => keep_value(view, c).max(2.0),
+                None => 0.0,
+            }
+        }
+        Decision::StealChip { target, colour, .. } => {
+            let t = chips(target.index());
+            let lead = (0..view.players as usize)
+                .filter(|&s| s != me)
+                .map(|s| chips(s).iter().sum::<u8>())
+                .max()
+                .unwrap_or(0);
+            let mut v = chip_value(mine, colour) * 0.6;
+            // Taking it from a seat that needs it.
+            if t[colour.index()] <= 2 {
+                v += 10.0;
+            }
+            if t[0] + t[1] == lead {
+                v += 10.0;
+            }
+            v
+        }
+        Decision::Block => {
+            let Some(w) = view.block_window else {
+                return 0.0;
+            };
+            let c = chips(w.completer.index());
+            let mut after = c;
+            after[w.colour.index()] += 1;
+            if supply[w.colour.index()] == 0 {
+                0.0
+            } else if meets_win(after) {
+                1000.0
+            } else if c[0] + c[1] >= 3 {
+                30.0
+            } else {
+                5.0
+            }
+        }
+        Decision::Pass => 10.0,
+        Decision::Discard { card } => -20.0 - keep_value(view, card),
+        Decision::End => 0.0,
+    }
+}
+
+// ----- greedy -----------------------------------------------------------------
+
+/// One-ply heuristic bot (see [`score`]); `blunder` is the chance of a
+/// random decision instead (level 1).
+pub struct GreedyBot {
+    name: String,
+    rng: GameRng,
+    blunder: f64,
+}
+
+impl GreedyBot {
+    /// A greedy bot; `blunder` is the chance (0–1) of a random decision.
+    pub fn new(name: String, seed: u64, blunder: f64) -> GreedyBot {
+        GreedyBot {
+            name,
+            rng: game_rng(seed),
+            blunder,
+        }
+    }
+}
+
+/// The greedy choice for `view` (ties broken by `rng`).
+pub fn greedy_choice(view: &SeatView, rng: &mut impl Rng) -> Decision {
+    let mut best = Decision::Pass;
+    let mut best_v = f64::NEG_INFINITY;
+    for &d in &view.legal {
+        let v = score(view, d) + rng.random::<f64>() * 0.5;
+        if v > best_v {
+            best_v = v;
+            best = d;
+        }
+    }
+    best
+}
+
+impl StacksBot for GreedyBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Decision {
+        if view.legal.is_empty() {
+            return Decision::Pass;
+        }
+        if self.blunder > 0.0 && self.rng.random::<f64>() < self.blunder {
+            return view.legal[self.rng.random_range(0..view.legal.len())];
+        }
+        greedy_choice(view, &mut self.rng)
+    }
+}
+
+// ----- search -----------------------------------------------------------------
+
+/// A determinization of Sequence Stacks for [`ismcts`]. Sides are seats.
+#[derive(Clone)]
+pub struct StacksState(pub Game);
+
+/// Playouts stop after this many decisions and are scored by chips.
+pub const PLAYOUT_CAP: u32 = 400;
+
+impl SearchState for StacksState {
+    type Move = Decision;
+    const KEYS: usize = 252;
+
+    #[inline]
+    fn mover(&self) -> Option<u8> {
+        self.0.to_act().map(|s| s.0)
+    }
+
+    fn legal(&self, out: &mut Vec<Decision>) {
+        let mut d = Decisions::new();
+        self.0.legal_into(&mut d);
+        out.clear();
+        out.extend(d.iter().copied());
+    }
+
+    #[inline]
+    fn key(d: &Decision) -> usize {
+        let f = |s: Source| (s == Source::Discard) as usize;
+        match *d {
+            Decision::Pile { card, from, place } => card.index() * 16 + f(from) * 8 + place.index(),
+            Decision::Skip { from } => 192 + f(from),
+            Decision::Reverse { from } => 194 + f(from),
+            Decision::StealCard { from, target } => 196 + f(from) * 6 + target.index() % 6,
+            Decision::StealChip {
+                from,
+                target,
+                colour,
+            } => 208 + f(from) * 12 + (target.index() % 6) * 2 + colour.index(),
+            Decision::Block => 232,
+            Decision::Pass => 233,
+            Decision::Discard { card } => 234 + card.index(),
+            Decision::End => 251,
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, d: Decision, rng: &mut PlayoutRng) {
+        if let Some(seat) = self.0.to_act() {
+            let _ = self.0.play(seat, d, rng);
+        }
+    }
+
+    fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
+        self.0.playout(rng, PLAYOUT_CAP);
+        outcome(&self.0)
+    }
+}
+
+/// Rewards at the end of a playout: 1 to the winner; on a draw an equal
+/// share; unfinished (cut off), shares by chip progress toward S7.
+pub fn outcome(game: &Game) -> Rewards {
+    let n = game.players() as usize;
+    let mut r = [0.0; MAX_SIDES];
+    match game.status() {
+        Status::Won(s) => r[s.index() % MAX_SIDES] = 1.0,
+        Status::Draw => r[..n].iter_mut().for_each(|x| *x = 1.0 / n as f32),
+        Status::Playing => {
+            let mut total = 0.0;
+            for (s, x) in r.iter_mut().enumerate().take(n) {
+                let c = game.chips(Seat(s as u8));
+                let p = c[0].min(2) + c[1].min(2) + (c[0] + c[1]).min(5);
+                *x = 1.0 + p as f32;
+                total += *x;
+            }
+            r[..n].iter_mut().for_each(|x| *x /= total);
+        }
+    }
+    r
+}
+
+/// Searches the view's position with ISMCTS (the view's seat must decide).
+/// `None` when the view cannot be determinized (inconsistent).
+pub fn analyse(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+) -> Option<SearchReport<Decision>> {
+    let mut probe = game_rng(seed);
+    view.determinize(&mut probe).ok()?;
+    let fallback = view.clone();
+    let det = move |rng: &mut PlayoutRng| match fallback.determinize(rng) {
+        Ok(g) => StacksState(g),
+        // Checked above; the same view always determinizes.
+        Err(_) => unreachable_view(),
+    };
+    Some(ismcts::search(&det, budget, trees, seed))
+}
+
+#[cold]
+fn unreachable_view() -> ! {
+    panic!("a view that determinized once failed to determinize")
+}
+
+/// ISMCTS bot for Sequence Stacks (see [`crate::ismcts`]): a fresh
+/// determinization per iteration, random playouts (cut off after
+/// [`PLAYOUT_CAP`] decisions and scored by chips), root parallelism.
+/// Completions that win, and Blocks that stop a win, are played at once.
+pub struct IsmctsBot {
+    name: String,
+    seed: u64,
+    moves_made: u64,
+    budget: Budget,
+    trees: Option<usize>,
+    rng: GameRng,
+    /// The last search's report.
+    pub last: Option<SearchReport<Decision>>,
+}
+
+impl IsmctsBot {
+    /// An ISMCTS bot with a per-decision budget and tree count.
+    pub fn new(name: String, seed: u64, budget: Budget, trees: Option<usize>) -> IsmctsBot {
+        IsmctsBot {
+            name,
+            seed,
+            moves_made: 0,
+            budget,
+            trees,
+            rng: game_rng(seed),
+            last: None,
+        }
+    }
+}
+
+impl StacksBot for IsmctsBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Decision {
+        if view.legal.is_empty() {
+            return Decision::Pass;
+        }
+        if view.legal.len() == 1 {
+            return view.legal[0];
+        }
+        self.moves_made += 1;
+        // Obvious cases: a win now, or a Block that stops one.
+        for &d in &view.legal {
+            if score(view, d) >= 1000.0 {
+                return d;
+            }
+        }
+        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
+        match analyse(view, self.budget, self.trees, seed) {
+            Some(report) => {
+                let best = report.best().unwrap_or(view.legal[0]);
+                self.last = Some(report);
+                best
+            }
+            None => greedy_choice(view, &mut self.rng),
+        }
+    }
+}
