@@ -546,9 +546,36 @@ impl Match {
         }
     }
 
-    /// The game (full state; show players [`Game::view`]).
+    /// Resumes a game from a record's JSON (e.g. a saved game): replays it
+    /// and continues with later reshuffles drawn from ChaCha8 seeded with
+    /// `seed`. A Block window left open by the last move is closed as the
+    /// record's silence means: nobody blocked (S5b).
+    ///
+    /// # Errors
+    /// As [`replay`].
+    pub fn from_record_json(v: &Value, seed: u64) -> Result<Match, ReplayError> {
+        let (record, game) = replay(v)?;
+        Ok(Match::resume(record, game, seed))
+    }
+
+    /// The game (full state; show players [`Match::view`]).
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// What `seat` may see ([`Game::view`]).
+    pub fn view(&self, seat: Seat) -> crate::SeatView {
+        self.game.view(seat)
+    }
+
+    /// The seat that must decide now ([`Game::to_act`]).
+    pub fn to_act(&self) -> Option<Seat> {
+        self.game.to_act()
+    }
+
+    /// The legal decisions of the seat to act ([`Game::legal`]).
+    pub fn legal(&self) -> crate::Decisions {
+        self.game.legal()
     }
 
     /// Plays `decision` for `seat` and records it (a Pass is not written).
@@ -573,6 +600,11 @@ impl Match {
         let mut r = self.record.clone();
         r.result = Some(self.game.winner());
         r
+    }
+
+    /// The record so far as JSON ([`Match::record`]).
+    pub fn to_json(&self) -> Value {
+        self.record().to_json()
     }
 
     /// Number of decisions written so far.

@@ -195,8 +195,13 @@ fn s3_pile_limit_reached_two_per_colour() {
 }
 
 #[test]
-fn s3_wild_as_five_completes_and_takes_a_chip() {
-    let mut g = table(3, D, &[&[Card::BW, Card::R2], &[], &[]]);
+fn s3_wild_as_one_and_as_five() {
+    let mut g = table(3, D, &[&[Card::BW, Card::BW, Card::R2], &[], &[]]);
+    // As a 1: it starts a pile; the next card is a 2.
+    play(&mut g, 0, pile(Card::BW, BB));
+    assert_eq!(g.pile_top(BB), Some(1));
+    assert!(!g.fits(Card::B1, BB) && g.fits(Card::B2, BB));
+    // As a 5: it completes the pile and takes a chip.
     set_pile(&mut g, BA, 4);
     play(&mut g, 0, pile(Card::BW, BA));
     assert_eq!(g.pile_top(BA), None, "the place is free again");
@@ -700,6 +705,14 @@ fn s7_win_with_five_chips_two_of_each() {
 fn s7_five_chips_of_one_colour_do_not_win() {
     let mut g = table(2, D, &[&[Card::B5, Card::B1], &[]]);
     set_pile(&mut g, BA, 4);
+    g.chips[0] = [4, 0];
+    play(&mut g, 0, pile(Card::B5, BA));
+    play(&mut g, 1, Decision::Pass);
+    assert_eq!(g.chips(Seat(0)), [5, 0]);
+    assert_eq!(g.status(), Status::Playing, "five blue: plays on");
+    // Nor 5 blue and 1 red.
+    let mut g = table(2, D, &[&[Card::B5, Card::B1], &[]]);
+    set_pile(&mut g, BA, 4);
     g.chips[0] = [4, 1];
     play(&mut g, 0, pile(Card::B5, BA));
     play(&mut g, 1, Decision::Pass);
@@ -766,6 +779,9 @@ fn match_records_and_replays_the_same_game() {
     let (r2, g2) = replay(&rec.to_json()).unwrap();
     assert_eq!(&g2, m.game());
     assert_eq!(r2, rec);
+    let resumed = Match::from_record_json(&m.to_json(), 1).unwrap();
+    assert_eq!(resumed.game(), m.game());
+    assert_eq!(resumed.to_act(), None);
     let again = Match::new(3, Options::default(), 5).unwrap();
     assert_eq!(again.record().deck, rec.deck, "same seed, same deal");
 }
