@@ -29,6 +29,17 @@ fn parse_options(s: Option<&str>) -> anyhow::Result<Options> {
 /// decisions; with `--out DIR` writes each record as `DIR/game-NNNNN.json`.
 pub fn selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
     let options = parse_options(a.options.as_deref())?;
+    if let Some(t) = a.teams {
+        if t != a.players {
+            anyhow::bail!("Sequence Stacks has no teams: each player plays alone (S1)");
+        }
+    }
+    if !(2..=6).contains(&a.players) {
+        anyhow::bail!(
+            "Sequence Stacks is for 2 to 6 players (S1), not {}",
+            a.players
+        );
+    }
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -97,6 +108,9 @@ pub fn selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
 /// decisions; a table, or JSON with `--json`.
 pub fn bench(a: BenchArgs) -> anyhow::Result<()> {
     let players = a.players.unwrap_or(4);
+    if !(2..=6).contains(&players) {
+        anyhow::bail!("Sequence Stacks is for 2 to 6 players (S1), not {players}");
+    }
     let options = Options::default();
     let mut rng = sequence_common::rng::playout_rng(1);
     let mut deck = [Card::B1; MAX_CARDS];
@@ -122,7 +136,7 @@ pub fn bench(a: BenchArgs) -> anyhow::Result<()> {
         _ => None,
     };
     pb.set_message("legal decisions");
-    let pos = midgame(players);
+    let pos = midgame(players)?;
     let mut list = Decisions::new();
     let mut samples = Vec::with_capacity(200);
     for _ in 0..200 {
@@ -180,14 +194,12 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// A midgame position: 40 random decisions from a fixed seed.
-fn midgame(players: u8) -> Game {
+fn midgame(players: u8) -> anyhow::Result<Game> {
     let mut rng = sequence_common::rng::game_rng(42);
     let mut deck = [Card::B1; MAX_CARDS];
-    let Ok(mut g) = Game::random_into(players, Options::default(), &mut rng, &mut deck) else {
-        unreachable!("2-6 players checked by random_into")
-    };
+    let mut g = Game::random_into(players, Options::default(), &mut rng, &mut deck)?;
     g.playout(&mut rng, 40);
-    g
+    Ok(g)
 }
 
 /// Verifies a Stacks record; on success the summary JSON of
