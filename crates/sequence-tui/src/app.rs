@@ -327,6 +327,7 @@ impl App {
                 width: area.width,
                 height: 1,
             };
+            f.render_widget(ratatui::widgets::Clear, r);
             f.render_widget(
                 Paragraph::new(Span::styled(
                     self.notice.clone(),

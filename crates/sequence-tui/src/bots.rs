@@ -1,14 +1,13 @@
 //! The bots behind the bot seats of a terminal game.
 //!
 //! The UI sends a [`BotJob`] (a seat's view only, never the full game) and
-//! gets a [`BotReply`]. [`BotPool`] keeps one bot per seat; it is what the
-//! terminal loop runs on its worker thread and what tests call directly.
+//! gets a [`BotReply`]. [`BotPool`] keeps one `sequence-bots` bot per seat
+//! (`level:1` … `level:5`); it is what the terminal loop runs on its worker
+//! thread and what tests call directly.
 
-use rand::seq::IndexedRandom;
-use rand::Rng;
+use sequence_bots::{ClassicBot, StacksBot};
 use sequence_classic::{Move, SeatView};
-use sequence_common::rng::game_rng;
-use sequence_common::{GameRng, Seat};
+use sequence_common::Seat;
 use sequence_stacks::Decision;
 use std::collections::HashMap;
 
@@ -54,16 +53,23 @@ pub struct BotReply {
     pub choice: Option<BotChoice>,
 }
 
-/// One bot per seat, created on first use from the game's seed, so a game
-/// with a fixed `--seed` is reproducible.
+enum Seated {
+    Classic(Box<dyn ClassicBot>),
+    Stacks(Box<dyn StacksBot>),
+}
+
+/// One bot per seat (`sequence_bots::classic_bot` / `stacks_bot` with spec
+/// `level:N`), created on first use with a seed derived from the pool's
+/// seed and the seat, so a game with a fixed `--seed` is reproducible for
+/// the bots of levels 1–2 (levels 3–5 search for a fixed time and so
+/// depend on the machine's speed).
 pub struct BotPool {
     seed: u64,
-    bots: HashMap<u8, LocalBot>,
+    bots: HashMap<u8, Seated>,
 }
 
 impl BotPool {
-    /// A pool whose bots draw their randomness from `seed` (ChaCha8, one
-    /// stream per seat).
+    /// A pool whose bots draw their randomness from `seed`.
     pub fn new(seed: u64) -> BotPool {
         BotPool {
             seed,
@@ -71,18 +77,47 @@ impl BotPool {
         }
     }
 
-    /// Decides the job.
+    fn seat_seed(&self, seat: Seat) -> u64 {
+        (self.seed ^ 0x5EA7_0000_0000_0000)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat.0 as u64 + 1))
+    }
+
+    /// Decides the job: one of the view's legal moves (`None` only when the
+    /// view has none).
     pub fn decide(&mut self, job: &BotJob) -> BotReply {
-        let seed = self.seed;
-        let bot = self.bots.entry(job.seat.0).or_insert_with(|| {
-            LocalBot::new(
-                job.level,
-                seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(job.seat.0 as u64 + 1)),
-            )
-        });
+        let seed = self.seat_seed(job.seat);
+        let spec = format!("level:{}", job.level.clamp(1, 5));
         let choice = match &job.view {
-            BotView::Classic(v) => bot.classic(v).map(BotChoice::Classic),
-            BotView::Stacks(v) => bot.stacks(v).map(BotChoice::Stacks),
+            BotView::Classic(v) => {
+                if v.legal_moves().is_empty() {
+                    None
+                } else {
+                    let entry = self.bots.entry(job.seat.0);
+                    let bot = entry.or_insert_with(|| Seated::Classic(classic_bot(&spec, seed)));
+                    if !matches!(bot, Seated::Classic(_)) {
+                        *bot = Seated::Classic(classic_bot(&spec, seed));
+                    }
+                    match bot {
+                        Seated::Classic(b) => Some(BotChoice::Classic(b.choose(v))),
+                        Seated::Stacks(_) => None,
+                    }
+                }
+            }
+            BotView::Stacks(v) => {
+                if v.legal.is_empty() {
+                    None
+                } else {
+                    let entry = self.bots.entry(job.seat.0);
+                    let bot = entry.or_insert_with(|| Seated::Stacks(stacks_bot(&spec, seed)));
+                    if !matches!(bot, Seated::Stacks(_)) {
+                        *bot = Seated::Stacks(stacks_bot(&spec, seed));
+                    }
+                    match bot {
+                        Seated::Stacks(b) => Some(BotChoice::Stacks(b.choose(v))),
+                        Seated::Classic(_) => None,
+                    }
+                }
+            }
         };
         BotReply {
             id: job.id,
@@ -92,127 +127,22 @@ impl BotPool {
     }
 }
 
-/// The bot used until the strong bots of `sequence-bots` are wired in: it
-/// picks among the seat's legal moves. Level 1 picks at random; higher
-/// levels prefer a move that completes a sequence or a pile, and never
-/// waste a jack when a plain card will do.
-struct LocalBot {
-    level: u8,
-    rng: GameRng,
+/// A level bot; `random` if the level cannot be built (it always can for
+/// 1–5, which [`BotPool::decide`] guarantees).
+fn classic_bot(spec: &str, seed: u64) -> Box<dyn ClassicBot> {
+    sequence_bots::classic_bot(spec, seed)
+        .or_else(|e| {
+            tracing::warn!("{e}; using a random bot");
+            sequence_bots::classic_bot("random", seed)
+        })
+        .unwrap_or_else(|_| unreachable!("the random bot always builds"))
 }
 
-impl LocalBot {
-    fn new(level: u8, seed: u64) -> LocalBot {
-        LocalBot {
-            level,
-            rng: game_rng(seed),
-        }
-    }
-
-    fn classic(&mut self, view: &SeatView) -> Option<Move> {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        if self.level >= 2 {
-            // Exchange a dead card first (C6 step 1): it never hurts.
-            if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
-                return Some(*m);
-            }
-            let best = moves.iter().map(|m| (classic_score(view, m), m)).fold(
-                None::<(i32, Vec<Move>)>,
-                |acc, (s, m)| match acc {
-                    Some((b, mut v)) if s == b => {
-                        v.push(*m);
-                        Some((b, v))
-                    }
-                    Some((b, v)) if s < b => Some((b, v)),
-                    _ => Some((s, vec![*m])),
-                },
-            );
-            if let Some((_, v)) = best {
-                return v.choose(&mut self.rng).copied();
-            }
-        }
-        moves.choose(&mut self.rng).copied()
-    }
-
-    fn stacks(&mut self, view: &sequence_stacks::SeatView) -> Option<Decision> {
-        let legal = &view.legal;
-        if legal.is_empty() {
-            return None;
-        }
-        if self.level >= 2 {
-            if legal.contains(&Decision::Block) {
-                return Some(Decision::Block);
-            }
-            let piles: Vec<&Decision> = legal
-                .iter()
-                .filter(|d| matches!(d, Decision::Pile { .. }))
-                .collect();
-            if let Some(d) = piles.choose(&mut self.rng) {
-                return Some(**d);
-            }
-        }
-        // Level 1 and the rest: anything but an early discard half the time,
-        // so that turns do not always end at once.
-        let non_closing: Vec<&Decision> = legal
-            .iter()
-            .filter(|d| !matches!(d, Decision::Discard { .. } | Decision::End | Decision::Pass))
-            .collect();
-        if !non_closing.is_empty() && self.rng.random_bool(0.5) {
-            return non_closing.choose(&mut self.rng).map(|d| **d);
-        }
-        legal.choose(&mut self.rng).copied()
-    }
-}
-
-/// A one-ply score of a classic move for the own team: chips of the own
-/// team in the lines through the space, a bonus for a move that fills a
-/// line, and a cost for using a jack.
-fn classic_score(view: &SeatView, m: &Move) -> i32 {
-    let team = view.team();
-    let own = view.chips(team);
-    let len = view.config().sequence_length() as i32;
-    match *m {
-        Move::Place { card, at, .. } => {
-            let mut score = 0;
-            for (dr, dc) in [(0i8, 1i8), (1, 0), (1, 1), (1, -1)] {
-                let mut run = 1;
-                for sign in [1i8, -1] {
-                    let (mut r, mut c) = (at.row() as i8, at.col() as i8);
-                    loop {
-                        r += dr * sign;
-                        c += dc * sign;
-                        if !(0..10).contains(&r) || !(0..10).contains(&c) {
-                            break;
-                        }
-                        let Some(s) = sequence_classic::Space::new(r as u8, c as u8) else {
-                            break;
-                        };
-                        if own.contains(s) || s.is_corner() {
-                            run += 1;
-                        } else {
-                            break;
-                        }
-                    }
-                }
-                score += if run >= len { 1000 } else { run * run };
-            }
-            if card.is_jack() {
-                score -= 6;
-            }
-            score
-        }
-        Move::Remove { at, .. } => {
-            // Prefer breaking the longest opposing line through `at`.
-            let occupied = !own.contains(at);
-            if occupied {
-                3
-            } else {
-                0
-            }
-        }
-        _ => 0,
-    }
+fn stacks_bot(spec: &str, seed: u64) -> Box<dyn StacksBot> {
+    sequence_bots::stacks_bot(spec, seed)
+        .or_else(|e| {
+            tracing::warn!("{e}; using a random bot");
+            sequence_bots::stacks_bot("random", seed)
+        })
+        .unwrap_or_else(|_| unreachable!("the random bot always builds"))
 }

@@ -94,15 +94,17 @@ impl ClassicScreen {
             board_inner: Rect::default(),
             hand_area: Rect::default(),
         };
-        let moves = s.m.record().moves;
-        if !moves.is_empty() {
-            s.log.push(format!("Resumed after {} moves.", moves.len()));
+        let moves = s.m.record().moves.len();
+        let turn = s.name(s.m.game().turn());
+        if moves > 0 {
+            s.log
+                .push(format!("Resumed after {moves} moves: {turn} to play."));
+        } else {
+            s.log.push(format!(
+                "{} deals. {turn} plays first.",
+                s.name(s.m.game().dealer())
+            ));
         }
-        s.log.push(format!(
-            "{} deals. {} plays first.",
-            s.name(s.m.game().dealer()),
-            s.name(s.m.game().turn())
-        ));
         s.after_change();
         s
     }

@@ -337,3 +337,71 @@ impl StartScreen {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_levels_parse_and_refuse_garbage() {
+        assert_eq!(parse_bots("3,3").unwrap(), vec![3, 3]);
+        assert_eq!(parse_bots("level:5, L1").unwrap(), vec![5, 1]);
+        assert!(parse_bots("6")
+            .unwrap_err()
+            .to_string()
+            .contains("out of range"));
+        assert!(parse_bots("strong")
+            .unwrap_err()
+            .to_string()
+            .contains("not a bot level"));
+    }
+
+    #[test]
+    fn tables_follow_c3_and_s1() {
+        let s = Setup::from_args("classic", Some(4), None, Some("2,2,2"), Some(1), None).unwrap();
+        assert_eq!(
+            s.seats,
+            vec![
+                SeatKind::Human,
+                SeatKind::Bot(2),
+                SeatKind::Bot(2),
+                SeatKind::Bot(2)
+            ]
+        );
+        let e = Setup::from_args("classic", Some(5), None, None, Some(1), None).unwrap_err();
+        assert!(e.to_string().contains("C3"), "{e}");
+        let e = Setup::from_args("stacks", Some(7), None, None, Some(1), None).unwrap_err();
+        assert!(e.to_string().contains("S1"), "{e}");
+        assert!(Setup::from_args("chess", None, None, None, None, None).is_err());
+        let e =
+            Setup::from_args("stacks", Some(2), None, Some("1,1,1"), Some(1), None).unwrap_err();
+        assert!(e.to_string().contains("3 bots for 2 players"), "{e}");
+        // Without --players: one person plus the bots.
+        let s = Setup::from_args("stacks", None, None, Some("1,4"), Some(1), None).unwrap();
+        assert_eq!(s.players, 3);
+    }
+
+    #[test]
+    fn start_screen_steps_through_allowed_values() {
+        let mut st =
+            StartScreen::new(Setup::from_args("classic", None, None, None, Some(1), None).unwrap());
+        st.field = Field::Players;
+        let mut seen = vec![st.setup.players];
+        for _ in 0..10 {
+            st.change(1);
+            seen.push(st.setup.players);
+        }
+        assert_eq!(seen[..8], [2, 3, 4, 6, 8, 9, 10, 12]);
+        assert_eq!(st.setup.seats.len(), 12);
+        st.field = Field::Teams;
+        st.change(1);
+        assert_eq!(st.setup.teams, Some(3), "12 players may form 3 teams (C3)");
+        st.field = Field::Humans;
+        st.change(1);
+        assert_eq!(st.setup.humans(), 2);
+        st.field = Field::Game;
+        st.change(1);
+        assert_eq!(st.setup.game, GameKind::Stacks);
+        assert_eq!(st.setup.players, 2, "12 players is not a Stacks table");
+    }
+}

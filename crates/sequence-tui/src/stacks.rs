@@ -75,14 +75,18 @@ impl StacksScreen {
             next_job: 1,
             hand_area: Rect::default(),
         };
+        let turn = s.name(s.game().turn());
         if s.m.moves() > 0 {
-            s.log.push(format!("Resumed after {} moves.", s.m.moves()));
+            s.log.push(format!(
+                "Resumed after {} moves: {turn} to play.",
+                s.m.moves()
+            ));
+        } else {
+            s.log.push(format!(
+                "{} deals. {turn} plays first.",
+                s.name(s.game().dealer())
+            ));
         }
-        s.log.push(format!(
-            "{} deals. {} plays first.",
-            s.name(s.game().dealer()),
-            s.name(s.game().turn())
-        ));
         s.after_change();
         s
     }
@@ -420,10 +424,7 @@ impl StacksScreen {
                 if d != Decision::Pass {
                     let mut line = text;
                     if let Some(w) = opened {
-                        line += &format!(
-                            " — completes a {} pile; opponents may Block (S5b)",
-                            w.colour
-                        );
+                        line += &format!(" — completes a {} pile (Block window, S5b)", w.colour);
                     }
                     self.log.push(line);
                 }

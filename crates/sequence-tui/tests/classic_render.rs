@@ -362,3 +362,43 @@ fn rules_and_no_undo_pages() {
         "{t}"
     );
 }
+
+#[test]
+fn mouse_selects_a_card_and_plays_on_a_clicked_space() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let click = |x: u16, y: u16| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    };
+    let mut app = new_app(21, vec![SeatKind::Human, SeatKind::Bot(1)]);
+    let mut pool = BotPool::new(21);
+    run_bots(&mut app, &mut pool);
+    render(&mut app, 100, 30);
+    let c = app.classic().unwrap();
+    let hand = c.game().hand(Seat(0)).to_vec();
+    let i = hand
+        .iter()
+        .position(|k| !k.is_jack() && c.game().targets(*k).count() > 0)
+        .unwrap();
+    // The hand box starts below the table box on the right; find its row by
+    // the card's label.
+    let b = render(&mut app, 100, 30);
+    let l = lines(&b);
+    let row = l
+        .iter()
+        .position(|x| x.contains(&format!("{} {}", i + 1, hand[i].pretty())))
+        .unwrap() as u16;
+    app.handle_mouse(click(60, row));
+    let c = app.classic().unwrap();
+    assert_eq!(c.selected_card(), Some(hand[i]));
+    let target = c.game().targets(hand[i]).iter().next().unwrap();
+    let (x, y) = cell_xy(target);
+    let ply = c.game().ply();
+    app.handle_mouse(click(x, y));
+    app.handle_mouse(click(x, y));
+    let c = app.classic().unwrap();
+    assert_eq!(c.game().ply(), ply + 1, "two clicks on a space play there");
+    assert_eq!(c.game().chip_at(target), Some(c.game().team_of(Seat(0))));
+}
