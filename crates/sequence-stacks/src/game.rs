@@ -960,7 +960,7 @@ impl Game {
             let Some(d) = self.random_with(&mut list, rng) else {
                 break;
             };
-            if self.play(seat, d, rng).is_err() {
+            if self.apply(seat, d, rng).is_err() {
                 debug_assert!(false, "legal decision {d} refused");
                 break;
             }
@@ -972,7 +972,8 @@ impl Game {
     // ----- playing ---------------------------------------------------------
 
     /// Plays `decision` for `seat`, drawing as the rules say (S4) and asking
-    /// `reshuffler` for the order of any new draw pile (S6).
+    /// `reshuffler` for the order of any new draw pile (S6). The same as
+    /// [`Game::check`] followed by [`Game::apply`].
     ///
     /// # Errors
     /// [`PlayError`] naming the rule; nothing changes then, except for
@@ -984,6 +985,16 @@ impl Game {
         decision: Decision,
         reshuffler: &mut S,
     ) -> Result<(), PlayError> {
+        self.check(seat, decision)?;
+        self.apply(seat, decision, reshuffler)
+    }
+
+    /// Whether `seat` may make `decision` now: `Ok` exactly for the
+    /// decisions [`Game::legal_into`] lists for [`Game::to_act`].
+    ///
+    /// # Errors
+    /// [`PlayError`] naming the rule (S3–S7).
+    pub fn check(&self, seat: Seat, decision: Decision) -> Result<(), PlayError> {
         if self.status != Status::Playing {
             return Err(PlayError::GameOver);
         }
@@ -996,25 +1007,10 @@ impl Game {
                 Decision::Block | Decision::Pass if seat != w.offered => {
                     Err(PlayError::NotOffered(seat.0))
                 }
-                Decision::Block => {
-                    if self.hands[seat.index()][Card::Block.index()] == 0 {
-                        return Err(PlayError::NotInHand(Card::Block));
-                    }
-                    self.take_from_hand(seat, Card::Block);
-                    self.onto_action_pile(Card::Block);
-                    self.close_window(false, reshuffler)
+                Decision::Block if self.hands[seat.index()][Card::Block.index()] == 0 => {
+                    Err(PlayError::NotInHand(Card::Block))
                 }
-                Decision::Pass => {
-                    if w.remaining <= 1 {
-                        self.close_window(true, reshuffler)
-                    } else {
-                        let mut w = w;
-                        w.remaining -= 1;
-                        w.offered = w.offered.next(self.players, self.direction);
-                        self.window = Some(w);
-                        Ok(())
-                    }
-                }
+                Decision::Block | Decision::Pass => Ok(()),
                 _ => Err(PlayError::WindowOpen {
                     offered: w.offered.0,
                 }),
@@ -1040,6 +1036,79 @@ impl Game {
                 if !self.fits(card, place) {
                     return Err(PlayError::DoesNotFit(card, place));
                 }
+            }
+            Decision::Skip { from } => self.check_source(seat, Card::Skip, from)?,
+            Decision::Reverse { from } => self.check_source(seat, Card::Reverse, from)?,
+            Decision::StealCard { from, target } => {
+                self.check_source(seat, Card::StealCard, from)?;
+                self.check_target(seat, target)?;
+                if self.discard_len[target.index()] == 0 {
+                    return Err(PlayError::NothingToSteal(target.0));
+                }
+            }
+            Decision::StealChip {
+                from,
+                target,
+                colour,
+            } => {
+                self.check_source(seat, Card::StealChip, from)?;
+                self.check_target(seat, target)?;
+                if self.chips[target.index()][colour.index()] == 0 {
+                    return Err(PlayError::NoSuchChip);
+                }
+                if self.steal_would_be_refused(seat, colour) {
+                    return Err(PlayError::StealChipWins);
+                }
+            }
+            Decision::Discard { card } => {
+                if self.hands[seat.index()][card.index()] == 0 {
+                    return Err(PlayError::NotInHand(card));
+                }
+            }
+            Decision::End => {
+                if self.hand_len[seat.index()] != 0 {
+                    return Err(PlayError::HandNotEmpty);
+                }
+            }
+            Decision::Block | Decision::Pass => {}
+        }
+        Ok(())
+    }
+
+    /// Applies a decision already known to be legal (listed by
+    /// [`Game::legal_into`] or accepted by [`Game::check`]) without checking
+    /// it again: the fast path of playouts. An illegal decision here leaves
+    /// the game inconsistent (it may panic in debug builds).
+    ///
+    /// # Errors
+    /// Only [`PlayError::Reshuffle`].
+    pub fn apply<S: Reshuffler + ?Sized>(
+        &mut self,
+        seat: Seat,
+        decision: Decision,
+        reshuffler: &mut S,
+    ) -> Result<(), PlayError> {
+        debug_assert_eq!(self.check(seat, decision), Ok(()));
+        match decision {
+            Decision::Block => {
+                self.take_from_hand(seat, Card::Block);
+                self.onto_action_pile(Card::Block);
+                self.close_window(false, reshuffler)
+            }
+            Decision::Pass => {
+                let Some(mut w) = self.window else {
+                    return Ok(());
+                };
+                if w.remaining <= 1 {
+                    self.close_window(true, reshuffler)
+                } else {
+                    w.remaining -= 1;
+                    w.offered = w.offered.next(self.players, self.direction);
+                    self.window = Some(w);
+                    Ok(())
+                }
+            }
+            Decision::Pile { card, from, place } => {
                 self.take(seat, card, from);
                 let p = place.index();
                 self.piles[p][self.pile_len[p] as usize] = card;
@@ -1066,28 +1135,19 @@ impl Game {
                 }
                 self.after_play(from, reshuffler)
             }
-            Decision::Skip { from } | Decision::Reverse { from } => {
-                let card = if matches!(decision, Decision::Skip { .. }) {
-                    Card::Skip
-                } else {
-                    Card::Reverse
-                };
-                self.check_source(seat, card, from)?;
-                self.take(seat, card, from);
-                self.onto_action_pile(card);
-                if card == Card::Skip {
-                    self.skips = self.skips.saturating_add(1);
-                } else {
-                    self.direction = self.direction.reversed();
-                }
+            Decision::Skip { from } => {
+                self.take(seat, Card::Skip, from);
+                self.onto_action_pile(Card::Skip);
+                self.skips = self.skips.saturating_add(1);
+                self.after_play(from, reshuffler)
+            }
+            Decision::Reverse { from } => {
+                self.take(seat, Card::Reverse, from);
+                self.onto_action_pile(Card::Reverse);
+                self.direction = self.direction.reversed();
                 self.after_play(from, reshuffler)
             }
             Decision::StealCard { from, target } => {
-                self.check_source(seat, Card::StealCard, from)?;
-                self.check_target(seat, target)?;
-                if self.discard_len[target.index()] == 0 {
-                    return Err(PlayError::NothingToSteal(target.0));
-                }
                 self.take(seat, Card::StealCard, from);
                 self.onto_action_pile(Card::StealCard);
                 let t = target.index();
@@ -1102,14 +1162,6 @@ impl Game {
                 target,
                 colour,
             } => {
-                self.check_source(seat, Card::StealChip, from)?;
-                self.check_target(seat, target)?;
-                if self.chips[target.index()][colour.index()] == 0 {
-                    return Err(PlayError::NoSuchChip);
-                }
-                if self.steal_would_be_refused(seat, colour) {
-                    return Err(PlayError::StealChipWins);
-                }
                 self.take(seat, Card::StealChip, from);
                 self.onto_action_pile(Card::StealChip);
                 self.chips[target.index()][colour.index()] -= 1;
@@ -1121,22 +1173,13 @@ impl Game {
                 self.after_play(from, reshuffler)
             }
             Decision::Discard { card } => {
-                if self.hands[seat.index()][card.index()] == 0 {
-                    return Err(PlayError::NotInHand(card));
-                }
                 self.take_from_hand(seat, card);
                 let s = seat.index();
                 self.discards[s][self.discard_len[s] as usize] = card;
                 self.discard_len[s] += 1;
                 self.end_turn(reshuffler)
             }
-            Decision::End => {
-                if self.hand_len[seat.index()] != 0 {
-                    return Err(PlayError::HandNotEmpty);
-                }
-                self.end_turn(reshuffler)
-            }
-            Decision::Block | Decision::Pass => Ok(()),
+            Decision::End => self.end_turn(reshuffler),
         }
     }
 

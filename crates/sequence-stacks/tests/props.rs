@@ -113,6 +113,7 @@ proptest! {
                 let d = arbitrary_decision(&mut rng, players);
                 let who = if rng.random_bool(0.8) { seat } else { Seat(rng.random_range(0..players)) };
                 let listed = who == seat && list.contains(&d);
+                prop_assert_eq!(g.check(who, d).is_ok(), listed, "check disagrees with legal on {}", d);
                 let mut h = g.clone();
                 let r = h.play(who, d, &mut NoReshuffle);
                 if listed {
