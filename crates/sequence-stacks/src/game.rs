@@ -166,6 +166,24 @@ impl Serialize for Decision {
     }
 }
 
+impl<'de> Deserialize<'de> for Decision {
+    /// The shape [`Decision`]'s `Serialize` writes: a record entry without
+    /// `seat` (RECORD-STACKS.md), or `{"pass": true}`.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Decision, D::Error> {
+        let mut v = serde_json::Value::deserialize(d)?;
+        let Some(o) = v.as_object_mut() else {
+            return Err(serde::de::Error::custom("a decision must be a JSON object"));
+        };
+        if o.get("pass") == Some(&serde_json::Value::Bool(true)) && o.len() == 1 {
+            return Ok(Decision::Pass);
+        }
+        o.insert("seat".into(), serde_json::json!(0));
+        crate::record::move_from_json(&v)
+            .map(|(_, d)| d)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for Decision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let src = |s: Source| {

@@ -812,3 +812,51 @@ fn s5_stolen_card_is_known_in_the_view_and_kept_by_determinization() {
     play(&mut g, 0, pile(Card::RW, RA));
     assert!(g.view(Seat(2)).known_in_hands[0].is_empty());
 }
+
+#[test]
+fn decisions_serialize_as_record_entries_and_back() {
+    let all = [
+        Decision::Pile {
+            card: Card::BW,
+            from: Source::Discard,
+            place: BB,
+        },
+        Decision::Skip { from: Source::Hand },
+        Decision::Reverse {
+            from: Source::Discard,
+        },
+        Decision::StealCard {
+            from: Source::Hand,
+            target: Seat(2),
+        },
+        Decision::StealChip {
+            from: Source::Discard,
+            target: Seat(1),
+            colour: Colour::Red,
+        },
+        Decision::Block,
+        Decision::Pass,
+        Decision::Discard {
+            card: Card::StealChip,
+        },
+        Decision::End,
+    ];
+    for d in all {
+        let j = serde_json::to_value(d).unwrap();
+        assert_eq!(
+            serde_json::from_value::<Decision>(j.clone()).unwrap(),
+            d,
+            "{j}"
+        );
+    }
+    assert_eq!(
+        serde_json::to_value(all[0]).unwrap(),
+        serde_json::json!({"play": "BW", "to": "blue-b", "from": "discard"})
+    );
+    assert_eq!(
+        all[4].to_record_json(Seat(3)).unwrap(),
+        serde_json::json!({"seat": 3, "play": "STEAL-CHIP", "target": 1, "colour": "red", "from": "discard"})
+    );
+    assert!(Decision::Pass.to_record_json(Seat(0)).is_none());
+    assert!(serde_json::from_value::<Decision>(serde_json::json!({"play": "B1"})).is_err());
+}
