@@ -1,0 +1,62 @@
+//! PostgreSQL: runs only when `SEQUENCE_TEST_POSTGRES_URL` is set (e.g.
+//! `postgres://sequence:sequence@127.0.0.1/sequence_test`). Two server
+//! instances share one database: a move made on one is seen by the other,
+//! a stale move on the other is refused, and a game played alternately on
+//! both ends with a record that replays.
+
+mod common;
+
+use rand::seq::IndexedRandom;
+use sequence_server::{start, ServerConfig};
+use serde_json::json;
+use std::time::Duration;
+
+async fn on(url: &str) -> common::Server {
+    let cfg = ServerConfig { db: url.to_string(), rate_limit: 0, rate_burst: 1, bot_delay: Duration::ZERO };
+    let running = start(cfg, "127.0.0.1:0").await.expect("server on PostgreSQL");
+    let base = format!("http://{}", running.addr);
+    common::Server { running, dir: tempfile::tempdir().unwrap(), base, http: reqwest::Client::new() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_share_one_postgres_database() {
+    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
+        eprintln!("SEQUENCE_TEST_POSTGRES_URL not set: PostgreSQL test skipped");
+        return;
+    };
+    let a = on(&url).await;
+    let b = on(&url).await;
+    let (id, host) = a.create(json!({"game": "classic", "players": 2, "name": "Ann", "options": {"sequence_length": 4, "win_sequences": 1}})).await;
+    let (_, guest) = b.join(&id, "Bob").await; // joined through the other instance
+    let tokens = [host, guest];
+    let mut rng = sequence_common::rng::game_rng(3);
+    let mut i = 0usize;
+    loop {
+        let (this, other) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        i += 1;
+        let mut acted = false;
+        for t in &tokens {
+            let v = this.view(&id, Some(t)).await;
+            if v["table"]["status"] == "over" {
+                let (st, rec) = other.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+                assert_eq!(st, 200, "{rec}");
+                let (r, _) = sequence_classic::record::Record::from_json_str(&rec.to_string()).expect("replays");
+                assert_eq!(r.moves.len() as u64, v["move_number"].as_u64().unwrap());
+                return;
+            }
+            let Some(mv) = v["legal_moves"].as_array().unwrap().choose(&mut rng).cloned() else { continue };
+            let n = v["move_number"].as_u64().unwrap();
+            let (st, body) = this.call("POST", &format!("/api/tables/{id}/moves"), Some(t), Some(json!({"move_number": n, "move": mv}))).await;
+            assert_eq!(st, 200, "{body}");
+            // the other instance sees it, and refuses the same move again
+            let ov = other.view(&id, Some(t)).await;
+            assert_eq!(ov["move_number"].as_u64(), Some(n + 1));
+            assert_eq!(ov["hand"], body["hand"]);
+            let (st, _) = other.call("POST", &format!("/api/tables/{id}/moves"), Some(t), Some(json!({"move_number": n, "move": mv}))).await;
+            assert_eq!(st, 409);
+            acted = true;
+        }
+        assert!(acted || i < 3, "someone could move");
+        assert!(i < 3000, "game ends");
+    }
+}
