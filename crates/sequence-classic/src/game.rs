@@ -26,8 +26,13 @@ pub const DECK_SIZE: usize = 104;
 /// Capacity of a hand (the largest hand is 7, C4).
 pub const MAX_HAND: usize = 8;
 /// Empty spaces per card at the start: 2 for every non-jack (C1).
-const FREE_START: [u8; 52] = {
-    let mut f = [2u8; 52];
+const FREE_START: [u8; 64] = {
+    let mut f = [0u8; 64];
+    let mut i = 0;
+    while i < 52 {
+        f[i] = 2;
+        i += 1;
+    }
     let mut s = 0;
     while s < 4 {
         f[s * 13 + 10] = 0;
@@ -269,7 +274,7 @@ pub struct Game {
     occupied: Bitboard,
     locked: Bitboard,
     /// Per card index: how many of its spaces are empty (jacks: 0).
-    free: [u8; 52],
+    free: [u8; 64],
     seqs: [Sequence; MAX_SEQUENCES],
     seq_team: [u8; MAX_SEQUENCES],
     nseq: u8,
@@ -926,7 +931,7 @@ impl Game {
                     jack_one
                 }
             } else {
-                let n = self.free[ci] as u32;
+                let n = self.free[ci & 63] as u32;
                 let d = n == 0 && fresh == 1 && !self.dead_done;
                 dead[i] = d;
                 total += d as u32;
