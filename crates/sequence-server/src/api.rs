@@ -34,7 +34,10 @@ pub struct ApiError {
 impl ApiError {
     /// An error with `status` and `message`.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
+        ApiError {
+            status,
+            message: message.into(),
+        }
     }
 
     fn bad(message: impl Into<String>) -> ApiError {
@@ -80,7 +83,13 @@ impl App {
     /// A server state over `db`.
     pub fn new(db: Db, cfg: ServerConfig) -> App {
         let limiter = AddressLimiter::new(cfg.rate_limit, cfg.rate_burst);
-        App { db, tables: std::sync::Mutex::new(HashMap::new()), cfg, limiter, next_conn: AtomicU64::new(1) }
+        App {
+            db,
+            tables: std::sync::Mutex::new(HashMap::new()),
+            cfg,
+            limiter,
+            next_conn: AtomicU64::new(1),
+        }
     }
 
     /// A fresh connection id.
@@ -94,7 +103,10 @@ impl App {
 
     /// Every table in memory.
     pub fn all_tables(&self) -> Vec<TableRef> {
-        self.tables.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
+        self.tables
+            .lock()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The table `id`, loaded from the database if needed.
@@ -103,15 +115,25 @@ impl App {
     /// 404 when there is no such table.
     pub async fn table(self: &Arc<Self>, id: &str) -> Result<TableRef, ApiError> {
         if !auth::table_id_ok(id) {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no table {id:?} (ids are 16 hex characters)")));
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no table {id:?} (ids are 16 hex characters)"),
+            ));
         }
         if let Some(t) = self.cached(id) {
             return Ok(t);
         }
-        let stored =
-            self.db.load(id).await?.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table {id}")))?;
-        let spec: Spec = serde_json::from_str(&stored.spec)
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("stored table {id}: {e}")))?;
+        let stored = self
+            .db
+            .load(id)
+            .await?
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table {id}")))?;
+        let spec: Spec = serde_json::from_str(&stored.spec).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("stored table {id}: {e}"),
+            )
+        })?;
         let mut core = Core::new(id.to_string(), spec);
         for (seq, data) in &stored.events {
             apply_stored(&mut core, *seq, data)?;
@@ -119,8 +141,13 @@ impl App {
         let mut table = Table::new(core);
         table.reset_deadline();
         let tref = {
-            let mut map = self.tables.lock().map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "lock"))?;
-            map.entry(id.to_string()).or_insert_with(|| Arc::new(Mutex::new(table))).clone()
+            let mut map = self
+                .tables
+                .lock()
+                .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "lock"))?;
+            map.entry(id.to_string())
+                .or_insert_with(|| Arc::new(Mutex::new(table)))
+                .clone()
         };
         {
             let mut t = tref.lock().await;
@@ -152,13 +179,22 @@ impl App {
 
 fn apply_stored(core: &mut Core, seq: i64, data: &str) -> Result<(), ApiError> {
     let ev: Event = serde_json::from_str(data).map_err(|e| {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("table {} event {seq} unreadable: {e}", core.id))
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("table {} event {seq} unreadable: {e}", core.id),
+        )
     })?;
     if seq != core.next_seq {
-        return Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("table {} event {seq} out of order", core.id)));
+        return Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("table {} event {seq} out of order", core.id),
+        ));
     }
     core.apply(&ev).map_err(|e| {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("table {} event {seq} replays wrong: {}", core.id, e.message))
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("table {} event {seq} replays wrong: {}", core.id, e.message),
+        )
     })
 }
 
@@ -169,7 +205,12 @@ fn apply_stored(core: &mut Core, seq: i64, data: &str) -> Result<(), ApiError> {
 ///
 /// # Errors
 /// The first event's refusal (409/400/422), or a database error.
-pub async fn commit(app: &Arc<App>, tref: &TableRef, t: &mut Table, mut events: Vec<Event>) -> Result<(), ApiError> {
+pub async fn commit(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    mut events: Vec<Event>,
+) -> Result<(), ApiError> {
     app.sync(t).await?;
     let mut core = t.core.clone();
     let first = core.next_seq;
@@ -183,8 +224,15 @@ pub async fn commit(app: &Arc<App>, tref: &TableRef, t: &mut Table, mut events: 
         core.apply(&e)?;
         events.push(e);
     }
-    let texts: Vec<String> = events.iter().map(|e| serde_json::to_string(e).unwrap_or_default()).collect();
-    match app.db.append(&core.id, first, &texts, core.status.name()).await {
+    let texts: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap_or_default())
+        .collect();
+    match app
+        .db
+        .append(&core.id, first, &texts, core.status.name())
+        .await
+    {
         Ok(()) => {}
         Err(DbError::Conflict) => {
             app.sync(t).await?;
@@ -229,16 +277,23 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
             }
             let job = {
                 let mut t = tref.lock().await;
-                let next = t.core.to_act().filter(|s| t.core.seats[s.index()].kind == SeatKind::Bot);
+                let next = t
+                    .core
+                    .to_act()
+                    .filter(|s| t.core.seats[s.index()].kind == SeatKind::Bot);
                 match (next, t.core.live.as_ref()) {
                     (Some(seat), Some(live)) => {
                         let view = match live {
-                            Live::Classic(m) => {
-                                BotView::Classic(Box::new(m.game().view(seat)), m.game().sequence_length())
-                            }
+                            Live::Classic(m) => BotView::Classic(
+                                Box::new(m.game().view(seat)),
+                                m.game().sequence_length(),
+                            ),
                             Live::Stacks(m, _) => BotView::Stacks(Box::new(m.game().view(seat))),
                         };
-                        let level = t.core.seats[seat.index()].level.clone().unwrap_or_else(|| "random".into());
+                        let level = t.core.seats[seat.index()]
+                            .level
+                            .clone()
+                            .unwrap_or_else(|| "random".into());
                         let seed = u64::from_str_radix(&t.core.id, 16).unwrap_or(0)
                             ^ ((t.core.game_no as u64) << 32)
                             ^ t.core.moves as u64;
@@ -250,8 +305,14 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
                     }
                 }
             };
-            let Some((seat, view, level, seed, game_no, moves)) = job else { return };
-            let chosen = tokio::task::spawn_blocking(move || bots::choose(&level, seat, &view, seed)).await.ok().flatten();
+            let Some((seat, view, level, seed, game_no, moves)) = job else {
+                return;
+            };
+            let chosen =
+                tokio::task::spawn_blocking(move || bots::choose(&level, seat, &view, seed))
+                    .await
+                    .ok()
+                    .flatten();
             let mut t = tref.lock().await;
             if (t.core.game_no, t.core.moves) != (game_no, moves) {
                 continue;
@@ -279,11 +340,16 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
 }
 
 /// Reads a JSON body, mapping every failure to a 400/413 naming it.
-fn parse<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+fn parse<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     let bytes = body.map_err(|r| {
         let status = r.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(status, format!("request body over {} bytes", limits::MAX_BODY))
+            ApiError::new(
+                status,
+                format!("request body over {} bytes", limits::MAX_BODY),
+            )
         } else {
             ApiError::new(status, r.body_text())
         }
@@ -296,12 +362,19 @@ fn parse<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) ->
 /// # Errors
 /// 401 for a missing, malformed or unknown token.
 pub fn seat_of(headers: &HeaderMap, core: &Core) -> Result<u8, ApiError> {
-    let h = headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let h = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
     if h.is_none() {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "missing token (Authorization: Bearer TOKEN)"));
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing token (Authorization: Bearer TOKEN)",
+        ));
     }
-    let tok = auth::bearer(h).ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "malformed token"))?;
-    core.seat_of(&auth::hash(tok)).ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "wrong token for this table"))
+    let tok = auth::bearer(h)
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "malformed token"))?;
+    core.seat_of(&auth::hash(tok))
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "wrong token for this table"))
 }
 
 /// The seat whose token is `tok`.
@@ -312,7 +385,8 @@ pub fn seat_of_token(tok: &str, core: &Core) -> Result<u8, ApiError> {
     if !auth::well_formed(tok) {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, "malformed token"));
     }
-    core.seat_of(&auth::hash(tok)).ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "wrong token for this table"))
+    core.seat_of(&auth::hash(tok))
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "wrong token for this table"))
 }
 
 /// Per-address rate limit middleware (429 when over).
@@ -323,8 +397,11 @@ pub async fn rate_limit(
     next: Next,
 ) -> Response {
     if !app.limiter.allow(addr.ip()) {
-        return ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate limit: too many requests from this address")
-            .into_response();
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate limit: too many requests from this address",
+        )
+        .into_response();
     }
     next.run(req).await
 }
@@ -385,7 +462,9 @@ pub async fn create_table(
         teams: req.teams,
         options: req.options.unwrap_or(Value::Null),
         name: match req.table_name.as_deref() {
-            Some(n) if !limits::clean_text(n, limits::MAX_NAME).is_empty() => limits::clean_text(n, limits::MAX_NAME),
+            Some(n) if !limits::clean_text(n, limits::MAX_NAME).is_empty() => {
+                limits::clean_text(n, limits::MAX_NAME)
+            }
             _ => format!("{name}'s table"),
         },
         turn_seconds: req.turn_seconds,
@@ -393,18 +472,36 @@ pub async fn create_table(
     };
     spec.check().map_err(ApiError::bad)?;
     let (token, hash) = auth::new_token();
-    let mut events = vec![Event::Seat { seat: 0, name, token: hex::encode(hash) }];
+    let mut events = vec![Event::Seat {
+        seat: 0,
+        name,
+        token: hex::encode(hash),
+    }];
     for b in &req.bots {
         if b.seat == 0 || b.seat >= spec.players {
-            return Err(ApiError::bad(format!("field `bots`: seat {} cannot be a bot (1 … {})", b.seat, spec.players - 1)));
+            return Err(ApiError::bad(format!(
+                "field `bots`: seat {} cannot be a bot (1 … {})",
+                b.seat,
+                spec.players - 1
+            )));
         }
         if !bots::level_ok(&b.level) {
-            return Err(ApiError::bad(format!("field `bots`: unknown level {:?} ({})", b.level, bots::LEVELS.join(", "))));
+            return Err(ApiError::bad(format!(
+                "field `bots`: unknown level {:?} ({})",
+                b.level,
+                bots::LEVELS.join(", ")
+            )));
         }
         if req.bots.iter().filter(|o| o.seat == b.seat).count() > 1 {
-            return Err(ApiError::bad(format!("field `bots`: seat {} listed twice", b.seat)));
+            return Err(ApiError::bad(format!(
+                "field `bots`: seat {} listed twice",
+                b.seat
+            )));
         }
-        events.push(Event::Bot { seat: b.seat, level: b.level.clone() });
+        events.push(Event::Bot {
+            seat: b.seat,
+            level: b.level.clone(),
+        });
     }
     let id = auth::new_table_id();
     let mut core = Core::new(id.clone(), spec.clone());
@@ -412,13 +509,20 @@ pub async fn create_table(
         core.apply(e)?;
     }
     if core.all_filled() {
-        let e = Event::Start { seed: rand::random() };
+        let e = Event::Start {
+            seed: rand::random(),
+        };
         core.apply(&e)?;
         events.push(e);
     }
-    let texts: Vec<String> = events.iter().map(|e| serde_json::to_string(e).unwrap_or_default()).collect();
+    let texts: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap_or_default())
+        .collect();
     let spec_text = serde_json::to_string(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
-    app.db.create_table(&id, &spec_text, core.status.name(), spec.created_ms, &texts).await?;
+    app.db
+        .create_table(&id, &spec_text, core.status.name(), spec.created_ms, &texts)
+        .await?;
     let mut table = Table::new(core);
     table.reset_deadline();
     let tref = Arc::new(Mutex::new(table));
@@ -430,7 +534,10 @@ pub async fn create_table(
         kick_bots(&app, &tref, &mut t);
     }
     tracing::info!(table = %id, "table created");
-    Ok((StatusCode::CREATED, Json(json!({"table": id, "seat": 0, "token": token}))))
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"table": id, "seat": 0, "token": token})),
+    ))
 }
 
 /// `GET /api/tables`: open tables.
@@ -449,7 +556,10 @@ pub async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, Api
 }
 
 /// `GET /api/tables/{id}`.
-pub async fn get_table(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+pub async fn get_table(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
     app.sync(&mut t).await?;
@@ -486,7 +596,17 @@ pub async fn join(
             .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "the table is full"))?,
     };
     let (token, hash) = auth::new_token();
-    commit(&app, &tref, &mut t, vec![Event::Seat { seat, name, token: hex::encode(hash) }]).await?;
+    commit(
+        &app,
+        &tref,
+        &mut t,
+        vec![Event::Seat {
+            seat,
+            name,
+            token: hex::encode(hash),
+        }],
+    )
+    .await?;
     Ok(Json(json!({"table": id, "seat": seat, "token": token})))
 }
 
@@ -502,7 +622,12 @@ pub async fn leave(
     let seat = seat_of(&headers, &t.core)?;
     commit(&app, &tref, &mut t, vec![Event::Leave { seat }]).await?;
     // close this seat's connections: its token no longer works
-    let ids: Vec<u64> = t.subs.iter().filter(|s| s.seat == Some(seat)).map(|s| s.id).collect();
+    let ids: Vec<u64> = t
+        .subs
+        .iter()
+        .filter(|s| s.seat == Some(seat))
+        .map(|s| s.id)
+        .collect();
     t.drop_subs(&ids);
     t.broadcast_views();
     Ok(Json(t.info()))
@@ -551,23 +676,34 @@ pub async fn play_move(
     if t.core.status != Status::Playing {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            format!("the game is not being played (table is {})", t.core.status.name()),
+            format!(
+                "the game is not being played (table is {})",
+                t.core.status.name()
+            ),
         ));
     }
     if move_number != t.core.moves {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            format!("stale move_number {move_number}: the game is at move_number {}", t.core.moves),
+            format!(
+                "stale move_number {move_number}: the game is at move_number {}",
+                t.core.moves
+            ),
         ));
     }
-    let o = mv.as_object_mut().ok_or_else(|| ApiError::bad("field `move`: must be a JSON object"))?;
+    let o = mv
+        .as_object_mut()
+        .ok_or_else(|| ApiError::bad("field `move`: must be a JSON object"))?;
     match o.get("seat") {
         None => {
             o.insert("seat".into(), json!(seat));
         }
         Some(s) if s.as_u64() == Some(seat as u64) => {}
         Some(s) => {
-            return Err(ApiError::new(StatusCode::CONFLICT, format!("the move is for seat {s} but the token is seat {seat}")))
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("the move is for seat {s} but the token is seat {seat}"),
+            ))
         }
     }
     commit(app, tref, t, vec![Event::Move { mv }]).await
@@ -609,9 +745,15 @@ pub async fn record(
         Some(n) if n >= 1 && (n as usize) <= t.core.finished.len() && n != current => {
             Ok(Json(t.core.finished[n as usize - 1].clone()))
         }
-        Some(n) if n != current => Err(ApiError::new(StatusCode::NOT_FOUND, format!("no game {n} at this table"))),
+        Some(n) if n != current => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no game {n} at this table"),
+        )),
         _ => t.core.record().map(Json).ok_or_else(|| {
-            ApiError::new(StatusCode::FORBIDDEN, "the record is available once the game is over")
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "the record is available once the game is over",
+            )
         }),
     }
 }
@@ -624,7 +766,10 @@ struct BotReq {
 
 fn host_only(headers: &HeaderMap, core: &Core) -> Result<(), ApiError> {
     if seat_of(headers, core)? != 0 {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "only the host (seat 0) may do this"));
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only the host (seat 0) may do this",
+        ));
     }
     Ok(())
 }
@@ -642,17 +787,20 @@ pub async fn seat_bot(
     host_only(&headers, &t.core)?;
     let req: BotReq = parse(body)?;
     if !bots::level_ok(&req.level) {
-        return Err(ApiError::bad(format!("field `level`: unknown level {:?} ({})", req.level, bots::LEVELS.join(", "))));
+        return Err(ApiError::bad(format!(
+            "field `level`: unknown level {:?} ({})",
+            req.level,
+            bots::LEVELS.join(", ")
+        )));
     }
-    let s = t
-        .core
-        .seats
-        .get(seat as usize)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("seat {seat} does not exist")))?;
+    let s = t.core.seats.get(seat as usize).ok_or_else(|| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("seat {seat} does not exist"))
+    })?;
     let may = match s.kind {
         SeatKind::Free | SeatKind::Left | SeatKind::Bot => true,
         SeatKind::Human => {
-            t.timed_out[seat as usize] || (t.core.status == Status::Playing && t.connected[seat as usize] == 0)
+            t.timed_out[seat as usize]
+                || (t.core.status == Status::Playing && t.connected[seat as usize] == 0)
         }
     };
     if !may || seat == 0 {
@@ -661,9 +809,23 @@ pub async fn seat_bot(
             format!("seat {seat} is held by a connected person who has not run out of time"),
         ));
     }
-    commit(&app, &tref, &mut t, vec![Event::Bot { seat, level: req.level }]).await?;
+    commit(
+        &app,
+        &tref,
+        &mut t,
+        vec![Event::Bot {
+            seat,
+            level: req.level,
+        }],
+    )
+    .await?;
     t.timed_out[seat as usize] = false;
-    let ids: Vec<u64> = t.subs.iter().filter(|s| s.seat == Some(seat)).map(|s| s.id).collect();
+    let ids: Vec<u64> = t
+        .subs
+        .iter()
+        .filter(|s| s.seat == Some(seat))
+        .map(|s| s.id)
+        .collect();
     t.drop_subs(&ids);
     t.broadcast_views();
     Ok(Json(t.info()))

@@ -10,16 +10,29 @@ static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/web");
 /// Serves an embedded file for `uri` (404 JSON error when there is none).
 pub async fn serve(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
-    let path = if path.is_empty() || path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
+    let path = if path.is_empty() || path.ends_with('/') {
+        format!("{path}index.html")
+    } else {
+        path.to_string()
+    };
     match WEB.get_file(&path) {
         Some(f) => {
             let mime = mime_guess::from_path(&path).first_or_octet_stream();
             let mut ct = mime.essence_str().to_string();
-            if ct.starts_with("text/") || ct == "application/javascript" || ct == "application/json" {
+            if ct.starts_with("text/") || ct == "application/javascript" || ct == "application/json"
+            {
                 ct.push_str("; charset=utf-8");
             }
-            ([(header::CONTENT_TYPE, ct), (header::CACHE_CONTROL, "no-cache".to_string())], f.contents()).into_response()
+            (
+                [
+                    (header::CONTENT_TYPE, ct),
+                    (header::CACHE_CONTROL, "no-cache".to_string()),
+                ],
+                f.contents(),
+            )
+                .into_response()
         }
-        None => crate::api::ApiError::new(StatusCode::NOT_FOUND, format!("no such path: /{path}")).into_response(),
+        None => crate::api::ApiError::new(StatusCode::NOT_FOUND, format!("no such path: /{path}"))
+            .into_response(),
     }
 }

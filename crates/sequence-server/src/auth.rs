@@ -33,7 +33,9 @@ pub fn bearer(header: Option<&str>) -> Option<&str> {
 
 /// Whether `t` looks like a token (32 lowercase hex characters).
 pub fn well_formed(t: &str) -> bool {
-    t.len() == 32 && t.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    t.len() == 32
+        && t.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// A new table id: 16 lowercase hex characters (64 random bits).
@@ -45,7 +47,10 @@ pub fn new_table_id() -> String {
 
 /// Whether `id` looks like a table id.
 pub fn table_id_ok(id: &str) -> bool {
-    id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    id.len() == 16
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 #[cfg(test)]

@@ -17,6 +17,11 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { db: "sequence.db".into(), rate_limit: 20, rate_burst: 60, bot_delay: Duration::from_millis(500) }
+        ServerConfig {
+            db: "sequence.db".into(),
+            rate_limit: 20,
+            rate_burst: 60,
+            bot_delay: Duration::from_millis(500),
+        }
     }
 }

@@ -61,7 +61,7 @@ impl Db {
             format!("sqlite://{spec}?mode=rwc")
         };
         let opts = AnyPoolOptions::new()
-            .max_connections(if pg { 16 } else { 4 })
+            .max_connections(if pg { 16 } else { 1 }) // SQLite: one writer, queued in the pool rather than in SQLite's busy handler
             .acquire_timeout(Duration::from_secs(30));
         let opts = if pg {
             opts
@@ -101,7 +101,9 @@ impl Db {
             )
             .await?;
         self.pool
-            .execute("CREATE INDEX IF NOT EXISTS game_tables_status ON game_tables (status, created_ms)")
+            .execute(
+                "CREATE INDEX IF NOT EXISTS game_tables_status ON game_tables (status, created_ms)",
+            )
             .await?;
         Ok(())
     }
@@ -119,14 +121,16 @@ impl Db {
         events: &[String],
     ) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO game_tables (id, spec, status, created_ms) VALUES ($1, $2, $3, $4)")
-            .bind(id)
-            .bind(spec)
-            .bind(status)
-            .bind(created_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(conflict)?;
+        sqlx::query(
+            "INSERT INTO game_tables (id, spec, status, created_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(spec)
+        .bind(status)
+        .bind(created_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(conflict)?;
         for (i, e) in events.iter().enumerate() {
             sqlx::query("INSERT INTO events (table_id, seq, data) VALUES ($1, $2, $3)")
                 .bind(id)
@@ -145,7 +149,13 @@ impl Db {
     ///
     /// # Errors
     /// [`DbError::Conflict`] when `first_seq` is already taken.
-    pub async fn append(&self, id: &str, first_seq: i64, events: &[String], status: &str) -> Result<(), DbError> {
+    pub async fn append(
+        &self,
+        id: &str,
+        first_seq: i64,
+        events: &[String],
+        status: &str,
+    ) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         for (i, e) in events.iter().enumerate() {
             sqlx::query("INSERT INTO events (table_id, seq, data) VALUES ($1, $2, $3)")
@@ -185,11 +195,13 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn events_since(&self, id: &str, from: i64) -> Result<Vec<(i64, String)>, DbError> {
-        let rows = sqlx::query("SELECT seq, data FROM events WHERE table_id = $1 AND seq >= $2 ORDER BY seq")
-            .bind(id)
-            .bind(from)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT seq, data FROM events WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(from)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?)))
             .collect::<Result<_, sqlx::Error>>()
@@ -200,12 +212,18 @@ impl Db {
     ///
     /// # Errors
     /// The database error.
-    pub async fn tables_with_status(&self, status: &str, limit: i64) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query("SELECT id FROM game_tables WHERE status = $1 ORDER BY created_ms DESC LIMIT $2")
-            .bind(status)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
+    pub async fn tables_with_status(
+        &self,
+        status: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id FROM game_tables WHERE status = $1 ORDER BY created_ms DESC LIMIT $2",
+        )
+        .bind(status)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| r.try_get::<String, _>(0))
             .collect::<Result<_, _>>()

@@ -63,7 +63,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/seats/{seat}/bot", post(api::seat_bot))
         .route("/api/tables/{id}/rematch", post(api::rematch))
         .route("/api/tables/{id}/ws", get(ws::handler))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), api::rate_limit));
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            api::rate_limit,
+        ));
     Router::new()
         .route("/healthz", get(api::healthz))
         .merge(api)
@@ -128,7 +131,9 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
 /// The database cannot be opened or the address bound.
 pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     loadtest::raise_fd_limit();
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(async {
         let cfg = ServerConfig {
             db: args.db.clone(),
@@ -137,7 +142,10 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
         };
         let running = start(cfg, &args.listen).await?;
-        println!("sequence serve: listening on http://{} (database {})", running.addr, args.db);
+        println!(
+            "sequence serve: listening on http://{} (database {})",
+            running.addr, args.db
+        );
         let _ = running.task.await;
         Ok(())
     })

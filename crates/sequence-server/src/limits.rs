@@ -23,7 +23,10 @@ pub struct Bucket {
 impl Bucket {
     /// A full bucket.
     pub fn new(burst: f64) -> Bucket {
-        Bucket { tokens: burst, last: Instant::now() }
+        Bucket {
+            tokens: burst,
+            last: Instant::now(),
+        }
     }
 
     /// Takes one token if there is one.
@@ -53,7 +56,11 @@ pub struct AddressLimiter {
 impl AddressLimiter {
     /// A limiter allowing `rate` requests per second with bursts of `burst`.
     pub fn new(rate: u32, burst: u32) -> AddressLimiter {
-        AddressLimiter { rate: rate as f64, burst: burst.max(1) as f64, buckets: Mutex::new(HashMap::new()) }
+        AddressLimiter {
+            rate: rate as f64,
+            burst: burst.max(1) as f64,
+            buckets: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Whether a request from `addr` may go on now.
@@ -61,20 +68,31 @@ impl AddressLimiter {
         if self.rate <= 0.0 {
             return true;
         }
-        let Ok(mut map) = self.buckets.lock() else { return true };
+        let Ok(mut map) = self.buckets.lock() else {
+            return true;
+        };
         if map.len() > 100_000 {
             let burst = self.burst;
             let rate = self.rate;
             map.retain(|_, b| b.clone().take(rate, burst) && b.tokens + 1.0 < burst);
         }
-        map.entry(addr).or_insert_with(|| Bucket::new(self.burst)).take(self.rate, self.burst)
+        map.entry(addr)
+            .or_insert_with(|| Bucket::new(self.burst))
+            .take(self.rate, self.burst)
     }
 }
 
 /// Cleans a name or chat line: control characters removed, trimmed, cut
 /// to `max` characters, then HTML-escaped (`& < > " '`).
 pub fn clean_text(s: &str, max: usize) -> String {
-    let cut: String = s.chars().filter(|c| !c.is_control()).collect::<String>().trim().chars().take(max).collect();
+    let cut: String = s
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(max)
+        .collect();
     escape_html(&cut)
 }
 

@@ -52,7 +52,10 @@ pub struct LoadtestArgs {
 pub fn raise_fd_limit() -> u64 {
     // SAFETY: getrlimit/setrlimit with a valid pointer to a local struct.
     unsafe {
-        let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
         if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) != 0 {
             return 0;
         }
@@ -67,7 +70,12 @@ pub fn raise_fd_limit() -> u64 {
 /// /proc/PID/status VmRSS.
 pub fn rss_kib(pid: &str) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 #[derive(Default)]
@@ -97,7 +105,9 @@ type Posted = Arc<Mutex<HashMap<u32, Instant>>>;
 /// The server cannot be started or reached, or a table cannot be created.
 pub fn run_loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     let fds = raise_fd_limit();
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(run(args, fds))
 }
 
@@ -124,14 +134,29 @@ fn spawn_server() -> anyhow::Result<(String, Child, Option<String>)> {
     let dir = std::env::temp_dir().join(format!("sequence-loadtest-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let mut child = std::process::Command::new(exe)
-        .args(["serve", "--listen", "127.0.0.1:0", "--rate-limit", "0", "--bot-delay-ms", "0", "--db"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "0",
+            "--bot-delay-ms",
+            "0",
+            "--db",
+        ])
         .arg(dir.join("loadtest.db"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::inherit())
         .spawn()?;
     let pid = child.id().to_string();
-    let out = child.stdout.take().ok_or_else(|| anyhow::anyhow!("no stdout from the server"))?;
-    let guard = Child { child: Some(child), dir: Some(dir) };
+    let out = child
+        .stdout
+        .take()
+        .ok_or_else(|| anyhow::anyhow!("no stdout from the server"))?;
+    let guard = Child {
+        child: Some(child),
+        dir: Some(dir),
+    };
     let mut line = String::new();
     std::io::BufReader::new(out).read_line(&mut line)?;
     let url = line
@@ -144,15 +169,31 @@ fn spawn_server() -> anyhow::Result<(String, Child, Option<String>)> {
 
 async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     let (url, _guard, pid) = match &args.url {
-        Some(u) => (u.trim_end_matches('/').to_string(), Child { child: None, dir: None }, None),
+        Some(u) => (
+            u.trim_end_matches('/').to_string(),
+            Child {
+                child: None,
+                dir: None,
+            },
+            None,
+        ),
         None => spawn_server()?,
     };
-    eprintln!("loadtest: server {url}, {} tables, open-file limit {fds}", args.tables);
-    let http = reqwest::Client::builder().pool_max_idle_per_host(4096).timeout(Duration::from_secs(30)).build()?;
+    eprintln!(
+        "loadtest: server {url}, {} tables, open-file limit {fds}",
+        args.tables
+    );
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(4096)
+        .timeout(Duration::from_secs(30))
+        .build()?;
     let stats = Arc::new(Stats::default());
     // 1. tables
     let bar = ProgressBar::new(args.tables as u64);
-    bar.set_style(ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len} {elapsed}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     bar.set_message("tables");
     let sem = Arc::new(Semaphore::new(64));
     let mut handles = vec![];
@@ -175,7 +216,10 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     bar.finish();
     // 2. clients
     let bar = ProgressBar::new(2 * args.tables as u64);
-    bar.set_style(ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len} {elapsed}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     bar.set_message("websockets");
     let ws_base = url.replacen("http://", "ws://", 1);
     let stop = Arc::new(tokio::sync::Notify::new());
@@ -202,7 +246,9 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
             let bar = bar.clone();
             let stop = stop.clone();
             let connected = connected.clone();
-            clients.push(tokio::spawn(async move { c.run(sem, bar, stop, connected).await }));
+            clients.push(tokio::spawn(async move {
+                c.run(sem, bar, stop, connected).await
+            }));
         }
     }
     while connected.load(Ordering::Relaxed) < 2 * args.tables as u64 {
@@ -216,7 +262,10 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     // 3. measure
     measuring.store(true, Ordering::Relaxed);
     let bar = ProgressBar::new(args.seconds);
-    bar.set_style(ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len}s moves {prefix}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len}s moves {prefix}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     bar.set_message("measuring");
     let started = Instant::now();
     let mut peak_rss = 0u64;
@@ -234,7 +283,11 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     let still = connected.load(Ordering::Relaxed);
     stop.notify_waiters();
     let rss = rss_kib(pid.as_deref().unwrap_or("self")).unwrap_or(0);
-    let mut lat = stats.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+    let mut lat = stats
+        .latencies_us
+        .lock()
+        .map(|l| l.clone())
+        .unwrap_or_default();
     lat.sort_unstable();
     let pct = |p: f64| -> f64 {
         if lat.is_empty() {
@@ -264,10 +317,18 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     println!("| figure | value |\n| --- | --- |");
     println!("| tables | {} |", args.tables);
     println!("| WebSocket clients connected (at end) | {n_connected} ({still}) |");
-    println!("| moves in {:.0} s | {moves} ({:.0}/s) |", elapsed, moves as f64 / elapsed);
+    println!(
+        "| moves in {:.0} s | {moves} ({:.0}/s) |",
+        elapsed,
+        moves as f64 / elapsed
+    );
     println!("| move POST → other seat's view, p50 / p90 / p99 / max | {:.1} / {:.1} / {:.1} / {:.1} ms |", pct(0.5), pct(0.9), pct(0.99), pct(1.0));
     println!("| errors | {errors} |");
-    println!("| server resident memory (peak) | {:.0} MiB ({:.0} MiB) |", rss as f64 / 1024.0, peak_rss as f64 / 1024.0);
+    println!(
+        "| server resident memory (peak) | {:.0} MiB ({:.0} MiB) |",
+        rss as f64 / 1024.0,
+        peak_rss as f64 / 1024.0
+    );
     if errors > 0 {
         println!("error kinds: {}", result["error_kinds"]);
     }
@@ -281,7 +342,11 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn create(http: &reqwest::Client, url: &str, i: u32) -> anyhow::Result<(String, Vec<String>)> {
+async fn create(
+    http: &reqwest::Client,
+    url: &str,
+    i: u32,
+) -> anyhow::Result<(String, Vec<String>)> {
     let r: Value = http
         .post(format!("{url}/api/tables"))
         .json(&json!({"game": "classic", "players": 2, "name": format!("load {i}a")}))
@@ -290,7 +355,10 @@ async fn create(http: &reqwest::Client, url: &str, i: u32) -> anyhow::Result<(St
         .error_for_status()?
         .json()
         .await?;
-    let id = r["table"].as_str().ok_or_else(|| anyhow::anyhow!("no table id in {r}"))?.to_string();
+    let id = r["table"]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no table id in {r}"))?
+        .to_string();
     let t0 = r["token"].as_str().unwrap_or_default().to_string();
     let j: Value = http
         .post(format!("{url}/api/tables/{id}/join"))
@@ -319,7 +387,13 @@ struct Client {
 }
 
 impl Client {
-    async fn run(self, sem: Arc<Semaphore>, bar: ProgressBar, stop: Arc<tokio::sync::Notify>, connected: Arc<AtomicU64>) {
+    async fn run(
+        self,
+        sem: Arc<Semaphore>,
+        bar: ProgressBar,
+        stop: Arc<tokio::sync::Notify>,
+        connected: Arc<AtomicU64>,
+    ) {
         let permit = sem.acquire().await;
         let ws = match tokio_tungstenite::connect_async(&self.ws).await {
             Ok((ws, _)) => ws,
@@ -330,7 +404,15 @@ impl Client {
         };
         drop(permit);
         let (mut sink, mut stream) = ws.split();
-        if sink.send(Message::Text(json!({"type": "hello", "token": self.token}).to_string().into())).await.is_err() {
+        if sink
+            .send(Message::Text(
+                json!({"type": "hello", "token": self.token})
+                    .to_string()
+                    .into(),
+            ))
+            .await
+            .is_err()
+        {
             self.stats.error("hello failed".into());
             return;
         }
@@ -377,7 +459,10 @@ impl Client {
                         }
                     }
                     if view["status"] != "playing" {
-                        if view["table"]["status"] == "over" && me.seat == 0 && acted_on != Some((game_no, u64::MAX)) {
+                        if view["table"]["status"] == "over"
+                            && me.seat == 0
+                            && acted_on != Some((game_no, u64::MAX))
+                        {
                             acted_on = Some((game_no, u64::MAX));
                             me.stats.games.fetch_add(1, Ordering::Relaxed);
                             let me2 = me.clone();
@@ -390,7 +475,9 @@ impl Client {
                         continue;
                     }
                     acted_on = Some((game_no, n as u64));
-                    let Some(mv) = legal.choose(&mut rng).cloned() else { continue };
+                    let Some(mv) = legal.choose(&mut rng).cloned() else {
+                        continue;
+                    };
                     let think = rng.random_range(me.think_ms / 2..=me.think_ms * 3 / 2 + 1);
                     let me2 = me.clone();
                     tokio::spawn(async move { me2.play(n, mv, think).await });

@@ -61,7 +61,9 @@ impl Spec {
                 if self.teams.is_some() {
                     return Err("field `teams`: Stacks has no teams".into());
                 }
-                sequence_stacks::Match::new(self.players, o, 0).map(|_| ()).map_err(|e| e.to_string())
+                sequence_stacks::Match::new(self.players, o, 0)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
             }
         }
     }
@@ -70,7 +72,8 @@ impl Spec {
         let options: sequence_classic::Options = if self.options.is_null() {
             Default::default()
         } else {
-            serde_json::from_value(self.options.clone()).map_err(|e| format!("field `options`: {e}"))?
+            serde_json::from_value(self.options.clone())
+                .map_err(|e| format!("field `options`: {e}"))?
         };
         sequence_classic::Config::new(self.players, self.teams, options).map_err(|e| e.to_string())
     }
@@ -79,7 +82,8 @@ impl Spec {
         if self.options.is_null() {
             return Ok(Default::default());
         }
-        sequence_stacks::Options::from_json(&self.options).map_err(|e| format!("field `options`: {e}"))
+        sequence_stacks::Options::from_json(&self.options)
+            .map_err(|e| format!("field `options`: {e}"))
     }
 
     /// Number of classic teams (C3 default applied), `None` for Stacks.
@@ -173,7 +177,10 @@ pub enum Live {
     /// Classic: the record-keeping match.
     Classic(Box<sequence_classic::record::Match>),
     /// Stacks: the match, and the last decision (passes included).
-    Stacks(Box<sequence_stacks::Match>, Option<(Seat, sequence_stacks::Decision)>),
+    Stacks(
+        Box<sequence_stacks::Match>,
+        Option<(Seat, sequence_stacks::Decision)>,
+    ),
 }
 
 /// Table status.
@@ -229,16 +236,34 @@ impl Core {
     /// An empty table of `spec`.
     pub fn new(id: String, spec: Spec) -> Core {
         let seats = (0..spec.players)
-            .map(|_| SeatCore { kind: SeatKind::Free, name: None, token: None, level: None })
+            .map(|_| SeatCore {
+                kind: SeatKind::Free,
+                name: None,
+                token: None,
+                level: None,
+            })
             .collect();
-        Core { id, spec, seats, game_no: 0, live: None, moves: 0, status: Status::Waiting, next_seq: 0, finished: vec![] }
+        Core {
+            id,
+            spec,
+            seats,
+            game_no: 0,
+            live: None,
+            moves: 0,
+            status: Status::Waiting,
+            next_seq: 0,
+            finished: vec![],
+        }
     }
 
     fn seat_mut(&mut self, seat: u8) -> Result<&mut SeatCore, ApiError> {
         let n = self.seats.len();
-        self.seats
-            .get_mut(seat as usize)
-            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("seat {seat} does not exist ({n} seats)")))
+        self.seats.get_mut(seat as usize).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("seat {seat} does not exist ({n} seats)"),
+            )
+        })
     }
 
     /// Applies one event (live or from the log).
@@ -255,12 +280,22 @@ impl Core {
                 }
                 let mut h = [0u8; 32];
                 hex::decode_to_slice(token, &mut h).map_err(|_| conflict("bad stored token"))?;
-                *s = SeatCore { kind: SeatKind::Human, name: Some(name.clone()), token: Some(h), level: None };
+                *s = SeatCore {
+                    kind: SeatKind::Human,
+                    name: Some(name.clone()),
+                    token: Some(h),
+                    level: None,
+                };
             }
             Event::Bot { seat, level } => {
                 let s = self.seat_mut(*seat)?;
                 let name = format!("Bot {}", level.trim_start_matches("level:"));
-                *s = SeatCore { kind: SeatKind::Bot, name: Some(name), token: None, level: Some(level.clone()) };
+                *s = SeatCore {
+                    kind: SeatKind::Bot,
+                    name: Some(name),
+                    token: None,
+                    level: Some(level.clone()),
+                };
             }
             Event::Leave { seat } => {
                 let s = self.seat_mut(*seat)?;
@@ -292,7 +327,10 @@ impl Core {
             }
             Event::Move { mv } => {
                 if self.status != Status::Playing {
-                    return Err(conflict(format!("the game is not being played (table is {})", self.status.name())));
+                    return Err(conflict(format!(
+                        "the game is not being played (table is {})",
+                        self.status.name()
+                    )));
                 }
                 let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
                 let to_act = self.to_act();
@@ -306,16 +344,30 @@ impl Core {
                     Some(Live::Classic(m)) => {
                         let len = m.game().sequence_length();
                         let (seat, mv) = sequence_classic::record::move_from_json(mv, len)
-                            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("malformed move: {e}")))?;
-                        m.play(seat, mv)
-                            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("illegal move: {e}")))?;
+                            .map_err(|e| {
+                                ApiError::new(
+                                    StatusCode::BAD_REQUEST,
+                                    format!("malformed move: {e}"),
+                                )
+                            })?;
+                        m.play(seat, mv).map_err(|e| {
+                            ApiError::new(
+                                StatusCode::UNPROCESSABLE_ENTITY,
+                                format!("illegal move: {e}"),
+                            )
+                        })?;
                         m.game().is_over()
                     }
                     Some(Live::Stacks(m, last)) => {
-                        let (seat, d) = stacks_move(mv)
-                            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("malformed move: {e}")))?;
-                        m.play(seat, d)
-                            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("illegal move: {e}")))?;
+                        let (seat, d) = stacks_move(mv).map_err(|e| {
+                            ApiError::new(StatusCode::BAD_REQUEST, format!("malformed move: {e}"))
+                        })?;
+                        m.play(seat, d).map_err(|e| {
+                            ApiError::new(
+                                StatusCode::UNPROCESSABLE_ENTITY,
+                                format!("illegal move: {e}"),
+                            )
+                        })?;
                         *last = Some((seat, d));
                         m.game().status() != sequence_stacks::Status::Playing
                     }
@@ -344,7 +396,9 @@ impl Core {
 
     /// Whether every seat is held by a person or a bot.
     pub fn all_filled(&self) -> bool {
-        self.seats.iter().all(|s| matches!(s.kind, SeatKind::Human | SeatKind::Bot))
+        self.seats
+            .iter()
+            .all(|s| matches!(s.kind, SeatKind::Human | SeatKind::Bot))
     }
 
     /// The seat that must move now (`None` unless playing).
@@ -391,7 +445,11 @@ pub fn stacks_move(v: &Value) -> Result<(Seat, sequence_stacks::Decision), Strin
             if o.get("pass") != Some(&Value::Bool(true)) {
                 return Err("field `pass`: must be true".into());
             }
-            let seat = o.get("seat").and_then(Value::as_u64).filter(|&s| s < 256).ok_or("field `seat` is missing")?;
+            let seat = o
+                .get("seat")
+                .and_then(Value::as_u64)
+                .filter(|&s| s < 256)
+                .ok_or("field `seat` is missing")?;
             return Ok((Seat(seat as u8), sequence_stacks::Decision::Pass));
         }
     }
@@ -491,7 +549,9 @@ impl Table {
     pub fn view(&self, seat: Option<u8>) -> Value {
         let c = &self.core;
         let mut v = match c.live.as_ref() {
-            None => json!({"game": c.spec.game, "seat": seat, "status": "waiting", "move_number": 0}),
+            None => {
+                json!({"game": c.spec.game, "seat": seat, "status": "waiting", "move_number": 0})
+            }
             Some(Live::Classic(m)) => {
                 let g = m.game();
                 let mut v = g.view(Seat(seat.unwrap_or(0))).to_json();
@@ -502,8 +562,20 @@ impl Table {
                         let mut o = pick(
                             &v,
                             &[
-                                "game", "players", "teams", "options", "turn", "move_number", "status", "winner",
-                                "dead_exchanged", "hand_sizes", "draw_pile", "discard_piles", "board", "sequences",
+                                "game",
+                                "players",
+                                "teams",
+                                "options",
+                                "turn",
+                                "move_number",
+                                "status",
+                                "winner",
+                                "dead_exchanged",
+                                "hand_sizes",
+                                "draw_pile",
+                                "discard_piles",
+                                "board",
+                                "sequences",
                                 "last_move",
                             ],
                         );
@@ -520,14 +592,18 @@ impl Table {
                     sv.legal
                         .iter()
                         .map(|d| {
-                            d.to_record_json(sv.seat).unwrap_or_else(|| json!({"seat": sv.seat.0, "pass": true}))
+                            d.to_record_json(sv.seat)
+                                .unwrap_or_else(|| json!({"seat": sv.seat.0, "pass": true}))
                         })
                         .collect()
                 } else {
                     vec![]
                 };
                 let mut full = serde_json::to_value(&sv).unwrap_or_else(|_| json!({}));
-                let last_move = last.map(|(s, d)| d.to_record_json(s).unwrap_or_else(|| json!({"seat": s.0, "pass": true})));
+                let last_move = last.map(|(s, d)| {
+                    d.to_record_json(s)
+                        .unwrap_or_else(|| json!({"seat": s.0, "pass": true}))
+                });
                 let mut o = match seat {
                     Some(_) => {
                         let mut o = full.as_object_mut().map(std::mem::take).unwrap_or_default();
@@ -538,10 +614,27 @@ impl Table {
                         let mut o = pick(
                             &full,
                             &[
-                                "players", "options", "dealer", "hand_sizes", "known_in_hands", "discard_piles", "piles", "completed",
-                                "action_discards", "chips", "supply", "draw_pile", "turn", "direction",
-                                "pending_skips", "block_window", "to_act", "status", "pile_played_this_turn",
-                                "quiet_turns", "reshuffles",
+                                "players",
+                                "options",
+                                "dealer",
+                                "hand_sizes",
+                                "known_in_hands",
+                                "discard_piles",
+                                "piles",
+                                "completed",
+                                "action_discards",
+                                "chips",
+                                "supply",
+                                "draw_pile",
+                                "turn",
+                                "direction",
+                                "pending_skips",
+                                "block_window",
+                                "to_act",
+                                "status",
+                                "pile_played_this_turn",
+                                "quiet_turns",
+                                "reshuffles",
                             ],
                         );
                         o.insert("seat".into(), Value::Null);
@@ -590,7 +683,12 @@ impl Table {
     /// Sends one message to every subscriber.
     pub fn broadcast(&mut self, msg: &Value) {
         let text: std::sync::Arc<str> = msg.to_string().into();
-        let dead: Vec<u64> = self.subs.iter().filter(|s| s.tx.try_send(text.clone()).is_err()).map(|s| s.id).collect();
+        let dead: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|s| s.tx.try_send(text.clone()).is_err())
+            .map(|s| s.id)
+            .collect();
         if !dead.is_empty() {
             self.drop_subs(&dead);
         }
@@ -614,13 +712,21 @@ impl Table {
     /// Resets the turn timer after a change.
     pub fn reset_deadline(&mut self) {
         self.deadline = None;
-        let Some(secs) = self.core.spec.turn_seconds else { return };
-        let Some(seat) = self.core.to_act() else { return };
+        let Some(secs) = self.core.spec.turn_seconds else {
+            return;
+        };
+        let Some(seat) = self.core.to_act() else {
+            return;
+        };
         if self.core.seats[seat.index()].kind == SeatKind::Bot {
             return;
         }
         let d = std::time::Duration::from_secs(secs as u64);
-        self.deadline = Some((Instant::now() + d, now_ms() + d.as_millis() as i64, self.core.moves));
+        self.deadline = Some((
+            Instant::now() + d,
+            now_ms() + d.as_millis() as i64,
+            self.core.moves,
+        ));
     }
 }
 

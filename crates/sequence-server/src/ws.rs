@@ -78,9 +78,14 @@ fn err_msg(status: StatusCode, msg: &str) -> String {
 }
 
 async fn close_with(socket: &mut WebSocket, status: StatusCode, msg: &str) {
-    let _ = socket.send(Message::Text(err_msg(status, msg).into())).await;
     let _ = socket
-        .send(Message::Close(Some(CloseFrame { code: 1008, reason: Utf8Bytes::from(msg.chars().take(100).collect::<String>()) })))
+        .send(Message::Text(err_msg(status, msg).into()))
+        .await;
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code: 1008,
+            reason: Utf8Bytes::from(msg.chars().take(100).collect::<String>()),
+        })))
         .await;
 }
 
@@ -89,12 +94,26 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
     let text = match first {
         Ok(Some(Ok(Message::Text(t)))) => t,
-        Ok(Some(Ok(_))) => return close_with(&mut socket, StatusCode::BAD_REQUEST, "the first message must be hello").await,
+        Ok(Some(Ok(_))) => {
+            return close_with(
+                &mut socket,
+                StatusCode::BAD_REQUEST,
+                "the first message must be hello",
+            )
+            .await
+        }
         _ => return,
     };
     let token = match parse_client(&text) {
         Ok(ClientMsg::Hello { token }) => token,
-        Ok(_) => return close_with(&mut socket, StatusCode::BAD_REQUEST, "the first message must be hello").await,
+        Ok(_) => {
+            return close_with(
+                &mut socket,
+                StatusCode::BAD_REQUEST,
+                "the first message must be hello",
+            )
+            .await
+        }
         Err(e) => return close_with(&mut socket, StatusCode::BAD_REQUEST, &e).await,
     };
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(QUEUE);
@@ -118,7 +137,11 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
         if let Some(s) = seat {
             t.connected[s as usize] += 1;
         }
-        t.subs.push(Sub { id: conn, seat, tx: tx.clone() });
+        t.subs.push(Sub {
+            id: conn,
+            seat,
+            tx: tx.clone(),
+        });
         // everyone sees the connected flag change; this connection gets its view
         t.broadcast_views();
         seat
@@ -127,7 +150,11 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let writer = tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
-            if sink.send(Message::Text(Utf8Bytes::from(&*text))).await.is_err() {
+            if sink
+                .send(Message::Text(Utf8Bytes::from(&*text)))
+                .await
+                .is_err()
+            {
                 break;
             }
         }
@@ -140,7 +167,12 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
             Message::Text(t) => t,
             Message::Close(_) => break,
             Message::Binary(_) => {
-                reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, "binary frames are not accepted")).await;
+                reply(
+                    &tref,
+                    conn,
+                    err_msg(StatusCode::BAD_REQUEST, "binary frames are not accepted"),
+                )
+                .await;
                 continue;
             }
             _ => continue,
@@ -150,16 +182,36 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
             if refused > WS_MAX_REFUSED {
                 break;
             }
-            reply(&tref, conn, err_msg(StatusCode::TOO_MANY_REQUESTS, "rate limit: too many messages")).await;
+            reply(
+                &tref,
+                conn,
+                err_msg(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate limit: too many messages",
+                ),
+            )
+            .await;
             continue;
         }
         match parse_client(&text) {
             Err(e) => reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, &e)).await,
-            Ok(ClientMsg::Hello { .. }) => reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, "already said hello")).await,
+            Ok(ClientMsg::Hello { .. }) => {
+                reply(
+                    &tref,
+                    conn,
+                    err_msg(StatusCode::BAD_REQUEST, "already said hello"),
+                )
+                .await
+            }
             Ok(ClientMsg::Ping) => reply(&tref, conn, json!({"type": "pong"}).to_string()).await,
             Ok(ClientMsg::Chat { text }) => {
                 let Some(s) = seat else {
-                    reply(&tref, conn, err_msg(StatusCode::FORBIDDEN, "spectators cannot chat")).await;
+                    reply(
+                        &tref,
+                        conn,
+                        err_msg(StatusCode::FORBIDDEN, "spectators cannot chat"),
+                    )
+                    .await;
                     continue;
                 };
                 let clean = limits::clean_text(&text, limits::MAX_CHAT);
@@ -168,7 +220,8 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
                 }
                 let mut t = tref.lock().await;
                 let name = t.core.seats[s as usize].name.clone();
-                let line = json!({"type": "chat", "seat": s, "name": name, "text": clean, "at": now_ms()});
+                let line =
+                    json!({"type": "chat", "seat": s, "name": name, "text": clean, "at": now_ms()});
                 t.chat.push_back(line.clone());
                 while t.chat.len() > 50 {
                     t.chat.pop_front();
@@ -177,7 +230,12 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
             }
             Ok(ClientMsg::Move { move_number, mv }) => {
                 let Some(s) = seat else {
-                    reply(&tref, conn, err_msg(StatusCode::UNAUTHORIZED, "spectators cannot move")).await;
+                    reply(
+                        &tref,
+                        conn,
+                        err_msg(StatusCode::UNAUTHORIZED, "spectators cannot move"),
+                    )
+                    .await;
                     continue;
                 };
                 let mut t = tref.lock().await;
@@ -214,9 +272,16 @@ mod tests {
     #[test]
     fn client_messages_parse_or_name_the_problem() {
         assert_eq!(parse_client(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
-        assert_eq!(parse_client(r#"{"type":"hello"}"#), Ok(ClientMsg::Hello { token: None }));
-        assert!(parse_client(r#"{"type":"nope"}"#).unwrap_err().contains("nope"));
-        assert!(parse_client(r#"{"type":"chat"}"#).unwrap_err().contains("text"));
+        assert_eq!(
+            parse_client(r#"{"type":"hello"}"#),
+            Ok(ClientMsg::Hello { token: None })
+        );
+        assert!(parse_client(r#"{"type":"nope"}"#)
+            .unwrap_err()
+            .contains("nope"));
+        assert!(parse_client(r#"{"type":"chat"}"#)
+            .unwrap_err()
+            .contains("text"));
         assert!(parse_client("\u{0}garbage").is_err());
     }
 }

@@ -23,10 +23,18 @@ async fn play_out(s: &common::Server, id: &str, tokens: &[String], seed: u64) ->
             let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
             if let Some(mv) = legal.choose(&mut r) {
                 let (st, body) = s
-                    .call("POST", &format!("/api/tables/{id}/moves"), Some(t), Some(json!({"move_number": v["move_number"], "move": mv})))
+                    .call(
+                        "POST",
+                        &format!("/api/tables/{id}/moves"),
+                        Some(t),
+                        Some(json!({"move_number": v["move_number"], "move": mv})),
+                    )
                     .await;
                 assert_eq!(st, 200, "{body}");
-                assert_eq!(body["move_number"].as_u64(), v["move_number"].as_u64().map(|n| n + 1));
+                assert_eq!(
+                    body["move_number"].as_u64(),
+                    v["move_number"].as_u64().map(|n| n + 1)
+                );
                 moved = true;
             }
         }
@@ -46,19 +54,41 @@ async fn classic_table_life_cycle_and_errors() {
     let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "<Ann>", "options": {"sequence_length": 4, "win_sequences": 1}})).await;
     // the open table is listed, names escaped
     let (_, list) = s.call("GET", "/api/tables", None, None).await;
-    let t = list["tables"].as_array().unwrap().iter().find(|t| t["id"] == id.as_str()).expect("listed").clone();
+    let t = list["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .expect("listed")
+        .clone();
     assert_eq!(t["seats"][0]["name"], "&lt;Ann&gt;");
     assert_eq!(t["status"], "waiting");
     // moves before the game starts → 409; record → 403
-    let (st, _) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(&host), Some(json!({"move_number": 0, "move": {"pass": true}}))).await;
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&host),
+            Some(json!({"move_number": 0, "move": {"pass": true}})),
+        )
+        .await;
     assert_eq!(st, 409);
-    let (st, _) = s.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+    let (st, _) = s
+        .call("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
     assert_eq!(st, 403);
 
     let (seat, guest) = s.join(&id, "Bob").await;
     assert_eq!(seat, 1);
     // full table
-    let (st, e) = s.call("POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Cy"}))).await;
+    let (st, e) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/join"),
+            None,
+            Some(json!({"name": "Cy"})),
+        )
+        .await;
     assert_eq!(st, 409, "{e}");
     assert!(e["error"].as_str().unwrap().contains("full"));
 
@@ -67,19 +97,45 @@ async fn classic_table_life_cycle_and_errors() {
     assert_eq!(v0["move_number"], 0);
     assert_eq!(v0["board"].as_array().unwrap().len(), 10);
     let spect = s.view(&id, None).await;
-    assert!(spect.get("hand").is_none(), "spectators see no hand: {spect}");
+    assert!(
+        spect.get("hand").is_none(),
+        "spectators see no hand: {spect}"
+    );
     assert_eq!(spect["legal_moves"], json!([]));
     assert_eq!(spect["seat"], Value::Null);
 
     // 401: wrong / malformed token
-    let (st, e) = s.call("GET", &format!("/api/tables/{id}/view"), Some("0123456789abcdef0123456789abcdef"), None).await;
+    let (st, e) = s
+        .call(
+            "GET",
+            &format!("/api/tables/{id}/view"),
+            Some("0123456789abcdef0123456789abcdef"),
+            None,
+        )
+        .await;
     assert_eq!(st, 401, "{e}");
-    let (st, _) = s.call("GET", &format!("/api/tables/{id}/view"), Some("nonsense"), None).await;
+    let (st, _) = s
+        .call(
+            "GET",
+            &format!("/api/tables/{id}/view"),
+            Some("nonsense"),
+            None,
+        )
+        .await;
     assert_eq!(st, 401);
-    let (st, _) = s.call("POST", &format!("/api/tables/{id}/moves"), None, Some(json!({"move_number": 0, "move": {"pass": true}}))).await;
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            None,
+            Some(json!({"move_number": 0, "move": {"pass": true}})),
+        )
+        .await;
     assert_eq!(st, 401);
     // 404
-    let (st, _) = s.call("GET", "/api/tables/0000000000000000/view", None, None).await;
+    let (st, _) = s
+        .call("GET", "/api/tables/0000000000000000/view", None, None)
+        .await;
     assert_eq!(st, 404);
 
     let turn = v0["turn"].as_u64().unwrap() as usize;
@@ -89,53 +145,136 @@ async fn classic_table_life_cycle_and_errors() {
     // not this seat's turn → 409
     let mut mv_other = mv.clone();
     mv_other.as_object_mut().unwrap().remove("seat");
-    let (st, e) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(other), Some(json!({"move_number": 0, "move": mv_other}))).await;
+    let (st, e) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(other),
+            Some(json!({"move_number": 0, "move": mv_other})),
+        )
+        .await;
     assert_eq!(st, 409, "{e}");
     // malformed move → 400 naming the field
-    let (st, e) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(mover), Some(json!({"move_number": 0, "move": {"card": "ZZ", "at": "e5"}}))).await;
+    let (st, e) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(mover),
+            Some(json!({"move_number": 0, "move": {"card": "ZZ", "at": "e5"}})),
+        )
+        .await;
     assert_eq!(st, 400, "{e}");
     assert!(e["error"].as_str().unwrap().contains("card"), "{e}");
     // illegal move → 422 naming a rule
     let hand = s.view(&id, Some(mover)).await["hand"].clone();
-    let card = hand.as_array().unwrap().iter().find(|c| !c.as_str().unwrap().starts_with('J')).cloned();
+    let card = hand
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| !c.as_str().unwrap().starts_with('J'))
+        .cloned();
     if let Some(card) = card {
         // a corner is never a card's space (C2)
-        let (st, e) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(mover), Some(json!({"move_number": 0, "move": {"card": card, "at": "a1"}}))).await;
+        let (st, e) = s
+            .call(
+                "POST",
+                &format!("/api/tables/{id}/moves"),
+                Some(mover),
+                Some(json!({"move_number": 0, "move": {"card": card, "at": "a1"}})),
+            )
+            .await;
         assert_eq!(st, 422, "{e}");
-        assert!(e["error"].as_str().unwrap().contains('C'), "names the rule: {e}");
+        assert!(
+            e["error"].as_str().unwrap().contains('C'),
+            "names the rule: {e}"
+        );
     }
     // not JSON → 400; oversized → 413
-    let r = s.http.post(format!("{}/api/tables/{id}/moves", s.base)).bearer_auth(mover).body("{nope").send().await.unwrap();
+    let r = s
+        .http
+        .post(format!("{}/api/tables/{id}/moves", s.base))
+        .bearer_auth(mover)
+        .body("{nope")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 400);
     let big = "x".repeat(20 * 1024);
-    let r = s.http.post(format!("{}/api/tables", s.base)).header("content-type", "application/json").body(format!("{{\"name\":\"{big}\"}}")).send().await.unwrap();
+    let r = s
+        .http
+        .post(format!("{}/api/tables", s.base))
+        .header("content-type", "application/json")
+        .body(format!("{{\"name\":\"{big}\"}}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 413);
     // the good move, then the same move again (stale) → 409
-    let (st, v1) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(mover), Some(json!({"move_number": 0, "move": mv}))).await;
+    let (st, v1) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(mover),
+            Some(json!({"move_number": 0, "move": mv})),
+        )
+        .await;
     assert_eq!(st, 200, "{v1}");
     assert_eq!(v1["move_number"], 1);
-    let (st, e) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(mover), Some(json!({"move_number": 0, "move": mv}))).await;
+    let (st, e) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(mover),
+            Some(json!({"move_number": 0, "move": mv})),
+        )
+        .await;
     assert_eq!(st, 409, "{e}");
     assert!(e["error"].as_str().unwrap().contains("stale"));
 
     // play to the end; the record replays to the same result
     let n = play_out(&s, &id, &tokens, 7).await;
-    let (st, rec) = s.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+    let (st, rec) = s
+        .call("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
     assert_eq!(st, 200, "{rec}");
-    let (record, game) = sequence_classic::record::Record::from_json_str(&rec.to_string()).expect("record replays");
+    let (record, game) =
+        sequence_classic::record::Record::from_json_str(&rec.to_string()).expect("record replays");
     assert_eq!(record.moves.len() as u32, n);
     assert!(game.is_over());
 
     // rematch: host only
-    let (st, _) = s.call("POST", &format!("/api/tables/{id}/rematch"), Some(&guest), None).await;
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/rematch"),
+            Some(&guest),
+            None,
+        )
+        .await;
     assert_eq!(st, 403);
-    let (st, info) = s.call("POST", &format!("/api/tables/{id}/rematch"), Some(&host), None).await;
+    let (st, info) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/rematch"),
+            Some(&host),
+            None,
+        )
+        .await;
     assert_eq!(st, 200, "{info}");
     assert_eq!(info["game_no"], 2);
     assert_eq!(info["status"], "playing");
-    let (st, _) = s.call("GET", &format!("/api/tables/{id}/record?game=1"), None, None).await;
+    let (st, _) = s
+        .call(
+            "GET",
+            &format!("/api/tables/{id}/record?game=1"),
+            None,
+            None,
+        )
+        .await;
     assert_eq!(st, 200);
-    let (st, _) = s.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+    let (st, _) = s
+        .call("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
     assert_eq!(st, 403);
 }
 
@@ -146,29 +285,67 @@ async fn bots_play_and_host_gives_a_left_seat_to_a_bot() {
     let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "level:2"}], "options": {"sequence_length": 4, "win_sequences": 1}})).await;
     let n = play_out(&s, &id, std::slice::from_ref(&host), 3).await;
     assert!(n > 2);
-    let (st, rec) = s.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+    let (st, rec) = s
+        .call("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
     assert_eq!(st, 200);
-    assert!(rec["moves"].as_array().unwrap().iter().any(|m| m["seat"] == 1), "the bot moved");
+    assert!(
+        rec["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["seat"] == 1),
+        "the bot moved"
+    );
 
     // three humans; one leaves; the host gives the seat to a bot
-    let (id, host) = s.create(json!({"game": "stacks", "players": 3, "name": "Ann"})).await;
+    let (id, host) = s
+        .create(json!({"game": "stacks", "players": 3, "name": "Ann"}))
+        .await;
     let (_, b) = s.join(&id, "Bob").await;
     let (_, c) = s.join(&id, "Cy").await;
-    let (st, _) = s.call("POST", &format!("/api/tables/{id}/seats/2/bot"), Some(&b), Some(json!({"level": "level:1"}))).await;
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/seats/2/bot"),
+            Some(&b),
+            Some(json!({"level": "level:1"})),
+        )
+        .await;
     assert_eq!(st, 403, "only the host");
-    let (st, info) = s.call("POST", &format!("/api/tables/{id}/leave"), Some(&c), None).await;
+    let (st, info) = s
+        .call("POST", &format!("/api/tables/{id}/leave"), Some(&c), None)
+        .await;
     assert_eq!(st, 200);
     assert_eq!(info["seats"][2]["kind"], "left");
-    let (st, _) = s.call("GET", &format!("/api/tables/{id}/view"), Some(&c), None).await;
+    let (st, _) = s
+        .call("GET", &format!("/api/tables/{id}/view"), Some(&c), None)
+        .await;
     assert_eq!(st, 401, "a left seat's token stops working");
-    let (st, _) = s.call("POST", &format!("/api/tables/{id}/seats/2/bot"), Some(&host), Some(json!({"level": "nope"}))).await;
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/seats/2/bot"),
+            Some(&host),
+            Some(json!({"level": "nope"})),
+        )
+        .await;
     assert_eq!(st, 400);
-    let (st, info) = s.call("POST", &format!("/api/tables/{id}/seats/2/bot"), Some(&host), Some(json!({"level": "level:1"}))).await;
+    let (st, info) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/seats/2/bot"),
+            Some(&host),
+            Some(json!({"level": "level:1"})),
+        )
+        .await;
     assert_eq!(st, 200, "{info}");
     assert_eq!(info["seats"][2]["kind"], "bot");
     let n = play_out(&s, &id, &[host.clone(), b.clone()], 5).await;
     assert!(n > 3);
-    let (st, rec) = s.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+    let (st, rec) = s
+        .call("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
     assert_eq!(st, 200);
     sequence_stacks::Record::from_json_str(&rec.to_string()).expect("stacks record replays");
 }
@@ -177,17 +354,40 @@ async fn bots_play_and_host_gives_a_left_seat_to_a_bot() {
 async fn bad_table_configurations_are_refused_with_reasons() {
     let s = server(0).await;
     for (body, word) in [
-        (json!({"game": "classic", "players": 1, "name": "A"}), "player"),
-        (json!({"game": "stacks", "players": 9, "name": "A"}), "2 to 6"),
+        (
+            json!({"game": "classic", "players": 1, "name": "A"}),
+            "player",
+        ),
+        (
+            json!({"game": "stacks", "players": 9, "name": "A"}),
+            "2 to 6",
+        ),
         (json!({"game": "chess", "players": 2, "name": "A"}), "chess"),
-        (json!({"game": "classic", "players": 2, "name": "  "}), "name"),
-        (json!({"game": "classic", "players": 2, "name": "A", "bots": [{"seat": 0, "level": "level:1"}]}), "bot"),
-        (json!({"game": "classic", "players": 2, "name": "A", "options": {"sequence_length": 9}}), "sequence_length"),
-        (json!({"game": "classic", "players": 2, "name": "A", "surprise": 1}), "surprise"),
+        (
+            json!({"game": "classic", "players": 2, "name": "  "}),
+            "name",
+        ),
+        (
+            json!({"game": "classic", "players": 2, "name": "A", "bots": [{"seat": 0, "level": "level:1"}]}),
+            "bot",
+        ),
+        (
+            json!({"game": "classic", "players": 2, "name": "A", "options": {"sequence_length": 9}}),
+            "sequence_length",
+        ),
+        (
+            json!({"game": "classic", "players": 2, "name": "A", "surprise": 1}),
+            "surprise",
+        ),
     ] {
-        let (st, e) = s.call("POST", "/api/tables", None, Some(body.clone())).await;
+        let (st, e) = s
+            .call("POST", "/api/tables", None, Some(body.clone()))
+            .await;
         assert_eq!(st, 400, "{body} → {e}");
-        assert!(e["error"].as_str().unwrap().to_lowercase().contains(word), "{body} → {e}");
+        assert!(
+            e["error"].as_str().unwrap().to_lowercase().contains(word),
+            "{body} → {e}"
+        );
     }
 }
 
@@ -209,34 +409,65 @@ async fn web_assets_are_served_with_content_types() {
     let s = server(0).await;
     let r = s.http.get(format!("{}/", s.base)).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 200);
-    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
-    let r = s.http.get(format!("{}/no/such/file.js", s.base)).send().await.unwrap();
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let r = s
+        .http
+        .get(format!("{}/no/such/file.js", s.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 404);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restart_rebuilds_tables_from_the_log() {
     let s = server(0).await;
-    let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "Ann"})).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
     let (_, guest) = s.join(&id, "Bob").await;
     let mut r = rng(11);
     for _ in 0..10 {
         for t in [&host, &guest] {
             let v = s.view(&id, Some(t)).await;
             if let Some(mv) = v["legal_moves"].as_array().unwrap().choose(&mut r) {
-                let (st, _) = s.call("POST", &format!("/api/tables/{id}/moves"), Some(t), Some(json!({"move_number": v["move_number"], "move": mv}))).await;
+                let (st, _) = s
+                    .call(
+                        "POST",
+                        &format!("/api/tables/{id}/moves"),
+                        Some(t),
+                        Some(json!({"move_number": v["move_number"], "move": mv})),
+                    )
+                    .await;
                 assert_eq!(st, 200);
             }
         }
     }
-    let before = [s.view(&id, Some(&host)).await, s.view(&id, Some(&guest)).await];
+    let before = [
+        s.view(&id, Some(&host)).await,
+        s.view(&id, Some(&guest)).await,
+    ];
     s.running.abort();
     let db = s.dir.path().join("test.db").to_string_lossy().to_string();
     let dir = s.dir;
     let s2 = common::server_on(dir, db, 0).await;
-    let after = [s2.view(&id, Some(&host)).await, s2.view(&id, Some(&guest)).await];
+    let after = [
+        s2.view(&id, Some(&host)).await,
+        s2.view(&id, Some(&guest)).await,
+    ];
     for (b, a) in before.iter().zip(&after) {
-        for k in ["hand", "board", "move_number", "turn", "legal_moves", "discard_piles", "draw_pile"] {
+        for k in [
+            "hand",
+            "board",
+            "move_number",
+            "turn",
+            "legal_moves",
+            "discard_piles",
+            "draw_pile",
+        ] {
             assert_eq!(b[k], a[k], "{k} survives a restart");
         }
     }

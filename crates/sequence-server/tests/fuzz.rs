@@ -19,7 +19,11 @@ fn table(game: GameKind) -> Core {
     };
     let mut c = Core::new("00000000000000aa".into(), spec);
     for s in 0..2u8 {
-        c.apply(&Event::Bot { seat: s, level: "random".into() }).unwrap();
+        c.apply(&Event::Bot {
+            seat: s,
+            level: "random".into(),
+        })
+        .unwrap();
     }
     c.apply(&Event::Start { seed: 5 }).unwrap();
     c
@@ -27,16 +31,35 @@ fn table(game: GameKind) -> Core {
 
 /// JSON values shaped like moves: objects with move keys and odd values.
 fn move_like() -> impl Strategy<Value = Value> {
-    let key = prop::sample::select(vec!["seat", "card", "at", "remove", "dead", "pass", "discard", "declare", "play", "to", "from", "target", "colour", "end", "x"]);
+    let key = prop::sample::select(vec![
+        "seat", "card", "at", "remove", "dead", "pass", "discard", "declare", "play", "to", "from",
+        "target", "colour", "end", "x",
+    ]);
     let val = prop_oneof![
         any::<i64>().prop_map(|n| json!(n)),
         any::<bool>().prop_map(|b| json!(b)),
         "[A-Z0-9a-z\\-]{0,10}".prop_map(|s| json!(s)),
-        prop::sample::select(vec!["7H", "JD", "JS", "e5", "a1", "j10", "B3", "WILD-RED", "SKIP", "blue-a", "discard", "STEAL-CHIP", "red"]).prop_map(|s| json!(s)),
+        prop::sample::select(vec![
+            "7H",
+            "JD",
+            "JS",
+            "e5",
+            "a1",
+            "j10",
+            "B3",
+            "WILD-RED",
+            "SKIP",
+            "blue-a",
+            "discard",
+            "STEAL-CHIP",
+            "red"
+        ])
+        .prop_map(|s| json!(s)),
         Just(json!([["a1", "a5"]])),
         Just(Value::Null),
     ];
-    prop::collection::vec((key, val), 0..6).prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))
+    prop::collection::vec((key, val), 0..6)
+        .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))
 }
 
 proptest! {

@@ -33,11 +33,18 @@ fn truth_of(core: &Core) -> Truth {
                 public.extend(g.discard_pile(Seat(s)).map(|c| c.to_string()));
             }
             if let Some((_, mv)) = g.last_move() {
-                public.extend(sequence_classic::record::move_to_json(Seat(0), &mv, 5).as_object().unwrap().values().filter_map(|v| v.as_str().map(String::from)));
+                public.extend(
+                    sequence_classic::record::move_to_json(Seat(0), &mv, 5)
+                        .as_object()
+                        .unwrap()
+                        .values()
+                        .filter_map(|v| v.as_str().map(String::from)),
+                );
             }
             let hands = (0..players)
                 .map(|s| {
-                    let mut h: Vec<String> = g.hand(Seat(s)).iter().map(|c| c.to_string()).collect();
+                    let mut h: Vec<String> =
+                        g.hand(Seat(s)).iter().map(|c| c.to_string()).collect();
                     h.sort();
                     h
                 })
@@ -64,7 +71,11 @@ fn truth_of(core: &Core) -> Truth {
             }
             let hands = (0..g.players())
                 .map(|s| {
-                    let mut h: Vec<String> = g.hand(Seat(s)).iter().map(|c| c.code().to_string()).collect();
+                    let mut h: Vec<String> = g
+                        .hand(Seat(s))
+                        .iter()
+                        .map(|c| c.code().to_string())
+                        .collect();
                     h.sort();
                     h
                 })
@@ -95,7 +106,13 @@ fn is_card(kind: &str, s: &str) -> bool {
 
 /// One client: a seat (or spectator) reading its WebSocket and, for seats,
 /// moving at random by HTTP (even seats) or WebSocket (odd seats).
-async fn client(s: &Server, id: String, seat: Option<u8>, token: Option<String>, seed: u64) -> Vec<(Option<u8>, String)> {
+async fn client(
+    s: &Server,
+    id: String,
+    seat: Option<u8>,
+    token: Option<String>,
+    seed: u64,
+) -> Vec<(Option<u8>, String)> {
     let mut ws: Ws = s.ws(&id, token.as_deref()).await;
     let mut rng = sequence_common::rng::game_rng(seed);
     let mut got = vec![];
@@ -133,15 +150,22 @@ async fn client(s: &Server, id: String, seat: Option<u8>, token: Option<String>,
         acted = Some(n);
         let mv = legal.choose(&mut rng).unwrap().clone();
         if rng.random_bool(0.1) {
-            ws.send(json!({"type": "chat", "text": format!("<i>move {n}</i>")})).await;
+            ws.send(json!({"type": "chat", "text": format!("<i>move {n}</i>")}))
+                .await;
         }
         if seat.unwrap_or(0) % 2 == 0 {
             let (st, body) = s
-                .call("POST", &format!("/api/tables/{id}/moves"), token.as_deref(), Some(json!({"move_number": n, "move": mv})))
+                .call(
+                    "POST",
+                    &format!("/api/tables/{id}/moves"),
+                    token.as_deref(),
+                    Some(json!({"move_number": n, "move": mv})),
+                )
                 .await;
             assert_eq!(st, 200, "{body}");
         } else {
-            ws.send(json!({"type": "move", "move_number": n, "move": mv})).await;
+            ws.send(json!({"type": "move", "move_number": n, "move": mv}))
+                .await;
         }
     }
     got
@@ -154,7 +178,11 @@ async fn no_message_leaks_hidden_information() {
     let mut checked = 0usize;
     for game in 0..10u64 {
         let stacks = game % 3 == 2;
-        let players: u8 = if stacks { rng.random_range(2..=3) } else { [2u8, 3, 4][rng.random_range(0..3)] };
+        let players: u8 = if stacks {
+            rng.random_range(2..=3)
+        } else {
+            [2u8, 3, 4][rng.random_range(0..3)]
+        };
         let bot = players > 2 && rng.random_bool(0.5);
         let mut body = json!({"game": if stacks {"stacks"} else {"classic"}, "players": players, "name": "p0"});
         if !stacks {
@@ -171,7 +199,9 @@ async fn no_message_leaks_hidden_information() {
         for (seat, tok) in [(Some(0u8), Some(tokens[0].clone())), (None, None)] {
             let s2 = s.clone();
             let id2 = id.clone();
-            tasks.push(tokio::spawn(async move { client(&s2, id2, seat, tok, game * 31 + seat.map_or(99, u64::from)).await }));
+            tasks.push(tokio::spawn(async move {
+                client(&s2, id2, seat, tok, game * 31 + seat.map_or(99, u64::from)).await
+            }));
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         for i in 1..humans {
@@ -179,7 +209,9 @@ async fn no_message_leaks_hidden_information() {
             tokens.push(tok.clone());
             let s2 = s.clone();
             let id2 = id.clone();
-            tasks.push(tokio::spawn(async move { client(&s2, id2, Some(seat), Some(tok), game * 31 + seat as u64).await }));
+            tasks.push(tokio::spawn(async move {
+                client(&s2, id2, Some(seat), Some(tok), game * 31 + seat as u64).await
+            }));
         }
         let mut messages = vec![];
         for t in tasks {
@@ -206,7 +238,10 @@ async fn no_message_leaks_hidden_information() {
         assert!(core.record().is_some(), "game {game} finished");
         for (seat, text) in &messages {
             for t in &tokens {
-                assert!(!text.contains(t.as_str()), "a token was sent over the WebSocket: {text}");
+                assert!(
+                    !text.contains(t.as_str()),
+                    "a token was sent over the WebSocket: {text}"
+                );
             }
             assert!(!text.contains("seed"), "{text}");
             let v: Value = serde_json::from_str(text).unwrap();
@@ -220,17 +255,27 @@ async fn no_message_leaks_hidden_information() {
             }
             let over = view["table"]["status"] == "over";
             if !over {
-                assert!(!text.contains(&seed), "the seed of an unfinished game was sent: {text}");
+                assert!(
+                    !text.contains(&seed),
+                    "the seed of an unfinished game was sent: {text}"
+                );
             }
             let k = view["move_number"].as_u64().unwrap();
-            let tr = truth.get(&k).unwrap_or_else(|| panic!("no state for move {k}"));
+            let tr = truth
+                .get(&k)
+                .unwrap_or_else(|| panic!("no state for move {k}"));
             let mut seen = HashSet::new();
             let mut body = view.clone();
             body.as_object_mut().unwrap().remove("table"); // names are not cards
             collect_strings(&body, &mut seen);
             match seat {
                 Some(s) => {
-                    let mut hand: Vec<String> = view["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+                    let mut hand: Vec<String> = view["hand"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c.as_str().unwrap().to_string())
+                        .collect();
                     hand.sort();
                     assert_eq!(hand, tr.hands[*s as usize], "seat {s} hand at move {k}");
                     for c in seen.iter().filter(|c| is_card(kind, c)) {
@@ -244,7 +289,10 @@ async fn no_message_leaks_hidden_information() {
                     assert!(view.get("hand").is_none(), "spectator got a hand: {text}");
                     assert_eq!(view["legal_moves"], json!([]));
                     for c in seen.iter().filter(|c| is_card(kind, c)) {
-                        assert!(tr.public.contains(c), "spectator was sent card {c} at move {k}: {text}");
+                        assert!(
+                            tr.public.contains(c),
+                            "spectator was sent card {c} at move {k}: {text}"
+                        );
                     }
                 }
             }

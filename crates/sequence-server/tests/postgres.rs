@@ -12,10 +12,22 @@ use serde_json::json;
 use std::time::Duration;
 
 async fn on(url: &str) -> common::Server {
-    let cfg = ServerConfig { db: url.to_string(), rate_limit: 0, rate_burst: 1, bot_delay: Duration::ZERO };
-    let running = start(cfg, "127.0.0.1:0").await.expect("server on PostgreSQL");
+    let cfg = ServerConfig {
+        db: url.to_string(),
+        rate_limit: 0,
+        rate_burst: 1,
+        bot_delay: Duration::ZERO,
+    };
+    let running = start(cfg, "127.0.0.1:0")
+        .await
+        .expect("server on PostgreSQL");
     let base = format!("http://{}", running.addr);
-    common::Server { running, dir: tempfile::tempdir().unwrap(), base, http: reqwest::Client::new() }
+    common::Server {
+        running,
+        dir: tempfile::tempdir().unwrap(),
+        base,
+        http: reqwest::Client::new(),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -38,21 +50,45 @@ async fn two_instances_share_one_postgres_database() {
         for t in &tokens {
             let v = this.view(&id, Some(t)).await;
             if v["table"]["status"] == "over" {
-                let (st, rec) = other.call("GET", &format!("/api/tables/{id}/record"), None, None).await;
+                let (st, rec) = other
+                    .call("GET", &format!("/api/tables/{id}/record"), None, None)
+                    .await;
                 assert_eq!(st, 200, "{rec}");
-                let (r, _) = sequence_classic::record::Record::from_json_str(&rec.to_string()).expect("replays");
+                let (r, _) = sequence_classic::record::Record::from_json_str(&rec.to_string())
+                    .expect("replays");
                 assert_eq!(r.moves.len() as u64, v["move_number"].as_u64().unwrap());
                 return;
             }
-            let Some(mv) = v["legal_moves"].as_array().unwrap().choose(&mut rng).cloned() else { continue };
+            let Some(mv) = v["legal_moves"]
+                .as_array()
+                .unwrap()
+                .choose(&mut rng)
+                .cloned()
+            else {
+                continue;
+            };
             let n = v["move_number"].as_u64().unwrap();
-            let (st, body) = this.call("POST", &format!("/api/tables/{id}/moves"), Some(t), Some(json!({"move_number": n, "move": mv}))).await;
+            let (st, body) = this
+                .call(
+                    "POST",
+                    &format!("/api/tables/{id}/moves"),
+                    Some(t),
+                    Some(json!({"move_number": n, "move": mv})),
+                )
+                .await;
             assert_eq!(st, 200, "{body}");
             // the other instance sees it, and refuses the same move again
             let ov = other.view(&id, Some(t)).await;
             assert_eq!(ov["move_number"].as_u64(), Some(n + 1));
             assert_eq!(ov["hand"], body["hand"]);
-            let (st, _) = other.call("POST", &format!("/api/tables/{id}/moves"), Some(t), Some(json!({"move_number": n, "move": mv}))).await;
+            let (st, _) = other
+                .call(
+                    "POST",
+                    &format!("/api/tables/{id}/moves"),
+                    Some(t),
+                    Some(json!({"move_number": n, "move": mv})),
+                )
+                .await;
             assert_eq!(st, 409);
             acted = true;
         }

@@ -51,7 +51,10 @@ fn scripts() -> Vec<(String, String)> {
     for e in std::fs::read_dir(web().join("js")).expect("web/js") {
         let p = e.expect("dir entry").path();
         if p.extension().is_some_and(|x| x == "js") {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             out.push((name, std::fs::read_to_string(&p).expect("read a script")));
         }
     }
@@ -78,17 +81,30 @@ fn literal_keys(src: &str) -> BTreeSet<String> {
 #[test]
 fn every_language_has_the_english_keys_and_placeholders() {
     let en = strings("en");
-    assert!(en.len() > 150, "English has the UI's strings ({})", en.len());
+    assert!(
+        en.len() > 150,
+        "English has the UI's strings ({})",
+        en.len()
+    );
     for lang in LANGUAGES {
         let m = strings(lang);
         let missing: Vec<_> = en.keys().filter(|k| !m.contains_key(*k)).collect();
         let extra: Vec<_> = m.keys().filter(|k| !en.contains_key(*k)).collect();
-        assert!(missing.is_empty() && extra.is_empty(), "{lang}: missing {missing:?}, unknown {extra:?}");
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{lang}: missing {missing:?}, unknown {extra:?}"
+        );
         for (k, v) in &m {
-            let s = v.as_str().unwrap_or_else(|| panic!("{lang}: {k} is not a string"));
+            let s = v
+                .as_str()
+                .unwrap_or_else(|| panic!("{lang}: {k} is not a string"));
             assert!(!s.trim().is_empty(), "{lang}: {k} is empty");
             let want = placeholders(en[k].as_str().unwrap_or_default());
-            assert_eq!(placeholders(s), want, "{lang}: {k} has other placeholders than English");
+            assert_eq!(
+                placeholders(s),
+                want,
+                "{lang}: {k} has other placeholders than English"
+            );
         }
     }
 }
@@ -111,14 +127,19 @@ fn translations_are_written_in_their_scripts() {
         let ok = script(lang);
         let long_latin: Vec<_> = m
             .iter()
-            .filter(|(k, _)| !k.starts_with("rank.") && !k.starts_with("game.") && *k != "app.title")
+            .filter(|(k, _)| {
+                !k.starts_with("rank.") && !k.starts_with("game.") && *k != "app.title"
+            })
             .filter(|(_, v)| {
                 let s = strip_placeholders(v.as_str().unwrap_or_default());
                 s.chars().filter(|c| c.is_alphabetic()).count() > 3 && !s.chars().any(ok)
             })
             .map(|(k, _)| k.clone())
             .collect();
-        assert!(long_latin.is_empty(), "{lang}: untranslated strings {long_latin:?}");
+        assert!(
+            long_latin.is_empty(),
+            "{lang}: untranslated strings {long_latin:?}"
+        );
     }
 }
 
@@ -139,19 +160,33 @@ fn every_key_the_code_uses_exists() {
 fn imports_and_page_references_exist() {
     for (name, src) in scripts() {
         for line in src.lines().filter(|l| l.starts_with("import ")) {
-            let Some(start) = line.find("\"./") else { continue };
+            let Some(start) = line.find("\"./") else {
+                continue;
+            };
             let rest = &line[start + 3..];
             let file = &rest[..rest.find('"').expect("closing quote")];
-            assert!(web().join("js").join(file).exists(), "{name} imports missing {file}");
+            assert!(
+                web().join("js").join(file).exists(),
+                "{name} imports missing {file}"
+            );
         }
     }
     let html = std::fs::read_to_string(web().join("index.html")).expect("index.html");
     for r in ["style.css", "js/main.js"] {
-        assert!(html.contains(r) && web().join(r).exists(), "index.html uses {r}");
+        assert!(
+            html.contains(r) && web().join(r).exists(),
+            "index.html uses {r}"
+        );
     }
     for lang in LANGUAGES {
-        assert!(html.contains(&format!("value=\"{lang}\"")), "the language menu offers {lang}");
+        assert!(
+            html.contains(&format!("value=\"{lang}\"")),
+            "the language menu offers {lang}"
+        );
     }
     let i18n = std::fs::read_to_string(web().join("js/i18n.js")).expect("i18n.js");
-    assert!(i18n.contains("const RTL = new Set([\"fa\"])"), "Persian is laid out right to left");
+    assert!(
+        i18n.contains("const RTL = new Set([\"fa\"])"),
+        "Persian is laid out right to left"
+    );
 }

@@ -23,15 +23,31 @@ pub async fn server(rate_limit: u32) -> Server {
 }
 
 pub async fn server_on(dir: tempfile::TempDir, db: String, rate_limit: u32) -> Server {
-    let cfg = ServerConfig { db, rate_limit, rate_burst: rate_limit * 2, bot_delay: Duration::ZERO };
+    let cfg = ServerConfig {
+        db,
+        rate_limit,
+        rate_burst: rate_limit * 2,
+        bot_delay: Duration::ZERO,
+    };
     let running = start(cfg, "127.0.0.1:0").await.expect("server starts");
     let base = format!("http://{}", running.addr);
-    Server { running, dir, base, http: reqwest::Client::new() }
+    Server {
+        running,
+        dir,
+        base,
+        http: reqwest::Client::new(),
+    }
 }
 
 impl Server {
     /// `(status, body)` of a request; `token` goes in the Authorization header.
-    pub async fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
         let url = format!("{}{}", self.base, path);
         let mut rb = match method {
             "GET" => self.http.get(url),
@@ -46,45 +62,74 @@ impl Server {
         let r = rb.send().await.expect("request");
         let status = r.status().as_u16();
         let text = r.text().await.expect("body");
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     /// Creates a table; returns (id, host token).
     pub async fn create(&self, body: Value) -> (String, String) {
         let (s, r) = self.call("POST", "/api/tables", None, Some(body)).await;
         assert_eq!(s, 201, "{r}");
-        (r["table"].as_str().expect("id").to_string(), r["token"].as_str().expect("token").to_string())
+        (
+            r["table"].as_str().expect("id").to_string(),
+            r["token"].as_str().expect("token").to_string(),
+        )
     }
 
     pub async fn join(&self, id: &str, name: &str) -> (u8, String) {
-        let (s, r) = self.call("POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": name}))).await;
+        let (s, r) = self
+            .call(
+                "POST",
+                &format!("/api/tables/{id}/join"),
+                None,
+                Some(json!({"name": name})),
+            )
+            .await;
         assert_eq!(s, 200, "{r}");
-        (r["seat"].as_u64().expect("seat") as u8, r["token"].as_str().expect("token").to_string())
+        (
+            r["seat"].as_u64().expect("seat") as u8,
+            r["token"].as_str().expect("token").to_string(),
+        )
     }
 
     pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
-        let (s, v) = self.call("GET", &format!("/api/tables/{id}/view"), token, None).await;
+        let (s, v) = self
+            .call("GET", &format!("/api/tables/{id}/view"), token, None)
+            .await;
         assert_eq!(s, 200, "{v}");
         v
     }
 
     pub async fn ws(&self, id: &str, token: Option<&str>) -> Ws {
         let url = format!("ws://{}/api/tables/{id}/ws", self.running.addr);
-        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws connects");
-        ws.send(Message::Text(json!({"type": "hello", "token": token}).to_string().into())).await.expect("hello");
+        let (mut ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("ws connects");
+        ws.send(Message::Text(
+            json!({"type": "hello", "token": token}).to_string().into(),
+        ))
+        .await
+        .expect("hello");
         Ws { ws }
     }
 }
 
 pub struct Ws {
-    pub ws: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    pub ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
 }
 
 impl Ws {
     /// Next text message as (raw text, JSON), `None` when closed or after 10 s.
     pub async fn next(&mut self) -> Option<(String, Value)> {
         loop {
-            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next()).await.ok()??.ok()?;
+            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .ok()??
+                .ok()?;
             match m {
                 Message::Text(t) => {
                     let s = t.to_string();
@@ -100,7 +145,10 @@ impl Ws {
     /// Waits for a message of `type`.
     pub async fn expect(&mut self, ty: &str) -> Value {
         loop {
-            let (_, v) = self.next().await.unwrap_or_else(|| panic!("connection closed before a {ty} message"));
+            let (_, v) = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("connection closed before a {ty} message"));
             if v["type"] == ty {
                 return v;
             }
@@ -108,6 +156,9 @@ impl Ws {
     }
 
     pub async fn send(&mut self, v: Value) {
-        self.ws.send(Message::Text(v.to_string().into())).await.expect("send");
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("send");
     }
 }
