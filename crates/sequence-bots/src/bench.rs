@@ -36,24 +36,72 @@ pub fn stacks_midgame(seed: u64) -> sequence_stacks::SeatView {
     game.view(seat)
 }
 
-/// ISMCTS iterations per second on one core (one tree) from the classic
-/// 2-player midgame, measured for about `seconds`.
-pub fn iterations_per_second(seconds: f64) -> (f64, f64) {
+/// CPU time of the calling thread in nanoseconds (Linux:
+/// `/proc/thread-self/schedstat`); `None` elsewhere.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// One throughput figure.
+#[derive(Debug, Clone, Copy)]
+pub struct Throughput {
+    /// Iterations run.
+    pub iterations: u64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// CPU seconds of the searching thread (equals `wall` on an idle core;
+    /// less when the machine is shared).
+    pub cpu: Option<f64>,
+}
+
+impl Throughput {
+    /// Iterations per wall-clock second.
+    pub fn per_wall_second(&self) -> f64 {
+        self.iterations as f64 / self.wall
+    }
+    /// Iterations per CPU second (per core, whatever else runs).
+    pub fn per_cpu_second(&self) -> Option<f64> {
+        self.cpu.map(|c| self.iterations as f64 / c)
+    }
+}
+
+/// ISMCTS iterations on one core (one tree, this thread) for about
+/// `seconds`, from the classic 2-player midgame ([`classic_midgame`]) with
+/// playout cutoff `cutoff` (0: playouts to the end).
+pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
     let view = classic_midgame(7);
-    let r = crate::classic::analyse(
+    let c0 = thread_cpu_ns();
+    let r = crate::classic::analyse_with(
+        &view,
+        Budget::Time(Duration::from_secs_f64(seconds)),
+        Some(1),
+        1,
+        cutoff,
+    );
+    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
+    Throughput {
+        iterations: r.iterations,
+        wall: r.elapsed.as_secs_f64(),
+        cpu,
+    }
+}
+
+/// As [`classic_throughput`] for the Sequence Stacks 2-player midgame.
+pub fn stacks_throughput(seconds: f64) -> Throughput {
+    let view = stacks_midgame(7);
+    let c0 = thread_cpu_ns();
+    let r = crate::stacks::analyse(
         &view,
         Budget::Time(Duration::from_secs_f64(seconds)),
         Some(1),
         1,
     );
-    let classic = r.iterations as f64 / r.elapsed.as_secs_f64();
-    let sview = stacks_midgame(7);
-    let s = crate::stacks::analyse(
-        &sview,
-        Budget::Time(Duration::from_secs_f64(seconds)),
-        Some(1),
-        1,
-    );
-    let stacks = s.map_or(0.0, |s| s.iterations as f64 / s.elapsed.as_secs_f64());
-    (classic, stacks)
+    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
+    let (iterations, wall) = r.map_or((0, seconds), |r| (r.iterations, r.elapsed.as_secs_f64()));
+    Throughput {
+        iterations,
+        wall,
+        cpu,
+    }
 }

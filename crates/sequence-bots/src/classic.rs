@@ -90,6 +90,8 @@ pub fn lines(len: u8) -> &'static Lines {
 const OWN: [f64; 6] = [10_000.0, 40.0, 9.0, 3.0, 1.0, 0.0];
 /// Value of killing an opponent's live window, by spaces it still misses.
 const BLOCK: [f64; 6] = [0.0, 600.0, 12.0, 2.0, 0.5, 0.0];
+/// Value of blocking a four that would win the opponent the game.
+const WINNING_BLOCK: f64 = 50_000.0;
 /// Cost of spending a two-eyed jack (wild).
 const TWO_EYED_COST: f64 = 30.0;
 /// Cost of spending a one-eyed jack (remover).
@@ -187,7 +189,12 @@ impl Heuristic {
             for o in 0..self.teams as usize {
                 if o != t {
                     if let Some(m) = self.missing(w, o, self.locked[o]) {
-                        v += BLOCK[m.min(5)];
+                        // A four that would win them the game must be blocked.
+                        v += if m == 1 && self.seq_count[o] + 1 >= self.win {
+                            WINNING_BLOCK
+                        } else {
+                            BLOCK[m.min(5)]
+                        };
                     }
                 }
             }
@@ -293,7 +300,8 @@ pub fn score_moves(game: &Game, moves: &[Move]) -> Vec<f64> {
     moves
         .iter()
         .map(|m| match *m {
-            Move::Dead { .. } => 1e7,
+            // Free: before anything but a win.
+            Move::Dead { .. } => 5e5,
             Move::Place { card, at, .. } => {
                 let mut v = h.place_value(team, at);
                 if let Some(c) = game.completions_at(at) {
@@ -390,8 +398,63 @@ impl ClassicBot for GreedyBot {
 // ----- search -----------------------------------------------------------------
 
 /// A determinization of classic Sequence for [`ismcts`]. Sides are teams.
+/// Playouts play `cutoff` random moves (0 = to the end) and then score the
+/// board with [`evaluate`].
 #[derive(Clone)]
-pub struct ClassicState(pub Game);
+pub struct ClassicState {
+    /// The determinized game.
+    pub game: Game,
+    /// Random moves per playout before the evaluation (0: play to the end).
+    pub cutoff: u32,
+}
+
+/// Default playout length before the evaluation (see [`ClassicState`]).
+pub const DEFAULT_CUTOFF: u32 = 0;
+
+/// Value of a live window by spaces missing, for [`evaluate`].
+const EVAL: [f32; 6] = [0.0, 12.0, 4.0, 1.5, 0.5, 0.0];
+/// Value of a completed sequence, for [`evaluate`].
+const EVAL_SEQUENCE: f32 = 80.0;
+/// Scale of the evaluation's logistic.
+const EVAL_SCALE: f32 = 25.0;
+
+/// Scores an unfinished game for every team: each team's sequences and live
+/// lines (windows with no opponent chip, by spaces missing), turned into
+/// shares that sum to 1 (a softmax).
+pub fn evaluate(game: &Game) -> Rewards {
+    let teams = game.teams() as usize;
+    let len = game.sequence_length();
+    let ls = lines(len);
+    let occ = game.occupied().0;
+    let mut v = [0f32; 3];
+    let mut chips = [0u128; 3];
+    for (t, c) in chips.iter_mut().enumerate().take(teams) {
+        *c = game.chips(Team(t as u8)).0;
+    }
+    for t in 0..teams {
+        let own = chips[t] | CORNERS.0;
+        let opp = occ & !chips[t];
+        let mut s = EVAL_SEQUENCE * game.sequence_count(Team(t as u8)) as f32;
+        for &w in &ls.windows {
+            if w & opp == 0 {
+                let missing = len as usize - (w & own).count_ones() as usize;
+                s += EVAL[missing.min(5)];
+            }
+        }
+        v[t] = s;
+    }
+    let max = v[..teams].iter().cloned().fold(f32::MIN, f32::max);
+    let mut r = [0f32; MAX_SIDES];
+    let mut sum = 0.0;
+    for t in 0..teams {
+        r[t] = ((v[t] - max) / EVAL_SCALE).exp();
+        sum += r[t];
+    }
+    for x in r.iter_mut().take(teams) {
+        *x /= sum;
+    }
+    r
+}
 
 const KEY_REMOVE: usize = 52 * 110;
 const KEY_DEAD: usize = 2 * 52 * 110;
@@ -404,16 +467,16 @@ impl SearchState for ClassicState {
 
     #[inline]
     fn mover(&self) -> Option<u8> {
-        if self.0.is_over() {
+        if self.game.is_over() {
             None
         } else {
-            Some(self.0.team_of(self.0.turn()).0)
+            Some(self.game.team_of(self.game.turn()).0)
         }
     }
 
     fn legal(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
-        self.0.legal_moves(&mut list);
+        self.game.legal_moves(&mut list);
         out.clear();
         out.extend(list.iter().copied());
     }
@@ -431,12 +494,28 @@ impl SearchState for ClassicState {
 
     #[inline]
     fn play(&mut self, mv: Move, rng: &mut PlayoutRng) {
-        let _ = self.0.apply(mv, &mut RngReshuffler(rng));
+        let _ = self.game.apply(mv, &mut RngReshuffler(rng));
     }
 
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
-        self.0.playout(rng);
-        outcome(&self.0)
+        if self.cutoff == 0 {
+            self.game.playout(rng);
+            return outcome(&self.game);
+        }
+        for _ in 0..self.cutoff {
+            if self.game.is_over() {
+                return outcome(&self.game);
+            }
+            let mv = self.game.random_move(rng);
+            if self.game.apply(mv, &mut RngReshuffler(rng)).is_err() {
+                break;
+            }
+        }
+        if self.game.is_over() {
+            outcome(&self.game)
+        } else {
+            evaluate(&self.game)
+        }
     }
 }
 
@@ -459,7 +538,30 @@ pub fn analyse(
     trees: Option<usize>,
     seed: u64,
 ) -> SearchReport<Move> {
-    let det = |rng: &mut PlayoutRng| ClassicState(view.determinize(rng));
+    analyse_with(view, budget, trees, seed, cutoff_from_env())
+}
+
+/// Playout cutoff: `SEQUENCE_CUTOFF` (for experiments) or [`DEFAULT_CUTOFF`].
+fn cutoff_from_env() -> u32 {
+    std::env::var("SEQUENCE_CUTOFF")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_CUTOFF)
+}
+
+/// As [`analyse`] with a playout cutoff (random moves before the
+/// evaluation; 0 plays to the end).
+pub fn analyse_with(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+    cutoff: u32,
+) -> SearchReport<Move> {
+    let det = |rng: &mut PlayoutRng| ClassicState {
+        game: view.determinize(rng),
+        cutoff,
+    };
     ismcts::search(&det, budget, trees, seed)
 }
 
@@ -474,6 +576,8 @@ pub struct IsmctsBot {
     budget: Budget,
     trees: Option<usize>,
     rng: GameRng,
+    /// Random moves per playout before the evaluation (0: to the end).
+    pub cutoff: u32,
     /// The last search's report (for UIs and `sequence hint`).
     pub last: Option<SearchReport<Move>>,
 }
@@ -489,6 +593,7 @@ impl IsmctsBot {
             budget,
             trees,
             rng: game_rng(seed),
+            cutoff: cutoff_from_env(),
             last: None,
         }
     }
@@ -509,9 +614,6 @@ impl ClassicBot for IsmctsBot {
         if moves.len() == 1 {
             return with_declaration(&game, moves[0]);
         }
-        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
-            return *m;
-        }
         // A placement that wins ends the game: no search needed.
         let team = game.team_of(game.turn());
         let have = game.sequence_count(team);
@@ -524,8 +626,12 @@ impl ClassicBot for IsmctsBot {
                 }
             }
         }
+        // A dead-card exchange is free: make it before searching.
+        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+            return *m;
+        }
         let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = analyse(view, self.budget, self.trees, seed);
+        let report = analyse_with(view, self.budget, self.trees, seed, self.cutoff);
         let best = report.best().unwrap_or(moves[0]);
         self.last = Some(report);
         with_declaration(&game, best)

@@ -72,21 +72,41 @@ impl<M: Copy> SearchReport<M> {
     }
 }
 
-struct Node<M> {
-    mv: Option<M>,
+/// An edge of the tree: a move from its parent node, with its statistics
+/// kept in the parent's contiguous edge list (cache-friendly selection).
+struct Edge<M> {
+    mv: M,
+    key: u32,
     /// Side that made `mv` (rewards are kept for it).
     side: u8,
-    children: Vec<u32>,
     visits: u32,
     avail: u32,
-    reward: f64,
+    reward: f32,
+    /// The node below, `u32::MAX` until expanded further.
+    child: u32,
 }
 
 /// UCB exploration constant.
-pub const EXPLORATION: f64 = 0.7;
+pub const EXPLORATION: f32 = 0.7;
 
-/// One tree's search. `determinize` deals a determinization. Returns per
-/// root key: (move, visits, reward sum) and iterations.
+/// `ln(n)` for small `n` from a table, else computed.
+struct LnTable(Vec<f32>);
+
+impl LnTable {
+    fn new() -> LnTable {
+        LnTable((0..4096u32).map(|n| (n.max(1) as f32).ln()).collect())
+    }
+    #[inline]
+    fn ln(&self, n: u32) -> f32 {
+        match self.0.get(n as usize) {
+            Some(&x) => x,
+            None => (n as f32).ln(),
+        }
+    }
+}
+
+/// One tree's search. `determinize` deals a determinization. Returns the
+/// root's edges as (move, visits, reward sum) and the iterations run.
 fn search_tree<S: SearchState>(
     determinize: &(dyn Fn(&mut PlayoutRng) -> S + Sync),
     seed: u64,
@@ -94,20 +114,15 @@ fn search_tree<S: SearchState>(
     deadline: Option<Instant>,
 ) -> (Vec<(S::Move, u32, f64)>, u64) {
     let mut rng = playout_rng(seed);
-    let mut nodes: Vec<Node<S::Move>> = vec![Node {
-        mv: None,
-        side: 0,
-        children: vec![],
-        visits: 0,
-        avail: 0,
-        reward: 0.0,
-    }];
+    let ln = LnTable::new();
+    // nodes[i] = the edges out of node i.
+    let mut nodes: Vec<Vec<Edge<S::Move>>> = vec![Vec::new()];
     let mut legal: Vec<S::Move> = Vec::with_capacity(256);
     let mut stamp = vec![0u32; S::KEYS];
-    let mut child_stamp = vec![0u32; S::KEYS];
     let mut tick = 0u32;
-    let mut path: Vec<u32> = Vec::with_capacity(64);
-    let mut untried: Vec<S::Move> = Vec::with_capacity(256);
+    // (node, edge index) per step.
+    let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
+    let mut untried: Vec<(S::Move, u32)> = Vec::with_capacity(256);
     let mut done = 0u64;
     loop {
         if let Some(n) = iterations {
@@ -116,7 +131,7 @@ fn search_tree<S: SearchState>(
             }
         }
         if let Some(d) = deadline {
-            if done % 32 == 0 && Instant::now() >= d && done > 0 {
+            if done % 32 == 0 && done > 0 && Instant::now() >= d {
                 break;
             }
         }
@@ -124,118 +139,103 @@ fn search_tree<S: SearchState>(
         let mut st = determinize(&mut rng);
         path.clear();
         let mut cur = 0u32;
-        path.push(cur);
-        let rewards: Rewards;
-        loop {
+        let rewards: Rewards = loop {
             let Some(side) = st.mover() else {
-                rewards = st.rollout(&mut rng);
-                break;
+                break st.rollout(&mut rng);
             };
             st.legal(&mut legal);
             if legal.is_empty() {
-                rewards = st.rollout(&mut rng);
-                break;
+                break st.rollout(&mut rng);
             }
             tick = tick.wrapping_add(1);
             if tick == 0 {
                 stamp.iter_mut().for_each(|x| *x = 0);
-                child_stamp.iter_mut().for_each(|x| *x = 0);
                 tick = 1;
             }
             for m in &legal {
                 stamp[S::key(m)] = tick;
             }
-            // Availability and UCB over the children legal here.
-            let node = &nodes[cur as usize];
+            // Availability and UCB over the edges legal here; mark them so
+            // the untried legal moves can be found.
+            let edges = &mut nodes[cur as usize];
             let mut best = u32::MAX;
-            let mut best_score = f64::NEG_INFINITY;
-            for &c in &node.children {
-                let ch = &nodes[c as usize];
-                let Some(mv) = ch.mv else { continue };
-                let k = S::key(&mv);
-                child_stamp[k] = tick;
+            let mut best_score = f32::NEG_INFINITY;
+            let mut available = 0usize;
+            for (i, e) in edges.iter_mut().enumerate() {
+                let k = e.key as usize;
                 if stamp[k] != tick {
                     continue;
                 }
-                let score = ch.reward / ch.visits as f64
-                    + EXPLORATION * ((ch.avail.max(1) as f64).ln() / ch.visits as f64).sqrt();
+                stamp[k] = 0;
+                available += 1;
+                e.avail += 1;
+                let v = e.visits as f32;
+                let score = e.reward / v + EXPLORATION * (ln.ln(e.avail) / v).sqrt();
                 if score > best_score {
                     best_score = score;
-                    best = c;
+                    best = i as u32;
                 }
             }
-            let nch = nodes[cur as usize].children.len();
-            for i in 0..nch {
-                let c = nodes[cur as usize].children[i];
-                if let Some(mv) = nodes[c as usize].mv {
-                    if stamp[S::key(&mv)] == tick {
-                        nodes[c as usize].avail += 1;
-                    }
+            if available < legal.len() {
+                untried.clear();
+                untried.extend(legal.iter().filter_map(|m| {
+                    let k = S::key(m);
+                    (stamp[k] == tick).then_some((*m, k as u32))
+                }));
+                if !untried.is_empty() {
+                    let (pick, key) =
+                        untried[((rng_u32(&mut rng) as u64 * untried.len() as u64) >> 32) as usize];
+                    let edges = &mut nodes[cur as usize];
+                    edges.push(Edge {
+                        mv: pick,
+                        key,
+                        side,
+                        visits: 0,
+                        avail: 1,
+                        reward: 0.0,
+                        child: u32::MAX,
+                    });
+                    path.push((cur, (edges.len() - 1) as u32));
+                    st.play(pick, &mut rng);
+                    break st.rollout(&mut rng);
                 }
-            }
-            untried.clear();
-            untried.extend(
-                legal
-                    .iter()
-                    .copied()
-                    .filter(|m| child_stamp[S::key(m)] != tick),
-            );
-            if !untried.is_empty() {
-                let pick = untried[(rng_u32(&mut rng) as usize * untried.len()) >> 32];
-                let id = nodes.len() as u32;
-                nodes.push(Node {
-                    mv: Some(pick),
-                    side,
-                    children: vec![],
-                    visits: 0,
-                    avail: 1,
-                    reward: 0.0,
-                });
-                nodes[cur as usize].children.push(id);
-                path.push(id);
-                st.play(pick, &mut rng);
-                rewards = st.rollout(&mut rng);
-                break;
             }
             if best == u32::MAX {
-                rewards = st.rollout(&mut rng);
-                break;
+                break st.rollout(&mut rng);
             }
-            let Some(mv) = nodes[best as usize].mv else {
-                unreachable_rewards()
-            };
+            path.push((cur, best));
+            let e = &nodes[cur as usize][best as usize];
+            let mv = e.mv;
+            let mut child = e.child;
+            if child == u32::MAX {
+                child = nodes.len() as u32;
+                nodes.push(Vec::new());
+                nodes[cur as usize][best as usize].child = child;
+            }
             st.play(mv, &mut rng);
-            cur = best;
-            path.push(cur);
-        }
-        for &n in &path {
-            let node = &mut nodes[n as usize];
-            node.visits += 1;
-            node.reward += rewards[node.side as usize % MAX_SIDES] as f64;
+            cur = child;
+        };
+        for &(n, i) in &path {
+            let e = &mut nodes[n as usize][i as usize];
+            e.visits += 1;
+            e.reward += rewards[e.side as usize % MAX_SIDES];
         }
     }
-    let root = &nodes[0];
-    let out = root
-        .children
+    let out = nodes[0]
         .iter()
-        .filter_map(|&c| {
-            let n = &nodes[c as usize];
-            n.mv.map(|m| (m, n.visits, n.reward))
-        })
+        .map(|e| (e.mv, e.visits, e.reward as f64))
         .collect();
     (out, done)
 }
 
 #[inline]
-fn rng_u32(rng: &mut PlayoutRng) -> u64 {
+fn rng_u32(rng: &mut PlayoutRng) -> u32 {
     use rand::RngCore;
-    rng.next_u32() as u64
+    rng.next_u32()
 }
 
-#[cold]
-fn unreachable_rewards() -> ! {
-    panic!("tree child without a move")
-}
+/// One tree's root edges `(move, visits, reward sum)` and iterations.
+type TreeResult<M> = (Vec<(M, u32, f64)>, u64);
 
 /// Number of cores to use.
 pub fn cores() -> usize {
@@ -268,7 +268,7 @@ pub fn search<S: SearchState>(
     let seeds: Vec<u64> = (0..trees as u64)
         .map(|t| crate::mix(seed ^ crate::mix(t + 1)))
         .collect();
-    let results: Vec<(Vec<(S::Move, u32, f64)>, u64)> = if threads == 1 {
+    let results: Vec<TreeResult<S::Move>> = if threads == 1 {
         seeds
             .iter()
             .map(|&s| search_tree(determinize, s, iters, deadline))
@@ -276,8 +276,7 @@ pub fn search<S: SearchState>(
     } else {
         // Trees are dealt to threads round-robin; results come back in tree
         // order so merging is deterministic.
-        let mut slots: Vec<Option<(Vec<(S::Move, u32, f64)>, u64)>> =
-            (0..trees).map(|_| None).collect();
+        let mut slots: Vec<Option<TreeResult<S::Move>>> = (0..trees).map(|_| None).collect();
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|th| {

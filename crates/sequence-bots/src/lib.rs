@@ -101,7 +101,7 @@ pub enum BotFailure {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BotError {
     /// Not one of the known names.
-    #[error("unknown bot {0:?} (expected random, greedy, ismcts[:200ms|:1s|:5000it][:4t], level:1..5 or cmd:PROGRAM)")]
+    #[error("unknown bot {0:?} (expected random, greedy, ismcts[:200ms|:1s|:5000it][:4t][:c10], level:1..5 or cmd:PROGRAM)")]
     Unknown(String),
     /// A known bot with a bad budget or option.
     #[error("bot {spec:?}: {why}")]
@@ -140,6 +140,9 @@ pub enum Spec {
         budget: Budget,
         /// Trees searched in parallel.
         trees: Option<usize>,
+        /// Classic only: random moves per playout before the evaluation
+        /// (`c10`; 0 = to the end; `None` = the default).
+        cutoff: Option<u32>,
     },
     /// An outside program speaking the bot protocol.
     Command {
@@ -167,14 +170,17 @@ pub fn level(n: u8) -> Result<Spec, BotError> {
         3 => Spec::Ismcts {
             budget: Budget::Time(Duration::from_millis(150)),
             trees: Some(1),
+            cutoff: None,
         },
         4 => Spec::Ismcts {
             budget: Budget::Time(Duration::from_millis(400)),
             trees: None,
+            cutoff: None,
         },
         5 => Spec::Ismcts {
             budget: Budget::Time(Duration::from_secs(1)),
             trees: None,
+            cutoff: None,
         },
         _ => {
             return Err(BotError::BadOption {
@@ -277,8 +283,14 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
         "ismcts" | "mcts" => {
             let mut budget = Budget::Time(Duration::from_millis(200));
             let mut trees = None;
+            let mut cutoff = None;
             for r in rest {
-                if let Some(t) = r
+                if let Some(c) = r
+                    .strip_prefix('c')
+                    .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
+                {
+                    cutoff = Some(c.parse().map_err(|_| bad(spec, "cutoff e.g. c10"))?);
+                } else if let Some(t) = r
                     .strip_suffix('t')
                     .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
                 {
@@ -291,7 +303,11 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                     budget = parse_budget(r).map_err(|e| bad(spec, e))?;
                 }
             }
-            Ok(Spec::Ismcts { budget, trees })
+            Ok(Spec::Ismcts {
+                budget,
+                trees,
+                cutoff,
+            })
         }
         _ => Err(BotError::Unknown(spec.to_string())),
     }
@@ -323,8 +339,16 @@ pub fn classic_bot_from(
     Ok(match spec {
         Spec::Random => Box::new(classic::RandomBot::new(name, seed)),
         Spec::Greedy { blunder } => Box::new(classic::GreedyBot::new(name, seed, blunder)),
-        Spec::Ismcts { budget, trees } => {
-            Box::new(classic::IsmctsBot::new(name, seed, budget, trees))
+        Spec::Ismcts {
+            budget,
+            trees,
+            cutoff,
+        } => {
+            let mut bot = classic::IsmctsBot::new(name, seed, budget, trees);
+            if let Some(c) = cutoff {
+                bot.cutoff = c;
+            }
+            Box::new(bot)
         }
         Spec::Command { command, move_time } => Box::new(
             protocol::ProgramBot::start(&command, "classic", move_time, seed)
@@ -355,7 +379,7 @@ pub fn stacks_bot_from(name: &str, spec: Spec, seed: u64) -> Result<Box<dyn Stac
     Ok(match spec {
         Spec::Random => Box::new(stacks::RandomBot::new(name, seed)),
         Spec::Greedy { blunder } => Box::new(stacks::GreedyBot::new(name, seed, blunder)),
-        Spec::Ismcts { budget, trees } => {
+        Spec::Ismcts { budget, trees, .. } => {
             Box::new(stacks::IsmctsBot::new(name, seed, budget, trees))
         }
         Spec::Command { command, move_time } => Box::new(
@@ -389,14 +413,16 @@ mod tests {
             parse_spec("ismcts:200ms").unwrap(),
             Spec::Ismcts {
                 budget: Budget::Time(Duration::from_millis(200)),
-                trees: None
+                trees: None,
+                cutoff: None
             }
         );
         assert_eq!(
             parse_spec("ismcts:5000it:2t").unwrap(),
             Spec::Ismcts {
                 budget: Budget::Iterations(5000),
-                trees: Some(2)
+                trees: Some(2),
+                cutoff: None
             }
         );
         assert_eq!(parse_spec("level:5").unwrap(), level(5).unwrap());
