@@ -320,12 +320,11 @@ pub const MAX_PLACES: usize = 2 * MAX_PLACES_PER_COLOUR;
 pub struct Place(pub(crate) u8);
 
 impl Place {
-    /// The place of `colour` with letter index `slot` (0 = `a`).
-    /// `slot` must be below [`MAX_PLACES_PER_COLOUR`].
+    /// The place of `colour` with letter index `slot` (0 = `a`), taken
+    /// modulo [`MAX_PLACES_PER_COLOUR`] (4).
     #[inline]
     pub fn new(colour: Colour, slot: u8) -> Place {
-        debug_assert!((slot as usize) < MAX_PLACES_PER_COLOUR);
-        Place(colour as u8 * MAX_PLACES_PER_COLOUR as u8 + slot)
+        Place(colour as u8 * MAX_PLACES_PER_COLOUR as u8 + slot % MAX_PLACES_PER_COLOUR as u8)
     }
 
     /// Index `0 … 7` into per-place arrays.

@@ -458,6 +458,9 @@ pub fn meets_win(chips: [u8; 2]) -> bool {
     chips[0] >= 2 && chips[1] >= 2 && chips[0] + chips[1] >= 5
 }
 
+/// Accessors taking a [`Seat`] expect a seat at the table (`seat.0 <
+/// players`, at most 5) and panic on a seat number of 6 or more; [`Game::play`]
+/// and [`Game::check`] refuse any seat that is not at the table.
 impl Game {
     /// Deals a game (S2): `deck` is every card in draw order, top first;
     /// 5 cards go one at a time to each seat from `dealer + 1`; seat
@@ -1416,7 +1419,7 @@ impl Game {
             self.draw[i] = buf[n - 1 - i];
         }
         self.draw_len = n as u8;
-        self.reshuffles += 1;
+        self.reshuffles = self.reshuffles.saturating_add(1);
         Ok(())
     }
 }
