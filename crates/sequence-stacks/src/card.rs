@@ -384,6 +384,15 @@ impl Serialize for Place {
     }
 }
 
+impl<'de> Deserialize<'de> for Place {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Place, D::Error> {
+        let s = String::deserialize(d)?;
+        Place::from_name(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!("{s:?} is not a place (blue-a … red-d)"))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -287,7 +287,7 @@ pub enum Status {
 
 /// An open Block window (S5b): a pile was just completed and opponents are
 /// asked in order whether to Block.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BlockOffer {
     /// The seat that completed the pile (whose turn it is).
     pub completer: Seat,

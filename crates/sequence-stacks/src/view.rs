@@ -7,10 +7,10 @@ use crate::game::{BlockOffer, Decision, Game, Status, MAX_SEATS};
 use crate::options::Options;
 use rand::Rng;
 use sequence_common::{Direction, Seat};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Chips of one seat or of the supply.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChipCount {
     /// Blue chips.
     pub blue: u8,
@@ -28,7 +28,7 @@ impl From<[u8; 2]> for ChipCount {
 }
 
 /// A pile place and its cards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PileView {
     /// The place (`blue-a`, …).
     pub place: Place,
@@ -43,8 +43,9 @@ pub struct PileView {
 /// discard pile, chips, hand sizes, the draw pile's size (not its order),
 /// whose turn, the direction, the open Block window, and the seat's legal
 /// decisions when it must decide. It holds no other seat's hand and no
-/// draw pile order, so it is safe to send to that seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// draw pile order, so it is safe to send to that seat; it reads back
+/// (serde) on the other side, where [`SeatView::determinize`] works too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
     /// The seat this view belongs to.
     pub seat: Seat,
