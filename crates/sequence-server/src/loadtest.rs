@@ -62,7 +62,9 @@ pub fn raise_fd_limit() -> u64 {
         r.rlim_cur = r.rlim_max;
         libc::setrlimit(libc::RLIMIT_NOFILE, &r);
         libc::getrlimit(libc::RLIMIT_NOFILE, &mut r);
-        r.rlim_cur as u64
+        #[allow(clippy::unnecessary_cast)]
+        let n = r.rlim_cur as u64;
+        n
     }
 }
 

@@ -311,11 +311,11 @@ impl Core {
                 }
                 self.live = Some(match self.spec.game {
                     GameKind::Classic => {
-                        let cfg = self.spec.classic_config().map_err(|e| conflict(e))?;
+                        let cfg = self.spec.classic_config().map_err(conflict)?;
                         Live::Classic(Box::new(sequence_classic::record::Match::new(cfg, *seed)))
                     }
                     GameKind::Stacks => {
-                        let o = self.spec.stacks_options().map_err(|e| conflict(e))?;
+                        let o = self.spec.stacks_options().map_err(conflict)?;
                         let m = sequence_stacks::Match::new(self.spec.players, o, *seed)
                             .map_err(|e| conflict(e.to_string()))?;
                         Live::Stacks(Box::new(m), None)
