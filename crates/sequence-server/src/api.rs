@@ -452,8 +452,8 @@ pub async fn create_table(
     let req: CreateReq = parse(body)?;
     let name = name_of(&req.name, "name")?;
     if let Some(s) = req.turn_seconds {
-        if !(5..=3600).contains(&s) {
-            return Err(ApiError::bad("field `turn_seconds`: must be 5 to 3600"));
+        if !(1..=3600).contains(&s) {
+            return Err(ApiError::bad("field `turn_seconds`: must be 1 to 3600"));
         }
     }
     let spec = Spec {
