@@ -132,7 +132,7 @@ impl BotPool {
 fn classic_bot(spec: &str, seed: u64) -> Box<dyn ClassicBot> {
     sequence_bots::classic_bot(spec, seed)
         .or_else(|e| {
-            tracing::warn!("{e}; using a random bot");
+            tracing::debug!("{e}; using a random bot");
             sequence_bots::classic_bot("random", seed)
         })
         .unwrap_or_else(|_| unreachable!("the random bot always builds"))
@@ -141,7 +141,7 @@ fn classic_bot(spec: &str, seed: u64) -> Box<dyn ClassicBot> {
 fn stacks_bot(spec: &str, seed: u64) -> Box<dyn StacksBot> {
     sequence_bots::stacks_bot(spec, seed)
         .or_else(|e| {
-            tracing::warn!("{e}; using a random bot");
+            tracing::debug!("{e}; using a random bot");
             sequence_bots::stacks_bot("random", seed)
         })
         .unwrap_or_else(|_| unreachable!("the random bot always builds"))

@@ -515,19 +515,14 @@ impl ClassicScreen {
                 if played.new_sequences > 0 {
                     let team = self.game().team_of(seat);
                     line += &format!(
-                        " — completes {} sequence{} ({} of {})",
-                        if played.new_sequences == 1 {
-                            "a".to_string()
-                        } else {
-                            played.new_sequences.to_string()
-                        },
+                        " — sequence{}! ({} of {})",
                         if played.new_sequences == 1 { "" } else { "s" },
                         self.game().sequence_count(team),
                         self.game().win_sequences()
                     );
                 }
                 if played.reshuffled {
-                    line += " (discard piles reshuffled into a new draw pile, C7)";
+                    line += " (new draw pile, C7)";
                 }
                 tracing::debug!(seat = seat.0, "{line}");
                 self.log.push(line);
@@ -591,10 +586,13 @@ impl ClassicScreen {
                 m
             }
             other => {
-                tracing::warn!(
-                    ?other,
-                    "bot gave no legal move; playing the first legal move"
-                );
+                // Shown in the log, not on stderr (which would break the
+                // full-screen display).
+                tracing::debug!(?other, "bot gave no legal move");
+                self.log.push(format!(
+                    "({}'s bot gave no legal move; its first legal move is played)",
+                    self.name(r.seat)
+                ));
                 match legal.first() {
                     Some(m) => *m,
                     None => return,

@@ -512,10 +512,13 @@ impl StacksScreen {
                 d
             }
             other => {
-                tracing::warn!(
-                    ?other,
-                    "bot gave no legal decision; playing the first legal one"
-                );
+                // Shown in the log, not on stderr (which would break the
+                // full-screen display).
+                tracing::debug!(?other, "bot gave no legal decision");
+                self.log.push(format!(
+                    "({}'s bot gave no legal decision; its first legal decision is played)",
+                    self.name(r.seat)
+                ));
                 match legal.first() {
                     Some(d) => *d,
                     None => return,

@@ -427,3 +427,36 @@ fn stacks_turn_discard(app: &mut App) {
     }
     app.handle_key(key(KeyCode::Enter));
 }
+
+#[test]
+fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
+    use sequence_tui::bots::{BotChoice, BotReply};
+    // The bot moves first in this deal when seat 1 follows the dealer.
+    let mut setup = classic_setup(12);
+    setup.seats = vec![SeatKind::Bot(1), SeatKind::Bot(1)];
+    let mut app = App::new_game(setup, std::env::temp_dir().join("f.json")).unwrap();
+    let job = app.bot_job().expect("a bot is to move");
+    assert!(app.bot_job().is_none(), "one job at a time");
+    let ply = app.classic().unwrap().game().ply();
+    // A stale id is ignored.
+    app.bot_reply(BotReply {
+        id: job.id + 100,
+        seat: job.seat,
+        choice: Some(BotChoice::Classic(Move::Pass)),
+    });
+    assert_eq!(app.classic().unwrap().game().ply(), ply);
+    // An illegal move is replaced by a legal one and said so in the log.
+    app.bot_reply(BotReply {
+        id: job.id,
+        seat: job.seat,
+        choice: Some(BotChoice::Classic(Move::Pass)),
+    });
+    let c = app.classic().unwrap();
+    assert_eq!(c.game().ply(), ply + 1);
+    assert!(
+        c.log().iter().any(|l| l.contains("gave no legal move")),
+        "{:?}",
+        c.log()
+    );
+    assert_ne!(c.game().last_move().unwrap().1, Move::Pass);
+}
