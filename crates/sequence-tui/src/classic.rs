@@ -454,6 +454,10 @@ impl ClassicScreen {
             self.play(seat, Move::Discard { card });
             return;
         }
+        if self.game().is_dead(card) {
+            self.message = self.instruction();
+            return;
+        }
         let at = self.cursor;
         let mv = if card.is_one_eyed_jack() {
             Move::Remove { card, at }

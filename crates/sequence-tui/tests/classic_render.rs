@@ -402,3 +402,61 @@ fn mouse_selects_a_card_and_plays_on_a_clicked_space() {
     assert_eq!(c.game().ply(), ply + 1, "two clicks on a space play there");
     assert_eq!(c.game().chip_at(target), Some(c.game().team_of(Seat(0))));
 }
+
+#[test]
+fn every_table_size_fits_the_smallest_terminal() {
+    for players in [2u8, 3, 4, 6, 8, 9, 10, 12] {
+        let mut seats = vec![SeatKind::Human];
+        seats.extend(std::iter::repeat_n(SeatKind::Bot(1), players as usize - 1));
+        let mut app = new_app(players as u64, seats);
+        let mut pool = BotPool::new(1);
+        run_bots(&mut app, &mut pool);
+        let t = text(&render(&mut app, 80, 24));
+        let c = app.classic().unwrap();
+        let hand = c.game().hand(Seat(0)).to_vec();
+        assert!(t.contains("Hand of P1"), "{players} players:\n{t}");
+        for (i, k) in hand.iter().enumerate() {
+            assert!(
+                t.contains(&format!("{} {}", i + 1, k.pretty())),
+                "{players} players, card {k}:\n{t}"
+            );
+        }
+        for s in 0..players {
+            assert!(
+                t.contains(&format!("P{}", s + 1)),
+                "{players} players: discard top of P{} missing:\n{t}",
+                s + 1
+            );
+        }
+    }
+    for players in 2u8..=6 {
+        let mut seats = vec![SeatKind::Human];
+        seats.extend(std::iter::repeat_n(SeatKind::Bot(1), players as usize - 1));
+        let setup = Setup {
+            game: GameKind::Stacks,
+            players,
+            teams: None,
+            seats,
+            seed: 3,
+            options: None,
+        };
+        let mut app = App::new_game(setup, std::env::temp_dir().join("fit.json")).unwrap();
+        let mut pool = BotPool::new(3);
+        run_bots(&mut app, &mut pool);
+        if app.is_over() {
+            continue;
+        }
+        let t = text(&render(&mut app, 80, 24));
+        assert!(
+            t.contains("Hand of P1") && t.contains("red-b"),
+            "{players} players:\n{t}"
+        );
+        for s in 0..players {
+            assert!(
+                t.contains(&format!("P{} ", s + 1)),
+                "{players} players: P{} missing:\n{t}",
+                s + 1
+            );
+        }
+    }
+}
