@@ -114,6 +114,24 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
             api::check_timers(&timers).await;
         }
     });
+    if app.db.shared() {
+        // other instances may change tables this one pushes views for
+        let poll = app.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_millis(300));
+            loop {
+                tick.tick().await;
+                for tref in poll.all_tables() {
+                    let mut t = tref.lock().await;
+                    if !t.subs.is_empty() {
+                        if let Err(e) = poll.sync(&mut t).await {
+                            tracing::warn!(table = %t.core.id, "sync: {}", e.message);
+                        }
+                    }
+                }
+            }
+        });
+    }
     let router = router(app.clone());
     let task = tokio::spawn(async move {
         let svc = router.into_make_service_with_connect_info::<SocketAddr>();

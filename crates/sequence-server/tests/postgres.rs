@@ -41,6 +41,33 @@ async fn two_instances_share_one_postgres_database() {
     let (id, host) = a.create(json!({"game": "classic", "players": 2, "name": "Ann", "options": {"sequence_length": 4, "win_sequences": 1}})).await;
     let (_, guest) = b.join(&id, "Bob").await; // joined through the other instance
     let tokens = [host, guest];
+    // a socket on instance b hears about moves made on instance a
+    let mut watch = b.ws(&id, None).await;
+    {
+        let v = a.view(&id, Some(&tokens[0])).await;
+        let t = if v["legal_moves"].as_array().unwrap().is_empty() {
+            &tokens[1]
+        } else {
+            &tokens[0]
+        };
+        let v = a.view(&id, Some(t)).await;
+        let mv = v["legal_moves"][0].clone();
+        let (st, _) = a
+            .call(
+                "POST",
+                &format!("/api/tables/{id}/moves"),
+                Some(t),
+                Some(json!({"move_number": 0, "move": mv})),
+            )
+            .await;
+        assert_eq!(st, 200);
+        loop {
+            let v = watch.expect("view").await;
+            if v["view"]["move_number"] == 1 {
+                break;
+            }
+        }
+    }
     let mut rng = sequence_common::rng::game_rng(3);
     let mut i = 0usize;
     loop {

@@ -26,7 +26,9 @@ export function levelName(level) {
 export function showLobby(app) {
   let stopped = false;
   let timer = null;
-  const form = { game: "classic", players: 2, teams: 2, seats: {}, seqLen: 5, timer: "" };
+  // The form's choices, kept across re-renders (changing the game or the
+  // player count redraws the form).
+  const form = { game: "classic", players: 2, teams: 2, seats: {}, seqLen: 5, timer: "", name: savedName(), tableName: "" };
 
   function render() {
     const players = form.game === "classic" ? CLASSIC_PLAYERS : STACKS_PLAYERS;
@@ -34,7 +36,7 @@ export function showLobby(app) {
     const teams = teamChoices(form.players);
     if (form.game === "classic" && !teams.includes(form.teams)) form.teams = teams[0];
 
-    const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: savedName() });
+    const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: form.name, oninput: (e) => { form.name = e.target.value; } });
     const seatRows = [];
     for (let s = 1; s < form.players; s++) {
       const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; } },
@@ -49,7 +51,7 @@ export function showLobby(app) {
       h("h2", {}, t("lobby.create")),
       h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), nameInput),
       h("div", { class: "field" }, h("label", { for: "table-name" }, t("lobby.table_name")),
-        h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint") })),
+        h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint"), value: form.tableName, oninput: (e) => { form.tableName = e.target.value; } })),
       h("fieldset", { class: "field game-choice" }, h("legend", {}, t("lobby.game")),
         ["classic", "stacks"].map((g) => h("label", { class: "radio" },
           h("input", { type: "radio", name: "game", value: g, checked: form.game === g, onchange: () => { form.game = g; render(); } }),
