@@ -460,3 +460,79 @@ fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
     );
     assert_ne!(c.game().last_move().unwrap().1, Move::Pass);
 }
+
+/// A line of six (C8a): the player chooses which five spaces count.
+#[test]
+fn a_line_of_six_offers_the_c8a_choice() {
+    use sequence_classic::record::Record;
+    use sequence_classic::{Card, Options};
+    let c = |s: &str| s.parse::<Card>().unwrap();
+    let sp = |s: &str| s.parse::<Space>().unwrap();
+    // Seat 1 deals, so seat 0 gets the even cards and plays first.
+    let dealt = [
+        "6C", "9H", "5C", "8H", "4C", "8D", "3C", "QD", "AH", "KD", "2C", "2H", "AC", "3H",
+    ];
+    let mut deck: Vec<Card> = dealt.iter().map(|s| c(s)).collect();
+    let mut rest: Vec<Card> = Card::double_deck().to_vec();
+    for d in &deck {
+        let i = rest.iter().position(|x| x == d).unwrap();
+        rest.remove(i);
+    }
+    deck.extend(rest);
+    let plays = [
+        (0, "6C", "a2"),
+        (1, "9H", "e7"),
+        (0, "5C", "b2"),
+        (1, "8H", "d7"),
+        (0, "4C", "c2"),
+        (1, "8D", "h4"),
+        (0, "3C", "d2"),
+        (1, "QD", "h7"),
+        (0, "AH", "f2"),
+        (1, "KD", "h8"),
+    ];
+    let record = Record {
+        players: 2,
+        teams: 2,
+        options: Options::default(),
+        dealer: Seat(1),
+        deck,
+        reshuffles: vec![],
+        moves: plays
+            .iter()
+            .map(|(s, k, at)| (Seat(*s), Move::place(c(k), sp(at))))
+            .collect(),
+        result: None,
+    };
+    let text_in = record.to_json_string();
+    let mut app = App::load(
+        &text_in,
+        vec![SeatKind::Human, SeatKind::Bot(1)],
+        1,
+        std::env::temp_dir().join("c8a.json"),
+    )
+    .unwrap();
+    assert_eq!(app.seen(), Some(Seen::Human(Seat(0))));
+    let hand = app.classic().unwrap().game().hand(Seat(0)).to_vec();
+    let i = hand.iter().position(|k| *k == c("2C")).unwrap();
+    type_str(&mut app, &format!("{}e2\n", i + 1));
+    // Not played yet: the choice is on screen.
+    assert_eq!(app.classic().unwrap().game().ply(), 10);
+    let t = text(&render(&mut app, 100, 30));
+    assert!(
+        t.contains("Sequence (C8a)") && t.contains("a2-e2") && t.contains("b2-f2"),
+        "{t}"
+    );
+    type_str(&mut app, "2\n");
+    let g = app.classic().unwrap().game();
+    assert_eq!(g.ply(), 11);
+    let seqs: Vec<_> = g.sequences().collect();
+    assert_eq!(seqs.len(), 1);
+    assert_eq!(seqs[0].1.start, sp("b2"), "the chosen window counts");
+    assert!(!g.locked().contains(sp("a2")) && g.locked().contains(sp("f2")));
+    // The record keeps the declaration.
+    assert!(app
+        .record_text()
+        .unwrap()
+        .contains(r#""declare":[["b2","f2"]]"#));
+}
