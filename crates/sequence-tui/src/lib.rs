@@ -70,7 +70,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub save: Option<PathBuf>,
     /// Milliseconds a bot's move waits before it is shown.
-    #[arg(long, default_value_t = 700)]
+    #[arg(long, default_value_t = 500)]
     pub pause: u64,
     /// Skip the start screen and deal at once.
     #[arg(long)]

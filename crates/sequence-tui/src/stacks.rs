@@ -761,7 +761,24 @@ impl StacksScreen {
                     Decision::Block => "BLOCK it (b)".to_string(),
                     Decision::Discard { card } => format!("discard {card} (ends turn)"),
                     Decision::Pile { card, place, .. } => format!("{card} on {place}"),
-                    other => other.to_string(),
+                    Decision::Skip { .. } => {
+                        let g = self.game();
+                        let next = g.turn().next(g.players(), g.direction());
+                        format!("SKIP: {} loses a turn", self.name(next))
+                    }
+                    Decision::Reverse { .. } => "REVERSE the direction".to_string(),
+                    Decision::StealCard { target, .. } => {
+                        let top = self
+                            .game()
+                            .discard_top(*target)
+                            .map(|c| c.to_string())
+                            .unwrap_or_default();
+                        format!("STEAL-CARD {top} from {}", self.name(*target))
+                    }
+                    Decision::StealChip { target, colour, .. } => {
+                        format!("STEAL-CHIP: a {colour} chip from {}", self.name(*target))
+                    }
+                    Decision::End => "end the turn (e)".to_string(),
                 };
                 let st = if sel {
                     Style::new().add_modifier(Modifier::REVERSED)
