@@ -205,11 +205,29 @@ async fn shot(c: &Client, name: &str) {
 }
 
 async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
-    c.wait()
+    match c
+        .wait()
         .at_most(Duration::from_secs(20))
         .for_element(Locator::Css(css))
         .await
-        .unwrap_or_else(|e| panic!("no element {css} within 20 s: {e}"))
+    {
+        Ok(e) => e,
+        Err(e) => {
+            // Keep what the page showed, for the artifacts.
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(artifacts().join("failure.png"), png);
+            }
+            let banner = c
+                .execute(
+                    "const v = window.sequenceView || {}; return [document.getElementById('banner').textContent, \
+                     v.move_number, v.to_act, v.hand, v.legal_moves, \
+                     [...document.querySelectorAll('.selected')].map((e) => e.outerHTML.slice(0, 80))];",
+                    vec![],
+                )
+                .await;
+            panic!("no element {css} within 20 s: {e} (banner: {banner:?}; see failure.png)")
+        }
+    }
 }
 
 async fn view(c: &Client) -> Value {

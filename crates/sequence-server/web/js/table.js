@@ -22,7 +22,7 @@ export function showTable(app, id) {
     socket: null,
     stopped: false,
     ui: {}, // per-game UI state (selected card, …) kept across renders
-    sending: false,
+    sentAt: null, // move_number of the move in flight
   };
 
   const saved = savedSeat(id);
@@ -147,20 +147,26 @@ export function showTable(app, id) {
   }
 
   async function sendMove(move) {
-    if (!st.token || !st.view || st.sending) return;
+    // One move per view: a second click before the view moves on is
+    // ignored. The WebSocket may bring the next view before the HTTP answer
+    // does; then the next move may go at once.
+    if (!st.token || !st.view || st.sentAt === st.view.move_number) return;
     const m = { ...move };
     delete m.seat;
-    st.sending = true;
+    const at = st.view.move_number;
+    st.sentAt = at;
+    // The selection is used up by this move (a late answer must not clear
+    // a selection made for the next one).
+    st.ui = {};
     try {
-      const v = await api.move(id, st.token, st.view.move_number, m);
+      const v = await api.move(id, st.token, at, m);
       banner("");
-      st.ui = { keep: st.ui.keep };
       if (v) setView(v);
     } catch (err) {
       if (err.status === 0) banner(t("error.unreachable"));
       else banner(t("error.move_refused", { message: err.message }));
-    } finally {
-      st.sending = false;
+      if (st.sentAt === at) st.sentAt = null;
+      render();
     }
   }
 
