@@ -530,6 +530,9 @@ async fn classic_two_browsers_play_to_a_win() {
         "a 2-player game with scripted play ends in a win"
     );
     let winner = end["winner"].as_str().expect("winner").to_string();
+    // Back to English (the game may have ended during the Persian stretch).
+    select_option(&a, "#lang", "en").await;
+    wait_for(&a, "html[dir=\"ltr\"]").await;
     wait_reach(&b, end["move_number"].as_u64().unwrap_or(0)).await;
     let status = wait_for(&a, "#status")
         .await
