@@ -37,7 +37,7 @@ for _ in $(seq 1 3000); do
     played=0
     for k in 1 2 3 4 5 6 7 8 9 d; do
       tmux send-keys -t $S $k; sleep 0.03
-      opt=$(screen | grep -o "│›[^│]*" | tail -1)
+      opt=$(screen | grep -o "│›[^│]*" | tail -1 || true)
       if echo "$opt" | grep -q -e " on blue-" -e " on red-"; then tmux send-keys -t $S Enter; played=1; break; fi
     done
     [ $played = 1 ] || { tmux send-keys -t $S 1; sleep 0.03; tmux send-keys -t $S Enter; }
