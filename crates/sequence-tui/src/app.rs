@@ -98,10 +98,13 @@ impl App {
                 let (record, game) = sequence_classic::record::Record::from_json_str(text)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
                 if game.is_over() {
+                    let how = match game.status() {
+                        sequence_classic::Status::Won(t) => format!("{} won", t.colour()),
+                        _ => "drawn".to_string(),
+                    };
                     bail!(
-                        "{}: this game has already ended ({:?}); nothing to resume",
-                        path.display(),
-                        game.status()
+                        "{}: this game has already ended ({how}); nothing to resume",
+                        path.display()
                     );
                 }
                 let n = record.players as usize;

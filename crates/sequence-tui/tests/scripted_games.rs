@@ -536,3 +536,52 @@ fn a_line_of_six_offers_the_c8a_choice() {
         .unwrap()
         .contains(r#""declare":[["b2","f2"]]"#));
 }
+
+#[test]
+fn a_finished_game_is_not_resumed() {
+    let mut seats_bots = classic_setup(8);
+    seats_bots.seats = vec![SeatKind::Bot(1), SeatKind::Bot(1)];
+    let mut app2 = App::new_game(seats_bots, std::env::temp_dir().join("g.json")).unwrap();
+    let mut pool = BotPool::new(8);
+    run_bots(&mut app2, &mut pool);
+    assert!(app2.is_over());
+    let text = app2.record_text().unwrap();
+    let e = App::load(&text, vec![SeatKind::Human], 1, "g.json".into())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("has already ended") && (e.contains(" won") || e.contains("drawn")),
+        "{e}"
+    );
+    // A Stacks game saved midway resumes with the same hand.
+    let setup = Setup {
+        game: GameKind::Stacks,
+        players: 3,
+        teams: None,
+        seats: vec![SeatKind::Human, SeatKind::Bot(1), SeatKind::Bot(1)],
+        seed: 31,
+        options: None,
+    };
+    let mut st = App::new_game(setup, std::env::temp_dir().join("s3.json")).unwrap();
+    run_bots(&mut st, &mut pool);
+    for _ in 0..3 {
+        if st.is_over() {
+            break;
+        }
+        stacks_turn(&mut st);
+        run_bots(&mut st, &mut pool);
+    }
+    let saved = st.record_text().unwrap();
+    let resumed = App::load(
+        &saved,
+        vec![SeatKind::Human, SeatKind::Bot(1), SeatKind::Bot(1)],
+        2,
+        "s3.json".into(),
+    )
+    .unwrap();
+    let (a, b) = (st.stacks().unwrap(), resumed.stacks().unwrap());
+    assert_eq!(a.hand(), b.hand());
+    assert_eq!(a.game().to_act(), b.game().to_act());
+    assert!(b.log()[0].starts_with("Resumed after"), "{:?}", b.log());
+}
