@@ -72,7 +72,16 @@ export function classicCardFace(code) {
 
 // ---- Sequence Stacks ----
 
-const ACTION_ICON = { SKIP: "⊘", REVERSE: "⇄", "STEAL-CARD": "☚", "STEAL-CHIP": "⛀", BLOCK: "⛔" };
+// Action-card icons drawn as SVG (no font needed): Skip a slashed circle,
+// Reverse two arrows, Steal-a-Card a card with an arrow, Steal-a-Chip a chip
+// with an arrow, Block a stop octagon.
+const ACTION_ICON = {
+  SKIP: '<circle cx="12" cy="12" r="9"/><path d="M5.5 18.5 18.5 5.5"/>',
+  REVERSE: '<path d="M4 9h14l-4-4M20 15H6l4 4"/>',
+  "STEAL-CARD": '<rect x="3" y="4" width="10" height="15" rx="2"/><path d="M21 12h-7l3-3M14 12l3 3"/>',
+  "STEAL-CHIP": '<circle cx="8" cy="12" r="5"/><path d="M22 12h-8l3-3M14 12l3 3"/>',
+  BLOCK: '<path d="M8 3h8l5 5v8l-5 5H8l-5-5V8z"/><path d="M7 12h10"/>',
+};
 const ACTION_KEY = { SKIP: "skip", REVERSE: "reverse", "STEAL-CARD": "steal_card", "STEAL-CHIP": "steal_chip", BLOCK: "block" };
 
 export function stacksColour(code) {
@@ -91,8 +100,10 @@ export function stacksCardName(code) {
 export function stacksCardFace(code) {
   const kind = stacksColour(code);
   let big;
-  if (kind === "action") big = ACTION_ICON[code] || "?";
-  else big = code[1] === "W" ? "★" : code[1];
+  if (kind === "action") {
+    big = svg("svg", { viewBox: "0 0 24 24", class: "action-icon", fill: "none", stroke: "currentColor", "stroke-width": "2.2", "stroke-linecap": "round", "stroke-linejoin": "round" });
+    big.innerHTML = ACTION_ICON[code] || "";
+  } else big = code[1] === "W" ? "★" : code[1];
   const small = kind === "action" ? t(`stacks.short.${ACTION_KEY[code]}`) : (code[1] === "W" ? t("stacks.short.wild") : "");
   return h("span", { class: `sface ${kind}`, "aria-hidden": "true" },
     h("span", { class: "big" }, big),

@@ -44,6 +44,7 @@ function route() {
 }
 
 function applyStatic() {
+  connection(document.getElementById("conn").dataset.state || "");
   document.title = t("app.title");
   document.getElementById("brand").textContent = t("app.title");
   document.getElementById("lang-label").textContent = t("lang.label");
