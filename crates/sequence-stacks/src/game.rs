@@ -452,6 +452,20 @@ pub struct Game {
     pub(crate) reshuffles: u16,
 }
 
+/// A uniform integer in `0..n` (`n > 0`): Lemire's multiply-shift with
+/// rejection, exact and almost never dividing.
+#[inline]
+fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let t = n.wrapping_neg() % n;
+        while (m as u32) < t {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as u32
+}
+
 /// S7: 5 or more chips with at least 2 of each colour.
 #[inline]
 pub fn meets_win(chips: [u8; 2]) -> bool {
@@ -883,6 +897,15 @@ impl Game {
                 }
             }
             Card::StealChip => {
+                let mine = self.chips[s.index()];
+                let held = 2 * CHIPS_PER_COLOUR as u32
+                    - u32::from(self.supply[0])
+                    - u32::from(self.supply[1])
+                    - u32::from(mine[0])
+                    - u32::from(mine[1]);
+                if held == 0 {
+                    return;
+                }
                 let ok = [
                     !self.steal_would_be_refused(s, Colour::Blue),
                     !self.steal_would_be_refused(s, Colour::Red),
@@ -957,7 +980,7 @@ impl Game {
         if total == 0 {
             return None;
         }
-        let r = rng.random_range(0..total);
+        let r = below(rng, total as u32) as usize;
         if r < listed {
             return Some(scratch[r]);
         }
