@@ -897,15 +897,6 @@ impl Game {
                 }
             }
             Card::StealChip => {
-                let mine = self.chips[s.index()];
-                let held = 2 * CHIPS_PER_COLOUR as u32
-                    - u32::from(self.supply[0])
-                    - u32::from(self.supply[1])
-                    - u32::from(mine[0])
-                    - u32::from(mine[1]);
-                if held == 0 {
-                    return;
-                }
                 let ok = [
                     !self.steal_would_be_refused(s, Colour::Blue),
                     !self.steal_would_be_refused(s, Colour::Red),
