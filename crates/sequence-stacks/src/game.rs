@@ -455,7 +455,7 @@ pub struct Game {
 /// A uniform integer in `0..n` (`n > 0`): Lemire's multiply-shift with
 /// rejection, exact and almost never dividing.
 #[inline]
-fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+pub(crate) fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     let mut m = u64::from(rng.next_u32()) * u64::from(n);
     if (m as u32) < n {
         let t = n.wrapping_neg() % n;

@@ -860,3 +860,18 @@ fn decisions_serialize_as_record_entries_and_back() {
     assert!(Decision::Pass.to_record_json(Seat(0)).is_none());
     assert!(serde_json::from_value::<Decision>(serde_json::json!({"play": "B1"})).is_err());
 }
+
+#[test]
+fn random_index_is_in_range_and_covers_it() {
+    let mut rng = sequence_common::rng::playout_rng(9);
+    for n in [1u32, 2, 3, 7, 61] {
+        let mut seen = vec![0u32; n as usize];
+        for _ in 0..20_000 {
+            let r = crate::game::below(&mut rng, n);
+            assert!(r < n);
+            seen[r as usize] += 1;
+        }
+        let expect = 20_000 / n;
+        assert!(seen.iter().all(|&c| c > expect * 8 / 10), "{n}: {seen:?}");
+    }
+}
