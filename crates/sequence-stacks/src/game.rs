@@ -333,7 +333,7 @@ impl Reshuffler for NoReshuffle {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
     /// The game has ended.
-    #[error("the game is over (S7)")]
+    #[error("the game is over (won, S7, or drawn, S6a)")]
     GameOver,
     /// A seat number not at the table.
     #[error("seat {0} does not exist")]
