@@ -72,6 +72,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(api)
         .fallback(assets::serve)
         .layer(DefaultBodyLimit::max(limits::MAX_BODY))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
 }
 
