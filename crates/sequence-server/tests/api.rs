@@ -4,6 +4,7 @@ mod common;
 
 use common::server;
 use rand::seq::IndexedRandom;
+use rand::Rng;
 use serde_json::{json, Value};
 
 fn rng(seed: u64) -> sequence_common::GameRng {
@@ -471,4 +472,77 @@ async fn restart_rebuilds_tables_from_the_log() {
             assert_eq!(b[k], a[k], "{k} survives a restart");
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_bodies_get_clear_errors_and_change_nothing() {
+    let s = server(0).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (_, guest) = s.join(&id, "Bob").await;
+    let before = s.view(&id, Some(&host)).await;
+    let mut r = rng(77);
+    let pieces = [
+        "{",
+        "}",
+        "\"move\"",
+        "\"move_number\"",
+        ":",
+        "0",
+        "1",
+        ",",
+        "\"card\"",
+        "\"7H\"",
+        "\"at\"",
+        "\"e5\"",
+        "[",
+        "]",
+        "null",
+        "\u{0}",
+        "é",
+        "\"pass\"",
+        "true",
+    ];
+    for i in 0..300 {
+        let body: String = if i % 3 == 0 {
+            (0..r.random_range(0..64))
+                .map(|_| r.random::<u8>() as char)
+                .collect()
+        } else {
+            (0..r.random_range(1..16))
+                .map(|_| *pieces.choose(&mut r).unwrap())
+                .collect()
+        };
+        let token = if i % 2 == 0 { &host } else { &guest };
+        for path in [
+            format!("/api/tables/{id}/moves"),
+            format!("/api/tables/{id}/join"),
+            "/api/tables".to_string(),
+        ] {
+            let resp = s
+                .http
+                .post(format!("{}{path}", s.base))
+                .bearer_auth(token)
+                .header("content-type", "application/json")
+                .body(body.clone())
+                .send()
+                .await
+                .unwrap();
+            let st = resp.status().as_u16();
+            let text = resp.text().await.unwrap();
+            assert!(
+                [400, 409, 415, 422].contains(&st),
+                "{path} {body:?} → {st} {text}"
+            );
+            let e: Value =
+                serde_json::from_str(&text).unwrap_or_else(|_| panic!("JSON error body: {text}"));
+            assert!(!e["error"].as_str().unwrap_or("").is_empty());
+        }
+    }
+    let after = s.view(&id, Some(&host)).await;
+    assert_eq!(before["move_number"], after["move_number"]);
+    assert_eq!(before["hand"], after["hand"]);
+    // SQLite runs in WAL mode
+    assert!(s.dir.path().join("test.db-wal").exists());
 }
