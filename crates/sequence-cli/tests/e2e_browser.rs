@@ -107,7 +107,7 @@ struct Rig {
     base: String,
     driver_url: String,
     chromium: PathBuf,
-    _server: Proc,
+    server: Option<Proc>,
     _driver: Proc,
     dir: PathBuf,
 }
@@ -157,7 +157,7 @@ impl Rig {
             base: format!("http://127.0.0.1:{port}"),
             driver_url: format!("http://127.0.0.1:{dport}"),
             chromium,
-            _server: server,
+            server: Some(server),
             _driver: driver,
             dir,
         })
@@ -557,6 +557,29 @@ async fn classic_two_browsers_play_to_a_win() {
     );
     std::fs::copy(&file, artifacts().join("classic-record.json")).expect("keep the record");
     eprintln!("classic game: {moves} moves, {winner} won");
+
+    // When the server goes away the page says so (and keeps retrying).
+    let mut rig = rig;
+    drop(rig.server.take());
+    let start = Instant::now();
+    loop {
+        let banner = a
+            .execute("const b = document.getElementById('banner'); return b.hidden ? '' : b.textContent;", vec![])
+            .await
+            .expect("read the banner");
+        if banner
+            .as_str()
+            .is_some_and(|t| t.contains("lost") || t.contains("cannot be reached"))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "no message after the server stopped: {banner}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    shot(&a, "classic-server-gone").await;
     let _ = a.close().await;
     let _ = b.close().await;
 }
