@@ -7,7 +7,8 @@
 //!   draw pile; searching bots sample those with the view's `determinize`.
 //! * [`classic_bot`] / [`stacks_bot`] build a bot from a name (a *spec*):
 //!   `random`, `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`,
-//!   `ismcts:2s:4t`, `level:1` … `level:5`, `cmd:PROGRAM ARGS…` (an outside
+//!   `ismcts:2s:4t` (4 trees), `ismcts:5000it:c10` (classic: playouts cut
+//!   after 10 moves), `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM ARGS…` (an outside
 //!   program speaking the bot protocol, docs/bot-protocol.md).
 //! * [`ismcts`]: Information-Set Monte Carlo Tree Search (single observer,
 //!   Cowling, Powley & Whitehouse 2012) with root parallelism.

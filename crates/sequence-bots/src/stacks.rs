@@ -319,9 +319,71 @@ impl SearchState for StacksState {
     }
 
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
-        self.0.playout(rng, PLAYOUT_CAP);
+        if guided_playouts() {
+            guided_playout(&mut self.0, rng, PLAYOUT_CAP);
+        } else {
+            self.0.playout(rng, PLAYOUT_CAP);
+        }
         outcome(&self.0)
     }
+}
+
+fn guided_playouts() -> bool {
+    static GUIDED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *GUIDED.get_or_init(|| std::env::var("SEQUENCE_STACKS_RANDOM_PLAYOUTS").is_err())
+}
+
+/// A playout policy a little better than uniform: a seat plays what it can
+/// (piles, action cards) before it discards, a pile-completing play first;
+/// otherwise moves are random. No allocation.
+pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
+    let mut list = Decisions::new();
+    let mut n = 0;
+    while n < max {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_into(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let mut plays = 0usize;
+        let mut complete = usize::MAX;
+        for (i, d) in list.iter().enumerate() {
+            match *d {
+                Decision::Discard { .. } | Decision::End | Decision::Pass => {}
+                Decision::Pile { place, .. } => {
+                    plays += 1;
+                    if game.pile_top(place) == Some(4) {
+                        complete = i;
+                    }
+                }
+                _ => plays += 1,
+            }
+        }
+        let d = if complete != usize::MAX {
+            list[complete]
+        } else if plays > 0 && rng.random::<f32>() < 0.9 {
+            let mut k = rng.random_range(0..plays);
+            let mut pick = list[0];
+            for d in list.iter() {
+                if matches!(d, Decision::Discard { .. } | Decision::End | Decision::Pass) {
+                    continue;
+                }
+                if k == 0 {
+                    pick = *d;
+                    break;
+                }
+                k -= 1;
+            }
+            pick
+        } else {
+            list[rng.random_range(0..list.len())]
+        };
+        if game.play(seat, d, rng).is_err() {
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 /// Rewards at the end of a playout: 1 to the winner; on a draw an equal
@@ -371,8 +433,9 @@ fn unreachable_view() -> ! {
 }
 
 /// ISMCTS bot for Sequence Stacks (see [`crate::ismcts`]): a fresh
-/// determinization per iteration, random playouts (cut off after
-/// [`PLAYOUT_CAP`] decisions and scored by chips), root parallelism.
+/// determinization per iteration, [`guided_playout`]s (cut off after
+/// [`PLAYOUT_CAP`] decisions and scored by chips; uniform random playouts
+/// with `SEQUENCE_STACKS_RANDOM_PLAYOUTS=1`), root parallelism.
 /// Completions that win, and Blocks that stop a win, are played at once.
 pub struct IsmctsBot {
     name: String,
