@@ -24,12 +24,11 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// One browser test at a time: each starts a server, chromedriver and
 /// browsers, and the CI machine has two cores.
-static SERIAL: Mutex<()> = Mutex::new(());
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 const ENTER: &str = "\u{E007}";
 
@@ -414,7 +413,7 @@ fn verify(path: &Path) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn classic_two_browsers_play_to_a_win() {
-    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = SERIAL.lock().await;
     let Some(rig) = Rig::start("classic") else {
         return;
     };
@@ -558,6 +557,50 @@ async fn classic_two_browsers_play_to_a_win() {
     std::fs::copy(&file, artifacts().join("classic-record.json")).expect("keep the record");
     eprintln!("classic game: {moves} moves, {winner} won");
 
+    // Chat: Ann's line reaches Bob (escaped by the server, shown as text).
+    type_into(&a, "#chat-input", "gg <b>well played</b>").await;
+    click(&a, ".chat-form button[type=\"submit\"]").await;
+    let start = Instant::now();
+    loop {
+        let log = b
+            .execute(
+                "return document.getElementById('chat-log').textContent;",
+                vec![],
+            )
+            .await
+            .expect("read the chat");
+        if log
+            .as_str()
+            .is_some_and(|t| t.contains("Ann: gg <b>well played</b>"))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the chat line did not arrive: {log}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // The host asks for a rematch: both browsers get game 2.
+    click(&a, "#rematch").await;
+    for c in [&a, &b] {
+        let start = Instant::now();
+        loop {
+            let v = view(c).await;
+            if v["table"]["game_no"] == 2 && is_playing(&v) {
+                assert_eq!(v["move_number"].as_u64(), Some(0));
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no rematch view: {}",
+                v["table"]
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     // When the server goes away the page says so (and keeps retrying).
     let mut rig = rig;
     drop(rig.server.take());
@@ -599,7 +642,7 @@ return { move: m, hand: m.from === 'discard' ? -1 : v.hand.indexOf(card) };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stacks_against_a_bot_runs_to_its_end() {
-    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = SERIAL.lock().await;
     let Some(rig) = Rig::start("stacks") else {
         return;
     };
