@@ -412,6 +412,13 @@ pub struct ClassicState {
 /// `SEQUENCE_CUTOFF` overrides it for experiments.
 pub const DEFAULT_CUTOFF: u32 = 4;
 
+/// Whether the search uses the heuristic prior (`SEQUENCE_NO_PRIOR` turns
+/// it off, for experiments).
+fn use_prior() -> bool {
+    static P: OnceLock<bool> = OnceLock::new();
+    *P.get_or_init(|| std::env::var("SEQUENCE_NO_PRIOR").is_err())
+}
+
 /// Value of a live window by spaces missing, for [`evaluate`].
 const EVAL: [f32; 6] = [0.0, 12.0, 4.0, 1.5, 0.5, 0.0];
 /// Value of a completed sequence, for [`evaluate`].
@@ -496,6 +503,25 @@ impl SearchState for ClassicState {
     #[inline]
     fn play(&mut self, mv: Move, rng: &mut PlayoutRng) {
         let _ = self.game.apply(mv, &mut RngReshuffler(rng));
+    }
+
+    fn prior(&self, mv: &Move) -> f32 {
+        if !use_prior() {
+            return 0.0;
+        }
+        let team = self.game.team_of(self.game.turn());
+        let v = match *mv {
+            Move::Place { card, at, .. } => {
+                let h = Heuristic::from_game(&self.game);
+                h.place_value(team, at) - if card.is_jack() { TWO_EYED_COST } else { 0.0 }
+            }
+            Move::Remove { at, .. } => {
+                Heuristic::from_game(&self.game).remove_value(team, at) - ONE_EYED_COST
+            }
+            Move::Dead { .. } => 1000.0,
+            Move::Pass | Move::Discard { .. } => 0.0,
+        };
+        (1.0 - (-(v.max(0.0)) / 40.0).exp()) as f32
     }
 
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {

@@ -48,7 +48,16 @@ pub trait SearchState: Clone + Send {
     fn play(&mut self, mv: Self::Move, rng: &mut PlayoutRng);
     /// Plays on (random or guided moves) and returns every side's reward.
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards;
+    /// A heuristic prior of `mv` for the side to move, 0 to 1, used as a
+    /// progressive bias (`PRIOR_WEIGHT · prior / (visits + 1)`) in the
+    /// selection. Default: none.
+    fn prior(&self, _mv: &Self::Move) -> f32 {
+        0.0
+    }
 }
+
+/// Weight of the heuristic prior in the selection (progressive bias).
+pub const PRIOR_WEIGHT: f32 = 1.0;
 
 /// What a search found: per root move, visits and mean reward (the
 /// estimated chance to win, draws counting half), best first.
@@ -82,6 +91,8 @@ struct Edge<M> {
     visits: u32,
     avail: u32,
     reward: f32,
+    /// Heuristic prior (progressive bias), 0 to 1.
+    prior: f32,
     /// The node below, `u32::MAX` until expanded further.
     child: u32,
 }
@@ -170,7 +181,9 @@ fn search_tree<S: SearchState>(
                 available += 1;
                 e.avail += 1;
                 let v = e.visits as f32;
-                let score = e.reward / v + EXPLORATION * (ln.ln(e.avail) / v).sqrt();
+                let score = e.reward / v
+                    + EXPLORATION * (ln.ln(e.avail) / v).sqrt()
+                    + PRIOR_WEIGHT * e.prior / (v + 1.0);
                 if score > best_score {
                     best_score = score;
                     best = i as u32;
@@ -185,8 +198,10 @@ fn search_tree<S: SearchState>(
                 if !untried.is_empty() {
                     let (pick, key) =
                         untried[((rng_u32(&mut rng) as u64 * untried.len() as u64) >> 32) as usize];
+                    let prior = st.prior(&pick);
                     let edges = &mut nodes[cur as usize];
                     edges.push(Edge {
+                        prior,
                         mv: pick,
                         key,
                         side,
