@@ -24,6 +24,8 @@ export function banner(text, kind = "error") {
 export function connection(state) {
   const el = document.getElementById("conn");
   el.dataset.state = state || "";
+  // While the server is out of reach, what the page shows may be stale.
+  document.body.classList.toggle("offline", state === "lost" || state === "closed");
   el.textContent = state ? t(`conn.${state}`) : "";
 }
 
