@@ -33,5 +33,9 @@ fn main() {
         "classic 2p midgame, playouts cut at 10",
         classic_throughput(secs, 10),
     );
+    show(
+        "classic 2p midgame, default (cut at 4)",
+        classic_throughput(secs, sequence_bots::classic::DEFAULT_CUTOFF),
+    );
     show("stacks 2p midgame", stacks_throughput(secs));
 }

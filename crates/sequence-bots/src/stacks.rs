@@ -318,6 +318,19 @@ impl SearchState for StacksState {
         }
     }
 
+    fn prior(&self, d: &Decision) -> f32 {
+        if std::env::var_os("SEQUENCE_NO_PRIOR").is_some() {
+            return 0.0;
+        }
+        let Some(seat) = self.0.to_act() else {
+            return 0.0;
+        };
+        // The greedy score from the deciding seat's view of this
+        // determinization, squashed to 0..1.
+        let v = score(&self.0.view(seat), *d);
+        (1.0 / (1.0 + (-v / 20.0).exp())) as f32
+    }
+
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
         if guided_playouts() {
             guided_playout(&mut self.0, rng, PLAYOUT_CAP);
