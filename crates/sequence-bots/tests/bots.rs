@@ -119,6 +119,14 @@ fn ismcts_and_greedy_take_a_winning_placement() {
     assert!(positions.len() >= 3, "found {} positions", positions.len());
     for g in positions {
         let view = g.view(g.turn());
+        // The search itself (no shortcut) finds the win too.
+        let report = sequence_bots::classic::analyse(&view, Budget::Iterations(3000), Some(1), 7);
+        let best = report.best().expect("a move");
+        assert!(
+            winning_moves(&g).contains(&best),
+            "search preferred {best:?} to {:?}",
+            winning_moves(&g)
+        );
         for spec in ["ismcts:200it:1t", "greedy"] {
             let mut bot = classic_bot(spec, 3).expect("bot");
             let mv = bot.choose(&view);
