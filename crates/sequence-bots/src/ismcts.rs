@@ -59,6 +59,17 @@ pub trait SearchState: Clone + Send {
 /// Weight of the heuristic prior in the selection (progressive bias).
 pub const PRIOR_WEIGHT: f32 = 1.0;
 
+/// [`PRIOR_WEIGHT`], or `SEQUENCE_PRIOR_WEIGHT` for experiments.
+fn prior_weight() -> f32 {
+    static W: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    *W.get_or_init(|| {
+        std::env::var("SEQUENCE_PRIOR_WEIGHT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(PRIOR_WEIGHT)
+    })
+}
+
 /// What a search found: per root move, visits and mean reward (the
 /// estimated chance to win, draws counting half), best first.
 #[derive(Debug, Clone)]
@@ -126,6 +137,7 @@ fn search_tree<S: SearchState>(
 ) -> (Vec<(S::Move, u32, f64)>, u64) {
     let mut rng = playout_rng(seed);
     let ln = LnTable::new();
+    let prior_weight = prior_weight();
     // nodes[i] = the edges out of node i.
     let mut nodes: Vec<Vec<Edge<S::Move>>> = vec![Vec::new()];
     let mut legal: Vec<S::Move> = Vec::with_capacity(256);
@@ -183,7 +195,7 @@ fn search_tree<S: SearchState>(
                 let v = e.visits as f32;
                 let score = e.reward / v
                     + EXPLORATION * (ln.ln(e.avail) / v).sqrt()
-                    + PRIOR_WEIGHT * e.prior / (v + 1.0);
+                    + prior_weight * e.prior / (v + 1.0);
                 if score > best_score {
                     best_score = score;
                     best = i as u32;
