@@ -168,7 +168,7 @@ pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyh
         RecordKind::Classic => {
             let (_, game) = sequence_classic::record::Record::from_json_str(text)?;
             if game.is_over() {
-                bail!("the game is over ({:?}): no move to advise", game.status());
+                bail!("the game is over: no move to advise");
             }
             if seat >= game.players() {
                 bail!(
@@ -209,7 +209,7 @@ pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyh
         RecordKind::Stacks => {
             let (_, game) = sequence_stacks::Record::from_json_str(text)?;
             let Some(to_act) = game.to_act() else {
-                bail!("the game is over ({:?}): no move to advise", game.status());
+                bail!("the game is over: no move to advise");
             };
             if seat >= game.players() {
                 bail!(

@@ -5,7 +5,8 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sequence_classic::record::{replay_value, Match};
 use sequence_classic::{Card, Config, Game, Move, MoveList, Options, Seat, Space, Status, Team};
-use sequence_common::record::detect_kind;
+use sequence_common::record::{detect_kind, RecordKind};
+use std::io::Write;
 use std::time::Instant;
 
 /// `sequence replay`.
@@ -101,13 +102,49 @@ pub fn render_board(game: &Game, color: bool, last: Option<Space>) -> String {
     out
 }
 
-/// Runs `sequence replay`.
-pub fn replay(a: ReplayArgs) -> anyhow::Result<()> {
-    let text = crate::verify::read_input(&a.file).map_err(anyhow::Error::msg)?;
-    let (_, value) = detect_kind(&text)?;
-    let color = !a.no_color && std::env::var_os("NO_COLOR").is_none();
-    let mut shown = String::new();
-    let res = replay_value(&value, |i, seat, m, g| {
+/// Runs `sequence replay` for a record of either game. Exit codes as
+/// `sequence verify`: 1 at an illegal move, 2 for a malformed file.
+pub fn replay(a: ReplayArgs) -> std::process::ExitCode {
+    use std::io::IsTerminal;
+    use std::process::ExitCode;
+    let text = match crate::verify::read_input(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (kind, value) = match detect_kind(&text) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let color =
+        !a.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    let res = match kind {
+        RecordKind::Classic => replay_classic(&value, &a, color, &mut out),
+        RecordKind::Stacks => crate::stacks::replay(&value, a.last, &mut out),
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("{e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+fn replay_classic(
+    value: &serde_json::Value,
+    a: &ReplayArgs,
+    color: bool,
+    out: &mut impl Write,
+) -> Result<(), sequence_common::record::ReplayError> {
+    let res = replay_value(value, |i, seat, m, g| {
         if a.last {
             return;
         }
@@ -115,20 +152,18 @@ pub fn replay(a: ReplayArgs) -> anyhow::Result<()> {
             Move::Place { at, .. } | Move::Remove { at, .. } => Some(*at),
             _ => None,
         };
-        shown.push_str(&format!("move {}: {}\n", i + 1, describe(g, seat, m)));
-        shown.push_str(&render_board(g, color, last));
-        shown.push('\n');
+        let _ = writeln!(out, "move {i}: {}", describe(g, seat, m));
+        let _ = writeln!(out, "{}", render_board(g, color, last));
     });
-    print!("{shown}");
     let (_, game) = res?;
     if a.last {
-        print!("{}", render_board(&game, color, None));
+        let _ = write!(out, "{}", render_board(&game, color, None));
     }
-    match game.status() {
-        Status::Won(t) => println!("{t} wins"),
-        Status::Draw => println!("draw"),
-        Status::Playing => println!("game unfinished"),
-    }
+    let _ = match game.status() {
+        Status::Won(t) => writeln!(out, "{t} wins"),
+        Status::Draw => writeln!(out, "draw"),
+        Status::Playing => writeln!(out, "game unfinished"),
+    };
     Ok(())
 }
 
@@ -136,7 +171,16 @@ pub fn replay(a: ReplayArgs) -> anyhow::Result<()> {
 pub fn parse_options(s: Option<&str>) -> anyhow::Result<Options> {
     match s {
         None => Ok(Options::default()),
-        Some(s) => serde_json::from_str(s).with_context(|| format!("--options {s:?}")),
+        Some(s) => {
+            let v: serde_json::Value =
+                serde_json::from_str(s).with_context(|| format!("--options {s:?}"))?;
+            if !v.is_object() {
+                anyhow::bail!(
+                    "--options {s:?}: expected a JSON object such as {{\"sequence_length\":4}}"
+                );
+            }
+            serde_json::from_value(v).with_context(|| format!("--options {s:?}"))
+        }
     }
 }
 

@@ -83,6 +83,14 @@ pub struct BenchArgs {
 }
 
 fn main() -> ExitCode {
+    // Output piped into a command that closes early (`| head`) ends the
+    // program quietly, as other command-line tools do.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE at start-up,
+    // before any thread exists, has no other effect.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -93,7 +101,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Verify(a) => return verify::run(a),
-        Command::Replay(a) => classic::replay(a),
+        Command::Replay(a) => return classic::replay(a),
         Command::Selfplay(a) => match a.game.as_str() {
             "classic" => classic::selfplay(a),
             "stacks" => stacks::selfplay(a),

@@ -207,3 +207,36 @@ fn midgame(players: u8) -> anyhow::Result<Game> {
 pub fn verify(v: serde_json::Value) -> Result<serde_json::Value, ReplayError> {
     sequence_stacks::record::verify(&v)
 }
+
+/// `sequence replay` for a Stacks record: each decision in words with the
+/// piles and chips after it (or only the end with `last`).
+///
+/// # Errors
+/// The replay error (exit 1 at an illegal move, 2 for a malformed file).
+pub fn replay(
+    value: &serde_json::Value,
+    last: bool,
+    out: &mut impl std::io::Write,
+) -> Result<(), ReplayError> {
+    let show = |out: &mut dyn std::io::Write, g: &Game, n: usize| {
+        let s = sequence_stacks::record::summary(g, n);
+        let _ = writeln!(out, "  piles {}  chips {}", s["piles"], s["chips"]);
+    };
+    let (_, game) = sequence_stacks::record::replay_with(value, |i, seat, d, g| {
+        if !last {
+            let _ = writeln!(out, "move {i}: seat {} {d}", seat.0);
+            show(out, g, i + 1);
+        }
+    })?;
+    let n = value
+        .get("moves")
+        .and_then(|m| m.as_array())
+        .map_or(0, |m| m.len());
+    show(out, &game, n);
+    let _ = match game.status() {
+        Status::Won(s) => writeln!(out, "seat {} wins", s.0),
+        Status::Draw => writeln!(out, "draw"),
+        _ => writeln!(out, "game unfinished"),
+    };
+    Ok(())
+}

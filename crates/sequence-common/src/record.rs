@@ -80,10 +80,10 @@ impl std::error::Error for MoveError {}
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
     /// The file is not a valid record.
-    #[error("{0}")]
+    #[error(transparent)]
     Malformed(#[from] MalformedRecord),
     /// A move is illegal or malformed.
-    #[error("{0}")]
+    #[error(transparent)]
     Move(#[from] MoveError),
     /// The replay is legal but the record's `result` disagrees with it.
     #[error("result does not match the replay: {0}")]

@@ -148,6 +148,10 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     };
     drop(tx);
     let (mut sink, mut stream) = socket.split();
+    // The close code the reader decided on (0: a plain close): 1008 for a
+    // flooding connection, 1009 for a frame over the size cap.
+    let close_code = std::sync::Arc::new(std::sync::atomic::AtomicU16::new(0));
+    let writer_code = close_code.clone();
     let writer = tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
             if sink
@@ -158,11 +162,40 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
                 break;
             }
         }
-        let _ = sink.close().await;
+        let code = writer_code.load(std::sync::atomic::Ordering::SeqCst);
+        if code != 0 {
+            let reason = if code == 1009 {
+                "frame over 16 KiB"
+            } else {
+                "rate limit: too many messages"
+            };
+            let _ = sink
+                .send(Message::Close(Some(CloseFrame {
+                    code,
+                    reason: Utf8Bytes::from_static(reason),
+                })))
+                .await;
+        } else {
+            let _ = sink.close().await;
+        }
     });
     let mut bucket = Bucket::new(WS_BURST);
     let mut refused = 0u32;
-    while let Some(Ok(msg)) = stream.next().await {
+    while let Some(item) = stream.next().await {
+        let msg = match item {
+            Ok(m) => m,
+            Err(e) => {
+                let why = e.to_string().to_ascii_lowercase();
+                tracing::debug!(conn, "websocket read error: {why}");
+                if ["size", "too long", "too big", "limit", "capacity"]
+                    .iter()
+                    .any(|w| why.contains(w))
+                {
+                    close_code.store(1009, std::sync::atomic::Ordering::SeqCst);
+                }
+                break;
+            }
+        };
         let text = match msg {
             Message::Text(t) => t,
             Message::Close(_) => break,
@@ -180,6 +213,7 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
         if !bucket.take(WS_RATE, WS_BURST) {
             refused += 1;
             if refused > WS_MAX_REFUSED {
+                close_code.store(1008, std::sync::atomic::Ordering::SeqCst);
                 break;
             }
             reply(

@@ -948,7 +948,7 @@ impl ClassicScreen {
                 "1-7 card  arrows/e5 space  n next  Enter play  x dead  s save  q quit  ? rules"
             }
             Seen::PassDevice(_) => "Enter: show the hand   s save  q quit  ? rules",
-            Seen::Bot(_) => "bots are playing…   s save  q quit  ? rules  u undo",
+            Seen::Bot(_) => "bots are playing…   s save  q quit  ? rules  u (why no undo)",
             Seen::Over => "s save the record  q quit",
         };
         f.render_widget(
@@ -985,6 +985,6 @@ pub const HELP: &[&str] = &[
     "       7♥>B last move   B/G/R = blue/green/red chip",
     "Keys: 1-7 or Tab choose a card; arrows or a space like e5 move the",
     "      cursor; n jumps to the next playable space; Enter plays;",
-    "      x exchanges a dead card; s saves; q quits (saving); u undo.",
+    "      x exchanges a dead card; s saves; q quits (saving); u tells why there is no undo.",
     "Mouse: click a card, click a space; click it again to play.",
 ];

@@ -807,7 +807,7 @@ impl StacksScreen {
                 "b block  n let it stand   s save  q quit  ? rules"
             }
             Seen::Human(_) => {
-                "1-9/d card  ↑↓ action  Enter play  e end  s save  q quit  ? rules  u undo"
+                "1-9/d card  ↑↓ action  Enter play  e end  s save  q quit  ? rules  u (why no undo)"
             }
             Seen::PassDevice(_) => "Enter: show the hand   s save  q quit  ? rules",
             Seen::Bot(_) => "bots are playing…   s save  q quit  ? rules",
