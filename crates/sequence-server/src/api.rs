@@ -735,8 +735,9 @@ pub struct RecordQuery {
 pub async fn record(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    Query(q): Query<RecordQuery>,
+    q: Result<Query<RecordQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::bad(format!("query string: {}", e.body_text())))?;
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
     app.sync(&mut t).await?;

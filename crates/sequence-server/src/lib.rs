@@ -71,6 +71,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(api::healthz))
         .merge(api)
         .fallback(assets::serve)
+        .method_not_allowed_fallback(|| async {
+            (
+                axum::http::StatusCode::METHOD_NOT_ALLOWED,
+                axum::Json(serde_json::json!({"error": "method not allowed for this path"})),
+            )
+        })
         .layer(DefaultBodyLimit::max(limits::MAX_BODY))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
