@@ -336,9 +336,14 @@ pub fn replay_value(
         Some(_) => Some(req_uint(o, "teams", 255).map_err(MalformedRecord)? as u8),
     };
     let options: Options = match o.get("options") {
-        None | Some(Value::Null) => Options::default(),
-        Some(v) => serde_json::from_value(v.clone())
+        None => Options::default(),
+        Some(v @ Value::Object(_)) => serde_json::from_value(v.clone())
             .map_err(|e| MalformedRecord(format!("field `options`: {e}")))?,
+        Some(v) => {
+            return Err(
+                MalformedRecord(format!("field `options`: expected an object, found {v}")).into(),
+            )
+        }
     };
     let config = Config::new(players, teams, options.clone())
         .map_err(|e| MalformedRecord(format!("{e}")))?;

@@ -121,6 +121,15 @@ fn bad_input_names_the_field() {
     assert_eq!(e.exit_code(), 2);
     assert!(e.to_string().contains("C3"), "{e}");
 
+    // Regression (fresh-user test): `options` must be an object.
+    for bad in [Value::Null, serde_json::json!([])] {
+        let mut v = first_example();
+        v["options"] = bad;
+        let e = err_of(&v);
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("field `options`"), "{e}");
+    }
+
     let mut v = first_example();
     v["result"] = serde_json::json!({"winner": "blue"});
     assert!(matches!(err_of(&v), ReplayError::ResultMismatch(_)));

@@ -546,3 +546,35 @@ async fn garbage_bodies_get_clear_errors_and_change_nothing() {
     // SQLite runs in WAL mode
     assert!(s.dir.path().join("test.db-wal").exists());
 }
+
+/// Regression (fresh-user test): every error is `{"error": …}` JSON,
+/// including a bad query string and a method the path does not take.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn query_and_method_errors_are_json() {
+    let s = common::server(0).await;
+    let (id, _) = s
+        .create(serde_json::json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!("/api/tables/{id}/record?game=abc"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"].as_str().unwrap_or("").contains("query"),
+        "{body}"
+    );
+    let r = s
+        .http
+        .delete(format!("{}/api/tables/{id}", s.base))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(r.status().as_u16(), 405);
+    let v: serde_json::Value = r.json().await.expect("JSON body");
+    assert!(v["error"].is_string(), "{v}");
+}

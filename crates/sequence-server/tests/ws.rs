@@ -201,3 +201,34 @@ async fn turn_timer_marks_the_seat_and_the_host_gives_it_to_a_bot() {
         panic!("the bot did not move");
     }
 }
+
+/// Regression (fresh-user test): a flooding socket and an oversized frame
+/// are closed with the documented codes 1008 and 1009, not an empty close.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn close_codes_for_flooding_and_oversized_frames() {
+    use futures_util::StreamExt;
+    let s = server(0).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    async fn close_code(w: &mut common::Ws) -> Option<u16> {
+        loop {
+            let m = tokio::time::timeout(std::time::Duration::from_secs(10), w.ws.next())
+                .await
+                .ok()??
+                .ok()?;
+            if let Message::Close(f) = m {
+                return f.map(|f| u16::from(f.code));
+            }
+        }
+    }
+    let mut h = s.ws(&id, Some(&host)).await;
+    for _ in 0..60 {
+        h.send(json!({"type": "ping"})).await;
+    }
+    assert_eq!(close_code(&mut h).await, Some(1008));
+    let mut b = s.ws(&id, Some(&host)).await;
+    let big = json!({"type": "chat", "text": "y".repeat(70_000)}).to_string();
+    let _ = b.ws.send(Message::Text(big.into())).await;
+    assert_eq!(close_code(&mut b).await, Some(1009));
+}
