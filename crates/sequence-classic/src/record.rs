@@ -245,46 +245,26 @@ fn cards_field(v: &Value, what: &str) -> Result<Vec<Card>, MalformedRecord> {
         .collect()
 }
 
-/// Reshuffle orders taken from a record, checked against the real cards.
-pub struct RecordedReshuffles<'a> {
-    lists: &'a [Vec<Card>],
-    used: usize,
-}
+/// Reshuffle orders taken from a record, checked against the real cards
+/// ([`sequence_common::record::RecordedOrders`], citing C7).
+#[derive(Debug)]
+pub struct RecordedReshuffles<'a>(sequence_common::record::RecordedOrders<'a, Card>);
 
 impl<'a> RecordedReshuffles<'a> {
     /// Orders from a record's `reshuffles`.
     pub fn new(lists: &'a [Vec<Card>]) -> Self {
-        RecordedReshuffles { lists, used: 0 }
+        RecordedReshuffles(sequence_common::record::RecordedOrders::new(lists, "C7"))
     }
 
     /// How many were used.
     pub fn used(&self) -> usize {
-        self.used
+        self.0.used()
     }
 }
 
 impl Reshuffler for RecordedReshuffles<'_> {
     fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String> {
-        let i = self.used;
-        let Some(order) = self.lists.get(i) else {
-            return Err(format!(
-                "the draw pile ran out but `reshuffles` has no entry {i} (it lists {})",
-                self.lists.len()
-            ));
-        };
-        let mut want: Vec<Card> = cards.to_vec();
-        let mut got = order.clone();
-        want.sort();
-        got.sort();
-        if want != got {
-            return Err(format!(
-                "`reshuffles`[{i}] is not a permutation of the {} cards in the discard piles",
-                cards.len()
-            ));
-        }
-        cards.copy_from_slice(order);
-        self.used += 1;
-        Ok(())
+        self.0.next_into(cards)
     }
 }
 

@@ -168,3 +168,60 @@ mod tests {
         assert!(detect_kind("[1]").is_err());
     }
 }
+
+/// The draw-pile orders of a record's `reshuffles`, handed out in turn and
+/// checked against the cards really shuffled in (C7, S6). Both engines'
+/// reshufflers for replays delegate to it.
+#[derive(Debug)]
+pub struct RecordedOrders<'a, T> {
+    lists: &'a [Vec<T>],
+    used: usize,
+    rule: &'static str,
+}
+
+impl<'a, T: Ord + Clone> RecordedOrders<'a, T> {
+    /// Orders from a record's `reshuffles`; `rule` is cited in errors
+    /// (e.g. `"C7"`).
+    pub fn new(lists: &'a [Vec<T>], rule: &'static str) -> Self {
+        RecordedOrders {
+            lists,
+            used: 0,
+            rule,
+        }
+    }
+
+    /// How many orders were handed out.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    /// Puts the next recorded order into `cards` (the cards shuffled in).
+    ///
+    /// # Errors
+    /// When the record has no further order, or the order is not a
+    /// permutation of `cards`.
+    pub fn next_into(&mut self, cards: &mut [T]) -> Result<(), String> {
+        let i = self.used;
+        let Some(order) = self.lists.get(i) else {
+            return Err(format!(
+                "the draw pile ran out but `reshuffles` has no entry {i} (it lists {}) ({})",
+                self.lists.len(),
+                self.rule
+            ));
+        };
+        let mut want = cards.to_vec();
+        let mut got = order.clone();
+        want.sort();
+        got.sort();
+        if want != got {
+            return Err(format!(
+                "`reshuffles`[{i}] is not a permutation of the {} cards shuffled in ({})",
+                cards.len(),
+                self.rule
+            ));
+        }
+        cards.clone_from_slice(order);
+        self.used += 1;
+        Ok(())
+    }
+}

@@ -2,7 +2,7 @@
 //! writing, replaying, the `sequence verify` summary, and [`Match`], a live
 //! game dealt from a seed that records itself.
 
-use crate::card::{Card, Colour, Place, KINDS};
+use crate::card::{Card, Colour, Place};
 use crate::game::{Decision, Game, PlayError, Reshuffler, Source, Status};
 use crate::options::Options;
 use sequence_common::record::{
@@ -201,50 +201,28 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
     Err("a move needs `play`, `discard` or `end`".into())
 }
 
-/// Reshuffle orders taken from a record, checked against the real cards.
+/// Reshuffle orders taken from a record, checked against the real cards
+/// ([`sequence_common::record::RecordedOrders`], citing S6, S6a).
 #[derive(Debug)]
-pub struct RecordedReshuffles<'a> {
-    lists: &'a [Vec<Card>],
-    used: usize,
-}
+pub struct RecordedReshuffles<'a>(sequence_common::record::RecordedOrders<'a, Card>);
 
 impl<'a> RecordedReshuffles<'a> {
     /// Orders from a record's `reshuffles`.
     pub fn new(lists: &'a [Vec<Card>]) -> Self {
-        RecordedReshuffles { lists, used: 0 }
+        RecordedReshuffles(sequence_common::record::RecordedOrders::new(
+            lists, "S6, S6a",
+        ))
     }
+
     /// How many were used.
     pub fn used(&self) -> usize {
-        self.used
+        self.0.used()
     }
 }
 
 impl Reshuffler for RecordedReshuffles<'_> {
     fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String> {
-        let i = self.used;
-        let Some(order) = self.lists.get(i) else {
-            return Err(format!(
-                "the draw pile ran out but `reshuffles` has no entry {i} (it lists {}) (S6)",
-                self.lists.len()
-            ));
-        };
-        let mut want = [0u16; KINDS];
-        let mut got = [0u16; KINDS];
-        for c in cards.iter() {
-            want[c.index()] += 1;
-        }
-        for c in order {
-            got[c.index()] += 1;
-        }
-        if want != got || order.len() != cards.len() {
-            return Err(format!(
-                "`reshuffles`[{i}] is not a permutation of the {} cards shuffled in (S6, S6a)",
-                cards.len()
-            ));
-        }
-        cards.copy_from_slice(order);
-        self.used += 1;
-        Ok(())
+        self.0.next_into(cards)
     }
 }
 
