@@ -282,11 +282,9 @@ pub fn replay_value(
     v: &Value,
     mut on_move: impl FnMut(usize, Seat, &Move, &Game),
 ) -> Result<(Record, Game), ReplayError> {
-    let o = v
-        .as_object()
-        .ok_or_else(|| MalformedRecord("a record must be a JSON object".into()))?;
-    deny_unknown(
-        o,
+    let o = sequence_common::record::open_record(
+        v,
+        CLASSIC_FORMAT,
         &[
             "format",
             "players",
@@ -298,18 +296,7 @@ pub fn replay_value(
             "moves",
             "result",
         ],
-        "record",
-    )
-    .map_err(MalformedRecord)?;
-    match o.get("format").and_then(Value::as_str) {
-        Some(CLASSIC_FORMAT) => {}
-        other => {
-            return Err(MalformedRecord(format!(
-                "field `format`: expected {CLASSIC_FORMAT:?}, found {other:?}"
-            ))
-            .into())
-        }
-    }
+    )?;
     let players = req_uint(o, "players", 255).map_err(MalformedRecord)? as u8;
     let teams = match o.get("teams") {
         None => None,

@@ -225,3 +225,26 @@ impl<'a, T: Ord + Clone> RecordedOrders<'a, T> {
         Ok(())
     }
 }
+
+/// Opens a record of one game: `v` must be a JSON object whose keys are all
+/// in `allowed` and whose `format` is `format` (RECORD.md,
+/// RECORD-STACKS.md).
+///
+/// # Errors
+/// [`MalformedRecord`] naming the unknown key or the wrong `format`.
+pub fn open_record<'a>(
+    v: &'a Value,
+    format: &str,
+    allowed: &[&str],
+) -> Result<&'a serde_json::Map<String, Value>, MalformedRecord> {
+    let o = v
+        .as_object()
+        .ok_or_else(|| MalformedRecord("a record must be a JSON object".into()))?;
+    deny_unknown(o, allowed, "record").map_err(MalformedRecord)?;
+    match o.get("format").and_then(Value::as_str) {
+        Some(f) if f == format => Ok(o),
+        other => Err(MalformedRecord(format!(
+            "field `format`: expected {format:?}, found {other:?}"
+        ))),
+    }
+}

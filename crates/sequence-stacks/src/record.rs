@@ -295,11 +295,9 @@ pub fn replay_with(
     v: &Value,
     mut on_move: impl FnMut(usize, Seat, Decision, &Game),
 ) -> Result<(Record, Game), ReplayError> {
-    let o = v
-        .as_object()
-        .ok_or_else(|| MalformedRecord("a record must be a JSON object".into()))?;
-    deny_unknown(
-        o,
+    let o = sequence_common::record::open_record(
+        v,
+        STACKS_FORMAT,
         &[
             "format",
             "players",
@@ -310,18 +308,7 @@ pub fn replay_with(
             "moves",
             "result",
         ],
-        "record",
-    )
-    .map_err(MalformedRecord)?;
-    match o.get("format").and_then(Value::as_str) {
-        Some(STACKS_FORMAT) => {}
-        other => {
-            return Err(MalformedRecord(format!(
-                "field `format`: expected {STACKS_FORMAT:?}, found {other:?}"
-            ))
-            .into())
-        }
-    }
+    )?;
     let players = req_uint(o, "players", 255).map_err(MalformedRecord)? as u8;
     let options = match o.get("options") {
         None | Some(Value::Null) => Options::default(),
