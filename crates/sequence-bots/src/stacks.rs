@@ -7,7 +7,7 @@ use rand::Rng;
 use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
 use sequence_common::Seat;
 use sequence_stacks::{
-    meets_win, Card, Colour, Decision, Decisions, Game, SeatView, Source, Status,
+    meets_win, Card, Colour, Decision, Decisions, Game, Place, SeatView, Source, Status,
 };
 
 // ----- random ----------------------------------------------------------------
@@ -215,6 +215,136 @@ pub fn score(view: &SeatView, d: Decision) -> f64 {
     }
 }
 
+// ----- the same heuristic on a full game (no allocation) ----------------------
+
+/// [`keep_value`] read from a full game: how much a seat wants to keep
+/// `card` in hand.
+#[inline]
+fn keep_value_game(g: &Game, card: Card) -> f64 {
+    if card.is_wild() {
+        return 30.0;
+    }
+    match card {
+        Card::Block | Card::StealChip => 25.0,
+        Card::Skip | Card::StealCard | Card::Reverse => 15.0,
+        _ => {
+            let (Some(colour), Some(n)) = (card.colour(), card.number()) else {
+                return 0.0;
+            };
+            let n = n as usize;
+            let mut best = usize::MAX;
+            for slot in 0..g.options().piles_per_colour {
+                let h = g.pile_top(Place::new(colour, slot)).unwrap_or(0) as usize;
+                if h < n {
+                    best = best.min(n - 1 - h);
+                }
+            }
+            if best == usize::MAX {
+                1.0
+            } else {
+                10.0 - 2.0 * best as f64
+            }
+        }
+    }
+}
+
+/// [`score`] read from a full game for the seat that must decide in `g`
+/// (no [`SeatView`] is built: cheap enough for every playout move).
+pub fn game_score(g: &Game, d: Decision) -> f64 {
+    let Some(seat) = g.to_act() else {
+        return 0.0;
+    };
+    let me = seat.index();
+    let players = g.players() as usize;
+    let mine = g.chips(seat);
+    let supply = g.supply();
+    match d {
+        Decision::Pile { card, from, place } => {
+            let h = g.pile_top(place).unwrap_or(0) as usize + 1;
+            let colour = place.colour();
+            let mut v = if h == 5 {
+                if supply[colour.index()] > 0 {
+                    chip_value(mine, colour) + 20.0
+                } else {
+                    5.0
+                }
+            } else if h == 4 {
+                let mut hand = g.hand_counts(seat);
+                if from == Source::Hand {
+                    hand[card.index()] -= 1;
+                }
+                if hand[Card::numbered(colour, 5).index()] > 0
+                    || hand[Card::wild(colour).index()] > 0
+                {
+                    12.0
+                } else {
+                    -40.0
+                }
+            } else {
+                6.0 + h as f64
+            };
+            if card.is_wild() && h != 5 {
+                v -= 5.0;
+            }
+            if from == Source::Discard {
+                v += 2.0;
+            }
+            v
+        }
+        Decision::Skip { .. } => {
+            let c = g.chips(seat.next(g.players(), g.direction()));
+            if c[0] + c[1] >= 3 {
+                8.0
+            } else {
+                2.0
+            }
+        }
+        Decision::Reverse { .. } => 1.0,
+        Decision::StealCard { target, .. } => match g.discard_top(target) {
+            Some(c) if c.is_wild() => 14.0,
+            Some(c) if c.is_action() => 8.0,
+            Some(c) => keep_value_game(g, c).max(2.0),
+            None => 0.0,
+        },
+        Decision::StealChip { target, colour, .. } => {
+            let t = g.chips(target);
+            let lead = (0..players)
+                .filter(|&s| s != me)
+                .map(|s| g.chips(Seat(s as u8)).iter().sum::<u8>())
+                .max()
+                .unwrap_or(0);
+            let mut v = chip_value(mine, colour) * 0.6;
+            if t[colour.index()] <= 2 {
+                v += 10.0;
+            }
+            if t[0] + t[1] == lead {
+                v += 10.0;
+            }
+            v
+        }
+        Decision::Block => {
+            let Some(w) = g.block_offer() else {
+                return 0.0;
+            };
+            let c = g.chips(w.completer);
+            let mut after = c;
+            after[w.colour.index()] += 1;
+            if supply[w.colour.index()] == 0 {
+                0.0
+            } else if meets_win(after) {
+                1000.0
+            } else if c[0] + c[1] >= 3 {
+                30.0
+            } else {
+                5.0
+            }
+        }
+        Decision::Pass => 10.0,
+        Decision::Discard { card } => -20.0 - keep_value_game(g, card),
+        Decision::End => 0.0,
+    }
+}
+
 // ----- greedy -----------------------------------------------------------------
 
 /// One-ply heuristic bot (see [`score`]); `blunder` is the chance of a
@@ -319,31 +449,123 @@ impl SearchState for StacksState {
     }
 
     fn prior(&self, d: &Decision) -> f32 {
-        if std::env::var_os("SEQUENCE_NO_PRIOR").is_some() {
+        let cfg = config();
+        if cfg.prior_scale <= 0.0 {
             return 0.0;
         }
-        let Some(seat) = self.0.to_act() else {
-            return 0.0;
-        };
-        // The greedy score from the deciding seat's view of this
-        // determinization, squashed to 0..1.
-        let v = score(&self.0.view(seat), *d);
-        (1.0 / (1.0 + (-v / 20.0).exp())) as f32
+        // The greedy score for the deciding seat, squashed to 0..1.
+        let v = game_score(&self.0, *d);
+        (1.0 / (1.0 + (-v / cfg.prior_scale).exp())) as f32
     }
 
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
-        if guided_playouts() {
-            guided_playout(&mut self.0, rng, PLAYOUT_CAP);
-        } else {
-            self.0.playout(rng, PLAYOUT_CAP);
+        let cfg = config();
+        match cfg.playout {
+            Playout::Random => {
+                self.0.playout(rng, cfg.cap);
+            }
+            Playout::Guided => {
+                guided_playout(&mut self.0, rng, cfg.cap);
+            }
+            Playout::Greedy => {
+                greedy_playout(&mut self.0, rng, cfg.cap, cfg.epsilon);
+            }
         }
         outcome(&self.0)
     }
 }
 
-fn guided_playouts() -> bool {
-    static GUIDED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *GUIDED.get_or_init(|| std::env::var("SEQUENCE_STACKS_RANDOM_PLAYOUTS").is_err())
+/// The playout policy of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Playout {
+    /// Uniformly random decisions.
+    Random,
+    /// [`guided_playout`].
+    Guided,
+    /// [`greedy_playout`].
+    Greedy,
+}
+
+/// Search settings (defaults are the best found; environment variables
+/// override them for experiments).
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    playout: Playout,
+    cap: u32,
+    epsilon: f64,
+    /// Scale of the prior's sigmoid (0: no prior).
+    prior_scale: f64,
+    /// Root-level Monte Carlo ([`rollout_search`]) instead of the tree.
+    flat: bool,
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn config() -> &'static Config {
+    static CFG: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
+    CFG.get_or_init(|| {
+        let playout = match std::env::var("SEQUENCE_STACKS_PLAYOUT").as_deref() {
+            Ok("random") => Playout::Random,
+            Ok("guided") => Playout::Guided,
+            Ok("greedy") => Playout::Greedy,
+            _ if std::env::var_os("SEQUENCE_STACKS_RANDOM_PLAYOUTS").is_some() => Playout::Random,
+            _ => Playout::Greedy,
+        };
+        let prior_scale = if std::env::var_os("SEQUENCE_NO_PRIOR").is_some() {
+            0.0
+        } else {
+            env_or("SEQUENCE_STACKS_PRIOR_SCALE", 20.0)
+        };
+        Config {
+            playout,
+            cap: env_or("SEQUENCE_STACKS_CAP", PLAYOUT_CAP),
+            epsilon: env_or("SEQUENCE_STACKS_EPSILON", 0.0),
+            prior_scale,
+            flat: env_or("SEQUENCE_STACKS_FLAT", 1u8) != 0,
+        }
+    })
+}
+
+/// Epsilon-greedy playout: each decision is the [`game_score`] best (ties
+/// at random) except with chance `epsilon` a uniformly random legal one.
+/// Stops when the game ends or after `max` decisions; returns how many
+/// were played. No allocation.
+pub fn greedy_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32, epsilon: f64) -> u32 {
+    let mut list = Decisions::new();
+    let mut n = 0;
+    while n < max {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_into(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let d = if list.len() == 1 {
+            list[0]
+        } else if rng.random::<f64>() < epsilon {
+            list[rng.random_range(0..list.len())]
+        } else {
+            let mut best = list[0];
+            let mut best_v = f64::NEG_INFINITY;
+            for &d in list.iter() {
+                let v = game_score(game, d) + rng.random::<f64>() * 0.5;
+                if v > best_v {
+                    best_v = v;
+                    best = d;
+                }
+            }
+            best
+        };
+        if game.play(seat, d, rng).is_err() {
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 /// A playout policy a little better than uniform: a seat plays what it can
@@ -440,6 +662,74 @@ pub fn analyse(
     Some(ismcts::search(&det, budget, trees, seed))
 }
 
+/// Root-level Monte Carlo with common random numbers: every legal
+/// decision of the view's seat is tried on the same determinizations (and
+/// the same playout seeds), each followed by a [`greedy_playout`]; the
+/// decision with the best mean reward wins. One playout counts as one
+/// iteration. A one-step policy improvement over the playout policy, with
+/// the variance of the comparisons much reduced by the pairing.
+/// `None` when the view cannot be determinized.
+pub fn rollout_search(
+    view: &SeatView,
+    budget: Budget,
+    seed: u64,
+) -> Option<SearchReport<Decision>> {
+    let start = std::time::Instant::now();
+    let cfg = config();
+    let mut rng = sequence_common::rng::playout_rng(seed);
+    view.determinize(&mut rng).ok()?;
+    let seat = view.seat;
+    let moves: Vec<Decision> = view.legal.clone();
+    let m = moves.len().max(1);
+    let (rounds, deadline) = match budget {
+        Budget::Iterations(n) => (Some((n as usize).div_ceil(m).max(1)), None),
+        Budget::Time(d) => (None, Some(start + d)),
+    };
+    let mut sums = vec![0.0f64; moves.len()];
+    let mut done = 0usize;
+    let mut iterations = 0u64;
+    loop {
+        if let Some(r) = rounds {
+            if done >= r {
+                break;
+            }
+        }
+        if let Some(d) = deadline {
+            if done > 0 && std::time::Instant::now() >= d {
+                break;
+            }
+        }
+        let Ok(det) = view.determinize(&mut rng) else {
+            break;
+        };
+        let pseed: u64 = rng.random();
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut g = det.clone();
+            let mut prng = sequence_common::rng::playout_rng(pseed);
+            if g.play(seat, mv, &mut prng).is_err() {
+                continue;
+            }
+            greedy_playout(&mut g, &mut prng, cfg.cap, cfg.epsilon);
+            sums[i] += outcome(&g)[seat.index() % MAX_SIDES] as f64;
+            iterations += 1;
+        }
+        done += 1;
+    }
+    let n = done.max(1) as f64;
+    let mut out: Vec<(Decision, u32, f64)> = moves
+        .iter()
+        .zip(&sums)
+        .map(|(&d, &s)| (d, done as u32, s / n))
+        .collect();
+    out.sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal));
+    Some(SearchReport {
+        moves: out,
+        iterations,
+        elapsed: start.elapsed(),
+        trees: 1,
+    })
+}
+
 #[cold]
 fn unreachable_view() -> ! {
     panic!("a view that determinized once failed to determinize")
@@ -496,7 +786,12 @@ impl StacksBot for IsmctsBot {
             }
         }
         let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        match analyse(view, self.budget, self.trees, seed) {
+        let report = if config().flat {
+            rollout_search(view, self.budget, seed)
+        } else {
+            analyse(view, self.budget, self.trees, seed)
+        };
+        match report {
             Some(report) => {
                 let best = report.best().unwrap_or(view.legal[0]);
                 self.last = Some(report);
