@@ -497,6 +497,10 @@ struct Config {
     prior_scale: f64,
     /// Root-level Monte Carlo ([`rollout_search`]) instead of the tree.
     flat: bool,
+    /// Successive halving in [`rollout_search`].
+    halving: bool,
+    /// Variant of [`own_score`] for the searching seat in playouts (0: plain greedy).
+    own: u32,
 }
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -527,8 +531,39 @@ fn config() -> &'static Config {
             epsilon: env_or("SEQUENCE_STACKS_EPSILON", 0.0),
             prior_scale,
             flat: env_or("SEQUENCE_STACKS_FLAT", 1u8) != 0,
+            halving: env_or("SEQUENCE_STACKS_HALVING", 1u8) != 0,
+            own: env_or("SEQUENCE_STACKS_OWN", 3u32),
         }
     })
+}
+
+/// The searching seat's own playout policy: [`game_score`] with two
+/// changes (bits of `SEQUENCE_STACKS_OWN`, default both): 1 — always Block
+/// an opponent's completion when holding a Block; 2 — do not raise a pile
+/// to 3 without holding its 4 (the opponent would need only the 4 and 5).
+/// Opponents keep plain greedy (a model of the usual opponent).
+fn own_score(g: &Game, d: Decision) -> f64 {
+    let base = game_score(g, d);
+    let v = config().own;
+    match d {
+        Decision::Block if v & 1 != 0 => base.max(30.0),
+        Decision::Pile { card, from, place } if v & 2 != 0 => {
+            let mut hand = g.hand_counts(g.to_act().unwrap_or(Seat(0)));
+            if from == Source::Hand {
+                hand[card.index()] -= 1;
+            }
+            let h = g.pile_top(place).unwrap_or(0) + 1;
+            let c = place.colour();
+            let has =
+                |n: u8| hand[Card::numbered(c, n).index()] > 0 || hand[Card::wild(c).index()] > 0;
+            if h == 3 && !has(4) {
+                base - 8.0
+            } else {
+                base
+            }
+        }
+        _ => base,
+    }
 }
 
 /// Epsilon-greedy playout: each decision is the [`game_score`] best (ties
@@ -536,6 +571,17 @@ fn config() -> &'static Config {
 /// Stops when the game ends or after `max` decisions; returns how many
 /// were played. No allocation.
 pub fn greedy_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32, epsilon: f64) -> u32 {
+    playout_with(game, rng, max, epsilon, None)
+}
+
+/// [`greedy_playout`] where seat `me` (if any) plays by [`own_score`].
+fn playout_with(
+    game: &mut Game,
+    rng: &mut PlayoutRng,
+    max: u32,
+    epsilon: f64,
+    me: Option<Seat>,
+) -> u32 {
     let mut list = Decisions::new();
     let mut n = 0;
     while n < max {
@@ -552,7 +598,11 @@ pub fn greedy_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32, epsilon: 
             let mut best = list[0];
             let mut best_v = f64::NEG_INFINITY;
             for &d in list.iter() {
-                let v = game_score(game, d) + rng.random::<f64>() * 0.5;
+                let v = if Some(seat) == me {
+                    own_score(game, d)
+                } else {
+                    game_score(game, d)
+                } + rng.random::<f64>() * 0.5;
                 if v > best_v {
                     best_v = v;
                     best = d;
@@ -679,49 +729,76 @@ pub fn rollout_search(
     let mut rng = sequence_common::rng::playout_rng(seed);
     view.determinize(&mut rng).ok()?;
     let seat = view.seat;
-    let moves: Vec<Decision> = view.legal.clone();
-    let m = moves.len().max(1);
-    let (rounds, deadline) = match budget {
-        Budget::Iterations(n) => (Some((n as usize).div_ceil(m).max(1)), None),
-        Budget::Time(d) => (None, Some(start + d)),
-    };
-    let mut sums = vec![0.0f64; moves.len()];
-    let mut done = 0usize;
+    // (move, reward sum, playouts)
+    let mut arms: Vec<(Decision, f64, u32)> = view.legal.iter().map(|&d| (d, 0.0, 0)).collect();
+    let mut live: Vec<usize> = (0..arms.len()).collect();
     let mut iterations = 0u64;
-    loop {
-        if let Some(r) = rounds {
-            if done >= r {
-                break;
-            }
-        }
-        if let Some(d) = deadline {
-            if done > 0 && std::time::Instant::now() >= d {
-                break;
-            }
-        }
-        let Ok(det) = view.determinize(&mut rng) else {
-            break;
+    // One determinization (and playout seed) shared by every live move.
+    let round = |arms: &mut [(Decision, f64, u32)], live: &[usize], rng: &mut PlayoutRng| {
+        let Ok(det) = view.determinize(rng) else {
+            return false;
         };
         let pseed: u64 = rng.random();
-        for (i, &mv) in moves.iter().enumerate() {
+        for &i in live {
             let mut g = det.clone();
             let mut prng = sequence_common::rng::playout_rng(pseed);
-            if g.play(seat, mv, &mut prng).is_err() {
+            if g.play(seat, arms[i].0, &mut prng).is_err() {
                 continue;
             }
-            greedy_playout(&mut g, &mut prng, cfg.cap, cfg.epsilon);
-            sums[i] += outcome(&g)[seat.index() % MAX_SIDES] as f64;
-            iterations += 1;
+            let me = (cfg.own > 0).then_some(seat);
+            playout_with(&mut g, &mut prng, cfg.cap, cfg.epsilon, me);
+            arms[i].1 += outcome(&g)[seat.index() % MAX_SIDES] as f64;
+            arms[i].2 += 1;
         }
-        done += 1;
+        true
+    };
+    let mean = |a: &(Decision, f64, u32)| a.1 / a.2.max(1) as f64;
+    match budget {
+        Budget::Iterations(n) => {
+            // Successive halving: equal shares of the budget per phase,
+            // the better half of the moves goes on to the next.
+            let phases = if cfg.halving && arms.len() > 2 {
+                (usize::BITS - (arms.len() - 1).leading_zeros()) as u64
+            } else {
+                1
+            };
+            for phase in 0..phases {
+                let k = (n / phases / live.len() as u64).max(1);
+                for _ in 0..k {
+                    if !round(&mut arms, &live, &mut rng) {
+                        break;
+                    }
+                    iterations += live.len() as u64;
+                }
+                if phase + 1 < phases {
+                    live.sort_by(|&x, &y| {
+                        mean(&arms[y])
+                            .partial_cmp(&mean(&arms[x]))
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                    });
+                    live.truncate(live.len().div_ceil(2));
+                }
+            }
+        }
+        Budget::Time(d) => {
+            let deadline = start + d;
+            loop {
+                if !round(&mut arms, &live, &mut rng) {
+                    break;
+                }
+                iterations += live.len() as u64;
+                if std::time::Instant::now() >= deadline {
+                    break;
+                }
+            }
+        }
     }
-    let n = done.max(1) as f64;
-    let mut out: Vec<(Decision, u32, f64)> = moves
-        .iter()
-        .zip(&sums)
-        .map(|(&d, &s)| (d, done as u32, s / n))
-        .collect();
-    out.sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal));
+    // Most playouts first (the survivors), then the best mean.
+    let mut out: Vec<(Decision, u32, f64)> = arms.iter().map(|a| (a.0, a.2, mean(a))).collect();
+    out.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then(b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal))
+    });
     Some(SearchReport {
         moves: out,
         iterations,
@@ -735,11 +812,13 @@ fn unreachable_view() -> ! {
     panic!("a view that determinized once failed to determinize")
 }
 
-/// ISMCTS bot for Sequence Stacks (see [`crate::ismcts`]): a fresh
-/// determinization per iteration, [`guided_playout`]s (cut off after
-/// [`PLAYOUT_CAP`] decisions and scored by chips; uniform random playouts
-/// with `SEQUENCE_STACKS_RANDOM_PLAYOUTS=1`), root parallelism.
-/// Completions that win, and Blocks that stop a win, are played at once.
+/// Search bot for Sequence Stacks (spec `ismcts`). By default a
+/// root-level Monte Carlo over common determinizations ([`rollout_search`]:
+/// each legal decision tried on the same deals, followed by greedy
+/// playouts, successive halving of the candidates); with
+/// `SEQUENCE_STACKS_FLAT=0` the SO-ISMCTS tree of [`crate::ismcts`] over
+/// [`StacksState`] instead. Completions that win, and Blocks that stop a
+/// win, are played at once.
 pub struct IsmctsBot {
     name: String,
     seed: u64,
