@@ -1,6 +1,6 @@
 //! ISMCTS throughput: iterations per second on one core (one tree) from a
 //! fixed 2-player midgame, classic (playouts to the end, and cut off after
-//! 10 random moves and scored) and Stacks. Per wall-clock second and per
+//! 10 tactical moves and scored) and Stacks. Per wall-clock second and per
 //! CPU second of the searching thread (the latter does not depend on other
 //! load on the machine).
 //!
@@ -34,7 +34,10 @@ fn main() {
         classic_throughput(secs, 10),
     );
     show(
-        "classic 2p midgame, default (cut at 4)",
+        &format!(
+            "classic 2p midgame, default (cut at {})",
+            sequence_bots::classic::DEFAULT_CUTOFF
+        ),
         classic_throughput(secs, sequence_bots::classic::DEFAULT_CUTOFF),
     );
     show("stacks 2p midgame", stacks_throughput(secs));

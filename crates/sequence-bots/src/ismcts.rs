@@ -54,6 +54,14 @@ pub trait SearchState: Clone + Send {
     fn prior(&self, _mv: &Self::Move) -> f32 {
         0.0
     }
+    /// The move a playout policy would play here, used to grow the tree
+    /// below the root: a node gains a child only when the policy picks a
+    /// move not yet tried there (policy-sampled expansion), so replies the
+    /// policy finds plausible are searched first instead of random ones.
+    /// Default `None`: untried moves are expanded in random order.
+    fn policy_move(&self, _rng: &mut PlayoutRng) -> Option<Self::Move> {
+        None
+    }
 }
 
 /// Weight of the heuristic prior in the selection (progressive bias).
@@ -111,6 +119,17 @@ struct Edge<M> {
 /// UCB exploration constant.
 pub const EXPLORATION: f32 = 0.7;
 
+/// [`EXPLORATION`], or `SEQUENCE_EXPLORATION` for experiments.
+fn exploration() -> f32 {
+    static C: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    *C.get_or_init(|| {
+        std::env::var("SEQUENCE_EXPLORATION")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(EXPLORATION)
+    })
+}
+
 /// `ln(n)` for small `n` from a table, else computed.
 struct LnTable(Vec<f32>);
 
@@ -131,6 +150,7 @@ impl LnTable {
 /// root's edges as (move, visits, reward sum) and the iterations run.
 fn search_tree<S: SearchState>(
     determinize: &(dyn Fn(&mut PlayoutRng) -> S + Sync),
+    root_moves: &[S::Move],
     seed: u64,
     iterations: Option<u64>,
     deadline: Option<Instant>,
@@ -138,6 +158,7 @@ fn search_tree<S: SearchState>(
     let mut rng = playout_rng(seed);
     let ln = LnTable::new();
     let prior_weight = prior_weight();
+    let exploration = exploration();
     // nodes[i] = the edges out of node i.
     let mut nodes: Vec<Vec<Edge<S::Move>>> = vec![Vec::new()];
     let mut legal: Vec<S::Move> = Vec::with_capacity(256);
@@ -146,6 +167,10 @@ fn search_tree<S: SearchState>(
     // (node, edge index) per step.
     let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
     let mut untried: Vec<(S::Move, u32)> = Vec::with_capacity(256);
+    let mut root_allowed = vec![false; if root_moves.is_empty() { 0 } else { S::KEYS }];
+    for m in root_moves {
+        root_allowed[S::key(m)] = true;
+    }
     let mut done = 0u64;
     loop {
         if let Some(n) = iterations {
@@ -167,6 +192,9 @@ fn search_tree<S: SearchState>(
                 break st.rollout(&mut rng);
             };
             st.legal(&mut legal);
+            if cur == 0 && !root_allowed.is_empty() {
+                legal.retain(|m| root_allowed[S::key(m)]);
+            }
             if legal.is_empty() {
                 break st.rollout(&mut rng);
             }
@@ -194,19 +222,35 @@ fn search_tree<S: SearchState>(
                 e.avail += 1;
                 let v = e.visits as f32;
                 let score = e.reward / v
-                    + EXPLORATION * (ln.ln(e.avail) / v).sqrt()
+                    + exploration * (ln.ln(e.avail) / v).sqrt()
                     + prior_weight * e.prior / (v + 1.0);
                 if score > best_score {
                     best_score = score;
                     best = i as u32;
                 }
             }
-            if available < legal.len() {
+            // Below the root, the policy proposes the move to expand; when
+            // it proposes one already tried, the node is searched as it is.
+            let proposal = if cur != 0 {
+                st.policy_move(&mut rng)
+            } else {
+                None
+            };
+            let proposal = match proposal {
+                Some(m) if stamp[S::key(&m)] == tick => Some(Some(m)),
+                Some(_) => Some(None),
+                None => None,
+            };
+            if available < legal.len() && proposal != Some(None) {
                 untried.clear();
-                untried.extend(legal.iter().filter_map(|m| {
-                    let k = S::key(m);
-                    (stamp[k] == tick).then_some((*m, k as u32))
-                }));
+                if let Some(Some(m)) = proposal {
+                    untried.push((m, S::key(&m) as u32));
+                } else {
+                    untried.extend(legal.iter().filter_map(|m| {
+                        let k = S::key(m);
+                        (stamp[k] == tick).then_some((*m, k as u32))
+                    }));
+                }
                 if !untried.is_empty() {
                     let (pick, key) =
                         untried[((rng_u32(&mut rng) as u64 * untried.len() as u64) >> 32) as usize];
@@ -281,6 +325,20 @@ pub fn search<S: SearchState>(
     trees: Option<usize>,
     seed: u64,
 ) -> SearchReport<S::Move> {
+    search_among(determinize, &[], budget, trees, seed)
+}
+
+/// As [`search`], with the root's moves limited to `root_moves` (empty:
+/// every legal move). A bot passes the few moves its heuristic ranks
+/// highest, so the budget goes to telling those apart. Moves of the list
+/// that are not legal are ignored.
+pub fn search_among<S: SearchState>(
+    determinize: &(dyn Fn(&mut PlayoutRng) -> S + Sync),
+    root_moves: &[S::Move],
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+) -> SearchReport<S::Move> {
     let start = Instant::now();
     let trees = trees.unwrap_or(match budget {
         Budget::Iterations(_) => 4,
@@ -298,7 +356,7 @@ pub fn search<S: SearchState>(
     let results: Vec<TreeResult<S::Move>> = if threads == 1 {
         seeds
             .iter()
-            .map(|&s| search_tree(determinize, s, iters, deadline))
+            .map(|&s| search_tree(determinize, root_moves, s, iters, deadline))
             .collect()
     } else {
         // Trees are dealt to threads round-robin; results come back in tree
@@ -311,7 +369,12 @@ pub fn search<S: SearchState>(
                     scope.spawn(move || {
                         (th..trees)
                             .step_by(threads)
-                            .map(|t| (t, search_tree(determinize, seeds[t], iters, deadline)))
+                            .map(|t| {
+                                (
+                                    t,
+                                    search_tree(determinize, root_moves, seeds[t], iters, deadline),
+                                )
+                            })
                             .collect::<Vec<_>>()
                     })
                 })

@@ -62,6 +62,11 @@ impl SeatView {
         self.public.team_of(self.seat)
     }
 
+    /// The team of any seat (C3).
+    pub fn team_of(&self, seat: Seat) -> Team {
+        self.public.team_of(seat)
+    }
+
     /// The seat's own hand.
     pub fn hand(&self) -> &[Card] {
         &self.hand

@@ -2,6 +2,10 @@
 //! heuristic) and [`IsmctsBot`] (search), plus the heuristic itself
 //! ([`Heuristic`]) and the search state ([`ClassicState`]).
 
+pub mod eval;
+pub mod inference;
+pub mod playout;
+
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
 use crate::ClassicBot;
 use rand::{Rng, RngCore};
@@ -202,6 +206,36 @@ impl Heuristic {
         v
     }
 
+    /// A scorer for many [`Heuristic::place_value`] calls by `team` on the
+    /// same board (the per-team masks computed once).
+    pub fn place_scorer(&self, team: Team) -> PlaceScorer {
+        let t = team.index();
+        let mut sides = [(0u128, 0u128, 0u128, 0.0f32); 3];
+        let mut n = 0;
+        let mut order = [t; 3];
+        for o in (0..self.teams as usize).filter(|&o| o != t) {
+            n += 1;
+            order[n] = o;
+        }
+        for (i, &o) in order.iter().enumerate().take(n + 1) {
+            sides[i] = (
+                self.occupied & !self.chips[o],
+                self.chips[o] | CORNERS.0,
+                self.locked[o],
+                if self.seq_count[o] + 1 >= self.win {
+                    1.0
+                } else {
+                    0.0
+                },
+            );
+        }
+        PlaceScorer {
+            sides,
+            n: n + 1,
+            len: self.len,
+        }
+    }
+
     /// Value for `team` of removing the opponent chip on `at`.
     pub fn remove_value(&self, team: Team, at: Space) -> f64 {
         let t = team.index();
@@ -235,6 +269,45 @@ impl Heuristic {
             .filter(|&m| m > 0)
             .map(|m| OWN[m.min(5)])
             .sum()
+    }
+}
+
+/// [`Heuristic::place_value`] for one team on one board, with the masks
+/// of every team computed once (see [`Heuristic::place_scorer`]).
+pub struct PlaceScorer {
+    /// Per side (the scoring team first): opponent chips, own chips with
+    /// the corners, sequence spaces, 1 when one more sequence wins.
+    sides: [(u128, u128, u128, f32); 3],
+    n: usize,
+    len: u8,
+}
+
+impl PlaceScorer {
+    /// Same value as [`Heuristic::place_value`] (as `f32`).
+    #[inline]
+    pub fn value(&self, at: Space) -> f32 {
+        const OWN_GAIN: [f32; 6] = [0.0, 9_960.0, 31.0, 6.0, 2.0, 1.0];
+        const BLOCK_F: [f32; 6] = [0.0, 600.0, 12.0, 2.0, 0.5, 0.0];
+        let ls = lines(self.len);
+        let len = self.len as u32;
+        let mut v = 0.0f32;
+        for &wi in &ls.through[at.bit() as usize] {
+            let w = ls.windows[wi as usize];
+            for (i, &(opp, own, locked, wins)) in self.sides[..self.n].iter().enumerate() {
+                if w & opp != 0 || (w & locked).count_ones() > 1 {
+                    continue;
+                }
+                let m = (len - (w & own).count_ones()).min(5) as usize;
+                v += if i == 0 {
+                    OWN_GAIN[m]
+                } else if m == 1 && wins > 0.0 {
+                    WINNING_BLOCK as f32
+                } else {
+                    BLOCK_F[m]
+                };
+            }
+        }
+        v
     }
 }
 
@@ -398,19 +471,36 @@ impl ClassicBot for GreedyBot {
 // ----- search -----------------------------------------------------------------
 
 /// A determinization of classic Sequence for [`ismcts`]. Sides are teams.
-/// Playouts play `cutoff` random moves (0 = to the end) and then score the
-/// board with [`evaluate`].
+/// Playouts play `cutoff` moves of [`playout::tactical_move`] (0 = to the
+/// end) and then score the board with [`eval::evaluate`]; below the root
+/// the tree grows by the moves that policy proposes
+/// ([`SearchState::policy_move`]).
 #[derive(Clone)]
 pub struct ClassicState {
     /// The determinized game.
     pub game: Game,
-    /// Random moves per playout before the evaluation (0: play to the end).
+    /// Policy moves per playout before the evaluation (0: play to the end).
     pub cutoff: u32,
 }
 
 /// Default playout length before the evaluation (see [`ClassicState`]);
 /// `SEQUENCE_CUTOFF` overrides it for experiments.
-pub const DEFAULT_CUTOFF: u32 = 4;
+pub const DEFAULT_CUTOFF: u32 = 2;
+
+/// Whether playouts follow [`playout::tactical_move`] (the default) or are
+/// uniformly random (`SEQUENCE_RANDOM_PLAYOUTS`, for experiments).
+fn tactical_playouts() -> bool {
+    static T: OnceLock<bool> = OnceLock::new();
+    *T.get_or_init(|| std::env::var("SEQUENCE_RANDOM_PLAYOUTS").is_err())
+}
+
+/// Whether determinizations are weighted by what the last opponent move
+/// tells of its hand ([`inference`]); `SEQUENCE_NO_INFERENCE` turns it off
+/// for experiments.
+fn use_inference() -> bool {
+    static I: OnceLock<bool> = OnceLock::new();
+    *I.get_or_init(|| std::env::var("SEQUENCE_NO_INFERENCE").is_err())
+}
 
 /// Whether the search uses the heuristic prior (`SEQUENCE_NO_PRIOR` turns
 /// it off, for experiments).
@@ -426,10 +516,12 @@ const EVAL_SEQUENCE: f32 = 80.0;
 /// Scale of the evaluation's logistic.
 const EVAL_SCALE: f32 = 25.0;
 
-/// Scores an unfinished game for every team: each team's sequences and live
-/// lines (windows with no opponent chip, by spaces missing), turned into
-/// shares that sum to 1 (a softmax).
-pub fn evaluate(game: &Game) -> Rewards {
+/// The earlier hand-tuned evaluation, kept for comparison
+/// (`examples/fit_eval.rs`): each team's sequences and live lines (windows
+/// with no opponent chip, by spaces missing), turned into shares that sum
+/// to 1 (a softmax). On held-out positions its log loss is worse than
+/// even chances; the search uses [`eval::evaluate`].
+pub fn line_evaluate(game: &Game) -> Rewards {
     let teams = game.teams() as usize;
     let len = game.sequence_length();
     let ls = lines(len);
@@ -505,6 +597,10 @@ impl SearchState for ClassicState {
         let _ = self.game.apply(mv, &mut RngReshuffler(rng));
     }
 
+    fn policy_move(&self, rng: &mut PlayoutRng) -> Option<Move> {
+        tactical_playouts().then(|| playout::tactical_move(&self.game, rng))
+    }
+
     fn prior(&self, mv: &Move) -> f32 {
         if !use_prior() {
             return 0.0;
@@ -526,14 +622,28 @@ impl SearchState for ClassicState {
 
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
         if self.cutoff == 0 {
-            self.game.playout(rng);
+            if tactical_playouts() {
+                while !self.game.is_over() {
+                    let mv = playout::tactical_move(&self.game, rng);
+                    if self.game.apply(mv, &mut RngReshuffler(rng)).is_err() {
+                        break;
+                    }
+                }
+            } else {
+                self.game.playout(rng);
+            }
             return outcome(&self.game);
         }
+        let tactical = tactical_playouts();
         for _ in 0..self.cutoff {
             if self.game.is_over() {
                 return outcome(&self.game);
             }
-            let mv = self.game.random_move(rng);
+            let mv = if tactical {
+                playout::tactical_move(&self.game, rng)
+            } else {
+                self.game.random_move(rng)
+            };
             if self.game.apply(mv, &mut RngReshuffler(rng)).is_err() {
                 break;
             }
@@ -541,7 +651,7 @@ impl SearchState for ClassicState {
         if self.game.is_over() {
             outcome(&self.game)
         } else {
-            evaluate(&self.game)
+            eval::evaluate(&self.game)
         }
     }
 }
@@ -585,20 +695,56 @@ pub fn analyse_with(
     seed: u64,
     cutoff: u32,
 ) -> SearchReport<Move> {
+    let last = use_inference()
+        .then(|| inference::LastMove::read(view))
+        .flatten();
     let det = |rng: &mut PlayoutRng| ClassicState {
-        game: view.determinize(rng),
+        game: inference::determinize(view, last.as_ref(), rng),
         cutoff,
     };
-    ismcts::search(&det, budget, trees, seed)
+    let root = root_candidates(view, seed);
+    ismcts::search_among(&det, &root, budget, trees, seed)
 }
 
-/// ISMCTS bot (see [`crate::ismcts`]): a fresh determinization of the view
-/// per iteration, playouts of [`DEFAULT_CUTOFF`] random moves scored by
-/// [`evaluate`] (measured stronger than playing to the end: 1000 iterations
-/// cut at 10 beat playing to the end 19–11, cut at 4 beat cut at 10 35–25),
-/// root parallelism. Dead-card
-/// exchanges are made at once and a winning placement is taken without
-/// search; the chosen placement declares as [`best_declaration`] says.
+/// Root moves searched: the [`ROOT_MOVES`] the heuristic ([`score_moves`])
+/// ranks highest (`SEQUENCE_ROOT_MOVES` overrides, 0 = all).
+pub const ROOT_MOVES: usize = 4;
+
+fn root_moves_from_env() -> usize {
+    static K: OnceLock<usize> = OnceLock::new();
+    *K.get_or_init(|| {
+        std::env::var("SEQUENCE_ROOT_MOVES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(ROOT_MOVES)
+    })
+}
+
+/// The root moves the search considers (see [`ROOT_MOVES`]); empty means
+/// all.
+fn root_candidates(view: &SeatView, seed: u64) -> Vec<Move> {
+    let k = root_moves_from_env();
+    let moves = view.legal_moves();
+    if k == 0 || moves.len() <= k {
+        return Vec::new();
+    }
+    let game = view.determinize(&mut game_rng(seed));
+    let scores = score_moves(&game, &moves);
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+    order.into_iter().take(k).map(|i| moves[i]).collect()
+}
+
+/// ISMCTS bot (see [`crate::ismcts`]). Per iteration a fresh
+/// determinization of the view, weighted by what the last opponent move
+/// tells of that seat's hand ([`inference`]); at the root only the
+/// [`ROOT_MOVES`] moves the heuristic ranks highest; below it the tree
+/// grows by the moves of the tactical playout policy
+/// ([`playout::tactical_move`]); playouts of [`DEFAULT_CUTOFF`] policy
+/// moves are scored by the learned evaluation ([`eval::evaluate`]); root
+/// parallelism. Dead-card exchanges are made at once and a winning
+/// placement is taken without search; the chosen placement declares as
+/// [`best_declaration`] says.
 pub struct IsmctsBot {
     name: String,
     seed: u64,

@@ -1,0 +1,375 @@
+//! A fast tactical playout policy for classic Sequence, in bitboards.
+//!
+//! For every team it finds, with shifts over the whole board at once, the
+//! windows (runs of `sequence_length` spaces, C8) that hold no opponent
+//! chip and miss exactly 1, 2 or 3 spaces, and the empty spaces that would
+//! fill them ([`Threats`]). The policy ([`tactical_move`]) then plays like a
+//! quick human: make a sequence, else block an opponent's four (placing on
+//! its gap, or removing one of its chips with a one-eyed jack), else make
+//! or block fours and threes with natural cards, else a random placement.
+//! Jacks are kept for the first two cases. A small share of moves is
+//! uniformly random, so playouts still explore.
+
+use super::{Heuristic, ONE_EYED_COST, TWO_EYED_COST};
+use rand::RngCore;
+use sequence_classic::{Bitboard, Card, Dir, Game, Move, Space, Team, BOARD, CORNERS};
+use sequence_common::rng::PlayoutRng;
+
+/// Levels tracked: windows missing 1, 2 and 3 spaces.
+pub const LEVELS: usize = 3;
+
+/// For each team and level `m` (index `m - 1`), the spaces whose filling
+/// brings a live window of that team from `m` missing to `m - 1` missing.
+/// Level 1 are the spaces that complete a sequence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Threats {
+    /// `fill[team][m - 1]`: spaces (bit masks) filling a window missing `m`.
+    pub fill: [[u128; LEVELS]; 3],
+    /// `four_chips[team]`: the team's removable chips (not in a sequence,
+    /// not corners) in windows missing 1: a one-eyed jack there blocks.
+    pub four_chips: [u128; 3],
+    /// `three_chips[team]`: as `four_chips` for windows missing 2.
+    pub three_chips: [u128; 3],
+    /// `windows[team][m - 1]`: number of the team's live windows missing
+    /// `m` spaces (1 to 4).
+    pub windows: [[u16; 4]; 3],
+}
+
+/// Shift toward higher bits by `s` (below 128: windows are at most 5
+/// spaces long and a step is at most 12 bits).
+#[inline(always)]
+fn up(b: u128, s: u32) -> u128 {
+    b << (s & 127)
+}
+
+/// Shift toward lower bits by `s` (see [`up`]).
+#[inline(always)]
+fn down(b: u128, s: u32) -> u128 {
+    b >> (s & 127)
+}
+
+impl Threats {
+    /// Computes the threats of every team of `game`.
+    pub fn of(game: &Game) -> Threats {
+        let len = game.sequence_length() as u32;
+        let occ = game.occupied().0;
+        let empty = BOARD.0 & !occ & !CORNERS.0;
+        let locked_all = game.locked().0;
+        let teams = game.teams().min(3) as usize;
+        let mut chips = [0u128; 3];
+        for (t, c) in chips.iter_mut().enumerate().take(teams) {
+            *c = game.chips(Team(t as u8)).0;
+        }
+        let mut out = Threats::default();
+        for dir in Dir::ALL {
+            let d = dir.step() as u32;
+            // Per window start (the window's first space): every space on
+            // the board, the number of empty spaces as a 3-bit counter, and
+            // per team whether an opponent chip is in it and whether two of
+            // the team's sequence spaces are (C8: a new sequence shares at
+            // most one space with the team's own).
+            let mut on_board = !0u128;
+            let (mut e0, mut e1, mut e2) = (0u128, 0u128, 0u128);
+            let mut any = [0u128; 3];
+            for k in 0..len {
+                let s = k * d;
+                on_board &= down(BOARD.0, s);
+                let e = down(empty, s);
+                let c0 = e0 & e;
+                e0 ^= e;
+                let c1 = e1 & c0;
+                e1 ^= c0;
+                e2 |= c1;
+                for t in 0..teams {
+                    any[t] |= down(chips[t], s);
+                }
+            }
+            let mut l2 = [0u128; 3];
+            if locked_all != 0 {
+                for t in 0..teams {
+                    let mut l1 = 0u128;
+                    for k in 0..len {
+                        let l = down(locked_all & chips[t], k * d);
+                        l2[t] |= l1 & l;
+                        l1 |= l;
+                    }
+                }
+            }
+            // Exactly m empties: m = 1 (001), 2 (010), 3 (011).
+            let exact = [
+                on_board & e0 & !e1 & !e2,
+                on_board & !e0 & e1 & !e2,
+                on_board & e0 & e1 & !e2,
+            ];
+            let exact4 = on_board & !e0 & !e1 & e2;
+            for t in 0..teams {
+                let opp = (0..teams).filter(|&u| u != t).fold(0, |o, u| o | any[u]);
+                let live = !opp & !l2[t];
+                let q = [exact[0] & live, exact[1] & live, exact[2] & live];
+                for (n, qm) in out.windows[t].iter_mut().zip(q) {
+                    *n += qm.count_ones() as u16;
+                }
+                out.windows[t][3] += (exact4 & live).count_ones() as u16;
+                if q[0] | q[1] | q[2] == 0 {
+                    continue;
+                }
+                let mut four = 0u128;
+                let mut three = 0u128;
+                for k in 0..len {
+                    let s = k * d;
+                    let e = down(empty, s);
+                    for (f, qm) in out.fill[t].iter_mut().zip(q) {
+                        *f |= up(qm & e, s);
+                    }
+                    let c = down(chips[t], s);
+                    four |= up(q[0] & c, s);
+                    three |= up(q[1] & c, s);
+                }
+                out.four_chips[t] |= four;
+                out.three_chips[t] |= three;
+            }
+        }
+        for t in 0..teams {
+            out.four_chips[t] &= !locked_all & !CORNERS.0;
+            out.three_chips[t] &= !locked_all & !CORNERS.0;
+        }
+        out
+    }
+}
+
+/// Chance of a uniformly random move in [`tactical_move`].
+pub const RANDOM_SHARE: f32 = 0.05;
+
+fn random_share() -> f32 {
+    static R: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    *R.get_or_init(|| {
+        std::env::var("SEQUENCE_RANDOM_SHARE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(RANDOM_SHARE)
+    })
+}
+
+#[inline]
+fn pick(b: u128, rng: &mut PlayoutRng) -> Option<Space> {
+    let n = b.count_ones();
+    if n == 0 {
+        return None;
+    }
+    Bitboard(b).nth(((rng.next_u32() as u64 * n as u64) >> 32) as u32)
+}
+
+/// A move of the seat to move chosen by the tactical policy (see the module
+/// docs). The game must not be over.
+pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
+    if (rng.next_u32() as f32) < random_share() * 4_294_967_296.0 {
+        return game.random_move(rng);
+    }
+    let seat = game.turn();
+    let team = game.team_of(seat).index();
+    let hand = game.hand(seat);
+    let empty = BOARD.0 & !game.occupied().0 & !CORNERS.0;
+    let layout = game.layout();
+    let mut natural = 0u128;
+    let mut two_eyed: Option<Card> = None;
+    let mut one_eyed: Option<Card> = None;
+    for &c in hand {
+        if c.is_two_eyed_jack() {
+            two_eyed = Some(c);
+        } else if c.is_one_eyed_jack() {
+            one_eyed = Some(c);
+        } else {
+            natural |= layout.spaces_of(c).0 & empty;
+        }
+    }
+    let place_natural = |at: Space| -> Move {
+        let card = hand
+            .iter()
+            .copied()
+            .find(|&c| !c.is_jack() && layout.spaces_of(c).contains(at))
+            .unwrap_or(Card::JC);
+        Move::place(card, at)
+    };
+    let th = Threats::of(game);
+    let teams = game.teams().min(3) as usize;
+    let mut opp = [0u128; LEVELS];
+    let mut opp_chips = 0u128;
+    for u in (0..teams).filter(|&u| u != team) {
+        for (o, f) in opp.iter_mut().zip(th.fill[u]) {
+            *o |= f;
+        }
+        opp_chips |= th.four_chips[u];
+    }
+    let mine = th.fill[team];
+    // 1. Make a sequence.
+    if let Some(at) = pick(mine[0] & natural, rng) {
+        return place_natural(at);
+    }
+    if let (Some(j), Some(at)) = (two_eyed, pick(mine[0], rng)) {
+        return Move::place(j, at);
+    }
+    // 2. Block a four.
+    if let Some(at) = pick(opp[0] & natural, rng) {
+        return place_natural(at);
+    }
+    if let (Some(j), Some(at)) = (one_eyed, pick(opp_chips, rng)) {
+        return Move::Remove { card: j, at };
+    }
+    if let (Some(j), Some(at)) = (two_eyed, pick(opp[0], rng)) {
+        return Move::place(j, at);
+    }
+    // 3. A free dead-card exchange (C6).
+    if !game.dead_exchanged() {
+        if let Some(&card) = hand.iter().find(|&&c| game.is_dead(c)) {
+            return Move::Dead { card };
+        }
+    }
+    // 4. The move the heuristic values most among natural placements,
+    //    two-eyed jacks on spaces that make or block fours, and one-eyed
+    //    jacks on opponents' threes (jacks cost, as in greedy).
+    let h = Heuristic::from_game(game);
+    let me = Team(team as u8);
+    let scorer = h.place_scorer(me);
+    let mut best = None;
+    let mut best_v = f64::NEG_INFINITY;
+    let mut consider = |mv: Move, v: f64, rng: &mut PlayoutRng| {
+        let v = v + (rng.next_u32() >> 22) as f64 * 1e-4;
+        if v > best_v {
+            best_v = v;
+            best = Some(mv);
+        }
+    };
+    for at in Bitboard(natural) {
+        consider(place_natural(at), scorer.value(at) as f64, rng);
+    }
+    if let Some(j) = two_eyed {
+        for at in Bitboard((mine[1] | mine[2] | opp[1]) & empty) {
+            consider(
+                Move::place(j, at),
+                scorer.value(at) as f64 - TWO_EYED_COST,
+                rng,
+            );
+        }
+    }
+    if let Some(j) = one_eyed {
+        let mut threes = 0u128;
+        for u in (0..teams).filter(|&u| u != team) {
+            threes |= th.three_chips[u];
+        }
+        for at in Bitboard(threes) {
+            consider(
+                Move::Remove { card: j, at },
+                h.remove_value(me, at) - ONE_EYED_COST,
+                rng,
+            );
+        }
+    }
+    if let Some(mv) = best {
+        return mv;
+    }
+    game.random_move(rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sequence_classic::{Config, Options, Position, Seat};
+
+    fn sp(s: &str) -> Space {
+        s.parse().expect("space")
+    }
+
+    #[test]
+    fn finds_the_gap_of_a_four_and_its_chips() {
+        // C8: four blue chips in a row with the fifth space empty.
+        let cfg = Config::new(2, None, Options::default()).expect("config");
+        let mut rng = sequence_common::rng::game_rng(1);
+        let (dealt, _) = Game::deal(cfg.clone(), &mut rng);
+        let blue: Vec<Space> = ["b2", "c2", "d2", "e2"].iter().map(|s| sp(s)).collect();
+        let pos = Position {
+            chips: blue.iter().map(|&s| (Team(0), s)).collect(),
+            sequences: vec![],
+            hands: (0..2).map(|s| dealt.hand(Seat(s)).to_vec()).collect(),
+            discards: vec![],
+            draw_pile: None,
+            turn: Seat(0),
+        };
+        let game = Game::from_position(cfg, &pos).expect("position");
+        let th = Threats::of(&game);
+        assert_ne!(th.fill[0][0] & sp("f2").bb().0, 0, "f2 completes b2–f2");
+        assert_ne!(th.fill[0][0] & sp("a2").bb().0, 0, "a2 completes a2–e2");
+        assert_eq!(th.fill[1][0], 0, "green has no four");
+        assert_eq!(
+            th.four_chips[0],
+            blue.iter().fold(0u128, |b, s| b | s.bb().0)
+        );
+    }
+
+    /// The same threats window by window from [`crate::classic::lines`].
+    fn naive(game: &Game) -> Threats {
+        let len = game.sequence_length();
+        let empty = BOARD.0 & !game.occupied().0 & !CORNERS.0;
+        let locked = game.locked().0;
+        let mut out = Threats::default();
+        for t in 0..game.teams() as usize {
+            let chips = game.chips(Team(t as u8)).0;
+            let opp = game.occupied().0 & !chips;
+            for &w in &crate::classic::lines(len).windows {
+                if w & opp != 0 || (w & locked & chips).count_ones() > 1 {
+                    continue;
+                }
+                let m = (w & empty).count_ones() as usize;
+                if (1..=4).contains(&m) {
+                    out.windows[t][m - 1] += 1;
+                }
+                if (1..=LEVELS).contains(&m) {
+                    out.fill[t][m - 1] |= w & empty;
+                }
+                if m == 1 {
+                    out.four_chips[t] |= w & chips & !locked;
+                }
+                if m == 2 {
+                    out.three_chips[t] |= w & chips & !locked;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn threats_and_place_values_match_a_window_by_window_count() {
+        for (players, len) in [(2u8, 5u8), (3, 5), (2, 4)] {
+            for seed in 0..40u64 {
+                let opts = Options {
+                    sequence_length: Some(len),
+                    ..Options::default()
+                };
+                let cfg = Config::new(players, None, opts).expect("config");
+                let mut rng = sequence_common::rng::playout_rng(seed);
+                let (mut game, _) = Game::deal(cfg, &mut rng);
+                let mut plies = 0;
+                while !game.is_over() && plies < 200 {
+                    let th = Threats::of(&game);
+                    let want = naive(&game);
+                    assert_eq!(th.fill, want.fill, "seed {seed} ply {plies}");
+                    assert_eq!(th.four_chips, want.four_chips, "seed {seed} ply {plies}");
+                    assert_eq!(th.three_chips, want.three_chips, "seed {seed} ply {plies}");
+                    assert_eq!(th.windows, want.windows, "seed {seed} ply {plies}");
+                    if !game.is_over() {
+                        let h = Heuristic::from_game(&game);
+                        let me = game.team_of(game.turn());
+                        let scorer = h.place_scorer(me);
+                        for at in Bitboard(BOARD.0 & !game.occupied().0 & !CORNERS.0) {
+                            let (a, b) = (scorer.value(at) as f64, h.place_value(me, at));
+                            assert!((a - b).abs() <= 1e-3 * b.abs().max(1.0), "{at}: {a} vs {b}");
+                        }
+                    }
+                    let mv = tactical_move(&game, &mut rng);
+                    game.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
+                        .expect("the policy plays legal moves");
+                    plies += 1;
+                }
+            }
+        }
+    }
+}
