@@ -666,17 +666,22 @@ pub fn outcome(game: &Game) -> Rewards {
     r
 }
 
-/// Searches the view's position with ISMCTS: per legal move, visits and the
-/// estimated chance of the view's team to win. The view must be on its
-/// seat's turn.
+/// Searches the view's position with ISMCTS, as the bot does but over the
+/// [`HINT_ROOT_MOVES`] moves the heuristic ranks highest: per move, visits
+/// and the estimated chance of the view's team to win (for `sequence
+/// hint`). The view must be on its seat's turn.
 pub fn analyse(
     view: &SeatView,
     budget: Budget,
     trees: Option<usize>,
     seed: u64,
 ) -> SearchReport<Move> {
-    analyse_with(view, budget, trees, seed, cutoff_from_env())
+    let k = root_moves_from_env().max(HINT_ROOT_MOVES);
+    search_view(view, budget, trees, seed, cutoff_from_env(), k)
 }
+
+/// Root moves [`analyse`] compares (at least).
+pub const HINT_ROOT_MOVES: usize = 8;
 
 /// Playout cutoff: `SEQUENCE_CUTOFF` (for experiments) or [`DEFAULT_CUTOFF`].
 fn cutoff_from_env() -> u32 {
@@ -686,14 +691,26 @@ fn cutoff_from_env() -> u32 {
         .unwrap_or(DEFAULT_CUTOFF)
 }
 
-/// As [`analyse`] with a playout cutoff (random moves before the
-/// evaluation; 0 plays to the end).
+/// The bot's search of the view's position with a playout cutoff (policy
+/// moves before the evaluation; 0 plays to the end) over the
+/// [`ROOT_MOVES`] the heuristic ranks highest.
 pub fn analyse_with(
     view: &SeatView,
     budget: Budget,
     trees: Option<usize>,
     seed: u64,
     cutoff: u32,
+) -> SearchReport<Move> {
+    search_view(view, budget, trees, seed, cutoff, root_moves_from_env())
+}
+
+fn search_view(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+    cutoff: u32,
+    root_moves: usize,
 ) -> SearchReport<Move> {
     let last = use_inference()
         .then(|| inference::LastMove::read(view))
@@ -702,7 +719,7 @@ pub fn analyse_with(
         game: inference::determinize(view, last.as_ref(), rng),
         cutoff,
     };
-    let root = root_candidates(view, seed);
+    let root = root_candidates(view, seed, root_moves);
     ismcts::search_among(&det, &root, budget, trees, seed)
 }
 
@@ -720,10 +737,9 @@ fn root_moves_from_env() -> usize {
     })
 }
 
-/// The root moves the search considers (see [`ROOT_MOVES`]); empty means
-/// all.
-fn root_candidates(view: &SeatView, seed: u64) -> Vec<Move> {
-    let k = root_moves_from_env();
+/// The `k` root moves the heuristic ranks highest (see [`ROOT_MOVES`]);
+/// empty means all (`k` = 0, or no more legal moves than `k`).
+fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move> {
     let moves = view.legal_moves();
     if k == 0 || moves.len() <= k {
         return Vec::new();

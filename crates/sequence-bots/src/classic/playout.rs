@@ -372,4 +372,72 @@ mod tests {
             }
         }
     }
+
+    /// The policy alone (no search) must crush uniformly random play.
+    #[test]
+    fn the_policy_beats_random_play() {
+        let cfg = Config::new(2, None, Options::default()).expect("config");
+        let mut wins = 0;
+        for seed in 0..30u64 {
+            let mut rng = sequence_common::rng::playout_rng(seed);
+            let (mut game, _) = Game::deal(cfg.clone(), &mut rng);
+            // The policy plays team (seed % 2), so both teams get it.
+            let me = Team((seed % 2) as u8);
+            while !game.is_over() {
+                let mv = if game.team_of(game.turn()) == me {
+                    tactical_move(&game, &mut rng)
+                } else {
+                    game.random_move(&mut rng)
+                };
+                game.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
+                    .expect("legal");
+            }
+            wins += (game.status() == sequence_classic::Status::Won(me)) as u32;
+        }
+        assert!(
+            wins >= 27,
+            "the policy won {wins} of 30 against random play"
+        );
+    }
+
+    /// C8: with a four on the board and the card for its gap in hand, the
+    /// policy makes the sequence; the opponent, holding that card, blocks.
+    #[test]
+    fn completes_its_four_and_blocks_the_opponents() {
+        let cfg = Config::new(2, None, Options::default()).expect("config");
+        let layout = cfg.layout();
+        let gap = sp("f2");
+        let card = layout.card_at(gap).expect("not a corner");
+        let other_end = layout.card_at(sp("a2")).expect("not a corner");
+        let blue: Vec<Space> = ["b2", "c2", "d2", "e2"].iter().map(|s| sp(s)).collect();
+        let mut hand = vec![card];
+        hand.extend(
+            Card::all()
+                .filter(|c| !c.is_jack() && *c != card && *c != other_end)
+                .take(6),
+        );
+        for turn in [Seat(0), Seat(1)] {
+            let pos = Position {
+                chips: blue.iter().map(|&s| (Team(0), s)).collect(),
+                sequences: vec![],
+                hands: vec![hand.clone(), hand.clone()],
+                discards: vec![],
+                draw_pile: None,
+                turn,
+            };
+            let game = Game::from_position(cfg.clone(), &pos).expect("position");
+            let on_gap = (0..40u64)
+                .filter(|&seed| {
+                    let mut rng = sequence_common::rng::playout_rng(seed);
+                    matches!(tactical_move(&game, &mut rng), Move::Place { at, .. } if at == gap)
+                })
+                .count();
+            // A share RANDOM_SHARE of moves is random by design.
+            assert!(
+                on_gap >= 32,
+                "seat {}: f2 taken {on_gap} times of 40",
+                turn.0
+            );
+        }
+    }
 }
