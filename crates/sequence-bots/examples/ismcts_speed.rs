@@ -40,5 +40,12 @@ fn main() {
         ),
         classic_throughput(secs, sequence_bots::classic::DEFAULT_CUTOFF),
     );
-    show("stacks 2p midgame", stacks_throughput(secs));
+    show(
+        "stacks 2p midgame, default (root Monte Carlo)",
+        stacks_throughput(secs, false),
+    );
+    show(
+        "stacks 2p midgame, ISMCTS tree",
+        stacks_throughput(secs, true),
+    );
 }

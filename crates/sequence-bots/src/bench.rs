@@ -87,16 +87,18 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
     }
 }
 
-/// As [`classic_throughput`] for the Sequence Stacks 2-player midgame.
-pub fn stacks_throughput(seconds: f64) -> Throughput {
+/// As [`classic_throughput`] for the Sequence Stacks 2-player midgame:
+/// the bot's default search (root Monte Carlo, one playout per iteration)
+/// or, with `tree`, the SO-ISMCTS tree.
+pub fn stacks_throughput(seconds: f64, tree: bool) -> Throughput {
     let view = stacks_midgame(7);
     let c0 = thread_cpu_ns();
-    let r = crate::stacks::analyse(
-        &view,
-        Budget::Time(Duration::from_secs_f64(seconds)),
-        Some(1),
-        1,
-    );
+    let budget = Budget::Time(Duration::from_secs_f64(seconds));
+    let r = if tree {
+        crate::stacks::tree_search(&view, budget, Some(1), 1)
+    } else {
+        crate::stacks::parallel_rollout_search(&view, budget, Some(1), 1)
+    };
     let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
     let (iterations, wall) = r.map_or((0, seconds), |r| (r.iterations, r.elapsed.as_secs_f64()));
     Throughput {

@@ -693,9 +693,26 @@ pub fn outcome(game: &Game) -> Rewards {
     r
 }
 
-/// Searches the view's position with ISMCTS (the view's seat must decide).
-/// `None` when the view cannot be determinized (inconsistent).
+/// Searches the view's position as the bot does (the view's seat must
+/// decide): [`parallel_rollout_search`] by default, the SO-ISMCTS tree
+/// ([`tree_search`]) with `SEQUENCE_STACKS_FLAT=0`. `None` when the view
+/// cannot be determinized (inconsistent).
 pub fn analyse(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+) -> Option<SearchReport<Decision>> {
+    if config().flat {
+        parallel_rollout_search(view, budget, trees, seed)
+    } else {
+        tree_search(view, budget, trees, seed)
+    }
+}
+
+/// The SO-ISMCTS tree of [`crate::ismcts`] over [`StacksState`] (the
+/// view's seat must decide). `None` when the view cannot be determinized.
+pub fn tree_search(
     view: &SeatView,
     budget: Budget,
     trees: Option<usize>,
@@ -807,6 +824,76 @@ pub fn rollout_search(
     })
 }
 
+/// [`rollout_search`] on several threads (root parallelism): `trees`
+/// independent searches (default: one per core for a time budget, one for
+/// an iteration budget, so that results do not depend on the machine),
+/// seeds derived from `seed`, an iteration budget split between them; per
+/// decision the playouts and rewards are summed. Most playouts first, then
+/// the best mean. `None` when the view cannot be determinized.
+pub fn parallel_rollout_search(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+) -> Option<SearchReport<Decision>> {
+    let start = std::time::Instant::now();
+    let n = trees
+        .unwrap_or(match budget {
+            Budget::Iterations(_) => 1,
+            Budget::Time(_) => ismcts::cores(),
+        })
+        .max(1);
+    if n == 1 {
+        return rollout_search(view, budget, seed);
+    }
+    let each = match budget {
+        Budget::Iterations(k) => Budget::Iterations(k.div_ceil(n as u64).max(1)),
+        t => t,
+    };
+    let reports: Vec<Option<SearchReport<Decision>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n as u64)
+            .map(|t| {
+                let seed = crate::mix(seed ^ crate::mix(t + 1));
+                scope.spawn(move || rollout_search(view, each, seed))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    // (decision, playouts, reward sum)
+    let mut merged: Vec<(Decision, u32, f64)> = Vec::new();
+    let mut iterations = 0;
+    for r in reports.into_iter().flatten() {
+        iterations += r.iterations;
+        for (d, playouts, mean) in r.moves {
+            let sum = mean * playouts as f64;
+            match merged.iter_mut().find(|m| m.0 == d) {
+                Some(m) => {
+                    m.1 += playouts;
+                    m.2 += sum;
+                }
+                None => merged.push((d, playouts, sum)),
+            }
+        }
+    }
+    if merged.is_empty() {
+        return None;
+    }
+    let mut moves: Vec<(Decision, u32, f64)> = merged
+        .into_iter()
+        .map(|(d, p, sum)| (d, p, sum / p.max(1) as f64))
+        .collect();
+    moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    Some(SearchReport {
+        moves,
+        iterations,
+        elapsed: start.elapsed(),
+        trees: n,
+    })
+}
+
 #[cold]
 fn unreachable_view() -> ! {
     panic!("a view that determinized once failed to determinize")
@@ -865,11 +952,7 @@ impl StacksBot for IsmctsBot {
             }
         }
         let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = if config().flat {
-            rollout_search(view, self.budget, seed)
-        } else {
-            analyse(view, self.budget, self.trees, seed)
-        };
+        let report = analyse(view, self.budget, self.trees, seed);
         match report {
             Some(report) => {
                 let best = report.best().unwrap_or(view.legal[0]);

@@ -51,3 +51,28 @@ fn rollout_search_is_legal_and_reproducible() {
         assert!(a.iterations > 0);
     }
 }
+
+#[test]
+fn parallel_search_merges_its_threads() {
+    use sequence_bots::stacks::parallel_rollout_search;
+    for seed in 0..10u64 {
+        let g = position(seed, 40, 2 + (seed % 3) as u8);
+        let Some(seat) = g.to_act() else { continue };
+        let view = g.view(seat);
+        if view.legal.len() < 2 {
+            continue;
+        }
+        let a =
+            parallel_rollout_search(&view, Budget::Iterations(400), Some(2), seed).expect("search");
+        let b =
+            parallel_rollout_search(&view, Budget::Iterations(400), Some(2), seed).expect("search");
+        assert_eq!(a.trees, 2);
+        assert!(view.legal.contains(&a.best().expect("a move")));
+        assert_eq!(a.best(), b.best(), "reproducible with fixed threads");
+        // Every legal decision appears once, with the playouts of both
+        // threads summed.
+        assert_eq!(a.moves.len(), view.legal.len());
+        let playouts: u64 = a.moves.iter().map(|m| m.1 as u64).sum();
+        assert_eq!(playouts, a.iterations);
+    }
+}
