@@ -175,22 +175,71 @@ impl SeatView {
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
         let mut unseen = self.unseen();
         sequence_common::rng::shuffle_fast(&mut unseen, rng);
+        self.deal(unseen, None)
+    }
+
+    /// As [`SeatView::determinize`], with the hand of `seat` (another seat)
+    /// drawn again until `accept` takes it, at most `tries` times (the last
+    /// draw is kept). Each draw is a uniformly random set of the unseen
+    /// cards; the other hands and the draw pile are dealt at random from the
+    /// rest. For searches that weigh deals by what a seat's play revealed
+    /// (rejection sampling). `accept` gets the candidate hand and the
+    /// random generator.
+    pub fn determinize_weighted<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        seat: Seat,
+        tries: u32,
+        mut accept: impl FnMut(&[Card], &mut R) -> bool,
+    ) -> Game {
+        let mut unseen = self.unseen();
+        let k = if seat == self.seat || seat.0 >= self.public.players() {
+            0
+        } else {
+            (self.hand_sizes[seat.index()] as usize).min(unseen.len())
+        };
+        let n = unseen.len();
+        let tries = tries.max(1);
+        for t in 0..tries {
+            // Partial Fisher–Yates: a uniformly random k-set in front.
+            for i in 0..k {
+                let j = i + ((rng.next_u32() as u64 * (n - i) as u64) >> 32) as usize;
+                unseen.swap(i, j);
+            }
+            if t + 1 == tries || accept(&unseen[..k], rng) {
+                break;
+            }
+        }
+        sequence_common::rng::shuffle_fast(&mut unseen[k..], rng);
+        self.deal(unseen, (k > 0).then_some(seat))
+    }
+
+    /// Deals `unseen` (already in random order): `first`'s hand from the
+    /// front, then the other hidden hands in seat order, the rest as the
+    /// draw pile.
+    fn deal(&self, unseen: Vec<Card>, first: Option<Seat>) -> Game {
         let mut it = unseen.into_iter();
-        let hands: Vec<(Seat, Vec<Card>)> = (0..self.public.players())
-            .map(Seat)
-            .map(|s| {
-                if s == self.seat {
-                    (s, self.hand.clone())
-                } else {
-                    (
-                        s,
-                        it.by_ref()
-                            .take(self.hand_sizes[s.index()] as usize)
-                            .collect(),
-                    )
-                }
-            })
-            .collect();
+        let mut hands: Vec<(Seat, Vec<Card>)> = Vec::with_capacity(self.public.players() as usize);
+        if let Some(s) = first {
+            hands.push((
+                s,
+                it.by_ref()
+                    .take(self.hand_sizes[s.index()] as usize)
+                    .collect(),
+            ));
+        }
+        for s in (0..self.public.players()).map(Seat) {
+            if s == self.seat {
+                hands.push((s, self.hand.clone()));
+            } else if Some(s) != first {
+                hands.push((
+                    s,
+                    it.by_ref()
+                        .take(self.hand_sizes[s.index()] as usize)
+                        .collect(),
+                ));
+            }
+        }
         let draw: Vec<Card> = it.collect();
         let mut g = self.public.clone();
         g.set_hidden(&hands, &draw);

@@ -131,6 +131,23 @@ proptest! {
         g.legal_moves(&mut b);
         prop_assert_eq!(a.as_slice(), b.as_slice());
         prop_assert_eq!(view.legal_moves(), b.as_slice().to_vec());
+        // A weighted deal: the next seat's hand redrawn until it holds no
+        // jack (or 200 tries); still every card twice, our hand and the
+        // board unchanged, the hand sizes kept.
+        let other = Seat((seat.0 + 1) % g.players());
+        let det = view.determinize_weighted(&mut rng, other, 200, |h, _| !h.iter().any(|c| c.is_jack()));
+        prop_assert_eq!(all_cards(&det), [2u8; 52]);
+        prop_assert_eq!(det.hand(seat), g.hand(seat));
+        prop_assert_eq!(det.board_rows(), g.board_rows());
+        for s in 0..g.players() {
+            prop_assert_eq!(det.hand(Seat(s)).len(), g.hand(Seat(s)).len());
+        }
+        let unseen_jacks = view.unseen().iter().filter(|c| c.is_jack()).count();
+        let unseen = view.unseen().len();
+        // With few jacks among many unseen cards a jack-free hand is found.
+        if unseen >= 40 && unseen_jacks <= 8 && other != seat {
+            prop_assert!(!det.hand(other).iter().any(|c| c.is_jack()));
+        }
     }
 }
 

@@ -132,7 +132,11 @@ impl LastMove {
     /// docs): the mean over which of the seat's cards it drew after the
     /// move.
     pub fn weight(&self, game: &Game) -> f64 {
-        let hand = game.hand(sequence_classic::Seat(self.seat as u8));
+        self.weight_of_hand(game.hand(sequence_classic::Seat(self.seat as u8)))
+    }
+
+    /// [`LastMove::weight`] of the seat holding `hand` now.
+    pub fn weight_of_hand(&self, hand: &[Card]) -> f64 {
         let played = self.best[self.played.index()];
         // The two best cards of the hand (by what they could have made).
         let (mut b1, mut b2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -171,16 +175,15 @@ pub fn determinize<R: RngCore>(view: &SeatView, last: Option<&LastMove>, rng: &m
     let Some(last) = last else {
         return view.determinize(rng);
     };
-    let mut tries = 0;
-    loop {
-        let g = view.determinize(rng);
-        tries += 1;
-        let w = last.weight(&g);
-        let u = (rng.next_u32() as f64) / 4_294_967_296.0;
-        if u < w || tries >= MAX_TRIES {
-            return g;
-        }
-    }
+    view.determinize_weighted(
+        rng,
+        sequence_classic::Seat(last.seat as u8),
+        MAX_TRIES,
+        |hand, rng| {
+            let u = (rng.next_u32() as f64) / 4_294_967_296.0;
+            u < last.weight_of_hand(hand)
+        },
+    )
 }
 
 #[cfg(test)]
