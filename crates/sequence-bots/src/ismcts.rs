@@ -70,12 +70,7 @@ pub const PRIOR_WEIGHT: f32 = 1.0;
 /// [`PRIOR_WEIGHT`], or `SEQUENCE_PRIOR_WEIGHT` for experiments.
 fn prior_weight() -> f32 {
     static W: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *W.get_or_init(|| {
-        std::env::var("SEQUENCE_PRIOR_WEIGHT")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(PRIOR_WEIGHT)
-    })
+    *W.get_or_init(|| crate::env_or("SEQUENCE_PRIOR_WEIGHT", PRIOR_WEIGHT))
 }
 
 /// What a search found: per root move, visits and mean reward (the
@@ -122,12 +117,7 @@ pub const EXPLORATION: f32 = 0.7;
 /// [`EXPLORATION`], or `SEQUENCE_EXPLORATION` for experiments.
 fn exploration() -> f32 {
     static C: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *C.get_or_init(|| {
-        std::env::var("SEQUENCE_EXPLORATION")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(EXPLORATION)
-    })
+    *C.get_or_init(|| crate::env_or("SEQUENCE_EXPLORATION", EXPLORATION))
 }
 
 /// `ln(n)` for small `n` from a table, else computed.

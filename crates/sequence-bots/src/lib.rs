@@ -394,6 +394,16 @@ pub fn stacks_bot_from(name: &str, spec: Spec, seed: u64) -> Result<Box<dyn Stac
     })
 }
 
+/// An experiment switch: the environment variable `name` parsed as `T`, or
+/// `default` when unset or unparsable. Callers cache it in a `OnceLock`
+/// where it is read on a hot path.
+pub(crate) fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// A 64-bit mix (SplitMix64 finaliser) for deriving seeds.
 pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -503,13 +503,6 @@ struct Config {
     own: u32,
 }
 
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 fn config() -> &'static Config {
     static CFG: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
     CFG.get_or_init(|| {
@@ -523,16 +516,16 @@ fn config() -> &'static Config {
         let prior_scale = if std::env::var_os("SEQUENCE_NO_PRIOR").is_some() {
             0.0
         } else {
-            env_or("SEQUENCE_STACKS_PRIOR_SCALE", 20.0)
+            crate::env_or("SEQUENCE_STACKS_PRIOR_SCALE", 20.0)
         };
         Config {
             playout,
-            cap: env_or("SEQUENCE_STACKS_CAP", PLAYOUT_CAP),
-            epsilon: env_or("SEQUENCE_STACKS_EPSILON", 0.0),
+            cap: crate::env_or("SEQUENCE_STACKS_CAP", PLAYOUT_CAP),
+            epsilon: crate::env_or("SEQUENCE_STACKS_EPSILON", 0.0),
             prior_scale,
-            flat: env_or("SEQUENCE_STACKS_FLAT", 1u8) != 0,
-            halving: env_or("SEQUENCE_STACKS_HALVING", 1u8) != 0,
-            own: env_or("SEQUENCE_STACKS_OWN", 3u32),
+            flat: crate::env_or("SEQUENCE_STACKS_FLAT", 1u8) != 0,
+            halving: crate::env_or("SEQUENCE_STACKS_HALVING", 1u8) != 0,
+            own: crate::env_or("SEQUENCE_STACKS_OWN", 3u32),
         }
     })
 }

@@ -24,12 +24,7 @@ pub const TEMPERATURE: f64 = 20.0;
 
 fn temperature() -> f64 {
     static T: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *T.get_or_init(|| {
-        std::env::var("SEQUENCE_INFER_TEMPERATURE")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(TEMPERATURE)
-    })
+    *T.get_or_init(|| crate::env_or("SEQUENCE_INFER_TEMPERATURE", TEMPERATURE))
 }
 
 /// Deals tried before one is kept whatever its weight.

@@ -685,10 +685,7 @@ pub const HINT_ROOT_MOVES: usize = 8;
 
 /// Playout cutoff: `SEQUENCE_CUTOFF` (for experiments) or [`DEFAULT_CUTOFF`].
 fn cutoff_from_env() -> u32 {
-    std::env::var("SEQUENCE_CUTOFF")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(DEFAULT_CUTOFF)
+    crate::env_or("SEQUENCE_CUTOFF", DEFAULT_CUTOFF)
 }
 
 /// The bot's search of the view's position with a playout cutoff (policy
@@ -729,12 +726,7 @@ pub const ROOT_MOVES: usize = 4;
 
 fn root_moves_from_env() -> usize {
     static K: OnceLock<usize> = OnceLock::new();
-    *K.get_or_init(|| {
-        std::env::var("SEQUENCE_ROOT_MOVES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(ROOT_MOVES)
-    })
+    *K.get_or_init(|| crate::env_or("SEQUENCE_ROOT_MOVES", ROOT_MOVES))
 }
 
 /// The `k` root moves the heuristic ranks highest (see [`ROOT_MOVES`]);

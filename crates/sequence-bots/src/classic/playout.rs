@@ -142,12 +142,7 @@ pub const RANDOM_SHARE: f32 = 0.05;
 
 fn random_share() -> f32 {
     static R: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *R.get_or_init(|| {
-        std::env::var("SEQUENCE_RANDOM_SHARE")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(RANDOM_SHARE)
-    })
+    *R.get_or_init(|| crate::env_or("SEQUENCE_RANDOM_SHARE", RANDOM_SHARE))
 }
 
 #[inline]
