@@ -113,9 +113,15 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         progress: true,
     };
     tracing::info!(?cfg, "arena");
-    let report = arena::run(&cfg)?;
+    // The output folder must be writable before hours of games are played.
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(args.out.join("arena.csv"))
+        .with_context(|| format!("cannot write in {}", args.out.display()))?;
+    let report = arena::run(&cfg)?;
     report.write_csv(&args.out).context("writing arena.csv")?;
     let title = format!(
         "{} · {} players · {} games · seed {}",

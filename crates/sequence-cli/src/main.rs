@@ -83,14 +83,6 @@ pub struct BenchArgs {
 }
 
 fn main() -> ExitCode {
-    // Output piped into a command that closes early (`| head`) ends the
-    // program quietly, as other command-line tools do.
-    #[cfg(unix)]
-    // SAFETY: restoring the default disposition of SIGPIPE at start-up,
-    // before any thread exists, has no other effect.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -99,6 +91,18 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    // Output piped into a command that closes early (`| head`) ends the
+    // program quietly, as other command-line tools do. Not for `arena`: it
+    // talks to bot programs over pipes, and one that exits must lose its
+    // game, not kill the arena.
+    #[cfg(unix)]
+    if !matches!(cli.command, Command::Arena(_)) {
+        // SAFETY: restoring the default disposition of SIGPIPE before any
+        // thread of ours exists has no other effect.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = match cli.command {
         Command::Verify(a) => return verify::run(a),
         Command::Replay(a) => return classic::replay(a),

@@ -118,3 +118,51 @@ fn options_must_be_a_json_object() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+/// A bot program that exits at once is refused with a message naming it
+/// (it used to kill the arena silently with SIGPIPE).
+#[test]
+fn arena_names_a_bot_program_that_exits() {
+    let out = run(
+        &[
+            "arena",
+            "--bots",
+            "cmd:true,greedy",
+            "--games",
+            "2",
+            "--out",
+            "/tmp",
+        ],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cmd:true") && stderr.contains("crashed"),
+        "{stderr}"
+    );
+}
+
+/// An output folder that cannot be written is refused before any game.
+#[test]
+fn arena_checks_its_output_folder_first() {
+    let t = std::time::Instant::now();
+    let out = run(
+        &[
+            "arena",
+            "--bots",
+            "ismcts:50000it:1t,greedy",
+            "--games",
+            "50",
+            "--out",
+            "/proc/nope",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/proc/nope"));
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "games were played first"
+    );
+}
