@@ -10,7 +10,7 @@
 use crate::bitboard::{Bitboard, Space, BOARD, CORNERS};
 use crate::card::Card;
 use crate::layout::Layout;
-use crate::moves::{Declaration, IllegalMove, Move, MoveList};
+use crate::moves::{Declaration, IllegalMove, Move, MoveSink};
 use crate::options::{Config, NoPlay};
 use crate::sequences::{Completions, Sequence, Window};
 use rand::Rng;
@@ -838,7 +838,7 @@ impl Game {
     /// only: two copies of a card give one set of moves. Placements carry no
     /// declaration (the engine's default choice, C8a). Empty when the game
     /// is over.
-    pub fn legal_moves(&self, out: &mut MoveList) {
+    pub fn legal_moves<S: MoveSink + ?Sized>(&self, out: &mut S) {
         out.clear();
         if self.is_over() {
             return;
@@ -878,7 +878,7 @@ impl Game {
         }
     }
 
-    fn push_stuck_moves(&self, out: &mut MoveList) {
+    fn push_stuck_moves<S: MoveSink + ?Sized>(&self, out: &mut S) {
         let hand = &self.hands[self.turn.index()];
         if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
             let mut seen = 0u64;
@@ -1334,12 +1334,23 @@ impl Game {
 
     pub(crate) fn set_hidden(&mut self, hands: &[(Seat, Vec<Card>)], draw_top_first: &[Card]) {
         for (s, cards) in hands {
-            let h = &mut self.hands[s.index()];
-            *h = Hand::default();
-            for &c in cards {
-                h.push(c);
-            }
+            self.set_hand(*s, cards);
         }
+        self.set_draw(draw_top_first);
+    }
+
+    /// Replaces the hand of `seat` (for determinizations).
+    pub(crate) fn set_hand(&mut self, seat: Seat, cards: &[Card]) {
+        let h = &mut self.hands[seat.index()];
+        *h = Hand::default();
+        for &c in cards {
+            h.push(c);
+        }
+    }
+
+    /// Replaces the draw pile, `draw_top_first[0]` on top (for
+    /// determinizations).
+    pub(crate) fn set_draw(&mut self, draw_top_first: &[Card]) {
         self.draw_len = draw_top_first.len() as u8;
         for (i, c) in draw_top_first.iter().rev().enumerate() {
             self.draw[i] = *c;

@@ -28,7 +28,7 @@ pub use bitboard::{Bitboard, Space, BOARD, CORNERS};
 pub use card::{Card, Rank, Suit};
 pub use game::{Game, Played, Position, Reshuffler, RngReshuffler, Status, Team};
 pub use layout::Layout;
-pub use moves::{Declaration, IllegalMove, Move, MoveList};
+pub use moves::{Declaration, IllegalMove, Move, MoveList, MoveSink};
 pub use options::{Config, ConfigError, Options};
 pub use sequence_common::Seat;
 pub use sequences::{Completions, Dir, Window};

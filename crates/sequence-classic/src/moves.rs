@@ -113,6 +113,37 @@ impl Move {
 /// dead cards and more, with room to spare.
 pub const MAX_MOVES: usize = 256;
 
+/// Where [`crate::Game::legal_moves`] writes moves: a [`MoveList`] (no
+/// allocation) or a `Vec<Move>` the caller reuses.
+pub trait MoveSink {
+    /// Removes every move.
+    fn clear(&mut self);
+    /// Adds a move.
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn clear(&mut self) {
+        MoveList::clear(self);
+    }
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    #[inline]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+}
+
 /// A fixed-capacity list of moves (no allocation).
 #[derive(Clone)]
 pub struct MoveList {

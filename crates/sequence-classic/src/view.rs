@@ -8,7 +8,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::card::Card;
-use crate::game::{Game, Status, Team};
+use crate::game::{Game, Status, Team, DECK_SIZE};
 use crate::moves::{Move, MoveList};
 use crate::options::Config;
 use crate::record::move_to_json;
@@ -155,6 +155,13 @@ impl SeatView {
     /// The cards this seat cannot see: every card but its hand and the
     /// discard piles (cards reshuffled into the draw pile are unseen again).
     pub fn unseen(&self) -> Vec<Card> {
+        let mut buf = [Card::JS; DECK_SIZE];
+        let n = self.unseen_into(&mut buf);
+        buf[..n].to_vec()
+    }
+
+    /// [`SeatView::unseen`] into `buf` (no allocation); returns how many.
+    fn unseen_into(&self, buf: &mut [Card; DECK_SIZE]) -> usize {
         let mut counts = [2u8; 52];
         for c in self
             .hand
@@ -164,17 +171,24 @@ impl SeatView {
         {
             counts[c.index()] = counts[c.index()].saturating_sub(1);
         }
-        Card::all()
-            .flat_map(|c| std::iter::repeat_n(c, counts[c.index()] as usize))
-            .collect()
+        let mut n = 0;
+        for c in Card::all() {
+            for _ in 0..counts[c.index()] {
+                buf[n] = c;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// A full game consistent with this view: the unseen cards dealt at
     /// random into the other hands (their sizes are public) and the draw
     /// pile. Used by searching bots (ISMCTS determinization).
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
-        let mut unseen = self.unseen();
-        sequence_common::rng::shuffle_fast(&mut unseen, rng);
+        let mut buf = [Card::JS; DECK_SIZE];
+        let n = self.unseen_into(&mut buf);
+        let unseen = &mut buf[..n];
+        sequence_common::rng::shuffle_fast(unseen, rng);
         self.deal(unseen, None)
     }
 
@@ -192,13 +206,14 @@ impl SeatView {
         tries: u32,
         mut accept: impl FnMut(&[Card], &mut R) -> bool,
     ) -> Game {
-        let mut unseen = self.unseen();
+        let mut buf = [Card::JS; DECK_SIZE];
+        let n = self.unseen_into(&mut buf);
+        let unseen = &mut buf[..n];
         let k = if seat == self.seat || seat.0 >= self.public.players() {
             0
         } else {
             (self.hand_sizes[seat.index()] as usize).min(unseen.len())
         };
-        let n = unseen.len();
         let tries = tries.max(1);
         for t in 0..tries {
             // Partial Fisher–Yates: a uniformly random k-set in front.
@@ -217,32 +232,26 @@ impl SeatView {
     /// Deals `unseen` (already in random order): `first`'s hand from the
     /// front, then the other hidden hands in seat order, the rest as the
     /// draw pile.
-    fn deal(&self, unseen: Vec<Card>, first: Option<Seat>) -> Game {
-        let mut it = unseen.into_iter();
-        let mut hands: Vec<(Seat, Vec<Card>)> = Vec::with_capacity(self.public.players() as usize);
+    fn deal(&self, unseen: &[Card], first: Option<Seat>) -> Game {
+        let mut g = self.public.clone();
+        let mut from = 0;
+        let mut take = |seat: Seat| {
+            let to = (from + self.hand_sizes[seat.index()] as usize).min(unseen.len());
+            let cards = &unseen[from..to];
+            from = to;
+            cards
+        };
         if let Some(s) = first {
-            hands.push((
-                s,
-                it.by_ref()
-                    .take(self.hand_sizes[s.index()] as usize)
-                    .collect(),
-            ));
+            g.set_hand(s, take(s));
         }
         for s in (0..self.public.players()).map(Seat) {
             if s == self.seat {
-                hands.push((s, self.hand.clone()));
+                g.set_hand(s, &self.hand);
             } else if Some(s) != first {
-                hands.push((
-                    s,
-                    it.by_ref()
-                        .take(self.hand_sizes[s.index()] as usize)
-                        .collect(),
-                ));
+                g.set_hand(s, take(s));
             }
         }
-        let draw: Vec<Card> = it.collect();
-        let mut g = self.public.clone();
-        g.set_hidden(&hands, &draw);
+        g.set_draw(&unseen[from..]);
         g
     }
 

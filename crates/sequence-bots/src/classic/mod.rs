@@ -10,8 +10,8 @@ use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES}
 use crate::ClassicBot;
 use rand::{Rng, RngCore};
 use sequence_classic::{
-    Bitboard, Declaration, Game, Move, MoveList, RngReshuffler, SeatView, Space, Status, Team,
-    Window, CORNERS,
+    Bitboard, Declaration, Game, Move, RngReshuffler, SeatView, Space, Status, Team, Window,
+    CORNERS,
 };
 use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
 use std::sync::OnceLock;
@@ -575,10 +575,7 @@ impl SearchState for ClassicState {
     }
 
     fn legal(&self, out: &mut Vec<Move>) {
-        let mut list = MoveList::new();
-        self.game.legal_moves(&mut list);
-        out.clear();
-        out.extend(list.iter().copied());
+        self.game.legal_moves(out);
     }
 
     #[inline]

@@ -10,7 +10,7 @@
 //! Jacks are kept for the first two cases. A small share of moves is
 //! uniformly random, so playouts still explore.
 
-use super::{Heuristic, ONE_EYED_COST, TWO_EYED_COST};
+use super::{Heuristic, ONE_EYED_COST, TWO_EYED_COST, WINNING_BLOCK};
 use rand::RngCore;
 use sequence_classic::{Bitboard, Card, Dir, Game, Move, Space, Team, BOARD, CORNERS};
 use sequence_common::rng::PlayoutRng;
@@ -33,6 +33,14 @@ pub struct Threats {
     /// `windows[team][m - 1]`: number of the team's live windows missing
     /// `m` spaces (1 to 4).
     pub windows: [[u16; 4]; 3],
+    /// `starts[team][dir][m - 1]`: the first spaces (bit masks) of the
+    /// team's live windows in direction `dir` (index of [`Dir::ALL`])
+    /// missing `m` spaces (1 to 5), for [`Threats::place_values`].
+    starts: [[[u128; 5]; 4]; 3],
+    /// Sequence length (C8), 4 or 5.
+    len: u8,
+    /// Teams scored (at most 3).
+    teams: u8,
 }
 
 /// Shift toward higher bits by `s` (below 128: windows are at most 5
@@ -48,92 +56,196 @@ fn down(b: u128, s: u32) -> u128 {
     b >> (s & 127)
 }
 
+/// The board as [`Threats::of`] reads it.
+struct Board {
+    empty: u128,
+    locked_all: u128,
+    chips: [u128; 3],
+    teams: usize,
+}
+
+/// Per sequence length (4, 5), direction and space: the bit masks of the
+/// window starts whose window (in that direction) holds the space.
+fn starts_through(len: u8) -> &'static [[u128; 128]; 4] {
+    static T: std::sync::OnceLock<[[[u128; 128]; 4]; 2]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| {
+        let mut t = [[[0u128; 128]; 4]; 2];
+        for (li, len) in [4u32, 5].into_iter().enumerate() {
+            for (di, dir) in Dir::ALL.into_iter().enumerate() {
+                let d = dir.step() as u32;
+                for (at, m) in t[li][di].iter_mut().enumerate().take(110) {
+                    for k in 0..len {
+                        if let Some(s) = (at as u32).checked_sub(k * d) {
+                            *m |= 1u128 << s;
+                        }
+                    }
+                }
+            }
+        }
+        t
+    });
+    &t[usize::from(len == 5)]
+}
+
 impl Threats {
     /// Computes the threats of every team of `game`.
     pub fn of(game: &Game) -> Threats {
-        let len = game.sequence_length() as u32;
-        let occ = game.occupied().0;
-        let empty = BOARD.0 & !occ & !CORNERS.0;
-        let locked_all = game.locked().0;
+        let len = game.sequence_length();
         let teams = game.teams().min(3) as usize;
         let mut chips = [0u128; 3];
         for (t, c) in chips.iter_mut().enumerate().take(teams) {
             *c = game.chips(Team(t as u8)).0;
         }
-        let mut out = Threats::default();
-        for dir in Dir::ALL {
-            let d = dir.step() as u32;
-            // Per window start (the window's first space): every space on
-            // the board, the number of empty spaces as a 3-bit counter, and
-            // per team whether an opponent chip is in it and whether two of
-            // the team's sequence spaces are (C8: a new sequence shares at
-            // most one space with the team's own).
-            let mut on_board = !0u128;
-            let (mut e0, mut e1, mut e2) = (0u128, 0u128, 0u128);
-            let mut any = [0u128; 3];
-            for k in 0..len {
-                let s = k * d;
-                on_board &= down(BOARD.0, s);
-                let e = down(empty, s);
-                let c0 = e0 & e;
-                e0 ^= e;
-                let c1 = e1 & c0;
-                e1 ^= c0;
-                e2 |= c1;
-                for t in 0..teams {
-                    any[t] |= down(chips[t], s);
-                }
-            }
-            let mut l2 = [0u128; 3];
-            if locked_all != 0 {
-                for t in 0..teams {
-                    let mut l1 = 0u128;
-                    for k in 0..len {
-                        let l = down(locked_all & chips[t], k * d);
-                        l2[t] |= l1 & l;
-                        l1 |= l;
-                    }
-                }
-            }
-            // Exactly m empties: m = 1 (001), 2 (010), 3 (011).
-            let exact = [
-                on_board & e0 & !e1 & !e2,
-                on_board & !e0 & e1 & !e2,
-                on_board & e0 & e1 & !e2,
-            ];
-            let exact4 = on_board & !e0 & !e1 & e2;
-            for t in 0..teams {
-                let opp = (0..teams).filter(|&u| u != t).fold(0, |o, u| o | any[u]);
-                let live = !opp & !l2[t];
-                let q = [exact[0] & live, exact[1] & live, exact[2] & live];
-                for (n, qm) in out.windows[t].iter_mut().zip(q) {
-                    *n += qm.count_ones() as u16;
-                }
-                out.windows[t][3] += (exact4 & live).count_ones() as u16;
-                if q[0] | q[1] | q[2] == 0 {
-                    continue;
-                }
-                let mut four = 0u128;
-                let mut three = 0u128;
-                for k in 0..len {
-                    let s = k * d;
-                    let e = down(empty, s);
-                    for (f, qm) in out.fill[t].iter_mut().zip(q) {
-                        *f |= up(qm & e, s);
-                    }
-                    let c = down(chips[t], s);
-                    four |= up(q[0] & c, s);
-                    three |= up(q[1] & c, s);
-                }
-                out.four_chips[t] |= four;
-                out.three_chips[t] |= three;
-            }
+        let b = Board {
+            empty: BOARD.0 & !game.occupied().0 & !CORNERS.0,
+            locked_all: game.locked().0,
+            chips,
+            teams,
+        };
+        let mut out = Threats {
+            len,
+            teams: teams as u8,
+            ..Threats::default()
+        };
+        // Constant steps and lengths let the compiler unroll every shift.
+        if len == 4 {
+            out.pass::<1, 4>(&b, 0);
+            out.pass::<11, 4>(&b, 1);
+            out.pass::<12, 4>(&b, 2);
+            out.pass::<10, 4>(&b, 3);
+        } else {
+            out.pass::<1, 5>(&b, 0);
+            out.pass::<11, 5>(&b, 1);
+            out.pass::<12, 5>(&b, 2);
+            out.pass::<10, 5>(&b, 3);
         }
         for t in 0..teams {
-            out.four_chips[t] &= !locked_all & !CORNERS.0;
-            out.three_chips[t] &= !locked_all & !CORNERS.0;
+            out.four_chips[t] &= !b.locked_all & !CORNERS.0;
+            out.three_chips[t] &= !b.locked_all & !CORNERS.0;
         }
         out
+    }
+
+    /// The windows of one direction (step `D`, length `L`, index `di` of
+    /// [`Dir::ALL`]).
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // teams index several arrays
+    fn pass<const D: u32, const L: u32>(&mut self, b: &Board, di: usize) {
+        let teams = b.teams;
+        // Per window start (the window's first space): every space on the
+        // board, the number of empty spaces as a 3-bit counter, and per
+        // team whether it has a chip in it and whether two of the team's
+        // sequence spaces are (C8: a new sequence shares at most one space
+        // with the team's own).
+        let mut on_board = !0u128;
+        let (mut e0, mut e1, mut e2) = (0u128, 0u128, 0u128);
+        let mut any = [0u128; 3];
+        for k in 0..L {
+            let s = k * D;
+            on_board &= down(BOARD.0, s);
+            let e = down(b.empty, s);
+            let c0 = e0 & e;
+            e0 ^= e;
+            let c1 = e1 & c0;
+            e1 ^= c0;
+            e2 |= c1;
+            for t in 0..teams {
+                any[t] |= down(b.chips[t], s);
+            }
+        }
+        let mut l2 = [0u128; 3];
+        if b.locked_all != 0 {
+            for t in 0..teams {
+                let mut l1 = 0u128;
+                for k in 0..L {
+                    let l = down(b.locked_all & b.chips[t], k * D);
+                    l2[t] |= l1 & l;
+                    l1 |= l;
+                }
+            }
+        }
+        // Exactly m empties: 1 (001), 2 (010), 3 (011), 4 (100), 5 (101).
+        let exact = [
+            on_board & e0 & !e1 & !e2,
+            on_board & !e0 & e1 & !e2,
+            on_board & e0 & e1 & !e2,
+            on_board & !e0 & !e1 & e2,
+            on_board & e0 & !e1 & e2,
+        ];
+        for t in 0..teams {
+            let opp = (0..teams).filter(|&u| u != t).fold(0, |o, u| o | any[u]);
+            let live = !opp & !l2[t];
+            let q = exact.map(|x| x & live);
+            self.starts[t][di] = q;
+            for (n, qm) in self.windows[t].iter_mut().zip(q) {
+                *n += qm.count_ones() as u16;
+            }
+            if q[0] | q[1] | q[2] == 0 {
+                continue;
+            }
+            let mut four = 0u128;
+            let mut three = 0u128;
+            for k in 0..L {
+                let s = k * D;
+                let e = down(b.empty, s);
+                for (f, qm) in self.fill[t].iter_mut().zip(q) {
+                    *f |= up(qm & e, s);
+                }
+                let c = down(b.chips[t], s);
+                four |= up(q[0] & c, s);
+                three |= up(q[1] & c, s);
+            }
+            self.four_chips[t] |= four;
+            self.three_chips[t] |= three;
+        }
+    }
+
+    /// The heuristic's value for `team` of a chip on each empty space of
+    /// `spaces` (bit mask), the same as [`Heuristic::place_value`] but from
+    /// the window masks already found: per window through the space, the
+    /// gain of its own live windows and the block of the opponents' (a
+    /// four whose team needs one more sequence to win counts as a winning
+    /// block). `wins[u]`: whether team `u` needs one more sequence only.
+    /// Calls `f(space, value)` per space.
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // teams index several arrays
+    pub fn place_values(
+        &self,
+        team: usize,
+        wins: [bool; 3],
+        spaces: u128,
+        mut f: impl FnMut(Space, f32),
+    ) {
+        const OWN_GAIN: [f32; 5] = [9_960.0, 31.0, 6.0, 2.0, 1.0];
+        const BLOCK_F: [f32; 5] = [600.0, 12.0, 2.0, 0.5, 0.0];
+        let through = starts_through(self.len);
+        for at in Bitboard(spaces) {
+            let bit = at.bit() as usize;
+            let mut v = 0.0f32;
+            for (di, th) in through.iter().enumerate() {
+                let m = th[bit];
+                for u in 0..self.teams as usize {
+                    let q = &self.starts[u][di];
+                    if u == team {
+                        for (qm, g) in q.iter().zip(OWN_GAIN) {
+                            v += (qm & m).count_ones() as f32 * g;
+                        }
+                    } else {
+                        let four = (q[0] & m).count_ones() as f32;
+                        v += four
+                            * if wins[u] {
+                                WINNING_BLOCK as f32
+                            } else {
+                                BLOCK_F[0]
+                            };
+                        for (qm, g) in q[1..4].iter().zip(&BLOCK_F[1..4]) {
+                            v += (qm & m).count_ones() as f32 * g;
+                        }
+                    }
+                }
+            }
+            f(at, v);
+        }
     }
 }
 
@@ -222,9 +334,10 @@ pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
     // 4. The move the heuristic values most among natural placements,
     //    two-eyed jacks on spaces that make or block fours, and one-eyed
     //    jacks on opponents' threes (jacks cost, as in greedy).
-    let h = Heuristic::from_game(game);
-    let me = Team(team as u8);
-    let scorer = h.place_scorer(me);
+    let mut wins = [false; 3];
+    for (u, w) in wins.iter_mut().enumerate().take(teams) {
+        *w = game.sequence_count(Team(u as u8)) + 1 >= game.win_sequences();
+    }
     let mut best = None;
     let mut best_v = f64::NEG_INFINITY;
     let mut consider = |mv: Move, v: f64, rng: &mut PlayoutRng| {
@@ -234,29 +347,29 @@ pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
             best = Some(mv);
         }
     };
-    for at in Bitboard(natural) {
-        consider(place_natural(at), scorer.value(at) as f64, rng);
-    }
+    th.place_values(team, wins, natural, |at, v| {
+        consider(place_natural(at), v as f64, rng)
+    });
     if let Some(j) = two_eyed {
-        for at in Bitboard((mine[1] | mine[2] | opp[1]) & empty) {
-            consider(
-                Move::place(j, at),
-                scorer.value(at) as f64 - TWO_EYED_COST,
-                rng,
-            );
-        }
+        th.place_values(team, wins, (mine[1] | mine[2] | opp[1]) & empty, |at, v| {
+            consider(Move::place(j, at), v as f64 - TWO_EYED_COST, rng)
+        });
     }
     if let Some(j) = one_eyed {
         let mut threes = 0u128;
         for u in (0..teams).filter(|&u| u != team) {
             threes |= th.three_chips[u];
         }
-        for at in Bitboard(threes) {
-            consider(
-                Move::Remove { card: j, at },
-                h.remove_value(me, at) - ONE_EYED_COST,
-                rng,
-            );
+        if threes != 0 {
+            let h = Heuristic::from_game(game);
+            let me = Team(team as u8);
+            for at in Bitboard(threes) {
+                consider(
+                    Move::Remove { card: j, at },
+                    h.remove_value(me, at) - ONE_EYED_COST,
+                    rng,
+                );
+            }
         }
     }
     if let Some(mv) = best {
@@ -354,10 +467,25 @@ mod tests {
                         let h = Heuristic::from_game(&game);
                         let me = game.team_of(game.turn());
                         let scorer = h.place_scorer(me);
-                        for at in Bitboard(BOARD.0 & !game.occupied().0 & !CORNERS.0) {
+                        let empty = BOARD.0 & !game.occupied().0 & !CORNERS.0;
+                        for at in Bitboard(empty) {
                             let (a, b) = (scorer.value(at) as f64, h.place_value(me, at));
                             assert!((a - b).abs() <= 1e-3 * b.abs().max(1.0), "{at}: {a} vs {b}");
                         }
+                        let mut wins = [false; 3];
+                        for (u, w) in wins.iter_mut().enumerate() {
+                            *w = game.sequence_count(Team(u as u8)) + 1 >= game.win_sequences();
+                        }
+                        let mut n = 0;
+                        th.place_values(me.index(), wins, empty, |at, v| {
+                            let b = h.place_value(me, at);
+                            assert!(
+                                (v as f64 - b).abs() <= 1e-3 * b.abs().max(1.0),
+                                "seed {seed} ply {plies} {at}: {v} vs {b}"
+                            );
+                            n += 1;
+                        });
+                        assert_eq!(n, empty.count_ones());
                     }
                     let mv = tactical_move(&game, &mut rng);
                     game.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
