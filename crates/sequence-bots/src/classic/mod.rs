@@ -100,6 +100,17 @@ const WINNING_BLOCK: f64 = 50_000.0;
 const TWO_EYED_COST: f64 = 30.0;
 /// Cost of spending a one-eyed jack (remover).
 const ONE_EYED_COST: f64 = 40.0;
+/// With 3 teams or more (one sequence wins, C9), greedy's extra cost of
+/// placing a two-eyed jack: it keeps it to win or to block a four
+/// ([`greedy_scores`]).
+const RACE_TWO_EYED_COST: f64 = 250.0;
+/// With 3 teams or more, greedy's extra cost of a one-eyed jack removal
+/// that breaks no opponent's four ([`greedy_scores`]).
+const RACE_ONE_EYED_COST: f64 = 100.0;
+/// With 3 teams or more, greedy's value, per window, of removing the one
+/// opponent chip in a window that holds four of its own when it holds a
+/// card to fill the cleared space next turn (C6: not in the same turn).
+const REOPEN_FOUR: f64 = 2000.0;
 
 /// The public board as the heuristic reads it.
 #[derive(Clone, Debug)]
@@ -258,6 +269,39 @@ impl Heuristic {
         v
     }
 
+    /// Whether removing the chip on `at` breaks a window its owner (an
+    /// opponent of `team`) lacks one space to complete (C8).
+    fn breaks_four(&self, team: Team, at: Space) -> bool {
+        let bit = at.bb().0;
+        let ls = lines(self.len);
+        (0..self.teams as usize)
+            .filter(|&o| o != team.index() && self.chips[o] & bit != 0)
+            .any(|o| {
+                ls.through[at.bit() as usize]
+                    .iter()
+                    .any(|&wi| self.missing(ls.windows[wi as usize], o, self.locked[o]) == Some(1))
+            })
+    }
+
+    /// Windows of `team` through `at` that would lack only the space `at`
+    /// once the opponent chip on it is removed (C6, C8).
+    fn reopened_fours(&self, team: Team, at: Space) -> usize {
+        let t = team.index();
+        let bit = at.bb().0;
+        let opp = self.occupied & !self.chips[t] & !bit;
+        let own = self.chips[t] | CORNERS.0;
+        let ls = lines(self.len);
+        ls.through[at.bit() as usize]
+            .iter()
+            .map(|&wi| ls.windows[wi as usize])
+            .filter(|&w| {
+                w & opp == 0
+                    && (w & self.locked[t]).count_ones() <= 1
+                    && (w & own).count_ones() + 1 == self.len as u32
+            })
+            .count()
+    }
+
     /// Sum over every window still live for `team` of its value, with
     /// `locked` as the team's sequence spaces: the team's potential.
     pub fn potential(&self, team: Team, locked: u128) -> f64 {
@@ -405,6 +449,44 @@ pub fn score_moves(game: &Game, moves: &[Move]) -> Vec<f64> {
         .collect()
 }
 
+/// The greedy bot's scores of `moves` in `game` (higher is better): those
+/// of [`score_moves`], and with 3 teams or more, where one sequence wins
+/// (C9) and two opponents threaten at once, a racing policy for the jacks
+/// (C6): a two-eyed jack costs 250 more, so it is kept to win or to block
+/// a four; a one-eyed jack costs 100 more unless it breaks an opponent's
+/// four, and is worth 2,000 per own window it leaves a single space short
+/// when the hand holds a card for that space (the cleared space is filled
+/// next turn). Reads only the public board and the mover's hand; with 2
+/// teams the scores are those of [`score_moves`].
+pub fn greedy_scores(game: &Game, moves: &[Move]) -> Vec<f64> {
+    let mut scores = score_moves(game, moves);
+    if game.teams() < 3 {
+        return scores;
+    }
+    let h = Heuristic::from_game(game);
+    let team = game.team_of(game.turn());
+    let hand = game.hand(game.turn());
+    for (s, m) in scores.iter_mut().zip(moves) {
+        match *m {
+            Move::Place { card, .. } if card.is_two_eyed_jack() => *s -= RACE_TWO_EYED_COST,
+            Move::Remove { at, .. } => {
+                if !h.breaks_four(team, at) {
+                    *s -= RACE_ONE_EYED_COST;
+                }
+                let can_fill = hand.iter().any(|&c| {
+                    c.is_two_eyed_jack()
+                        || (!c.is_jack() && game.layout().spaces_of(c).contains(at))
+                });
+                if can_fill {
+                    *s += REOPEN_FOUR * h.reopened_fours(team, at) as f64;
+                }
+            }
+            _ => {}
+        }
+    }
+    scores
+}
+
 /// A view's public board as a full game (hidden cards dealt at random):
 /// the heuristic only reads the public part.
 fn board_game(view: &SeatView, rng: &mut impl RngCore) -> Game {
@@ -416,8 +498,9 @@ fn board_game(view: &SeatView, rng: &mut impl RngCore) -> Game {
 /// One-ply heuristic: completes sequences (and wins), blocks opponents'
 /// fours and open threes, values spaces by the live lines through them,
 /// keeps jacks for when they matter, exchanges dead cards, and declares
-/// sequences keeping the most potential (C8a). With `blunder` > 0 it plays
-/// a random move that often (level 1).
+/// sequences keeping the most potential (C8a); with 3 teams or more it
+/// races ([`greedy_scores`]). With `blunder` > 0 it plays a random move
+/// that often (level 1).
 pub struct GreedyBot {
     name: String,
     rng: GameRng,
@@ -437,7 +520,7 @@ impl GreedyBot {
 
 /// The greedy choice among `moves` in `game` (ties broken by `rng`).
 pub fn greedy_choice(game: &Game, moves: &[Move], rng: &mut impl Rng) -> Move {
-    let scores = score_moves(game, moves);
+    let scores = greedy_scores(game, moves);
     let mut best = 0;
     let mut best_v = f64::NEG_INFINITY;
     for (i, &v) in scores.iter().enumerate() {
@@ -816,5 +899,121 @@ impl ClassicBot for IsmctsBot {
         let best = report.best().unwrap_or(moves[0]);
         self.last = Some(report);
         with_declaration(&game, best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sequence_classic::{Card, Config, Options, Position, Seat};
+
+    fn sp(s: &str) -> Space {
+        s.parse().expect("space")
+    }
+
+    fn cards(codes: &[&str]) -> Vec<Card> {
+        codes.iter().map(|c| c.parse().expect("card")).collect()
+    }
+
+    /// Row 3 reads `7C AS 2D 3D 4D 5D 6D 7D 9H QS` (C2). Blue holds c3, d3,
+    /// e3 and g3; the opponent chip on f3 is the only one in c3–g3; `others`
+    /// hold b3 and h3. Blue to move holds a one-eyed jack and the 5♦ that
+    /// fills f3.
+    fn reopen_position(players: u8, others: [Team; 3]) -> Game {
+        let cfg = Config::new(players, None, Options::default()).expect("config");
+        let mut chips: Vec<(Team, Space)> = ["c3", "d3", "e3", "g3"]
+            .iter()
+            .map(|s| (Team(0), sp(s)))
+            .collect();
+        chips.extend(
+            others
+                .iter()
+                .zip(["f3", "b3", "h3"])
+                .map(|(&t, s)| (t, sp(s))),
+        );
+        let mut hands = vec![
+            cards(&["JS", "5D", "2S", "3S", "4S", "6S"]),
+            cards(&["2H", "3H", "4H", "5H", "6H", "7H"]),
+            cards(&["2C", "3C", "4C", "5C", "6C", "7C"]),
+        ];
+        hands.truncate(players as usize);
+        if players == 2 {
+            hands[0].push("8S".parse().expect("card"));
+            hands[1].push("8H".parse().expect("card"));
+        }
+        let pos = Position {
+            chips,
+            sequences: vec![],
+            hands,
+            discards: vec![],
+            draw_pile: None,
+            turn: Seat(0),
+        };
+        Game::from_position(cfg, &pos).expect("position")
+    }
+
+    #[test]
+    fn with_three_teams_greedy_clears_the_last_space_of_its_four() {
+        // C9: with 3 teams one sequence wins; removing f3 (C6, one-eyed
+        // jack) leaves c3–g3 lacking only f3, which the 5♦ fills next turn.
+        let game = reopen_position(3, [Team(1), Team(2), Team(2)]);
+        let moves = game.view(Seat(0)).legal_moves();
+        let mut rng = game_rng(3);
+        let mv = greedy_choice(&game, &moves, &mut rng);
+        assert!(
+            matches!(mv, Move::Remove { at, .. } if at == sp("f3")),
+            "greedy played {mv:?}"
+        );
+        // With 2 teams (two sequences win) the heuristic alone decides:
+        // clearing f3 is worth little there.
+        let game = reopen_position(2, [Team(1); 3]);
+        let moves = game.view(Seat(0)).legal_moves();
+        let mv = greedy_choice(&game, &moves, &mut rng);
+        assert!(!matches!(mv, Move::Remove { .. }), "greedy played {mv:?}");
+    }
+
+    #[test]
+    fn with_three_teams_greedy_keeps_a_two_eyed_jack_unless_it_decides() {
+        // Blue holds b2, c2 and d2 and a two-eyed jack (C6): the jack on a2
+        // or e2 makes a four, which the shared heuristic pays it for; with
+        // 3 teams greedy keeps it to win or block a four (C9).
+        let cfg = Config::new(3, None, Options::default()).expect("config");
+        let chips = ["b2", "c2", "d2"]
+            .iter()
+            .map(|s| (Team(0), sp(s)))
+            .collect();
+        let hands = vec![
+            cards(&["JD", "2S", "3S", "4S", "6S", "7S"]),
+            cards(&["2H", "3H", "4H", "5H", "6H", "7H"]),
+            cards(&["2C", "3C", "4C", "5C", "6C", "7C"]),
+        ];
+        let pos = Position {
+            chips,
+            sequences: vec![],
+            hands,
+            discards: vec![],
+            draw_pile: None,
+            turn: Seat(0),
+        };
+        let game = Game::from_position(cfg, &pos).expect("position");
+        let moves = game.view(Seat(0)).legal_moves();
+        let before = score_moves(&game, &moves);
+        let after = greedy_scores(&game, &moves);
+        let best = |v: &[f64]| {
+            (0..v.len())
+                .max_by(|&a, &b| v[a].total_cmp(&v[b]))
+                .map(|i| moves[i])
+                .expect("moves")
+        };
+        assert!(
+            matches!(best(&before), Move::Place { card, .. } if card.is_jack()),
+            "the shared heuristic spends the wild: {:?}",
+            best(&before)
+        );
+        assert!(
+            matches!(best(&after), Move::Place { card, .. } if !card.is_jack()),
+            "greedy keeps it: {:?}",
+            best(&after)
+        );
     }
 }
