@@ -132,42 +132,113 @@ impl LastMove {
 
     /// [`LastMove::weight`] of the seat holding `hand` now.
     pub fn weight_of_hand(&self, hand: &[Card]) -> f64 {
-        let played = self.best[self.played.index()];
-        // The two best cards of the hand (by what they could have made).
-        let (mut b1, mut b2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for c in hand {
-            let v = self.best[c.index()];
-            if v > b1 {
-                b2 = b1;
-                b1 = v;
-            } else if v > b2 {
-                b2 = v;
-            }
-        }
-        if hand.is_empty() {
+        self.weight_after_draws(hand, 1)
+    }
+
+    /// The weight of `hand` held now when the seat has drawn `drawn` cards
+    /// since this move (1 for its last move, 2 for the one before, …): the
+    /// mean over which cards of `hand` were drawn since, of the acceptance
+    /// of the best card it still held then. With `drawn` at least the hand
+    /// size nothing is known (1).
+    pub fn weight_after_draws(&self, hand: &[Card], drawn: usize) -> f64 {
+        let n = hand.len();
+        if n == 0 || drawn >= n {
             return 1.0;
         }
+        let mut v = [f64::NEG_INFINITY; 16];
+        let n = n.min(v.len());
+        for (x, c) in v.iter_mut().zip(hand) {
+            *x = self.best[c.index()];
+        }
+        v[..n].sort_unstable_by(|a, b| b.total_cmp(a));
+        let played = self.best[self.played.index()];
         let temp = temperature();
         let w = |best: f64| (-(best.max(played) - self.value).max(0.0) / temp).exp();
-        // Drawing the best card leaves the second best; any other card
-        // leaves the best.
-        let top = hand
-            .iter()
-            .filter(|c| self.best[c.index()] == b1)
-            .count()
-            .max(1);
-        let n = hand.len() as f64;
-        if top == 1 {
-            (w(b2) + (n - 1.0) * w(b1)) / n
-        } else {
-            w(b1)
-        }
+        // The best card still held then is the k-th best (k = 1 …
+        // drawn + 1) when the k − 1 better ones were all drawn since and
+        // the k-th was not: C(n − k, drawn − k + 1) / C(n, drawn).
+        let total = binomial(n, drawn);
+        (1..=drawn + 1)
+            .map(|k| binomial(n - k, drawn + 1 - k) / total * w(v[k - 1]))
+            .sum()
     }
 }
 
-/// A determinization of `view` weighted by `last` (see the module docs).
-pub fn determinize<R: RngCore>(view: &SeatView, last: Option<&LastMove>, rng: &mut R) -> Game {
-    let Some(last) = last else {
+/// `C(n, k)` as a float.
+fn binomial(n: usize, k: usize) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// The recent moves of the seat before ours, newest first (its last move,
+/// then the one before, …), kept by the bot between its turns: a deal's
+/// weight is the product of what each tells ([`LastMove::weight_after_draws`]).
+#[derive(Clone, Debug, Default)]
+pub struct Evidence {
+    moves: Vec<LastMove>,
+    /// `move_number` of the view the newest was read from.
+    ply: u32,
+}
+
+/// Past moves [`Evidence`] keeps by default (`SEQUENCE_INFER_DEPTH`).
+pub const DEPTH: usize = 1;
+
+fn depth() -> usize {
+    static D: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *D.get_or_init(|| crate::env_or("SEQUENCE_INFER_DEPTH", DEPTH))
+}
+
+impl Evidence {
+    /// Evidence from the view's last move only.
+    pub fn of_view(view: &SeatView) -> Evidence {
+        Evidence {
+            moves: LastMove::read(view).into_iter().collect(),
+            ply: view.move_number(),
+        }
+    }
+
+    /// Adds the view's last move (a later turn of the same game): kept with
+    /// the earlier ones when it is the same seat's next move, else the
+    /// evidence starts again from it.
+    pub fn update(&mut self, view: &SeatView) {
+        // Our own dead-card exchange (C6) tells nothing new.
+        if view.last_move().is_some_and(|(s, _)| s == view.seat()) {
+            return;
+        }
+        let ply = view.move_number();
+        let next = LastMove::read(view);
+        match next {
+            Some(m) if ply > self.ply && self.moves.first().is_some_and(|p| p.seat == m.seat) => {
+                self.moves.insert(0, m);
+                self.moves.truncate(depth().max(1));
+            }
+            other => self.moves = other.into_iter().collect(),
+        }
+        self.ply = ply;
+    }
+
+    /// The newest move, if any.
+    pub fn last(&self) -> Option<&LastMove> {
+        self.moves.first()
+    }
+
+    /// Weight of the hand `hand` of the evidence's seat (1 without
+    /// evidence).
+    pub fn weight_of_hand(&self, hand: &[Card]) -> f64 {
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m.weight_after_draws(hand, i + 1))
+            .product()
+    }
+}
+
+/// A determinization of `view` weighted by `evidence` (see the module
+/// docs).
+pub fn determinize<R: RngCore>(view: &SeatView, evidence: &Evidence, rng: &mut R) -> Game {
+    let Some(last) = evidence.last() else {
         return view.determinize(rng);
     };
     view.determinize_weighted(
@@ -176,7 +247,7 @@ pub fn determinize<R: RngCore>(view: &SeatView, last: Option<&LastMove>, rng: &m
         MAX_TRIES,
         |hand, rng| {
             let u = (rng.next_u32() as f64) / 4_294_967_296.0;
-            u < last.weight_of_hand(hand)
+            u < evidence.weight_of_hand(hand)
         },
     )
 }
@@ -187,6 +258,81 @@ mod tests {
     use crate::classic::greedy_choice;
     use sequence_classic::{Config, Options, RngReshuffler};
     use sequence_common::rng::{game_rng, playout_rng};
+
+    /// The weight of a hand for an older move: the mean over which cards
+    /// were drawn since. With one draw and a unique best card it is
+    /// `((n − 1)·w(best) + w(second)) / n`; more draws since only make a
+    /// damning card likelier to be new (the weight never falls), and a
+    /// whole hand drawn since tells nothing.
+    #[test]
+    fn older_moves_weigh_less_and_one_draw_averages_over_the_drawn_card() {
+        let cfg = Config::new(2, None, Options::default()).expect("config");
+        let mut checked = 0;
+        for seed in 0..8 {
+            let mut rng = game_rng(seed);
+            let (mut game, _) = Game::deal(cfg.clone(), &mut rng);
+            for ply in 0..40 {
+                if game.is_over() {
+                    break;
+                }
+                let view = game.view(game.turn());
+                if let Some(last) = LastMove::read(&view) {
+                    let hand = game.hand(sequence_classic::Seat(last.seat as u8)).to_vec();
+                    let mut prev = 0.0;
+                    for drawn in 1..=hand.len() {
+                        let w = last.weight_after_draws(&hand, drawn);
+                        assert!((0.0..=1.0 + 1e-12).contains(&w), "weight {w}");
+                        assert!(w + 1e-12 >= prev, "ply {ply}: {w} after {prev}");
+                        prev = w;
+                    }
+                    assert_eq!(last.weight_after_draws(&hand, hand.len()), 1.0);
+                    let mut v: Vec<f64> = hand.iter().map(|c| last.best[c.index()]).collect();
+                    v.sort_by(|a, b| b.total_cmp(a));
+                    let played = last.best[last.played.index()];
+                    let w = |b: f64| (-(b.max(played) - last.value).max(0.0) / TEMPERATURE).exp();
+                    let n = hand.len() as f64;
+                    let want = ((n - 1.0) * w(v[0]) + w(v[1])) / n;
+                    let got = last.weight_of_hand(&hand);
+                    assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+                    checked += 1;
+                }
+                let mv = greedy_choice(&game, &view.legal_moves(), &mut rng);
+                game.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+            }
+        }
+        assert!(checked > 100, "only {checked} positions checked");
+    }
+
+    /// The bot's evidence keeps the same seat's successive moves, newest
+    /// first, and starts again in a new game; our own dead-card exchange
+    /// does not reset it.
+    #[test]
+    fn evidence_follows_the_seat_before_ours() {
+        let cfg = Config::new(2, None, Options::default()).expect("config");
+        let mut rng = game_rng(3);
+        let (mut game, _) = Game::deal(cfg.clone(), &mut rng);
+        let mut ev = Evidence::default();
+        let mut seen = 0;
+        for _ in 0..20 {
+            let view = game.view(game.turn());
+            if game.turn() == sequence_classic::Seat(0) {
+                ev.update(&view);
+                if let Some(last) = LastMove::read(&view) {
+                    seen += 1;
+                    let newest = ev.last().expect("evidence");
+                    assert_eq!(newest.played, last.played);
+                    assert_eq!(ev.moves.len(), seen.min(depth()));
+                }
+            }
+            let mv = greedy_choice(&game, &view.legal_moves(), &mut rng);
+            game.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+        }
+        assert!(seen >= 5);
+        // A new game (move number back to 0): the evidence starts again.
+        let (fresh, _) = Game::deal(cfg, &mut rng);
+        ev.update(&fresh.view(fresh.turn()));
+        assert!(ev.moves.is_empty());
+    }
 
     /// Against a heuristic player, the hand it really holds must weigh
     /// clearly more than a random deal of the unseen cards: the weighting

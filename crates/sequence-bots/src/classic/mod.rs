@@ -757,7 +757,8 @@ pub fn analyse(
     seed: u64,
 ) -> SearchReport<Move> {
     let k = root_moves_from_env().max(HINT_ROOT_MOVES);
-    search_view(view, budget, trees, seed, cutoff_from_env(), k)
+    let evidence = inference::Evidence::of_view(view);
+    search_view(view, budget, trees, seed, cutoff_from_env(), k, &evidence)
 }
 
 /// Root moves [`analyse`] compares (at least).
@@ -778,7 +779,16 @@ pub fn analyse_with(
     seed: u64,
     cutoff: u32,
 ) -> SearchReport<Move> {
-    search_view(view, budget, trees, seed, cutoff, root_moves_from_env())
+    let evidence = inference::Evidence::of_view(view);
+    search_view(
+        view,
+        budget,
+        trees,
+        seed,
+        cutoff,
+        root_moves_from_env(),
+        &evidence,
+    )
 }
 
 fn search_view(
@@ -788,12 +798,12 @@ fn search_view(
     seed: u64,
     cutoff: u32,
     root_moves: usize,
+    evidence: &inference::Evidence,
 ) -> SearchReport<Move> {
-    let last = use_inference()
-        .then(|| inference::LastMove::read(view))
-        .flatten();
+    let none = inference::Evidence::default();
+    let evidence = if use_inference() { evidence } else { &none };
     let det = |rng: &mut PlayoutRng| ClassicState {
-        game: inference::determinize(view, last.as_ref(), rng),
+        game: inference::determinize(view, evidence, rng),
         cutoff,
     };
     let root = root_candidates(view, seed, root_moves);
@@ -844,6 +854,8 @@ pub struct IsmctsBot {
     pub cutoff: u32,
     /// The last search's report (for UIs and `sequence hint`).
     pub last: Option<SearchReport<Move>>,
+    /// What the recent moves of the seat before ours told of its hand.
+    evidence: inference::Evidence,
 }
 
 impl IsmctsBot {
@@ -859,6 +871,7 @@ impl IsmctsBot {
             rng: game_rng(seed),
             cutoff: cutoff_from_env(),
             last: None,
+            evidence: inference::Evidence::default(),
         }
     }
 }
@@ -873,6 +886,7 @@ impl ClassicBot for IsmctsBot {
         if moves.is_empty() {
             return Move::Pass;
         }
+        self.evidence.update(view);
         self.moves_made += 1;
         let game = board_game(view, &mut self.rng);
         if moves.len() == 1 {
@@ -895,7 +909,15 @@ impl ClassicBot for IsmctsBot {
             return *m;
         }
         let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = analyse_with(view, self.budget, self.trees, seed, self.cutoff);
+        let report = search_view(
+            view,
+            self.budget,
+            self.trees,
+            seed,
+            self.cutoff,
+            root_moves_from_env(),
+            &self.evidence,
+        );
         let best = report.best().unwrap_or(moves[0]);
         self.last = Some(report);
         with_declaration(&game, best)
