@@ -1,5 +1,5 @@
-//! Fixed positions for benchmarks and the `sequence arena --bench`-style
-//! throughput measurement ([`iterations_per_second`]).
+//! Fixed positions for benchmarks and the search throughput
+//! measurements ([`classic_throughput`], [`stacks_throughput`]).
 
 use crate::Budget;
 use sequence_classic::{Config, Game, Options, RngReshuffler};
