@@ -247,8 +247,14 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
     let rest: Vec<&str> = parts.collect();
     if let Some(n) = head.strip_prefix("level") {
         let n = if n.is_empty() {
+            if rest.len() > 1 {
+                return Err(bad(spec, "a level takes no options (level:1 … level:5)"));
+            }
             rest.first().copied().unwrap_or_default()
         } else {
+            if !rest.is_empty() {
+                return Err(bad(spec, "a level takes no options (level:1 … level:5)"));
+            }
             n.trim_matches(['(', ')'])
         };
         let n: u8 = n
@@ -267,6 +273,12 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                         .trim_end_matches('%')
                         .parse::<f64>()
                         .map_err(|_| bad(spec, "blunder rate e.g. greedy:40%"))?;
+                    if !b.ends_with('%') && p > 0.0 && p < 1.0 {
+                        return Err(bad(
+                            spec,
+                            "the blunder rate is in percent: greedy:40% is 40 %, greedy:0.4% is 0.4 %",
+                        ));
+                    }
                     if !(0.0..=100.0).contains(&p) {
                         return Err(bad(spec, "blunder rate from 0% to 100%"));
                     }
@@ -282,7 +294,7 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
             Ok(Spec::Greedy { blunder })
         }
         "ismcts" | "mcts" => {
-            let mut budget = Budget::Time(Duration::from_millis(200));
+            let mut budget = None;
             let mut trees = None;
             let mut cutoff = None;
             for r in rest {
@@ -290,6 +302,9 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                     .strip_prefix('c')
                     .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
                 {
+                    if cutoff.is_some() {
+                        return Err(bad(spec, "the cutoff is given twice"));
+                    }
                     cutoff = Some(c.parse().map_err(|_| bad(spec, "cutoff e.g. c10"))?);
                 } else if let Some(t) = r
                     .strip_suffix('t')
@@ -299,13 +314,19 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                     if n == 0 || n > 256 {
                         return Err(bad(spec, "trees from 1 to 256"));
                     }
+                    if trees.is_some() {
+                        return Err(bad(spec, "the number of trees is given twice"));
+                    }
                     trees = Some(n);
                 } else {
-                    budget = parse_budget(r).map_err(|e| bad(spec, e))?;
+                    if budget.is_some() {
+                        return Err(bad(spec, "the budget is given twice"));
+                    }
+                    budget = Some(parse_budget(r).map_err(|e| bad(spec, e))?);
                 }
             }
             Ok(Spec::Ismcts {
-                budget,
+                budget: budget.unwrap_or(Budget::Time(Duration::from_millis(200))),
                 trees,
                 cutoff,
             })
@@ -450,6 +471,28 @@ mod tests {
             Err(BotError::BadOption { .. })
         ));
         assert!(matches!(parse_spec("alphazero"), Err(BotError::Unknown(_))));
+        // Found by a tester: options that were silently ignored or misread.
+        for loose in [
+            "level:3:foo",
+            "level(3):1s",
+            "ismcts:1s:2s",
+            "ismcts:2t:4t",
+            "ismcts:c2:c4",
+            "greedy:0.4",
+        ] {
+            assert!(
+                matches!(parse_spec(loose), Err(BotError::BadOption { .. })),
+                "{loose} was accepted"
+            );
+        }
+        assert_eq!(
+            parse_spec("greedy:0.4%").unwrap(),
+            Spec::Greedy { blunder: 0.004 }
+        );
+        assert_eq!(
+            parse_spec("greedy:40").unwrap(),
+            Spec::Greedy { blunder: 0.4 }
+        );
         assert!(matches!(
             parse_spec("cmd:  "),
             Err(BotError::BadOption { .. })
