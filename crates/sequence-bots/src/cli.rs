@@ -94,8 +94,13 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect();
-    if bots.is_empty() {
-        bail!("--bots: give at least one bot name");
+    if bots.len() < 2 {
+        bail!("--bots: give at least two bot names to compare, e.g. --bots greedy,random (a bot is tallied as one row: against itself it would win every game)");
+    }
+    for (i, b) in bots.iter().enumerate() {
+        if bots[..i].contains(b) {
+            bail!("--bots: {b} is listed twice (a bot's games are tallied under its name); to seat it more than once, use --players");
+        }
     }
     if args.games == 0 {
         bail!("--games: play at least one game");

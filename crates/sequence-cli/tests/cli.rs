@@ -166,3 +166,15 @@ fn arena_checks_its_output_folder_first() {
         "games were played first"
     );
 }
+
+/// One bot, or the same bot twice, makes a table that compares nothing
+/// (it reported 100 % for `--bots greedy`): refused with a message.
+#[test]
+fn arena_refuses_a_single_or_repeated_bot() {
+    for bots in ["greedy", "greedy,greedy", "greedy,random,greedy"] {
+        let out = run(&["arena", "--bots", bots, "--games", "2"], None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{bots}: {stderr}");
+        assert!(stderr.contains("--bots"), "{bots}: {stderr}");
+    }
+}
