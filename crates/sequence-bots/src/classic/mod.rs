@@ -464,27 +464,40 @@ pub fn greedy_scores(game: &Game, moves: &[Move]) -> Vec<f64> {
         return scores;
     }
     let h = Heuristic::from_game(game);
-    let team = game.team_of(game.turn());
-    let hand = game.hand(game.turn());
     for (s, m) in scores.iter_mut().zip(moves) {
-        match *m {
-            Move::Place { card, .. } if card.is_two_eyed_jack() => *s -= RACE_TWO_EYED_COST,
-            Move::Remove { at, .. } => {
-                if !h.breaks_four(team, at) {
-                    *s -= RACE_ONE_EYED_COST;
-                }
-                let can_fill = hand.iter().any(|&c| {
-                    c.is_two_eyed_jack()
-                        || (!c.is_jack() && game.layout().spaces_of(c).contains(at))
-                });
-                if can_fill {
-                    *s += REOPEN_FOUR * h.reopened_fours(team, at) as f64;
-                }
-            }
-            _ => {}
-        }
+        *s += race_adjustment(&h, game, *m);
     }
     scores
+}
+
+/// With 3 teams or more, what [`greedy_scores`] adds to the score of `mv`
+/// by the seat to move in `game` (read from `h`, the same board): −250 for
+/// a two-eyed jack; −100 for a one-eyed jack that breaks no opponent's
+/// four, and +2,000 per own window the removal leaves a single space short
+/// when the hand holds a card for that space. 0 with 2 teams. Shared by
+/// the greedy bot and the search's playout policy and root ordering.
+pub(crate) fn race_adjustment(h: &Heuristic, game: &Game, mv: Move) -> f64 {
+    if game.teams() < 3 {
+        return 0.0;
+    }
+    let team = game.team_of(game.turn());
+    match mv {
+        Move::Place { card, .. } if card.is_two_eyed_jack() => -RACE_TWO_EYED_COST,
+        Move::Remove { at, .. } => {
+            let mut s = 0.0;
+            if !h.breaks_four(team, at) {
+                s -= RACE_ONE_EYED_COST;
+            }
+            let can_fill = game.hand(game.turn()).iter().any(|&c| {
+                c.is_two_eyed_jack() || (!c.is_jack() && game.layout().spaces_of(c).contains(at))
+            });
+            if can_fill {
+                s += REOPEN_FOUR * h.reopened_fours(team, at) as f64;
+            }
+            s
+        }
+        _ => 0.0,
+    }
 }
 
 /// A view's public board as a full game (hidden cards dealt at random):
@@ -690,9 +703,11 @@ impl SearchState for ClassicState {
             Move::Place { card, at, .. } => {
                 let h = Heuristic::from_game(&self.game);
                 h.place_value(team, at) - if card.is_jack() { TWO_EYED_COST } else { 0.0 }
+                    + race_adjustment(&h, &self.game, *mv)
             }
             Move::Remove { at, .. } => {
-                Heuristic::from_game(&self.game).remove_value(team, at) - ONE_EYED_COST
+                let h = Heuristic::from_game(&self.game);
+                h.remove_value(team, at) - ONE_EYED_COST + race_adjustment(&h, &self.game, *mv)
             }
             Move::Dead { .. } => 1000.0,
             Move::Pass | Move::Discard { .. } => 0.0,
@@ -827,7 +842,7 @@ fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move> {
         return Vec::new();
     }
     let game = view.determinize(&mut game_rng(seed));
-    let scores = score_moves(&game, &moves);
+    let scores = greedy_scores(&game, &moves);
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
     order.into_iter().take(k).map(|i| moves[i]).collect()
@@ -972,6 +987,28 @@ mod tests {
             turn: Seat(0),
         };
         Game::from_position(cfg, &pos).expect("position")
+    }
+
+    /// The search's playout policy and root ordering race as greedy does
+    /// with 3 teams (C9): the policy clears the last space of its four
+    /// with the one-eyed jack (but for its share of random moves), and the
+    /// root candidates hold that removal first.
+    #[test]
+    fn with_three_teams_the_search_races_like_greedy() {
+        let game = reopen_position(3, [Team(1), Team(2), Team(2)]);
+        let clears = (0..40u64)
+            .filter(|&seed| {
+                let mut rng = sequence_common::rng::playout_rng(seed);
+                matches!(playout::tactical_move(&game, &mut rng), Move::Remove { at, .. } if at == sp("f3"))
+            })
+            .count();
+        assert!(clears >= 32, "the policy cleared f3 {clears} times of 40");
+        let view = game.view(Seat(0));
+        let root = root_candidates(&view, 1, ROOT_MOVES);
+        assert!(
+            matches!(root.first(), Some(Move::Remove { at, .. }) if *at == sp("f3")),
+            "root candidates {root:?}"
+        );
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //! Jacks are kept for the first two cases. A small share of moves is
 //! uniformly random, so playouts still explore.
 
-use super::{Heuristic, ONE_EYED_COST, TWO_EYED_COST, WINNING_BLOCK};
+use super::{
+    race_adjustment, Heuristic, ONE_EYED_COST, RACE_TWO_EYED_COST, TWO_EYED_COST, WINNING_BLOCK,
+};
 use rand::RngCore;
 use sequence_classic::{Bitboard, Card, Dir, Game, Move, Space, Team, BOARD, CORNERS};
 use sequence_common::rng::PlayoutRng;
@@ -333,7 +335,10 @@ pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
     }
     // 4. The move the heuristic values most among natural placements,
     //    two-eyed jacks on spaces that make or block fours, and one-eyed
-    //    jacks on opponents' threes (jacks cost, as in greedy).
+    //    jacks on opponents' threes (jacks cost, as in greedy). With 3
+    //    teams or more the jacks cost more, and a one-eyed jack may clear
+    //    the last space of an own four, as greedy races (race_adjustment).
+    let race = teams >= 3;
     let mut wins = [false; 3];
     for (u, w) in wins.iter_mut().enumerate().take(teams) {
         *w = game.sequence_count(Team(u as u8)) + 1 >= game.win_sequences();
@@ -351,22 +356,29 @@ pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
         consider(place_natural(at), v as f64, rng)
     });
     if let Some(j) = two_eyed {
+        let cost = TWO_EYED_COST + if race { RACE_TWO_EYED_COST } else { 0.0 };
         th.place_values(team, wins, (mine[1] | mine[2] | opp[1]) & empty, |at, v| {
-            consider(Move::place(j, at), v as f64 - TWO_EYED_COST, rng)
+            consider(Move::place(j, at), v as f64 - cost, rng)
         });
     }
     if let Some(j) = one_eyed {
-        let mut threes = 0u128;
+        let mut targets = 0u128;
         for u in (0..teams).filter(|&u| u != team) {
-            threes |= th.three_chips[u];
+            targets |= th.three_chips[u];
+            if race {
+                // Every removable opponent chip: it may reopen our four.
+                targets |= game.chips(Team(u as u8)).0;
+            }
         }
-        if threes != 0 {
+        targets &= !game.locked().0 & !CORNERS.0;
+        if targets != 0 {
             let h = Heuristic::from_game(game);
             let me = Team(team as u8);
-            for at in Bitboard(threes) {
+            for at in Bitboard(targets) {
+                let mv = Move::Remove { card: j, at };
                 consider(
-                    Move::Remove { card: j, at },
-                    h.remove_value(me, at) - ONE_EYED_COST,
+                    mv,
+                    h.remove_value(me, at) - ONE_EYED_COST + race_adjustment(&h, game, mv),
                     rng,
                 );
             }
