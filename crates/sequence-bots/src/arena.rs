@@ -147,6 +147,32 @@ fn bot_seed(seed: u64, g: u32, seat: u8) -> u64 {
 /// games end long before).
 pub const MAX_DECISIONS: u32 = 20_000;
 
+/// Most games one run plays (every result is kept for the CSV and the
+/// tally).
+pub const MAX_GAMES: u32 = 10_000_000;
+
+/// The bot (index into the arena's list) at each of `sides` sides in game
+/// `g` of a run with `bots` bots. With no more bots than sides every bot
+/// plays every game, rotated one side per game (a bot holds several sides
+/// when there are fewer bots). With more bots than sides the games cycle
+/// through every ordered choice of distinct bots, so every pair meets, in
+/// every seat order, as often as every other.
+pub fn seating(bots: usize, sides: usize, g: u32) -> Vec<usize> {
+    if bots <= sides {
+        return (0..sides).map(|u| (u + g as usize) % bots.max(1)).collect();
+    }
+    let total = (0..sides).fold(1u64, |t, u| t.saturating_mul((bots - u) as u64));
+    let mut idx = g as u64 % total;
+    let mut pool: Vec<usize> = (0..bots).collect();
+    (0..sides)
+        .map(|u| {
+            let k = (idx % (bots - u) as u64) as usize;
+            idx /= (bots - u) as u64;
+            pool.remove(k)
+        })
+        .collect()
+}
+
 /// Runs the arena.
 ///
 /// # Errors
@@ -209,6 +235,12 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         ProgressBar::hidden()
     };
     let next = AtomicUsize::new(0);
+    if cfg.games > MAX_GAMES {
+        return Err(ArenaError::Settings(format!(
+            "{} games: at most {MAX_GAMES} in one run",
+            cfg.games
+        )));
+    }
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; cfg.games as usize]);
     let jobs = cfg.jobs.max(1).min(cfg.games.max(1) as usize);
     std::thread::scope(|scope| {
@@ -219,18 +251,23 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                     break;
                 }
                 let g = g as u32;
-                let assign: Vec<usize> =
-                    (0..sides).map(|u| (u + g as usize) % specs.len()).collect();
+                let assign = seating(specs.len(), sides, g);
                 let r = match cfg.game {
                     GameKind::Classic => play_classic(cfg, &specs, &assign, g),
                     GameKind::Stacks => play_stacks(cfg, &specs, &assign, g),
                 };
                 if let Some((side, why)) = &r.failure {
-                    pb.println(format!(
+                    let line = format!(
                         "game {}: {} (side {side}) lost: {why}",
                         g + 1,
                         cfg.bots[assign[*side]]
-                    ));
+                    );
+                    // Without a terminal the bar is hidden and would drop it.
+                    if pb.is_hidden() {
+                        eprintln!("{line}");
+                    } else {
+                        pb.println(line);
+                    }
                 }
                 if let Ok(mut v) = results.lock() {
                     v[g as usize] = Some(r);
@@ -441,9 +478,14 @@ pub fn tally(names: &[String], games: &[GameResult]) -> Vec<BotStats> {
                 if a == b {
                     continue;
                 }
-                let pts = match winner_bot {
-                    Some(w) if w == a => 1.0,
-                    Some(w) if w == b => 0.0,
+                let failed = r.failure.as_ref().map(|(side, _)| r.sides[*side]);
+                let pts = match (winner_bot, failed) {
+                    (Some(w), _) if w == a => 1.0,
+                    (Some(w), _) if w == b => 0.0,
+                    // With 3 sides or more a failure leaves no winner: the
+                    // failing bot loses to every other.
+                    (None, Some(f)) if f == a => 0.0,
+                    (None, Some(f)) if f == b => 1.0,
                     _ => 0.5,
                 };
                 score[a][b] += pts;
@@ -494,12 +536,15 @@ pub fn elo(score: &[Vec<f64>], count: &[Vec<f64>]) -> Vec<f64> {
 }
 
 impl ArenaReport {
-    /// `{"games": N, "bots": [{"name", "wins", "draws", "losses", "elo"}]}`.
+    /// `{"games": N, "bots": [{"name", "games", "wins", "draws", "losses",
+    /// "elo"}]}`; a bot's `games` are those it took part in (fewer than `N`
+    /// when there are more bots than sides).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "games": self.games.len(),
             "bots": self.bots.iter().map(|b| serde_json::json!({
                 "name": b.name,
+                "games": b.games,
                 "wins": b.wins,
                 "draws": b.draws,
                 "losses": b.losses,

@@ -88,22 +88,43 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         "json" => true,
         f => bail!("unknown format {f:?} (table or json)"),
     };
-    let bots: Vec<String> = args
-        .bots
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let bots: Vec<String> = args.bots.split(',').map(|s| s.trim().to_string()).collect();
+    if bots.iter().any(|b| b.is_empty()) {
+        bail!(
+            "--bots: an empty name in {:?} (names are separated by single commas)",
+            args.bots
+        );
+    }
     if bots.len() < 2 {
         bail!("--bots: give at least two bot names to compare, e.g. --bots greedy,random (a bot is tallied as one row: against itself it would win every game)");
     }
+    // Names are case-insensitive, but not the command of a cmd: bot.
+    let key = |b: &str| {
+        if b.starts_with("cmd:") {
+            b.to_string()
+        } else {
+            b.to_ascii_lowercase()
+        }
+    };
     for (i, b) in bots.iter().enumerate() {
-        if bots[..i].contains(b) {
+        if bots[..i].iter().any(|a| key(a) == key(b)) {
             bail!("--bots: {b} is listed twice (a bot's games are tallied under its name); to seat it more than once, use --players");
         }
     }
     if args.games == 0 {
         bail!("--games: play at least one game");
+    }
+    if args.games > arena::MAX_GAMES {
+        bail!("--games: at most {} in one run", arena::MAX_GAMES);
+    }
+    if args.move_time == 0 {
+        bail!("--move-time: give the time in milliseconds, at least 1");
+    }
+    if args.jobs == 0 {
+        bail!("--jobs: play at least one game at a time");
+    }
+    if game == GameKind::Stacks && args.teams.is_some() {
+        bail!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
     }
     let players = args.players.unwrap_or(bots.len().max(2) as u8);
     let cfg = ArenaConfig {
@@ -158,6 +179,9 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let budget = parse_budget(&args.budget).map_err(|e| anyhow::anyhow!("--budget: {e}"))?;
+    if args.top == 0 {
+        bail!("--top: show at least one move");
+    }
     let out = hint(&text, args.seat, budget, args.top, args.seed)?;
     if args.json {
         println!("{out}");

@@ -334,19 +334,30 @@ pub fn search_among<S: SearchState>(
         Budget::Iterations(_) => 4,
         Budget::Time(_) => cores(),
     });
-    let trees = trees.max(1);
+    // No more trees than iterations: each tree runs at least one.
+    let trees = match budget {
+        Budget::Iterations(n) => trees.min(n.max(1) as usize),
+        Budget::Time(_) => trees,
+    }
+    .max(1);
     let (iters, deadline) = match budget {
-        Budget::Iterations(n) => (Some(n.div_ceil(trees as u64).max(1)), None),
+        Budget::Iterations(n) => (Some(n.max(1)), None),
         Budget::Time(d) => (None, Some(start + d)),
     };
     let threads = cores().min(trees).max(1);
+    // Tree `t`'s share of an iteration budget: `n / trees`, the first
+    // `n % trees` trees one more, so the trees run exactly `n` in all.
+    let share = |iters: Option<u64>, t: usize| {
+        iters.map(|n| n / trees as u64 + u64::from((t as u64) < n % trees as u64))
+    };
     let seeds: Vec<u64> = (0..trees as u64)
         .map(|t| crate::mix(seed ^ crate::mix(t + 1)))
         .collect();
     let results: Vec<TreeResult<S::Move>> = if threads == 1 {
         seeds
             .iter()
-            .map(|&s| search_tree(determinize, root_moves, s, iters, deadline))
+            .enumerate()
+            .map(|(t, &s)| search_tree(determinize, root_moves, s, share(iters, t), deadline))
             .collect()
     } else {
         // Trees are dealt to threads round-robin; results come back in tree
@@ -362,7 +373,13 @@ pub fn search_among<S: SearchState>(
                             .map(|t| {
                                 (
                                     t,
-                                    search_tree(determinize, root_moves, seeds[t], iters, deadline),
+                                    search_tree(
+                                        determinize,
+                                        root_moves,
+                                        seeds[t],
+                                        share(iters, t),
+                                        deadline,
+                                    ),
                                 )
                             })
                             .collect::<Vec<_>>()

@@ -270,7 +270,8 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                 [] => 0.0,
                 [b] => {
                     let p = b
-                        .trim_end_matches('%')
+                        .strip_suffix('%')
+                        .unwrap_or(b)
                         .parse::<f64>()
                         .map_err(|_| bad(spec, "blunder rate e.g. greedy:40%"))?;
                     if !b.ends_with('%') && p > 0.0 && p < 1.0 {
@@ -319,10 +320,11 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                     }
                     trees = Some(n);
                 } else {
+                    let b = parse_budget(r).map_err(|e| bad(spec, e))?;
                     if budget.is_some() {
                         return Err(bad(spec, "the budget is given twice"));
                     }
-                    budget = Some(parse_budget(r).map_err(|e| bad(spec, e))?);
+                    budget = Some(b);
                 }
             }
             Ok(Spec::Ismcts {
@@ -479,6 +481,8 @@ mod tests {
             "ismcts:2t:4t",
             "ismcts:c2:c4",
             "greedy:0.4",
+            "greedy:40%%",
+            "ismcts:200it:c-1",
         ] {
             assert!(
                 matches!(parse_spec(loose), Err(BotError::BadOption { .. })),

@@ -59,11 +59,16 @@ impl ProgramBot {
     ) -> Result<ProgramBot, String> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("empty command")?;
-        let mut child = Command::new(program)
-            .args(words)
+        let mut cmd = Command::new(program);
+        cmd.args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        // Its own process group, so that whatever it starts is stopped
+        // with it (see `kill`).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start {program:?}: {e}"))?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
@@ -196,7 +201,7 @@ impl ProgramBot {
     }
 
     fn fail(&mut self, e: BotFailure) {
-        tracing::warn!(command = %self.command, "bot program failed: {e}");
+        tracing::info!(command = %self.command, "bot program failed: {e}");
         self.failed = Some(e);
         self.kill();
     }
@@ -207,8 +212,18 @@ impl ProgramBot {
         }
     }
 
+    /// Stops the program and every process it started (its process
+    /// group).
     fn kill(&mut self) {
         self.stdin = None;
+        #[cfg(unix)]
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: killpg takes plain integers and touches no memory of
+            // ours; the group is the one the program was started in.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -231,11 +246,12 @@ impl Drop for ProgramBot {
             self.stdin = None;
             for _ in 0..20 {
                 if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
+        // Also stops what the program left running.
         self.kill();
     }
 }

@@ -257,7 +257,7 @@ fn arena_greedy_beats_random_and_reports_json() {
     assert_eq!(bots.len(), 2);
     for b in bots {
         let keys: Vec<&String> = b.as_object().expect("object").keys().collect();
-        assert_eq!(keys, ["name", "wins", "draws", "losses", "elo"]);
+        assert_eq!(keys, ["name", "games", "wins", "draws", "losses", "elo"]);
         let total = b["wins"].as_u64().unwrap()
             + b["draws"].as_u64().unwrap()
             + b["losses"].as_u64().unwrap();
@@ -434,4 +434,62 @@ fn hint_for_a_stacks_record() {
         .expect("hint");
     assert_eq!(h["game"], "stacks");
     assert!(!h["moves"].as_array().unwrap().is_empty());
+}
+
+/// With more bots than sides every ordered pair meets equally often (it
+/// used to seat only neighbours of the list: bots 0 and 2 never met).
+#[test]
+fn arena_seats_every_pair_when_bots_outnumber_sides() {
+    let mut met = std::collections::HashMap::new();
+    for g in 0..24 {
+        let s = arena::seating(4, 2, g);
+        assert_ne!(s[0], s[1], "game {g}: {s:?}");
+        *met.entry((s[0], s[1])).or_insert(0) += 1;
+    }
+    assert_eq!(met.len(), 12, "{met:?}");
+    assert!(met.values().all(|&n| n == 2), "{met:?}");
+    // Three sides of five bots: every game three different bots.
+    for g in 0..60 {
+        let s = arena::seating(5, 3, g);
+        assert!(s[0] != s[1] && s[1] != s[2] && s[0] != s[2], "{s:?}");
+    }
+    // No more bots than sides: every bot plays, rotated.
+    assert_eq!(arena::seating(2, 2, 1), vec![1, 0]);
+    assert_eq!(arena::seating(2, 3, 0), vec![0, 1, 0]);
+}
+
+/// With 3 sides a failing bot leaves no winner: it counts as a loss in the
+/// table and must rate below the others (it used to count as draws for
+/// Elo, rating the failing bot like everyone else).
+#[test]
+fn a_failing_bot_rates_below_the_others_with_three_sides() {
+    let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let games: Vec<arena::GameResult> = (0..6)
+        .map(|g| arena::GameResult {
+            index: g,
+            sides: vec![0, 1, 2],
+            winner: None,
+            moves: 3,
+            failure: Some((0, "crashed".into())),
+        })
+        .collect();
+    let stats = arena::tally(&names, &games);
+    assert_eq!((stats[0].losses, stats[0].failures), (6, 6));
+    assert_eq!((stats[1].draws, stats[2].draws), (6, 6));
+    assert!(
+        stats[0].elo < stats[1].elo - 100.0 && (stats[1].elo - stats[2].elo).abs() < 1e-6,
+        "{:?}",
+        stats.iter().map(|s| s.elo).collect::<Vec<_>>()
+    );
+}
+
+/// An iteration budget is run exactly, however many trees share it (5
+/// iterations over 4 trees ran 8).
+#[test]
+fn an_iteration_budget_is_run_exactly() {
+    let view = sequence_bots::bench::classic_midgame(3);
+    for (n, trees) in [(5u64, 4usize), (1, 4), (7, 3), (2000, 4)] {
+        let r = sequence_bots::classic::analyse(&view, Budget::Iterations(n), Some(trees), 1);
+        assert_eq!(r.iterations, n, "{n} iterations over {trees} trees");
+    }
 }

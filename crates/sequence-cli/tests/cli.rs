@@ -178,3 +178,127 @@ fn arena_refuses_a_single_or_repeated_bot() {
         assert!(stderr.contains("--bots"), "{bots}: {stderr}");
     }
 }
+
+/// Arena and hint options that were silently dropped or clamped are
+/// refused with a message naming the option.
+#[test]
+fn arena_and_hint_refuse_meaningless_options() {
+    for (args, needle) in [
+        (
+            &["arena", "--bots", "random,,greedy", "--games", "1"][..],
+            "--bots",
+        ),
+        (
+            &["arena", "--bots", "random,", "--games", "1"][..],
+            "--bots",
+        ),
+        (
+            &["arena", "--bots", "greedy,Greedy", "--games", "1"][..],
+            "--bots",
+        ),
+        (
+            &[
+                "arena",
+                "--bots",
+                "random,greedy",
+                "--games",
+                "1",
+                "--move-time",
+                "0",
+            ][..],
+            "--move-time",
+        ),
+        (
+            &[
+                "arena",
+                "--bots",
+                "random,greedy",
+                "--games",
+                "1",
+                "--jobs",
+                "0",
+            ][..],
+            "--jobs",
+        ),
+        (
+            &[
+                "arena",
+                "--game",
+                "stacks",
+                "--bots",
+                "random,greedy",
+                "--games",
+                "1",
+                "--teams",
+                "2",
+            ][..],
+            "--teams",
+        ),
+        (
+            &["arena", "--bots", "random,greedy", "--games", "4294967295"][..],
+            "games",
+        ),
+    ] {
+        let out = run(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+/// A bot program that starts a process of its own and then hangs: when the
+/// arena stops it, what it started is stopped too (it used to be left
+/// running, one per game).
+#[cfg(unix)]
+#[test]
+fn arena_stops_what_a_bot_program_started() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("seq-child-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let marker = 900_000 + std::process::id() % 90_000;
+    let script = dir.join("bot.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nread hello\necho '{{\"type\":\"hello\",\"name\":\"sleepy\"}}'\nsleep {marker} &\nwhile read line; do sleep 1000; done\n"
+        ),
+    )
+    .expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let bots = format!("cmd:{},greedy", script.display());
+    let out = run(
+        &[
+            "arena",
+            "--bots",
+            &bots,
+            "--games",
+            "1",
+            "--move-time",
+            "300",
+            "--out",
+        ][..]
+            .iter()
+            .copied()
+            .chain([dir.to_str().expect("utf-8 path")])
+            .collect::<Vec<_>>(),
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // Processes whose command line names the marker (from /proc).
+    let needle = format!("sleep\0{marker}");
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).into_owned())
+        .filter(|c| c.contains(&needle))
+        .collect();
+    assert!(left.is_empty(), "still running: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
