@@ -85,8 +85,9 @@ pub enum ReplayError {
     /// A move is illegal or malformed.
     #[error(transparent)]
     Move(#[from] MoveError),
-    /// The replay is legal but the record's `result` disagrees with it.
-    #[error("result does not match the replay: {0}")]
+    /// The replay is legal but the record disagrees with it (its `result`,
+    /// or reshuffles it lists that the replay never reached).
+    #[error("the record does not match its replay: {0}")]
     ResultMismatch(String),
 }
 
