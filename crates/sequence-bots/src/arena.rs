@@ -633,9 +633,22 @@ impl ArenaReport {
             .margin(16)
             .x_label_area_size(40)
             .y_label_area_size(50)
-            .build_cartesian_2d((0..n).into_segmented(), 0.0..100.0)
+            // A segmented 0..k has k + 1 slots: one per bot.
+            .build_cartesian_2d((0..n.saturating_sub(1)).into_segmented(), 0.0..100.0)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
+        // Long names (cmd: command lines) would run into their neighbours.
+        let names: Vec<String> = self
+            .bots
+            .iter()
+            .map(|b| {
+                if b.name.chars().count() > 20 {
+                    let head: String = b.name.chars().take(19).collect();
+                    format!("{head}…")
+                } else {
+                    b.name.clone()
+                }
+            })
+            .collect();
         chart
             .configure_mesh()
             .disable_x_mesh()
