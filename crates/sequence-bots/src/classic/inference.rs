@@ -145,12 +145,24 @@ impl LastMove {
         if n == 0 || drawn >= n {
             return 1.0;
         }
+        // Only the drawn + 1 best values matter: keep them, best first, by
+        // insertion (a top-2 scan for the last move, on the search's hot
+        // path: every determinization try weighs a hand).
+        let top = drawn + 1;
         let mut v = [f64::NEG_INFINITY; 16];
-        let n = n.min(v.len());
-        for (x, c) in v.iter_mut().zip(hand) {
-            *x = self.best[c.index()];
+        for c in hand {
+            let x = self.best[c.index()];
+            let mut i = top.min(v.len());
+            while i > 0 && v[i - 1] < x {
+                if i < top {
+                    v[i] = v[i - 1];
+                }
+                i -= 1;
+            }
+            if i < top {
+                v[i] = x;
+            }
         }
-        v[..n].sort_unstable_by(|a, b| b.total_cmp(a));
         let played = self.best[self.played.index()];
         let temp = temperature();
         let w = |best: f64| (-(best.max(played) - self.value).max(0.0) / temp).exp();
@@ -159,7 +171,10 @@ impl LastMove {
         // the k-th was not: C(n − k, drawn − k + 1) / C(n, drawn).
         let total = binomial(n, drawn);
         (1..=drawn + 1)
-            .map(|k| binomial(n - k, drawn + 1 - k) / total * w(v[k - 1]))
+            .map(|k| {
+                let best = v.get(k - 1).copied().unwrap_or(f64::NEG_INFINITY);
+                binomial(n - k, drawn + 1 - k) / total * w(best)
+            })
             .sum()
     }
 }

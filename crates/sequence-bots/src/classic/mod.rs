@@ -952,12 +952,25 @@ mod tests {
         codes.iter().map(|c| c.parse().expect("card")).collect()
     }
 
+    /// A game of `players` at `chips` with these hands, seat 0 to move.
+    fn game_at(players: u8, chips: Vec<(Team, Space)>, hands: Vec<Vec<Card>>) -> Game {
+        let cfg = Config::new(players, None, Options::default()).expect("config");
+        let pos = Position {
+            chips,
+            sequences: vec![],
+            hands,
+            discards: vec![],
+            draw_pile: None,
+            turn: Seat(0),
+        };
+        Game::from_position(cfg, &pos).expect("position")
+    }
+
     /// Row 3 reads `7C AS 2D 3D 4D 5D 6D 7D 9H QS` (C2). Blue holds c3, d3,
     /// e3 and g3; the opponent chip on f3 is the only one in c3–g3; `others`
     /// hold b3 and h3. Blue to move holds a one-eyed jack and the 5♦ that
     /// fills f3.
     fn reopen_position(players: u8, others: [Team; 3]) -> Game {
-        let cfg = Config::new(players, None, Options::default()).expect("config");
         let mut chips: Vec<(Team, Space)> = ["c3", "d3", "e3", "g3"]
             .iter()
             .map(|s| (Team(0), sp(s)))
@@ -978,15 +991,7 @@ mod tests {
             hands[0].push("8S".parse().expect("card"));
             hands[1].push("8H".parse().expect("card"));
         }
-        let pos = Position {
-            chips,
-            sequences: vec![],
-            hands,
-            discards: vec![],
-            draw_pile: None,
-            turn: Seat(0),
-        };
-        Game::from_position(cfg, &pos).expect("position")
+        game_at(players, chips, hands)
     }
 
     /// The search's playout policy and root ordering race as greedy does
@@ -1036,7 +1041,6 @@ mod tests {
         // Blue holds b2, c2 and d2 and a two-eyed jack (C6): the jack on a2
         // or e2 makes a four, which the shared heuristic pays it for; with
         // 3 teams greedy keeps it to win or block a four (C9).
-        let cfg = Config::new(3, None, Options::default()).expect("config");
         let chips = ["b2", "c2", "d2"]
             .iter()
             .map(|s| (Team(0), sp(s)))
@@ -1046,15 +1050,7 @@ mod tests {
             cards(&["2H", "3H", "4H", "5H", "6H", "7H"]),
             cards(&["2C", "3C", "4C", "5C", "6C", "7C"]),
         ];
-        let pos = Position {
-            chips,
-            sequences: vec![],
-            hands,
-            discards: vec![],
-            draw_pile: None,
-            turn: Seat(0),
-        };
-        let game = Game::from_position(cfg, &pos).expect("position");
+        let game = game_at(3, chips, hands);
         let moves = game.view(Seat(0)).legal_moves();
         let before = score_moves(&game, &moves);
         let after = greedy_scores(&game, &moves);
