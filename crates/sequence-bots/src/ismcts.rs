@@ -340,15 +340,19 @@ pub fn search_among<S: SearchState>(
         Budget::Time(_) => trees,
     }
     .max(1);
-    let (iters, deadline) = match budget {
-        Budget::Iterations(n) => (Some(n.max(1)), None),
-        Budget::Time(d) => (None, Some(start + d)),
+    let deadline = match budget {
+        Budget::Iterations(_) => None,
+        Budget::Time(d) => Some(start + d),
     };
     let threads = cores().min(trees).max(1);
     // Tree `t`'s share of an iteration budget: `n / trees`, the first
     // `n % trees` trees one more, so the trees run exactly `n` in all.
-    let share = |iters: Option<u64>, t: usize| {
-        iters.map(|n| n / trees as u64 + u64::from((t as u64) < n % trees as u64))
+    let share = |t: usize| match budget {
+        Budget::Iterations(n) => {
+            let n = n.max(1);
+            Some(n / trees as u64 + u64::from((t as u64) < n % trees as u64))
+        }
+        Budget::Time(_) => None,
     };
     let seeds: Vec<u64> = (0..trees as u64)
         .map(|t| crate::mix(seed ^ crate::mix(t + 1)))
@@ -357,7 +361,7 @@ pub fn search_among<S: SearchState>(
         seeds
             .iter()
             .enumerate()
-            .map(|(t, &s)| search_tree(determinize, root_moves, s, share(iters, t), deadline))
+            .map(|(t, &s)| search_tree(determinize, root_moves, s, share(t), deadline))
             .collect()
     } else {
         // Trees are dealt to threads round-robin; results come back in tree
@@ -377,7 +381,7 @@ pub fn search_among<S: SearchState>(
                                         determinize,
                                         root_moves,
                                         seeds[t],
-                                        share(iters, t),
+                                        share(t),
                                         deadline,
                                     ),
                                 )
