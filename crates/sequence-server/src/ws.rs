@@ -20,8 +20,15 @@ use tokio::sync::mpsc;
 /// Messages a connection may send per second, and the burst.
 const WS_RATE: f64 = 10.0;
 const WS_BURST: f64 = 20.0;
-/// Refusals after which a flooding connection is closed.
+/// Refusals after which a flooding connection is closed. A pause of
+/// [`WS_PAUSE`] after a refusal forgives the earlier ones: a client that
+/// backs off after a 429 is never closed, however long it stays connected.
 const WS_MAX_REFUSED: u32 = 20;
+/// Silence after a refusal that resets the refusal count.
+const WS_PAUSE: Duration = Duration::from_millis(200);
+/// How long a connection closed for flooding or size waits for the
+/// client's close frame.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// Queued outgoing frames before a slow connection is dropped.
 const QUEUE: usize = 64;
 
@@ -181,6 +188,7 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     });
     let mut bucket = Bucket::new(WS_BURST);
     let mut refused = 0u32;
+    let mut last_refusal = None;
     while let Some(item) = stream.next().await {
         let msg = match item {
             Ok(m) => m,
@@ -210,7 +218,11 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
             }
             _ => continue,
         };
+        if last_refusal.is_some_and(|t: std::time::Instant| t.elapsed() >= WS_PAUSE) {
+            refused = 0;
+        }
         if !bucket.take(WS_RATE, WS_BURST) {
+            last_refusal = Some(std::time::Instant::now());
             refused += 1;
             if refused > WS_MAX_REFUSED {
                 close_code.store(1008, std::sync::atomic::Ordering::SeqCst);
@@ -290,6 +302,19 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
         t.broadcast_views();
     }
     let _ = writer.await;
+    if close_code.load(std::sync::atomic::Ordering::SeqCst) != 0 {
+        // Closing handshake: read (and drop) what the client still sends
+        // until its close frame, so the socket is not reset under frames it
+        // already sent and the client reads our close code (1008/1009).
+        let _ = tokio::time::timeout(CLOSE_WAIT, async {
+            while let Some(Ok(m)) = stream.next().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
 }
 
 async fn reply(tref: &TableRef, conn: u64, text: String) {

@@ -223,7 +223,10 @@ async fn close_codes_for_flooding_and_oversized_frames() {
         }
     }
     let mut h = s.ws(&id, Some(&host)).await;
-    for _ in 0..60 {
+    // Far more than the server reads before it closes: it must still finish
+    // the closing handshake rather than reset the socket under unread
+    // frames (the client then saw no close code; flaky before).
+    for _ in 0..400 {
         h.send(json!({"type": "ping"})).await;
     }
     assert_eq!(close_code(&mut h).await, Some(1008));
@@ -231,4 +234,49 @@ async fn close_codes_for_flooding_and_oversized_frames() {
     let big = json!({"type": "chat", "text": "y".repeat(70_000)}).to_string();
     let _ = b.ws.send(Message::Text(big.into())).await;
     assert_eq!(close_code(&mut b).await, Some(1009));
+}
+
+/// Regression (CI failure of the hidden-information test): refusals were
+/// counted over a connection's whole life, so a client that waited after
+/// every 429 was still closed (1008) once it had been refused 21 times in a
+/// long game. A pause after a refusal now forgives the earlier ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_backs_off_after_429_stays_connected() {
+    let s = server(0).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let mut h = s.ws(&id, Some(&host)).await;
+    let mut refusals = 0;
+    for _round in 0..3 {
+        // empty the bucket (burst 20) and get refused 10 times ...
+        for _ in 0..30 {
+            h.send(json!({"type": "ping"})).await;
+        }
+        let mut pongs = 0;
+        let mut limited = 0;
+        while pongs + limited < 30 {
+            let (_, v) = h.next().await.expect("still connected");
+            match v["type"].as_str() {
+                Some("pong") => pongs += 1,
+                Some("error") => {
+                    assert_eq!(v["status"], 429, "{v}");
+                    limited += 1;
+                }
+                _ => {}
+            }
+        }
+        assert!(limited >= 5, "only {limited} refusals in a round");
+        refusals += limited;
+        // ... then wait as a client should
+        tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    }
+    assert!(refusals > 20, "{refusals} refusals in all");
+    h.send(json!({"type": "ping"})).await;
+    loop {
+        let (_, v) = h.next().await.expect("not closed after backing off");
+        if v["type"] == "pong" {
+            break;
+        }
+    }
 }
