@@ -59,8 +59,125 @@ fn chip_value(chips: [u8; 2], colour: Colour) -> f64 {
     }
 }
 
-/// How much a seat wants to keep `card` in hand (used to pick discards).
-fn keep_value(view: &SeatView, card: Card) -> f64 {
+/// What the heuristic reads of a position: a seat's [`SeatView`] (greedy) or
+/// a full [`Game`] (playouts, no allocation). One scoring function serves
+/// both, so the bots and their playouts judge alike.
+trait Position {
+    /// The seat deciding (`None`: nobody, the game is over).
+    fn deciding(&self) -> Option<Seat>;
+    /// Number of seats.
+    fn players(&self) -> u8;
+    /// The seat after `seat` in the current direction of play (S5).
+    fn next(&self, seat: Seat) -> Seat;
+    /// `seat`'s chips, `[blue, red]`.
+    fn chips(&self, seat: Seat) -> [u8; 2];
+    /// Chips left in the supply, `[blue, red]`.
+    fn supply(&self) -> [u8; 2];
+    /// Piles per colour (S3).
+    fn piles_per_colour(&self) -> u8;
+    /// Cards on the pile at `place` (0: free).
+    fn pile_height(&self, place: Place) -> usize;
+    /// Whether the deciding seat's hand, without `played` when it comes
+    /// from the hand, holds either card of `wanted`.
+    fn holds_besides(&self, wanted: [Card; 2], played: Card, from: Source) -> bool;
+    /// The top card of `seat`'s discard pile.
+    fn discard_top(&self, seat: Seat) -> Option<Card>;
+    /// The open Block window: the completer and the chip's colour (S5).
+    fn block_offer(&self) -> Option<(Seat, Colour)>;
+}
+
+impl Position for SeatView {
+    fn deciding(&self) -> Option<Seat> {
+        Some(self.seat)
+    }
+    fn players(&self) -> u8 {
+        self.players
+    }
+    fn next(&self, seat: Seat) -> Seat {
+        seat.next(self.players, self.direction)
+    }
+    fn chips(&self, seat: Seat) -> [u8; 2] {
+        self.chips
+            .get(seat.index())
+            .map_or([0, 0], |c| [c.blue, c.red])
+    }
+    fn supply(&self) -> [u8; 2] {
+        [self.supply.blue, self.supply.red]
+    }
+    fn piles_per_colour(&self) -> u8 {
+        self.options.piles_per_colour
+    }
+    fn pile_height(&self, place: Place) -> usize {
+        self.piles
+            .iter()
+            .find(|p| p.place == place)
+            .map_or(0, |p| p.cards.len())
+    }
+    fn holds_besides(&self, wanted: [Card; 2], played: Card, from: Source) -> bool {
+        let mut skip = from == Source::Hand;
+        self.hand.iter().any(|&c| {
+            if skip && c == played {
+                skip = false;
+                return false;
+            }
+            wanted.contains(&c)
+        })
+    }
+    fn discard_top(&self, seat: Seat) -> Option<Card> {
+        self.discard_piles
+            .get(seat.index())
+            .and_then(|p| p.last())
+            .copied()
+    }
+    fn block_offer(&self) -> Option<(Seat, Colour)> {
+        self.block_window.map(|w| (w.completer, w.colour))
+    }
+}
+
+impl Position for Game {
+    fn deciding(&self) -> Option<Seat> {
+        self.to_act()
+    }
+    fn players(&self) -> u8 {
+        Game::players(self)
+    }
+    fn next(&self, seat: Seat) -> Seat {
+        seat.next(Game::players(self), self.direction())
+    }
+    fn chips(&self, seat: Seat) -> [u8; 2] {
+        Game::chips(self, seat)
+    }
+    fn supply(&self) -> [u8; 2] {
+        Game::supply(self)
+    }
+    fn piles_per_colour(&self) -> u8 {
+        self.options().piles_per_colour
+    }
+    fn pile_height(&self, place: Place) -> usize {
+        self.pile_top(place).unwrap_or(0) as usize
+    }
+    fn holds_besides(&self, wanted: [Card; 2], played: Card, from: Source) -> bool {
+        let Some(seat) = self.to_act() else {
+            return false;
+        };
+        let mut hand = self.hand_counts(seat);
+        if from == Source::Hand {
+            hand[played.index()] = hand[played.index()].saturating_sub(1);
+        }
+        wanted.iter().any(|c| hand[c.index()] > 0)
+    }
+    fn discard_top(&self, seat: Seat) -> Option<Card> {
+        Game::discard_top(self, seat)
+    }
+    fn block_offer(&self) -> Option<(Seat, Colour)> {
+        Game::block_offer(self).map(|w| (w.completer, w.colour))
+    }
+}
+
+/// How much a seat wants to keep `card` in hand (used to pick discards):
+/// wilds and the strong action cards most, a numbered card by how soon a
+/// pile of its colour could take it.
+fn keep_value(pos: &impl Position, card: Card) -> f64 {
     if card.is_wild() {
         return 30.0;
     }
@@ -71,25 +188,13 @@ fn keep_value(view: &SeatView, card: Card) -> f64 {
             let (Some(colour), Some(n)) = (card.colour(), card.number()) else {
                 return 0.0;
             };
-            // Distance to the nearest pile of its colour that could take it.
-            let per = view.options.piles_per_colour as usize;
-            let mut best: Option<usize> = None;
-            let free_places = view
-                .piles
-                .iter()
-                .filter(|p| p.place.colour() == colour && p.cards.is_empty())
-                .count();
-            let _ = per;
-            for p in view.piles.iter().filter(|p| p.place.colour() == colour) {
-                let h = p.cards.len();
-                if h < n as usize {
-                    let d = n as usize - 1 - h;
-                    best = Some(best.map_or(d, |b| b.min(d)));
-                }
-            }
-            if free_places > 0 {
-                best = Some(best.map_or(n as usize - 1, |b| b.min(n as usize - 1)));
-            }
+            let n = n as usize;
+            // Cards still needed below it on the nearest pile that could take it.
+            let best = (0..pos.piles_per_colour())
+                .map(|slot| pos.pile_height(Place::new(colour, slot)))
+                .filter(|&h| h < n)
+                .map(|h| n - 1 - h)
+                .min();
             match best {
                 Some(d) => 10.0 - 2.0 * d as f64,
                 None => 1.0,
@@ -105,26 +210,26 @@ fn keep_value(view: &SeatView, card: Card) -> f64 {
 /// a-Chip takes a needed colour from the leader; discards throw the card
 /// least worth keeping.
 pub fn score(view: &SeatView, d: Decision) -> f64 {
-    let me = view.seat.index();
-    let chips = |s: usize| view.chips.get(s).map_or([0, 0], |c| [c.blue, c.red]);
-    let mine = chips(me);
-    let supply = [view.supply.blue, view.supply.red];
-    let hand_has = |pred: &dyn Fn(Card) -> bool, except: Card| {
-        let mut skipped = false;
-        view.hand.iter().any(|&c| {
-            if c == except && !skipped {
-                skipped = true;
-                return false;
-            }
-            pred(c)
-        })
+    score_at(view, d)
+}
+
+/// [`score`] read from a full game for the seat that must decide in `g`
+/// (no [`SeatView`] is built: cheap enough for every playout move); 0 when
+/// the game is over.
+pub fn game_score(g: &Game, d: Decision) -> f64 {
+    score_at(g, d)
+}
+
+#[inline]
+fn score_at(pos: &impl Position, d: Decision) -> f64 {
+    let Some(seat) = pos.deciding() else {
+        return 0.0;
     };
+    let mine = pos.chips(seat);
+    let supply = pos.supply();
     match d {
         Decision::Pile { card, from, place } => {
-            let Some(pile) = view.piles.iter().find(|p| p.place == place) else {
-                return 0.0;
-            };
-            let h = pile.cards.len() + 1;
+            let h = pos.pile_height(place) + 1;
             let colour = place.colour();
             let mut v = if h == 5 {
                 if supply[colour.index()] > 0 {
@@ -134,9 +239,8 @@ pub fn score(view: &SeatView, d: Decision) -> f64 {
                 }
             } else if h == 4 {
                 // Can we finish it ourselves this turn?
-                let five = Card::numbered(colour, 5);
-                let wild = Card::wild(colour);
-                if hand_has(&|c| c == five || c == wild, card) {
+                let finishers = [Card::numbered(colour, 5), Card::wild(colour)];
+                if pos.holds_besides(finishers, card, from) {
                     12.0
                 } else {
                     -40.0
@@ -153,8 +257,7 @@ pub fn score(view: &SeatView, d: Decision) -> f64 {
             v
         }
         Decision::Skip { .. } => {
-            let next = view.seat.next(view.players, view.direction).index();
-            let c = chips(next);
+            let c = pos.chips(pos.next(seat));
             if c[0] + c[1] >= 3 {
                 8.0
             } else {
@@ -162,24 +265,18 @@ pub fn score(view: &SeatView, d: Decision) -> f64 {
             }
         }
         Decision::Reverse { .. } => 1.0,
-        Decision::StealCard { target, .. } => {
-            let top = view
-                .discard_piles
-                .get(target.index())
-                .and_then(|p| p.last())
-                .copied();
-            match top {
-                Some(c) if c.is_wild() => 14.0,
-                Some(c) if c.is_action() => 8.0,
-                Some(c) => keep_value(view, c).max(2.0),
-                None => 0.0,
-            }
-        }
+        Decision::StealCard { target, .. } => match pos.discard_top(target) {
+            Some(c) if c.is_wild() => 14.0,
+            Some(c) if c.is_action() => 8.0,
+            Some(c) => keep_value(pos, c).max(2.0),
+            None => 0.0,
+        },
         Decision::StealChip { target, colour, .. } => {
-            let t = chips(target.index());
-            let lead = (0..view.players as usize)
-                .filter(|&s| s != me)
-                .map(|s| chips(s).iter().sum::<u8>())
+            let t = pos.chips(target);
+            let lead = (0..pos.players())
+                .map(Seat)
+                .filter(|&s| s != seat)
+                .map(|s| pos.chips(s).iter().sum::<u8>())
                 .max()
                 .unwrap_or(0);
             let mut v = chip_value(mine, colour) * 0.6;
@@ -193,13 +290,13 @@ pub fn score(view: &SeatView, d: Decision) -> f64 {
             v
         }
         Decision::Block => {
-            let Some(w) = view.block_window else {
+            let Some((completer, colour)) = pos.block_offer() else {
                 return 0.0;
             };
-            let c = chips(w.completer.index());
+            let c = pos.chips(completer);
             let mut after = c;
-            after[w.colour.index()] += 1;
-            if supply[w.colour.index()] == 0 {
+            after[colour.index()] += 1;
+            if supply[colour.index()] == 0 {
                 0.0
             } else if meets_win(after) {
                 1000.0
@@ -210,137 +307,7 @@ pub fn score(view: &SeatView, d: Decision) -> f64 {
             }
         }
         Decision::Pass => 10.0,
-        Decision::Discard { card } => -20.0 - keep_value(view, card),
-        Decision::End => 0.0,
-    }
-}
-
-// ----- the same heuristic on a full game (no allocation) ----------------------
-
-/// [`keep_value`] read from a full game: how much a seat wants to keep
-/// `card` in hand.
-#[inline]
-fn keep_value_game(g: &Game, card: Card) -> f64 {
-    if card.is_wild() {
-        return 30.0;
-    }
-    match card {
-        Card::Block | Card::StealChip => 25.0,
-        Card::Skip | Card::StealCard | Card::Reverse => 15.0,
-        _ => {
-            let (Some(colour), Some(n)) = (card.colour(), card.number()) else {
-                return 0.0;
-            };
-            let n = n as usize;
-            let mut best = usize::MAX;
-            for slot in 0..g.options().piles_per_colour {
-                let h = g.pile_top(Place::new(colour, slot)).unwrap_or(0) as usize;
-                if h < n {
-                    best = best.min(n - 1 - h);
-                }
-            }
-            if best == usize::MAX {
-                1.0
-            } else {
-                10.0 - 2.0 * best as f64
-            }
-        }
-    }
-}
-
-/// [`score`] read from a full game for the seat that must decide in `g`
-/// (no [`SeatView`] is built: cheap enough for every playout move).
-pub fn game_score(g: &Game, d: Decision) -> f64 {
-    let Some(seat) = g.to_act() else {
-        return 0.0;
-    };
-    let me = seat.index();
-    let players = g.players() as usize;
-    let mine = g.chips(seat);
-    let supply = g.supply();
-    match d {
-        Decision::Pile { card, from, place } => {
-            let h = g.pile_top(place).unwrap_or(0) as usize + 1;
-            let colour = place.colour();
-            let mut v = if h == 5 {
-                if supply[colour.index()] > 0 {
-                    chip_value(mine, colour) + 20.0
-                } else {
-                    5.0
-                }
-            } else if h == 4 {
-                let mut hand = g.hand_counts(seat);
-                if from == Source::Hand {
-                    hand[card.index()] -= 1;
-                }
-                if hand[Card::numbered(colour, 5).index()] > 0
-                    || hand[Card::wild(colour).index()] > 0
-                {
-                    12.0
-                } else {
-                    -40.0
-                }
-            } else {
-                6.0 + h as f64
-            };
-            if card.is_wild() && h != 5 {
-                v -= 5.0;
-            }
-            if from == Source::Discard {
-                v += 2.0;
-            }
-            v
-        }
-        Decision::Skip { .. } => {
-            let c = g.chips(seat.next(g.players(), g.direction()));
-            if c[0] + c[1] >= 3 {
-                8.0
-            } else {
-                2.0
-            }
-        }
-        Decision::Reverse { .. } => 1.0,
-        Decision::StealCard { target, .. } => match g.discard_top(target) {
-            Some(c) if c.is_wild() => 14.0,
-            Some(c) if c.is_action() => 8.0,
-            Some(c) => keep_value_game(g, c).max(2.0),
-            None => 0.0,
-        },
-        Decision::StealChip { target, colour, .. } => {
-            let t = g.chips(target);
-            let lead = (0..players)
-                .filter(|&s| s != me)
-                .map(|s| g.chips(Seat(s as u8)).iter().sum::<u8>())
-                .max()
-                .unwrap_or(0);
-            let mut v = chip_value(mine, colour) * 0.6;
-            if t[colour.index()] <= 2 {
-                v += 10.0;
-            }
-            if t[0] + t[1] == lead {
-                v += 10.0;
-            }
-            v
-        }
-        Decision::Block => {
-            let Some(w) = g.block_offer() else {
-                return 0.0;
-            };
-            let c = g.chips(w.completer);
-            let mut after = c;
-            after[w.colour.index()] += 1;
-            if supply[w.colour.index()] == 0 {
-                0.0
-            } else if meets_win(after) {
-                1000.0
-            } else if c[0] + c[1] >= 3 {
-                30.0
-            } else {
-                5.0
-            }
-        }
-        Decision::Pass => 10.0,
-        Decision::Discard { card } => -20.0 - keep_value_game(g, card),
+        Decision::Discard { card } => -20.0 - keep_value(pos, card),
         Decision::End => 0.0,
     }
 }
