@@ -412,7 +412,11 @@ pub fn with_declaration(game: &Game, mv: Move) -> Move {
 /// Scores every legal move of the seat to move in `game` (its own view of
 /// the board is public, so a determinization serves). Higher is better.
 pub fn score_moves(game: &Game, moves: &[Move]) -> Vec<f64> {
-    let h = Heuristic::from_game(game);
+    score_moves_with(&Heuristic::from_game(game), game, moves)
+}
+
+/// [`score_moves`] with the board already read into `h`.
+fn score_moves_with(h: &Heuristic, game: &Game, moves: &[Move]) -> Vec<f64> {
     let team = game.team_of(game.turn());
     moves
         .iter()
@@ -459,11 +463,11 @@ pub fn score_moves(game: &Game, moves: &[Move]) -> Vec<f64> {
 /// next turn). Reads only the public board and the mover's hand; with 2
 /// teams the scores are those of [`score_moves`].
 pub fn greedy_scores(game: &Game, moves: &[Move]) -> Vec<f64> {
-    let mut scores = score_moves(game, moves);
+    let h = Heuristic::from_game(game);
+    let mut scores = score_moves_with(&h, game, moves);
     if game.teams() < 3 {
         return scores;
     }
-    let h = Heuristic::from_game(game);
     for (s, m) in scores.iter_mut().zip(moves) {
         *s += race_adjustment(&h, game, *m);
     }
