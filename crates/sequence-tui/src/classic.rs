@@ -4,6 +4,7 @@
 //! choose which spaces form a sequence when there is a choice).
 
 use crate::bots::{BotChoice, BotJob, BotReply, BotView};
+use crate::seating::Seating;
 use crate::setup::SeatKind;
 use crate::ui::{self, Seen};
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
@@ -28,10 +29,7 @@ struct DeclareChoice {
 /// The state of a classic game on screen.
 pub struct ClassicScreen {
     m: Match,
-    seats: Vec<SeatKind>,
-    /// The human whose hand is shown (hot seat: set after the "pass the
-    /// device" screen, cleared after that human's turn).
-    viewer: Option<Seat>,
+    seating: Seating,
     /// Index into the viewer's hand.
     selected: usize,
     cursor: Space,
@@ -42,8 +40,6 @@ pub struct ClassicScreen {
     log: Vec<String>,
     /// The last line of help or error shown under the board.
     pub message: String,
-    bot_pending: Option<u64>,
-    next_job: u64,
     board_inner: Rect,
     hand_area: Rect,
 }
@@ -67,21 +63,9 @@ fn capitalised(s: &str) -> String {
 impl ClassicScreen {
     /// A screen for a match; `seats` says who plays each seat.
     pub fn new(m: Match, seats: Vec<SeatKind>) -> ClassicScreen {
-        let humans: Vec<Seat> = seats
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k == SeatKind::Human)
-            .map(|(i, _)| Seat(i as u8))
-            .collect();
-        let viewer = if humans.len() == 1 {
-            Some(humans[0])
-        } else {
-            None
-        };
         let mut s = ClassicScreen {
             m,
-            seats,
-            viewer,
+            seating: Seating::new(seats),
             selected: 0,
             cursor: Space::new(4, 4)
                 .unwrap_or_else(|| Space::all().next().unwrap_or_else(|| unreachable!())),
@@ -89,8 +73,6 @@ impl ClassicScreen {
             declare: None,
             log: vec![],
             message: String::new(),
-            bot_pending: None,
-            next_job: 1,
             board_inner: Rect::default(),
             hand_area: Rect::default(),
         };
@@ -126,7 +108,7 @@ impl ClassicScreen {
 
     /// The seat whose hand is on screen, if any.
     pub fn viewer(&self) -> Option<Seat> {
-        self.viewer
+        self.seating.viewer
     }
 
     /// The cursor's space.
@@ -136,19 +118,8 @@ impl ClassicScreen {
 
     /// The selected card of the hand on screen.
     pub fn selected_card(&self) -> Option<Card> {
-        let v = self.viewer?;
+        let v = self.seating.viewer?;
         self.game().hand(v).get(self.selected).copied()
-    }
-
-    fn humans(&self) -> usize {
-        self.seats.iter().filter(|k| **k == SeatKind::Human).count()
-    }
-
-    fn kind(&self, seat: Seat) -> SeatKind {
-        self.seats
-            .get(seat.index())
-            .copied()
-            .unwrap_or(SeatKind::Bot(1))
     }
 
     /// How a seat is named in the log: the colour alone when everyone plays
@@ -164,25 +135,13 @@ impl ClassicScreen {
     }
 
     fn who(&self, seat: Seat) -> String {
-        match self.kind(seat) {
-            SeatKind::Human if self.humans() == 1 => "you".into(),
-            SeatKind::Human => "person".into(),
-            SeatKind::Bot(l) => format!("bot L{l}"),
-        }
+        self.seating.who(seat)
     }
 
     /// What is on screen now.
     pub fn seen(&self) -> Seen {
         let g = self.game();
-        if g.is_over() {
-            return Seen::Over;
-        }
-        let turn = g.turn();
-        match self.kind(turn) {
-            SeatKind::Bot(_) => Seen::Bot(turn),
-            SeatKind::Human if self.viewer == Some(turn) => Seen::Human(turn),
-            SeatKind::Human => Seen::PassDevice(turn),
-        }
+        self.seating.seen((!g.is_over()).then(|| g.turn()))
     }
 
     /// Text of the end of the game, if it ended.
@@ -204,7 +163,7 @@ impl ClassicScreen {
     fn after_change(&mut self) {
         self.typing = None;
         self.declare = None;
-        if let Some(v) = self.viewer {
+        if let Some(v) = self.seating.viewer {
             let n = self.game().hand(v).len();
             if self.selected >= n {
                 self.selected = 0;
@@ -284,7 +243,7 @@ impl ClassicScreen {
     }
 
     fn select(&mut self, i: usize) {
-        if let Some(v) = self.viewer {
+        if let Some(v) = self.seating.viewer {
             if i < self.game().hand(v).len() {
                 self.selected = i;
                 self.declare = None;
@@ -314,7 +273,7 @@ impl ClassicScreen {
         match self.seen() {
             Seen::PassDevice(seat) => {
                 if matches!(key.code, KeyCode::Enter | KeyCode::Char(' ')) {
-                    self.viewer = Some(seat);
+                    self.seating.viewer = Some(seat);
                     self.selected = 0;
                     self.after_change();
                     return true;
@@ -533,10 +492,10 @@ impl ClassicScreen {
                 if let Some(r) = self.result_text() {
                     self.log.push(r);
                 }
-                if mv.ends_turn() && self.kind(seat) == SeatKind::Human && self.humans() > 1 {
-                    self.viewer = None;
+                if mv.ends_turn() {
+                    self.seating.turn_ended(seat);
                 }
-                if self.kind(seat) == SeatKind::Human && mv.ends_turn() {
+                if self.seating.kind(seat) == SeatKind::Human && mv.ends_turn() {
                     self.selected = 0;
                 }
                 self.message.clear();
@@ -555,18 +514,7 @@ impl ClassicScreen {
 
     /// The next bot job, if a bot is to move and none is being computed.
     pub fn bot_job(&mut self) -> Option<BotJob> {
-        let Seen::Bot(seat) = self.seen() else {
-            return None;
-        };
-        if self.bot_pending.is_some() {
-            return None;
-        }
-        let SeatKind::Bot(level) = self.kind(seat) else {
-            return None;
-        };
-        let id = self.next_job;
-        self.next_job += 1;
-        self.bot_pending = Some(id);
+        let (id, seat, level) = self.seating.start_job(self.seen())?;
         Some(BotJob {
             id,
             seat,
@@ -578,10 +526,9 @@ impl ClassicScreen {
     /// Plays a bot's reply (a stale or illegal reply is dropped: the first
     /// legal move is played instead, so a faulty bot cannot stop the game).
     pub fn bot_reply(&mut self, r: BotReply) {
-        if self.bot_pending != Some(r.id) {
+        if !self.seating.finish_job(r.id) {
             return;
         }
-        self.bot_pending = None;
         let legal = self.legal();
         let mv = match r.choice {
             Some(BotChoice::Classic(m))
@@ -878,7 +825,7 @@ impl ClassicScreen {
 
     fn draw_hand(&self, f: &mut Frame, area: Rect) {
         let g = self.m.game();
-        let (title, lines) = match self.viewer {
+        let (title, lines) = match self.seating.viewer {
             Some(v) if !matches!(self.seen(), Seen::PassDevice(_)) => {
                 let team = g.team_of(v);
                 let title = format!(" Hand of P{} {} ", v.0 + 1, team.colour());

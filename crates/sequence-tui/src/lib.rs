@@ -14,6 +14,7 @@
 pub mod app;
 pub mod bots;
 pub mod classic;
+mod seating;
 pub mod setup;
 pub mod stacks;
 pub mod ui;

@@ -4,6 +4,7 @@
 //! a prompt.
 
 use crate::bots::{BotChoice, BotJob, BotReply, BotView};
+use crate::seating::Seating;
 use crate::setup::SeatKind;
 use crate::ui::{self, Seen};
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
@@ -28,15 +29,12 @@ pub enum Pick {
 /// The state of a Stacks game on screen.
 pub struct StacksScreen {
     m: Match,
-    seats: Vec<SeatKind>,
-    viewer: Option<Seat>,
+    seating: Seating,
     pick: Pick,
     option: usize,
     log: Vec<String>,
     /// The line of help or error under the table.
     pub message: String,
-    bot_pending: Option<u64>,
-    next_job: u64,
     hand_area: Rect,
 }
 
@@ -52,27 +50,13 @@ pub fn card_style(c: Card) -> Style {
 impl StacksScreen {
     /// A screen for a match; `seats` says who plays each seat.
     pub fn new(m: Match, seats: Vec<SeatKind>) -> StacksScreen {
-        let humans: Vec<Seat> = seats
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k == SeatKind::Human)
-            .map(|(i, _)| Seat(i as u8))
-            .collect();
-        let viewer = if humans.len() == 1 {
-            Some(humans[0])
-        } else {
-            None
-        };
         let mut s = StacksScreen {
             m,
-            seats,
-            viewer,
+            seating: Seating::new(seats),
             pick: Pick::Hand(0),
             option: 0,
             log: vec![],
             message: String::new(),
-            bot_pending: None,
-            next_job: 1,
             hand_area: Rect::default(),
         };
         let turn = s.name(s.game().turn());
@@ -108,18 +92,7 @@ impl StacksScreen {
 
     /// The seat whose hand is on screen, if any.
     pub fn viewer(&self) -> Option<Seat> {
-        self.viewer
-    }
-
-    fn humans(&self) -> usize {
-        self.seats.iter().filter(|k| **k == SeatKind::Human).count()
-    }
-
-    fn kind(&self, seat: Seat) -> SeatKind {
-        self.seats
-            .get(seat.index())
-            .copied()
-            .unwrap_or(SeatKind::Bot(1))
+        self.seating.viewer
     }
 
     /// A seat's name: `P1`, `P2`, …
@@ -128,23 +101,12 @@ impl StacksScreen {
     }
 
     fn who(&self, seat: Seat) -> String {
-        match self.kind(seat) {
-            SeatKind::Human if self.humans() == 1 => "you".into(),
-            SeatKind::Human => "person".into(),
-            SeatKind::Bot(l) => format!("bot L{l}"),
-        }
+        self.seating.who(seat)
     }
 
     /// What is on screen now.
     pub fn seen(&self) -> Seen {
-        let Some(seat) = self.game().to_act() else {
-            return Seen::Over;
-        };
-        match self.kind(seat) {
-            SeatKind::Bot(_) => Seen::Bot(seat),
-            SeatKind::Human if self.viewer == Some(seat) => Seen::Human(seat),
-            SeatKind::Human => Seen::PassDevice(seat),
-        }
+        self.seating.seen(self.game().to_act())
     }
 
     /// Text of the end of the game, if it ended.
@@ -173,7 +135,10 @@ impl StacksScreen {
 
     /// The cards of the hand on screen, kind order.
     pub fn hand(&self) -> Vec<Card> {
-        self.viewer.map(|v| self.game().hand(v)).unwrap_or_default()
+        self.seating
+            .viewer
+            .map(|v| self.game().hand(v))
+            .unwrap_or_default()
     }
 
     /// The decisions for the current pick.
@@ -247,7 +212,7 @@ impl StacksScreen {
         match self.seen() {
             Seen::PassDevice(seat) => {
                 if matches!(key.code, KeyCode::Enter | KeyCode::Char(' ')) {
-                    self.viewer = Some(seat);
+                    self.seating.viewer = Some(seat);
                     self.pick = Pick::Hand(0);
                     self.option = 0;
                     self.after_change();
@@ -274,7 +239,7 @@ impl StacksScreen {
     fn picked_card(&self) -> Option<Card> {
         match self.pick {
             Pick::Hand(i) => self.hand().get(i).copied(),
-            Pick::DiscardTop => self.viewer.and_then(|v| self.game().discard_top(v)),
+            Pick::DiscardTop => self.seating.viewer.and_then(|v| self.game().discard_top(v)),
         }
     }
 
@@ -454,8 +419,8 @@ impl StacksScreen {
                     d,
                     Decision::Discard { .. } | Decision::End | Decision::Pass | Decision::Block
                 );
-                if ends && self.kind(seat) == SeatKind::Human && self.humans() > 1 {
-                    self.viewer = None;
+                if ends {
+                    self.seating.turn_ended(seat);
                 }
                 if self.game().to_act() != Some(seat) {
                     self.pick = Pick::Hand(0);
@@ -477,18 +442,7 @@ impl StacksScreen {
 
     /// The next bot job, if a bot is to act and none is being computed.
     pub fn bot_job(&mut self) -> Option<BotJob> {
-        let Seen::Bot(seat) = self.seen() else {
-            return None;
-        };
-        if self.bot_pending.is_some() {
-            return None;
-        }
-        let SeatKind::Bot(level) = self.kind(seat) else {
-            return None;
-        };
-        let id = self.next_job;
-        self.next_job += 1;
-        self.bot_pending = Some(id);
+        let (id, seat, level) = self.seating.start_job(self.seen())?;
         Some(BotJob {
             id,
             seat,
@@ -500,10 +454,9 @@ impl StacksScreen {
     /// Plays a bot's reply; an illegal or stale one is replaced by the first
     /// legal decision so a faulty bot cannot stop the game.
     pub fn bot_reply(&mut self, r: BotReply) {
-        if self.bot_pending != Some(r.id) {
+        if !self.seating.finish_job(r.id) {
             return;
         }
-        self.bot_pending = None;
         let legal = self.legal();
         let d = match r.choice {
             Some(BotChoice::Stacks(d))
@@ -716,6 +669,7 @@ impl StacksScreen {
             Layout::vertical([Constraint::Min(5), Constraint::Min(5)]).areas(area);
         self.hand_area = hand_area;
         let visible = self
+            .seating
             .viewer
             .filter(|_| !matches!(self.seen(), Seen::PassDevice(_)));
         let (title, lines) = match visible {
