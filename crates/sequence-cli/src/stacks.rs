@@ -138,18 +138,11 @@ pub fn bench(a: BenchArgs) -> anyhow::Result<()> {
     pb.set_message("legal decisions");
     let pos = midgame(players)?;
     let mut list = Decisions::new();
-    let mut samples = Vec::with_capacity(200);
-    for _ in 0..200 {
-        let t = Instant::now();
-        for _ in 0..1000 {
-            pos.legal_into(&mut list);
-            std::hint::black_box(&list);
-        }
-        samples.push(t.elapsed().as_nanos() as f64 / 1000.0);
-    }
+    let median_ns = crate::median_ns_per_call(|| {
+        pos.legal_into(&mut list);
+        std::hint::black_box(&list);
+    });
     pb.finish_and_clear();
-    samples.sort_by(|x, y| x.total_cmp(y));
-    let median_ns = samples[samples.len() / 2];
     let out = serde_json::json!({
         "game": "stacks",
         "players": players,
