@@ -13,7 +13,8 @@ use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::{Config, Options};
 use crate::sequences::Window;
 use sequence_common::record::{
-    deny_unknown, req_uint, MalformedRecord, MoveError, ReplayError, CLASSIC_FORMAT,
+    deny_unknown, deny_unknown_move, req_uint, MalformedRecord, MoveError, ReplayError,
+    CLASSIC_FORMAT,
 };
 use sequence_common::{GameRng, Seat};
 use serde_json::{json, Map, Value};
@@ -93,13 +94,7 @@ impl Record {
     /// # Errors
     /// As [`replay_value`].
     pub fn from_json_str(text: &str) -> Result<(Record, Game), ReplayError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| {
-            MalformedRecord(format!(
-                "not valid JSON at line {} column {}: {e}",
-                e.line(),
-                e.column()
-            ))
-        })?;
+        let v = sequence_common::json::parse_strict(text).map_err(MalformedRecord)?;
         replay_value(&v, |_, _, _, _| {})
     }
 }
@@ -147,6 +142,11 @@ fn space_field(o: &Map<String, Value>, k: &str) -> Result<Space, String> {
     }
 }
 
+/// Every key a classic move entry may have (RECORD.md), whatever its kind.
+const MOVE_KEYS: &[&str] = &[
+    "seat", "card", "at", "declare", "remove", "dead", "discard", "pass",
+];
+
 /// Reads one record move entry. `len` is the table's sequence length.
 ///
 /// # Errors
@@ -161,29 +161,29 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), String> {
         None => return Err("field `seat` is missing".into()),
     };
     let m = if o.contains_key("pass") {
-        deny_unknown(o, &["seat", "pass"], "move")?;
+        deny_unknown_move(o, &["seat", "pass"], "pass", MOVE_KEYS)?;
         if o.get("pass") != Some(&Value::Bool(true)) {
             return Err("field `pass`: must be true".into());
         }
         Move::Pass
     } else if o.contains_key("dead") {
-        deny_unknown(o, &["seat", "dead"], "move")?;
+        deny_unknown_move(o, &["seat", "dead"], "dead", MOVE_KEYS)?;
         Move::Dead {
             card: card_field(o, "dead")?,
         }
     } else if o.contains_key("discard") {
-        deny_unknown(o, &["seat", "discard"], "move")?;
+        deny_unknown_move(o, &["seat", "discard"], "discard", MOVE_KEYS)?;
         Move::Discard {
             card: card_field(o, "discard")?,
         }
     } else if o.contains_key("remove") {
-        deny_unknown(o, &["seat", "card", "remove"], "move")?;
+        deny_unknown_move(o, &["seat", "card", "remove"], "remove", MOVE_KEYS)?;
         Move::Remove {
             card: card_field(o, "card")?,
             at: space_field(o, "remove")?,
         }
     } else if o.contains_key("at") {
-        deny_unknown(o, &["seat", "card", "at", "declare"], "move")?;
+        deny_unknown_move(o, &["seat", "card", "at", "declare"], "at", MOVE_KEYS)?;
         let card = card_field(o, "card")?;
         let at = space_field(o, "at")?;
         let declare = match o.get("declare") {
@@ -304,7 +304,7 @@ pub fn replay_value(
     };
     let options: Options = match o.get("options") {
         None => Options::default(),
-        Some(v @ Value::Object(_)) => serde_json::from_value(v.clone())
+        Some(v @ Value::Object(_)) => sequence_common::json::from_value_named(v)
             .map_err(|e| MalformedRecord(format!("field `options`: {e}")))?,
         Some(v) => {
             return Err(

@@ -139,5 +139,32 @@ fn bad_input_names_the_field() {
         .map(|_| ())
         .unwrap_err();
     assert_eq!(e.exit_code(), 2);
-    assert!(e.to_string().contains("line 1 column"), "{e}");
+    assert!(e.to_string().contains("ends early (line 1, column"), "{e}");
+
+    // Regression (fresh-user test): an empty file, a key written twice, a
+    // byte-order mark, two move kinds in one entry, an option of the wrong
+    // type.
+    let e = Record::from_json_str("").map(|_| ()).unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("empty"), "{e}");
+    let dup = text.replacen(r#""players": "#, r#""players": 3, "players": "#, 1);
+    assert_ne!(dup, text, "the example names its players");
+    let e = Record::from_json_str(&dup).map(|_| ()).unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("duplicate key `players`"), "{e}");
+    assert!(Record::from_json_str(&format!("\u{feff}{text}")).is_ok());
+    let mut v = first_example();
+    v["moves"][0]["remove"] = Value::from("a2");
+    let e = err_of(&v).to_string();
+    assert!(
+        e.starts_with("move 0 ") && e.contains("does not go with"),
+        "{e}"
+    );
+    let mut v = first_example();
+    v["options"] = serde_json::json!({"sequence_length": "5"});
+    let e = err_of(&v).to_string();
+    assert!(
+        e.contains("field `options`: field `sequence_length`: expected a whole number"),
+        "{e}"
+    );
 }

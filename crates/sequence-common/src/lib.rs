@@ -3,6 +3,7 @@
 //!
 //! Nothing here does I/O or keeps global state.
 
+pub mod json;
 pub mod record;
 pub mod rng;
 pub mod seat;

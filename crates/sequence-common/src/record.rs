@@ -28,17 +28,12 @@ pub struct MalformedRecord(pub String);
 /// Parses `text` as JSON and tells which game's record it is.
 ///
 /// # Errors
-/// [`MalformedRecord`] when the text is not JSON (with line and column),
-/// not an object, or has a missing or unknown `format`.
+/// [`MalformedRecord`] when the text is empty or not JSON (with line and
+/// column; a key repeated in one object counts as not JSON, see
+/// [`crate::json::parse_strict`]), not an object, or has a missing or
+/// unknown `format`.
 pub fn detect_kind(text: &str) -> Result<(RecordKind, Value), MalformedRecord> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        MalformedRecord(format!(
-            "not valid JSON at line {} column {}: {}",
-            e.line(),
-            e.column(),
-            e
-        ))
-    })?;
+    let value = crate::json::parse_strict(text).map_err(MalformedRecord)?;
     let Some(obj) = value.as_object() else {
         return Err(MalformedRecord("a record must be a JSON object".into()));
     };
@@ -123,6 +118,35 @@ pub fn req_uint(
             )),
         },
     }
+}
+
+/// Checks that a move entry chosen by its key `kind` (`remove`, `play`, …)
+/// holds no key outside `allowed`; a key that other moves use (one of
+/// `move_keys`) is named as a combination that does not go together.
+///
+/// # Errors
+/// ``move: `at` does not go with `remove` (this move takes `seat`, `card`,
+/// `remove`)`` or ``move: unknown key `x` ``.
+pub fn deny_unknown_move(
+    obj: &serde_json::Map<String, Value>,
+    allowed: &[&str],
+    kind: &str,
+    move_keys: &[&str],
+) -> Result<(), String> {
+    for k in obj.keys() {
+        if allowed.contains(&k.as_str()) {
+            continue;
+        }
+        if move_keys.contains(&k.as_str()) {
+            let takes: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+            return Err(format!(
+                "move: `{k}` does not go with `{kind}` (this move takes {})",
+                takes.join(", ")
+            ));
+        }
+        return Err(format!("move: unknown key `{k}`"));
+    }
+    Ok(())
 }
 
 /// Checks that `obj` holds no key outside `allowed`.

@@ -130,7 +130,7 @@ impl Options {
     /// # Errors
     /// A message naming an unknown field, a bad value or a value out of range.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, String> {
-        let o: Options = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+        let o: Options = sequence_common::json::from_value_named(v)?;
         o.validate().map_err(|e| e.to_string())?;
         Ok(o)
     }

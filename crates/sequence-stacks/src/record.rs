@@ -6,7 +6,8 @@ use crate::card::{Card, Colour, Place};
 use crate::game::{Decision, Game, PlayError, Reshuffler, Source, Status};
 use crate::options::Options;
 use sequence_common::record::{
-    deny_unknown, req_uint, MalformedRecord, MoveError, ReplayError, STACKS_FORMAT,
+    deny_unknown, deny_unknown_move, req_uint, MalformedRecord, MoveError, ReplayError,
+    STACKS_FORMAT,
 };
 use sequence_common::{GameRng, Seat};
 use serde_json::{json, Map, Value};
@@ -71,13 +72,7 @@ impl Record {
     /// As [`replay`]; text that is not JSON is [`ReplayError::Malformed`]
     /// with the line and column.
     pub fn from_json_str(text: &str) -> Result<(Record, Game), ReplayError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| {
-            MalformedRecord(format!(
-                "not valid JSON at line {} column {}: {e}",
-                e.line(),
-                e.column()
-            ))
-        })?;
+        let v = sequence_common::json::parse_strict(text).map_err(MalformedRecord)?;
         replay(&v)
     }
 }
@@ -107,6 +102,12 @@ fn cards_field(v: Option<&Value>, what: &str) -> Result<Vec<Card>, MalformedReco
         .collect()
 }
 
+/// Every key a Stacks move entry may have (RECORD-STACKS.md), whatever its
+/// kind.
+const MOVE_KEYS: &[&str] = &[
+    "seat", "play", "from", "target", "colour", "to", "discard", "end",
+];
+
 /// Reads one `moves` entry: its seat and decision.
 ///
 /// # Errors
@@ -128,9 +129,10 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
             .ok_or_else(|| format!("field `play`: {p} is not a card code"))?
             .parse()
             .map_err(|e| format!("field `play`: {e}"))?;
+        let kind = format!("play: {}", card.code());
         let d = match card {
             Card::Skip | Card::Reverse => {
-                deny_unknown(o, &["seat", "play", "from"], "move")?;
+                deny_unknown_move(o, &["seat", "play", "from"], &kind, MOVE_KEYS)?;
                 if card == Card::Skip {
                     Decision::Skip { from }
                 } else {
@@ -138,14 +140,19 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
                 }
             }
             Card::StealCard => {
-                deny_unknown(o, &["seat", "play", "from", "target"], "move")?;
+                deny_unknown_move(o, &["seat", "play", "from", "target"], &kind, MOVE_KEYS)?;
                 Decision::StealCard {
                     from,
                     target: target()?,
                 }
             }
             Card::StealChip => {
-                deny_unknown(o, &["seat", "play", "from", "target", "colour"], "move")?;
+                deny_unknown_move(
+                    o,
+                    &["seat", "play", "from", "target", "colour"],
+                    &kind,
+                    MOVE_KEYS,
+                )?;
                 let colour = match o.get("colour") {
                     Some(Value::String(s)) => Colour::from_name(s)
                         .ok_or_else(|| format!("field `colour`: {s:?} is not blue or red"))?,
@@ -166,11 +173,11 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
                 if o.contains_key("from") {
                     return Err("a Block is played from the hand (S5)".into());
                 }
-                deny_unknown(o, &["seat", "play"], "move")?;
+                deny_unknown_move(o, &["seat", "play"], &kind, MOVE_KEYS)?;
                 Decision::Block
             }
             _ => {
-                deny_unknown(o, &["seat", "play", "from", "to"], "move")?;
+                deny_unknown_move(o, &["seat", "play", "from", "to"], &kind, MOVE_KEYS)?;
                 let to = o
                     .get("to")
                     .ok_or("field `to` is missing (a pile card goes to a place, S3)")?;
@@ -183,7 +190,7 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
         return Ok((seat, d));
     }
     if let Some(c) = o.get("discard") {
-        deny_unknown(o, &["seat", "discard"], "move")?;
+        deny_unknown_move(o, &["seat", "discard"], "discard", MOVE_KEYS)?;
         let card: Card = c
             .as_str()
             .ok_or_else(|| format!("field `discard`: {c} is not a card code"))?
@@ -192,7 +199,7 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
         return Ok((seat, Decision::Discard { card }));
     }
     if let Some(e) = o.get("end") {
-        deny_unknown(o, &["seat", "end"], "move")?;
+        deny_unknown_move(o, &["seat", "end"], "end", MOVE_KEYS)?;
         if e != &Value::Bool(true) {
             return Err(format!("field `end`: expected true, found {e}"));
         }

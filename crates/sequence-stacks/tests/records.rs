@@ -155,3 +155,48 @@ fn match_records_options_that_differ_from_the_defaults() {
     assert_eq!(j["format"], json!("sequence-stacks-record/1"));
     assert!(Match::new(7, Options::default(), 1).is_err());
 }
+
+/// Regression (fresh-user test): keys of two kinds of move in one entry are
+/// named as a combination, not as "unknown"; a key written twice, an empty
+/// text and an option of the wrong type are refused with words.
+#[test]
+fn mixed_moves_duplicate_keys_and_wrong_types_are_explained() {
+    let good = example("3p.json");
+    let mut v = good.clone();
+    v["moves"][1]["target"] = json!(0);
+    let (i, why) = move_error(&v);
+    assert_eq!(i, 1);
+    assert!(
+        why.contains("`target` does not go with `play: BW`"),
+        "{why}"
+    );
+    let mut v = good.clone();
+    v["moves"][0]["end"] = json!(true);
+    let (_, why) = move_error(&v);
+    assert!(why.contains("does not go with `discard`"), "{why}");
+    let mut v = good.clone();
+    v["moves"][0]["bogus"] = json!(true);
+    let (_, why) = move_error(&v);
+    assert!(why.contains("unknown key `bogus`"), "{why}");
+
+    let text = good.to_string();
+    let dup = text.replacen(r#""players":"#, r#""players":4,"players":"#, 1);
+    assert_ne!(dup, text);
+    let e = sequence_stacks::Record::from_json_str(&dup)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("duplicate key `players`"), "{e}");
+    let e = sequence_stacks::Record::from_json_str("  ")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("empty"), "{e}");
+
+    let mut v = good.clone();
+    v["options"] = json!({"piles_per_colour": "2"});
+    let m = malformed(&v);
+    assert!(
+        m.contains("`piles_per_colour`: expected a whole number") && !m.contains("u8"),
+        "{m}"
+    );
+}
