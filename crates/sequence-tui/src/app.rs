@@ -7,10 +7,10 @@
 
 use crate::bots::{BotJob, BotReply};
 use crate::classic::{self, ClassicScreen};
-use crate::setup::{GameKind, SeatKind, Setup, StartScreen};
+use crate::setup::{GameKind, GameOptions, SeatKind, Setup, StartScreen};
 use crate::stacks::{self, StacksScreen};
 use crate::ui::{self, Seen};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -149,6 +149,16 @@ impl App {
         }
     }
 
+    /// Who plays each seat of the game on screen (on the start screen, the
+    /// table chosen so far).
+    pub fn seats(&self) -> &[SeatKind] {
+        match &self.screen {
+            Screen::Start(st) => &st.setup.seats,
+            Screen::Classic(c) => c.seats(),
+            Screen::Stacks(s) => s.seats(),
+        }
+    }
+
     /// Whether the start screen is shown.
     pub fn on_start_screen(&self) -> bool {
         matches!(self.screen, Screen::Start(_))
@@ -188,6 +198,11 @@ impl App {
             path: self.save_path.clone()?,
             text: self.record_text()?,
         })
+    }
+
+    /// Shows `text` on the line under the game until the next key.
+    pub fn notify(&mut self, text: impl Into<String>) {
+        self.notice = text.into();
     }
 
     /// Reports the outcome of an [`Effect::Save`].
@@ -383,28 +398,23 @@ fn fit_seats(mut seats: Vec<SeatKind>, n: usize) -> Vec<SeatKind> {
 
 /// Deals the game of `setup`.
 fn deal(setup: &Setup) -> anyhow::Result<Screen> {
-    let options: serde_json::Value = match &setup.options {
-        Some(t) => {
-            serde_json::from_str(t).with_context(|| format!("--options {t:?} is not JSON"))?
-        }
-        None => serde_json::json!({}),
-    };
-    Ok(match setup.game {
-        GameKind::Classic => {
-            let opts: sequence_classic::Options =
-                serde_json::from_value(options).map_err(|e| anyhow::anyhow!("--options: {e}"))?;
-            let config = sequence_classic::Config::new(setup.players, setup.teams, opts)?;
-            let m = sequence_classic::record::Match::new(config, setup.seed);
-            Screen::Classic(Box::new(ClassicScreen::new(m, setup.seats.clone())))
-        }
-        GameKind::Stacks => {
-            let opts = sequence_stacks::Options::from_json(&options)
-                .map_err(|e| anyhow::anyhow!("--options: {e}"))?;
-            let m = sequence_stacks::Match::new(setup.players, opts, setup.seed)?;
-            Screen::Stacks(Box::new(StacksScreen::new(m, setup.seats.clone())))
-        }
-    })
+    Ok(
+        match crate::setup::parse_options(setup.game, setup.options.as_deref())? {
+            GameOptions::Classic(opts) => {
+                let config = sequence_classic::Config::new(setup.players, setup.teams, opts)?;
+                let m = sequence_classic::record::Match::new(config, setup.seed);
+                Screen::Classic(Box::new(ClassicScreen::new(m, setup.seats.clone())))
+            }
+            GameOptions::Stacks(opts) => {
+                let m = sequence_stacks::Match::new(setup.players, opts, setup.seed)?;
+                Screen::Stacks(Box::new(StacksScreen::new(m, setup.seats.clone())))
+            }
+        },
+    )
 }
+
+/// Width of the start screen's box.
+const START_W: u16 = 76;
 
 fn draw_start(f: &mut Frame, st: &StartScreen) {
     let area = f.area();
@@ -447,12 +457,15 @@ fn draw_start(f: &mut Frame, st: &StartScreen) {
     ));
     if !st.message.is_empty() {
         lines.push(Line::from(""));
-        lines.push(Line::from(Span::styled(
-            st.message.clone(),
-            Style::new().add_modifier(Modifier::BOLD),
-        )));
+        // Wrapped to the box: a long refusal must be read whole.
+        for part in ui::wrap(&st.message, START_W as usize - 2) {
+            lines.push(Line::from(Span::styled(
+                part,
+                Style::new().add_modifier(Modifier::BOLD),
+            )));
+        }
     }
-    let r = ui::centered(area, 76, lines.len() as u16 + 2);
+    let r = ui::centered(area, START_W, lines.len() as u16 + 2);
     f.render_widget(
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" New game ")),
         r,

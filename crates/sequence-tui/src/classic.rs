@@ -36,12 +36,24 @@ pub struct ClassicScreen {
     /// A space being typed: its column, and a first row digit `1` that may
     /// become `10`.
     typing: Option<(u8, Option<u8>)>,
+    /// A space being typed that cannot exist (its column is past `j`), as
+    /// typed so far, e.g. `k1`: its digits are taken as part of it.
+    bad_space: Option<String>,
     declare: Option<DeclareChoice>,
     log: Vec<String>,
     /// The last line of help or error shown under the board.
     pub message: String,
     board_inner: Rect,
     hand_area: Rect,
+}
+
+/// The message for a typed space whose column is past `j`, e.g. `k11`.
+fn bad_space_message(typed: &str) -> String {
+    if typed.len() == 1 {
+        format!("No column {typed}: columns are a to j (type a space like e5).")
+    } else {
+        format!("No space {typed}: columns are a to j, rows 1 to 10.")
+    }
 }
 
 /// Colour of a team's chips on screen.
@@ -70,6 +82,7 @@ impl ClassicScreen {
             cursor: Space::new(4, 4)
                 .unwrap_or_else(|| Space::all().next().unwrap_or_else(|| unreachable!())),
             typing: None,
+            bad_space: None,
             declare: None,
             log: vec![],
             message: String::new(),
@@ -136,6 +149,11 @@ impl ClassicScreen {
 
     fn who(&self, seat: Seat) -> String {
         self.seating.who(seat)
+    }
+
+    /// Who plays each seat, seat 0 first.
+    pub fn seats(&self) -> &[SeatKind] {
+        self.seating.kinds()
     }
 
     /// What is on screen now.
@@ -329,6 +347,7 @@ impl ClassicScreen {
         if let Some((col, first)) = self.typing {
             if let KeyCode::Char(ch @ '0'..='9') = key.code {
                 let d = ch as u8 - b'0';
+                let letter = (b'a' + col) as char;
                 match (first, d) {
                     (None, 1) => {
                         self.set_cursor(0, col);
@@ -336,7 +355,7 @@ impl ClassicScreen {
                     }
                     (None, 0) => {
                         self.typing = None;
-                        self.message = "Rows are 1 to 10.".into();
+                        self.message = format!("No space {letter}0: rows are 1 to 10.");
                     }
                     (None, d) => {
                         self.set_cursor(d - 1, col);
@@ -347,16 +366,25 @@ impl ClassicScreen {
                         self.typing = None;
                     }
                     (Some(_), d) => {
-                        // "1" was row 1; this digit starts nothing new.
+                        // `a11` is not a space (it used to select card 1).
                         self.typing = None;
-                        if d >= 1 {
-                            self.select(d as usize - 1);
-                        }
+                        self.message = format!("No space {letter}1{d}: rows are 1 to 10.");
                     }
                 }
                 return true;
             }
             self.typing = None;
+        }
+        // Digits after a column past `j` belong to that (bad) space.
+        if let Some(typed) = &mut self.bad_space {
+            if let KeyCode::Char(ch @ '0'..='9') = key.code {
+                if typed.len() < 3 {
+                    typed.push(ch);
+                    self.message = bad_space_message(typed);
+                    return true;
+                }
+            }
+            self.bad_space = None;
         }
         match key.code {
             KeyCode::Char(ch @ 'a'..='j') => {
@@ -364,6 +392,13 @@ impl ClassicScreen {
                 self.typing = Some((col, None));
                 self.set_cursor(self.cursor.row(), col);
                 self.message = format!("Space {ch}…: type the row (1-10).");
+            }
+            // Not a column, and not a key of its own (n, x here; q, s, u
+            // for the app): the start of a space that does not exist.
+            KeyCode::Char(ch @ 'k'..='z') if !matches!(ch, 'n' | 'q' | 's' | 'u' | 'x') => {
+                let typed = ch.to_string();
+                self.message = bad_space_message(&typed);
+                self.bad_space = Some(typed);
             }
             KeyCode::Char(ch @ '1'..='9') => self.select(ch as usize - '1' as usize),
             KeyCode::Tab => {

@@ -22,11 +22,12 @@ pub mod ui;
 pub use app::{App, Effect};
 pub use setup::{GameKind, SeatKind, Setup};
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use bots::{BotJob, BotPool, BotReply};
 use clap::Args;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
+use sequence_common::record::RecordKind;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -35,19 +36,22 @@ use std::time::{Duration, Instant};
 /// `sequence play`: a terminal game, hot seat and bots.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Game: `classic` or `stacks`.
-    #[arg(long, default_value = "classic")]
-    pub game: String,
-    /// Number of players (classic 2, 3, 4, 6, 8, 9, 10, 12 — C3; Stacks
-    /// 2–6 — S1). Default: one person plus the bots, at least 2.
+    /// Game: `classic` (the default) or `stacks`.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Number of players (classic 2, 3, 4, 6, 8, 9, 10 or 12 — C3; Stacks
+    /// 2–6 — S1). Default: the people plus the bots, at least 2.
     #[arg(long)]
     pub players: Option<u8>,
     /// Number of teams (classic, C3): 2 or 3 where the player count allows
-    /// both (6 and 12).
+    /// both (6 and 12). Stacks has no teams.
     #[arg(long)]
     pub teams: Option<u8>,
-    /// Bot levels (1 beginner … 5 very strong) for the seats after the
-    /// people, e.g. `3,3`. Default: level 1 for every seat but one.
+    /// Bot levels (1 beginner … 5 very strong), one per bot seat after the
+    /// people, e.g. `3,3`. Seats left over get level-1 bots. A list that
+    /// takes every seat is refused unless `--humans 0` asks for a game of
+    /// bots only. Default: level 1 for every seat but one. With `--load`,
+    /// give the levels again: a record does not keep them.
     #[arg(long)]
     pub bots: Option<String>,
     /// People at this keyboard (hot seat); they take the first seats.
@@ -63,7 +67,10 @@ pub struct PlayArgs {
     #[arg(long)]
     pub options: Option<String>,
     /// Resume a saved unfinished game (a record file); `s` and `q` save back
-    /// into it.
+    /// into it. The game, players, teams and options are the record's:
+    /// `--game`, `--players`, `--teams` and `--options` may only repeat
+    /// them. The record does not keep bot levels: its bots play at level 1
+    /// (as in a new game) unless `--bots` gives their levels again.
     #[arg(long)]
     pub load: Option<PathBuf>,
     /// Where `s` and `q` save the record (default
@@ -78,58 +85,117 @@ pub struct PlayArgs {
     pub no_menu: bool,
 }
 
-/// Who plays each seat from `--humans` and `--bots`.
-fn seats_from(args: &PlayArgs, players: u8) -> anyhow::Result<Vec<SeatKind>> {
-    let bots = match &args.bots {
-        Some(b) => setup::parse_bots(b)?,
-        None => vec![],
-    };
-    let humans = match args.humans {
-        Some(h) => h as usize,
-        None if args.bots.is_some() => (players as usize).saturating_sub(bots.len()),
-        None => 1,
-    };
-    if humans > players as usize {
-        anyhow::bail!("--humans {humans} is more than the {players} players");
+fn bot_levels(args: &PlayArgs) -> anyhow::Result<Vec<u8>> {
+    match &args.bots {
+        Some(b) => setup::parse_bots(b),
+        None => Ok(vec![]),
     }
-    let mut seats = vec![SeatKind::Human; humans];
-    let mut levels = bots.into_iter();
-    while seats.len() < players as usize {
-        seats.push(SeatKind::Bot(levels.next().unwrap_or(1)));
+}
+
+/// Refuses table-shaping arguments that differ from the loaded record `v`
+/// of `game` (a loaded game keeps its table and rules).
+fn check_load_args(
+    args: &PlayArgs,
+    game: GameKind,
+    v: &serde_json::Value,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let file = path.display();
+    if let Some(g) = &args.game {
+        if GameKind::parse(g)? != game {
+            bail!(
+                "--game {g}: {file} is a saved {} game; a loaded game keeps its game (leave out --game)",
+                game.name()
+            );
+        }
     }
-    Ok(seats)
+    let players = v.get("players").and_then(|p| p.as_u64());
+    if let Some(p) = args.players {
+        if players != Some(p as u64) {
+            bail!(
+                "--players {p}: the game saved in {file} has {} players; a loaded game keeps its table (leave out --players)",
+                players.unwrap_or_default()
+            );
+        }
+    }
+    if let Some(t) = args.teams {
+        if game == GameKind::Stacks {
+            bail!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
+        }
+        let teams = v.get("teams").and_then(|p| p.as_u64());
+        if teams != Some(t as u64) {
+            bail!(
+                "--teams {t}: the game saved in {file} has {} teams; a loaded game keeps its table (leave out --teams)",
+                teams.unwrap_or_default()
+            );
+        }
+    }
+    if let Some(text) = &args.options {
+        let given = setup::parse_options(game, Some(text))?;
+        let saved = v.get("options").cloned().unwrap_or(serde_json::json!({}));
+        if setup::options_from_value(game, &saved).ok() != Some(given) {
+            bail!(
+                "--options {text}: the game saved in {file} has the options {saved}; a loaded game keeps its rules (leave out --options)"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The app `args` ask for: a loaded game, a new game, or the start screen.
+/// Every argument is checked here, before any screen opens.
 ///
 /// # Errors
-/// Bad arguments (game, players, teams, bots, options) or a record that
-/// cannot be read or replayed, each naming what is wrong.
+/// Bad arguments (game, players, teams, bots, humans, options), arguments
+/// that differ from a loaded record, or a record that cannot be read or
+/// replayed, each naming what is wrong.
 pub fn app_from_args(args: &PlayArgs) -> anyhow::Result<(App, u64)> {
     let seed = args.seed.unwrap_or_else(setup::clock_seed);
     if let Some(path) = &args.load {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let (_, v) = sequence_common::record::detect_kind(&text)
+        let save = args.save.clone().unwrap_or_else(|| path.clone());
+        // The record first: a broken file is named before the arguments.
+        let app = App::load(&text, vec![], seed, save.clone())?;
+        let (kind, v) = sequence_common::record::detect_kind(&text)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let players = v
+        let game = match kind {
+            RecordKind::Classic => GameKind::Classic,
+            RecordKind::Stacks => GameKind::Stacks,
+        };
+        check_load_args(args, game, &v, path)?;
+        let Some(players) = v
             .get("players")
             .and_then(|p| p.as_u64())
-            .unwrap_or(2)
-            .min(12) as u8;
-        let seats = seats_from(args, players)?;
-        let save = args.save.clone().unwrap_or_else(|| path.clone());
-        return Ok((App::load(&text, seats, seed, save)?, seed));
+            .and_then(|p| u8::try_from(p).ok())
+        else {
+            // App::load read the record, so this does not happen.
+            return Ok((app, seed));
+        };
+        let seats = setup::seats_for(
+            players,
+            args.humans,
+            &bot_levels(args)?,
+            args.bots.is_some(),
+        )?;
+        let any_bot = seats.iter().any(|s| matches!(s, SeatKind::Bot(_)));
+        let mut app = App::load(&text, seats, seed, save)?;
+        if args.bots.is_none() && any_bot {
+            app.notify(
+                "Resumed: the bots play at level 1 (a record keeps no bot levels; give them with --bots).",
+            );
+        }
+        return Ok((app, seed));
     }
-    let mut setup = Setup::from_args(
-        &args.game,
+    let setup = Setup::from_args(
+        args.game.as_deref().unwrap_or("classic"),
         args.players,
         args.teams,
         args.bots.as_deref(),
+        args.humans,
         Some(seed),
         args.options.clone(),
     )?;
-    setup.seats = seats_from(args, setup.players)?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -145,19 +211,28 @@ pub fn app_from_args(args: &PlayArgs) -> anyhow::Result<(App, u64)> {
     }
 }
 
-/// Runs `sequence play`.
+/// Runs `sequence play`: [`app_from_args`], then [`run_app`].
 ///
 /// # Errors
 /// Bad arguments or record (before the screen opens), not a terminal, or a
 /// terminal error.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let (app, seed) = app_from_args(&args)?;
+    run_app(app, seed, Duration::from_millis(args.pause))
+}
+
+/// Plays `app` in the terminal; bots are seeded from `seed` and each bot
+/// move waits `pause` before it is shown.
+///
+/// # Errors
+/// Not a terminal, or a terminal error.
+pub fn run_app(app: App, seed: u64, pause: Duration) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() {
         anyhow::bail!("`sequence play` needs a terminal (stdout is not one)");
     }
     let mut terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, app, seed, Duration::from_millis(args.pause));
+    let result = event_loop(&mut terminal, app, seed, pause);
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     if let Ok(Some(msg)) = &result {

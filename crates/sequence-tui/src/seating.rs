@@ -36,6 +36,11 @@ impl Seating {
         }
     }
 
+    /// Who plays each seat, seat 0 first.
+    pub fn kinds(&self) -> &[SeatKind] {
+        &self.kinds
+    }
+
     /// How many seats people play.
     pub fn humans(&self) -> usize {
         self.kinds.iter().filter(|k| **k == SeatKind::Human).count()

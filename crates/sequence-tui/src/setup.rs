@@ -90,54 +90,169 @@ pub fn parse_bots(text: &str) -> anyhow::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The allowed values as words: `2, 3, 4, 6, 8, 9, 10 or 12`.
+pub fn readable_list(values: &[u8]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(u8::to_string).collect();
+            format!("{} or {last}", rest.join(", "))
+        }
+    }
+}
+
+/// Who plays each of `players` seats: the people first, then one bot per
+/// level of `bots`, then level-1 bots for the seats left. `humans` (from
+/// `--humans`) defaults to the seats `bots` leaves when `bots_given`, or 1.
+///
+/// # Errors
+/// More bot levels than seats; more people than seats; people and bots
+/// that add up to more than the table; a `--bots` list that fills every
+/// seat although `--humans 0` was not given (nobody would play).
+pub fn seats_for(
+    players: u8,
+    humans: Option<u8>,
+    bots: &[u8],
+    bots_given: bool,
+) -> anyhow::Result<Vec<SeatKind>> {
+    let n = players as usize;
+    if bots.len() > n {
+        bail!(
+            "--bots lists {} bots for {players} players (one level per bot seat)",
+            bots.len()
+        );
+    }
+    let h = match humans {
+        Some(h) => h as usize,
+        None if bots_given => n - bots.len(),
+        None => 1,
+    };
+    if h > n {
+        bail!("--humans {h} is more than the {players} players");
+    }
+    if h + bots.len() > n {
+        bail!(
+            "--humans {h} and --bots ({} levels) make {} seats for {players} players",
+            bots.len(),
+            h + bots.len()
+        );
+    }
+    if h == 0 && humans.is_none() {
+        bail!(
+            "--bots gives all {players} seats to bots and leaves none to a person: \
+             list one level fewer, or add --humans 0 to watch bots play each other"
+        );
+    }
+    let mut seats = vec![SeatKind::Human; h];
+    seats.extend(bots.iter().map(|&l| SeatKind::Bot(l)));
+    while seats.len() < n {
+        seats.push(SeatKind::Bot(1));
+    }
+    Ok(seats)
+}
+
+/// The rule options of `--options` (or a record's `options`), parsed for
+/// one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameOptions {
+    /// Classic options (RECORD.md).
+    Classic(sequence_classic::Options),
+    /// Stacks options (RECORD-STACKS.md).
+    Stacks(sequence_stacks::Options),
+}
+
+/// Parses rule options given as JSON text (`None` = the official rules).
+///
+/// # Errors
+/// Text that is not a JSON object, or an unknown option or bad value,
+/// quoting the text.
+pub fn parse_options(game: GameKind, text: Option<&str>) -> anyhow::Result<GameOptions> {
+    let value: serde_json::Value = match text {
+        Some(t) => {
+            serde_json::from_str(t).with_context(|| format!("--options {t:?} is not JSON"))?
+        }
+        None => serde_json::json!({}),
+    };
+    if !value.is_object() {
+        bail!(
+            "--options {:?}: expected a JSON object such as {{\"sequence_length\":4}}",
+            text.unwrap_or_default()
+        );
+    }
+    options_from_value(game, &value)
+        .map_err(|e| anyhow::anyhow!("--options {:?}: {e}", text.unwrap_or("{}")))
+}
+
+/// Parses a JSON object of rule options for `game`.
+///
+/// # Errors
+/// An unknown option or a bad value.
+pub fn options_from_value(
+    game: GameKind,
+    value: &serde_json::Value,
+) -> Result<GameOptions, String> {
+    match game {
+        GameKind::Classic => serde_json::from_value(value.clone())
+            .map(GameOptions::Classic)
+            .map_err(|e| e.to_string()),
+        GameKind::Stacks => sequence_stacks::Options::from_json(value).map(GameOptions::Stacks),
+    }
+}
+
 impl Setup {
-    /// The table from the command line: humans first, then `bots` (one level
-    /// per bot seat). Without `--players`, one human plus the bots (at least
-    /// 2 players); without `--bots`, one human and level-1 bots.
+    /// The table from the command line: `humans` people first (default:
+    /// the seats `bots` leaves, or 1), then `bots` (one level per bot seat),
+    /// then level-1 bots. Without `--players`, the people plus the bots (at
+    /// least 2 players). The table and the options are checked against the
+    /// rules here, so that a bad argument is reported before any screen.
     ///
     /// # Errors
-    /// A bad game name, player count, bot list or more bots than seats.
+    /// A bad game name, player count, teams, bot list, seat split or rule
+    /// options, naming the argument.
     pub fn from_args(
         game: &str,
         players: Option<u8>,
         teams: Option<u8>,
         bots: Option<&str>,
+        humans: Option<u8>,
         seed: Option<u64>,
         options: Option<String>,
     ) -> anyhow::Result<Setup> {
         let game = GameKind::parse(game)?;
-        let bots = match bots {
+        let levels = match bots {
             Some(b) => parse_bots(b)?,
             None => vec![],
         };
         let players = match players {
             Some(p) => p,
-            None => (bots.len() as u8 + 1).max(2),
+            None => (humans.unwrap_or(1) as usize + levels.len()).clamp(2, u8::MAX as usize) as u8,
         };
         if !game.player_counts().contains(&players) {
             bail!(
-                "{players} players is not allowed in {}: {:?} ({})",
+                "--players {players}: {players} players is not allowed in {}: {} ({})",
                 game.name(),
-                game.player_counts(),
+                readable_list(game.player_counts()),
                 match game {
                     GameKind::Classic => "C3",
                     GameKind::Stacks => "S1",
                 }
             );
         }
-        if bots.len() > players as usize {
-            bail!("--bots lists {} bots for {players} players", bots.len());
+        if game == GameKind::Stacks && teams.is_some() {
+            bail!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
         }
-        let humans = if bots.is_empty() && players > 0 {
-            1
-        } else {
-            players as usize - bots.len()
-        };
-        let mut seats = vec![SeatKind::Human; humans];
-        seats.extend(bots.iter().map(|&l| SeatKind::Bot(l)));
-        // Without --bots: the other seats are level-1 bots.
-        while seats.len() < players as usize {
-            seats.push(SeatKind::Bot(1));
+        let seats = seats_for(players, humans, &levels, bots.is_some())?;
+        match parse_options(game, options.as_deref())? {
+            GameOptions::Classic(o) => {
+                sequence_classic::Config::new(players, teams, o).map_err(|e| match e {
+                    sequence_classic::ConfigError::Teams { teams, .. } => {
+                        anyhow::anyhow!("--teams {teams}: {e}")
+                    }
+                    e => anyhow::anyhow!("--options: {e}"),
+                })?;
+            }
+            GameOptions::Stacks(_) => {}
         }
         let seed = seed.unwrap_or_else(clock_seed);
         Ok(Setup {
@@ -358,7 +473,8 @@ mod tests {
 
     #[test]
     fn tables_follow_c3_and_s1() {
-        let s = Setup::from_args("classic", Some(4), None, Some("2,2,2"), Some(1), None).unwrap();
+        let s =
+            Setup::from_args("classic", Some(4), None, Some("2,2,2"), None, Some(1), None).unwrap();
         assert_eq!(
             s.seats,
             vec![
@@ -368,23 +484,109 @@ mod tests {
                 SeatKind::Bot(2)
             ]
         );
-        let e = Setup::from_args("classic", Some(5), None, None, Some(1), None).unwrap_err();
+        let e = Setup::from_args("classic", Some(5), None, None, None, Some(1), None).unwrap_err();
         assert!(e.to_string().contains("C3"), "{e}");
-        let e = Setup::from_args("stacks", Some(7), None, None, Some(1), None).unwrap_err();
+        let e = Setup::from_args("stacks", Some(7), None, None, None, Some(1), None).unwrap_err();
         assert!(e.to_string().contains("S1"), "{e}");
-        assert!(Setup::from_args("chess", None, None, None, None, None).is_err());
-        let e =
-            Setup::from_args("stacks", Some(2), None, Some("1,1,1"), Some(1), None).unwrap_err();
+        assert!(Setup::from_args("chess", None, None, None, None, None, None).is_err());
+        let e = Setup::from_args("stacks", Some(2), None, Some("1,1,1"), None, Some(1), None)
+            .unwrap_err();
         assert!(e.to_string().contains("3 bots for 2 players"), "{e}");
         // Without --players: one person plus the bots.
-        let s = Setup::from_args("stacks", None, None, Some("1,4"), Some(1), None).unwrap();
+        let s = Setup::from_args("stacks", None, None, Some("1,4"), None, Some(1), None).unwrap();
         assert_eq!(s.players, 3);
+    }
+
+    /// Regressions from a fresh user's test: bad `--options`, Stacks
+    /// teams and the player-count message were only found on the start
+    /// screen, or read as a debug list.
+    #[test]
+    fn arguments_are_checked_before_any_screen() {
+        let args = |game, players, teams, options: Option<&str>| {
+            Setup::from_args(
+                game,
+                players,
+                teams,
+                None,
+                None,
+                Some(1),
+                options.map(String::from),
+            )
+        };
+        let e = args("classic", Some(5), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("2, 3, 4, 6, 8, 9, 10 or 12 (C3)"), "{e}");
+        assert!(!e.contains('['), "{e}");
+        let e = args("stacks", Some(7), None, None).unwrap_err().to_string();
+        assert!(e.contains("2, 3, 4, 5 or 6 (S1)"), "{e}");
+        let e = args("classic", None, None, Some("{x")).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("--options \"{x\" is not JSON"),
+            "{e:#}"
+        );
+        let e = args("classic", None, None, Some(r#"{"bogus":1}"#)).unwrap_err();
+        assert!(format!("{e:#}").contains("bogus"), "{e:#}");
+        let e = args("stacks", None, None, Some(r#"{"bogus":1}"#)).unwrap_err();
+        assert!(format!("{e:#}").contains("bogus"), "{e:#}");
+        let e = args("classic", None, None, Some("[]")).unwrap_err();
+        assert!(e.to_string().contains("JSON object"), "{e}");
+        let e = args("classic", None, None, Some(r#"{"win_sequences":9}"#)).unwrap_err();
+        assert!(e.to_string().contains("win_sequences"), "{e}");
+        let e = args("stacks", Some(2), Some(2), None).unwrap_err();
+        assert!(e.to_string().contains("--teams"), "{e}");
+        let e = args("classic", Some(4), Some(3), None).unwrap_err();
+        assert!(e.to_string().contains("--teams 3"), "{e}");
+        assert!(args(
+            "classic",
+            Some(6),
+            Some(3),
+            Some(r#"{"sequence_length":4}"#)
+        )
+        .is_ok());
+    }
+
+    /// `--bots` gives one level per bot seat after the people; a list that
+    /// takes every seat (or more) is refused unless `--humans 0` says so.
+    #[test]
+    fn bots_and_humans_share_the_seats() {
+        use SeatKind::{Bot, Human};
+        assert_eq!(seats_for(2, None, &[], false).unwrap(), vec![Human, Bot(1)]);
+        assert_eq!(
+            seats_for(4, None, &[3], true).unwrap(),
+            vec![Human, Human, Human, Bot(3)]
+        );
+        assert_eq!(
+            seats_for(4, Some(1), &[3], true).unwrap(),
+            vec![Human, Bot(3), Bot(1), Bot(1)]
+        );
+        assert_eq!(
+            seats_for(2, Some(0), &[5, 5], true).unwrap(),
+            vec![Bot(5), Bot(5)]
+        );
+        let e = seats_for(2, None, &[5, 5], true).unwrap_err().to_string();
+        assert!(
+            e.contains("leaves none to a person") && e.contains("--humans 0"),
+            "{e}"
+        );
+        let e = seats_for(2, None, &[5, 5, 5], true)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("3 bots for 2 players"), "{e}");
+        let e = seats_for(4, Some(2), &[3, 3, 3], true)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("make 5 seats for 4 players"), "{e}");
+        // Without --players the table is the people plus the bots.
+        let s = Setup::from_args("classic", None, None, Some("2"), Some(2), Some(1), None).unwrap();
+        assert_eq!(s.seats, vec![Human, Human, Bot(2)]);
     }
 
     #[test]
     fn start_screen_steps_through_allowed_values() {
-        let mut st =
-            StartScreen::new(Setup::from_args("classic", None, None, None, Some(1), None).unwrap());
+        let mut st = StartScreen::new(
+            Setup::from_args("classic", None, None, None, None, Some(1), None).unwrap(),
+        );
         st.field = Field::Players;
         let mut seen = vec![st.setup.players];
         for _ in 0..10 {

@@ -104,6 +104,11 @@ impl StacksScreen {
         self.seating.who(seat)
     }
 
+    /// Who plays each seat, seat 0 first.
+    pub fn seats(&self) -> &[SeatKind] {
+        self.seating.kinds()
+    }
+
     /// What is on screen now.
     pub fn seen(&self) -> Seen {
         self.seating.seen(self.game().to_act())

@@ -37,6 +37,41 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
+/// `text` split into lines of at most `width` characters, at spaces where
+/// possible (a longer word is cut).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = vec![];
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let mut word = word.to_string();
+        loop {
+            let used = line.chars().count();
+            let len = word.chars().count();
+            let gap = usize::from(used > 0);
+            if used + gap + len <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.push_str(&word);
+                break;
+            }
+            if used > 0 {
+                out.push(std::mem::take(&mut line));
+                continue;
+            }
+            // A word longer than a line: cut it.
+            let head: String = word.chars().take(width).collect();
+            word = word.chars().skip(width).collect();
+            out.push(head);
+        }
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
 /// Draws a bordered box with `title` and `lines` in the middle of `area`,
 /// clearing what is under it.
 pub fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line>) {
@@ -111,3 +146,20 @@ pub const NO_UNDO: &[&str] = &[
     "knowing hidden information; the bots could not be given the same",
     "chance. As at the table, a card laid is played.",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wrap_keeps_every_word_within_the_width() {
+        assert_eq!(wrap("a bb ccc", 4), vec!["a bb", "ccc"]);
+        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 4), vec![""]);
+        let text =
+            "--options: unknown field `bogus`, expected one of `win_sequences`, `sequence_length`";
+        let lines = wrap(text, 20);
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+    }
+}

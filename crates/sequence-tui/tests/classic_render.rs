@@ -460,3 +460,35 @@ fn every_table_size_fits_the_smallest_terminal() {
         }
     }
 }
+
+/// Regression: typing a space that does not exist (`k11`) did nothing at
+/// all, or its digits chose cards; now the message line names it.
+#[test]
+fn a_typed_space_that_does_not_exist_is_named() {
+    let mut app = new_app(11, vec![SeatKind::Human, SeatKind::Bot(1)]);
+    let mut pool = BotPool::new(11);
+    run_bots(&mut app, &mut pool);
+    let before = app.classic().unwrap().selected_card();
+    for (typed, want) in [
+        ("k11", "No space k11: columns are a to j, rows 1 to 10."),
+        ("z", "No column z: columns are a to j"),
+        ("a0", "No space a0: rows are 1 to 10."),
+        ("c13", "No space c13: rows are 1 to 10."),
+    ] {
+        type_str(&mut app, typed);
+        let t = text(&render(&mut app, 100, 30));
+        assert!(t.contains(want), "{typed}: {t}");
+        let c = app.classic().unwrap();
+        assert_eq!(c.selected_card(), before, "{typed} chose a card");
+        assert_eq!(c.seen(), Seen::Human(Seat(0)), "{typed}");
+    }
+    // The cursor stays put for `k11` (there is no column to move to).
+    let cursor = app.classic().unwrap().cursor();
+    type_str(&mut app, "k11");
+    assert_eq!(app.classic().unwrap().cursor(), cursor);
+    // A good space still moves the cursor.
+    type_str(&mut app, "j10");
+    let c = app.classic().unwrap();
+    assert_eq!(c.cursor(), "j10".parse::<Space>().unwrap());
+    assert_eq!(c.selected_card(), before);
+}

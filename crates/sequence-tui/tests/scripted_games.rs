@@ -240,7 +240,7 @@ fn loading_bad_records_names_the_problem() {
 
 #[test]
 fn start_screen_changes_the_table_and_deals() {
-    let setup = Setup::from_args("classic", None, None, Some("2"), Some(3), None).unwrap();
+    let setup = Setup::from_args("classic", None, None, Some("2"), None, Some(3), None).unwrap();
     assert_eq!(setup.seats, vec![SeatKind::Human, SeatKind::Bot(2)]);
     let mut app = App::start(setup, std::env::temp_dir().join("x.json"));
     let t = text(&render(&mut app, 100, 30));
@@ -258,7 +258,7 @@ fn start_screen_changes_the_table_and_deals() {
     assert_eq!(c.game().players(), 3);
     // Game: classic → Stacks.
     let mut app = App::start(
-        Setup::from_args("classic", None, None, None, Some(3), None).unwrap(),
+        Setup::from_args("classic", None, None, None, None, Some(3), None).unwrap(),
         "x.json".into(),
     );
     app.handle_key(key(KeyCode::Right));
