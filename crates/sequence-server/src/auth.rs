@@ -25,9 +25,14 @@ pub fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
 }
 
 /// The token of an `Authorization: Bearer TOKEN` header value, if well
-/// formed (32 hex characters).
+/// formed (32 hex characters). The scheme is matched in any case
+/// (`bearer`, `BEARER`: RFC 9110 §11.1).
 pub fn bearer(header: Option<&str>) -> Option<&str> {
-    let t = header?.strip_prefix("Bearer ")?.trim();
+    let (scheme, rest) = header?.trim_start().split_once([' ', '\t'])?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return None;
+    }
+    let t = rest.trim();
     well_formed(t).then_some(t)
 }
 
@@ -69,5 +74,11 @@ mod tests {
         assert_eq!(bearer(Some(&format!("Bearer {t}"))), Some(t.as_str()));
         assert_eq!(bearer(Some("Bearer xyz")), None);
         assert_eq!(bearer(None), None);
+        // the scheme is case-insensitive (fresh-tester report: `bearer` got 401)
+        for scheme in ["bearer", "BEARER", "BeArEr"] {
+            assert_eq!(bearer(Some(&format!("{scheme} {t}"))), Some(t.as_str()));
+        }
+        assert_eq!(bearer(Some(&format!("Basic {t}"))), None);
+        assert_eq!(bearer(Some(&format!("Bearer{t}"))), None);
     }
 }
