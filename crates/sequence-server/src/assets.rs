@@ -32,7 +32,10 @@ pub async fn serve(uri: Uri) -> Response {
             )
                 .into_response()
         }
-        None => crate::api::ApiError::new(StatusCode::NOT_FOUND, format!("no such path: /{path}"))
-            .into_response(),
+        None => crate::api::ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no such path: /{}", crate::limits::echo(&path)),
+        )
+        .into_response(),
     }
 }

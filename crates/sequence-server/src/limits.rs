@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Instant;
+use unicode_segmentation::UnicodeSegmentation;
 
 /// Request bodies and WebSocket frames: at most 16 KiB.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -12,6 +13,8 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_NAME: usize = 32;
 /// Chat lines: at most 280 characters.
 pub const MAX_CHAT: usize = 280;
+/// Values from a request quoted in an error message: at most 40 characters.
+pub const MAX_ECHO: usize = 40;
 
 /// A token bucket: `rate` tokens per second, at most `burst` stored.
 #[derive(Debug, Clone)]
@@ -82,18 +85,45 @@ impl AddressLimiter {
     }
 }
 
-/// Cleans a name or chat line: control characters removed, trimmed, cut
-/// to `max` characters, then HTML-escaped (`& < > " '`).
+/// Whether `c` is a bidirectional control (embeddings, overrides,
+/// isolates, marks): they could make a name read differently from what it
+/// is (U+202E turns `txt.exe` around).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+    )
+}
+
+/// Cleans a name or chat line: control and bidi control characters
+/// removed, trimmed, cut to at most `max` characters without splitting a
+/// grapheme cluster (an emoji sequence or a letter with its marks stays
+/// whole or goes), then HTML-escaped (`& < > " '`).
 pub fn clean_text(s: &str, max: usize) -> String {
-    let cut: String = s
+    let kept: String = s
         .chars()
-        .filter(|c| !c.is_control())
-        .collect::<String>()
-        .trim()
-        .chars()
-        .take(max)
+        .filter(|c| !c.is_control() && !is_bidi_control(*c))
         .collect();
-    escape_html(&cut)
+    let mut cut = String::new();
+    let mut count = 0;
+    for g in kept.trim().graphemes(true) {
+        count += g.chars().count();
+        if count > max {
+            break;
+        }
+        cut.push_str(g);
+    }
+    escape_html(cut.trim_end())
+}
+
+/// At most [`MAX_ECHO`] characters of a value from a request, for an error
+/// message (`…` marks a cut).
+pub fn echo(s: &str) -> String {
+    let mut out: String = s.chars().take(MAX_ECHO).collect();
+    if s.chars().nth(MAX_ECHO).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// HTML-escapes `& < > " '`.
@@ -133,5 +163,38 @@ mod tests {
         assert_eq!(clean_text("  <b>x</b>\u{7}  ", 32), "&lt;b&gt;x&lt;/b&gt;");
         assert_eq!(clean_text(&"é".repeat(50), 32).chars().count(), 32);
         assert_eq!(clean_text("a'\"&", 10), "a&#39;&quot;&amp;");
+    }
+
+    /// Fresh-tester report: names kept U+202E (spoofing) and a cut could
+    /// split a family emoji.
+    #[test]
+    fn bidi_controls_are_removed_and_cuts_keep_graphemes_whole() {
+        assert_eq!(clean_text("Ann\u{202E}txt.exe", 32), "Anntxt.exe");
+        for c in [
+            '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+            '\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
+        ] {
+            assert_eq!(clean_text(&format!("a{c}b"), 32), "ab", "{:X}", c as u32);
+        }
+        // 👨‍👩‍👧‍👦 is 7 chars; 30 letters + it would be 37: the emoji goes whole
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}";
+        let name = format!("{}{family}", "a".repeat(30));
+        assert_eq!(clean_text(&name, 32), "a".repeat(30));
+        let name = format!("{}{family}x", "a".repeat(25));
+        assert_eq!(clean_text(&name, 32), format!("{}{family}", "a".repeat(25)));
+        // a letter with a combining mark is not split from it
+        assert_eq!(
+            clean_text(&format!("{}e\u{301}", "a".repeat(31)), 32),
+            "a".repeat(31)
+        );
+        // the zero-width joiner inside emoji is kept
+        assert_eq!(clean_text(family, 32), family);
+    }
+
+    #[test]
+    fn echoes_are_capped() {
+        assert_eq!(echo("abc"), "abc");
+        assert_eq!(echo(&"x".repeat(40)), "x".repeat(40));
+        assert_eq!(echo(&"x".repeat(5000)), format!("{}…", "x".repeat(40)));
     }
 }
