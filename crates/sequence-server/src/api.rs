@@ -55,8 +55,8 @@ impl From<DbError> for ApiError {
     fn from(e: DbError) -> ApiError {
         match e {
             DbError::Conflict => ApiError::new(StatusCode::CONFLICT, e.to_string()),
-            DbError::Other(e) => {
-                tracing::error!("database: {e}");
+            e => {
+                tracing::error!("{e}");
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "database error")
             }
         }

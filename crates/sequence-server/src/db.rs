@@ -14,8 +14,11 @@
 //! A change is acknowledged only after its transaction has committed.
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::time::Duration;
+
+/// How long opening the database may take before `serve` gives up.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -23,9 +26,24 @@ pub enum DbError {
     /// Another writer appended to this table first (`seq` already taken).
     #[error("the table was changed by another server; retry")]
     Conflict,
+    /// The database could not be opened: `target` names the file or the
+    /// PostgreSQL host (never the password), `cause` what went wrong.
+    #[error("cannot open the database {target}: {cause}")]
+    Open {
+        /// The SQLite file or `PostgreSQL at host:port`.
+        target: String,
+        /// What went wrong, in words.
+        cause: String,
+    },
     /// Anything else the database reported.
     #[error("database error: {0}")]
-    Other(#[from] sqlx::Error),
+    Other(sqlx::Error),
+}
+
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> DbError {
+        DbError::Other(e)
+    }
 }
 
 /// Handle to the database (cheap to clone).
@@ -44,38 +62,132 @@ pub struct StoredTable {
     pub events: Vec<(i64, String)>,
 }
 
+/// Whether `spec` is a PostgreSQL URL.
+fn is_postgres(spec: &str) -> bool {
+    spec.starts_with("postgres://") || spec.starts_with("postgresql://")
+}
+
+/// The file an SQLite spec (a path or a `sqlite:` URL) names.
+fn sqlite_path(spec: &str) -> &str {
+    let p = spec
+        .strip_prefix("sqlite://")
+        .or_else(|| spec.strip_prefix("sqlite:"))
+        .unwrap_or(spec);
+    if spec.starts_with("sqlite:") {
+        p.split('?').next().unwrap_or(p)
+    } else {
+        p
+    }
+}
+
+/// What a database spec points at, for messages: the SQLite file, or
+/// `PostgreSQL at host:port` without user or password.
+pub fn describe_target(spec: &str) -> String {
+    if is_postgres(spec) {
+        let rest = spec.split_once("://").map_or(spec, |(_, r)| r);
+        let authority = rest.split(['/', '?']).next().unwrap_or("");
+        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        let host = if host.is_empty() { "localhost" } else { host };
+        format!("PostgreSQL at {host}")
+    } else {
+        format!("file {}", sqlite_path(spec))
+    }
+}
+
+/// The cause of a failed connection in words (the SQLite result code or
+/// the network error), for [`DbError::Open`].
+fn cause_of(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Io(io) => match io.kind() {
+            std::io::ErrorKind::ConnectionRefused => {
+                "connection refused (is the server running and on this port?)".to_string()
+            }
+            _ => io.to_string(),
+        },
+        sqlx::Error::Database(d) => {
+            let code = d.code().map(|c| c.to_string()).unwrap_or_default();
+            let msg = d.message();
+            if code == "26" || msg.contains("not a database") {
+                "the file is not an SQLite database".to_string()
+            } else if code == "14" || msg.contains("unable to open") {
+                "the file cannot be opened or created (does its directory exist, and may this \
+                 user write there?)"
+                    .to_string()
+            } else {
+                msg.to_string()
+            }
+        }
+        sqlx::Error::Configuration(c) => format!("bad database URL: {c}"),
+        sqlx::Error::Tls(t) => format!("TLS: {t}"),
+        other => other.to_string(),
+    }
+}
+
+/// SQLite settings of every connection: wait up to 10 s for a lock, WAL
+/// mode, `synchronous=NORMAL`.
+async fn sqlite_setup(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    conn.execute("PRAGMA busy_timeout=10000").await?;
+    conn.execute("PRAGMA journal_mode=WAL").await?;
+    conn.execute("PRAGMA synchronous=NORMAL").await?;
+    Ok(())
+}
+
 impl Db {
     /// Opens (creating if needed) the database: a `postgres://` or
     /// `postgresql://` URL, a `sqlite:` URL, or else a path to an SQLite
     /// file, which is put in WAL mode (`synchronous=NORMAL`: a committed
     /// move survives the process being killed).
     ///
+    /// One connection is made first, so that a wrong path or host fails
+    /// within [`CONNECT_TIMEOUT`] with its cause instead of the pool
+    /// retrying until its acquire timeout.
+    ///
     /// # Errors
-    /// The database cannot be reached or its schema not created.
+    /// [`DbError::Open`] naming the file or host and the cause (not a
+    /// database, a directory, connection refused, no answer), or the
+    /// database error of creating the schema.
     pub async fn open(spec: &str) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
-        let pg = spec.starts_with("postgres://") || spec.starts_with("postgresql://");
+        let pg = is_postgres(spec);
         let url = if pg || spec.starts_with("sqlite:") {
             spec.to_string()
         } else {
             format!("sqlite://{spec}?mode=rwc")
         };
+        let fail = |cause: String| DbError::Open {
+            target: describe_target(spec),
+            cause,
+        };
+        if !pg && std::fs::metadata(sqlite_path(spec)).is_ok_and(|m| m.is_dir()) {
+            return Err(fail("it is a directory, not a file".to_string()));
+        }
+        let first = tokio::time::timeout(CONNECT_TIMEOUT, async {
+            let mut conn = AnyConnection::connect(&url).await?;
+            if !pg {
+                sqlite_setup(&mut conn).await?;
+            }
+            conn.close().await
+        })
+        .await;
+        match first {
+            Err(_) => {
+                return Err(fail(format!(
+                    "no answer within {} s (is the host reachable, or the file locked?)",
+                    CONNECT_TIMEOUT.as_secs()
+                )))
+            }
+            Ok(Err(e)) => return Err(fail(cause_of(&e))),
+            Ok(Ok(())) => {}
+        }
         let opts = AnyPoolOptions::new()
             .max_connections(if pg { 16 } else { 1 }) // SQLite: one writer, queued in the pool rather than in SQLite's busy handler
             .acquire_timeout(Duration::from_secs(30));
         let opts = if pg {
             opts
         } else {
-            opts.after_connect(|conn, _| {
-                Box::pin(async move {
-                    conn.execute("PRAGMA journal_mode=WAL").await?;
-                    conn.execute("PRAGMA synchronous=NORMAL").await?;
-                    conn.execute("PRAGMA busy_timeout=10000").await?;
-                    Ok(())
-                })
-            })
+            opts.after_connect(|conn, _| Box::pin(sqlite_setup(conn)))
         };
-        let pool = opts.connect(&url).await?;
+        let pool = opts.connect(&url).await.map_err(|e| fail(cause_of(&e)))?;
         let db = Db { pool, shared: pg };
         db.migrate().await?;
         Ok(db)
@@ -235,5 +347,24 @@ fn conflict(e: sqlx::Error) -> DbError {
     match &e {
         sqlx::Error::Database(d) if d.is_unique_violation() => DbError::Conflict,
         _ => DbError::Other(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_name_the_file_or_host_without_the_password() {
+        assert_eq!(describe_target("notdb.bin"), "file notdb.bin");
+        assert_eq!(describe_target("sqlite://x/y.db?mode=rwc"), "file x/y.db");
+        assert_eq!(
+            describe_target("postgres://u:secret@127.0.0.1:1/db"),
+            "PostgreSQL at 127.0.0.1:1"
+        );
+        assert_eq!(
+            describe_target("postgresql://db.example:5433"),
+            "PostgreSQL at db.example:5433"
+        );
     }
 }

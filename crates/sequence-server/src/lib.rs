@@ -111,7 +111,9 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
             tracing::error!(table = %id, "cannot resume: {}", e.message);
         }
     }
-    let listener = tokio::net::TcpListener::bind(listen).await?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| listen_error(listen, &e))?;
     let addr = listener.local_addr()?;
     let timers = app.clone();
     tokio::spawn(async move {
@@ -148,6 +150,30 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
     });
     tracing::info!(%addr, "serving");
     Ok(Running { addr, app, task })
+}
+
+/// Why `serve` cannot listen on `listen`, naming the address.
+fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
+    let shown: String = listen.chars().take(100).collect();
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            anyhow::anyhow!(
+                "cannot listen on {shown}: the address is already in use (another server there?)"
+            )
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            anyhow::anyhow!("cannot listen on {shown}: the address is not one of this machine's")
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            anyhow::anyhow!(
+                "cannot listen on {shown}: permission denied (ports below 1024 need privileges)"
+            )
+        }
+        std::io::ErrorKind::InvalidInput => anyhow::anyhow!(
+            "cannot listen on {shown:?}: not an address like 127.0.0.1:8080 or [::1]:8080 ({e})"
+        ),
+        _ => anyhow::anyhow!("cannot listen on {shown}: {e}"),
+    }
 }
 
 /// Runs `sequence serve`: prints the address and serves until killed.

@@ -1,0 +1,89 @@
+//! `sequence serve` start-up failures: a database that cannot be opened or
+//! an address that cannot be bound fails at once, naming the file, host or
+//! address and the cause (fresh-tester report: 30 s of pool retries, then
+//! "pool timed out" twice; "Address already in use" without the address).
+
+use sequence_server::{start, ServerConfig};
+use std::time::{Duration, Instant};
+
+fn cfg(db: String) -> ServerConfig {
+    ServerConfig {
+        db,
+        rate_limit: 0,
+        rate_burst: 0,
+        bot_delay: Duration::ZERO,
+    }
+}
+
+/// The error of starting on `db` and `listen`, and how long it took.
+async fn failure(db: String, listen: &str) -> (String, Duration) {
+    let t0 = Instant::now();
+    match start(cfg(db), listen).await {
+        Ok(r) => {
+            r.abort();
+            panic!("the server started")
+        }
+        Err(e) => (format!("{e:#}"), t0.elapsed()),
+    }
+}
+
+fn assert_once(msg: &str, part: &str) {
+    assert_eq!(msg.matches(part).count(), 1, "{part:?} once in: {msg}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_that_is_not_sqlite_fails_at_once_naming_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("notdb.bin");
+    std::fs::write(&path, "this is not an SQLite database\n".repeat(40)).expect("write");
+    let path = path.to_string_lossy().to_string();
+    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
+    assert!(msg.contains(&path), "{msg}");
+    assert_once(&msg, "not an SQLite database");
+    assert!(!msg.contains("pool timed out"), "{msg}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directory_fails_at_once_naming_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().to_string_lossy().to_string();
+    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
+    assert!(msg.contains(&path), "{msg}");
+    assert_once(&msg, "is a directory");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_directory_names_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("no/such/dir/x.db");
+    let path = path.to_string_lossy().to_string();
+    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
+    assert!(msg.contains(&path), "{msg}");
+    assert_once(&msg, "cannot be opened");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_refusing_fails_at_once_naming_the_host_not_the_password() {
+    let (msg, took) = failure("postgres://u:secretpw@127.0.0.1:1/db".into(), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
+    assert!(msg.contains("127.0.0.1:1"), "{msg}");
+    assert_once(&msg, "connection refused");
+    assert!(!msg.contains("secretpw"), "{msg}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_errors_name_the_address() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().expect("addr").to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("a.db").to_string_lossy().to_string();
+    let (msg, _) = failure(db.clone(), &addr).await;
+    assert!(msg.contains(&addr), "{msg}");
+    assert!(msg.contains("already in use"), "{msg}");
+    let (msg, _) = failure(db, "nonsense").await;
+    assert!(msg.contains("nonsense"), "{msg}");
+    assert!(msg.contains("127.0.0.1:8080"), "{msg}");
+}
