@@ -16,7 +16,7 @@ use serde::Serialize;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Which game the arena plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,6 +243,19 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     }
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; cfg.games as usize]);
     let jobs = cfg.jobs.max(1).min(cfg.games.max(1) as usize);
+    // Without a terminal the bar is hidden: progress goes to stderr as
+    // lines instead, so a long run is seen working.
+    let lines = cfg.progress && pb.is_hidden();
+    let started = Instant::now();
+    let done = Mutex::new((0u32, None::<Instant>));
+    if lines {
+        eprintln!(
+            "arena: {} game{} to play, {} at a time",
+            cfg.games,
+            if cfg.games == 1 { "" } else { "s" },
+            jobs
+        );
+    }
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| loop {
@@ -269,6 +282,22 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                         pb.println(line);
                     }
                 }
+                if lines {
+                    if let Ok(mut d) = done.lock() {
+                        d.0 += 1;
+                        let (n, last) = *d;
+                        if progress_line_due(n, cfg.games, last.map(|t| t.elapsed())) {
+                            d.1 = Some(Instant::now());
+                            eprintln!(
+                                "game {} done ({n}/{} after {:.1} s): {}",
+                                g + 1,
+                                cfg.games,
+                                started.elapsed().as_secs_f64(),
+                                game_summary(cfg, &r)
+                            );
+                        }
+                    }
+                }
                 if let Ok(mut v) = results.lock() {
                     v[g as usize] = Some(r);
                 }
@@ -285,6 +314,28 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         .collect();
     let bots = tally(&cfg.bots, &games);
     Ok(ArenaReport { games, bots })
+}
+
+/// Whether the `n`th finished game of `total` gets a progress line when
+/// stderr is not a terminal: the first and the last, and any game finished
+/// [`PROGRESS_EVERY`] or more after the last line (`since_last`).
+pub fn progress_line_due(n: u32, total: u32, since_last: Option<Duration>) -> bool {
+    n <= 1 || n >= total || since_last.is_none_or(|t| t >= PROGRESS_EVERY)
+}
+
+/// Least time between two progress lines (stderr not a terminal).
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// One game's outcome in words, e.g. `level:5 won in 80 moves`.
+fn game_summary(cfg: &ArenaConfig, r: &GameResult) -> String {
+    let outcome = match r.winner {
+        Some(side) => match r.sides.get(side).and_then(|&b| cfg.bots.get(b)) {
+            Some(name) => format!("{name} won"),
+            None => format!("side {side} won"),
+        },
+        None => "drawn".to_string(),
+    };
+    format!("{outcome} in {} moves", r.moves)
 }
 
 fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: u32) -> GameResult {
@@ -688,5 +739,18 @@ impl ArenaReport {
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_for_the_first_last_and_slow_games() {
+        assert!(progress_line_due(1, 100, None));
+        assert!(progress_line_due(100, 100, Some(Duration::ZERO)));
+        assert!(!progress_line_due(2, 100, Some(Duration::from_millis(10))));
+        assert!(progress_line_due(2, 100, Some(PROGRESS_EVERY)));
     }
 }

@@ -170,19 +170,43 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An argument or input file that `sequence hint` refuses (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// The exit code of a `sequence hint` error, as `sequence verify` has it:
+/// 2 for a bad argument or a file that cannot be read or is not a valid
+/// record, 1 for an illegal move in the record, a finished game or a seat
+/// that is not to move.
+pub fn hint_exit_code(e: &anyhow::Error) -> u8 {
+    if e.downcast_ref::<BadInput>().is_some()
+        || e.downcast_ref::<sequence_common::record::MalformedRecord>()
+            .is_some()
+    {
+        return 2;
+    }
+    match e.downcast_ref::<sequence_common::record::ReplayError>() {
+        Some(r) => u8::try_from(r.exit_code()).unwrap_or(1),
+        None => 1,
+    }
+}
+
 /// Runs `sequence hint`.
 ///
 /// # Errors
-/// An unreadable or malformed record, a finished game, or a seat that is
-/// not to move.
+/// An unreadable or malformed record, a bad argument (both
+/// [`BadInput`]), an illegal move in the record, a finished game, or a
+/// seat that is not to move; [`hint_exit_code`] tells the exit code.
 pub fn run_hint(args: HintArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let budget = parse_budget(&args.budget).map_err(|e| anyhow::anyhow!("--budget: {e}"))?;
+        .map_err(|e| BadInput(format!("cannot read {}: {e}", args.file.display())))?;
+    let budget = parse_budget(&args.budget).map_err(|e| BadInput(format!("--budget: {e}")))?;
     if args.top == 0 {
-        bail!("--top: show at least one move");
+        return Err(BadInput("--top: show at least one move".into()).into());
     }
-    let out = hint(&text, args.seat, budget, args.top, args.seed)?;
+    let out = hint(&text, args.seat, budget, args.top, args.seed)
+        .with_context(|| args.file.display().to_string())?;
     if args.json {
         println!("{out}");
     } else {
@@ -206,10 +230,11 @@ pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyh
                 bail!("the game is over: no move to advise");
             }
             if seat >= game.players() {
-                bail!(
+                return Err(BadInput(format!(
                     "--seat {seat}: the table has seats 0 to {}",
                     game.players() - 1
-                );
+                ))
+                .into());
             }
             if game.turn() != Seat(seat) {
                 bail!("--seat {seat}: it is seat {}'s turn", game.turn().0);
@@ -247,10 +272,11 @@ pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyh
                 bail!("the game is over: no move to advise");
             };
             if seat >= game.players() {
-                bail!(
+                return Err(BadInput(format!(
                     "--seat {seat}: the table has seats 0 to {}",
                     game.players() - 1
-                );
+                ))
+                .into());
             }
             if to_act != Seat(seat) {
                 bail!("--seat {seat}: seat {} must decide now", to_act.0);

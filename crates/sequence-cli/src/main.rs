@@ -30,8 +30,15 @@ enum Command {
     /// Bots play each other; results as a table, CSV and SVG chart.
     Arena(sequence_bots::cli::ArenaArgs),
     /// Best moves for a seat of an unfinished game.
+    ///
+    /// Exit 0 with the moves; 1 when the record holds an illegal move, the
+    /// game is over or the seat is not to move; 2 for a bad argument or a
+    /// file that cannot be read or is not a valid record (as `verify`).
     Hint(sequence_bots::cli::HintArgs),
     /// Play in the terminal.
+    ///
+    /// Every argument (and the `--load` file) is checked before the screen
+    /// opens: a refusal is printed on stderr with exit code 2.
     Play(sequence_tui::PlayArgs),
     /// Run the game server with its web UI.
     Serve(sequence_server::ServeArgs),
@@ -51,8 +58,8 @@ pub struct SelfplayArgs {
     /// Number of teams (classic; defaults per C3).
     #[arg(long)]
     pub teams: Option<u8>,
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Seed of the named generator (ChaCha8).
     #[arg(long, default_value_t = 1)]
@@ -74,12 +81,30 @@ pub struct BenchArgs {
     /// Number of players (default 2 for classic, 4 for stacks).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Seconds to measure each figure.
-    #[arg(long, default_value_t = 3.0)]
+    /// Seconds to measure each figure (at least 0.1).
+    #[arg(long, default_value_t = 3.0, value_parser = parse_bench_seconds)]
     pub seconds: f64,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Shortest `bench --seconds` that measures anything.
+const MIN_BENCH_SECONDS: f64 = 0.1;
+
+/// `bench --seconds`: a number of seconds, at least [`MIN_BENCH_SECONDS`]
+/// (0 printed zeros; `inf` never ended).
+fn parse_bench_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !s.is_finite() || s < MIN_BENCH_SECONDS {
+        return Err(format!(
+            "{text} seconds: give at least {MIN_BENCH_SECONDS} (and a finite number)"
+        ));
+    }
+    Ok(s)
 }
 
 /// `sequence bench`'s timing of one call of `f` (legal-move generation), in
@@ -96,6 +121,12 @@ pub(crate) fn median_ns_per_call(mut f: impl FnMut()) -> f64 {
         .collect();
     samples.sort_by(|x, y| x.total_cmp(y));
     samples[samples.len() / 2]
+}
+
+/// Reports a refused argument as clap does: on stderr, exit code 2.
+fn usage_error(e: &anyhow::Error) -> ExitCode {
+    eprintln!("error: {e:#}");
+    ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
@@ -134,10 +165,38 @@ fn main() -> ExitCode {
             g => Err(anyhow::anyhow!("unknown game {g:?} (classic or stacks)")),
         },
         Command::Arena(a) => sequence_bots::cli::run_arena(a),
-        Command::Hint(a) => sequence_bots::cli::run_hint(a),
-        Command::Play(a) => sequence_tui::run(a),
+        Command::Hint(a) => {
+            return match sequence_bots::cli::run_hint(a) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    ExitCode::from(sequence_bots::cli::hint_exit_code(&e))
+                }
+            }
+        }
+        Command::Play(a) => {
+            // Arguments first: without a terminal, a bad argument is still
+            // the thing to report.
+            let (app, seed) = match sequence_tui::app_from_args(&a) {
+                Ok(x) => x,
+                Err(e) => return usage_error(&e),
+            };
+            sequence_tui::run_app(app, seed, std::time::Duration::from_millis(a.pause))
+        }
         Command::Serve(a) => sequence_server::run_serve(a),
-        Command::Loadtest(a) => sequence_server::run_loadtest(a),
+        Command::Loadtest(a) => {
+            if a.tables == 0 {
+                return usage_error(&anyhow::anyhow!(
+                    "--tables 0: give at least one table to measure"
+                ));
+            }
+            if a.seconds == 0 {
+                return usage_error(&anyhow::anyhow!(
+                    "--seconds 0: give at least one second to measure"
+                ));
+            }
+            sequence_server::run_loadtest(a)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

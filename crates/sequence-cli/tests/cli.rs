@@ -302,3 +302,163 @@ fn arena_stops_what_a_bot_program_started() {
     assert!(left.is_empty(), "still running: {left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An unfinished 2-player classic game saved as a file: the first `n`
+/// moves of an example record, without its result.
+fn unfinished_record(name: &str, n: usize) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(examples().join("2p-blue-vs-green.json")).expect("example");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let obj = v.as_object_mut().expect("an object");
+    obj.remove("result");
+    if let Some(moves) = obj.get_mut("moves").and_then(|m| m.as_array_mut()) {
+        moves.truncate(n);
+    }
+    let path = std::env::temp_dir().join(format!("cli-{}-{name}.json", std::process::id()));
+    std::fs::write(&path, v.to_string()).expect("write");
+    path
+}
+
+/// `play` checks its arguments before it needs a terminal: a refusal is
+/// printed with exit code 2 (it used to be "needs a terminal", or shown
+/// only after Enter on the start screen, or not at all).
+#[test]
+fn play_refuses_bad_arguments_before_the_terminal() {
+    let saved = unfinished_record("play", 6);
+    let before = std::fs::read(&saved).expect("saved game");
+    let load = saved.to_str().expect("utf-8 path");
+    for (args, needle) in [
+        (
+            &["play", "--options", "{x"][..],
+            "--options \"{x\" is not JSON",
+        ),
+        (&["play", "--options", r#"{"bogus":1}"#][..], "bogus"),
+        (&["play", "--game", "stacks", "--teams", "2"][..], "--teams"),
+        (
+            &["play", "--players", "5"][..],
+            "2, 3, 4, 6, 8, 9, 10 or 12 (C3)",
+        ),
+        (
+            &["play", "--load", load, "--players", "4"][..],
+            "--players 4",
+        ),
+        (
+            &["play", "--load", load, "--bots", "5,5,5"][..],
+            "3 bots for 2 players",
+        ),
+        (
+            &["play", "--load", load, "--bots", "5,5"][..],
+            "leaves none to a person",
+        ),
+        (&["play", "--load", load, "--game", "stacks"][..], "--game"),
+    ] {
+        let out = run(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("needs a terminal"), "{args:?}: {stderr}");
+        assert!(!stderr.contains('['), "{args:?}: a debug list: {stderr}");
+    }
+    // Good arguments get as far as the terminal check.
+    let out = run(&["play", "--load", load, "--bots", "4"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    assert_eq!(
+        std::fs::read(&saved).expect("saved game"),
+        before,
+        "the saved game was changed"
+    );
+    let _ = std::fs::remove_file(&saved);
+}
+
+/// `hint` exits as `verify` does: 2 for a file that is not a valid record
+/// (a truncated one exited 1) or a bad argument, 1 for an illegal move.
+#[test]
+fn hint_exit_codes_follow_verify() {
+    let text = std::fs::read_to_string(examples().join("2p-blue-vs-green.json")).expect("example");
+    let cut = std::env::temp_dir().join(format!("cli-{}-cut.json", std::process::id()));
+    std::fs::write(&cut, &text[..text.len() / 2]).expect("write");
+    let cut = cut.to_str().expect("utf-8 path").to_string();
+    let saved = unfinished_record("hint", 6);
+    let saved = saved.to_str().expect("utf-8 path").to_string();
+    for (args, code) in [
+        (vec!["hint", cut.as_str(), "--seat", "0"], 2),
+        (vec!["hint", "/nonexistent/game.json", "--seat", "0"], 2),
+        (
+            vec!["hint", saved.as_str(), "--seat", "0", "--budget", "fast"],
+            2,
+        ),
+        (vec!["hint", saved.as_str(), "--seat", "7"], 2),
+        (vec!["hint", &path("illegal/corner.json"), "--seat", "0"], 1),
+        (
+            vec!["hint", &path("2p-blue-vs-green.json"), "--seat", "0"],
+            1,
+        ),
+        (
+            vec!["hint", saved.as_str(), "--seat", "1", "--budget", "300it"],
+            0,
+        ),
+        // Seat 1 is to move.
+        (vec!["hint", saved.as_str(), "--seat", "0"], 1),
+    ] {
+        let out = run(&args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_file(&cut);
+    let _ = std::fs::remove_file(&saved);
+}
+
+/// Zero games, seconds or tables measured nothing and printed zeros (or
+/// NaN): refused as bad arguments.
+#[test]
+fn zero_amounts_are_refused() {
+    for (args, needle) in [
+        (
+            &["selfplay", "--players", "2", "--games", "0"][..],
+            "--games",
+        ),
+        (&["bench", "--seconds", "0"][..], "--seconds"),
+        (&["bench", "--seconds", "inf"][..], "--seconds"),
+        (&["loadtest", "--tables", "0"][..], "--tables"),
+        (&["loadtest", "--seconds", "0"][..], "--seconds"),
+    ] {
+        let t = std::time::Instant::now();
+        let out = run(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{args:?} ran first"
+        );
+    }
+}
+
+/// Without a terminal the arena's progress bar is hidden; it prints lines
+/// instead, so a long run is seen working (it printed nothing for a minute).
+#[test]
+fn arena_reports_progress_without_a_terminal() {
+    let dir = std::env::temp_dir().join(format!("cli-arena-{}", std::process::id()));
+    let out = run(
+        &[
+            "arena",
+            "--bots",
+            "random,greedy",
+            "--games",
+            "3",
+            "--out",
+            dir.to_str().expect("utf-8 path"),
+        ],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("arena: 3 games to play"), "{stderr}");
+    assert!(stderr.contains("game 1 done (1/3 after"), "{stderr}");
+    assert!(stderr.contains("(3/3 after"), "{stderr}");
+    assert!(
+        stderr.contains(" won in ") || stderr.contains("drawn in "),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
