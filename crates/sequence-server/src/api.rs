@@ -5,11 +5,12 @@ use crate::auth;
 use crate::bots::{self, BotView};
 use crate::config::ServerConfig;
 use crate::db::{Db, DbError};
-use crate::limits::{self, AddressLimiter};
+use crate::input::{self, ApiPath, Hints};
+use crate::limits::{self, echo, AddressLimiter};
 use crate::tables::{Core, Event, GameKind, Live, SeatKind, Spec, Status, Table};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -117,7 +118,7 @@ impl App {
         if !auth::table_id_ok(id) {
             return Err(ApiError::new(
                 StatusCode::NOT_FOUND,
-                format!("no table {id:?} (ids are 16 hex characters)"),
+                format!("no table `{}` (ids are 16 hex characters)", echo(id)),
             ));
         }
         if let Some(t) = self.cached(id) {
@@ -339,24 +340,6 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
     });
 }
 
-/// Reads a JSON body, mapping every failure to a 400/413 naming it.
-fn parse<T: serde::de::DeserializeOwned>(
-    body: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    let bytes = body.map_err(|r| {
-        let status = r.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                status,
-                format!("request body over {} bytes", limits::MAX_BODY),
-            )
-        } else {
-            ApiError::new(status, r.body_text())
-        }
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))
-}
-
 /// The seat a request's bearer token belongs to.
 ///
 /// # Errors
@@ -436,6 +419,29 @@ struct CreateReq {
     turn_seconds: Option<u32>,
 }
 
+const CREATE_HINTS: Hints = &[
+    ("game", "\"classic\" or \"stacks\""),
+    ("players", "a number from 2 to 12"),
+    ("teams", "a number of teams (2 or 3) or null"),
+    ("options", "an object of rule options"),
+    (
+        "bots",
+        "a list like [{\"seat\": 1, \"level\": \"level:3\"}]",
+    ),
+    (
+        "bots[]",
+        "an object like {\"seat\": 1, \"level\": \"level:3\"}",
+    ),
+    ("bots[].seat", "a seat number from 1 to 11"),
+    ("bots[].level", "a bot level such as \"level:3\""),
+    ("name", "a string (your name)"),
+    ("table_name", "a string or null"),
+    (
+        "turn_seconds",
+        "a whole number of seconds from 1 to 3600, or null",
+    ),
+];
+
 fn name_of(s: &str, what: &str) -> Result<String, ApiError> {
     let n = limits::clean_text(s, limits::MAX_NAME);
     if n.is_empty() {
@@ -449,7 +455,7 @@ pub async fn create_table(
     State(app): State<Arc<App>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let req: CreateReq = parse(body)?;
+    let req: CreateReq = input::body(body, CREATE_HINTS)?;
     let name = name_of(&req.name, "name")?;
     if let Some(s) = req.turn_seconds {
         if !(1..=3600).contains(&s) {
@@ -487,8 +493,8 @@ pub async fn create_table(
         }
         if !bots::level_ok(&b.level) {
             return Err(ApiError::bad(format!(
-                "field `bots`: unknown level {:?} ({})",
-                b.level,
+                "field `bots`: unknown level \"{}\" ({})",
+                echo(&b.level),
                 bots::LEVELS.join(", ")
             )));
         }
@@ -558,7 +564,7 @@ pub async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, Api
 /// `GET /api/tables/{id}`.
 pub async fn get_table(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
@@ -574,13 +580,18 @@ struct JoinReq {
     seat: Option<u8>,
 }
 
+const JOIN_HINTS: Hints = &[
+    ("name", "a string (your name)"),
+    ("seat", "a seat number (0 for the first seat) or null"),
+];
+
 /// `POST /api/tables/{id}/join`.
 pub async fn join(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let req: JoinReq = parse(body)?;
+    let req: JoinReq = input::body(body, JOIN_HINTS)?;
     let name = name_of(&req.name, "name")?;
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
@@ -613,7 +624,7 @@ pub async fn join(
 /// `POST /api/tables/{id}/leave`.
 pub async fn leave(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;
@@ -637,7 +648,7 @@ pub async fn leave(
 /// spectator view.
 pub async fn view(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;
@@ -658,6 +669,11 @@ struct MoveReq {
     #[serde(rename = "move")]
     mv: Value,
 }
+
+const MOVE_HINTS: Hints = &[
+    ("move_number", "a whole number ≥ 0 (the view's move_number)"),
+    ("move", "a move object"),
+];
 
 /// Checks and plays a move for `seat` (shared by HTTP and WebSocket).
 ///
@@ -702,7 +718,10 @@ pub async fn play_move(
         Some(s) => {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                format!("the move is for seat {s} but the token is seat {seat}"),
+                format!(
+                    "the move is for seat {} but the token is seat {seat}",
+                    echo(&s.to_string())
+                ),
             ))
         }
     }
@@ -712,37 +731,48 @@ pub async fn play_move(
 /// `POST /api/tables/{id}/moves`.
 pub async fn post_move(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
     let seat = seat_of(&headers, &t.core)?;
-    let req: MoveReq = parse(body)?;
+    let req: MoveReq = input::body(body, MOVE_HINTS)?;
     play_move(&app, &tref, &mut t, seat, req.move_number, req.mv).await?;
     Ok(Json(t.view(Some(seat))))
 }
 
-/// `?game=N` of `GET …/record`.
+/// `?game=N` of `GET …/record`, read as text so that a bad value gets a
+/// message in words.
 #[derive(Deserialize)]
 pub struct RecordQuery {
     /// An earlier game of the table (1 = first).
-    pub game: Option<u32>,
+    pub game: Option<String>,
 }
 
 /// `GET /api/tables/{id}/record`.
 pub async fn record(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     q: Result<Query<RecordQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(q) = q.map_err(|e| ApiError::bad(format!("query string: {}", e.body_text())))?;
+    let Query(q) =
+        q.map_err(|_| ApiError::bad("the query string could not be read (expected ?game=N)"))?;
+    let game = match q.game.as_deref() {
+        None => None,
+        Some(g) => Some(g.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+            ApiError::bad(format!(
+                "query parameter `game` must be a whole number ≥ 1, got `{}`",
+                echo(g)
+            ))
+        })?),
+    };
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
     app.sync(&mut t).await?;
     let current = t.core.game_no;
-    match q.game {
+    match game {
         Some(n) if n >= 1 && (n as usize) <= t.core.finished.len() && n != current => {
             Ok(Json(t.core.finished[n as usize - 1].clone()))
         }
@@ -765,6 +795,8 @@ struct BotReq {
     level: String,
 }
 
+const BOT_HINTS: Hints = &[("level", "a bot level such as \"level:3\"")];
+
 fn host_only(headers: &HeaderMap, core: &Core) -> Result<(), ApiError> {
     if seat_of(headers, core)? != 0 {
         return Err(ApiError::new(
@@ -778,19 +810,20 @@ fn host_only(headers: &HeaderMap, core: &Core) -> Result<(), ApiError> {
 /// `POST /api/tables/{id}/seats/{seat}/bot`.
 pub async fn seat_bot(
     State(app): State<Arc<App>>,
-    Path((id, seat)): Path<(String, u8)>,
+    ApiPath((id, seat)): ApiPath<(String, String)>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;
     let mut t = tref.lock().await;
     app.sync(&mut t).await?;
+    let seat = input::seat_param(&seat, t.core.seats.len())?;
     host_only(&headers, &t.core)?;
-    let req: BotReq = parse(body)?;
+    let req: BotReq = input::body(body, BOT_HINTS)?;
     if !bots::level_ok(&req.level) {
         return Err(ApiError::bad(format!(
-            "field `level`: unknown level {:?} ({})",
-            req.level,
+            "field `level`: unknown level \"{}\" ({})",
+            echo(&req.level),
             bots::LEVELS.join(", ")
         )));
     }
@@ -835,7 +868,7 @@ pub async fn seat_bot(
 /// `POST /api/tables/{id}/rematch`.
 pub async fn rematch(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let tref = app.table(&id).await?;

@@ -4,10 +4,12 @@
 //! moves. Frames are capped at 16 KiB; each connection is rate limited.
 
 use crate::api::{play_move, seat_of_token, ApiError, App, TableRef};
+use crate::input::{self, ApiPath, Hints};
 use crate::limits::{self, Bucket};
 use crate::tables::{now_ms, Sub};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -59,20 +61,97 @@ pub enum ClientMsg {
     Ping,
 }
 
+/// Every field a client message may have, read flat so that an error can
+/// name the field (serde loses the field of an internally tagged enum).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMsg {
+    #[serde(rename = "type")]
+    ty: String,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    move_number: Option<u32>,
+    #[serde(default, rename = "move")]
+    mv: Option<Value>,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+const MSG_HINTS: Hints = &[
+    ("type", "one of \"hello\", \"move\", \"chat\", \"ping\""),
+    ("token", "a seat token (32 hex characters) or null"),
+    ("move_number", "a whole number ≥ 0 (the view's move_number)"),
+    ("move", "a move object"),
+    ("text", "a string"),
+];
+
 /// Parses one client text frame.
 ///
 /// # Errors
-/// A message naming what is wrong (not JSON, unknown `type`, missing field).
+/// A message naming what is wrong (not JSON, unknown `type`, missing or
+/// unknown field, a field of the wrong kind).
 pub fn parse_client(text: &str) -> Result<ClientMsg, String> {
-    serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))
+    let m: RawMsg = input::object(text.as_bytes(), "a message", MSG_HINTS)
+        .map_err(|e| format!("bad message: {e}"))?;
+    let allowed: &[&str] = match m.ty.as_str() {
+        "hello" => &["token"],
+        "move" => &["move_number", "move"],
+        "chat" => &["text"],
+        "ping" => &[],
+        other => {
+            return Err(format!(
+                "bad message: unknown type \"{}\" (hello, move, chat or ping)",
+                limits::echo(other)
+            ))
+        }
+    };
+    let present = [
+        ("token", m.token.is_some()),
+        ("move_number", m.move_number.is_some()),
+        ("move", m.mv.is_some()),
+        ("text", m.text.is_some()),
+    ];
+    if let Some((f, _)) = present
+        .iter()
+        .find(|(f, there)| *there && !allowed.contains(f))
+    {
+        return Err(format!(
+            "bad message: a {} message has no field `{f}`",
+            m.ty
+        ));
+    }
+    let missing = |f: &str| {
+        format!(
+            "bad message: field `{f}` is missing from a {} message",
+            m.ty
+        )
+    };
+    Ok(match m.ty.as_str() {
+        "hello" => ClientMsg::Hello { token: m.token },
+        "move" => ClientMsg::Move {
+            move_number: m.move_number.ok_or_else(|| missing("move_number"))?,
+            mv: m.mv.ok_or_else(|| missing("move"))?,
+        },
+        "chat" => ClientMsg::Chat {
+            text: m.text.ok_or_else(|| missing("text"))?,
+        },
+        _ => ClientMsg::Ping,
+    })
 }
 
 /// `GET /api/tables/{id}/ws`.
 pub async fn handler(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    ws: WebSocketUpgrade,
+    ApiPath(id): ApiPath<String>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|r| {
+        ApiError::new(
+            r.status(),
+            "this path takes a WebSocket connection (GET with Upgrade: websocket)",
+        )
+    })?;
     let tref = app.table(&id).await?;
     Ok(ws
         .max_frame_size(limits::MAX_BODY)
@@ -342,5 +421,31 @@ mod tests {
             .unwrap_err()
             .contains("text"));
         assert!(parse_client("\u{0}garbage").is_err());
+        assert_eq!(
+            parse_client(r#"{"type":"move","move_number":3,"move":{"pass":true}}"#),
+            Ok(ClientMsg::Move {
+                move_number: 3,
+                mv: json!({"pass": true})
+            })
+        );
+        assert!(parse_client(r#"{"type":"ping","text":"x"}"#)
+            .unwrap_err()
+            .contains("text"));
+        assert!(parse_client(r#"{"type":"move","move":{}}"#)
+            .unwrap_err()
+            .contains("move_number"));
+    }
+
+    /// Fresh-tester report: serde's Rust words ("expected u32") reached
+    /// clients; the field is named in words instead.
+    #[test]
+    fn bad_fields_are_named_in_words() {
+        let e = parse_client(r#"{"type":"move","move_number":-1,"move":{}}"#).unwrap_err();
+        assert!(e.contains("move_number must be a whole number ≥ 0"), "{e}");
+        assert!(!e.contains("u32"), "{e}");
+        let e = parse_client("[]").unwrap_err();
+        assert!(e.contains("must be a JSON object"), "{e}");
+        let e = parse_client(r#"{"type":"chat","text":5}"#).unwrap_err();
+        assert!(e.contains("text must be a string"), "{e}");
     }
 }

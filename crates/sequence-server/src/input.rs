@@ -1,0 +1,417 @@
+//! Reading requests: JSON bodies, path parameters and query strings, with
+//! every failure turned into an [`ApiError`] whose message names the field
+//! and what it must be, in words ("players must be a number from 2 to 12,
+//! got the string \"2\"") rather than the parser's Rust vocabulary.
+//!
+//! Also the last line of defence: [`json_errors`] turns any error answer
+//! that is not JSON yet (a rejection of axum's own) into `{"error": …}`.
+
+use crate::api::ApiError;
+use crate::limits::{self, echo};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// What a field must be, by its path (`bots[].seat` for any element of
+/// `bots`), for error messages.
+pub type Hints = &'static [(&'static str, &'static str)];
+
+/// Reads a JSON object body into `T`, mapping every failure to a 400 (413
+/// when too large) naming what was wrong; `hints` say what each field must
+/// be.
+///
+/// # Errors
+/// The body is too large, not JSON, not an object, or a field is missing,
+/// unknown or of the wrong kind.
+pub fn body<T: DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+    hints: Hints,
+) -> Result<T, ApiError> {
+    let bytes = body.map_err(|r| {
+        let status = r.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                status,
+                format!("request body over {} bytes", limits::MAX_BODY),
+            )
+        } else {
+            ApiError::new(status, "the request body could not be read")
+        }
+    })?;
+    object(&bytes, "the body", hints).map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, m))
+}
+
+/// Reads `bytes` as a JSON object into `T` (`what` is "the body" or "a
+/// message"); the error message names what was wrong.
+///
+/// # Errors
+/// The message, as for [`body`].
+pub fn object<T: DeserializeOwned>(bytes: &[u8], what: &str, hints: Hints) -> Result<T, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(format!("{what} is empty: it must be a JSON object"));
+    }
+    let v: Value = serde_json::from_slice(bytes).map_err(|e| {
+        let msg = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+        format!(
+            "{what} is not valid JSON: {msg} (line {}, column {})",
+            e.line(),
+            e.column()
+        )
+    })?;
+    if !v.is_object() {
+        return Err(format!(
+            "{what} must be a JSON object {{…}}, not {}",
+            kind_of(&v)
+        ));
+    }
+    serde_path_to_error::deserialize(v).map_err(|e| describe(&e, hints))
+}
+
+/// "a list", "a string", … for messages.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The message for a field error: which field, what it must be, what it
+/// was.
+fn describe(e: &serde_path_to_error::Error<serde_json::Error>, hints: Hints) -> String {
+    let mut shown = String::new();
+    let mut key = String::new();
+    for seg in e.path().iter() {
+        match seg {
+            serde_path_to_error::Segment::Seq { index } => {
+                shown.push_str(&format!("[{index}]"));
+                key.push_str("[]");
+            }
+            serde_path_to_error::Segment::Map { key: k }
+            | serde_path_to_error::Segment::Enum { variant: k } => {
+                if !shown.is_empty() {
+                    shown.push('.');
+                    key.push('.');
+                }
+                shown.push_str(k);
+                key.push_str(k);
+            }
+            serde_path_to_error::Segment::Unknown => {}
+        }
+    }
+    let msg = e.inner().to_string();
+    let within = |s: &str| {
+        if shown.is_empty() {
+            s.to_string()
+        } else {
+            format!("{shown}.{s}")
+        }
+    };
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let field = rest.split('`').next().unwrap_or(rest);
+        let full = within(field);
+        let hint_key = if key.is_empty() {
+            field.to_string()
+        } else {
+            format!("{key}.{field}")
+        };
+        return match hint(hints, &hint_key) {
+            Some(h) => format!("field `{full}` is missing: it must be {h}"),
+            None => format!("field `{full}` is missing"),
+        };
+    }
+    if let Some(rest) = msg.strip_prefix("unknown field `") {
+        let raw_field = rest.split('`').next().unwrap_or(rest);
+        let field = echo(raw_field);
+        let allowed = rest
+            .split_once("expected ")
+            .map(|(_, l)| l.trim_start_matches("one of "))
+            .unwrap_or("none");
+        // the path may end with the unknown key itself
+        let parent = shown
+            .strip_suffix(raw_field)
+            .map_or(shown.as_str(), |p| p.trim_end_matches('.'));
+        let place = if parent.is_empty() {
+            String::new()
+        } else {
+            format!(" in `{parent}`")
+        };
+        return format!("unknown field `{field}`{place} (the fields are {allowed})");
+    }
+    let expected = hint(hints, &key)
+        .map(str::to_string)
+        .unwrap_or_else(|| plain_expected(&msg));
+    let name = if shown.is_empty() {
+        "the value".to_string()
+    } else {
+        shown
+    };
+    match got(&msg) {
+        Some(g) => format!("{name} must be {expected}, got {g}"),
+        None => format!("{name} must be {expected}"),
+    }
+}
+
+fn hint(hints: Hints, key: &str) -> Option<&'static str> {
+    hints.iter().find(|(k, _)| *k == key).map(|(_, h)| *h)
+}
+
+/// serde's "expected u32" and the like, in words.
+fn plain_expected(msg: &str) -> String {
+    let exp = msg.rsplit_once(", expected ").map_or("", |(_, e)| e);
+    match exp {
+        "u8" => "a whole number from 0 to 255".into(),
+        "u16" | "u32" | "u64" | "usize" => "a whole number ≥ 0".into(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
+        "f32" | "f64" => "a number".into(),
+        "a boolean" => "true or false".into(),
+        "a sequence" => "a list".into(),
+        "" => "something else".into(),
+        e if e.starts_with("struct ") || e.starts_with("a map") => "a JSON object {…}".into(),
+        e => e.replace('`', "\""),
+    }
+}
+
+/// What the value was, from serde's "invalid type: string \"2\", expected
+/// …" / "invalid value: integer `-1`, …" / "unknown variant `x`, …".
+fn got(msg: &str) -> Option<String> {
+    let what = ["invalid type: ", "invalid value: ", "invalid length "]
+        .iter()
+        .find_map(|p| msg.strip_prefix(p))
+        .and_then(|r| r.rsplit_once(", expected ").map(|(w, _)| w));
+    if let Some(w) = what {
+        let plain = |p: &str| {
+            w.strip_prefix(p)
+                .map(|v| echo(v.trim_matches('`')).to_string())
+        };
+        return Some(if let Some(s) = w.strip_prefix("string ") {
+            format!("the string {}", echo(s))
+        } else if let Some(v) = plain("integer ")
+            .or_else(|| plain("floating point "))
+            .or_else(|| plain("boolean "))
+        {
+            v
+        } else {
+            match w {
+                "map" => "an object".into(),
+                "sequence" => "a list".into(),
+                "null" | "unit value" => "null".into(),
+                w if w.chars().all(|c| c.is_ascii_digit()) => format!("{w} elements"),
+                w => echo(w),
+            }
+        });
+    }
+    let v = msg.strip_prefix("unknown variant `")?;
+    Some(format!("\"{}\"", echo(v.split('`').next().unwrap_or(v))))
+}
+
+/// A path parameter extractor whose failures are [`ApiError`]s (400 with
+/// the parameter named) instead of axum's text answers.
+#[derive(Debug)]
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(v)) => Ok(ApiPath(v)),
+            Err(r) => Err(path_error(&r)),
+        }
+    }
+}
+
+fn path_error(r: &PathRejection) -> ApiError {
+    use axum::extract::path::ErrorKind;
+    let PathRejection::FailedToDeserializePathParams(e) = r else {
+        return ApiError::new(r.status(), "the URL path could not be read");
+    };
+    let msg = match e.kind() {
+        ErrorKind::InvalidUtf8InPathParam { key } => {
+            format!("the {key} in the URL is not valid UTF-8")
+        }
+        ErrorKind::ParseErrorAtKey {
+            key,
+            value,
+            expected_type,
+        } => format!(
+            "the {key} in the URL must be {}, got `{}`",
+            plain_expected(&format!(", expected {expected_type}")),
+            echo(value)
+        ),
+        ErrorKind::ParseErrorAtIndex {
+            value,
+            expected_type,
+            ..
+        }
+        | ErrorKind::ParseError {
+            value,
+            expected_type,
+        } => format!(
+            "a part of the URL must be {}, got `{}`",
+            plain_expected(&format!(", expected {expected_type}")),
+            echo(value)
+        ),
+        _ => "the URL path could not be read".to_string(),
+    };
+    ApiError::new(e.status(), msg)
+}
+
+/// The seat number of a URL (`…/seats/{seat}/…`) at a table of `players`
+/// seats.
+///
+/// # Errors
+/// 400 when it is not a number, 404 when there is no such seat.
+pub fn seat_param(raw: &str, players: usize) -> Result<u8, ApiError> {
+    let last = players.saturating_sub(1);
+    if raw.is_empty() || !raw.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("seat must be a number 0–{last}, got `{}`", echo(raw)),
+        ));
+    }
+    match raw.parse::<u8>() {
+        Ok(s) if (s as usize) < players => Ok(s),
+        _ => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "seat {} does not exist (this table has seats 0–{last})",
+                echo(raw)
+            ),
+        )),
+    }
+}
+
+/// Turns an error answer that is not JSON (one of axum's own rejections:
+/// a missing WebSocket upgrade, an unusual method …) into `{"error": …}`
+/// with the same status.
+pub async fn json_errors(resp: Response) -> Response {
+    let status = resp.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return resp;
+    }
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, limits::MAX_BODY)
+        .await
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| {
+            status
+                .canonical_reason()
+                .unwrap_or("request refused")
+                .to_string()
+        });
+    let mut out = ApiError::new(status, text).into_response();
+    for (k, v) in &parts.headers {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            out.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Req {
+        players: u8,
+        #[serde(default)]
+        n: Option<u32>,
+        #[serde(default)]
+        bots: Vec<Bot>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Bot {
+        seat: u8,
+    }
+
+    const HINTS: Hints = &[
+        ("players", "a number from 2 to 12"),
+        ("bots[].seat", "a seat number"),
+    ];
+
+    fn err(body: &str) -> String {
+        object::<Req>(body.as_bytes(), "the body", HINTS).unwrap_err()
+    }
+
+    #[test]
+    fn messages_name_the_field_in_words() {
+        assert_eq!(
+            err(r#"{"players":"2"}"#),
+            "players must be a number from 2 to 12, got the string \"2\""
+        );
+        assert_eq!(
+            err(r#"{"players":2,"n":-1}"#),
+            "n must be a whole number ≥ 0, got -1"
+        );
+        assert_eq!(err("[]"), "the body must be a JSON object {…}, not a list");
+        assert_eq!(err(""), "the body is empty: it must be a JSON object");
+        assert_eq!(
+            err(r#"{"players":2,"bots":[{"seat":"x"}]}"#),
+            "bots[0].seat must be a seat number, got the string \"x\""
+        );
+        assert_eq!(
+            err(r#"{"n":1}"#),
+            "field `players` is missing: it must be a number from 2 to 12"
+        );
+        assert!(err(r#"{"players":2,"zz":1}"#).starts_with("unknown field `zz`"));
+        assert!(err("{").starts_with("the body is not valid JSON"));
+        for m in [
+            err(r#"{"players":"2"}"#),
+            err(r#"{"players":2,"n":-1}"#),
+            err("[]"),
+        ] {
+            for rust in ["u8", "u32", "struct", "invalid type"] {
+                assert!(!m.contains(rust), "{m}");
+            }
+        }
+        let long = format!(r#"{{"players":"{}"}}"#, "x".repeat(5000));
+        assert!(err(&long).chars().count() < 120);
+    }
+
+    #[test]
+    fn seat_params_are_checked() {
+        assert_eq!(seat_param("3", 4).map_err(|e| e.status), Ok(3));
+        let e = seat_param("abc", 12).unwrap_err();
+        assert_eq!(e.status, StatusCode::BAD_REQUEST);
+        assert_eq!(e.message, "seat must be a number 0–11, got `abc`");
+        let e = seat_param("999", 4).unwrap_err();
+        assert_eq!(e.status, StatusCode::NOT_FOUND);
+        assert!(e.message.contains("0–3"), "{}", e.message);
+        assert_eq!(
+            seat_param("4", 4).unwrap_err().status,
+            StatusCode::NOT_FOUND
+        );
+    }
+}
