@@ -190,3 +190,34 @@ fn imports_and_page_references_exist() {
         "Persian is laid out right to left"
     );
 }
+
+/// The Content-Security-Policy allows no inline script or style: the page
+/// has neither, and no script writes a `style` attribute or an inline
+/// event handler into markup.
+#[test]
+fn the_ui_needs_no_inline_script_or_style() {
+    let html = std::fs::read_to_string(web().join("index.html")).expect("index.html");
+    assert!(!html.contains("<style"), "inline <style> in index.html");
+    assert!(!html.contains("style="), "style attribute in index.html");
+    let mut rest = html.as_str();
+    while let Some(i) = rest.find("<script") {
+        let tag_end = rest[i..].find('>').map_or(rest.len(), |j| i + j);
+        assert!(
+            rest[i..tag_end].contains("src="),
+            "inline script: {}",
+            &rest[i..tag_end]
+        );
+        rest = &rest[tag_end..];
+    }
+    for (name, code) in scripts() {
+        for bad in [
+            "style=",
+            "setAttribute(\"style\"",
+            "onclick=",
+            "onload=",
+            "eval(",
+        ] {
+            assert!(!code.contains(bad), "{name} contains {bad}");
+        }
+    }
+}
