@@ -164,7 +164,7 @@ fn bad_input_names_the_field() {
     v["options"] = serde_json::json!({"sequence_length": "5"});
     let e = err_of(&v).to_string();
     assert!(
-        e.contains("field `options`: field `sequence_length`: expected a whole number"),
+        e.contains("field `options`: sequence_length must be a whole number"),
         "{e}"
     );
 }

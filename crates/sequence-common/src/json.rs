@@ -22,11 +22,11 @@ pub fn parse_strict(text: &str) -> Result<Value, String> {
     }
     serde_json::from_str::<Strict>(text)
         .map(|s| s.0)
-        .map_err(|e| describe(&e))
+        .map_err(|e| syntax_error(&e))
 }
 
 /// A serde_json error in words, its position said once.
-fn describe(e: &serde_json::Error) -> String {
+fn syntax_error(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let msg = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -37,83 +37,182 @@ fn describe(e: &serde_json::Error) -> String {
             e.column()
         ),
         _ => format!(
-            "not valid JSON at line {} column {}: {}",
+            "not valid JSON at line {} column {}: {msg}",
             e.line(),
-            e.column(),
-            plain(msg)
+            e.column()
         ),
     }
 }
 
 /// Reads `v` as a `T`, naming the field at fault by its path
-/// (`sequence_length`, `options.refill`) and the types in words.
+/// (`sequence_length`, `deck[3]`) and the types in words (see [`describe`]).
 ///
 /// # Errors
-/// E.g. ``field `sequence_length`: expected a whole number, found the
-/// string "5"``.
+/// E.g. `sequence_length must be a whole number from 0 to 255, got the
+/// string "5"`.
 pub fn from_value_named<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
-    serde_path_to_error::deserialize(v.clone()).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = plain(&e.inner().to_string());
-        if path == "." || path.is_empty() {
-            inner
-        } else {
-            format!("field `{path}`: {inner}")
-        }
-    })
+    serde_path_to_error::deserialize(v.clone()).map_err(|e| describe(&e, &[]))
 }
 
-/// Serde's words for types made plain: `invalid type: string "5",
-/// expected u8` becomes `expected a whole number, found the string "5"`.
-pub fn plain(msg: &str) -> String {
-    let mut out = msg.to_string();
-    if out.starts_with("invalid length ") && out.contains("expected struct ") {
-        // serde reads an array as a struct's fields in order
-        return "expected a JSON object, found an array".into();
-    }
-    if let Some(rest) = out.strip_prefix("invalid type: ") {
-        if let Some((found, expected)) = rest.split_once(", expected ") {
-            out = format!(
-                "expected {}, found {}",
-                type_words(expected),
-                found_words(found)
-            );
-        }
-    } else if let Some(rest) = out.strip_prefix("invalid value: ") {
-        if let Some((found, expected)) = rest.split_once(", expected ") {
-            out = format!(
-                "expected {}, found {}",
-                type_words(expected),
-                found_words(found)
-            );
-        }
+/// What a field must be, by its path (`bots[].seat` for any element of
+/// `bots`), for error messages: `("players", "a number from 2 to 12")`.
+pub type Hints = &'static [(&'static str, &'static str)];
+
+/// Longest piece of outside input quoted back in a message, in characters.
+pub const MAX_ECHO: usize = 40;
+
+/// `s` cut to [`MAX_ECHO`] characters (with "…" when cut), for quoting
+/// outside input back in an error message.
+pub fn echo(s: &str) -> String {
+    let mut out: String = s.chars().take(MAX_ECHO).collect();
+    if s.chars().nth(MAX_ECHO).is_some() {
+        out.push('…');
     }
     out
 }
 
-fn type_words(t: &str) -> String {
-    match t {
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number (0 or more)".into(),
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
-        "f32" | "f64" => "a number".into(),
-        "a boolean" => "true or false".into(),
-        other if other.starts_with("struct ") => "a JSON object".into(),
-        other => other.to_string(),
+/// "a list", "a string", … for messages.
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 
-fn found_words(f: &str) -> String {
-    if f.starts_with("string ") {
-        format!("the {f}")
-    } else if let Some(n) = f.strip_prefix("integer `") {
-        format!("the number {}", n.trim_end_matches('`'))
-    } else if let Some(n) = f.strip_prefix("floating point `") {
-        format!("the number {}", n.trim_end_matches('`'))
-    } else if let Some(b) = f.strip_prefix("boolean `") {
-        b.trim_end_matches('`').to_string()
-    } else {
-        f.to_string()
+/// The message for a field error of a JSON object read with
+/// `serde_path_to_error`: which field (its path), what it must be (from
+/// `hints`, else serde's expectation in words), what it was. E.g.
+/// "players must be a number from 2 to 12, got the string \"2\"",
+/// "field `name` is missing", "unknown field `x` (the fields are …)".
+pub fn describe(e: &serde_path_to_error::Error<serde_json::Error>, hints: Hints) -> String {
+    let mut shown = String::new();
+    let mut key = String::new();
+    for seg in e.path().iter() {
+        match seg {
+            serde_path_to_error::Segment::Seq { index } => {
+                shown.push_str(&format!("[{index}]"));
+                key.push_str("[]");
+            }
+            serde_path_to_error::Segment::Map { key: k }
+            | serde_path_to_error::Segment::Enum { variant: k } => {
+                if !shown.is_empty() {
+                    shown.push('.');
+                    key.push('.');
+                }
+                shown.push_str(k);
+                key.push_str(k);
+            }
+            serde_path_to_error::Segment::Unknown => {}
+        }
     }
+    let msg = e.inner().to_string();
+    let within = |s: &str| {
+        if shown.is_empty() {
+            s.to_string()
+        } else {
+            format!("{shown}.{s}")
+        }
+    };
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let field = rest.split('`').next().unwrap_or(rest);
+        let full = within(field);
+        let hint_key = if key.is_empty() {
+            field.to_string()
+        } else {
+            format!("{key}.{field}")
+        };
+        return match hint(hints, &hint_key) {
+            Some(h) => format!("field `{full}` is missing: it must be {h}"),
+            None => format!("field `{full}` is missing"),
+        };
+    }
+    if let Some(rest) = msg.strip_prefix("unknown field `") {
+        let raw_field = rest.split('`').next().unwrap_or(rest);
+        let field = echo(raw_field);
+        let allowed = rest
+            .split_once("expected ")
+            .map(|(_, l)| l.trim_start_matches("one of "))
+            .unwrap_or("none");
+        // the path may end with the unknown key itself
+        let parent = shown
+            .strip_suffix(raw_field)
+            .map_or(shown.as_str(), |p| p.trim_end_matches('.'));
+        let place = if parent.is_empty() {
+            String::new()
+        } else {
+            format!(" in `{parent}`")
+        };
+        return format!("unknown field `{field}`{place} (the fields are {allowed})");
+    }
+    let expected = hint(hints, &key)
+        .map(str::to_string)
+        .unwrap_or_else(|| plain_expected(&msg));
+    let name = if shown.is_empty() {
+        "the value".to_string()
+    } else {
+        shown
+    };
+    match got(&msg) {
+        Some(g) => format!("{name} must be {expected}, got {g}"),
+        None => format!("{name} must be {expected}"),
+    }
+}
+
+fn hint(hints: Hints, key: &str) -> Option<&'static str> {
+    hints.iter().find(|(k, _)| *k == key).map(|(_, h)| *h)
+}
+
+/// serde's "expected u32" and the like, in words.
+pub fn plain_expected(msg: &str) -> String {
+    let exp = msg.rsplit_once(", expected ").map_or("", |(_, e)| e);
+    match exp {
+        "u8" => "a whole number from 0 to 255".into(),
+        "u16" | "u32" | "u64" | "usize" => "a whole number ≥ 0".into(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
+        "f32" | "f64" => "a number".into(),
+        "a boolean" => "true or false".into(),
+        "a sequence" => "a list".into(),
+        "" => "something else".into(),
+        e if e.starts_with("struct ") || e.starts_with("a map") => "a JSON object {…}".into(),
+        e => e.replace('`', "\""),
+    }
+}
+
+/// What the value was, from serde's "invalid type: string \"2\", expected
+/// …" / "invalid value: integer `-1`, …" / "unknown variant `x`, …".
+fn got(msg: &str) -> Option<String> {
+    let what = ["invalid type: ", "invalid value: ", "invalid length "]
+        .iter()
+        .find_map(|p| msg.strip_prefix(p))
+        .and_then(|r| r.rsplit_once(", expected ").map(|(w, _)| w));
+    if let Some(w) = what {
+        let plain = |p: &str| {
+            w.strip_prefix(p)
+                .map(|v| echo(v.trim_matches('`')).to_string())
+        };
+        return Some(if let Some(s) = w.strip_prefix("string ") {
+            format!("the string {}", echo(s))
+        } else if let Some(v) = plain("integer ")
+            .or_else(|| plain("floating point "))
+            .or_else(|| plain("boolean "))
+        {
+            v
+        } else {
+            match w {
+                "map" => "an object".into(),
+                "sequence" => "a list".into(),
+                "null" | "unit value" => "null".into(),
+                w if w.chars().all(|c| c.is_ascii_digit()) => format!("{w} elements"),
+                w => echo(w),
+            }
+        });
+    }
+    let v = msg.strip_prefix("unknown variant `")?;
+    Some(format!("\"{}\"", echo(v.split('`').next().unwrap_or(v))))
 }
 
 /// A JSON value read with duplicate keys refused.
@@ -229,18 +328,27 @@ mod tests {
         let e = from_value_named::<O>(&serde_json::json!({"sequence_length": "5"})).unwrap_err();
         assert_eq!(
             e,
-            "field `sequence_length`: expected a whole number (0 or more), found the string \"5\""
+            "sequence_length must be a whole number from 0 to 255, got the string \"5\""
         );
         let e = from_value_named::<O>(&serde_json::json!({"no_reshuffle": 1})).unwrap_err();
-        assert_eq!(
-            e,
-            "field `no_reshuffle`: expected true or false, found the number 1"
-        );
+        assert_eq!(e, "no_reshuffle must be true or false, got 1");
         let e = from_value_named::<O>(&serde_json::json!({"sequence_length": 300})).unwrap_err();
-        assert!(e.starts_with("field `sequence_length`:"), "{e}");
+        assert!(e.starts_with("sequence_length must be"), "{e}");
+        let e = from_value_named::<O>(&serde_json::json!({"x": 1})).unwrap_err();
+        assert!(e.starts_with("unknown field `x` (the fields are"), "{e}");
         let e = from_value_named::<O>(&serde_json::json!([])).unwrap_err();
-        assert_eq!(e, "expected a JSON object, found an array");
-        let e = from_value_named::<O>(&serde_json::json!("x")).unwrap_err();
-        assert_eq!(e, "expected a JSON object, found the string \"x\"");
+        assert!(!e.contains("struct O"), "{e}");
+        let e = from_value_named::<O>(&serde_json::json!("x".repeat(500))).unwrap_err();
+        assert!(e.len() < 120, "outside input is quoted cut: {e}");
+    }
+
+    #[test]
+    fn echo_cuts_long_values() {
+        assert_eq!(echo("abc"), "abc");
+        assert_eq!(echo(&"x".repeat(MAX_ECHO)), "x".repeat(MAX_ECHO));
+        assert_eq!(
+            echo(&"x".repeat(5000)),
+            format!("{}…", "x".repeat(MAX_ECHO))
+        );
     }
 }

@@ -14,12 +14,10 @@ use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use sequence_common::json::{describe, kind_of, plain_expected};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-/// What a field must be, by its path (`bots[].seat` for any element of
-/// `bots`), for error messages.
-pub type Hints = &'static [(&'static str, &'static str)];
+pub use sequence_common::json::Hints;
 
 /// Reads a JSON object body into `T`, mapping every failure to a 400 (413
 /// when too large) naming what was wrong; `hints` say what each field must
@@ -55,16 +53,10 @@ pub fn object<T: DeserializeOwned>(bytes: &[u8], what: &str, hints: Hints) -> Re
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(format!("{what} is empty: it must be a JSON object"));
     }
-    let v: Value = serde_json::from_slice(bytes).map_err(|e| {
-        let msg = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
-        format!(
-            "{what} is not valid JSON: {msg} (line {}, column {})",
-            e.line(),
-            e.column()
-        )
-    })?;
+    let text = std::str::from_utf8(bytes).map_err(|_| format!("{what} is not UTF-8 text"))?;
+    // strict: a key written twice is refused (which value counts is
+    // ambiguous)
+    let v = sequence_common::json::parse_strict(text).map_err(|m| format!("{what} is {m}"))?;
     if !v.is_object() {
         return Err(format!(
             "{what} must be a JSON object {{…}}, not {}",
@@ -72,147 +64,6 @@ pub fn object<T: DeserializeOwned>(bytes: &[u8], what: &str, hints: Hints) -> Re
         ));
     }
     serde_path_to_error::deserialize(v).map_err(|e| describe(&e, hints))
-}
-
-/// "a list", "a string", … for messages.
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "true or false",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// The message for a field error: which field, what it must be, what it
-/// was.
-fn describe(e: &serde_path_to_error::Error<serde_json::Error>, hints: Hints) -> String {
-    let mut shown = String::new();
-    let mut key = String::new();
-    for seg in e.path().iter() {
-        match seg {
-            serde_path_to_error::Segment::Seq { index } => {
-                shown.push_str(&format!("[{index}]"));
-                key.push_str("[]");
-            }
-            serde_path_to_error::Segment::Map { key: k }
-            | serde_path_to_error::Segment::Enum { variant: k } => {
-                if !shown.is_empty() {
-                    shown.push('.');
-                    key.push('.');
-                }
-                shown.push_str(k);
-                key.push_str(k);
-            }
-            serde_path_to_error::Segment::Unknown => {}
-        }
-    }
-    let msg = e.inner().to_string();
-    let within = |s: &str| {
-        if shown.is_empty() {
-            s.to_string()
-        } else {
-            format!("{shown}.{s}")
-        }
-    };
-    if let Some(rest) = msg.strip_prefix("missing field `") {
-        let field = rest.split('`').next().unwrap_or(rest);
-        let full = within(field);
-        let hint_key = if key.is_empty() {
-            field.to_string()
-        } else {
-            format!("{key}.{field}")
-        };
-        return match hint(hints, &hint_key) {
-            Some(h) => format!("field `{full}` is missing: it must be {h}"),
-            None => format!("field `{full}` is missing"),
-        };
-    }
-    if let Some(rest) = msg.strip_prefix("unknown field `") {
-        let raw_field = rest.split('`').next().unwrap_or(rest);
-        let field = echo(raw_field);
-        let allowed = rest
-            .split_once("expected ")
-            .map(|(_, l)| l.trim_start_matches("one of "))
-            .unwrap_or("none");
-        // the path may end with the unknown key itself
-        let parent = shown
-            .strip_suffix(raw_field)
-            .map_or(shown.as_str(), |p| p.trim_end_matches('.'));
-        let place = if parent.is_empty() {
-            String::new()
-        } else {
-            format!(" in `{parent}`")
-        };
-        return format!("unknown field `{field}`{place} (the fields are {allowed})");
-    }
-    let expected = hint(hints, &key)
-        .map(str::to_string)
-        .unwrap_or_else(|| plain_expected(&msg));
-    let name = if shown.is_empty() {
-        "the value".to_string()
-    } else {
-        shown
-    };
-    match got(&msg) {
-        Some(g) => format!("{name} must be {expected}, got {g}"),
-        None => format!("{name} must be {expected}"),
-    }
-}
-
-fn hint(hints: Hints, key: &str) -> Option<&'static str> {
-    hints.iter().find(|(k, _)| *k == key).map(|(_, h)| *h)
-}
-
-/// serde's "expected u32" and the like, in words.
-fn plain_expected(msg: &str) -> String {
-    let exp = msg.rsplit_once(", expected ").map_or("", |(_, e)| e);
-    match exp {
-        "u8" => "a whole number from 0 to 255".into(),
-        "u16" | "u32" | "u64" | "usize" => "a whole number ≥ 0".into(),
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
-        "f32" | "f64" => "a number".into(),
-        "a boolean" => "true or false".into(),
-        "a sequence" => "a list".into(),
-        "" => "something else".into(),
-        e if e.starts_with("struct ") || e.starts_with("a map") => "a JSON object {…}".into(),
-        e => e.replace('`', "\""),
-    }
-}
-
-/// What the value was, from serde's "invalid type: string \"2\", expected
-/// …" / "invalid value: integer `-1`, …" / "unknown variant `x`, …".
-fn got(msg: &str) -> Option<String> {
-    let what = ["invalid type: ", "invalid value: ", "invalid length "]
-        .iter()
-        .find_map(|p| msg.strip_prefix(p))
-        .and_then(|r| r.rsplit_once(", expected ").map(|(w, _)| w));
-    if let Some(w) = what {
-        let plain = |p: &str| {
-            w.strip_prefix(p)
-                .map(|v| echo(v.trim_matches('`')).to_string())
-        };
-        return Some(if let Some(s) = w.strip_prefix("string ") {
-            format!("the string {}", echo(s))
-        } else if let Some(v) = plain("integer ")
-            .or_else(|| plain("floating point "))
-            .or_else(|| plain("boolean "))
-        {
-            v
-        } else {
-            match w {
-                "map" => "an object".into(),
-                "sequence" => "a list".into(),
-                "null" | "unit value" => "null".into(),
-                w if w.chars().all(|c| c.is_ascii_digit()) => format!("{w} elements"),
-                w => echo(w),
-            }
-        });
-    }
-    let v = msg.strip_prefix("unknown variant `")?;
-    Some(format!("\"{}\"", echo(v.split('`').next().unwrap_or(v))))
 }
 
 /// A path parameter extractor whose failures are [`ApiError`]s (400 with

@@ -14,7 +14,7 @@ pub const MAX_NAME: usize = 32;
 /// Chat lines: at most 280 characters.
 pub const MAX_CHAT: usize = 280;
 /// Values from a request quoted in an error message: at most 40 characters.
-pub const MAX_ECHO: usize = 40;
+pub use sequence_common::json::MAX_ECHO;
 
 /// A token bucket: `rate` tokens per second, at most `burst` stored.
 #[derive(Debug, Clone)]
@@ -119,11 +119,7 @@ pub fn clean_text(s: &str, max: usize) -> String {
 /// At most [`MAX_ECHO`] characters of a value from a request, for an error
 /// message (`…` marks a cut).
 pub fn echo(s: &str) -> String {
-    let mut out: String = s.chars().take(MAX_ECHO).collect();
-    if s.chars().nth(MAX_ECHO).is_some() {
-        out.push('…');
-    }
-    out
+    sequence_common::json::echo(s)
 }
 
 /// HTML-escapes `& < > " '`.

@@ -196,7 +196,7 @@ fn mixed_moves_duplicate_keys_and_wrong_types_are_explained() {
     v["options"] = json!({"piles_per_colour": "2"});
     let m = malformed(&v);
     assert!(
-        m.contains("`piles_per_colour`: expected a whole number") && !m.contains("u8"),
+        m.contains("piles_per_colour must be a whole number") && !m.contains("u8"),
         "{m}"
     );
 }
