@@ -186,6 +186,12 @@ async fn body_field_errors_name_the_field_in_words() {
             r#"{"name":"C","seat":"one"}"#,
             "seat must be a seat number",
         ),
+        (
+            format!("/api/tables/{id}/join"),
+            None,
+            r#"{"name":"C","name":"D"}"#,
+            "duplicate key `name`",
+        ),
     ];
     for (path, auth, body, part) in cases {
         let (st, ct, v) = raw(&s, post.clone(), &path, auth, Some(body)).await;
