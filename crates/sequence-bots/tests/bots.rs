@@ -119,7 +119,10 @@ fn ismcts_and_greedy_take_a_winning_placement() {
     assert!(positions.len() >= 3, "found {} positions", positions.len());
     for g in positions {
         let view = g.view(g.turn());
-        // The search itself (no shortcut) finds the win too.
+        // The search as `hint` runs it ranks the win first. (Raw visit
+        // counts cannot tell a win now from a free dead-card exchange
+        // followed by the win — both score 1 — and used to pick by move
+        // order; `analyse` puts the immediate win first.)
         let report = sequence_bots::classic::analyse(&view, Budget::Iterations(3000), Some(1), 7);
         let best = report.best().expect("a move");
         assert!(

@@ -163,8 +163,9 @@ impl Hand {
         let n = self.len as usize;
         match self.cards[..n].iter().position(|&x| x == c) {
             Some(i) => {
-                // The last card takes the freed slot (hands are unordered).
-                self.cards[i] = self.cards[n - 1];
+                // The others keep their order (a person's hand on screen
+                // does not shuffle; the drawn card goes last).
+                self.cards.copy_within(i + 1..n, i);
                 self.len -= 1;
                 true
             }

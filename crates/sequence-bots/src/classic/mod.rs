@@ -777,7 +777,32 @@ pub fn analyse(
 ) -> SearchReport<Move> {
     let k = root_moves_from_env().max(HINT_ROOT_MOVES);
     let evidence = inference::Evidence::of_view(view);
-    search_view(view, budget, trees, seed, cutoff_from_env(), k, &evidence)
+    let mut report = search_view(view, budget, trees, seed, cutoff_from_env(), k, &evidence);
+    // A placement that wins at once comes first: a free dead-card exchange
+    // (C6) before it wins as surely in the search's eyes, but a later win
+    // is no better and only the immediate one is certain.
+    let game = board_game(view, &mut game_rng(seed));
+    if let Some(w) = winning_placement(&game, &view.legal_moves()) {
+        if let Some(i) = report.moves.iter().position(|m| m.0 == w) {
+            let entry = report.moves.remove(i);
+            report.moves.insert(0, entry);
+        }
+    }
+    report
+}
+
+/// A legal placement in `moves` that completes enough sequences to win
+/// (C9) in `game`, if any. Only the board and the seat's own hand matter,
+/// so any determinization of a view answers alike.
+fn winning_placement(game: &Game, moves: &[Move]) -> Option<Move> {
+    let team = game.team_of(game.turn());
+    let have = game.sequence_count(team);
+    moves.iter().copied().find(|m| match *m {
+        Move::Place { at, .. } => game
+            .completions_at(at)
+            .is_some_and(|c| c.any() && have + c.most() >= game.win_sequences()),
+        _ => false,
+    })
 }
 
 /// Root moves [`analyse`] compares (at least).
@@ -912,16 +937,8 @@ impl ClassicBot for IsmctsBot {
             return with_declaration(&game, moves[0]);
         }
         // A placement that wins ends the game: no search needed.
-        let team = game.team_of(game.turn());
-        let have = game.sequence_count(team);
-        for m in &moves {
-            if let Move::Place { at, .. } = *m {
-                if let Some(c) = game.completions_at(at) {
-                    if c.any() && have + c.most() >= game.win_sequences() {
-                        return with_declaration(&game, *m);
-                    }
-                }
-            }
+        if let Some(m) = winning_placement(&game, &moves) {
+            return with_declaration(&game, m);
         }
         // A dead-card exchange is free: make it before searching.
         if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
