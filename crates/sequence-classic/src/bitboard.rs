@@ -101,7 +101,7 @@ impl FromStr for Space {
     type Err = ParseSpaceError;
 
     fn from_str(s: &str) -> Result<Space, ParseSpaceError> {
-        let err = || ParseSpaceError(s.to_string());
+        let err = || ParseSpaceError(sequence_common::json::echo(s));
         let bytes = s.as_bytes();
         if bytes.len() < 2 || bytes.len() > 3 {
             return Err(err());

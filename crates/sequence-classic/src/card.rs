@@ -176,7 +176,7 @@ impl FromStr for Card {
     type Err = ParseCardError;
 
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
-        let err = || ParseCardError(s.to_string());
+        let err = || ParseCardError(sequence_common::json::echo(s));
         let mut chars = s.chars();
         let (Some(r), Some(su), None) = (chars.next(), chars.next(), chars.next()) else {
             return Err(err());

@@ -126,7 +126,8 @@ fn card_field(o: &Map<String, Value>, k: &str) -> Result<Card, String> {
     match o.get(k) {
         Some(Value::String(s)) => s.parse::<Card>().map_err(|e| format!("field `{k}`: {e}")),
         Some(v) => Err(format!(
-            "field `{k}`: expected a card code string, found {v}"
+            "field `{k}`: expected a card code string, found {}",
+            sequence_common::json::echo(&v.to_string())
         )),
         None => Err(format!("field `{k}` is missing")),
     }
@@ -136,7 +137,8 @@ fn space_field(o: &Map<String, Value>, k: &str) -> Result<Space, String> {
     match o.get(k) {
         Some(Value::String(s)) => s.parse::<Space>().map_err(|e| format!("field `{k}`: {e}")),
         Some(v) => Err(format!(
-            "field `{k}`: expected a space name string, found {v}"
+            "field `{k}`: expected a space name string, found {}",
+            sequence_common::json::echo(&v.to_string())
         )),
         None => Err(format!("field `{k}` is missing")),
     }
@@ -156,7 +158,12 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), String> {
     let seat = match o.get("seat") {
         Some(s) => match s.as_u64() {
             Some(n) if n < 256 => Seat(n as u8),
-            _ => return Err(format!("field `seat`: expected a seat number, found {s}")),
+            _ => {
+                return Err(format!(
+                    "field `seat`: expected a seat number, found {}",
+                    sequence_common::json::echo(&s.to_string())
+                ))
+            }
         },
         None => return Err("field `seat` is missing".into()),
     };
@@ -192,13 +199,16 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), String> {
                 let mut ws: Vec<Window> = Vec::new();
                 for it in items {
                     let pair = it.as_array().filter(|a| a.len() == 2).ok_or_else(|| {
-                        format!("field `declare`: each entry must be [first space, last space], found {it}")
+                        format!("field `declare`: each entry must be [first space, last space], found {}", sequence_common::json::echo(&it.to_string()))
                     })?;
                     let mut ends = [None, None];
                     for (i, e) in pair.iter().enumerate() {
-                        let s = e
-                            .as_str()
-                            .ok_or_else(|| format!("field `declare`: {e} is not a space name"))?;
+                        let s = e.as_str().ok_or_else(|| {
+                            format!(
+                                "field `declare`: {} is not a space name",
+                                sequence_common::json::echo(&e.to_string())
+                            )
+                        })?;
                         ends[i] = Some(
                             s.parse::<Space>()
                                 .map_err(|er| format!("field `declare`: {er}"))?,
@@ -217,7 +227,12 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), String> {
                 }
                 Some(Declaration::new(&ws))
             }
-            Some(other) => return Err(format!("field `declare`: expected a list, found {other}")),
+            Some(other) => {
+                return Err(format!(
+                    "field `declare`: expected a list, found {}",
+                    sequence_common::json::echo(&other.to_string())
+                ))
+            }
         };
         Move::Place { card, at, declare }
     } else {
@@ -236,7 +251,8 @@ fn cards_field(v: &Value, what: &str) -> Result<Vec<Card>, MalformedRecord> {
             c.as_str()
                 .ok_or_else(|| {
                     MalformedRecord(format!(
-                        "field `{what}`[{i}]: {c} is not a card code string"
+                        "field `{what}`[{i}]: {} is not a card code string",
+                        sequence_common::json::echo(&c.to_string())
                     ))
                 })?
                 .parse::<Card>()
@@ -371,7 +387,7 @@ pub fn replay_value(
     for (i, mv) in moves.iter().enumerate() {
         let err = |why: String| MoveError {
             index: i,
-            json: mv.to_string(),
+            json: sequence_common::record::entry_text(mv),
             why,
         };
         let (seat, m) = move_from_json(mv, len).map_err(err)?;

@@ -160,6 +160,17 @@ fn bad_input_names_the_field() {
         e.starts_with("move 0 ") && e.contains("does not go with"),
         "{e}"
     );
+    // Regression (fresh-user test): outside input is quoted cut to 40
+    // characters (the server passes these messages on).
+    let mut v = first_example();
+    v["moves"][0]["card"] = Value::from("y".repeat(5000));
+    let e = err_of(&v).to_string();
+    assert!(e.contains(&format!("{}…", "y".repeat(40))), "{e}");
+    assert!(e.len() < 400, "{}", e.len());
+    let mut v = first_example();
+    v["moves"][0]["x".repeat(500)] = Value::from(1);
+    let e = err_of(&v).to_string();
+    assert!(e.contains("unknown key") && e.len() < 800, "{e}");
     let mut v = first_example();
     v["options"] = serde_json::json!({"sequence_length": "5"});
     let e = err_of(&v).to_string();

@@ -37,10 +37,25 @@ fn syntax_error(e: &serde_json::Error) -> String {
             e.column()
         ),
         _ => format!(
-            "not valid JSON at line {} column {}: {msg}",
+            "not valid JSON at line {} column {}: {}",
             e.line(),
-            e.column()
+            e.column(),
+            syntax_words(msg)
         ),
+    }
+}
+
+/// serde_json's syntax messages in words a person knows.
+fn syntax_words(msg: &str) -> String {
+    match msg {
+        "expected ident" => {
+            "a word that is not true, false or null (text needs double quotes)".into()
+        }
+        "expected value" => "a JSON value was expected here".into(),
+        "trailing characters" => "more text after the end of the JSON value".into(),
+        "key must be a string" => "an object key must be in double quotes".into(),
+        "trailing comma" => "a comma before a closing bracket".into(),
+        other => other.to_string(),
     }
 }
 
@@ -299,6 +314,21 @@ mod tests {
     fn syntax_errors_keep_serde_words_and_one_position() {
         let e = parse_strict("{\n  \"a\" 1}").unwrap_err();
         assert_eq!(e, "not valid JSON at line 2 column 7: expected `:`");
+    }
+
+    #[test]
+    fn common_syntax_errors_are_in_words() {
+        let e = parse_strict("notjson").unwrap_err();
+        assert!(e.contains("not true, false or null"), "{e}");
+        let e = parse_strict("{} x").unwrap_err();
+        assert!(
+            e.ends_with("more text after the end of the JSON value"),
+            "{e}"
+        );
+        let e = parse_strict("{a:1}").unwrap_err();
+        assert!(e.ends_with("an object key must be in double quotes"), "{e}");
+        let e = parse_strict("[1,]").unwrap_err();
+        assert!(e.ends_with("a comma before a closing bracket"), "{e}");
     }
 
     #[test]

@@ -70,6 +70,21 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// Longest move entry quoted in a [`MoveError`], in characters.
+pub const MAX_ENTRY: usize = 200;
+
+/// A move entry as compact JSON for a [`MoveError`], cut to [`MAX_ENTRY`]
+/// characters ("…" marks a cut): a record from outside may hold a huge
+/// entry, and the message is passed on (the server sends it to clients).
+pub fn entry_text(entry: &Value) -> String {
+    let full = entry.to_string();
+    let mut out: String = full.chars().take(MAX_ENTRY).collect();
+    if full.chars().nth(MAX_ENTRY).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// Why a record could not be replayed: malformed (exit 2) or an illegal
 /// move (exit 1).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -114,7 +129,8 @@ pub fn req_uint(
                 "field `{field}`: {n} is out of range (at most {max})"
             )),
             None => Err(format!(
-                "field `{field}`: expected a non-negative integer, found {v}"
+                "field `{field}`: expected a non-negative integer, found {}",
+                crate::json::echo(&v.to_string())
             )),
         },
     }
@@ -144,7 +160,7 @@ pub fn deny_unknown_move(
                 takes.join(", ")
             ));
         }
-        return Err(format!("move: unknown key `{k}`"));
+        return Err(format!("move: unknown key `{}`", crate::json::echo(k)));
     }
     Ok(())
 }
@@ -160,7 +176,7 @@ pub fn deny_unknown(
 ) -> Result<(), String> {
     for k in obj.keys() {
         if !allowed.contains(&k.as_str()) {
-            return Err(format!("{what}: unknown key `{k}`"));
+            return Err(format!("{what}: unknown key `{}`", crate::json::echo(k)));
         }
     }
     Ok(())

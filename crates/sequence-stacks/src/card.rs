@@ -291,7 +291,7 @@ impl FromStr for Card {
             .iter()
             .copied()
             .find(|c| c.code() == up)
-            .ok_or_else(|| BadCard(s.to_string()))
+            .ok_or_else(|| BadCard(sequence_common::json::echo(s)))
     }
 }
 

@@ -93,7 +93,8 @@ fn cards_field(v: Option<&Value>, what: &str) -> Result<Vec<Card>, MalformedReco
             c.as_str()
                 .ok_or_else(|| {
                     MalformedRecord(format!(
-                        "field `{what}`[{i}]: {c} is not a card code string"
+                        "field `{what}`[{i}]: {} is not a card code string",
+                        sequence_common::json::echo(&c.to_string())
                     ))
                 })?
                 .parse::<Card>()
@@ -126,7 +127,12 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
     if let Some(p) = o.get("play") {
         let card: Card = p
             .as_str()
-            .ok_or_else(|| format!("field `play`: {p} is not a card code"))?
+            .ok_or_else(|| {
+                format!(
+                    "field `play`: {} is not a card code",
+                    sequence_common::json::echo(&p.to_string())
+                )
+            })?
             .parse()
             .map_err(|e| format!("field `play`: {e}"))?;
         let kind = format!("play: {}", card.code());
@@ -182,7 +188,10 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
                     .get("to")
                     .ok_or("field `to` is missing (a pile card goes to a place, S3)")?;
                 let place = to.as_str().and_then(Place::from_name).ok_or_else(|| {
-                    format!("field `to`: {to} is not a place (blue-a, blue-b, red-a, red-b)")
+                    format!(
+                        "field `to`: {} is not a place (blue-a, blue-b, red-a, red-b)",
+                        sequence_common::json::echo(&to.to_string())
+                    )
                 })?;
                 Decision::Pile { card, from, place }
             }
@@ -193,7 +202,12 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), String> {
         deny_unknown_move(o, &["seat", "discard"], "discard", MOVE_KEYS)?;
         let card: Card = c
             .as_str()
-            .ok_or_else(|| format!("field `discard`: {c} is not a card code"))?
+            .ok_or_else(|| {
+                format!(
+                    "field `discard`: {} is not a card code",
+                    sequence_common::json::echo(&c.to_string())
+                )
+            })?
             .parse()
             .map_err(|e| format!("field `discard`: {e}"))?;
         return Ok((seat, Decision::Discard { card }));
@@ -377,7 +391,7 @@ pub fn replay_with(
     for (i, mv) in moves.iter().enumerate() {
         let err = |why: String| MoveError {
             index: i,
-            json: mv.to_string(),
+            json: sequence_common::record::entry_text(mv),
             why,
         };
         let (seat, d) = move_from_json(mv).map_err(err)?;
@@ -397,7 +411,10 @@ pub fn replay_with(
             let i = moves.len().saturating_sub(1);
             MoveError {
                 index: i,
-                json: moves.get(i).map(Value::to_string).unwrap_or_default(),
+                json: moves
+                    .get(i)
+                    .map(sequence_common::record::entry_text)
+                    .unwrap_or_default(),
                 why: e.to_string(),
             }
         })?;
