@@ -23,7 +23,15 @@ pub fn read_input(path: &std::path::Path) -> Result<String, String> {
             .map_err(|e| format!("standard input: {e}"))?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::read_to_string(path).map_err(|e| {
+            let why = match e.kind() {
+                std::io::ErrorKind::InvalidData => "not UTF-8 text (a record is UTF-8 JSON)".into(),
+                std::io::ErrorKind::IsADirectory => "a directory, not a record file".into(),
+                std::io::ErrorKind::NotFound => "no such file".into(),
+                _ => e.to_string(),
+            };
+            format!("{}: {why}", path.display())
+        })
     }
 }
 
@@ -59,6 +67,12 @@ pub fn run(a: VerifyArgs) -> ExitCode {
                 serde_json::to_string_pretty(&summary).unwrap_or_default()
             );
             ExitCode::SUCCESS
+        }
+        // A move error keeps RECORD.md's form (`move 17 {…}: why`); a file
+        // that is not a record is named, as a file that cannot be read is.
+        Err(e @ ReplayError::Malformed(_)) => {
+            eprintln!("error: {}: {e}", a.file.display());
+            ExitCode::from(e.exit_code() as u8)
         }
         Err(e) => {
             eprintln!("{e}");

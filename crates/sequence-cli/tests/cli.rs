@@ -51,6 +51,26 @@ fn verify_prints_the_summary_and_exit_codes_follow_record_md() {
     );
     let malformed = run(&["verify", "-"], Some("{\"format\": "));
     assert_eq!(malformed.status.code(), Some(2));
+    // Regression (fresh-user test): a file that is not a record is named
+    // like one that cannot be read, in words.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "").expect("write");
+    let utf16 = dir.path().join("utf16.json");
+    std::fs::write(&utf16, [0xff, 0xfe, b'{', 0, b'}', 0]).expect("write");
+    for (file, words) in [
+        (empty.clone(), "the text is empty"),
+        (utf16, "not UTF-8 text"),
+        (dir.path().to_path_buf(), "a directory, not a record file"),
+    ] {
+        let out = run(&["verify", &file.to_string_lossy()], None);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: {}: ", file.display())) && err.contains(words),
+            "{err}"
+        );
+    }
     let stacks = run(&["verify", &path("stacks/2p.json")], None);
     assert_eq!(stacks.status.code(), Some(0));
 }

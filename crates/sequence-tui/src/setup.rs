@@ -72,16 +72,25 @@ pub struct Setup {
 /// Parses `--bots 3,3` into levels.
 ///
 /// # Errors
-/// A level that is not a number 1–5 (`level:3` and `L3` are accepted too).
+/// An empty list or entry, or a level that is not a number 1–5 (`level:3`
+/// and `L3` are accepted too).
 pub fn parse_bots(text: &str) -> anyhow::Result<Vec<u8>> {
+    if text.trim().is_empty() {
+        bail!("--bots is empty: give one level (1 to 5) per bot seat, e.g. --bots 3,3");
+    }
     let mut out = vec![];
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    for (i, part) in text.split(',').map(str::trim).enumerate() {
+        if part.is_empty() {
+            bail!("--bots {text:?}: entry {} is empty (levels are separated by single commas, e.g. 3,3)", i + 1);
+        }
         let digits = part
             .trim_start_matches("level:")
             .trim_start_matches(['L', 'l']);
-        let level: u8 = digits
-            .parse()
-            .with_context(|| format!("--bots: {part:?} is not a bot level (1 to 5)"))?;
+        let level: u8 = digits.parse().map_err(|_| {
+            anyhow::anyhow!(
+                "--bots: {part:?} is not a bot level: `play` takes levels 1 (beginner) to 5 (very strong), e.g. --bots 3,5"
+            )
+        })?;
         if !(1..=5).contains(&level) {
             bail!("--bots: level {level} is out of range (1 to 5)");
         }
@@ -461,6 +470,21 @@ mod tests {
     fn bot_levels_parse_and_refuse_garbage() {
         assert_eq!(parse_bots("3,3").unwrap(), vec![3, 3]);
         assert_eq!(parse_bots("level:5, L1").unwrap(), vec![5, 1]);
+        // Regression (fresh-user test): empty lists and entries were dropped
+        // silently; a bot name leaked the parser's "invalid digit".
+        assert!(parse_bots("")
+            .unwrap_err()
+            .to_string()
+            .contains("--bots is empty"));
+        assert!(parse_bots("1,,2")
+            .unwrap_err()
+            .to_string()
+            .contains("entry 2 is empty"));
+        let e = format!("{:#}", parse_bots("random").unwrap_err());
+        assert!(
+            e.contains("levels 1 (beginner) to 5") && !e.contains("digit"),
+            "{e}"
+        );
         assert!(parse_bots("6")
             .unwrap_err()
             .to_string()
