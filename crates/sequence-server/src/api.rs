@@ -33,11 +33,13 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An error with `status` and `message`.
+    /// An error with `status` and `message`; control and bidi control
+    /// characters of outside input quoted in it are written as `\u{…}`
+    /// ([`limits::escape_controls`]).
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
-            message: message.into(),
+            message: limits::escape_controls(&message.into()),
         }
     }
 
@@ -129,12 +131,17 @@ impl App {
             .load(id)
             .await?
             .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table {id}")))?;
-        let spec: Spec = serde_json::from_str(&stored.spec).map_err(|e| {
+        let mut spec: Spec = serde_json::from_str(&stored.spec).map_err(|e| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 format!("stored table {id}: {e}"),
             )
         })?;
+        if spec.options.as_array().is_some_and(Vec::is_empty) {
+            // stored before `options` had to be an object: `[]` meant the
+            // defaults then
+            spec.options = Value::Null;
+        }
         let mut core = Core::new(id.to_string(), spec);
         for (seq, data) in &stored.events {
             apply_stored(&mut core, *seq, data)?;
@@ -343,19 +350,20 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
 /// The seat a request's bearer token belongs to.
 ///
 /// # Errors
-/// 401 for a missing, malformed or unknown token.
+/// 401 for a missing, unreadable, non-`Bearer`, malformed or unknown
+/// token, each said in words.
 pub fn seat_of(headers: &HeaderMap, core: &Core) -> Result<u8, ApiError> {
-    let h = headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    if h.is_none() {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing token (Authorization: Bearer TOKEN)",
-        ));
+    let tok = match headers.get(axum::http::header::AUTHORIZATION) {
+        None => auth::bearer_token(None),
+        Some(v) => match v.to_str() {
+            Ok(text) => auth::bearer_token(Some(text)),
+            Err(_) => Err(format!(
+                "the Authorization header is not readable text: {}",
+                auth::USE_BEARER
+            )),
+        },
     }
-    let tok = auth::bearer(h)
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "malformed token"))?;
+    .map_err(|m| ApiError::new(StatusCode::UNAUTHORIZED, m))?;
     core.seat_of(&auth::hash(tok))
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "wrong token for this table"))
 }
@@ -366,7 +374,7 @@ pub fn seat_of(headers: &HeaderMap, core: &Core) -> Result<u8, ApiError> {
 /// 401 for a malformed or unknown token.
 pub fn seat_of_token(tok: &str, core: &Core) -> Result<u8, ApiError> {
     if !auth::well_formed(tok) {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "malformed token"));
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, auth::MALFORMED));
     }
     core.seat_of(&auth::hash(tok))
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "wrong token for this table"))
@@ -486,21 +494,20 @@ pub async fn create_table(
     for b in &req.bots {
         if b.seat == 0 || b.seat >= spec.players {
             return Err(ApiError::bad(format!(
-                "field `bots`: seat {} cannot be a bot (1 … {})",
-                b.seat,
-                spec.players - 1
+                "bots: {}",
+                not_a_bot_seat(b.seat, spec.players)
             )));
         }
         if !bots::level_ok(&b.level) {
             return Err(ApiError::bad(format!(
-                "field `bots`: unknown level \"{}\" ({})",
+                "bots: unknown level \"{}\" (the levels are {})",
                 echo(&b.level),
                 bots::LEVELS.join(", ")
             )));
         }
         if req.bots.iter().filter(|o| o.seat == b.seat).count() > 1 {
             return Err(ApiError::bad(format!(
-                "field `bots`: seat {} listed twice",
+                "bots: seat {} is listed twice",
                 b.seat
             )));
         }
@@ -544,6 +551,22 @@ pub async fn create_table(
         StatusCode::CREATED,
         Json(json!({"table": id, "seat": 0, "token": token})),
     ))
+}
+
+/// Why `seat` cannot be a bot at a table of `players` seats (seat 0, or
+/// no such seat), and which seats can.
+fn not_a_bot_seat(seat: u8, players: u8) -> String {
+    let why = if seat == 0 {
+        "seat 0 is the host's and cannot be a bot".to_string()
+    } else {
+        format!("there is no seat {seat} at a {players}-seat table")
+    };
+    let which = match players.saturating_sub(1) {
+        0 => "no seat can be a bot".to_string(),
+        1 => "bots may sit only in seat 1".to_string(),
+        last => format!("bots may sit in seats 1–{last}"),
+    };
+    format!("{why}; {which}")
 }
 
 /// `GET /api/tables`: open tables.
@@ -698,7 +721,16 @@ pub async fn play_move(
             ),
         ));
     }
-    if move_number != t.core.moves {
+    if move_number > t.core.moves {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "move_number {move_number} is ahead of the game (at move_number {})",
+                t.core.moves
+            ),
+        ));
+    }
+    if move_number < t.core.moves {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             format!(
@@ -707,25 +739,38 @@ pub async fn play_move(
             ),
         ));
     }
+    let kind = sequence_common::json::kind_of(&mv);
     let o = mv
         .as_object_mut()
-        .ok_or_else(|| ApiError::bad("field `move`: must be a JSON object"))?;
+        .ok_or_else(|| ApiError::bad(format!("move must be a JSON object {{…}}, not {kind}")))?;
     match o.get("seat") {
         None => {
             o.insert("seat".into(), json!(seat));
         }
         Some(s) if s.as_u64() == Some(seat as u64) => {}
-        Some(s) => {
+        Some(s) if s.as_u64().is_some() => {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                format!(
-                    "the move is for seat {} but the token is seat {seat}",
-                    echo(&s.to_string())
-                ),
+                format!("the move is for seat {s} but the token is seat {seat}"),
             ))
+        }
+        Some(s) => {
+            return Err(ApiError::bad(format!(
+                "move.seat must be a number (your seat, {seat}, or left out), got {}",
+                shown_value(s)
+            )))
         }
     }
     commit(app, tref, t, vec![Event::Move { mv }]).await
+}
+
+/// A JSON value of a request for a message: `the string "0"`, `-1`,
+/// `[1]` (capped by [`echo`]).
+fn shown_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("the string \"{}\"", echo(s)),
+        other => echo(&other.to_string()),
+    }
 }
 
 /// `POST /api/tables/{id}/moves`.
@@ -837,7 +882,13 @@ pub async fn seat_bot(
                 || (t.core.status == Status::Playing && t.connected[seat as usize] == 0)
         }
     };
-    if !may || seat == 0 {
+    if seat == 0 {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            not_a_bot_seat(0, t.core.spec.players),
+        ));
+    }
+    if !may {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             format!("seat {seat} is held by a connected person who has not run out of time"),

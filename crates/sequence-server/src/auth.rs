@@ -28,12 +28,51 @@ pub fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
 /// formed (32 hex characters). The scheme is matched in any case
 /// (`bearer`, `BEARER`: RFC 9110 §11.1).
 pub fn bearer(header: Option<&str>) -> Option<&str> {
-    let (scheme, rest) = header?.trim_start().split_once([' ', '\t'])?;
+    bearer_token(header).ok()
+}
+
+/// How a request names its seat, for messages.
+pub const USE_BEARER: &str = "use `Authorization: Bearer <seat token>`";
+
+/// The message for a token that is not 32 hex characters.
+pub const MALFORMED: &str =
+    "malformed token: a seat token is 32 hex characters (0-9, a-f), as the server gave it";
+
+/// The token of an `Authorization` header's text (`None`: no header),
+/// or why there is none, in words: no header, another scheme than
+/// `Bearer` (named), no token after it, or a token that is not 32 hex
+/// characters.
+///
+/// # Errors
+/// The message for a 401.
+pub fn bearer_token(header: Option<&str>) -> Result<&str, String> {
+    let Some(h) = header else {
+        return Err(format!("missing token: {USE_BEARER}"));
+    };
+    let h = h.trim();
+    let (scheme, rest) = h.split_once([' ', '\t']).unwrap_or((h, ""));
     if !scheme.eq_ignore_ascii_case("bearer") {
-        return None;
+        let shown = if scheme.is_empty() {
+            "the Authorization header is empty".to_string()
+        } else if well_formed(scheme) {
+            "the Authorization header holds a token without its scheme".to_string()
+        } else {
+            format!(
+                "the Authorization header uses the scheme `{}`",
+                crate::limits::echo(scheme)
+            )
+        };
+        return Err(format!("{shown}: {USE_BEARER}"));
     }
     let t = rest.trim();
-    well_formed(t).then_some(t)
+    if t.is_empty() {
+        return Err(format!("no token after `Bearer`: {USE_BEARER}"));
+    }
+    if well_formed(t) {
+        Ok(t)
+    } else {
+        Err(MALFORMED.to_string())
+    }
 }
 
 /// Whether `t` looks like a token (32 lowercase hex characters).
@@ -80,5 +119,22 @@ mod tests {
         }
         assert_eq!(bearer(Some(&format!("Basic {t}"))), None);
         assert_eq!(bearer(Some(&format!("Bearer{t}"))), None);
+    }
+
+    /// Fresh-tester report: `Basic abc` got "malformed token".
+    #[test]
+    fn refusals_say_what_to_send() {
+        let (t, _) = new_token();
+        assert_eq!(bearer_token(Some(&format!("bearer {t}"))), Ok(t.as_str()));
+        let err = |h: &str| bearer_token(Some(h)).unwrap_err();
+        assert_eq!(
+            err("Basic abc"),
+            "the Authorization header uses the scheme `Basic`: use `Authorization: Bearer <seat token>`"
+        );
+        assert!(err(&t).contains("without its scheme"), "{}", err(&t));
+        assert!(err("").contains("is empty"));
+        assert!(err("Bearer").starts_with("no token after `Bearer`"));
+        assert!(err("Bearer xyz").contains("32 hex characters"));
+        assert!(bearer_token(None).unwrap_err().starts_with("missing token"));
     }
 }

@@ -117,9 +117,34 @@ pub fn clean_text(s: &str, max: usize) -> String {
 }
 
 /// At most [`MAX_ECHO`] characters of a value from a request, for an error
-/// message (`…` marks a cut).
+/// message (`…` marks a cut), its control and bidi control characters
+/// written as `\u{202e}` (see [`escape_controls`]).
 pub fn echo(s: &str) -> String {
-    sequence_common::json::echo(s)
+    escape_controls(&sequence_common::json::echo(s))
+}
+
+/// Whether `c` must not be shown raw in a message: a control character, a
+/// bidi control ([`is_bidi_control`]) or a line/paragraph separator.
+fn is_unsafe_to_show(c: char) -> bool {
+    c.is_control() || is_bidi_control(c) || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// `s` with control characters, bidi controls and line separators written
+/// as `\u{…}` (lowercase hex), so that a value quoted back in an error
+/// message cannot turn the message around (U+202E) or break its line.
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(is_unsafe_to_show) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unsafe_to_show(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// HTML-escapes `& < > " '`.
@@ -192,5 +217,17 @@ mod tests {
         assert_eq!(echo("abc"), "abc");
         assert_eq!(echo(&"x".repeat(40)), "x".repeat(40));
         assert_eq!(echo(&"x".repeat(5000)), format!("{}…", "x".repeat(40)));
+    }
+
+    /// Fresh-tester report: `"game":"cla\u202essic"` came back with the
+    /// U+202E raw in the error message.
+    #[test]
+    fn echoes_escape_controls_and_bidi_controls() {
+        assert_eq!(echo("cla\u{202e}ssic"), "cla\\u{202e}ssic");
+        assert_eq!(
+            echo("a\u{7}b\nc\u{2066}d\u{2028}"),
+            "a\\u{7}b\\u{a}c\\u{2066}d\\u{2028}"
+        );
+        assert_eq!(escape_controls("plain ✓ 👨‍👩‍👧"), "plain ✓ 👨‍👩‍👧");
     }
 }

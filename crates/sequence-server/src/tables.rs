@@ -9,6 +9,7 @@
 
 use crate::api::ApiError;
 use axum::http::StatusCode;
+use sequence_common::json::{describe, kind_of, Hints};
 use sequence_common::Seat;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -69,21 +70,16 @@ impl Spec {
     }
 
     fn classic_config(&self) -> Result<sequence_classic::Config, String> {
-        let options: sequence_classic::Options = if self.options.is_null() {
-            Default::default()
-        } else {
-            serde_json::from_value(self.options.clone())
-                .map_err(|e| format!("field `options`: {e}"))?
-        };
+        let options: sequence_classic::Options =
+            read_options(&self.options, r#"{"sequence_length": 4}"#)?;
         sequence_classic::Config::new(self.players, self.teams, options).map_err(|e| e.to_string())
     }
 
     fn stacks_options(&self) -> Result<sequence_stacks::Options, String> {
-        if self.options.is_null() {
-            return Ok(Default::default());
-        }
-        sequence_stacks::Options::from_json(&self.options)
-            .map_err(|e| format!("field `options`: {e}"))
+        let o: sequence_stacks::Options =
+            read_options(&self.options, r#"{"piles_per_colour": 3}"#)?;
+        o.validate().map_err(|e| e.to_string())?;
+        Ok(o)
     }
 
     /// Number of classic teams (C3 default applied), `None` for Stacks.
@@ -93,6 +89,56 @@ impl Spec {
             GameKind::Stacks => None,
         }
     }
+}
+
+/// What some rule options must be, for messages (the others are said from
+/// their types: true or false, one of "…").
+const OPTION_HINTS: Hints = &[
+    (
+        "options.win_sequences",
+        "a number of sequences from 1 to 4, or null",
+    ),
+    ("options.sequence_length", "5 or 4, or null"),
+    (
+        "options.board",
+        "a list of 10 rows of 10 codes (RECORD.md), or null",
+    ),
+    ("options.board[]", "a row of 10 codes (RECORD.md)"),
+    ("options.piles_per_colour", "a number from 1 to 4"),
+];
+
+/// A table's rule options as `T`: null is the defaults; anything else must
+/// be a JSON object, whose bad field is named by its path under `options`
+/// (`options.sequence_length must be 5 or 4, or null, got the string
+/// "4"`, ``unknown field `x` in `options` (the fields are …)``).
+/// `example` shows an object in the refusal of a non-object.
+fn read_options<T: serde::de::DeserializeOwned + Default>(
+    v: &Value,
+    example: &str,
+) -> Result<T, String> {
+    #[derive(Deserialize)]
+    struct Wrapped<O> {
+        options: O,
+    }
+    match v {
+        Value::Null => Ok(T::default()),
+        Value::Object(_) => {
+            serde_path_to_error::deserialize::<_, Wrapped<T>>(json!({ "options": v }))
+                .map(|w| w.options)
+                .map_err(|e| describe(&e, OPTION_HINTS))
+        }
+        other => Err(format!(
+            "options must be a JSON object like {example}, not {}",
+            kind_of(other)
+        )),
+    }
+}
+
+/// The message of a move the record reader refused: `malformed move: …`
+/// without the reader's own `move: ` prefix.
+fn malformed(e: &str) -> ApiError {
+    let e = e.strip_prefix("move: ").unwrap_or(e);
+    ApiError::new(StatusCode::BAD_REQUEST, format!("malformed move: {e}"))
 }
 
 /// One change of a table, as stored in the event log.
@@ -344,12 +390,7 @@ impl Core {
                     Some(Live::Classic(m)) => {
                         let len = m.game().sequence_length();
                         let (seat, mv) = sequence_classic::record::move_from_json(mv, len)
-                            .map_err(|e| {
-                                ApiError::new(
-                                    StatusCode::BAD_REQUEST,
-                                    format!("malformed move: {e}"),
-                                )
-                            })?;
+                            .map_err(|e| malformed(&e))?;
                         m.play(seat, mv).map_err(|e| {
                             ApiError::new(
                                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -359,9 +400,7 @@ impl Core {
                         m.game().is_over()
                     }
                     Some(Live::Stacks(m, last)) => {
-                        let (seat, d) = stacks_move(mv).map_err(|e| {
-                            ApiError::new(StatusCode::BAD_REQUEST, format!("malformed move: {e}"))
-                        })?;
+                        let (seat, d) = stacks_move(mv).map_err(|e| malformed(&e))?;
                         m.play(seat, d).map_err(|e| {
                             ApiError::new(
                                 StatusCode::UNPROCESSABLE_ENTITY,

@@ -160,6 +160,7 @@ pub async fn handler(
 }
 
 fn err_msg(status: StatusCode, msg: &str) -> String {
+    let msg = limits::escape_controls(msg);
     json!({"type": "error", "status": status.as_u16(), "error": msg}).to_string()
 }
 

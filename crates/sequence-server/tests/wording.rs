@@ -1,0 +1,320 @@
+//! Fresh-tester report on the API's wording: a move's `seat` of the wrong
+//! kind, table `options` that are not an object or hold a bad value, a
+//! `move_number` ahead of the game, Authorization headers that are not
+//! readable or not `Bearer`, bot seats, a doubled `move:` prefix, and bidi
+//! controls echoed back in an error.
+
+mod common;
+
+use reqwest::header::{HeaderValue, AUTHORIZATION};
+use serde_json::{json, Value};
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("JSON error body: {v}"))
+}
+
+/// A 2-seat classic table that is playing: (id, token of the seat to move,
+/// that seat).
+async fn playing(s: &common::Server) -> (String, String, u64) {
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (_, guest) = s.join(&id, "Bob").await;
+    let v = s.view(&id, Some(&host)).await;
+    let turn = v["turn"].as_u64().expect("turn");
+    let tok = if turn == 0 { host } else { guest };
+    (id, tok, turn)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_that_is_not_a_number_is_a_400_over_http_and_websocket() {
+    let s = common::server(0).await;
+    let (id, tok, turn) = playing(&s).await;
+    let mv = json!({"seat": turn.to_string(), "card": "7H", "at": "d6"});
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&tok),
+            Some(json!({"move_number": 0, "move": mv.clone()})),
+        )
+        .await;
+    assert_eq!(st, 400, "{v}");
+    let e = error_of(&v);
+    assert!(e.contains("seat must be a number"), "{e}");
+    assert!(e.contains(&format!("the string \"{turn}\"")), "{e}");
+
+    let mut ws = s.ws(&id, Some(&tok)).await;
+    ws.expect("welcome").await;
+    ws.send(json!({"type": "move", "move_number": 0, "move": mv}))
+        .await;
+    let e = ws.expect("error").await;
+    assert_eq!(e["status"], 400, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("seat must be a number"),
+        "{e}"
+    );
+    // another seat's number is still a 409
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&tok),
+            Some(json!({"move_number": 0, "move": {"seat": 1 - turn, "card": "7H", "at": "d6"}})),
+        )
+        .await;
+    assert_eq!(st, 409, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_number_ahead_of_the_game_is_not_called_stale() {
+    let s = common::server(0).await;
+    let (id, tok, _) = playing(&s).await;
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&tok),
+            Some(json!({"move_number": 5, "move": {"pass": true}})),
+        )
+        .await;
+    assert_eq!(st, 409, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "move_number 5 is ahead of the game (at move_number 0)"
+    );
+    // play one legal move, then an old number is stale
+    let view = s.view(&id, Some(&tok)).await;
+    let mv = view["legal_moves"][0].clone();
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&tok),
+            Some(json!({"move_number": 0, "move": mv.clone()})),
+        )
+        .await;
+    assert_eq!(st, 200, "{v}");
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&tok),
+            Some(json!({"move_number": 0, "move": mv})),
+        )
+        .await;
+    assert_eq!(st, 409, "{v}");
+    assert!(error_of(&v).starts_with("stale move_number 0"), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn options_must_be_an_object_and_bad_values_are_named_once() {
+    let s = common::server(0).await;
+    let cases = [
+        ("classic", json!([]), "options must be a JSON object"),
+        ("stacks", json!([]), "options must be a JSON object"),
+        ("classic", json!("x"), "options must be a JSON object"),
+        ("classic", json!(3), "options must be a JSON object"),
+        (
+            "classic",
+            json!({"sequence_length": "4"}),
+            "options.sequence_length must be",
+        ),
+        (
+            "classic",
+            json!({"board": "abc"}),
+            "options.board must be a list",
+        ),
+        (
+            "stacks",
+            json!({"bogus": 1}),
+            "unknown field `bogus` in `options`",
+        ),
+        (
+            "classic",
+            json!({"bogus": 1}),
+            "unknown field `bogus` in `options`",
+        ),
+    ];
+    for (game, options, part) in cases {
+        let (st, v) = s
+            .call(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({"game": game, "players": 2, "name": "A", "options": options})),
+            )
+            .await;
+        assert_eq!(st, 400, "{game} {options} → {v}");
+        let e = error_of(&v);
+        assert!(e.contains(part), "{game} {options} → {e}");
+        assert_eq!(e.matches("options").count(), 1, "{e}");
+        for rust in [
+            "u8",
+            "struct",
+            "invalid type",
+            "a sequence",
+            "field `options`",
+        ] {
+            assert!(!e.contains(rust), "{rust:?} in {e}");
+        }
+    }
+    // an object and null are fine
+    for options in [json!({}), Value::Null, json!({"sequence_length": 4})] {
+        let (st, v) = s
+            .call(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({"game": "classic", "players": 2, "name": "A", "options": options})),
+            )
+            .await;
+        assert_eq!(st, 201, "{options} → {v}");
+    }
+}
+
+async fn view_with(s: &common::Server, id: &str, auth: HeaderValue) -> (u16, Value) {
+    let r = s
+        .http
+        .get(format!("{}/api/tables/{id}/view", s.base))
+        .header(AUTHORIZATION, auth)
+        .send()
+        .await
+        .expect("request");
+    let st = r.status().as_u16();
+    (st, r.json().await.expect("JSON"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorization_headers_are_refused_in_words() {
+    let s = common::server(0).await;
+    let (id, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let unreadable = HeaderValue::from_bytes(b"Bearer \xff\xfe").expect("header");
+    let (st, v) = view_with(&s, &id, unreadable).await;
+    assert_eq!(st, 401, "{v}");
+    let e = error_of(&v);
+    assert!(e.contains("not readable text"), "{e}");
+    assert!(!e.contains("missing"), "{e}");
+
+    let (st, v) = view_with(&s, &id, HeaderValue::from_static("Basic abc")).await;
+    assert_eq!(st, 401, "{v}");
+    let e = error_of(&v);
+    assert!(
+        e.contains("use `Authorization: Bearer <seat token>`"),
+        "{e}"
+    );
+
+    let (st, v) = view_with(&s, &id, HeaderValue::from_static("Bearer xyz")).await;
+    assert_eq!(st, 401, "{v}");
+    assert!(error_of(&v).contains("32 hex characters"), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_seats_say_which_seats_may_be_bots() {
+    let s = common::server(0).await;
+    let cases = [
+        (
+            2,
+            0,
+            "seat 0 is the host's and cannot be a bot; bots may sit only in seat 1",
+        ),
+        (
+            2,
+            5,
+            "there is no seat 5 at a 2-seat table; bots may sit only in seat 1",
+        ),
+        (
+            4,
+            0,
+            "seat 0 is the host's and cannot be a bot; bots may sit in seats 1–3",
+        ),
+    ];
+    for (players, seat, want) in cases {
+        let (st, v) = s
+            .call(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({"game": "classic", "players": players, "name": "A",
+                            "bots": [{"seat": seat, "level": "random"}]})),
+            )
+            .await;
+        assert_eq!(st, 400, "{v}");
+        assert_eq!(error_of(&v), format!("bots: {want}"));
+    }
+    // the same words when the host asks for a bot in seat 0 later
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/seats/0/bot"),
+            Some(&host),
+            Some(json!({"level": "random"})),
+        )
+        .await;
+    assert_eq!(st, 409, "{v}");
+    assert!(
+        error_of(&v).contains("seat 0 is the host's and cannot be a bot"),
+        "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_moves_say_move_once() {
+    let s = common::server(0).await;
+    let (id, tok, turn) = playing(&s).await;
+    let (st, v) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            Some(&tok),
+            Some(json!({"move_number": 0, "move": {"seat": turn, "dead": "7H", "card": "7H"}})),
+        )
+        .await;
+    assert_eq!(st, 400, "{v}");
+    let e = error_of(&v);
+    assert!(e.starts_with("malformed move: "), "{e}");
+    assert!(!e.contains("move: move:"), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bidi_controls_in_refused_values_are_escaped() {
+    let s = common::server(0).await;
+    let (st, v) = s
+        .call(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({"game": "cla\u{202e}ssic", "players": 2, "name": "A"})),
+        )
+        .await;
+    assert_eq!(st, 400, "{v}");
+    let e = error_of(&v);
+    assert!(!e.contains('\u{202e}'), "{e:?}");
+    assert!(e.contains("cla\\u{202e}ssic"), "{e}");
+    let (st, v) = s
+        .call(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({"game": "classic", "players": 2, "name": "A",
+                        "bots": [{"seat": 1, "level": "lev\u{7}el\u{2066}"}]})),
+        )
+        .await;
+    assert_eq!(st, 400, "{v}");
+    let e = error_of(&v);
+    assert!(
+        !e.chars().any(|c| c.is_control() || c == '\u{2066}'),
+        "{e:?}"
+    );
+    assert!(e.contains("lev\\u{7}el\\u{2066}"), "{e}");
+}
