@@ -35,6 +35,13 @@ pub enum DbError {
         /// What went wrong, in words.
         cause: String,
     },
+    /// The database spec names nothing (`--db ''`, `sqlite:`): SQLite
+    /// would open a nameless temporary database and lose every table.
+    #[error(
+        "no database named: give an SQLite file (such as sequence.db) or a postgres:// URL, \
+         not an empty name"
+    )]
+    NoName,
     /// Anything else the database reported.
     #[error("database error: {0}")]
     Other(sqlx::Error),
@@ -94,16 +101,44 @@ pub fn describe_target(spec: &str) -> String {
     }
 }
 
+/// `host:port` of a PostgreSQL URL (port 5432 when not given), without
+/// user or password.
+fn pg_address(spec: &str) -> String {
+    let rest = spec.split_once("://").map_or(spec, |(_, r)| r);
+    let authority = rest.split(['/', '?']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host.is_empty() { "localhost" } else { host };
+    // a port follows the last `:` outside an IPv6 literal's brackets
+    let has_port = host
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| !p.contains(']') && !p.is_empty());
+    if has_port {
+        host.to_string()
+    } else {
+        format!("{}:5432", host.trim_end_matches(':'))
+    }
+}
+
 /// The cause of a failed connection in words (the SQLite result code or
-/// the network error), for [`DbError::Open`].
-fn cause_of(e: &sqlx::Error) -> String {
+/// the network error), for [`DbError::Open`] of `spec`.
+fn cause_of(e: &sqlx::Error, spec: &str) -> String {
+    let not_postgres = || {
+        format!(
+            "the server at {} does not answer as PostgreSQL (is this the database's port?)",
+            pg_address(spec)
+        )
+    };
     match e {
         sqlx::Error::Io(io) => match io.kind() {
             std::io::ErrorKind::ConnectionRefused => {
                 "connection refused (is the server running and on this port?)".to_string()
             }
+            // a reply that is not PostgreSQL's protocol: sqlx reads its
+            // first bytes as a message length and runs out
+            std::io::ErrorKind::UnexpectedEof if is_postgres(spec) => not_postgres(),
             _ => io.to_string(),
         },
+        sqlx::Error::Protocol(_) if is_postgres(spec) => not_postgres(),
         sqlx::Error::Database(d) => {
             let code = d.code().map(|c| c.to_string()).unwrap_or_default();
             let msg = d.message();
@@ -149,6 +184,9 @@ impl Db {
     pub async fn open(spec: &str) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let pg = is_postgres(spec);
+        if spec.trim().is_empty() || (!pg && sqlite_path(spec).trim().is_empty()) {
+            return Err(DbError::NoName);
+        }
         let url = if pg || spec.starts_with("sqlite:") {
             spec.to_string()
         } else {
@@ -176,7 +214,7 @@ impl Db {
                     CONNECT_TIMEOUT.as_secs()
                 )))
             }
-            Ok(Err(e)) => return Err(fail(cause_of(&e))),
+            Ok(Err(e)) => return Err(fail(cause_of(&e, spec))),
             Ok(Ok(())) => {}
         }
         let opts = AnyPoolOptions::new()
@@ -187,7 +225,10 @@ impl Db {
         } else {
             opts.after_connect(|conn, _| Box::pin(sqlite_setup(conn)))
         };
-        let pool = opts.connect(&url).await.map_err(|e| fail(cause_of(&e)))?;
+        let pool = opts
+            .connect(&url)
+            .await
+            .map_err(|e| fail(cause_of(&e, spec)))?;
         let db = Db { pool, shared: pg };
         db.migrate().await?;
         Ok(db)
@@ -366,5 +407,14 @@ mod tests {
             describe_target("postgresql://db.example:5433"),
             "PostgreSQL at db.example:5433"
         );
+    }
+
+    #[test]
+    fn postgres_addresses_have_a_port() {
+        assert_eq!(pg_address("postgres://u:pw@127.0.0.1:9/db"), "127.0.0.1:9");
+        assert_eq!(pg_address("postgres://db.example/x"), "db.example:5432");
+        assert_eq!(pg_address("postgresql://[::1]/x"), "[::1]:5432");
+        assert_eq!(pg_address("postgresql://[::1]:6000"), "[::1]:6000");
+        assert_eq!(pg_address("postgres://"), "localhost:5432");
     }
 }

@@ -141,6 +141,7 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
             tracing::error!(table = %id, "cannot resume: {}", e.message);
         }
     }
+    check_listen(listen)?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| listen_error(listen, &e))?;
@@ -182,6 +183,27 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
     Ok(Running { addr, app, task })
 }
 
+/// Refuses a `--listen` value that is not `HOST:PORT` (an IP address or a
+/// host name, and a port number) before any name lookup, so that `:8080`
+/// or `127.0.0.1` get the same words as other malformed values.
+fn check_listen(listen: &str) -> anyhow::Result<()> {
+    if listen.parse::<SocketAddr>().is_ok() {
+        return Ok(());
+    }
+    let ok = listen.rsplit_once(':').is_some_and(|(host, port)| {
+        !host.trim().is_empty() && !host.contains(':') && port.parse::<u16>().is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        let shown: String = listen.chars().take(100).collect();
+        Err(anyhow::anyhow!(
+            "cannot listen on {shown:?}: not an address like 127.0.0.1:8080 or [::1]:8080 \
+             (a host and a port)"
+        ))
+    }
+}
+
 /// Why `serve` cannot listen on `listen`, naming the address.
 fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
     let shown: String = listen.chars().take(100).collect();
@@ -202,6 +224,9 @@ fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
         std::io::ErrorKind::InvalidInput => anyhow::anyhow!(
             "cannot listen on {shown:?}: not an address like 127.0.0.1:8080 or [::1]:8080 ({e})"
         ),
+        _ if listen.parse::<SocketAddr>().is_err() => {
+            anyhow::anyhow!("cannot listen on {shown}: the host name is not known here ({e})")
+        }
         _ => anyhow::anyhow!("cannot listen on {shown}: {e}"),
     }
 }

@@ -87,3 +87,57 @@ async fn listen_errors_name_the_address() {
     assert!(msg.contains("nonsense"), "{msg}");
     assert!(msg.contains("127.0.0.1:8080"), "{msg}");
 }
+
+/// Fresh-tester report: `--listen :8080` said "failed to lookup address
+/// information" where other bad values say what an address looks like.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_values_without_a_host_or_port_say_what_an_address_is() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("a.db").to_string_lossy().to_string();
+    for bad in [":0", ":8080", "127.0.0.1", "127.0.0.1:", "localhost:http"] {
+        let (msg, _) = failure(db.clone(), bad).await;
+        assert!(
+            msg.contains("not an address like 127.0.0.1:8080"),
+            "{bad}: {msg}"
+        );
+        assert!(!msg.contains("lookup"), "{bad}: {msg}");
+    }
+}
+
+/// Fresh-tester report: `--db ''` ran on a nameless temporary database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_database_name_is_refused() {
+    for empty in ["", "  ", "sqlite:", "sqlite://"] {
+        let (msg, _) = failure(empty.into(), "127.0.0.1:0").await;
+        assert!(msg.contains("no database named"), "{empty:?}: {msg}");
+    }
+}
+
+/// Fresh-tester report: a `postgres://` URL pointing at an HTTP server said
+/// "expected to read 1414811696 bytes, got 103 bytes at EOF".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_postgres_is_named() {
+    let http = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = http.local_addr().expect("addr");
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for conn in http.incoming().take(4) {
+            let Ok(mut c) = conn else { continue };
+            let mut buf = [0u8; 512];
+            let _ = c.read(&mut buf);
+            let _ = c.write_all(
+                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 11\r\nConnection: close\r\n\r\nbad request",
+            );
+        }
+    });
+    let (msg, took) = failure(format!("postgres://u:pw@{addr}/db"), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
+    assert!(
+        msg.contains(&format!(
+            "the server at {addr} does not answer as PostgreSQL"
+        )),
+        "{msg}"
+    );
+    assert!(!msg.contains("bytes"), "{msg}");
+    assert!(!msg.contains("pw@"), "{msg}");
+}
