@@ -470,17 +470,20 @@ pub async fn create_table(
             return Err(ApiError::bad("field `turn_seconds`: must be 1 to 3600"));
         }
     }
+    let own_name = req
+        .table_name
+        .as_deref()
+        .map(|n| limits::clean_text(n, limits::MAX_NAME))
+        .filter(|n| !n.is_empty());
     let spec = Spec {
         game: req.game,
         players: req.players,
         teams: req.teams,
         options: req.options.unwrap_or(Value::Null),
-        name: match req.table_name.as_deref() {
-            Some(n) if !limits::clean_text(n, limits::MAX_NAME).is_empty() => {
-                limits::clean_text(n, limits::MAX_NAME)
-            }
-            _ => format!("{name}'s table"),
-        },
+        name: own_name
+            .clone()
+            .unwrap_or_else(|| format!("{name}'s table")),
+        named_after: own_name.is_none().then(|| name.clone()),
         turn_seconds: req.turn_seconds,
         created_ms: crate::tables::now_ms(),
     };

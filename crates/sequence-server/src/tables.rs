@@ -38,8 +38,13 @@ pub struct Spec {
     pub teams: Option<u8>,
     /// Rule options as in the record formats.
     pub options: Value,
-    /// The table's name (escaped).
+    /// The table's name (escaped): its own, or `NAME's table` after the
+    /// creator when it was given none (see `named_after`).
     pub name: String,
+    /// The creator's name (escaped) when the table was given no name of its
+    /// own, so that a client can say "NAME's table" in its language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named_after: Option<String>,
     /// Turn timer in seconds.
     pub turn_seconds: Option<u32>,
     /// Creation time, Unix ms.
@@ -569,6 +574,7 @@ impl Table {
         json!({
             "id": c.id,
             "name": c.spec.name,
+            "named_after": c.spec.named_after,
             "game": c.spec.game,
             "players": c.spec.players,
             "teams": teams,

@@ -14,6 +14,7 @@ fn table(game: GameKind) -> Core {
         teams: None,
         options: Value::Null,
         name: "t".into(),
+        named_after: None,
         turn_seconds: None,
         created_ms: 0,
     };

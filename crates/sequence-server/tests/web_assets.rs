@@ -2,12 +2,32 @@
 //! browser: every language file has exactly the English keys with the same
 //! `{placeholders}`, every key the code asks for exists, every module the
 //! code imports exists, and the Persian file is the only right-to-left one.
+//! Strings with a count are plural objects (`{"one": …, "other": …}`) with
+//! the forms each language needs, looked up with `tn(key, count, …)`.
 
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const LANGUAGES: [&str; 5] = ["en", "ka", "fa", "uk", "kn"];
+
+/// The CLDR plural categories of whole numbers in each language (what
+/// `Intl.PluralRules(lang).select(n)` gives), plus `other`, the fallback.
+fn plural_forms(lang: &str) -> &'static [&'static str] {
+    match lang {
+        "uk" => &["one", "few", "many", "other"],
+        _ => &["one", "other"],
+    }
+}
+
+/// The texts of a value: a string, or each form of a plural object.
+fn forms(v: &Value) -> Vec<&str> {
+    match v {
+        Value::String(s) => vec![s.as_str()],
+        Value::Object(m) => m.values().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    }
+}
 
 fn web() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
@@ -64,13 +84,19 @@ fn scripts() -> Vec<(String, String)> {
 
 /// String literals passed to `t(...)`: `t("a.b"` at the start of a call.
 fn literal_keys(src: &str) -> BTreeSet<String> {
+    keys_of_calls(src, "t")
+}
+
+/// String literals passed to `f(...)` (`f` = `t` or `tn`).
+fn keys_of_calls(src: &str, f: &str) -> BTreeSet<String> {
     let mut keys = BTreeSet::new();
-    for (i, _) in src.match_indices("t(\"") {
+    let call = format!("{f}(\"");
+    for (i, _) in src.match_indices(&call) {
         let before = src[..i].chars().last();
         if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
             continue;
         }
-        let rest = &src[i + 3..];
+        let rest = &src[i + call.len()..];
         if let Some(end) = rest.find('"') {
             keys.insert(rest[..end].to_string());
         }
@@ -95,6 +121,36 @@ fn every_language_has_the_english_keys_and_placeholders() {
             "{lang}: missing {missing:?}, unknown {extra:?}"
         );
         for (k, v) in &m {
+            if let Some(en_forms) = en[k].as_object() {
+                // a plural string: the forms of this language, each with
+                // no other placeholders than English's `other`
+                let o = v
+                    .as_object()
+                    .unwrap_or_else(|| panic!("{lang}: {k} must have plural forms"));
+                let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+                let mut want_keys = plural_forms(lang).to_vec();
+                want_keys.sort_unstable();
+                let mut got_keys = keys.clone();
+                got_keys.sort_unstable();
+                assert_eq!(got_keys, want_keys, "{lang}: {k} plural forms");
+                let other = placeholders(en_forms["other"].as_str().unwrap_or_default());
+                for (cat, f) in o {
+                    let f = f
+                        .as_str()
+                        .unwrap_or_else(|| panic!("{lang}: {k}.{cat} is not a string"));
+                    assert!(!f.trim().is_empty(), "{lang}: {k}.{cat} is empty");
+                    assert!(
+                        placeholders(f).is_subset(&other),
+                        "{lang}: {k}.{cat} has other placeholders than English"
+                    );
+                }
+                assert_eq!(
+                    placeholders(o["other"].as_str().unwrap_or_default()),
+                    other,
+                    "{lang}: {k}.other has other placeholders than English"
+                );
+                continue;
+            }
             let s = v
                 .as_str()
                 .unwrap_or_else(|| panic!("{lang}: {k} is not a string"));
@@ -131,8 +187,10 @@ fn translations_are_written_in_their_scripts() {
                 !k.starts_with("rank.") && !k.starts_with("game.") && *k != "app.title"
             })
             .filter(|(_, v)| {
-                let s = strip_placeholders(v.as_str().unwrap_or_default());
-                s.chars().filter(|c| c.is_alphabetic()).count() > 3 && !s.chars().any(ok)
+                forms(v).iter().any(|f| {
+                    let s = strip_placeholders(f);
+                    s.chars().filter(|c| c.is_alphabetic()).count() > 3 && !s.chars().any(ok)
+                })
             })
             .map(|(k, _)| k.clone())
             .collect();
@@ -150,10 +208,74 @@ fn every_key_the_code_uses_exists() {
     for (name, src) in scripts() {
         for k in literal_keys(&src) {
             assert!(en.contains_key(&k), "{name} uses the missing key {k:?}");
+            assert!(
+                en[&k].is_string(),
+                "{name} uses the plural key {k:?} with t(): use tn(key, count, …)"
+            );
+            used.insert(k);
+        }
+        for k in keys_of_calls(&src, "tn") {
+            assert!(
+                en.get(&k).is_some_and(Value::is_object),
+                "{name} uses tn() with {k:?}, which has no plural forms"
+            );
             used.insert(k);
         }
     }
     assert!(used.len() > 100, "the scan finds the keys ({})", used.len());
+}
+
+/// Fresh-tester report: "1 cards" (no singular). Counted strings have
+/// plural forms, and the code picks them with `tn`.
+#[test]
+fn counted_strings_have_plural_forms() {
+    let en = strings("en");
+    for k in [
+        "table.cards_in_hand",
+        "stacks.pile_top",
+        "stacks.chips_of",
+        "stacks.skips",
+        "hand.pick_space",
+        "hand.pick_chip",
+    ] {
+        let o = en[k]
+            .as_object()
+            .unwrap_or_else(|| panic!("{k} has no plural forms"));
+        assert_ne!(o["one"], o["other"], "{k}");
+    }
+    assert_eq!(en["table.cards_in_hand"]["one"], "{n} card");
+    let i18n = std::fs::read_to_string(web().join("js/i18n.js")).expect("i18n.js");
+    assert!(
+        i18n.contains("export function tn(") && i18n.contains("Intl.PluralRules"),
+        "i18n.js picks plural forms by the language's rules"
+    );
+}
+
+/// Fresh-tester report: a table without a name was titled "NAME's table"
+/// in English in every language. The server sends the creator's name as
+/// `named_after` and the UI words the title with `table.default_name`.
+#[test]
+fn a_default_table_title_is_translated() {
+    for lang in LANGUAGES {
+        let m = strings(lang);
+        let s = m
+            .get("table.default_name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        assert!(s.contains("{name}"), "{lang}: {s}");
+    }
+    let uses: Vec<String> = scripts()
+        .into_iter()
+        .filter(|(_, src)| src.contains("named_after"))
+        .map(|(n, _)| n)
+        .collect();
+    assert!(!uses.is_empty(), "the UI reads named_after");
+    for (name, src) in scripts() {
+        assert!(
+            !src.contains("unescapeText(info.name)") && !src.contains("unescapeText(tb.name)"),
+            "{name} shows a table's name without tableTitle()"
+        );
+    }
 }
 
 #[test]

@@ -318,3 +318,26 @@ async fn bidi_controls_in_refused_values_are_escaped() {
     );
     assert!(e.contains("lev\\u{7}el\\u{2066}"), "{e}");
 }
+
+/// Fresh-tester report: a table without a name was titled "NAME's table"
+/// in English for every language; the info now names the creator apart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_without_a_name_says_whom_it_is_named_after() {
+    let s = common::server(0).await;
+    let (id, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (_, info) = s
+        .call("GET", &format!("/api/tables/{id}"), None, None)
+        .await;
+    assert_eq!(info["named_after"], "Ann", "{info}");
+    assert_eq!(info["name"], "Ann's table", "{info}");
+    let (id, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "table_name": "Fri"}))
+        .await;
+    let (_, info) = s
+        .call("GET", &format!("/api/tables/{id}"), None, None)
+        .await;
+    assert_eq!(info["named_after"], Value::Null, "{info}");
+    assert_eq!(info["name"], "Fri", "{info}");
+}

@@ -3,7 +3,7 @@
 // the selected card's playable spaces lit (for a one-eyed jack the chips it
 // may remove), the last move and completed sequences highlighted, and the
 // C8a choice of sequence when a placement could complete several.
-import { t, num } from "./i18n.js";
+import { t, tn, num } from "./i18n.js";
 import { h, cardName, classicCardFace, isOneEyed, isJack } from "./cards.js";
 import { drawBoard } from "./board.js";
 
@@ -120,7 +120,7 @@ export function renderClassic(v, ctx) {
     if (selCard && myTurn) {
       const deadMove = legal.find((m) => m.dead === selCard);
       const discardMove = legal.find((m) => m.discard === selCard);
-      if (targets.size) tools.push(h("p", { class: "hint" }, t(isOneEyed(selCard) ? "hand.pick_chip" : "hand.pick_space", { n: num(targets.size) })));
+      if (targets.size) tools.push(h("p", { class: "hint" }, isOneEyed(selCard) ? tn("hand.pick_chip", targets.size, { n: num(targets.size) }) : tn("hand.pick_space", targets.size, { n: num(targets.size) })));
       else if (!deadMove && !discardMove) tools.push(h("p", { class: "hint" }, t("hand.no_space")));
       if (deadMove) tools.push(h("button", { type: "button", class: "primary", id: "exchange", "data-focus": "exchange", onclick: () => ctx.sendMove(deadMove) }, t("hand.exchange", { card: cardName(selCard) })));
       if (discardMove) tools.push(h("button", { type: "button", id: "discard", "data-focus": "discard", onclick: () => ctx.sendMove(discardMove) }, t("hand.discard", { card: cardName(selCard) })));

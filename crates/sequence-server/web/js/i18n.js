@@ -1,6 +1,8 @@
 // Translations: every user-visible string lives in i18n/<lang>.json.
 // `t(key, params)` looks a key up in the chosen language, then in English,
-// and fills `{name}` placeholders from `params`.
+// and fills `{name}` placeholders from `params`; `tn(key, count, params)`
+// picks the plural form of a counted string (`{"one": …, "other": …}`,
+// Ukrainian also `few`/`many`) by the language's plural rules.
 
 export const LANGUAGES = ["en", "ka", "fa", "uk", "kn"];
 const RTL = new Set(["fa"]);
@@ -43,10 +45,37 @@ export function language() {
   return current;
 }
 
+function fill(s, params) {
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
 /** The string for `key` with `{placeholders}` filled from `params`. */
 export function t(key, params = {}) {
   let s = strings[key] ?? fallback[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  if (typeof s !== "string") s = s.other ?? key;
+  return fill(s, params);
+}
+
+/** The plural category of `count` in the current language ("one", "few",
+ * "many", "other" …, by `Intl.PluralRules`). */
+function pluralCategory(count) {
+  try {
+    return new Intl.PluralRules(current).select(count);
+  } catch {
+    return count === 1 ? "one" : "other";
+  }
+}
+
+/** The form of the plural string `key` (`{"one": …, "other": …}` in the
+ * language file) for `count`, with `{placeholders}` filled from `params`
+ * (pass the count formatted by `num` among them). */
+export function tn(key, count, params = {}) {
+  let forms = strings[key];
+  if (forms === undefined || forms === null) forms = fallback[key];
+  if (typeof forms === "string") return fill(forms, params);
+  if (!forms) return key;
+  const s = forms[pluralCategory(count)] ?? forms.other ?? key;
+  return fill(s, params);
 }
 
 /** Formats a number in the current language's digits. */

@@ -18,6 +18,17 @@ export function teamChoices(players) {
   return out;
 }
 
+/** A table's title from its info: its own name, or (`named_after`, a
+ * table created without a name) "NAME's table" worded in the current
+ * language, the name isolated (U+2068 … U+2069) so that a left-to-right
+ * name keeps its place in a right-to-left sentence and the other way round. */
+export function tableTitle(info) {
+  if (info && info.named_after) {
+    return t("table.default_name", { name: "\u2068" + unescapeText(info.named_after) + "\u2069" });
+  }
+  return unescapeText(info && info.name) || t("table.untitled");
+}
+
 export function levelName(level) {
   if (!level) return "";
   return level === "random" ? t("bot.random") : t("bot.level", { n: num(Number(level.split(":")[1])) });
@@ -146,7 +157,7 @@ export function showLobby(app) {
       } else {
         box.replaceChildren(h("ul", { class: "table-list" }, tables.map((tb) => {
           const taken = tb.seats.filter((s) => s.kind === "human" || s.kind === "bot").length;
-          const title = unescapeText(tb.name) || t("table.untitled");
+          const title = tableTitle(tb);
           return h("li", {},
             h("span", { class: "tname" }, title),
             h("span", { class: "tgame" }, t(`game.${tb.game}`)),

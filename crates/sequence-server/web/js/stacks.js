@@ -2,14 +2,14 @@
 // discard pile (both can be played from, S4), discard tops and chips per
 // player, action cards with prompts for their target and colour (S5), and
 // the Block window (S5b) as a timed prompt.
-import { t, num } from "./i18n.js";
+import { t, tn, num } from "./i18n.js";
 import { h, stacksCardFace, stacksCardName } from "./cards.js";
 
 const BLOCK_SECONDS = 15;
 let blockTimer = null; // { key, interval }
 
 function chipBadge(colour, n) {
-  return h("span", { class: `schip schip-${colour}`, role: "img", "aria-label": t("stacks.chips_of", { colour: t(`colour.${colour}`), n: num(n) }) },
+  return h("span", { class: `schip schip-${colour}`, role: "img", "aria-label": tn("stacks.chips_of", n, { colour: t(`colour.${colour}`), n: num(n) }) },
     h("span", { class: "schip-mark", "aria-hidden": "true" }), h("span", { "aria-hidden": "true" }, num(n)));
 }
 
@@ -42,7 +42,7 @@ export const stacksStatus = {
     const d = top(v.discard_piles && v.discard_piles[s]);
     return h("span", { class: "sinfo" },
       chipBadge("blue", c.blue), chipBadge("red", c.red),
-      " ", t("table.cards_in_hand", { n: num((v.hand_sizes && v.hand_sizes[s]) ?? 0) }),
+      " ", tn("table.cards_in_hand", (v.hand_sizes && v.hand_sizes[s]) ?? 0, { n: num((v.hand_sizes && v.hand_sizes[s]) ?? 0) }),
       d ? h("span", { class: "discard-top" }, " · ", t("table.discard_top"), " ",
         h("span", { class: "mini-card", "data-card": d, title: stacksCardName(d) }, stacksCardFace(d))) : null);
   },
@@ -91,7 +91,7 @@ export function renderStacks(v, ctx) {
       h("span", {}, t(v.direction === "counterclockwise" ? "stacks.dir_ccw" : "stacks.dir_cw")), " · ",
       h("span", {}, t("stacks.completed", { n: num((v.completed || []).length) })), " · ",
       h("span", {}, t("stacks.supply"), " ", chipBadge("blue", (v.supply || {}).blue ?? 0), chipBadge("red", (v.supply || {}).red ?? 0)),
-      v.pending_skips ? h("span", {}, " · ", t("stacks.skips", { n: num(v.pending_skips) })) : null),
+      v.pending_skips ? h("span", {}, " · ", tn("stacks.skips", v.pending_skips, { n: num(v.pending_skips) })) : null),
     h("p", { class: "hint" }, t("stacks.goal")),
     v.last_move ? h("p", { class: "last-move" }, t("status.last_move"), " ", describeStacksMove(v.last_move, ctx.seatName)) : null);
 
@@ -99,7 +99,7 @@ export function renderStacks(v, ctx) {
   const piles = h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
     const colour = String(p.place).split("-")[0];
     const move = pileTargets.get(p.place);
-    const label = placeName(p.place) + ", " + (p.top ? t("stacks.pile_top", { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free"))
+    const label = placeName(p.place) + ", " + (p.top ? tn("stacks.pile_top", p.cards.length, { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free"))
       + (move ? ", " + t("stacks.can_play_here") : "");
     const cards = p.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c)));
     return h("button", {

@@ -3,11 +3,11 @@
 // download, and messages when the server cannot be reached or a move is
 // refused. The seat token is kept in localStorage, so a reload keeps the
 // seat.
-import { t, num } from "./i18n.js";
+import { t, tn, num } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, savedSeat, saveSeat, forgetSeat, savedName, saveName, unescapeText, TableSocket } from "./api.js";
 import { banner, connection, navigate } from "./main.js";
-import { levelName } from "./lobby.js";
+import { levelName, tableTitle } from "./lobby.js";
 import { renderClassic, classicStatus } from "./classic.js";
 import { renderStacks, stacksStatus } from "./stacks.js";
 
@@ -60,7 +60,7 @@ export function showTable(app, id) {
       t("lobby.seat_n", { n: num(s.seat + 1) }) + (s.team ? ` — ${t(`team.${s.team}`)}` : ""))));
     app.replaceChildren(h("div", { class: "join" },
       h("form", { class: "card-panel", onsubmit: join },
-        h("h2", {}, t("table.join_title", { name: unescapeText(info.name) || t("table.untitled") })),
+        h("h2", {}, t("table.join_title", { name: tableTitle(info) })),
         h("p", {}, t(`game.${info.game}`), " · ", t("lobby.seats_taken", {
           taken: num(info.seats.filter((s) => s.kind === "human" || s.kind === "bot").length), players: num(info.players),
         })),
@@ -216,7 +216,7 @@ export function showTable(app, id) {
     const pile = view.discard_piles && view.discard_piles[s];
     const top = pile && pile.length ? pile[pile.length - 1] : null;
     return h("span", { class: "sinfo" },
-      view.hand_sizes ? t("table.cards_in_hand", { n: num(view.hand_sizes[s] ?? 0) }) : "",
+      view.hand_sizes ? tn("table.cards_in_hand", view.hand_sizes[s] ?? 0, { n: num(view.hand_sizes[s] ?? 0) }) : "",
       top ? h("span", { class: "discard-top" }, " · ", t("table.discard_top"), " ", classicTopFace(top)) : null);
   }
 
@@ -305,7 +305,7 @@ export function showTable(app, id) {
     const chatFocused = active && active.id === "chat-input";
 
     const title = h("div", { class: "table-head" },
-      h("h1", {}, unescapeText(info.name) || t("table.untitled")),
+      h("h1", {}, tableTitle(info)),
       h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? ` · ${t("table.game_no", { n: num(info.game_no) })}` : ""));
     let main;
     if (view.status === "waiting" || info.status === "waiting") {
