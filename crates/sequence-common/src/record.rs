@@ -141,8 +141,9 @@ pub fn req_uint(
 /// `move_keys`) is named as a combination that does not go together.
 ///
 /// # Errors
-/// ``move: `at` does not go with `remove` (this move takes `seat`, `card`,
-/// `remove`)`` or ``move: unknown key `x` ``.
+/// `` `at` does not go with `remove` (this move takes `seat`, `card`,
+/// `remove`)`` or ``unknown key `x` `` (the caller's [`MoveError`] says
+/// which move).
 pub fn deny_unknown_move(
     obj: &serde_json::Map<String, Value>,
     allowed: &[&str],
@@ -156,11 +157,11 @@ pub fn deny_unknown_move(
         if move_keys.contains(&k.as_str()) {
             let takes: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
             return Err(format!(
-                "move: `{k}` does not go with `{kind}` (this move takes {})",
+                "`{k}` does not go with `{kind}` (this move takes {})",
                 takes.join(", ")
             ));
         }
-        return Err(format!("move: unknown key `{}`", crate::json::echo(k)));
+        return Err(format!("unknown key `{}`", crate::json::echo(k)));
     }
     Ok(())
 }
