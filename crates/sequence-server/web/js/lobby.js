@@ -31,7 +31,10 @@ export function tableTitle(info) {
 
 export function levelName(level) {
   if (!level) return "";
-  return level === "random" ? t("bot.random") : t("bot.level", { n: num(Number(level.split(":")[1])) });
+  if (level === "random") return t("bot.random");
+  // "level:3"; other levels the API accepts ("greedy") are shown as named
+  const m = /^level:(\d+)$/.exec(level);
+  return m ? t("bot.level", { n: num(Number(m[1])) }) : level;
 }
 
 export function showLobby(app) {
