@@ -693,7 +693,14 @@ impl ClassicScreen {
 
     fn draw_board(&mut self, f: &mut Frame, area: Rect) {
         let g = self.m.game();
-        let block = Block::default().borders(Borders::ALL).title(" Board ");
+        // The cursor's space in words too (screen readers, text captures,
+        // colour-blind players).
+        let title = if matches!(self.seen(), Seen::Human(_)) {
+            format!(" Board · cursor {} ", self.cursor)
+        } else {
+            " Board ".to_string()
+        };
+        let block = Block::default().borders(Borders::ALL).title(title);
         let inner = block.inner(area);
         self.board_inner = inner;
         f.render_widget(block, area);

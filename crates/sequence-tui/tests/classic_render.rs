@@ -128,6 +128,15 @@ fn hand_is_listed_and_playable_spaces_are_highlighted() {
     let (x, y) = cell_xy(c.cursor());
     assert!(targets.contains(c.cursor()));
     assert!(b[(x, y)].modifier.contains(Modifier::REVERSED));
+    // ... and is named in words on the board's border (fresh-user test: a
+    // text capture could not tell where it was).
+    let top: String = (0..b.area.width).map(|x| b[(x, 0)].symbol()).collect();
+    assert!(
+        lines(&b)
+            .iter()
+            .any(|l| l.contains(&format!("Board · cursor {}", c.cursor()))),
+        "{top}"
+    );
 }
 
 /// Plays random legal moves for both seats until `pred` holds at seat 0's
