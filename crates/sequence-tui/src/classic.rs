@@ -265,8 +265,13 @@ impl ClassicScreen {
             if i < self.game().hand(v).len() {
                 self.selected = i;
                 self.declare = None;
-                self.jump_to_target(false);
-                self.message = self.instruction();
+                // Only the person to move gets advice for the card: while a
+                // bot thinks or after the end, the legal moves are not theirs
+                // (the end screen said "No card can be played …").
+                if matches!(self.seen(), Seen::Human(_)) {
+                    self.jump_to_target(false);
+                    self.message = self.instruction();
+                }
             }
         }
     }
@@ -682,10 +687,11 @@ impl ClassicScreen {
                 " SEQUENCE ",
                 Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
             ),
+            // The move being played; at the end, the moves played.
             Span::raw(format!(
                 " {} players · move {} · ",
                 g.players(),
-                g.ply() + 1
+                if g.is_over() { g.ply() } else { g.ply() + 1 }
             )),
             Span::styled(state, Style::new().add_modifier(Modifier::BOLD)),
         ])

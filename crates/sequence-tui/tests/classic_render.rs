@@ -501,3 +501,40 @@ fn a_typed_space_that_does_not_exist_is_named() {
     assert_eq!(c.cursor(), "j10".parse::<Space>().unwrap());
     assert_eq!(c.selected_card(), before);
 }
+
+/// Regression (fresh-user test): on the end screen a card key replaced the
+/// result with "No card can be played … (C6a)" (advice computed for a game
+/// that is over), and the header counted one move past the last.
+#[test]
+fn the_end_screen_keeps_its_result_and_counts_the_moves_played() {
+    let path = format!(
+        "{}/../../../shared/examples/2p-blue-vs-green.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("example record");
+    // The game one move before green's win; the bot (greedy) takes the win.
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let moves = v["moves"].as_array().expect("moves").len();
+    v["moves"].as_array_mut().expect("moves").pop();
+    v.as_object_mut().expect("object").remove("result");
+    let save = std::env::temp_dir().join(format!("end-{}.json", std::process::id()));
+    let mut app = App::load(
+        &v.to_string(),
+        vec![SeatKind::Human, SeatKind::Bot(2)],
+        1,
+        save,
+    )
+    .expect("the game loads");
+    let mut pool = BotPool::new(1);
+    run_bots(&mut app, &mut pool);
+    assert_eq!(app.classic().expect("classic").seen(), Seen::Over);
+    let before = app.classic().expect("classic").message.clone();
+    assert!(before.contains("wins"), "{before}");
+    for c in ['2', '1', '3'] {
+        app.handle_key(ch(c));
+    }
+    assert_eq!(app.classic().expect("classic").message, before);
+    let b = render(&mut app, 120, 40);
+    let all = lines(&b).join("\n");
+    assert!(all.contains(&format!("move {moves} ·")), "{all}");
+}
