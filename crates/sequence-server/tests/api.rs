@@ -24,11 +24,10 @@ async fn play_out(s: &common::Server, id: &str, tokens: &[String], seed: u64) ->
             let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
             if let Some(mv) = legal.choose(&mut r) {
                 let (st, body) = s
-                    .call(
-                        "POST",
-                        &format!("/api/tables/{id}/moves"),
+                    .post_move(
+                        id,
                         Some(t),
-                        Some(json!({"move_number": v["move_number"], "move": mv})),
+                        json!({"move_number": v["move_number"], "move": mv}),
                     )
                     .await;
                 assert_eq!(st, 200, "{body}");
@@ -66,11 +65,10 @@ async fn classic_table_life_cycle_and_errors() {
     assert_eq!(t["status"], "waiting");
     // moves before the game starts → 409; record → 403
     let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(&host),
-            Some(json!({"move_number": 0, "move": {"pass": true}})),
+            json!({"move_number": 0, "move": {"pass": true}}),
         )
         .await;
     assert_eq!(st, 409);
@@ -125,12 +123,7 @@ async fn classic_table_life_cycle_and_errors() {
         .await;
     assert_eq!(st, 401);
     let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
-            None,
-            Some(json!({"move_number": 0, "move": {"pass": true}})),
-        )
+        .post_move(&id, None, json!({"move_number": 0, "move": {"pass": true}}))
         .await;
     assert_eq!(st, 401);
     // 404
@@ -147,21 +140,19 @@ async fn classic_table_life_cycle_and_errors() {
     let mut mv_other = mv.clone();
     mv_other.as_object_mut().unwrap().remove("seat");
     let (st, e) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(other),
-            Some(json!({"move_number": 0, "move": mv_other})),
+            json!({"move_number": 0, "move": mv_other}),
         )
         .await;
     assert_eq!(st, 409, "{e}");
     // malformed move → 400 naming the field
     let (st, e) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(mover),
-            Some(json!({"move_number": 0, "move": {"card": "ZZ", "at": "e5"}})),
+            json!({"move_number": 0, "move": {"card": "ZZ", "at": "e5"}}),
         )
         .await;
     assert_eq!(st, 400, "{e}");
@@ -177,11 +168,10 @@ async fn classic_table_life_cycle_and_errors() {
     if let Some(card) = card {
         // a corner is never a card's space (C2)
         let (st, e) = s
-            .call(
-                "POST",
-                &format!("/api/tables/{id}/moves"),
+            .post_move(
+                &id,
                 Some(mover),
-                Some(json!({"move_number": 0, "move": {"card": card, "at": "a1"}})),
+                json!({"move_number": 0, "move": {"card": card, "at": "a1"}}),
             )
             .await;
         assert_eq!(st, 422, "{e}");
@@ -212,22 +202,12 @@ async fn classic_table_life_cycle_and_errors() {
     assert_eq!(r.status().as_u16(), 413);
     // the good move, then the same move again (stale) → 409
     let (st, v1) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
-            Some(mover),
-            Some(json!({"move_number": 0, "move": mv})),
-        )
+        .post_move(&id, Some(mover), json!({"move_number": 0, "move": mv}))
         .await;
     assert_eq!(st, 200, "{v1}");
     assert_eq!(v1["move_number"], 1);
     let (st, e) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
-            Some(mover),
-            Some(json!({"move_number": 0, "move": mv})),
-        )
+        .post_move(&id, Some(mover), json!({"move_number": 0, "move": mv}))
         .await;
     assert_eq!(st, 409, "{e}");
     assert!(e["error"].as_str().unwrap().contains("stale"));
@@ -436,11 +416,10 @@ async fn restart_rebuilds_tables_from_the_log() {
             let v = s.view(&id, Some(t)).await;
             if let Some(mv) = v["legal_moves"].as_array().unwrap().choose(&mut r) {
                 let (st, _) = s
-                    .call(
-                        "POST",
-                        &format!("/api/tables/{id}/moves"),
+                    .post_move(
+                        &id,
                         Some(t),
-                        Some(json!({"move_number": v["move_number"], "move": mv})),
+                        json!({"move_number": v["move_number"], "move": mv}),
                     )
                     .await;
                 assert_eq!(st, 200);

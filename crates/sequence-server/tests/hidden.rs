@@ -155,12 +155,7 @@ async fn client(
         }
         if seat.unwrap_or(0) % 2 == 0 {
             let (st, body) = s
-                .call(
-                    "POST",
-                    &format!("/api/tables/{id}/moves"),
-                    token.as_deref(),
-                    Some(json!({"move_number": n, "move": mv})),
-                )
+                .post_move(&id, token.as_deref(), json!({"move_number": n, "move": mv}))
                 .await;
             assert_eq!(st, 200, "{body}");
         } else {

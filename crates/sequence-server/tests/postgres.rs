@@ -53,12 +53,7 @@ async fn two_instances_share_one_postgres_database() {
         let v = a.view(&id, Some(t)).await;
         let mv = v["legal_moves"][0].clone();
         let (st, _) = a
-            .call(
-                "POST",
-                &format!("/api/tables/{id}/moves"),
-                Some(t),
-                Some(json!({"move_number": 0, "move": mv})),
-            )
+            .post_move(&id, Some(t), json!({"move_number": 0, "move": mv}))
             .await;
         assert_eq!(st, 200);
         loop {
@@ -96,12 +91,7 @@ async fn two_instances_share_one_postgres_database() {
             };
             let n = v["move_number"].as_u64().unwrap();
             let (st, body) = this
-                .call(
-                    "POST",
-                    &format!("/api/tables/{id}/moves"),
-                    Some(t),
-                    Some(json!({"move_number": n, "move": mv})),
-                )
+                .post_move(&id, Some(t), json!({"move_number": n, "move": mv}))
                 .await;
             assert_eq!(st, 200, "{body}");
             // the other instance sees it, and refuses the same move again
@@ -109,12 +99,7 @@ async fn two_instances_share_one_postgres_database() {
             assert_eq!(ov["move_number"].as_u64(), Some(n + 1));
             assert_eq!(ov["hand"], body["hand"]);
             let (st, _) = other
-                .call(
-                    "POST",
-                    &format!("/api/tables/{id}/moves"),
-                    Some(t),
-                    Some(json!({"move_number": n, "move": mv})),
-                )
+                .post_move(&id, Some(t), json!({"move_number": n, "move": mv}))
                 .await;
             assert_eq!(st, 409);
             acted = true;

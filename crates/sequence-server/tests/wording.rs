@@ -34,11 +34,10 @@ async fn a_seat_that_is_not_a_number_is_a_400_over_http_and_websocket() {
     let (id, tok, turn) = playing(&s).await;
     let mv = json!({"seat": turn.to_string(), "card": "7H", "at": "d6"});
     let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(&tok),
-            Some(json!({"move_number": 0, "move": mv.clone()})),
+            json!({"move_number": 0, "move": mv.clone()}),
         )
         .await;
     assert_eq!(st, 400, "{v}");
@@ -61,11 +60,10 @@ async fn a_seat_that_is_not_a_number_is_a_400_over_http_and_websocket() {
     );
     // another seat's number is still a 409
     let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(&tok),
-            Some(json!({"move_number": 0, "move": {"seat": 1 - turn, "card": "7H", "at": "d6"}})),
+            json!({"move_number": 0, "move": {"seat": 1 - turn, "card": "7H", "at": "d6"}}),
         )
         .await;
     assert_eq!(st, 409, "{v}");
@@ -76,11 +74,10 @@ async fn a_move_number_ahead_of_the_game_is_not_called_stale() {
     let s = common::server(0).await;
     let (id, tok, _) = playing(&s).await;
     let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(&tok),
-            Some(json!({"move_number": 5, "move": {"pass": true}})),
+            json!({"move_number": 5, "move": {"pass": true}}),
         )
         .await;
     assert_eq!(st, 409, "{v}");
@@ -92,21 +89,15 @@ async fn a_move_number_ahead_of_the_game_is_not_called_stale() {
     let view = s.view(&id, Some(&tok)).await;
     let mv = view["legal_moves"][0].clone();
     let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(&tok),
-            Some(json!({"move_number": 0, "move": mv.clone()})),
+            json!({"move_number": 0, "move": mv.clone()}),
         )
         .await;
     assert_eq!(st, 200, "{v}");
     let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
-            Some(&tok),
-            Some(json!({"move_number": 0, "move": mv})),
-        )
+        .post_move(&id, Some(&tok), json!({"move_number": 0, "move": mv}))
         .await;
     assert_eq!(st, 409, "{v}");
     assert!(error_of(&v).starts_with("stale move_number 0"), "{v}");
@@ -273,11 +264,10 @@ async fn malformed_moves_say_move_once() {
     let s = common::server(0).await;
     let (id, tok, turn) = playing(&s).await;
     let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/moves"),
+        .post_move(
+            &id,
             Some(&tok),
-            Some(json!({"move_number": 0, "move": {"seat": turn, "dead": "7H", "card": "7H"}})),
+            json!({"move_number": 0, "move": {"seat": turn, "dead": "7H", "card": "7H"}}),
         )
         .await;
     assert_eq!(st, 400, "{v}");

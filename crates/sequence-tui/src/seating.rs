@@ -83,7 +83,7 @@ impl Seating {
         }
     }
 
-    /// A new bot request for `seen`, as `(id, level)`: `None` unless a bot
+    /// A new bot request for `seen`, as `(id, seat, level)`: `None` unless a bot
     /// is to act and no request is in flight.
     pub fn start_job(&mut self, seen: Seen) -> Option<(u64, Seat, u8)> {
         let Seen::Bot(seat) = seen else {

@@ -68,6 +68,18 @@ impl Server {
         )
     }
 
+    /// `(status, body)` of `POST /api/tables/{id}/moves` with `body`
+    /// (`{"move_number": …, "move": …}`).
+    pub async fn post_move(&self, id: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+        self.call(
+            "POST",
+            &format!("/api/tables/{id}/moves"),
+            token,
+            Some(body),
+        )
+        .await
+    }
+
     /// Creates a table; returns (id, host token).
     pub async fn create(&self, body: Value) -> (String, String) {
         let (s, r) = self.call("POST", "/api/tables", None, Some(body)).await;
