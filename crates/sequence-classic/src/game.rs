@@ -1173,24 +1173,14 @@ impl Game {
         let seat = self.turn;
         let team = self.team_of(seat);
         let mut played = Played::default();
-        // A draw follows every move but a pass and a winning placement; find
-        // a reshuffle order first so that a refusal changes nothing.
         let card = mv.card();
         let needs_draw = card.is_some();
-        let mut new_pile: Option<([Card; DECK_SIZE], usize)> = None;
-        if needs_draw && self.draw_len == 0 && self.rules.reshuffle {
-            let mut pile = [Card::JS; DECK_SIZE];
-            let n = self.ndiscard as usize;
-            pile[..n].copy_from_slice(&self.discards[..n]);
-            if let Some(c) = card {
-                pile[n] = c;
-            }
-            let len = n + 1;
-            r.reshuffle(&mut pile[..len])
-                .map_err(IllegalMove::Reshuffle)?;
-            new_pile = Some((pile, len));
-        }
-
+        // A draw follows every move but a pass and a winning placement, and
+        // only a draw can need a reshuffle (C7). Whether the move wins is
+        // known only after it is made, so on the rare move that finds the
+        // draw pile empty the state is kept to restore if the reshuffler
+        // refuses: a refusal then changes nothing.
+        let before = (needs_draw && self.draw_len == 0 && self.rules.reshuffle).then(|| self.clone());
         if let Some(c) = card {
             self.hands[seat.index()].remove(c);
             let n = self.ndiscard as usize;
@@ -1251,11 +1241,19 @@ impl Game {
             }
         }
         if needs_draw && !ends_game {
-            if let Some((pile, len)) = new_pile {
-                for (i, c) in pile[..len].iter().rev().enumerate() {
+            if let Some(before) = before {
+                // The discard piles, the card just played included, become
+                // the new draw pile (C7).
+                let n = self.ndiscard as usize;
+                let mut pile = self.discards;
+                if let Err(e) = r.reshuffle(&mut pile[..n]) {
+                    *self = before;
+                    return Err(IllegalMove::Reshuffle(e));
+                }
+                for (i, c) in pile[..n].iter().rev().enumerate() {
                     self.draw[i] = *c;
                 }
-                self.draw_len = len as u8;
+                self.draw_len = n as u8;
                 self.ndiscard = 0;
                 played.reshuffled = true;
             }

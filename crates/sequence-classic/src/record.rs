@@ -269,7 +269,7 @@ pub struct RecordedReshuffles<'a>(sequence_common::record::RecordedOrders<'a, Ca
 impl<'a> RecordedReshuffles<'a> {
     /// Orders from a record's `reshuffles`.
     pub fn new(lists: &'a [Vec<Card>]) -> Self {
-        RecordedReshuffles(sequence_common::record::RecordedOrders::new(lists, "C7"))
+        RecordedReshuffles(sequence_common::record::RecordedOrders::new(lists))
     }
 
     /// How many were used.

@@ -379,8 +379,19 @@ impl Reshuffler for Capture {
 }
 
 fn empty_draw_position(options: Options) -> Game {
-    // Hands hold 2 cards each; all other cards are in the discard piles.
-    let hands = [cards("7H 8D"), cards("9C TS")];
+    empty_draw_with(options, &[], &[], &["7H 8D", "9C TS"])
+}
+
+/// A 2-player position with an empty draw pile: `hands` as given, every
+/// other card in the discard piles (so a move that draws must reshuffle,
+/// C7), blue's chips and sequences as given, blue to move.
+fn empty_draw_with(
+    options: Options,
+    blue_chips: &[&str],
+    blue_sequences: &[(&str, &str)],
+    hands: &[&str],
+) -> Game {
+    let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
     let mut rest: Vec<Card> = Vec::new();
     let mut counts = [0u8; 52];
     for c in hands.iter().flatten() {
@@ -392,9 +403,16 @@ fn empty_draw_position(options: Options) -> Game {
         }
     }
     let pos = Position {
-        chips: vec![],
-        sequences: vec![],
-        hands: hands.to_vec(),
+        chips: blue_chips
+            .iter()
+            .flat_map(|c| c.split_whitespace())
+            .map(|x| (BLUE, sq(x)))
+            .collect(),
+        sequences: blue_sequences
+            .iter()
+            .map(|(a, b)| (BLUE, Window::from_ends(sq(a), sq(b), 5).unwrap()))
+            .collect(),
+        hands,
         discards: rest
             .iter()
             .enumerate()
@@ -432,6 +450,65 @@ fn c7_house_rule_no_reshuffle_draws_nothing() {
     assert!(!played.reshuffled);
     assert_eq!(g.hand(Seat(0)).len(), 1);
     assert_eq!(g.draw_pile_len(), 0);
+}
+
+/// A placement that wins ends the game at once (C9): nothing is drawn, so an
+/// empty draw pile asks for no reshuffle (C7) and a record lists none
+/// (RECORD.md). Found by replaying random games: the engine asked for a
+/// reshuffle before it knew the move won (example `2p-win-on-empty-pile`).
+#[test]
+fn c9_a_win_on_an_empty_draw_pile_asks_for_no_reshuffle() {
+    // Blue holds one sequence (b1–f1) and four in a row b5–e5; f5 is 4H.
+    let cases = [
+        // A card placed on its own space.
+        ("4H", "b5 c5 d5 e5", 2),
+        // A two-eyed jack placed anywhere.
+        ("JD", "b5 c5 d5 e5", 2),
+        // One chip completing two sequences at once (row 5 and column f):
+        // blue wins with three.
+        ("4H", "b5 c5 d5 e5 f2 f3 f4", 3),
+    ];
+    for (c, chips, total) in cases {
+        let g0 = empty_draw_with(
+            Options::default(),
+            &["b1 c1 d1 e1 f1", chips],
+            &[("b1", "f1")],
+            &[&format!("{c} 8D"), "9C TS"],
+        );
+        assert_eq!(g0.draw_pile_len(), 0);
+        let mut g = g0.clone();
+        let played = g
+            .play(place(c, "f5"), &mut NoReshuffler)
+            .unwrap_or_else(|e| panic!("{c} {chips}: {e}"));
+        assert!(played.ended && !played.reshuffled, "{c} {chips}");
+        assert_eq!(g.status(), Status::Won(BLUE), "{c} {chips}");
+        assert_eq!(g.sequence_count(BLUE), total, "{c} {chips}");
+        // Nothing drawn: the hand is one card short, the card on the discard
+        // pile.
+        assert_eq!(g.hand(Seat(0)), cards("8D"));
+        assert_eq!(g.discards().count(), g0.discards().count() + 1);
+    }
+}
+
+/// A move that does not win on an empty draw pile still needs its
+/// reshuffle (C7); when the reshuffler refuses, nothing changes.
+#[test]
+fn c7_a_refused_reshuffle_changes_nothing() {
+    let g0 = empty_draw_with(
+        Options::default(),
+        &["b1 c1 d1 e1 f1", "b5 c5 d5"],
+        &[("b1", "f1")],
+        &["4H 8D", "9C TS"],
+    );
+    let mut g = g0.clone();
+    let err = g.play(place("4H", "f5"), &mut NoReshuffler).unwrap_err();
+    assert!(matches!(err, IllegalMove::Reshuffle(_)), "{err}");
+    assert_eq!(err.to_string().matches("(C7)").count(), 1, "{err}");
+    assert_eq!(g.board_rows(), g0.board_rows());
+    assert_eq!(g.hand(Seat(0)), g0.hand(Seat(0)));
+    assert_eq!(g.discards().count(), g0.discards().count());
+    assert_eq!(g.turn(), g0.turn());
+    assert_eq!(g.ply(), g0.ply());
 }
 
 // ----- C8, C8a ------------------------------------------------------------------------

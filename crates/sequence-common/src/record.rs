@@ -218,18 +218,13 @@ mod tests {
 pub struct RecordedOrders<'a, T> {
     lists: &'a [Vec<T>],
     used: usize,
-    rule: &'static str,
 }
 
 impl<'a, T: Ord + Clone> RecordedOrders<'a, T> {
-    /// Orders from a record's `reshuffles`; `rule` is cited in errors
-    /// (e.g. `"C7"`).
-    pub fn new(lists: &'a [Vec<T>], rule: &'static str) -> Self {
-        RecordedOrders {
-            lists,
-            used: 0,
-            rule,
-        }
+    /// Orders from a record's `reshuffles`. The engine's error cites the
+    /// rule (C7, S6).
+    pub fn new(lists: &'a [Vec<T>]) -> Self {
+        RecordedOrders { lists, used: 0 }
     }
 
     /// How many orders were handed out.
@@ -245,11 +240,13 @@ impl<'a, T: Ord + Clone> RecordedOrders<'a, T> {
     pub fn next_into(&mut self, cards: &mut [T]) -> Result<(), String> {
         let i = self.used;
         let Some(order) = self.lists.get(i) else {
-            return Err(format!(
-                "the draw pile ran out but `reshuffles` has no entry {i} (it lists {}) ({})",
-                self.lists.len(),
-                self.rule
-            ));
+            return Err(match self.lists.len() {
+                0 => "the draw pile ran out but the record's `reshuffles` lists none".to_string(),
+                n => format!(
+                    "the draw pile ran out a {} time but the record's `reshuffles` lists {n}",
+                    ordinal(i + 1),
+                ),
+            });
         };
         let mut want = cards.to_vec();
         let mut got = order.clone();
@@ -257,15 +254,26 @@ impl<'a, T: Ord + Clone> RecordedOrders<'a, T> {
         got.sort();
         if want != got {
             return Err(format!(
-                "`reshuffles`[{i}] is not a permutation of the {} cards shuffled in ({})",
+                "`reshuffles`[{i}] is not a permutation of the {} cards shuffled in",
                 cards.len(),
-                self.rule
             ));
         }
         cards.clone_from_slice(order);
         self.used += 1;
         Ok(())
     }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, … for messages.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Opens a record of one game: `v` must be a JSON object whose keys are all

@@ -325,7 +325,7 @@ pub struct NoReshuffle;
 
 impl Reshuffler for NoReshuffle {
     fn reshuffle(&mut self, _cards: &mut [Card]) -> Result<(), String> {
-        Err("a reshuffle is needed but none was provided (S6)".into())
+        Err("a reshuffle is needed but none was provided".into())
     }
 }
 
@@ -390,7 +390,7 @@ pub enum PlayError {
     #[error("the hand is not empty: the turn ends with a discard (S4)")]
     HandNotEmpty,
     /// The reshuffler refused (a record without the needed order).
-    #[error("{0}")]
+    #[error("reshuffle: {0} (S6)")]
     Reshuffle(String),
 }
 

@@ -230,9 +230,7 @@ pub struct RecordedReshuffles<'a>(sequence_common::record::RecordedOrders<'a, Ca
 impl<'a> RecordedReshuffles<'a> {
     /// Orders from a record's `reshuffles`.
     pub fn new(lists: &'a [Vec<Card>]) -> Self {
-        RecordedReshuffles(sequence_common::record::RecordedOrders::new(
-            lists, "S6, S6a",
-        ))
+        RecordedReshuffles(sequence_common::record::RecordedOrders::new(lists))
     }
 
     /// How many were used.

@@ -701,6 +701,43 @@ fn s7_win_with_five_chips_two_of_each() {
     );
 }
 
+/// A completion that wins ends the game before S4 step 3 would draw: with
+/// the completing card the last in hand and the draw pile empty, no
+/// reshuffle of the completed piles is asked for (S6, S7), so a record
+/// lists none. The classic engine once asked before knowing the move won
+/// (C9); this is the same case in Stacks.
+#[test]
+fn s7_a_winning_completion_on_an_empty_draw_pile_draws_nothing() {
+    let mut g = table(2, D, &[&[Card::R5], &[]]);
+    set_pile(&mut g, RA, 4);
+    while g.draw_len > 0 {
+        let c = g.draw[g.draw_len as usize - 1];
+        push_discard(&mut g, Seat(1), c);
+    }
+    g.chips[0] = [3, 1];
+    play(&mut g, 0, pile(Card::R5, RA));
+    // NoReshuffle refuses any reshuffle: the win must not ask for one.
+    play(&mut g, 1, Decision::Pass);
+    assert_eq!(g.status(), Status::Won(Seat(0)));
+    assert_eq!(g.reshuffle_count(), 0);
+    assert_eq!(g.hand_len(Seat(0)), 0);
+    conserved(&g);
+    // Without the win the emptied hand draws, and the completed pile is
+    // reshuffled into a new draw pile (S4 step 3, S6).
+    let mut g = table(2, D, &[&[Card::R5], &[]]);
+    set_pile(&mut g, RA, 4);
+    while g.draw_len > 0 {
+        let c = g.draw[g.draw_len as usize - 1];
+        push_discard(&mut g, Seat(1), c);
+    }
+    play(&mut g, 0, pile(Card::R5, RA));
+    let err = g
+        .play(Seat(1), Decision::Pass, &mut NoReshuffle)
+        .unwrap_err();
+    assert!(matches!(err, PlayError::Reshuffle(_)), "{err}");
+    assert_eq!(err.to_string().matches("(S6)").count(), 1, "{err}");
+}
+
 #[test]
 fn s7_five_chips_of_one_colour_do_not_win() {
     let mut g = table(2, D, &[&[Card::B5, Card::B1], &[]]);
