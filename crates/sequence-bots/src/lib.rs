@@ -19,6 +19,7 @@ pub mod arena;
 pub mod bench;
 pub mod classic;
 pub mod cli;
+pub mod duplicate; // eval branch: duplicate-deal harness (crates/sequence-bots/src/duplicate.rs)
 pub mod ismcts;
 pub mod protocol;
 pub mod stacks;

@@ -5,6 +5,10 @@
 pub mod eval;
 pub mod inference;
 pub mod playout;
+// eval branch: learned value and its experiments (new files only).
+pub mod features;
+pub mod value;
+pub mod vsearch;
 
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
 use crate::ClassicBot;

@@ -1,0 +1,337 @@
+//! The classic ISMCTS with the learned value ([`super::value`]) and the
+//! experiments around it: the evaluation at the playout cut-off, opponent
+//! modelling (the search expects the other teams to play like the greedy
+//! heuristic) and the root's candidate moves. Built on the same
+//! determinizations ([`super::inference`]), tree ([`crate::ismcts`]), prior
+//! and playout policy ([`super::ClassicState`]) as [`super::IsmctsBot`];
+//! only the parts named in [`SearchOptions`] differ.
+//!
+//! [`bot`] builds any classic bot from a name: the arena's names, and
+//! `value[:N]` (the one-ply [`super::value::ValueBot`], N deals) and
+//! `vmcts:…` (this search; see [`parse`]).
+
+use super::{
+    greedy_choice, greedy_scores, inference, playout, with_declaration, ClassicState,
+    DEFAULT_CUTOFF, ROOT_MOVES,
+};
+use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState};
+use crate::ClassicBot;
+use sequence_classic::{Game, Move, RngReshuffler, SeatView};
+use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use std::sync::Arc;
+
+/// What [`VState`] does differently from [`ClassicState`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchOptions {
+    /// Policy moves per playout before the evaluation (0: to the end).
+    pub cutoff: u32,
+    /// Root moves searched (the heuristic's best; 0 = all).
+    pub root_moves: usize,
+    /// The learned value at the cut-off (else the older evaluation,
+    /// [`super::eval::evaluate`]).
+    pub learned: bool,
+    /// Other teams' moves in playouts by the greedy heuristic instead of
+    /// the tactical policy.
+    pub greedy_playouts: bool,
+    /// Other teams' nodes grow by greedy's move instead of the tactical
+    /// policy's.
+    pub greedy_tree: bool,
+    /// Weigh determinizations by the last opponent move (inference).
+    pub inference: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            cutoff: DEFAULT_CUTOFF,
+            root_moves: ROOT_MOVES,
+            learned: true,
+            greedy_playouts: false,
+            greedy_tree: false,
+            inference: true,
+        }
+    }
+}
+
+/// A determinization for the search, with the searching team.
+#[derive(Clone)]
+pub struct VState {
+    inner: ClassicState,
+    me: u8,
+    opts: Arc<SearchOptions>,
+}
+
+impl VState {
+    fn other_team_moves(&self) -> bool {
+        !self.inner.game.is_over() && self.inner.game.team_of(self.inner.game.turn()).0 != self.me
+    }
+
+    fn greedy_move(&self, rng: &mut PlayoutRng) -> Move {
+        let mut moves = Vec::with_capacity(128);
+        self.inner.game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Move::Pass;
+        }
+        greedy_choice(&self.inner.game, &moves, rng)
+    }
+}
+
+impl SearchState for VState {
+    type Move = Move;
+    const KEYS: usize = ClassicState::KEYS;
+
+    #[inline]
+    fn mover(&self) -> Option<u8> {
+        self.inner.mover()
+    }
+
+    fn legal(&self, out: &mut Vec<Move>) {
+        self.inner.legal(out);
+    }
+
+    #[inline]
+    fn key(mv: &Move) -> usize {
+        ClassicState::key(mv)
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move, rng: &mut PlayoutRng) {
+        self.inner.play(mv, rng);
+    }
+
+    fn prior(&self, mv: &Move) -> f32 {
+        self.inner.prior(mv)
+    }
+
+    fn policy_move(&self, rng: &mut PlayoutRng) -> Option<Move> {
+        if self.opts.greedy_tree && self.other_team_moves() {
+            Some(self.greedy_move(rng))
+        } else {
+            self.inner.policy_move(rng)
+        }
+    }
+
+    fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
+        let game = &mut self.inner.game;
+        let mut n = 0;
+        while !game.is_over() && (self.opts.cutoff == 0 || n < self.opts.cutoff) {
+            let other = game.team_of(game.turn()).0 != self.me;
+            let mv = if other && self.opts.greedy_playouts {
+                let mut moves = Vec::with_capacity(128);
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    Move::Pass
+                } else {
+                    greedy_choice(game, &moves, rng)
+                }
+            } else {
+                playout::tactical_move(game, rng)
+            };
+            if game.apply(mv, &mut RngReshuffler(rng)).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        if game.is_over() {
+            super::outcome(game)
+        } else if self.opts.learned {
+            super::value::evaluate(game)
+        } else {
+            super::eval::evaluate(game)
+        }
+    }
+}
+
+/// A placement in `moves` that completes enough sequences to win (C9).
+pub fn winning_placement(game: &Game, moves: &[Move]) -> Option<Move> {
+    let team = game.team_of(game.turn());
+    let have = game.sequence_count(team);
+    moves.iter().copied().find(|m| match *m {
+        Move::Place { at, .. } => game
+            .completions_at(at)
+            .is_some_and(|c| c.any() && have + c.most() >= game.win_sequences()),
+        _ => false,
+    })
+}
+
+/// The `k` root moves greedy ranks highest (empty: all).
+fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move> {
+    let moves = view.legal_moves();
+    if k == 0 || moves.len() <= k {
+        return Vec::new();
+    }
+    let game = view.determinize(&mut game_rng(seed));
+    let scores = greedy_scores(&game, &moves);
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+    order.into_iter().take(k).map(|i| moves[i]).collect()
+}
+
+/// Searches the view's position with [`VState`].
+pub fn search(
+    view: &SeatView,
+    opts: &Arc<SearchOptions>,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+    evidence: &inference::Evidence,
+) -> SearchReport<Move> {
+    let none = inference::Evidence::default();
+    let evidence = if opts.inference { evidence } else { &none };
+    let me = view.team().0;
+    let det = |rng: &mut PlayoutRng| VState {
+        inner: ClassicState {
+            game: inference::determinize(view, evidence, rng),
+            cutoff: opts.cutoff,
+        },
+        me,
+        opts: Arc::clone(opts),
+    };
+    let root = root_candidates(view, seed, opts.root_moves);
+    ismcts::search_among(&det, &root, budget, trees, seed)
+}
+
+/// The ISMCTS bot with [`SearchOptions`] (otherwise as
+/// [`super::IsmctsBot`]).
+pub struct VBot {
+    name: String,
+    seed: u64,
+    moves_made: u64,
+    budget: Budget,
+    trees: Option<usize>,
+    rng: GameRng,
+    opts: Arc<SearchOptions>,
+    evidence: inference::Evidence,
+    /// The last search's report.
+    pub last: Option<SearchReport<Move>>,
+}
+
+impl VBot {
+    /// A bot searching with `opts`.
+    pub fn new(
+        name: String,
+        seed: u64,
+        budget: Budget,
+        trees: Option<usize>,
+        opts: SearchOptions,
+    ) -> VBot {
+        VBot {
+            name,
+            seed,
+            moves_made: 0,
+            budget,
+            trees,
+            rng: game_rng(seed),
+            opts: Arc::new(opts),
+            evidence: inference::Evidence::default(),
+            last: None,
+        }
+    }
+}
+
+impl ClassicBot for VBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Move {
+        let moves = view.legal_moves();
+        if moves.is_empty() {
+            return Move::Pass;
+        }
+        self.evidence.update(view);
+        self.moves_made += 1;
+        let game = view.determinize(&mut self.rng);
+        if moves.len() == 1 {
+            return with_declaration(&game, moves[0]);
+        }
+        if let Some(m) = winning_placement(&game, &moves) {
+            return with_declaration(&game, m);
+        }
+        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+            return *m;
+        }
+        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
+        let report = search(
+            view,
+            &self.opts,
+            self.budget,
+            self.trees,
+            seed,
+            &self.evidence,
+        );
+        let best = report.best().unwrap_or(moves[0]);
+        self.last = Some(report);
+        with_declaration(&game, best)
+    }
+}
+
+/// Reads `vmcts[:OPTION…]`: a budget (`3000it`, `200ms`), `Nt` trees, `cN`
+/// cut-off, `kN` root moves, `old` (the older evaluation at the cut-off),
+/// `gp` (greedy opponents in playouts), `gt` (greedy opponents grow the
+/// tree), `noinf` (no inference). Defaults: 3000 iterations, 1 tree, the
+/// [`SearchOptions`] defaults.
+///
+/// # Errors
+/// A message naming the option.
+pub fn parse(spec: &str) -> Result<(Budget, Option<usize>, SearchOptions), String> {
+    let mut parts = spec.split(':');
+    if parts.next() != Some("vmcts") {
+        return Err(format!("{spec:?} is not vmcts:…"));
+    }
+    let mut budget = Budget::Iterations(3000);
+    let mut trees = Some(1);
+    let mut o = SearchOptions::default();
+    for p in parts {
+        let num = |t: &str| {
+            t.parse::<u64>()
+                .map_err(|_| format!("{spec}: {p:?} is not an option"))
+        };
+        match p {
+            "old" => o.learned = false,
+            "gp" => o.greedy_playouts = true,
+            "gt" => o.greedy_tree = true,
+            "noinf" => o.inference = false,
+            _ if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') => {
+                budget = crate::parse_budget(p)?;
+            }
+            _ if p.ends_with('t') => trees = Some(num(&p[..p.len() - 1])?.max(1) as usize),
+            _ if p.starts_with('c') => o.cutoff = num(&p[1..])? as u32,
+            _ if p.starts_with('k') => o.root_moves = num(&p[1..])? as usize,
+            _ => return Err(format!("{spec}: {p:?} is not an option")),
+        }
+    }
+    Ok((budget, trees, o))
+}
+
+/// Any classic bot by name: the arena's names ([`crate::classic_bot`]),
+/// `value[:N]` and `vmcts:…` ([`parse`]).
+///
+/// # Errors
+/// A message for an unknown name or option.
+pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
+    if spec == "value" || spec.starts_with("value:") {
+        let deals = match spec.strip_prefix("value:") {
+            Some(n) => n
+                .parse()
+                .map_err(|_| format!("{spec}: deals e.g. value:16"))?,
+            None => super::value::ONE_PLY_DEALS,
+        };
+        return Ok(Box::new(super::value::ValueBot::new(
+            spec.to_string(),
+            seed,
+            deals,
+        )));
+    }
+    if spec.starts_with("vmcts") {
+        let (budget, trees, opts) = parse(spec)?;
+        return Ok(Box::new(VBot::new(
+            spec.to_string(),
+            seed,
+            budget,
+            trees,
+            opts,
+        )));
+    }
+    crate::classic_bot(spec, seed).map_err(|e| e.to_string())
+}
