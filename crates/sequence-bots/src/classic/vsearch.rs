@@ -304,8 +304,28 @@ pub fn parse(spec: &str) -> Result<(Budget, Option<usize>, SearchOptions), Strin
     Ok((budget, trees, o))
 }
 
+/// The search's playout policy ([`playout::tactical_move`]) as a bot: a
+/// one-ply player as strong as greedy with other rules and weights.
+pub struct TacticalBot {
+    rng: PlayoutRng,
+}
+
+impl ClassicBot for TacticalBot {
+    fn name(&self) -> String {
+        "tactical".into()
+    }
+
+    fn choose(&mut self, view: &SeatView) -> Move {
+        if view.legal_moves().is_empty() {
+            return Move::Pass;
+        }
+        let game = view.determinize(&mut self.rng);
+        with_declaration(&game, playout::tactical_move(&game, &mut self.rng))
+    }
+}
+
 /// Any classic bot by name: the arena's names ([`crate::classic_bot`]),
-/// `value[:N]` and `vmcts:…` ([`parse`]).
+/// `tactical` ([`TacticalBot`]), `value[:N]` and `vmcts:…` ([`parse`]).
 ///
 /// # Errors
 /// A message for an unknown name or option.
@@ -322,6 +342,11 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
             seed,
             deals,
         )));
+    }
+    if spec == "tactical" {
+        return Ok(Box::new(TacticalBot {
+            rng: sequence_common::rng::playout_rng(seed),
+        }));
     }
     if spec.starts_with("vmcts") {
         let (budget, trees, opts) = parse(spec)?;
