@@ -265,6 +265,8 @@ pub struct ValueBot {
     name: String,
     rng: GameRng,
     deals: usize,
+    /// The evaluation of positions (default [`evaluate`]).
+    pub eval: fn(&Game) -> Rewards,
 }
 
 impl ValueBot {
@@ -274,6 +276,7 @@ impl ValueBot {
             name,
             rng: game_rng(seed),
             deals: deals.max(1),
+            eval: evaluate,
         }
     }
 }
@@ -281,6 +284,17 @@ impl ValueBot {
 /// The one-ply values of `moves` for the view's team: the mean of
 /// [`value_of`] after each move over `deals` determinizations.
 pub fn one_ply_values(view: &SeatView, moves: &[Move], deals: usize, seed: u64) -> Vec<f64> {
+    one_ply_values_with(view, moves, deals, seed, evaluate)
+}
+
+/// [`one_ply_values`] with another evaluation of unfinished positions.
+pub fn one_ply_values_with(
+    view: &SeatView,
+    moves: &[Move],
+    deals: usize,
+    seed: u64,
+    eval: fn(&Game) -> Rewards,
+) -> Vec<f64> {
     let team = view.team().index() % MAX_SIDES;
     let mut rng = playout_rng(seed);
     let games: Vec<Game> = (0..deals).map(|_| view.determinize(&mut rng)).collect();
@@ -297,7 +311,12 @@ pub fn one_ply_values(view: &SeatView, moves: &[Move], deals: usize, seed: u64) 
                 if g.apply(mv, &mut RngReshuffler(&mut r)).is_err() {
                     continue;
                 }
-                sum += value_of(&g)[team] as f64;
+                let r = if g.is_over() {
+                    super::outcome(&g)
+                } else {
+                    eval(&g)
+                };
+                sum += r[team] as f64;
             }
             sum / deals as f64
         })
@@ -321,7 +340,7 @@ impl ClassicBot for ValueBot {
         if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
             return *m;
         }
-        let values = one_ply_values(view, &moves, self.deals, self.rng.next_u64());
+        let values = one_ply_values_with(view, &moves, self.deals, self.rng.next_u64(), self.eval);
         let mut best = 0;
         for (i, v) in values.iter().enumerate() {
             if *v > values[best] {

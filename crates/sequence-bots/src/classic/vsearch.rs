@@ -23,8 +23,9 @@ use std::sync::Arc;
 /// What [`VState`] does differently from [`ClassicState`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchOptions {
-    /// Policy moves per playout before the evaluation (0: to the end).
-    pub cutoff: u32,
+    /// Policy moves per playout before the evaluation (`None`: to the
+    /// end; `Some(0)`: the evaluation at the tree's leaf).
+    pub cutoff: Option<u32>,
     /// Root moves searched (the heuristic's best; 0 = all).
     pub root_moves: usize,
     /// The learned value at the cut-off (else the older evaluation,
@@ -38,17 +39,21 @@ pub struct SearchOptions {
     pub greedy_tree: bool,
     /// Weigh determinizations by the last opponent move (inference).
     pub inference: bool,
+    /// Root moves the one-ply learned value ranks highest, searched besides
+    /// greedy's `root_moves` (0: none).
+    pub value_root_moves: usize,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            cutoff: DEFAULT_CUTOFF,
+            cutoff: Some(DEFAULT_CUTOFF),
             root_moves: ROOT_MOVES,
             learned: true,
             greedy_playouts: false,
             greedy_tree: false,
             inference: true,
+            value_root_moves: 0,
         }
     }
 }
@@ -114,7 +119,7 @@ impl SearchState for VState {
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards {
         let game = &mut self.inner.game;
         let mut n = 0;
-        while !game.is_over() && (self.opts.cutoff == 0 || n < self.opts.cutoff) {
+        while !game.is_over() && self.opts.cutoff.is_none_or(|c| n < c) {
             let other = game.team_of(game.turn()).0 != self.me;
             let mv = if other && self.opts.greedy_playouts {
                 let mut moves = Vec::with_capacity(128);
@@ -154,17 +159,31 @@ pub fn winning_placement(game: &Game, moves: &[Move]) -> Option<Move> {
     })
 }
 
-/// The `k` root moves greedy ranks highest (empty: all).
-fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move> {
+/// The `k` root moves greedy ranks highest and the `kv` the one-ply
+/// learned value ranks highest (empty: all).
+fn root_candidates(view: &SeatView, seed: u64, k: usize, kv: usize) -> Vec<Move> {
     let moves = view.legal_moves();
-    if k == 0 || moves.len() <= k {
+    if k == 0 || moves.len() <= k + kv {
         return Vec::new();
     }
     let game = view.determinize(&mut game_rng(seed));
     let scores = greedy_scores(&game, &moves);
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-    order.into_iter().take(k).map(|i| moves[i]).collect()
+    let mut out: Vec<Move> = order.iter().take(k).map(|&i| moves[i]).collect();
+    if kv > 0 {
+        let values = super::value::one_ply_values(view, &moves, 8, seed);
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        for &i in &order {
+            if out.len() >= k + kv {
+                break;
+            }
+            if !out.contains(&moves[i]) {
+                out.push(moves[i]);
+            }
+        }
+    }
+    out
 }
 
 /// Searches the view's position with [`VState`].
@@ -182,12 +201,12 @@ pub fn search(
     let det = |rng: &mut PlayoutRng| VState {
         inner: ClassicState {
             game: inference::determinize(view, evidence, rng),
-            cutoff: opts.cutoff,
+            cutoff: opts.cutoff.unwrap_or(0),
         },
         me,
         opts: Arc::clone(opts),
     };
-    let root = root_candidates(view, seed, opts.root_moves);
+    let root = root_candidates(view, seed, opts.root_moves, opts.value_root_moves);
     ismcts::search_among(&det, &root, budget, trees, seed)
 }
 
@@ -267,7 +286,8 @@ impl ClassicBot for VBot {
 }
 
 /// Reads `vmcts[:OPTION…]`: a budget (`3000it`, `200ms`), `Nt` trees, `cN`
-/// cut-off, `kN` root moves, `old` (the older evaluation at the cut-off),
+/// cut-off (`c0`: to the end), `leaf` (the evaluation at the tree's leaf), `kN` root moves,
+/// `kvN` root moves the one-ply value adds, `old` (the older evaluation at the cut-off),
 /// `gp` (greedy opponents in playouts), `gt` (greedy opponents grow the
 /// tree), `noinf` (no inference). Defaults: 3000 iterations, 1 tree, the
 /// [`SearchOptions`] defaults.
@@ -296,7 +316,9 @@ pub fn parse(spec: &str) -> Result<(Budget, Option<usize>, SearchOptions), Strin
                 budget = crate::parse_budget(p)?;
             }
             _ if p.ends_with('t') => trees = Some(num(&p[..p.len() - 1])?.max(1) as usize),
-            _ if p.starts_with('c') => o.cutoff = num(&p[1..])? as u32,
+            "leaf" => o.cutoff = Some(0),
+            _ if p.starts_with('c') => o.cutoff = Some(num(&p[1..])? as u32).filter(|&c| c > 0),
+            _ if p.starts_with("kv") => o.value_root_moves = num(&p[2..])? as usize,
             _ if p.starts_with('k') => o.root_moves = num(&p[1..])? as usize,
             _ => return Err(format!("{spec}: {p:?} is not an option")),
         }
@@ -330,6 +352,17 @@ impl ClassicBot for TacticalBot {
 /// # Errors
 /// A message for an unknown name or option.
 pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
+    if let Some(rest) = spec.strip_prefix("value-old") {
+        let deals = match rest.strip_prefix(':') {
+            Some(n) => n
+                .parse()
+                .map_err(|_| format!("{spec}: deals e.g. value-old:16"))?,
+            None => super::value::ONE_PLY_DEALS,
+        };
+        let mut b = super::value::ValueBot::new(spec.to_string(), seed, deals);
+        b.eval = super::eval::evaluate;
+        return Ok(Box::new(b));
+    }
     if spec == "value" || spec.starts_with("value:") {
         let deals = match spec.strip_prefix("value:") {
             Some(n) => n
@@ -359,4 +392,52 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
         )));
     }
     crate::classic_bot(spec, seed).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sequence_classic::{Config, Options};
+
+    #[test]
+    fn options_parse() {
+        let (b, t, o) = parse("vmcts:2000it:2t:c3:k6:kv2:gt:gp:old:noinf").expect("spec");
+        assert_eq!(b, Budget::Iterations(2000));
+        assert_eq!(t, Some(2));
+        assert_eq!(
+            o,
+            SearchOptions {
+                cutoff: Some(3),
+                root_moves: 6,
+                learned: false,
+                greedy_playouts: true,
+                greedy_tree: true,
+                inference: false,
+                value_root_moves: 2,
+            }
+        );
+        assert_eq!(parse("vmcts:c0").expect("spec").2.cutoff, None);
+        assert_eq!(parse("vmcts:leaf").expect("spec").2.cutoff, Some(0));
+        assert!(parse("vmcts:fast").is_err());
+        assert!(bot("nonsense", 1).is_err());
+    }
+
+    /// Every experimental bot plays legal moves to the end of a game.
+    #[test]
+    fn experimental_bots_play_legal_games() {
+        for (players, specs) in [
+            (2u8, ["vmcts:200it:gt:gp:kv2", "value:4"]),
+            (3, ["vmcts:200it:leaf", "tactical"]),
+        ] {
+            let cfg = Config::new(players, None, Options::default()).expect("config");
+            let mk = |s: u64| bot(specs[0], s).expect("bot");
+            let field = |s: u64| bot(specs[1], s).expect("bot");
+            let seed = crate::duplicate::deal_seed(3, 0);
+            let (score, moves) = crate::duplicate::play_deal(&cfg, seed, 0, &mk, &field);
+            assert!(
+                moves > 10 && (0.0..=1.0).contains(&score),
+                "{moves} {score}"
+            );
+        }
+    }
 }
