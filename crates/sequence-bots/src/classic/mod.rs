@@ -7,6 +7,7 @@ pub mod inference;
 pub mod playout;
 // eval branch: learned value and its experiments (new files only).
 pub mod features;
+pub mod rollout;
 pub mod value;
 pub mod vsearch;
 

@@ -347,7 +347,8 @@ impl ClassicBot for TacticalBot {
 }
 
 /// Any classic bot by name: the arena's names ([`crate::classic_bot`]),
-/// `tactical` ([`TacticalBot`]), `value[:N]` and `vmcts:…` ([`parse`]).
+/// `tactical` ([`TacticalBot`]), `value[:N]`, `vmcts:…` ([`parse`]) and
+/// `rmc:…` ([`super::rollout::parse`]).
 ///
 /// # Errors
 /// A message for an unknown name or option.
@@ -380,6 +381,15 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
         return Ok(Box::new(TacticalBot {
             rng: sequence_common::rng::playout_rng(seed),
         }));
+    }
+    if spec.starts_with("rmc") {
+        let (budget, opts) = super::rollout::parse(spec)?;
+        return Ok(Box::new(super::rollout::RolloutBot::new(
+            spec.to_string(),
+            seed,
+            budget,
+            opts,
+        )));
     }
     if spec.starts_with("vmcts") {
         let (budget, trees, opts) = parse(spec)?;
