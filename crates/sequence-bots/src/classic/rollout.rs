@@ -98,9 +98,23 @@ pub fn search(
     seed: u64,
     evidence: &inference::Evidence,
 ) -> SearchReport<Move> {
-    let start = std::time::Instant::now();
     let none = inference::Evidence::default();
     let evidence = if opts.inference { evidence } else { &none };
+    search_with(view, opts, budget, seed, &mut |rng: &mut PlayoutRng| {
+        inference::determinize(view, evidence, rng)
+    })
+}
+
+/// [`search`] with another source of determinizations (e.g. one that
+/// knows the other hands, to measure what hidden cards cost).
+pub fn search_with(
+    view: &SeatView,
+    opts: &RolloutOptions,
+    budget: Budget,
+    seed: u64,
+    determinize: &mut dyn FnMut(&mut PlayoutRng) -> Game,
+) -> SearchReport<Move> {
+    let start = std::time::Instant::now();
     let team = view.team().index();
     let moves = view.legal_moves();
     let cands = candidates(view, &moves, opts.candidates, seed);
@@ -111,7 +125,7 @@ pub fn search(
     let mut buf = Vec::with_capacity(128);
     let mut iterations = 0u64;
     let mut round = |arms: &mut [(Move, f64, u32)], live: &[usize], rng: &mut PlayoutRng| {
-        let det = inference::determinize(view, evidence, rng);
+        let det = determinize(rng);
         let pseed = rng.next_u64();
         for &i in live {
             let mut g = det.clone();
