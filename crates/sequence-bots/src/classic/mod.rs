@@ -6,6 +6,7 @@ pub mod eval;
 pub mod inference;
 pub mod playout;
 // eval branch: learned value and its experiments (new files only).
+pub mod belief;
 pub mod features;
 pub mod rollout;
 pub mod value;

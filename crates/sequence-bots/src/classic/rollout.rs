@@ -32,6 +32,9 @@ pub struct RolloutOptions {
     pub inference: bool,
     /// Successive halving (else every candidate gets an equal share).
     pub halving: bool,
+    /// Weigh deals by every other seat's last move ([`super::belief`])
+    /// instead of the seat before ours only.
+    pub belief: bool,
 }
 
 impl Default for RolloutOptions {
@@ -42,6 +45,7 @@ impl Default for RolloutOptions {
             greedy_opponents: false,
             inference: true,
             halving: true,
+            belief: false,
         }
     }
 }
@@ -188,6 +192,7 @@ pub struct RolloutBot {
     rng: GameRng,
     opts: RolloutOptions,
     evidence: inference::Evidence,
+    belief: super::belief::Belief,
     /// The last search's report.
     pub last: Option<SearchReport<Move>>,
 }
@@ -203,6 +208,7 @@ impl RolloutBot {
             rng: game_rng(seed),
             opts,
             evidence: inference::Evidence::default(),
+            belief: super::belief::Belief::default(),
             last: None,
         }
     }
@@ -219,28 +225,45 @@ impl ClassicBot for RolloutBot {
             return Move::Pass;
         }
         self.evidence.update(view);
+        self.belief.observe(view);
         self.moves_made += 1;
         let game = view.determinize(&mut self.rng);
-        if moves.len() == 1 {
-            return with_declaration(&game, moves[0]);
-        }
-        if let Some(m) = super::vsearch::winning_placement(&game, &moves) {
-            return with_declaration(&game, m);
-        }
-        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+        let mv = if moves.len() == 1 {
+            moves[0]
+        } else if let Some(m) = super::vsearch::winning_placement(&game, &moves) {
+            m
+        } else if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+            // Free (C6); the turn goes on.
             return *m;
+        } else {
+            let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
+            let report = if self.opts.belief && self.opts.inference {
+                let belief = &self.belief;
+                search_with(
+                    view,
+                    &self.opts,
+                    self.budget,
+                    seed,
+                    &mut |rng: &mut PlayoutRng| belief.determinize(view, rng),
+                )
+            } else {
+                search(view, &self.opts, self.budget, seed, &self.evidence)
+            };
+            let best = report.best().unwrap_or(moves[0]);
+            self.last = Some(report);
+            best
+        };
+        if !matches!(mv, Move::Dead { .. }) {
+            self.belief.record(view, mv);
         }
-        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = search(view, &self.opts, self.budget, seed, &self.evidence);
-        let best = report.best().unwrap_or(moves[0]);
-        self.last = Some(report);
-        with_declaration(&game, best)
+        with_declaration(&game, mv)
     }
 }
 
 /// Reads `rmc[:OPTION…]`: a budget (`3000it`, `200ms`), `kN` candidates
 /// (0 = all), `cN` policy moves before the value (`c0`: to the end), `gp`
-/// (greedy opponents in playouts), `noinf`, `flat` (no halving).
+/// (greedy opponents in playouts), `noinf`, `flat` (no halving), `bel`
+/// (inference from every other seat's last move, [`super::belief`]).
 /// Defaults: 3000 iterations and the [`RolloutOptions`] defaults.
 ///
 /// # Errors
@@ -261,6 +284,7 @@ pub fn parse(spec: &str) -> Result<(Budget, RolloutOptions), String> {
             "gp" => o.greedy_opponents = true,
             "noinf" => o.inference = false,
             "flat" => o.halving = false,
+            "bel" => o.belief = true,
             "1t" => {}
             _ if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') => {
                 budget = crate::parse_budget(p)?;
