@@ -98,9 +98,9 @@ impl Window {
     /// The window from two end spaces in either order, of length `len`.
     ///
     /// # Errors
-    /// A message when the two spaces are not the ends of a straight run of
-    /// `len` spaces.
-    pub fn from_ends(a: Space, b: Space, len: u8) -> Result<Window, String> {
+    /// [`NotALine`] when the two spaces are not the ends of a straight run
+    /// of `len` spaces.
+    pub fn from_ends(a: Space, b: Space, len: u8) -> Result<Window, NotALine> {
         let (a, b) = if a.bit() <= b.bit() { (a, b) } else { (b, a) };
         let dr = b.row() as i16 - a.row() as i16;
         let dc = b.col() as i16 - a.col() as i16;
@@ -110,13 +110,64 @@ impl Window {
             (d, 0) if d == n => Dir::South,
             (d, e) if d == n && e == n => Dir::SouthEast,
             (d, e) if d == n && e == -n => Dir::SouthWest,
-            _ => {
-                return Err(format!(
-                    "{a} and {b} are not the ends of a line of {len} spaces"
-                ))
-            }
+            _ => return Err(NotALine { a, b, len }),
         };
         Ok(Window { start: a, dir })
+    }
+}
+
+/// Two spaces that are not the ends of a straight line of a sequence's
+/// length (C8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{a} and {b} are not the ends of a line of {len} spaces")]
+pub struct NotALine {
+    /// One end named.
+    pub a: Space,
+    /// The other end named.
+    pub b: Space,
+    /// The table's sequence length.
+    pub len: u8,
+}
+
+/// Why a placement's declaration of sequences (C8a) is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DeclarationError {
+    /// A declared window is not a new sequence through the placed chip that
+    /// may count (C8).
+    #[error("declared sequence {first}-{last} is not a new sequence through the placed chip that may count (C8)")]
+    NotNew {
+        /// Its first space.
+        first: Space,
+        /// Its last space.
+        last: Space,
+    },
+    /// Two declared windows share more than one space (C8).
+    #[error("declared sequences {}-{} and {}-{} share more than one space (C8)", .a.0, .a.1, .b.0, .b.1)]
+    Overlap {
+        /// The first window's ends.
+        a: (Space, Space),
+        /// The second window's ends.
+        b: (Space, Space),
+    },
+    /// The declaration names fewer or more sequences than the most the move
+    /// makes (C8a).
+    #[error("declaration names {named} sequence(s), the move makes {most} (C8a)")]
+    Count {
+        /// Sequences named.
+        named: usize,
+        /// The most the move makes.
+        most: u8,
+    },
+}
+
+impl DeclarationError {
+    /// The stable code: `C8.not_new`, `C8.overlap`, `C8a.count`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            DeclarationError::NotNew { .. } => "C8.not_new",
+            DeclarationError::Overlap { .. } => "C8.overlap",
+            DeclarationError::Count { .. } => "C8a.count",
+        }
     }
 }
 
@@ -286,40 +337,111 @@ impl Completions {
     /// with each other, and as many as the most the move can make.
     ///
     /// # Errors
-    /// A message naming the rule.
-    pub fn check_declared(&self, declared: &[Window], len: u8) -> Result<(), String> {
+    /// [`DeclarationError`] naming the rule.
+    pub fn check_declared(&self, declared: &[Window], len: u8) -> Result<(), DeclarationError> {
         for (i, w) in declared.iter().enumerate() {
             let d = w.dir.index();
             let is_cand = self.cands[d].iter().flatten().any(|c| c == w)
                 || self.pair[d].is_some_and(|(a, b)| a == *w || b == *w);
             if !is_cand {
-                return Err(format!(
-                    "declared sequence {}-{} is not a new sequence through the placed chip that may count (C8)",
-                    w.start,
-                    w.last(len)
-                ));
+                return Err(DeclarationError::NotNew {
+                    first: w.start,
+                    last: w.last(len),
+                });
             }
             for o in &declared[..i] {
                 if (o.mask(len) & w.mask(len)).count() > 1 {
-                    return Err(format!(
-                        "declared sequences {}-{} and {}-{} share more than one space (C8)",
-                        o.start,
-                        o.last(len),
-                        w.start,
-                        w.last(len)
-                    ));
+                    return Err(DeclarationError::Overlap {
+                        a: (o.start, o.last(len)),
+                        b: (w.start, w.last(len)),
+                    });
                 }
             }
         }
         let most = self.most();
         if declared.len() != most as usize {
-            return Err(format!(
-                "declaration names {} sequence(s), the move makes {most} (C8a)",
-                declared.len()
-            ));
+            return Err(DeclarationError::Count {
+                named: declared.len(),
+                most,
+            });
         }
         Ok(())
     }
+}
+
+/// Whether a run of `len` chips of `own` (team chips plus corners) passes
+/// through `at`, in any direction. `star` holds the spaces within `len-1`
+/// steps of `at` along the four lines: with fewer than `len-1` own chips
+/// there, no run is possible (the usual case, one popcount). Otherwise
+/// branch-free shifts find runs (ENGINE-NOTES.md).
+#[inline]
+pub(crate) fn is_sequence_possible(own: Bitboard, at: Space, len: u8, star: &[u128; 4]) -> bool {
+    let need = len as u32 - 1;
+    let x = own.0;
+    let bit = 1u128 << at.bit();
+    // Constant shifts per direction: 1 (→), 11 (↓), 12 (↘), 10 (↙).
+    macro_rules! dir {
+        ($k:expr, $s:expr) => {{
+            if (x & star[$k]).count_ones() >= need {
+                let covered = if len == 5 {
+                    runs_cover::<5, $s>(x)
+                } else {
+                    runs_cover::<4, $s>(x)
+                };
+                if covered & bit != 0 {
+                    return true;
+                }
+            }
+        }};
+    }
+    dir!(0, 1);
+    dir!(1, 11);
+    dir!(2, 12);
+    dir!(3, 10);
+    false
+}
+
+/// The spaces covered by runs of `L` set bits of `x` in steps of `S`.
+#[inline]
+fn runs_cover<const L: u32, const S: u32>(x: u128) -> u128 {
+    let mut run = x;
+    let mut i = 1;
+    while i < L {
+        run &= x >> (i * S);
+        i += 1;
+    }
+    let mut cover = run;
+    let mut i = 1;
+    while i < L {
+        cover |= run << (i * S);
+        i += 1;
+    }
+    cover
+}
+
+/// Per space and direction, the spaces within `len - 1` steps of it along
+/// that line (a run through the space needs `len - 1` own chips there).
+pub(crate) fn star_masks(len: u8) -> [[u128; 4]; 110] {
+    let mut out = [[0u128; 4]; 110];
+    for sq in Space::all() {
+        for (k, d) in crate::sequences::Dir::ALL.iter().enumerate() {
+            let (dr, dc) = d.delta();
+            let mut m = 0u128;
+            for step in 1..len as i16 {
+                for sign in [-1i16, 1] {
+                    let r = sq.row() as i16 + sign * step * dr as i16;
+                    let c = sq.col() as i16 + sign * step * dc as i16;
+                    if (0..10).contains(&r) && (0..10).contains(&c) {
+                        if let Some(t) = Space::new(r as u8, c as u8) {
+                            m |= 1u128 << t.bit();
+                        }
+                    }
+                }
+            }
+            out[sq.bit() as usize][k] = m;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

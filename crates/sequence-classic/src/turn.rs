@@ -1,0 +1,406 @@
+//! A turn of classic Sequence: the legal moves (C6, C6a), checking a move
+//! (C5, C6, C6a, C8a) and making it: the card to the discard pile, the chip
+//! placed or removed, sequences counted (C8, [`crate::sequences`]), the win
+//! (C9), the draw after a full round of passes (C6a), the draw of a card and
+//! the reshuffle (C7).
+
+use crate::bitboard::{Bitboard, Space, CORNERS};
+use crate::card::Card;
+use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES};
+use crate::moves::{Declaration, IllegalMove, Move};
+use crate::options::NoPlay;
+use crate::sequences::{is_sequence_possible, Completions, Sequence, Window};
+use sequence_common::{MoveSink, Reshuffler, Seat};
+
+impl Game {
+    // ----- move generation ---------------------------------------------------
+
+    /// Fills `out` with every legal move of the seat to move: dead-card
+    /// exchanges first (when allowed), then plays in hand order; a pass (or
+    /// stuck discards) only when no play exists (C6, C6a). Distinct cards
+    /// only: two copies of a card give one set of moves. Placements carry no
+    /// declaration (the engine's default choice, C8a). Empty when the game
+    /// is over.
+    pub fn legal_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        let team = self.team_of(self.turn);
+        let hand = &self.hands[self.turn.index()];
+        let mut seen = 0u64;
+        let mut plays = 0u32;
+        if !self.dead_done {
+            for &c in hand.cards() {
+                if !c.is_jack() && seen >> c.index() & 1 == 0 && self.is_dead(c) {
+                    seen |= 1 << c.index();
+                    out.push(Move::Dead { card: c });
+                }
+            }
+        }
+        seen = 0;
+        for &c in hand.cards() {
+            if seen >> c.index() & 1 != 0 {
+                continue;
+            }
+            seen |= 1 << c.index();
+            let t = self.targets_for(c, team);
+            plays += t.count();
+            if c.is_one_eyed_jack() {
+                for at in t {
+                    out.push(Move::Remove { card: c, at });
+                }
+            } else {
+                for at in t {
+                    out.push(Move::place(c, at));
+                }
+            }
+        }
+        if plays == 0 {
+            self.push_stuck_moves(out);
+        }
+    }
+
+    fn push_stuck_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
+        let hand = &self.hands[self.turn.index()];
+        if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
+            let mut seen = 0u64;
+            for &c in hand.cards() {
+                if seen >> c.index() & 1 == 0 {
+                    seen |= 1 << c.index();
+                    out.push(Move::Discard { card: c });
+                }
+            }
+        } else {
+            out.push(Move::Pass);
+        }
+    }
+
+    /// The completions a placement on `at` by the seat to move would make
+    /// (C8), for choosing a declaration (C8a). `None` when `at` is taken.
+    pub fn completions_at(&self, at: Space) -> Option<Completions> {
+        if self.occupied.contains(at) || at.is_corner() {
+            return None;
+        }
+        let team = self.team_of(self.turn);
+        let own = self.chips[team.index()].with(at) | CORNERS;
+        let (seqs, n) = self.team_sequences(team);
+        Some(Completions::find(own, at, self.rules.len, &seqs[..n]))
+    }
+
+    pub(crate) fn team_sequences(&self, team: Team) -> ([Sequence; MAX_SEQUENCES], usize) {
+        let mut out = self.seqs;
+        let mut n = 0;
+        for i in 0..self.nseq as usize {
+            if self.seq_team[i] == team.0 {
+                out[n] = self.seqs[i];
+                n += 1;
+            }
+        }
+        (out, n)
+    }
+
+    // ----- playing -------------------------------------------------------------
+
+    /// Checks `mv` as made by `seat` and plays it: the card goes to the
+    /// seat's discard pile, the chip is placed or removed, sequences are
+    /// counted (C8), a card is drawn (reshuffling when needed, C7), and the
+    /// turn passes on. On error nothing changes.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] naming the rule the move breaks (see
+    /// [`Game::check`]), or [`IllegalMove::Reshuffle`] when the reshuffler
+    /// refuses.
+    pub fn play<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
+        self.check(seat, mv)?;
+        self.apply(seat, mv, r)
+    }
+
+    /// Whether `seat` may make `mv` now (C5, C6, C6a, C8, C8a).
+    ///
+    /// # Errors
+    /// [`IllegalMove`] naming the rule the move breaks:
+    /// [`IllegalMove::GameOver`], [`IllegalMove::WrongSeat`] when it is not
+    /// `seat`'s turn, then what the move itself breaks.
+    pub fn check(&self, seat: Seat, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        if seat != self.turn {
+            return Err(IllegalMove::WrongSeat(seat));
+        }
+        let team = self.team_of(self.turn);
+        let hand = &self.hands[self.turn.index()];
+        match mv {
+            Move::Place { card, at, declare } => {
+                if !hand.contains(card) {
+                    return Err(IllegalMove::NotInHand(card));
+                }
+                if card.is_one_eyed_jack() {
+                    return Err(IllegalMove::WrongUse(card));
+                }
+                if at.is_corner() {
+                    return Err(IllegalMove::Corner);
+                }
+                if self.occupied.contains(at) {
+                    return Err(IllegalMove::SpaceTaken(at));
+                }
+                if !card.is_jack() && !self.rules.layout.spaces_of(card).contains(at) {
+                    return Err(IllegalMove::WrongSpace { card, at });
+                }
+                if let Some(d) = declare {
+                    let own = self.chips[team.index()].with(at) | CORNERS;
+                    let (seqs, n) = self.team_sequences(team);
+                    let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
+                    let ws: Vec<Window> = d.windows().collect();
+                    comp.check_declared(&ws, self.rules.len)?;
+                }
+                Ok(())
+            }
+            Move::Remove { card, at } => {
+                if !hand.contains(card) {
+                    return Err(IllegalMove::NotInHand(card));
+                }
+                if !card.is_one_eyed_jack() {
+                    return Err(IllegalMove::WrongUse(card));
+                }
+                if at.is_corner() {
+                    return Err(IllegalMove::Corner);
+                }
+                if !self.occupied.contains(at) {
+                    return Err(IllegalMove::NoChip(at));
+                }
+                if self.chips[team.index()].contains(at) {
+                    return Err(IllegalMove::OwnChip);
+                }
+                if self.locked.contains(at) && !self.rules.removable {
+                    return Err(IllegalMove::Locked);
+                }
+                Ok(())
+            }
+            Move::Dead { card } => {
+                if !hand.contains(card) {
+                    return Err(IllegalMove::NotInHand(card));
+                }
+                if self.dead_done {
+                    return Err(IllegalMove::SecondDead);
+                }
+                if !self.is_dead(card) {
+                    return Err(IllegalMove::NotDead(card));
+                }
+                Ok(())
+            }
+            Move::Pass => {
+                if self.has_play() {
+                    return Err(IllegalMove::NotStuck);
+                }
+                if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
+                    return Err(IllegalMove::MustDiscard);
+                }
+                Ok(())
+            }
+            Move::Discard { card } => {
+                if self.rules.no_play != NoPlay::Discard {
+                    return Err(IllegalMove::MustPass);
+                }
+                if !hand.contains(card) {
+                    return Err(IllegalMove::NotInHand(card));
+                }
+                if self.has_play() {
+                    return Err(IllegalMove::NotStuck);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays a move already known to be legal for `seat`, the seat to move
+    /// (from [`Game::legal_moves`], [`Game::random_move`] or checked by
+    /// [`Game::check`]). Playing an unchecked illegal move leaves the game
+    /// in an unspecified (but memory-safe) state.
+    ///
+    /// # Errors
+    /// Only [`IllegalMove::Reshuffle`] when the reshuffler refuses (the
+    /// state is then unchanged).
+    #[inline]
+    pub fn apply<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
+        debug_assert_eq!(seat, self.turn, "apply for a seat not to move");
+        let seat = self.turn;
+        let team = self.team_of(seat);
+        let mut played = Played::default();
+        let mut written = mv;
+        let card = mv.card();
+        let needs_draw = card.is_some();
+        // A draw follows every move but a pass and a winning placement, and
+        // only a draw can need a reshuffle (C7). Whether the move wins is
+        // known only after it is made, so on the rare move that finds the
+        // draw pile empty the state is kept to restore if the reshuffler
+        // refuses: a refusal then changes nothing.
+        let before =
+            (needs_draw && self.draw_len == 0 && self.rules.reshuffle).then(|| self.clone());
+        if let Some(c) = card {
+            self.hands[seat.index()].remove(c);
+            let n = self.ndiscard as usize;
+            self.discards[n] = c;
+            self.discard_seat[n] = seat.0;
+            self.ndiscard += 1;
+        }
+        let mut ends_game = false;
+        match mv {
+            Move::Place { at, declare, .. } => {
+                self.chips[team.index()] = self.chips[team.index()].with(at);
+                self.occupied = self.occupied.with(at);
+                if let Some(c) = self.rules.layout.card_at(at) {
+                    self.free[c.index()] -= 1;
+                }
+                self.stuck_run = 0;
+                let own = self.chips[team.index()] | CORNERS;
+                if is_sequence_possible(
+                    own,
+                    at,
+                    self.rules.len,
+                    &self.rules.star[at.bit() as usize],
+                ) {
+                    let made = self.count_sequences(team, at, declare);
+                    played.new_sequences = made.len() as u8;
+                    // The last move as a record writes it: with the
+                    // sequences it made declared (C8a).
+                    written = Move::Place {
+                        card: mv.card().unwrap_or(Card::JS),
+                        at,
+                        declare: Some(made),
+                    };
+                    if self.seq_count[team.index()] >= self.rules.win {
+                        self.status = Status::Won(team);
+                        ends_game = true;
+                    }
+                }
+            }
+            Move::Remove { at, .. } => {
+                for t in 0..3 {
+                    self.chips[t] = self.chips[t].without(at);
+                }
+                self.occupied = self.occupied.without(at);
+                if let Some(c) = self.rules.layout.card_at(at) {
+                    self.free[c.index()] += 1;
+                }
+                self.stuck_run = 0;
+                if self.locked.contains(at) {
+                    self.break_sequences(at);
+                }
+            }
+            Move::Dead { .. } => {
+                self.dead_done = true;
+                self.stuck_run = 0;
+            }
+            Move::Pass | Move::Discard { .. } => {
+                if self.dead_done {
+                    self.stuck_run = 0;
+                } else {
+                    self.stuck_run += 1;
+                }
+                if self.stuck_run >= self.rules.players {
+                    self.status = Status::Draw;
+                    ends_game = true;
+                }
+            }
+        }
+        if needs_draw && !ends_game {
+            if let Some(before) = before {
+                // The discard piles, the card just played included, become
+                // the new draw pile (C7).
+                let n = self.ndiscard as usize;
+                let mut pile = self.discards;
+                if let Err(e) = r.reshuffle(&mut pile[..n]) {
+                    *self = before;
+                    return Err(e.into());
+                }
+                for (i, c) in pile[..n].iter().rev().enumerate() {
+                    self.draw[i] = *c;
+                }
+                self.draw_len = n as u8;
+                self.ndiscard = 0;
+                played.reshuffled = true;
+            }
+            if self.draw_len > 0 {
+                self.draw_len -= 1;
+                let c = self.draw[self.draw_len as usize];
+                self.hands[seat.index()].push(c);
+            }
+        }
+        self.ply += 1;
+        self.last = Some((seat, written));
+        played.ended = ends_game;
+        if !ends_game && mv.ends_turn() {
+            self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
+            self.dead_done = false;
+        }
+        Ok(played)
+    }
+
+    /// Adds the sequences a placement on `at` made (C8): the declared ones
+    /// or the engine's default choice (C8a); returns them.
+    #[cold]
+    fn count_sequences(
+        &mut self,
+        team: Team,
+        at: Space,
+        declare: Option<Declaration>,
+    ) -> Declaration {
+        let own = self.chips[team.index()] | CORNERS;
+        let (seqs, n) = self.team_sequences(team);
+        let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
+        let mut added: [Window; 8] = [Window {
+            start: at,
+            dir: crate::sequences::Dir::East,
+        }; 8];
+        let mut n_added = 0usize;
+        let mut add = |g: &mut Game, w: Window| {
+            if (g.nseq as usize) < MAX_SEQUENCES {
+                let mask = w.mask(g.rules.len);
+                g.seqs[g.nseq as usize] = Sequence { window: w, mask };
+                g.seq_team[g.nseq as usize] = team.0;
+                g.nseq += 1;
+                g.seq_count[team.index()] += 1;
+                g.locked |= Bitboard(mask.0 & !CORNERS.0);
+                if n_added < added.len() {
+                    added[n_added] = w;
+                    n_added += 1;
+                }
+            }
+        };
+        match declare {
+            Some(d) => d.windows().for_each(|w| add(self, w)),
+            None => comp
+                .default_choice(self.rules.last_window)
+                .for_each(|w| add(self, w)),
+        }
+        Declaration::new(&added[..n_added])
+    }
+
+    #[cold]
+    fn break_sequences(&mut self, at: Space) {
+        let mut k = 0;
+        for i in 0..self.nseq as usize {
+            if self.seqs[i].mask.contains(at) {
+                self.seq_count[self.seq_team[i] as usize] -= 1;
+            } else {
+                self.seqs[k] = self.seqs[i];
+                self.seq_team[k] = self.seq_team[i];
+                k += 1;
+            }
+        }
+        self.nseq = k as u8;
+        self.locked = (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask) & !CORNERS;
+    }
+}
