@@ -8,24 +8,16 @@
 //! the seats alternate every game. Each bot instance sees only its seat's
 //! view.
 
-use crate::{parse_spec, BotError, BotFailure, ClassicBot, Spec, StacksBot};
+use crate::{parse_spec, Bot, BotError, BotFailure, BotGame, SearchConfig, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
-use sequence_classic::{Config, Options};
-use sequence_common::Seat;
+use sequence_common::record::Match;
+pub use sequence_common::GameKind;
+use sequence_common::{Seat, TableConfig};
 use serde::Serialize;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Which game the arena plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameKind {
-    /// Classic Sequence.
-    Classic,
-    /// Sequence Stacks.
-    Stacks,
-}
 
 /// An arena run's settings.
 #[derive(Debug, Clone)]
@@ -180,6 +172,14 @@ pub fn seating(bots: usize, sides: usize, g: u32) -> Vec<usize> {
 /// table (player count, teams). A bot failing during a game does not stop
 /// the run: that game is lost by it.
 pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
+    match cfg.game {
+        GameKind::Classic => run_game::<sequence_classic::Game>(cfg),
+        GameKind::Stacks => run_game::<sequence_stacks::Game>(cfg),
+    }
+}
+
+/// [`run`] for the game `G`.
+fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     if cfg.bots.is_empty() {
         return Err(ArenaError::Settings("no bots given".into()));
     }
@@ -196,30 +196,19 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             })
         })
         .collect::<Result<_, _>>()?;
-    let sides = match cfg.game {
-        GameKind::Classic => {
-            let c = Config::new(cfg.players, cfg.teams, Options::default())
-                .map_err(|e| ArenaError::Settings(e.to_string()))?;
-            c.teams() as usize
-        }
-        GameKind::Stacks => {
-            if !(2..=6).contains(&cfg.players) {
-                return Err(ArenaError::Settings(format!(
-                    "{} players: Sequence Stacks takes 2 to 6 (S1)",
-                    cfg.players
-                )));
-            }
-            cfg.players as usize
-        }
-    };
+    let table = G::table(cfg.players, cfg.teams, G::Options::default())
+        .map_err(|e| ArenaError::Settings(e.to_string()))?;
+    let sides = table.sides() as usize;
     // Build every bot once up front so a bad program is reported before
     // the run starts.
     for (name, spec) in cfg.bots.iter().zip(&specs) {
         if let Spec::Command { .. } = spec {
-            match cfg.game {
-                GameKind::Classic => drop(crate::classic_bot_from(name, spec.clone(), 0)?),
-                GameKind::Stacks => drop(crate::stacks_bot_from(name, spec.clone(), 0)?),
-            }
+            drop(crate::bot_from::<G>(
+                name,
+                spec.clone(),
+                0,
+                &SearchConfig::default(),
+            )?);
         }
     }
     let pb = if cfg.progress {
@@ -265,10 +254,7 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                 }
                 let g = g as u32;
                 let assign = seating(specs.len(), sides, g);
-                let r = match cfg.game {
-                    GameKind::Classic => play_classic(cfg, &specs, &assign, g),
-                    GameKind::Stacks => play_stacks(cfg, &specs, &assign, g),
-                };
+                let r = play_game::<G>(cfg, &table, &specs, &assign, g);
                 if let Some((side, why)) = &r.failure {
                     let line = format!(
                         "game {}: {} (side {side}) lost: {why}",
@@ -355,20 +341,29 @@ fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: 
     }
 }
 
-fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> GameResult {
-    use sequence_classic::record::Match;
-    use sequence_classic::Status;
-    let config = match Config::new(cfg.players, cfg.teams, Options::default()) {
-        Ok(c) => c,
-        Err(e) => return failure_result(g, assign, 0, e.to_string(), 0),
-    };
-    let teams = config.teams() as usize;
-    let mut m = Match::new(config, game_seed(cfg.seed, g));
-    let mut bots: Vec<Box<dyn ClassicBot>> = Vec::new();
-    for s in 0..cfg.players {
-        let side = s as usize % teams;
+/// Plays game `g` of a run: the table dealt from the game's seed, every
+/// seat's bot built from the spec of its side's bot ([`seating`]) and
+/// seeded for that seat. A bot that fails (or answers an illegal move)
+/// loses the game for its side.
+fn play_game<G: BotGame>(
+    cfg: &ArenaConfig,
+    table: &G::Config,
+    specs: &[Spec],
+    assign: &[usize],
+    g: u32,
+) -> GameResult {
+    let mut m = Match::<G>::new(table.clone(), game_seed(cfg.seed, g));
+    let players = table.players();
+    let mut bots: Vec<Box<dyn Bot<G>>> = Vec::new();
+    for s in 0..players {
+        let side = m.game().side_of(Seat(s)) as usize;
         let b = assign[side];
-        match crate::classic_bot_from(&cfg.bots[b], specs[b].clone(), bot_seed(cfg.seed, g, s)) {
+        match crate::bot_from::<G>(
+            &cfg.bots[b],
+            specs[b].clone(),
+            bot_seed(cfg.seed, g, s),
+            &SearchConfig::default(),
+        ) {
             Ok(bot) => bots.push(bot),
             Err(e) => {
                 return failure_result(
@@ -383,10 +378,10 @@ fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> 
     }
     let mut moves = 0;
     let mut failure = None;
-    while !m.game().is_over() && moves < MAX_DECISIONS {
-        let seat = m.game().turn();
-        let side = m.game().team_of(seat).index();
-        let view = m.game().view(seat);
+    while moves < MAX_DECISIONS {
+        let Some(seat) = m.to_act() else { break };
+        let side = m.game().side_of(seat) as usize;
+        let view = m.view(seat);
         let mv = match bots[seat.index()].try_choose(&view) {
             Ok(mv) => mv,
             Err(e) => {
@@ -400,72 +395,8 @@ fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> 
         }
         moves += 1;
     }
-    for s in 0..cfg.players {
-        let view = m.game().view(Seat(s));
-        bots[s as usize].game_over(&view);
-    }
-    if let Some((side, why)) = failure {
-        return failure_result(g, assign, side, why, moves);
-    }
-    let winner = match m.game().status() {
-        Status::Won(t) => Some(t.index()),
-        _ => None,
-    };
-    GameResult {
-        index: g,
-        sides: assign.to_vec(),
-        winner,
-        moves,
-        failure: None,
-    }
-}
-
-fn play_stacks(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> GameResult {
-    use sequence_stacks::{Match, Options as StacksOptions};
-    let mut m = match Match::new(
-        cfg.players,
-        StacksOptions::default(),
-        game_seed(cfg.seed, g),
-    ) {
-        Ok(m) => m,
-        Err(e) => return failure_result(g, assign, 0, e.to_string(), 0),
-    };
-    let mut bots: Vec<Box<dyn StacksBot>> = Vec::new();
-    for s in 0..cfg.players {
-        let b = assign[s as usize];
-        match crate::stacks_bot_from(&cfg.bots[b], specs[b].clone(), bot_seed(cfg.seed, g, s)) {
-            Ok(bot) => bots.push(bot),
-            Err(e) => {
-                return failure_result(
-                    g,
-                    assign,
-                    s as usize,
-                    BotFailure::Crashed(e.to_string()).to_string(),
-                    0,
-                )
-            }
-        }
-    }
-    let mut moves = 0;
-    let mut failure = None;
-    while moves < MAX_DECISIONS {
-        let Some(seat) = m.game().to_act() else { break };
-        let view = m.game().view(seat);
-        let d = match bots[seat.index()].try_choose(&view) {
-            Ok(d) => d,
-            Err(e) => {
-                failure = Some((seat.index(), e.to_string()));
-                break;
-            }
-        };
-        if let Err(e) = m.play(seat, d) {
-            failure = Some((seat.index(), BotFailure::Illegal(e.to_string()).to_string()));
-            break;
-        }
-        moves += 1;
-    }
-    for s in 0..cfg.players {
-        let view = m.game().view(Seat(s));
+    for s in 0..players {
+        let view = m.view(Seat(s));
         bots[s as usize].game_over(&view);
     }
     if let Some((side, why)) = failure {
@@ -474,7 +405,7 @@ fn play_stacks(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> G
     GameResult {
         index: g,
         sides: assign.to_vec(),
-        winner: m.game().winner().map(|s| s.index()),
+        winner: m.game().outcome().winner().map(usize::from),
         moves,
         failure: None,
     }

@@ -15,8 +15,11 @@ pub fn classic_midgame(seed: u64) -> sequence_classic::SeatView {
     let (mut game, _) = Game::deal(config, &mut rng);
     let mut plies = 0;
     while plies < 30 && !game.is_over() {
-        let mv = game.random_move(&mut rng);
-        if game.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+        let Some(mv) = game.random_move(&mut rng) else {
+            break;
+        };
+        let seat = game.turn();
+        if game.apply(seat, mv, &mut RngReshuffler(&mut rng)).is_err() {
             break;
         }
         plies += 1;
@@ -28,9 +31,9 @@ pub fn classic_midgame(seed: u64) -> sequence_classic::SeatView {
 /// decisions in, seen by the seat that must decide.
 pub fn stacks_midgame(seed: u64) -> sequence_stacks::SeatView {
     let mut rng = game_rng(seed);
-    let (mut game, _) =
-        sequence_stacks::Game::random(2, sequence_stacks::Options::default(), &mut rng)
-            .unwrap_or_else(|_| unreachable!("2 players is a legal table"));
+    let config = sequence_stacks::Config::new(2, sequence_stacks::Options::default())
+        .unwrap_or_else(|_| unreachable!("2 players is a legal table"));
+    let (mut game, _) = sequence_stacks::Game::deal(config, &mut rng);
     game.playout(&mut rng, 40);
     let seat = game.to_act().unwrap_or(game.turn());
     game.view(seat)
@@ -94,10 +97,11 @@ pub fn stacks_throughput(seconds: f64, tree: bool) -> Throughput {
     let view = stacks_midgame(7);
     let c0 = thread_cpu_ns();
     let budget = Budget::Time(Duration::from_secs_f64(seconds));
+    let config = crate::SearchConfig::default();
     let r = if tree {
-        crate::stacks::tree_search(&view, budget, Some(1), 1)
+        crate::stacks::tree_search(&view, budget, Some(1), 1, &config)
     } else {
-        crate::stacks::parallel_rollout_search(&view, budget, Some(1), 1)
+        crate::stacks::parallel_rollout_search(&view, budget, Some(1), 1, &config.stacks)
     };
     let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
     let (iterations, wall) = r.map_or((0, seconds), |r| (r.iterations, r.elapsed.as_secs_f64()));

@@ -1,17 +1,21 @@
-//! Bots for classic Sequence and Sequence Stacks, the arena and the bot
+//! Bots for both games, written once over the game interface
+//! ([`sequence_common::Rules`]): the [`Bot`] trait, the arena and the bot
 //! protocol. Bots see only a seat's view.
 //!
-//! * [`ClassicBot`] / [`StacksBot`]: a bot takes one seat's view
-//!   ([`sequence_classic::SeatView`], [`sequence_stacks::SeatView`]) and
-//!   answers one of its legal moves. It never sees another seat's hand or the
-//!   draw pile; searching bots sample those with the view's `determinize`.
-//! * [`classic_bot`] / [`stacks_bot`] build a bot from a name (a *spec*):
-//!   `random`, `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`,
-//!   `ismcts:2s:4t` (4 trees), `ismcts:5000it:c10` (classic: playouts cut
-//!   after 10 moves), `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM ARGS…` (an outside
-//!   program speaking the bot protocol, docs/bot-protocol.md).
+//! * [`Bot<G>`]: a bot takes one seat's view (`G::View`) and answers one of
+//!   its legal moves. It never sees another seat's hand or the draw pile;
+//!   searching bots sample those with the view's `determinize`.
+//! * [`bot`] builds a bot for a game from a name (a *spec*): `random`,
+//!   `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`, `ismcts:2s:4t`
+//!   (4 trees), `ismcts:5000it:c10` (classic: playouts cut after 10 moves),
+//!   `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM
+//!   ARGS…` (an outside program speaking the bot protocol,
+//!   docs/bot-protocol.md). Each game supplies its heuristic and search
+//!   through [`BotGame`]: [`classic`] and [`stacks`].
 //! * [`ismcts`]: Information-Set Monte Carlo Tree Search (single observer,
-//!   Cowling, Powley & Whitehouse 2012) with root parallelism.
+//!   Cowling, Powley & Whitehouse 2012) with root parallelism, over
+//!   [`ismcts::SearchState`]; its settings are a [`SearchConfig`] (never the
+//!   environment).
 //! * [`arena`]: bots play each other; [`cli`]: `sequence arena` and
 //!   `sequence hint`.
 
@@ -19,65 +23,74 @@ pub mod arena;
 pub mod bench;
 pub mod classic;
 pub mod cli;
+pub mod config;
 pub mod ismcts;
 pub mod protocol;
+pub mod random;
 pub mod stacks;
 
+use sequence_common::{Notation, Rules};
 use std::time::Duration;
 
+pub use config::SearchConfig;
 pub use ismcts::{Budget, SearchReport};
+pub use random::RandomBot;
 
-/// A bot for classic Sequence. It decides from the seat's view only.
-pub trait ClassicBot: Send {
-    /// The bot's name as given to [`classic_bot`] (e.g. `ismcts:200ms`).
+/// A bot for the game `G`. It decides from the seat's view only.
+pub trait Bot<G: Rules>: Send {
+    /// The bot's name as given to [`bot`] (e.g. `ismcts:200ms`).
     fn name(&self) -> String;
 
-    /// One of `view.legal_moves()`. Called only when it is the view's seat's
-    /// turn and the game goes on (the list is then never empty).
-    fn choose(&mut self, view: &sequence_classic::SeatView) -> sequence_classic::Move;
+    /// One of the view's legal moves. Called only when the view's seat must
+    /// decide and the game goes on (the list is then never empty).
+    fn choose(&mut self, view: &G::View) -> G::Move;
 
-    /// As [`ClassicBot::choose`], but a bot that can fail (an outside
-    /// program that crashed, hung or answered an illegal move) reports why
-    /// instead of falling back to a legal move. The arena uses this: a
-    /// failure loses that game.
+    /// As [`Bot::choose`], but a bot that can fail (an outside program that
+    /// crashed, hung or answered an illegal move) reports why instead of
+    /// falling back to a legal move. The arena uses this: a failure loses
+    /// that game.
     ///
     /// # Errors
     /// [`BotFailure`] naming what went wrong.
-    fn try_choose(
-        &mut self,
-        view: &sequence_classic::SeatView,
-    ) -> Result<sequence_classic::Move, BotFailure> {
+    fn try_choose(&mut self, view: &G::View) -> Result<G::Move, BotFailure> {
         Ok(self.choose(view))
     }
 
     /// Tells the bot the game ended (the final view of its seat). Default:
     /// nothing.
-    fn game_over(&mut self, _view: &sequence_classic::SeatView) {}
+    fn game_over(&mut self, _view: &G::View) {}
 }
 
-/// A bot for Sequence Stacks. It decides from the seat's view only.
-pub trait StacksBot: Send {
-    /// The bot's name as given to [`stacks_bot`].
-    fn name(&self) -> String;
+/// What a game supplies to the bots: its one-ply heuristic bot, its
+/// search bot and the search's analysis (`sequence hint`). Random and
+/// program bots are written once for every game.
+pub trait BotGame: Notation {
+    /// The heuristic bot; `blunder` is the chance (0–1) of a random move.
+    fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Self>>;
 
-    /// One of `view.legal` (the seat must decide now: its turn, or a Block
-    /// window offered to it, S5b).
-    fn choose(&mut self, view: &sequence_stacks::SeatView) -> sequence_stacks::Decision;
+    /// The search bot with a per-move budget, a number of trees (`None`:
+    /// one per core for a time budget, 4 for iterations), a playout cutoff
+    /// (classic; `None`: the default) and the search's settings.
+    fn ismcts(
+        name: String,
+        seed: u64,
+        budget: Budget,
+        trees: Option<usize>,
+        cutoff: Option<u32>,
+        config: &SearchConfig,
+    ) -> Box<dyn Bot<Self>>;
 
-    /// As [`StacksBot::choose`], reporting a failure instead of falling back
-    /// (see [`ClassicBot::try_choose`]).
-    ///
-    /// # Errors
-    /// [`BotFailure`] naming what went wrong.
-    fn try_choose(
-        &mut self,
-        view: &sequence_stacks::SeatView,
-    ) -> Result<sequence_stacks::Decision, BotFailure> {
-        Ok(self.choose(view))
-    }
-
-    /// Tells the bot the game ended. Default: nothing.
-    fn game_over(&mut self, _view: &sequence_stacks::SeatView) {}
+    /// The search bot's analysis of the view's position (the view's seat
+    /// must decide): per move, visits and the estimated chance to win, best
+    /// first. `None` when the view cannot be searched (a view read from
+    /// outside that does not add up).
+    fn analyse(
+        view: &Self::View,
+        budget: Budget,
+        trees: Option<usize>,
+        seed: u64,
+        config: &SearchConfig,
+    ) -> Option<SearchReport<Self::Move>>;
 }
 
 /// Why a bot could not move (outside programs only; built-in bots always
@@ -337,94 +350,47 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
     }
 }
 
-/// Builds a classic Sequence bot from its name (see [`parse_spec`]) with
-/// its own random generator seeded by `seed` (ChaCha8). A `cmd:` bot starts
-/// its program and greets it (docs/bot-protocol.md).
+/// Builds a bot for the game `G` from its name (see [`parse_spec`]) with
+/// its own random generator seeded by `seed` (ChaCha8). A `cmd:` bot
+/// starts its program and greets it (docs/bot-protocol.md).
 ///
 /// # Errors
 /// [`BotError`] for an unknown name, a bad option, or a program that does
 /// not start or greet.
-pub fn classic_bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, BotError> {
+pub fn bot<G: BotGame>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
     let parsed = parse_spec(spec)?;
-    classic_bot_from(spec, parsed, seed)
+    bot_from(spec, parsed, seed, &SearchConfig::default())
 }
 
-/// As [`classic_bot`] from a parsed [`Spec`]; `name` is what
-/// [`ClassicBot::name`] reports.
+/// As [`bot`] from a parsed [`Spec`] and explicit search settings; `name`
+/// is what [`Bot::name`] reports.
 ///
 /// # Errors
-/// As [`classic_bot`].
-pub fn classic_bot_from(
+/// As [`bot`].
+pub fn bot_from<G: BotGame>(
     name: &str,
     spec: Spec,
     seed: u64,
-) -> Result<Box<dyn ClassicBot>, BotError> {
+    config: &SearchConfig,
+) -> Result<Box<dyn Bot<G>>, BotError> {
     let name = name.trim().to_string();
     Ok(match spec {
-        Spec::Random => Box::new(classic::RandomBot::new(name, seed)),
-        Spec::Greedy { blunder } => Box::new(classic::GreedyBot::new(name, seed, blunder)),
+        Spec::Random => Box::new(RandomBot::new(name, seed)),
+        Spec::Greedy { blunder } => G::greedy(name, seed, blunder),
         Spec::Ismcts {
             budget,
             trees,
             cutoff,
-        } => {
-            let mut bot = classic::IsmctsBot::new(name, seed, budget, trees);
-            if let Some(c) = cutoff {
-                bot.cutoff = c;
-            }
-            Box::new(bot)
-        }
+        } => G::ismcts(name, seed, budget, trees, cutoff, config),
         Spec::Command { command, move_time } => Box::new(
-            protocol::ProgramBot::start(&command, "classic", move_time, seed)
+            protocol::ProgramBot::start(&command, G::KIND.name(), move_time, seed)
                 .map_err(|why| BotError::Program {
                     spec: name.clone(),
                     why,
                 })?
-                .classic(name),
+                .playing::<G>(name),
         ),
     })
-}
-
-/// Builds a Sequence Stacks bot from its name (see [`parse_spec`]).
-///
-/// # Errors
-/// As [`classic_bot`].
-pub fn stacks_bot(spec: &str, seed: u64) -> Result<Box<dyn StacksBot>, BotError> {
-    let parsed = parse_spec(spec)?;
-    stacks_bot_from(spec, parsed, seed)
-}
-
-/// As [`stacks_bot`] from a parsed [`Spec`].
-///
-/// # Errors
-/// As [`classic_bot`].
-pub fn stacks_bot_from(name: &str, spec: Spec, seed: u64) -> Result<Box<dyn StacksBot>, BotError> {
-    let name = name.trim().to_string();
-    Ok(match spec {
-        Spec::Random => Box::new(stacks::RandomBot::new(name, seed)),
-        Spec::Greedy { blunder } => Box::new(stacks::GreedyBot::new(name, seed, blunder)),
-        Spec::Ismcts { budget, trees, .. } => {
-            Box::new(stacks::IsmctsBot::new(name, seed, budget, trees))
-        }
-        Spec::Command { command, move_time } => Box::new(
-            protocol::ProgramBot::start(&command, "stacks", move_time, seed)
-                .map_err(|why| BotError::Program {
-                    spec: name.clone(),
-                    why,
-                })?
-                .stacks(name),
-        ),
-    })
-}
-
-/// An experiment switch: the environment variable `name` parsed as `T`, or
-/// `default` when unset or unparsable. Callers cache it in a `OnceLock`
-/// where it is read on a hot path.
-pub(crate) fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
 }
 
 /// A 64-bit mix (SplitMix64 finaliser) for deriving seeds.

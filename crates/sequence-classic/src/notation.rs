@@ -122,6 +122,23 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), NotationError>
     Ok((seat, m))
 }
 
+/// A move in words, e.g. `7♥ on d6`, `J♠ removes e5`.
+pub fn move_text(m: &Move) -> String {
+    match *m {
+        Move::Place { card, at, declare } => {
+            let mut s = format!("{} on {at}", card.pretty());
+            if let Some(d) = declare {
+                s += &format!(" (declares {} sequence(s))", d.len());
+            }
+            s
+        }
+        Move::Remove { card, at } => format!("{} removes {at}", card.pretty()),
+        Move::Dead { card } => format!("exchange dead {}", card.pretty()),
+        Move::Pass => "pass".into(),
+        Move::Discard { card } => format!("discard {}", card.pretty()),
+    }
+}
+
 /// Reads `declare`: `[[first, last], …]` (C8a).
 fn declaration(d: &Value, len: u8) -> Result<Declaration, NotationError> {
     let bad = |why: String| NotationError::field("declare", why);
@@ -204,6 +221,10 @@ impl Notation for Game {
 
     fn move_from_json(v: &Value, config: &Config) -> Result<(Seat, Move), NotationError> {
         move_from_json(v, config.sequence_length())
+    }
+
+    fn move_text(mv: &Move) -> String {
+        move_text(mv)
     }
 
     fn side_to_json(side: u8) -> Value {

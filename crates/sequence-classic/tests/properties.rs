@@ -80,7 +80,7 @@ proptest! {
             // Moves not listed are refused.
             for _ in 0..20 {
                 let mv = arbitrary_move(&mut rng, &g);
-                let listed = list.iter().any(|l| *l == mv);
+                let listed = list.contains(&mv);
                 prop_assert_eq!(g.check(g.turn(), mv).is_ok(), listed, "{:?}", mv);
             }
             let mv = list.as_slice()[rng.random_range(0..list.len())];
@@ -161,7 +161,7 @@ fn random_move_is_always_listed() {
         while !g.is_over() {
             g.legal_moves(&mut list);
             let mv = g.random_move(&mut rng).unwrap();
-            assert!(list.iter().any(|m| *m == mv), "{mv:?} not in {list:?}");
+            assert!(list.contains(&mv), "{mv:?} not in {list:?}");
             g.apply(g.turn(), mv, &mut sequence_classic::RngReshuffler(&mut rng))
                 .unwrap();
         }

@@ -350,7 +350,7 @@ fn c6a_pass_only_without_a_play_and_a_round_of_passes_is_a_draw() {
     );
     let mut list = MoveList::new();
     g.legal_moves(&mut list);
-    assert!(list.iter().any(|m| *m == Move::Pass));
+    assert!(list.contains(&Move::Pass));
     let mut h = g.clone();
     play(&mut h, Move::Pass).unwrap();
     assert_eq!(h.hand(Seat(0)).len(), 2, "a pass draws nothing");

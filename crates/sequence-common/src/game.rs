@@ -162,8 +162,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// A card (what decks, hands, piles and reshuffles hold).
     type Card: Copy + Ord + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
-    /// One decision of a seat.
-    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+    /// One decision of a seat. Its `Default` is a filler for fixed lists
+    /// and the fallback of a bot given no legal move (a pass).
+    type Move: Copy + Eq + Hash + fmt::Debug + Default + Send + Sync + 'static;
     /// The rule options (one per Interpretation and house rule).
     type Options: Clone + fmt::Debug + Default + PartialEq + Send + Sync + 'static;
     /// A validated table.

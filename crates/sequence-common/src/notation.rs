@@ -195,6 +195,10 @@ pub trait Notation: Rules {
         Self::move_from_json(v, config)
     }
 
+    /// A move in words for people, e.g. `7♥ on d6`, `J♠ removes e5`,
+    /// `B3 to blue-a`.
+    fn move_text(mv: &Self::Move) -> String;
+
     /// A side as `result.winner` writes it: a colour (classic) or a seat.
     fn side_to_json(side: u8) -> Value;
 

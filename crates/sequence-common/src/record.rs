@@ -152,33 +152,6 @@ pub fn deny_unknown(
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn detects_both_formats_and_refuses_others() {
-        assert_eq!(
-            detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0,
-            GameKind::Classic
-        );
-        assert_eq!(
-            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#)
-                .unwrap()
-                .0,
-            GameKind::Stacks
-        );
-        assert!(detect_kind(r#"{"format":"chess"}"#)
-            .unwrap_err()
-            .0
-            .contains("unknown format"));
-        assert!(detect_kind(r#"{"format": "#)
-            .unwrap_err()
-            .0
-            .contains("line 1"));
-        assert!(detect_kind("[1]").is_err());
-    }
-}
 
 /// Opens a record of one game: `v` must be a JSON object whose keys are all
 /// in `allowed` and whose `format` is `format` (RECORD.md,
@@ -620,5 +593,33 @@ impl<G: Notation> Match<G> {
     /// Number of moves written so far.
     pub fn moves(&self) -> usize {
         self.record.moves.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_both_formats_and_refuses_others() {
+        assert_eq!(
+            detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0,
+            GameKind::Classic
+        );
+        assert_eq!(
+            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#)
+                .unwrap()
+                .0,
+            GameKind::Stacks
+        );
+        assert!(detect_kind(r#"{"format":"chess"}"#)
+            .unwrap_err()
+            .0
+            .contains("unknown format"));
+        assert!(detect_kind(r#"{"format": "#)
+            .unwrap_err()
+            .0
+            .contains("line 1"));
+        assert!(detect_kind("[1]").is_err());
     }
 }

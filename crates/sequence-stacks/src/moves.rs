@@ -94,9 +94,9 @@ impl Decision {
 pub type Decisions = MoveList<Decision, MAX_DECISIONS>;
 
 impl Default for Decision {
-    /// [`Decision::End`] (the filler of a [`Decisions`] list).
+    /// [`Decision::Pass`] (the filler of a [`Decisions`] list).
     fn default() -> Decision {
-        Decision::End
+        Decision::Pass
     }
 }
 

@@ -379,6 +379,10 @@ impl Notation for Game {
         input_from_json(v)
     }
 
+    fn move_text(mv: &Decision) -> String {
+        mv.to_string()
+    }
+
     fn side_to_json(side: u8) -> Value {
         json!(side)
     }

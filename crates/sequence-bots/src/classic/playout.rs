@@ -10,7 +10,7 @@
 //! Jacks are kept for the first two cases. A small share of moves is
 //! uniformly random, so playouts still explore.
 
-use super::{
+use super::heuristic::{
     race_adjustment, Heuristic, ONE_EYED_COST, RACE_TWO_EYED_COST, TWO_EYED_COST, WINNING_BLOCK,
 };
 use rand::RngCore;
@@ -254,11 +254,6 @@ impl Threats {
 /// Chance of a uniformly random move in [`tactical_move`].
 pub const RANDOM_SHARE: f32 = 0.05;
 
-fn random_share() -> f32 {
-    static R: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *R.get_or_init(|| crate::env_or("SEQUENCE_RANDOM_SHARE", RANDOM_SHARE))
-}
-
 #[inline]
 fn pick(b: u128, rng: &mut PlayoutRng) -> Option<Space> {
     let n = b.count_ones();
@@ -271,8 +266,14 @@ fn pick(b: u128, rng: &mut PlayoutRng) -> Option<Space> {
 /// A move of the seat to move chosen by the tactical policy (see the module
 /// docs). The game must not be over.
 pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
-    if (rng.next_u32() as f32) < random_share() * 4_294_967_296.0 {
-        return game.random_move(rng);
+    tactical_move_with(game, rng, RANDOM_SHARE)
+}
+
+/// [`tactical_move`] with `random_share` the chance of a uniformly random
+/// move instead (the search's [`crate::config::ClassicSearch::random_share`]).
+pub fn tactical_move_with(game: &Game, rng: &mut PlayoutRng, random_share: f32) -> Move {
+    if (rng.next_u32() as f32) < random_share * 4_294_967_296.0 {
+        return game.random_move(rng).unwrap_or_default();
     }
     let seat = game.turn();
     let team = game.team_of(seat).index();
@@ -387,7 +388,7 @@ pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
     if let Some(mv) = best {
         return mv;
     }
-    game.random_move(rng)
+    game.random_move(rng).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -500,8 +501,12 @@ mod tests {
                         assert_eq!(n, empty.count_ones());
                     }
                     let mv = tactical_move(&game, &mut rng);
-                    game.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
-                        .expect("the policy plays legal moves");
+                    game.apply(
+                        game.turn(),
+                        mv,
+                        &mut sequence_classic::RngReshuffler(&mut rng),
+                    )
+                    .expect("the policy plays legal moves");
                     plies += 1;
                 }
             }
@@ -522,10 +527,14 @@ mod tests {
                 let mv = if game.team_of(game.turn()) == me {
                     tactical_move(&game, &mut rng)
                 } else {
-                    game.random_move(&mut rng)
+                    game.random_move(&mut rng).expect("the game goes on")
                 };
-                game.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
-                    .expect("legal");
+                game.apply(
+                    game.turn(),
+                    mv,
+                    &mut sequence_classic::RngReshuffler(&mut rng),
+                )
+                .expect("legal");
             }
             wins += (game.status() == sequence_classic::Status::Won(me)) as u32;
         }
