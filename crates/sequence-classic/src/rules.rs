@@ -91,6 +91,16 @@ impl Rules for Game {
         Game::deal(config.clone(), rng)
     }
 
+    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut deck = Card::double_deck();
+        sequence_common::rng::shuffle_fast(&mut deck, rng);
+        let dealer = Seat(rng.random_range(0..self.players()));
+        match self.redeal(dealer, &deck) {
+            Ok(g) => g,
+            Err(e) => unreachable!("a shuffled double deck is valid: {e}"),
+        }
+    }
+
     fn config(&self) -> &Config {
         Game::config(self)
     }

@@ -205,6 +205,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// for the record.
     fn deal<R: Rng + ?Sized>(config: &Self::Config, rng: &mut R) -> (Self, Vec<Self::Card>);
 
+    /// Another random game of this game's table, for playouts and research
+    /// (benchmarks, training): a uniformly random dealer and deck order
+    /// drawn from `rng` with the fast shuffle, sharing the table's rule
+    /// tables. Not the documented procedure of [`Rules::deal`] that records
+    /// rely on.
+    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Self {
+        Self::deal(self.config(), rng).0
+    }
+
     /// The table.
     fn config(&self) -> &Self::Config;
 

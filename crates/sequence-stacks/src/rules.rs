@@ -92,6 +92,11 @@ impl Rules for Game {
         Game::deal(*config, rng)
     }
 
+    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut deck = [Card::B1; crate::card::MAX_CARDS];
+        Game::deal_into(*self.config(), rng, &mut deck)
+    }
+
     fn config(&self) -> &Config {
         Game::config(self)
     }
