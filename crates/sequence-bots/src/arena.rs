@@ -41,6 +41,10 @@ pub struct ArenaConfig {
     pub jobs: usize,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Duplicate games: each deal is played once per seating, the bots'
+    /// sides rotated (as many games as sides); `games` is rounded up to
+    /// whole sets ([`crate::duplicate`]).
+    pub duplicate: bool,
 }
 
 /// How one game ended.
@@ -48,6 +52,9 @@ pub struct ArenaConfig {
 pub struct GameResult {
     /// Game number (0-based).
     pub index: u32,
+    /// The deal it was dealt from: the game number, or with duplicate
+    /// games the set of games sharing one deal.
+    pub deal: u32,
     /// The bot (index into the arena's list) playing each side.
     pub sides: Vec<usize>,
     /// The winning side, `None` for a draw.
@@ -114,6 +121,9 @@ pub struct ArenaReport {
     pub games: Vec<GameResult>,
     /// Per bot, in the order given.
     pub bots: Vec<BotStats>,
+    /// With duplicate games: seatings per deal and the statistics over
+    /// deals.
+    pub duplicate: Option<(usize, Vec<crate::duplicate::DuplicateStats>)>,
 }
 
 /// Errors of an arena run.
@@ -230,8 +240,14 @@ fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             cfg.games
         )));
     }
-    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; cfg.games as usize]);
-    let jobs = cfg.jobs.max(1).min(cfg.games.max(1) as usize);
+    // With duplicate games a deal is played once per seating.
+    let seatings = if cfg.duplicate { sides } else { 1 };
+    let total = cfg.games.div_ceil(seatings as u32) * seatings as u32;
+    if total != cfg.games {
+        pb.set_length(total as u64);
+    }
+    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; total as usize]);
+    let jobs = cfg.jobs.max(1).min(total.max(1) as usize);
     // Without a terminal the bar is hidden: progress goes to stderr as
     // lines instead, so a long run is seen working.
     let lines = cfg.progress && pb.is_hidden();
@@ -240,8 +256,8 @@ fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     if lines {
         eprintln!(
             "arena: {} game{} to play, {} at a time",
-            cfg.games,
-            if cfg.games == 1 { "" } else { "s" },
+            total,
+            if total == 1 { "" } else { "s" },
             jobs
         );
     }
@@ -249,12 +265,16 @@ fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         for _ in 0..jobs {
             scope.spawn(|| loop {
                 let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= cfg.games as usize {
+                if g >= total as usize {
                     break;
                 }
                 let g = g as u32;
-                let assign = seating(specs.len(), sides, g);
-                let r = play_game::<G>(cfg, &table, &specs, &assign, g);
+                let deal = g / seatings as u32;
+                let base = seating(specs.len(), sides, deal);
+                // The r-th seating of a deal: the sides rotated by r.
+                let r = (g % seatings as u32) as usize;
+                let assign: Vec<usize> = (0..sides).map(|u| base[(u + r) % sides]).collect();
+                let r = play_game::<G>(cfg, &table, &specs, &assign, g, deal);
                 if let Some((side, why)) = &r.failure {
                     let line = format!(
                         "game {}: {} (side {side}) lost: {why}",
@@ -272,12 +292,12 @@ fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                     if let Ok(mut d) = done.lock() {
                         d.0 += 1;
                         let (n, last) = *d;
-                        if progress_line_due(n, cfg.games, last.map(|t| t.elapsed())) {
+                        if progress_line_due(n, total, last.map(|t| t.elapsed())) {
                             d.1 = Some(Instant::now());
                             eprintln!(
                                 "game {} done ({n}/{} after {:.1} s): {}",
                                 g + 1,
-                                cfg.games,
+                                total,
                                 started.elapsed().as_secs_f64(),
                                 game_summary(cfg, &r)
                             );
@@ -299,7 +319,14 @@ fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         .flatten()
         .collect();
     let bots = tally(&cfg.bots, &games);
-    Ok(ArenaReport { games, bots })
+    let duplicate = cfg
+        .duplicate
+        .then(|| (seatings, crate::duplicate::stats(&cfg.bots, &games)));
+    Ok(ArenaReport {
+        games,
+        bots,
+        duplicate,
+    })
 }
 
 /// Whether the `n`th finished game of `total` gets a progress line when
@@ -324,7 +351,14 @@ fn game_summary(cfg: &ArenaConfig, r: &GameResult) -> String {
     format!("{outcome} in {} moves", r.moves)
 }
 
-fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: u32) -> GameResult {
+fn failure_result(
+    index: u32,
+    deal: u32,
+    sides: &[usize],
+    side: usize,
+    why: String,
+    moves: u32,
+) -> GameResult {
     // The failing side loses: with two sides the other wins, otherwise the
     // game is scored as a draw among the others.
     let winner = if sides.len() == 2 {
@@ -334,6 +368,7 @@ fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: 
     };
     GameResult {
         index,
+        deal,
         sides: sides.to_vec(),
         winner,
         moves,
@@ -341,18 +376,19 @@ fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: 
     }
 }
 
-/// Plays game `g` of a run: the table dealt from the game's seed, every
-/// seat's bot built from the spec of its side's bot ([`seating`]) and
-/// seeded for that seat. A bot that fails (or answers an illegal move)
-/// loses the game for its side.
+/// Plays game `g` of a run: the table dealt from the seed of deal `deal`,
+/// every seat's bot built from the spec of its side's bot (`assign`) and
+/// seeded for that seat and game. A bot that fails (or answers an illegal
+/// move) loses the game for its side.
 fn play_game<G: BotGame>(
     cfg: &ArenaConfig,
     table: &G::Config,
     specs: &[Spec],
     assign: &[usize],
     g: u32,
+    deal: u32,
 ) -> GameResult {
-    let mut m = Match::<G>::new(table.clone(), game_seed(cfg.seed, g));
+    let mut m = Match::<G>::new(table.clone(), game_seed(cfg.seed, deal));
     let players = table.players();
     let mut bots: Vec<Box<dyn Bot<G>>> = Vec::new();
     for s in 0..players {
@@ -368,6 +404,7 @@ fn play_game<G: BotGame>(
             Err(e) => {
                 return failure_result(
                     g,
+                    deal,
                     assign,
                     side,
                     BotFailure::Crashed(e.to_string()).to_string(),
@@ -400,10 +437,11 @@ fn play_game<G: BotGame>(
         bots[s as usize].game_over(&view);
     }
     if let Some((side, why)) = failure {
-        return failure_result(g, assign, side, why, moves);
+        return failure_result(g, deal, assign, side, why, moves);
     }
     GameResult {
         index: g,
+        deal,
         sides: assign.to_vec(),
         winner: m.game().outcome().winner().map(usize::from),
         moves,
@@ -522,7 +560,7 @@ impl ArenaReport {
     /// "elo"}]}`; a bot's `games` are those it took part in (fewer than `N`
     /// when there are more bots than sides).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "games": self.games.len(),
             "bots": self.bots.iter().map(|b| serde_json::json!({
                 "name": b.name,
@@ -532,7 +570,24 @@ impl ArenaReport {
                 "losses": b.losses,
                 "elo": (b.elo * 10.0).round() / 10.0,
             })).collect::<Vec<_>>(),
-        })
+        });
+        if let Some((seatings, stats)) = &self.duplicate {
+            let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+            v["duplicate"] = serde_json::json!({
+                "seatings": seatings,
+                "bots": stats.iter().map(|b| serde_json::json!({
+                    "name": b.name,
+                    "deals": b.deals,
+                    "score": r3(b.score),
+                    "ci": [r3(b.ci.0), r3(b.ci.1)],
+                    "plain_game_ci": [r3(b.naive_ci.0), r3(b.naive_ci.1)],
+                    "narrowing": (b.narrowing * 100.0).round() / 100.0,
+                    "elo": b.elo.round(),
+                    "elo_ci": [b.elo_ci.0.round(), b.elo_ci.1.round()],
+                })).collect::<Vec<_>>(),
+            });
+        }
+        v
     }
 
     /// The results as a text table.
@@ -567,6 +622,9 @@ impl ArenaReport {
             s += &format!(
                 "{failures} game(s) lost by a bot failing (crash, timeout or illegal move)\n"
             );
+        }
+        if let Some((seatings, stats)) = &self.duplicate {
+            s += &crate::duplicate::table(stats, *seatings);
         }
         s
     }

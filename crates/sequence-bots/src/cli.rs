@@ -47,6 +47,11 @@ pub struct ArenaArgs {
     /// Time limit per move for `cmd:` bots, in milliseconds.
     #[arg(long, default_value_t = 5000)]
     pub move_time: u64,
+    /// Duplicate games: each deal played once per seating, the bots' sides
+    /// rotated, so the luck of the cards cancels; intervals over deals
+    /// (`--games` rounded up to whole sets).
+    #[arg(long)]
+    pub duplicate: bool,
 }
 
 /// `sequence hint`: best moves for a seat of an unfinished game, with the
@@ -137,6 +142,7 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         move_time: Duration::from_millis(args.move_time.max(1)),
         jobs: args.jobs.max(1),
         progress: true,
+        duplicate: args.duplicate,
     };
     tracing::info!(?cfg, "arena");
     // The output folder must be writable before hours of games are played.

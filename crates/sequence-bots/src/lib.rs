@@ -24,6 +24,7 @@ pub mod bench;
 pub mod classic;
 pub mod cli;
 pub mod config;
+pub mod duplicate;
 pub mod ismcts;
 pub mod protocol;
 pub mod random;

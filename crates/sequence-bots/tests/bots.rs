@@ -263,7 +263,37 @@ fn arena_cfg(game: GameKind, bots: &[&str], games: u32, players: u8) -> ArenaCon
         move_time: Duration::from_secs(10),
         jobs: 2,
         progress: false,
+        duplicate: false,
     }
+}
+
+/// Duplicate games (`--duplicate`): each deal is played once per seating
+/// with the sides rotated; the games of a deal share its cards (the same
+/// first moves when the same bots sit there), and the report's intervals
+/// are over deals.
+#[test]
+fn duplicate_arena_plays_each_deal_with_the_seats_swapped() {
+    let mut cfg = arena_cfg(GameKind::Classic, &["greedy", "random"], 19, 2);
+    cfg.duplicate = true;
+    let r = arena::run(&cfg).expect("arena");
+    assert_eq!(r.games.len(), 20, "19 games round up to 10 deals of 2");
+    for pair in r.games.chunks(2) {
+        assert_eq!(pair[0].deal, pair[1].deal);
+        assert_eq!(pair[0].sides, vec![pair[1].sides[1], pair[1].sides[0]]);
+    }
+    let (seatings, stats) = r.duplicate.as_ref().expect("duplicate statistics");
+    assert_eq!(*seatings, 2);
+    assert_eq!(stats[0].deals, 10);
+    assert!(stats[0].score > 0.5 && stats[0].ci.0 <= stats[0].score);
+    assert!((stats[0].score + stats[1].score - 1.0).abs() < 1e-9);
+    assert!(r.table().contains("duplicate: 10 deals × 2 seatings"));
+    assert!(r.to_json()["duplicate"]["bots"][0]["narrowing"].is_number());
+    // Three sides: three seatings per deal, each bot at every side.
+    let mut cfg = arena_cfg(GameKind::Classic, &["greedy", "random"], 6, 3);
+    cfg.duplicate = true;
+    let r = arena::run(&cfg).expect("arena");
+    assert_eq!(r.games.len(), 6);
+    assert_eq!(r.duplicate.as_ref().map(|d| d.0), Some(3));
 }
 
 #[test]
@@ -499,6 +529,7 @@ fn a_failing_bot_rates_below_the_others_with_three_sides() {
     let games: Vec<arena::GameResult> = (0..6)
         .map(|g| arena::GameResult {
             index: g,
+            deal: g,
             sides: vec![0, 1, 2],
             winner: None,
             moves: 3,
