@@ -34,7 +34,7 @@ impl Game {
 
     /// As [`Game::random_move`], using `scratch` as working space. The
     /// discards are counted rather than listed: the choice is uniform over
-    /// exactly the decisions [`Game::legal_into`] lists.
+    /// exactly the decisions [`Game::legal_moves`] lists.
     #[inline]
     pub fn random_with<R: Rng + ?Sized>(
         &self,

@@ -201,7 +201,7 @@ impl Game {
     }
 
     /// Whether `seat` may make `decision` now: `Ok` exactly for the
-    /// decisions [`Game::legal_into`] lists for [`Game::to_act`].
+    /// decisions [`Game::legal_moves`] lists for [`Game::to_act`].
     ///
     /// # Errors
     /// [`PlayError`] naming the rule (S3–S7).

@@ -273,7 +273,7 @@ pub(crate) fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move>
 /// moves are scored by the learned evaluation ([`eval::evaluate`]); root
 /// parallelism. Dead-card exchanges are made at once and a winning
 /// placement is taken without search; the chosen placement declares as
-/// [`best_declaration`] says.
+/// [`super::heuristic::best_declaration`] says.
 pub struct IsmctsBot {
     name: String,
     seed: u64,
