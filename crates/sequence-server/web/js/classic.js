@@ -71,9 +71,10 @@ function scores(v, ctx) {
 /** The moves list under the status: the winning move once the game is
  * won (the last move of its record), then the recent moves. */
 function moveList(v, ctx) {
-  const moves = ctx.recent || [];
   const won = v.status === "won" && ctx.record && ctx.record.moves && ctx.record.moves.length
     ? ctx.record.moves[ctx.record.moves.length - 1] : null;
+  // the record's moves, newest first: the winning one is shown above
+  const moves = (ctx.recent || []).slice(won ? 1 : 0);
   return [
     won ? h("p", { class: "winning-move", id: "winning-move" }, h("b", {}, t("status.winning_move")), " ", describeMove(won, ctx.seatName)) : null,
     moves.length ? h("ol", { class: "recent", id: "recent-moves", "aria-label": t("status.recent_moves") },

@@ -61,7 +61,8 @@ export const stacksStatus = {
 function moveList(winner, ctx) {
   const rec = ctx.record && ctx.record.moves;
   const win = winner !== null && rec && rec.length ? rec[rec.length - 1] : null;
-  const moves = ctx.recent || [];
+  // the record's moves, newest first: the winning one is shown above
+  const moves = (ctx.recent || []).slice(win ? 1 : 0);
   return [
     win ? h("p", { class: "winning-move", id: "winning-move" }, h("b", {}, t("status.winning_move")), " ", describeStacksMove(win, ctx.seatName)) : null,
     moves.length ? h("ol", { class: "recent", id: "recent-moves", "aria-label": t("status.recent_moves") },

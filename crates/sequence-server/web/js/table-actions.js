@@ -28,7 +28,8 @@ export function tableActions(st, page) {
     try {
       const v = await api.move(st.id, st.token, at, m);
       banner("");
-      st.notice = notice;
+      // a notice stays until our next move (or the end of the game)
+      st.notice = notice ? { text: notice } : null;
       if (v) page.show(v);
       else page.render();
     } catch (err) {

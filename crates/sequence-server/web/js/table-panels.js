@@ -57,7 +57,7 @@ function recordLinks(st, info) {
   }, current ? t("table.download") : t("table.game_no", { n: num(n) }));
   return [
     over ? link(info.game_no, true) : null,
-    earlier.length ? h("p", { class: "records" }, t("table.records"), " ", earlier.map((n, i) => [i ? " · " : "", link(n, false)])) : null,
+    earlier.length ? h("p", { class: "records" }, t("table.records"), " ", earlier.flatMap((n, i) => [i ? " · " : "", link(n, false)])) : null,
   ];
 }
 

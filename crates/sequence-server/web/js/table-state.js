@@ -21,7 +21,7 @@ export function newTableState(id) {
     ui: {}, // per-game UI state (selected card, …) kept across renders
     sentAt: null, // move_number of the move in flight
     log: [], // recent moves, oldest first: {n, move}
-    notice: null, // a message about our own last move (e.g. a Block), or null
+    notice: null, // {text}: about our own last move (a Block), until the next one
     records: {}, // game_no → the finished game's record (fetched once)
     focusHand: false, // after our move: put keyboard focus back in the hand
   };
@@ -46,6 +46,7 @@ export function acceptView(st, view) {
     st.log.push({ n: view.move_number, move: view.last_move });
     if (st.log.length > LOG_SIZE) st.log.shift();
   }
+  if (st.notice && view.status !== "playing") st.notice = null;
   st.view = view;
   st.info = view.table || st.info;
   return true;

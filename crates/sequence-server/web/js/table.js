@@ -132,7 +132,7 @@ export function showTable(app, id) {
       recent: recentMoves(st, 3),
       // the finished game's record: its last move is the one that won
       record: st.records[info.game_no] || null,
-      notice: st.notice,
+      notice: st.notice && st.notice.text,
     };
     return view.game === "stacks" ? renderStacks(view, ctx) : renderClassic(view, ctx);
   }
