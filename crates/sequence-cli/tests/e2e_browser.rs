@@ -1078,6 +1078,9 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
         }
         select_option(&c, "#lang", "en").await;
         wait_for(&c, "html[lang=\"en\"]").await;
+        if w >= 600 {
+            seat_defaults_change_evenly(&c).await;
+        }
 
         // Classic, four players in two teams (a partner), a card selected.
         open_new_table(
@@ -1183,4 +1186,43 @@ async fn on_first_screen(c: &Client, css: &[&str], lang: &str) {
             part[0]
         );
     }
+}
+
+/// The values of the lobby's seat menus, seat 1 first.
+async fn seat_choices(c: &Client) -> Value {
+    c.execute(
+        "return [...document.querySelectorAll('select[data-seat]')].map((s) => s.value);",
+        vec![],
+    )
+    .await
+    .expect("read the seats")
+}
+
+/// Tester's report: the lobby's seat defaults changed unevenly when the
+/// player count changed. Seats added by a larger count take the choice of
+/// the seat before them; another game starts every seat at its default.
+async fn seat_defaults_change_evenly(c: &Client) {
+    select_option(c, "#players", "2").await;
+    select_option(c, "#seat-1", "level:3").await;
+    select_option(c, "#players", "4").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["level:3", "level:3", "level:3"])
+    );
+    select_option(c, "#seat-2", "human").await;
+    select_option(c, "#players", "6").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["level:3", "human", "level:3", "level:3", "level:3"])
+    );
+    click(c, "input[name=\"game\"][value=\"stacks\"]").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["level:2", "level:2", "level:2", "level:2", "level:2"])
+    );
+    click(c, "input[name=\"game\"][value=\"classic\"]").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["human", "human", "human", "human", "human"])
+    );
 }

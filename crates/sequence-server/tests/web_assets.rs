@@ -626,3 +626,46 @@ async fn the_server_serves_the_fonts() {
         .expect("GET fonts.css");
     assert_eq!(r.headers()["content-type"], "text/css; charset=utf-8");
 }
+
+/// The page takes a seat's team (C3) and the sequences needed to win (C9)
+/// from the server (the table info's `team`, the view's `win_sequences`),
+/// never from the rules; and the table page stays split into small
+/// modules (it was one 330-line closure).
+#[test]
+fn the_ui_does_not_work_out_teams_or_the_win_from_the_rules() {
+    for (name, src) in scripts() {
+        for bad in [
+            "% teams",
+            "% v.teams",
+            "teams === 3 ? 1 : 2",
+            "teams === 3 ? 1",
+            "TEAM_COLOURS",
+        ] {
+            assert!(
+                !src.contains(bad),
+                "{name} works a rule out itself ({bad}): use the server's data"
+            );
+        }
+    }
+    let all: String = scripts().into_iter().map(|(_, s)| s).collect();
+    assert!(all.contains("seat.team") || all.contains(".team)") || all.contains("s.team"));
+    assert!(all.contains("win_sequences"));
+    let table = std::fs::read_to_string(web().join("js/table.js")).expect("table.js");
+    assert!(
+        table.lines().count() < 200,
+        "js/table.js has {} lines: keep state, panels and actions in their modules",
+        table.lines().count()
+    );
+    for module in [
+        "table-state.js",
+        "table-actions.js",
+        "table-panels.js",
+        "focus.js",
+        "join.js",
+    ] {
+        assert!(
+            table.contains(&format!("\"./{module}\"")),
+            "table.js uses {module}"
+        );
+    }
+}
