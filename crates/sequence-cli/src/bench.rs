@@ -17,7 +17,8 @@ const MAX_MOVES: u32 = 1_000_000;
 /// A table the rules do not allow.
 pub fn run<G: CliGame>(a: BenchArgs) -> anyhow::Result<()> {
     let players = a.players.unwrap_or(G::BENCH_PLAYERS);
-    let config = G::table(players, None, G::Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let config =
+        G::table(players, None, G::Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut rng = sequence_common::rng::playout_rng(1);
     let (proto, _) = G::deal(&config, &mut rng);
     let pb = ProgressBar::new_spinner();
@@ -66,7 +67,10 @@ pub fn run<G: CliGame>(a: BenchArgs) -> anyhow::Result<()> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("{}, {players} players, one core, {secs:.1} s", G::KIND.title());
+        println!(
+            "{}, {players} players, one core, {secs:.1} s",
+            G::KIND.title()
+        );
         println!("{:<30}{:>14.0}", "games/s", games as f64 / secs);
         if let Some(c) = cpu_secs {
             println!("{:<30}{:>14.0}", "games per CPU second", games as f64 / c);
