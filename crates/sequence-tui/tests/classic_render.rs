@@ -157,7 +157,7 @@ fn find_position(pred: impl Fn(&App) -> bool) -> App {
             // Seat 0 plays a random legal move by keys: choose the card and
             // type the space.
             let c = app.classic().unwrap();
-            let mv = c.game().random_move(&mut rng);
+            let mv = c.game().random_move(&mut rng).expect("the game goes on");
             let hand = c.game().hand(Seat(0)).to_vec();
             match mv {
                 Move::Place { card, at, .. } | Move::Remove { card, at } => {
@@ -507,10 +507,7 @@ fn a_typed_space_that_does_not_exist_is_named() {
 /// that is over), and the header counted one move past the last.
 #[test]
 fn the_end_screen_keeps_its_result_and_counts_the_moves_played() {
-    let path = format!(
-        "{}/../../../shared/examples/2p-blue-vs-green.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = shared_example("2p-blue-vs-green.json");
     let text = std::fs::read_to_string(&path).expect("example record");
     // The game one move before green's win; the bot (greedy) takes the win.
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");

@@ -442,14 +442,14 @@ fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
     app.bot_reply(BotReply {
         id: job.id + 100,
         seat: job.seat,
-        choice: Some(BotChoice::Classic(Move::Pass)),
+        choice: Some(BotChoice::new(Move::Pass)),
     });
     assert_eq!(app.classic().unwrap().game().ply(), ply);
     // An illegal move is replaced by a legal one and said so in the log.
     app.bot_reply(BotReply {
         id: job.id,
         seat: job.seat,
-        choice: Some(BotChoice::Classic(Move::Pass)),
+        choice: Some(BotChoice::new(Move::Pass)),
     });
     let c = app.classic().unwrap();
     assert_eq!(c.game().ply(), ply + 1);
@@ -465,7 +465,7 @@ fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
 #[test]
 fn a_line_of_six_offers_the_c8a_choice() {
     use sequence_classic::record::Record;
-    use sequence_classic::{Card, Options};
+    use sequence_classic::{Card, Config, Options};
     let c = |s: &str| s.parse::<Card>().unwrap();
     let sp = |s: &str| s.parse::<Space>().unwrap();
     // Seat 1 deals, so seat 0 gets the even cards and plays first.
@@ -492,9 +492,7 @@ fn a_line_of_six_offers_the_c8a_choice() {
         (1, "KD", "h8"),
     ];
     let record = Record {
-        players: 2,
-        teams: 2,
-        options: Options::default(),
+        config: Config::new(2, Some(2), Options::default()).unwrap(),
         dealer: Seat(1),
         deck,
         reshuffles: vec![],

@@ -65,3 +65,14 @@ pub fn run_bots(app: &mut App, pool: &mut BotPool) -> usize {
     }
     n
 }
+
+/// A file of the project's shared examples (`shared/examples/NAME`), found
+/// above this crate: `../../../shared` from the main checkout, one level
+/// further up from a worktree.
+pub fn shared_example(name: &str) -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .map(|dir| dir.join("shared/examples").join(name))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| here.join("../../../shared/examples").join(name))
+}
