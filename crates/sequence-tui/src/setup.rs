@@ -432,27 +432,16 @@ mod tests {
         assert_eq!(parse_bots("level:5, L1").unwrap(), vec![5, 1]);
         // Regression (fresh-user test): empty lists and entries were dropped
         // silently; a bot name leaked the parser's "invalid digit".
-        assert!(parse_bots("")
-            .unwrap_err()
-            .to_string()
-            .contains("--bots is empty"));
-        assert!(parse_bots("1,,2")
-            .unwrap_err()
-            .to_string()
-            .contains("entry 2 is empty"));
-        let e = format!("{:#}", parse_bots("random").unwrap_err());
+        let refusal = |text| format!("{:#}", parse_bots(text).unwrap_err());
+        assert!(refusal("").contains("--bots is empty"));
+        assert!(refusal("1,,2").contains("entry 2 is empty"));
+        let e = refusal("random");
         assert!(
             e.contains("levels 1 (beginner) to 5") && !e.contains("digit"),
             "{e}"
         );
-        assert!(parse_bots("6")
-            .unwrap_err()
-            .to_string()
-            .contains("out of range"));
-        assert!(parse_bots("strong")
-            .unwrap_err()
-            .to_string()
-            .contains("not a bot level"));
+        assert!(refusal("6").contains("out of range"));
+        assert!(refusal("strong").contains("not a bot level"));
     }
 
     #[test]
