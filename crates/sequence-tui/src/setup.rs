@@ -4,7 +4,7 @@
 
 use crate::game::entry;
 use anyhow::{bail, Context};
-pub use sequence_common::GameKind;
+use sequence_common::GameKind;
 
 /// Who plays a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
