@@ -524,3 +524,96 @@ impl Table {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core(game: GameKind, players: u8) -> Core {
+        let spec = Spec {
+            game,
+            players,
+            teams: None,
+            options: Value::Null,
+            name: "t".into(),
+            named_after: None,
+            turn_seconds: None,
+            created_ms: 0,
+        };
+        Core::new("00000000000000ab".into(), spec)
+    }
+
+    fn names(c: &Core) -> Vec<Option<&str>> {
+        c.seats.iter().map(|s| s.name.as_deref()).collect()
+    }
+
+    fn bot(seat: u8, level: &str) -> Event {
+        Event::Bot {
+            seat,
+            level: level.into(),
+        }
+    }
+
+    /// Regression: two bots of one level at a table were both "Bot 2".
+    #[test]
+    fn bots_of_one_level_get_distinct_names() {
+        let mut c = core(GameKind::Classic, 4);
+        for (seat, level) in [(1, "level:2"), (2, "level:2"), (3, "level:2")] {
+            c.apply(&bot(seat, level)).expect("a bot sits");
+        }
+        assert_eq!(
+            names(&c),
+            [None, Some("Bot 2"), Some("Bot 2 (b)"), Some("Bot 2 (c)")]
+        );
+        // a seat given to a bot again keeps a name no other seat has
+        c.apply(&bot(2, "level:2")).expect("a bot again");
+        assert_eq!(c.seats[2].name.as_deref(), Some("Bot 2 (b)"));
+        c.apply(&bot(1, "level:3")).expect("another level");
+        c.apply(&bot(3, "level:2")).expect("a bot again");
+        assert_eq!(
+            names(&c),
+            [None, Some("Bot 3"), Some("Bot 2 (b)"), Some("Bot 2")]
+        );
+        // a person named like a bot is told apart too
+        let mut c = core(GameKind::Stacks, 3);
+        c.apply(&Event::Seat {
+            seat: 0,
+            name: "Bot random".into(),
+            token: "00".repeat(32),
+        })
+        .expect("a person sits");
+        c.apply(&bot(1, "random")).expect("a bot sits");
+        assert_eq!(c.seats[1].name.as_deref(), Some("Bot random (b)"));
+    }
+
+    #[test]
+    fn a_table_starts_its_kind_of_game_and_refuses_moves_cleanly() {
+        for kind in GameKind::ALL {
+            let mut c = core(kind, 2);
+            c.apply(&bot(0, "random")).expect("a bot sits");
+            c.apply(&bot(1, "random")).expect("a bot sits");
+            c.apply(&Event::Start { seed: 9 }).expect("starts");
+            let live = c.live.as_ref().expect("a game");
+            assert_eq!(live.kind(), kind);
+            let seat = c.to_act().expect("someone acts").0;
+            let e = c
+                .apply(&Event::Move {
+                    mv: json!({"seat": seat, "pass": true, "nonsense": 1}),
+                })
+                .unwrap_err();
+            assert_eq!(e.code(), Some("notation.unknown_key"), "{e}");
+            let e = c
+                .apply(&Event::Move {
+                    mv: json!({"seat": 1 - seat, "pass": true}),
+                })
+                .unwrap_err();
+            assert!(matches!(e, TableError::Conflict(_)), "{e}");
+            assert_eq!(c.moves, 0);
+            let view = Table::new(c.clone()).view(None);
+            assert_eq!(view["seat"], Value::Null);
+            assert!(view.get("hand").is_none(), "{view}");
+            assert_eq!(view["legal_moves"], json!([]));
+            assert_eq!(view["table"]["game"], json!(kind.name()));
+        }
+    }
+}
