@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The game server (`sequence serve`), its web UI and the load tool
 //! (`sequence loadtest`). The API is documented in docs/api.md.
 //!

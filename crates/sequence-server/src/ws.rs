@@ -228,21 +228,9 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     };
     let (tx, rx) = mpsc::channel::<Arc<str>>(QUEUE);
     let id = app.conn_id();
-    let seat = {
-        let mut t = tref.lock().await;
-        let seat = if token.is_missing() {
-            None
-        } else {
-            match t.core.seat_of_token(&token) {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    drop(t);
-                    return close_with(&mut socket, e.into()).await;
-                }
-            }
-        };
-        subscribe(&mut t, id, seat, tx);
-        seat
+    let seat = match enter(&tref, id, &token, tx).await {
+        Ok(seat) => seat,
+        Err(e) => return close_with(&mut socket, e).await,
     };
     let (sink, mut stream) = socket.split();
     let (close_tx, close_rx) = oneshot::channel();
@@ -281,6 +269,27 @@ async fn hello(socket: &mut WebSocket) -> Option<SeatToken> {
             None
         }
     }
+}
+
+/// Finds the seat of the hello's `token` (none: a spectator) and
+/// [`subscribe`]s the connection.
+///
+/// # Errors
+/// 401 for a token of no seat of this table.
+async fn enter(
+    tref: &TableRef,
+    id: u64,
+    token: &SeatToken,
+    tx: mpsc::Sender<Arc<str>>,
+) -> Result<Option<u8>, ApiError> {
+    let mut t = tref.lock().await;
+    let seat = if token.is_missing() {
+        None
+    } else {
+        Some(t.core.seat_of_token(token)?)
+    };
+    subscribe(&mut t, id, seat, tx);
+    Ok(seat)
 }
 
 /// Registers connection `id` of `seat` (`None`: a spectator) with the
@@ -514,6 +523,29 @@ mod tests {
         assert!(parse_client(r#"{"type":"move","move":{}}"#)
             .unwrap_err()
             .contains("move_number"));
+    }
+
+    /// The close code of a read error comes from tungstenite's typed
+    /// error, not from its text.
+    #[test]
+    fn frames_over_the_cap_close_with_1009() {
+        use tungstenite::error::{CapacityError, ProtocolError};
+        let too_long = axum::Error::new(tungstenite::Error::Capacity(
+            CapacityError::MessageTooLong {
+                size: 70_000,
+                max_size: limits::MAX_BODY,
+            },
+        ));
+        assert_eq!(Closing::after(&too_long), Closing::TooBig);
+        let other = axum::Error::new(tungstenite::Error::Protocol(
+            ProtocolError::ResetWithoutClosingHandshake,
+        ));
+        assert_eq!(Closing::after(&other), Closing::Plain);
+        let text_only = axum::Error::new(std::io::Error::other("message too long: size limit"));
+        assert_eq!(Closing::after(&text_only), Closing::Plain);
+        assert_eq!(Closing::TooBig.frame().map(|f| f.code), Some(1009));
+        assert_eq!(Closing::Flooding.frame().map(|f| f.code), Some(1008));
+        assert!(Closing::Plain.frame().is_none());
     }
 
     /// Fresh-tester report: serde's Rust words ("expected u32") reached
