@@ -5,7 +5,7 @@
 use crate::games::CliGame;
 use crate::BenchArgs;
 use indicatif::ProgressBar;
-use sequence_common::{Outcome, Rules};
+use sequence_common::Outcome;
 use std::time::Instant;
 
 /// Moves after which a benchmark game is abandoned (a safety net only).

@@ -5,7 +5,7 @@
 //! [`sequence_common::Rules`] and [`sequence_common::Notation`].
 
 use sequence_bots::BotGame;
-use sequence_common::{Notation, Rules, Seat};
+use sequence_common::{Notation, Seat};
 use serde_json::Value;
 
 /// A game the `sequence` command plays.
@@ -18,7 +18,7 @@ pub trait CliGame: BotGame {
 
     /// The move by `seat` in words for `sequence replay`, e.g. `green plays
     /// 7H on d6`.
-    fn describe(game: &Self, seat: Seat, mv: &Self::Move) -> String {
+    fn describe(_game: &Self, seat: Seat, mv: &Self::Move) -> String {
         format!("seat {} {}", seat.0, Self::move_text(mv))
     }
 

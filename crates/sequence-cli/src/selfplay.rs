@@ -6,7 +6,7 @@ use crate::SelfplayArgs;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sequence_common::record::Match;
-use sequence_common::{Outcome, Rules, TableConfig};
+use sequence_common::{Outcome, TableConfig};
 
 /// Moves after which a self-played game is abandoned as unfinished (random
 /// games end long before; a safety net only).
