@@ -15,7 +15,8 @@
 //! `A 2 … 9 T J Q K` (so `AS` = 0, `7H` = 19). A placement declares the
 //! sequences the engine chooses by default (C8a).
 
-use crate::env::{layout, EnvGame, ObsPart};
+use crate::env::{layout, ActionBits, EnvGame, ObsPart};
+use sequence_classic::options::NoPlay;
 use sequence_classic::{Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
 
@@ -44,6 +45,7 @@ fn card_name(i: usize) -> String {
 
 impl EnvGame for Game {
     const ACTIONS: usize = ACTIONS;
+    const OBS_LEN: usize = 525;
 
     fn obs_layout(_config: &sequence_classic::Config) -> Vec<ObsPart> {
         layout(&[
@@ -119,6 +121,56 @@ impl EnvGame for Game {
             a if a < ACTIONS => format!("discard {}", card_name(a - DISCARD)),
             a => format!("action {a}"),
         }
+    }
+
+    /// The mask straight from the bitboards (the same actions as the
+    /// legal moves, C6, C6a; the crate's tests compare them).
+    fn write_mask(&self, seat: Seat, mask: &mut [u8], bits: &mut ActionBits) -> usize {
+        mask.fill(0);
+        *bits = ActionBits::default();
+        let mut set = |a: usize| {
+            if let Some(x) = mask.get_mut(a) {
+                *x = 1;
+            }
+            bits.set(a);
+        };
+        let hand = self.hand(seat);
+        if !self.dead_exchanged() {
+            for &c in hand {
+                if self.is_dead(c) {
+                    set(DEAD + c.index());
+                }
+            }
+        }
+        let mut seen = 0u64;
+        let mut plays = 0;
+        for &c in hand {
+            if seen >> c.index() & 1 != 0 {
+                continue;
+            }
+            seen |= 1 << c.index();
+            let base = if c.is_one_eyed_jack() {
+                JACK_REMOVE
+            } else if c.is_jack() {
+                JACK_PLACE
+            } else {
+                PLACE
+            };
+            for at in self.targets(c) {
+                set(base + at.reading_index());
+                plays += 1;
+            }
+        }
+        if plays == 0 {
+            if self.config().options().no_play == NoPlay::Discard && !hand.is_empty() {
+                for &c in hand {
+                    set(DISCARD + c.index());
+                }
+            } else {
+                set(PASS);
+            }
+        }
+        bits.count()
     }
 
     fn observe(&self, seat: Seat, out: &mut [u8]) {

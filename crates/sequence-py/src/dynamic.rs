@@ -59,7 +59,7 @@ pub struct Failure {
     /// The message.
     pub message: String,
     /// For records: what `sequence verify` reports.
-    pub record: Option<RecordDetail>,
+    pub record: Option<Box<RecordDetail>>,
 }
 
 impl Failure {
@@ -120,7 +120,7 @@ impl Failure {
             kind: FailureKind::Record,
             code: code.into(),
             message: e.to_string(),
-            record: Some(detail),
+            record: Some(Box::new(detail)),
         }
     }
 }

@@ -67,14 +67,18 @@ pub(crate) fn layout(parts: &[(&'static str, &[usize], u8, &'static str)]) -> Ve
 pub trait EnvGame: BotGame {
     /// Actions in the action space: every action index is below it.
     const ACTIONS: usize;
+    /// Length of the observation vector (the same for every table of the
+    /// game: seats past the table are zeros).
+    const OBS_LEN: usize;
 
     /// The observation's parts for a table, in order; their lengths add up
     /// to [`EnvGame::obs_len`].
     fn obs_layout(config: &Self::Config) -> Vec<ObsPart>;
 
-    /// Length of the observation vector of a table.
-    fn obs_len(config: &Self::Config) -> usize {
-        Self::obs_layout(config).iter().map(ObsPart::len).sum()
+    /// Length of the observation vector of a table ([`EnvGame::OBS_LEN`],
+    /// the sum of the layout's parts).
+    fn obs_len(_config: &Self::Config) -> usize {
+        Self::OBS_LEN
     }
 
     /// The largest value of each observation entry (the Box space's high).
@@ -100,10 +104,67 @@ pub trait EnvGame: BotGame {
     /// Writes what `seat` may see into `out` (exactly
     /// [`EnvGame::obs_len`] entries, every one written).
     fn observe(&self, seat: Seat, out: &mut [u8]);
+
+    /// Writes the legal actions of `seat`, the seat to act, into `mask`
+    /// (one byte per action, cleared first) and `bits` (one bit per
+    /// action); returns how many actions are legal. The default lists the
+    /// legal moves; a game may write the mask directly.
+    fn write_mask(&self, seat: Seat, mask: &mut [u8], bits: &mut ActionBits) -> usize {
+        let mut sink = MaskSink {
+            game: self,
+            seat,
+            mask,
+            bits,
+        };
+        self.legal_moves(&mut sink);
+        sink.bits.count()
+    }
 }
 
-/// Collects an action mask: one flag per action, set for the actions of
-/// the legal moves.
+/// The legal actions as bits (room for 512 actions).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActionBits(pub [u64; 8]);
+
+impl ActionBits {
+    /// Adds action `a` (ignored past 511).
+    #[inline]
+    pub fn set(&mut self, a: usize) {
+        if let Some(w) = self.0.get_mut(a >> 6) {
+            *w |= 1 << (a & 63);
+        }
+    }
+
+    /// Whether action `a` is in the set.
+    #[inline]
+    pub fn contains(&self, a: usize) -> bool {
+        self.0.get(a >> 6).is_some_and(|w| w >> (a & 63) & 1 != 0)
+    }
+
+    /// Number of actions in the set.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The `n`-th action of the set (0-based, ascending).
+    pub fn nth(&self, mut n: usize) -> Option<usize> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if n < c {
+                let mut w = w;
+                for _ in 0..n {
+                    w &= w - 1;
+                }
+                return Some(i * 64 + w.trailing_zeros() as usize);
+            }
+            n -= c;
+        }
+        None
+    }
+}
+
+/// Collects an action mask from the legal moves: one byte and one bit per
+/// action, set for the actions of the legal moves.
 pub struct MaskSink<'a, G: EnvGame> {
     /// The game whose legal moves are listed.
     pub game: &'a G,
@@ -111,14 +172,14 @@ pub struct MaskSink<'a, G: EnvGame> {
     pub seat: Seat,
     /// The mask (length [`EnvGame::ACTIONS`]); cleared by `clear`.
     pub mask: &'a mut [u8],
-    /// Number of legal moves pushed.
-    pub count: usize,
+    /// The same as bits; cleared by `clear`.
+    pub bits: &'a mut ActionBits,
 }
 
 impl<G: EnvGame> MoveSink<G::Move> for MaskSink<'_, G> {
     fn clear(&mut self) {
         self.mask.fill(0);
-        self.count = 0;
+        *self.bits = ActionBits::default();
     }
 
     #[inline]
@@ -127,28 +188,26 @@ impl<G: EnvGame> MoveSink<G::Move> for MaskSink<'_, G> {
         if let Some(x) = self.mask.get_mut(a) {
             *x = 1;
         }
-        self.count += 1;
+        self.bits.set(a);
     }
 }
 
 /// Writes the action mask of the seat to act into `mask` (all zeros once
-/// the game is over); returns the number of legal moves.
+/// the game is over); returns the number of legal actions.
 pub fn action_mask<G: EnvGame>(game: &G, mask: &mut [u8]) -> usize {
+    let mut bits = ActionBits::default();
+    action_mask_bits(game, mask, &mut bits)
+}
+
+/// As [`action_mask`], also writing the legal actions as bits.
+pub fn action_mask_bits<G: EnvGame>(game: &G, mask: &mut [u8], bits: &mut ActionBits) -> usize {
     match game.to_act() {
         None => {
             mask.fill(0);
+            *bits = ActionBits::default();
             0
         }
-        Some(seat) => {
-            let mut sink = MaskSink {
-                game,
-                seat,
-                mask,
-                count: 0,
-            };
-            game.legal_moves(&mut sink);
-            sink.count
-        }
+        Some(seat) => game.write_mask(seat, mask, bits),
     }
 }
 

@@ -50,6 +50,7 @@ fn source_name(s: usize) -> &'static str {
 
 impl EnvGame for Game {
     const ACTIONS: usize = ACTIONS;
+    const OBS_LEN: usize = 419;
 
     fn obs_layout(_config: &sequence_stacks::Config) -> Vec<ObsPart> {
         layout(&[

@@ -15,7 +15,8 @@
 //! caller's seat must decide or the game ends).
 
 use crate::dynamic::{Failure, FailureKind};
-use crate::env::{self, EnvGame};
+use crate::env::{self, ActionBits, EnvGame};
+use rand::Rng;
 use sequence_bots::Bot;
 use sequence_common::rng::{playout_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Seat};
@@ -49,17 +50,179 @@ pub struct Tally {
     pub moves: u64,
 }
 
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.draws += o.draws;
+        self.moves += o.moves;
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+    }
+}
+
+/// One game's bots, by seat (`None` at the caller's seat).
+type SeatBots<G> = Vec<Option<Box<dyn Bot<G>>>>;
+
+/// One game of the vector with its generator, its legal actions as last
+/// written to the caller's mask, and (single-agent mode) its bots.
+struct Slot<G: EnvGame> {
+    game: G,
+    rng: PlayoutRng,
+    legal: ActionBits,
+    bots: SeatBots<G>,
+}
+
+/// What every slot's step shares.
+struct Shared<'a, G: EnvGame> {
+    template: &'a G,
+    /// The caller's seat in the single-agent mode.
+    me: Option<Seat>,
+    obs_len: usize,
+    observe: bool,
+}
+
+/// The output rows of one slot.
+struct Row<'a> {
+    obs: &'a mut [u8],
+    mask: &'a mut [u8],
+    to_act: &'a mut i64,
+    rewards: &'a mut [f32],
+    done: &'a mut u8,
+}
+
+impl<G: EnvGame> Slot<G> {
+    /// Single-agent mode: the bots move until `me` must decide or the game
+    /// ends; returns the caller's reward when it ended, and the moves made.
+    fn run_bots(&mut self, me: Option<Seat>) -> (f32, u64) {
+        let Some(me) = me else {
+            return (0.0, 0);
+        };
+        let mut moves = 0;
+        while let Some(s) = self.game.to_act() {
+            if s == me {
+                return (0.0, moves);
+            }
+            let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
+                return (0.0, moves);
+            };
+            let mv = bot.choose(&self.game.view(s));
+            // A built-in bot answers a legal move; never trust blindly.
+            let mv = match self.game.check(s, mv) {
+                Ok(()) => mv,
+                Err(_) => match self.game.random_move(&mut self.rng) {
+                    Some(m) => m,
+                    None => return (0.0, moves),
+                },
+            };
+            let _ = self.game.apply(s, mv, &mut RngReshuffler(&mut self.rng));
+            moves += 1;
+        }
+        (env::reward(&self.game, me), moves)
+    }
+
+    /// Deals a new game until one reaches the caller (the bots may finish
+    /// a game before the caller's seat ever decides).
+    fn deal(&mut self, sh: &Shared<'_, G>, tally: &mut Tally) {
+        loop {
+            self.game = sh.template.fresh_deal(&mut self.rng);
+            let (_, m) = self.run_bots(sh.me);
+            tally.moves += m;
+            if !self.game.is_over() {
+                return;
+            }
+        }
+    }
+
+    fn write(&mut self, sh: &Shared<'_, G>, row: &mut Row<'_>) {
+        if sh.observe {
+            let seat = sh.me.or(self.game.to_act()).unwrap_or(Seat(0));
+            self.game.observe(seat, row.obs);
+        }
+        env::action_mask_bits(&self.game, row.mask, &mut self.legal);
+        *row.to_act = self.game.to_act().map_or(-1, |s| s.0 as i64);
+    }
+
+    /// Makes the checked move, lets the bots answer, and on the game's end
+    /// counts it, reports the rewards and deals again.
+    fn step(
+        &mut self,
+        sh: &Shared<'_, G>,
+        seat: Seat,
+        mv: G::Move,
+        row: &mut Row<'_>,
+        tally: &mut Tally,
+    ) {
+        row.rewards.fill(0.0);
+        *row.done = 0;
+        if self
+            .game
+            .apply(seat, mv, &mut RngReshuffler(&mut self.rng))
+            .is_ok()
+        {
+            tally.moves += 1;
+            let mut r = 0.0;
+            if !self.game.is_over() {
+                let (rb, m) = self.run_bots(sh.me);
+                r = rb;
+                tally.moves += m;
+            } else if let Some(me) = sh.me {
+                r = env::reward(&self.game, me);
+            }
+            if self.game.is_over() {
+                match self.game.outcome().winner() {
+                    Some(side) => {
+                        if let Some(w) = tally.wins.get_mut(side as usize) {
+                            *w += 1;
+                        }
+                    }
+                    None => tally.draws += 1,
+                }
+                tally.games += 1;
+                if sh.me.is_some() {
+                    row.rewards[0] = r;
+                } else {
+                    for (s, x) in row.rewards.iter_mut().enumerate() {
+                        *x = env::reward(&self.game, Seat(s as u8));
+                    }
+                }
+                *row.done = 1;
+                self.deal(sh, tally);
+            }
+        }
+        self.write(sh, row);
+    }
+}
+
+/// Splits the output buffers into one [`Row`] per game.
+fn rows<'a>(out: &'a mut Out<'_>, obs_len: usize, actions: usize, width: usize) -> Vec<Row<'a>> {
+    out.obs
+        .chunks_mut(obs_len.max(1))
+        .zip(out.mask.chunks_mut(actions.max(1)))
+        .zip(out.to_act.iter_mut())
+        .zip(out.rewards.chunks_mut(width.max(1)))
+        .zip(out.done.iter_mut())
+        .map(|((((obs, mask), to_act), rewards), done)| Row {
+            obs,
+            mask,
+            to_act,
+            rewards,
+            done,
+        })
+        .collect()
+}
+
 /// `N` games stepped together (see the module docs).
 pub struct VecCore<G: EnvGame> {
     template: G,
-    games: Vec<G>,
-    rngs: Vec<PlayoutRng>,
-    /// Single-agent mode: the caller's seat and every game's bots (one per
-    /// seat, `None` at the caller's seat).
-    bots: Option<(Seat, Vec<Vec<Option<Box<dyn Bot<G>>>>>)>,
-    bot_spec: Option<String>,
-    seed: u64,
+    slots: Vec<Slot<G>>,
+    /// Single-agent mode: the caller's seat and the bots' name.
+    opponents: Option<(Seat, String)>,
     obs_len: usize,
+    threads: usize,
     tally: Tally,
 }
 
@@ -71,18 +234,26 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Fewest games per thread worth a thread of its own.
+const GAMES_PER_THREAD: usize = 64;
+
 impl<G: EnvGame> VecCore<G> {
     /// `n` games of `template`'s table, every seat played by the caller.
     pub fn new(template: G, n: usize, seed: u64) -> VecCore<G> {
         let obs_len = G::obs_len(template.config());
         let mut v = VecCore {
-            games: vec![template.clone(); n],
-            rngs: vec![],
+            slots: (0..n)
+                .map(|_| Slot {
+                    game: template.clone(),
+                    rng: playout_rng(0),
+                    legal: ActionBits::default(),
+                    bots: vec![],
+                })
+                .collect(),
             template,
-            bots: None,
-            bot_spec: None,
-            seed,
+            opponents: None,
             obs_len,
+            threads: 1,
             tally: Tally::default(),
         };
         v.deal_all(seed);
@@ -115,20 +286,26 @@ impl<G: EnvGame> VecCore<G> {
         sequence_bots::bot::<G>(opponents, 0)
             .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))?;
         let mut v = VecCore::new(template, n, seed);
-        v.bot_spec = Some(opponents.to_string());
-        v.bots = Some((Seat(seat), vec![]));
+        v.opponents = Some((Seat(seat), opponents.to_string()));
         v.deal_all(seed);
         Ok(v)
     }
 
+    /// Steps the games on up to `threads` threads (1: the calling thread
+    /// only). Results do not depend on it: every game has its own
+    /// generator.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
     /// Number of games.
     pub fn len(&self) -> usize {
-        self.games.len()
+        self.slots.len()
     }
 
     /// Whether there is no game.
     pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
+        self.slots.is_empty()
     }
 
     /// Length of one observation.
@@ -139,7 +316,7 @@ impl<G: EnvGame> VecCore<G> {
     /// Rewards per game in a step: the player count, or 1 in the
     /// single-agent mode.
     pub fn reward_width(&self) -> usize {
-        if self.bots.is_some() {
+        if self.opponents.is_some() {
             1
         } else {
             self.template.players() as usize
@@ -147,8 +324,8 @@ impl<G: EnvGame> VecCore<G> {
     }
 
     /// The games (for tests and inspection).
-    pub fn games(&self) -> &[G] {
-        &self.games
+    pub fn games(&self) -> Vec<&G> {
+        self.slots.iter().map(|s| &s.game).collect()
     }
 
     /// Results since the last reset.
@@ -157,38 +334,43 @@ impl<G: EnvGame> VecCore<G> {
     }
 
     fn deal_all(&mut self, seed: u64) {
-        self.seed = seed;
-        self.rngs = (0..self.games.len())
-            .map(|i| playout_rng(mix(seed ^ mix(i as u64))))
-            .collect();
-        self.tally = Tally {
+        let mut tally = Tally {
             wins: vec![0; self.template.sides() as usize],
             ..Tally::default()
         };
-        if let Some((_, bots)) = &mut self.bots {
-            bots.clear();
-            let spec = self.bot_spec.clone().unwrap_or_default();
-            for i in 0..self.games.len() {
-                let row = (0..self.template.players())
+        let players = self.template.players();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.rng = playout_rng(mix(seed ^ mix(i as u64)));
+            slot.bots = match &self.opponents {
+                None => vec![],
+                Some((me, spec)) => (0..players)
                     .map(|s| {
-                        sequence_bots::bot::<G>(&spec, mix(seed ^ mix((i as u64) << 8 | s as u64)))
-                            .ok()
+                        (Seat(s) != *me)
+                            .then(|| {
+                                sequence_bots::bot::<G>(
+                                    spec,
+                                    mix(seed ^ mix((i as u64) << 8 | s as u64)),
+                                )
+                                .ok()
+                            })
+                            .flatten()
                     })
-                    .collect();
-                bots.push(row);
-            }
+                    .collect(),
+            };
         }
-        for i in 0..self.games.len() {
-            self.games[i] = self.template.fresh_deal(&mut self.rngs[i]);
+        let me = self.opponents.as_ref().map(|(s, _)| *s);
+        let sh = Shared {
+            template: &self.template,
+            me,
+            obs_len: self.obs_len,
+            observe: false,
+        };
+        let mut unused = Tally::default();
+        for slot in &mut self.slots {
+            slot.deal(&sh, &mut unused);
         }
-        for i in 0..self.games.len() {
-            // Single-agent: the bots open until the caller's seat decides.
-            let mut unused = 0.0;
-            self.run_bots(i, &mut unused);
-            if self.games[i].is_over() {
-                self.games[i] = self.template.fresh_deal(&mut self.rngs[i]);
-            }
-        }
+        tally.moves = 0;
+        self.tally = tally;
     }
 
     /// Deals every game again from `seed` and writes the first
@@ -197,59 +379,17 @@ impl<G: EnvGame> VecCore<G> {
         self.deal_all(seed);
         out.rewards.fill(0.0);
         out.done.fill(0);
-        for i in 0..self.games.len() {
-            self.write(i, out);
-        }
-    }
-
-    /// In the single-agent mode, lets the bots move in game `i` until the
-    /// caller's seat must decide or the game ends; adds the caller's
-    /// reward to `reward` when it ends.
-    fn run_bots(&mut self, i: usize, reward: &mut f32) {
-        let Some((me, bots)) = &mut self.bots else {
-            return;
+        let (obs_len, width) = (self.obs_len, self.reward_width());
+        let mut rows = rows(out, obs_len, G::ACTIONS, width);
+        let sh = Shared {
+            template: &self.template,
+            me: self.opponents.as_ref().map(|(s, _)| *s),
+            obs_len,
+            observe: true,
         };
-        let g = &mut self.games[i];
-        while let Some(s) = g.to_act() {
-            if s == *me {
-                return;
-            }
-            let Some(Some(bot)) = bots.get_mut(i).and_then(|row| row.get_mut(s.index())) else {
-                return;
-            };
-            let mv = bot.choose(&g.view(s));
-            if g.check(s, mv).is_err() {
-                // A built-in bot answers a legal move; never trust blindly.
-                match g.random_move(&mut self.rngs[i]) {
-                    Some(m) => {
-                        let _ = g.apply(s, m, &mut RngReshuffler(&mut self.rngs[i]));
-                    }
-                    None => return,
-                }
-            } else {
-                let _ = g.apply(s, mv, &mut RngReshuffler(&mut self.rngs[i]));
-            }
-            self.tally.moves += 1;
+        for (slot, row) in self.slots.iter_mut().zip(rows.iter_mut()) {
+            slot.write(&sh, row);
         }
-        if g.is_over() {
-            *reward += env::reward(g, *me);
-        }
-    }
-
-    /// The seat whose observation and mask a game reports.
-    fn observer(&self, i: usize) -> Seat {
-        match &self.bots {
-            Some((me, _)) => *me,
-            None => self.games[i].to_act().unwrap_or(Seat(0)),
-        }
-    }
-
-    fn write(&self, i: usize, out: &mut Out<'_>) {
-        let g = &self.games[i];
-        let seat = self.observer(i);
-        g.observe(seat, &mut out.obs[i * self.obs_len..(i + 1) * self.obs_len]);
-        env::action_mask(g, &mut out.mask[i * G::ACTIONS..(i + 1) * G::ACTIONS]);
-        out.to_act[i] = g.to_act().map_or(-1, |s| s.0 as i64);
     }
 
     /// Steps every game with its action; see the module docs.
@@ -272,7 +412,7 @@ impl<G: EnvGame> VecCore<G> {
         out: &mut Out<'_>,
         observe: bool,
     ) -> Result<(), Failure> {
-        let n = self.games.len();
+        let n = self.slots.len();
         if actions.len() != n {
             return Err(Failure::new(
                 FailureKind::Action,
@@ -280,10 +420,23 @@ impl<G: EnvGame> VecCore<G> {
                 format!("{} actions for {n} games", actions.len()),
             ));
         }
-        // Check every action before any game moves.
+        // Check every action before any game moves: it must be in the mask
+        // the caller was given, and the engine must agree.
         let mut moves = Vec::with_capacity(n);
-        for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
-            match env::legal_move_of(g, a) {
+        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+            let listed = a >= 0 && slot.legal.contains(a as usize);
+            let checked = env::legal_move_of(&slot.game, a).and_then(|m| {
+                if listed {
+                    Ok(m)
+                } else {
+                    Err(env::ActionError {
+                        action: a,
+                        code: "env.not_legal",
+                        why: format!("{} is not in the mask", G::action_text(a as usize)),
+                    })
+                }
+            });
+            match checked {
                 Ok(m) => moves.push(m),
                 Err(e) => {
                     return Err(Failure::new(
@@ -295,72 +448,73 @@ impl<G: EnvGame> VecCore<G> {
             }
         }
         let width = self.reward_width();
-        let players = self.template.players();
-        for (i, (seat, mv)) in moves.into_iter().enumerate() {
-            let rewards = &mut out.rewards[i * width..(i + 1) * width];
-            rewards.fill(0.0);
-            out.done[i] = 0;
-            let g = &mut self.games[i];
-            if g.apply(seat, mv, &mut RngReshuffler(&mut self.rngs[i]))
-                .is_err()
-            {
-                // Only a refusing reshuffler errs; a random one never does.
-                continue;
+        let sh = Shared {
+            template: &self.template,
+            me: self.opponents.as_ref().map(|(s, _)| *s),
+            obs_len: self.obs_len,
+            observe,
+        };
+        let obs_len = sh.obs_len;
+        let mut rows = rows(out, obs_len, G::ACTIONS, width);
+        let threads = self.threads.min(n / GAMES_PER_THREAD).max(1);
+        let mut tally = Tally {
+            wins: vec![0; self.template.sides() as usize],
+            ..Tally::default()
+        };
+        if threads == 1 {
+            for ((slot, row), (seat, mv)) in self.slots.iter_mut().zip(rows.iter_mut()).zip(moves) {
+                slot.step(&sh, seat, mv, row, &mut tally);
             }
-            self.tally.moves += 1;
-            let mut r = 0.0;
-            if !g.is_over() {
-                self.run_bots(i, &mut r);
-            } else if let Some((me, _)) = &self.bots {
-                r = env::reward(g, *me);
-            }
-            let g = &mut self.games[i];
-            if g.is_over() {
-                match g.outcome().winner() {
-                    Some(side) => {
-                        if let Some(w) = self.tally.wins.get_mut(side as usize) {
-                            *w += 1;
-                        }
-                    }
-                    None => self.tally.draws += 1,
-                }
-                self.tally.games += 1;
-                if self.bots.is_some() {
-                    rewards[0] = r;
-                } else {
-                    for s in 0..players {
-                        rewards[s as usize] = env::reward(g, Seat(s));
-                    }
-                }
-                out.done[i] = 1;
-                *g = self.template.fresh_deal(&mut self.rngs[i]);
-                let mut unused = 0.0;
-                self.run_bots(i, &mut unused);
-                // A game the bots finished before the caller moved is dealt
-                // again (it never reaches the caller).
-                while self.games[i].is_over() {
-                    self.games[i] = self.template.fresh_deal(&mut self.rngs[i]);
-                    self.run_bots(i, &mut unused);
-                }
-            }
-            if observe {
-                self.write(i, out);
-            } else {
-                let g = &self.games[i];
-                env::action_mask(g, &mut out.mask[i * G::ACTIONS..(i + 1) * G::ACTIONS]);
-                out.to_act[i] = g.to_act().map_or(-1, |s| s.0 as i64);
+        } else {
+            let per = n.div_ceil(threads);
+            let tallies: Vec<Tally> = std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .slots
+                    .chunks_mut(per)
+                    .zip(rows.chunks_mut(per))
+                    .zip(moves.chunks(per))
+                    .map(|((slots, rows), moves)| {
+                        let sh = &sh;
+                        let wins = tally.wins.len();
+                        scope.spawn(move || {
+                            let mut t = Tally {
+                                wins: vec![0; wins],
+                                ..Tally::default()
+                            };
+                            for ((slot, row), &(seat, mv)) in
+                                slots.iter_mut().zip(rows.iter_mut()).zip(moves)
+                            {
+                                slot.step(sh, seat, mv, row, &mut t);
+                            }
+                            t
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            });
+            for t in &tallies {
+                tally.add(t);
             }
         }
+        self.tally.add(&tally);
         Ok(())
     }
 
-    /// A uniformly random legal action per game, from the games' own
-    /// generators (a random agent that never leaves Rust).
+    /// A uniformly random legal action per game (uniform over the actions
+    /// of its mask), from the games' own generators: a random agent that
+    /// never leaves Rust. `-1` for a game with no legal action.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        for ((g, rng), a) in self.games.iter().zip(&mut self.rngs).zip(out.iter_mut()) {
-            *a = match (g.to_act(), g.random_move(rng)) {
-                (Some(seat), Some(m)) => g.action_of(seat, &m) as i64,
-                _ => -1,
+        for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
+            let n = slot.legal.count();
+            *a = if n == 0 {
+                -1
+            } else {
+                slot.legal
+                    .nth(slot.rng.random_range(0..n))
+                    .map_or(-1, |x| x as i64)
             };
         }
     }
@@ -391,6 +545,8 @@ pub trait DynVec: Send {
     fn random_actions(&mut self, out: &mut [i64]);
     /// Results since the last reset.
     fn tally(&self) -> Tally;
+    /// See [`VecCore::set_threads`].
+    fn set_threads(&mut self, threads: usize);
 }
 
 impl<G: EnvGame> DynVec for VecCore<G> {
@@ -417,6 +573,9 @@ impl<G: EnvGame> DynVec for VecCore<G> {
     }
     fn tally(&self) -> Tally {
         self.tally.clone()
+    }
+    fn set_threads(&mut self, threads: usize) {
+        VecCore::set_threads(self, threads)
     }
 }
 

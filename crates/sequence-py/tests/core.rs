@@ -35,6 +35,11 @@ fn positions<G: Rules>(players: u8, games: usize) -> Vec<G> {
 /// reads no other hand and not the draw pile's order.
 fn observation_shows_only_the_view<G: EnvGame>(players: u8) {
     let len = G::obs_len(table::<G>(players).config());
+    let parts = G::obs_layout(table::<G>(players).config());
+    assert_eq!(parts.iter().map(|p| p.len()).sum::<usize>(), len);
+    for w in parts.windows(2) {
+        assert_eq!(w[0].offset + w[0].len(), w[1].offset);
+    }
     let high = G::obs_high(table::<G>(players).config());
     assert_eq!(high.len(), len);
     let mut rng = playout_rng(3);
@@ -86,7 +91,10 @@ fn mask_matches_legal_moves<G: EnvGame>(players: u8) {
         };
         let mut legal = vec![];
         g.legal_moves(&mut legal);
-        assert_eq!(n, legal.len());
+        let mut distinct: Vec<usize> = legal.iter().map(|m| g.action_of(seat, m)).collect();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(n, distinct.len());
         for m in &legal {
             let a = g.action_of(seat, m);
             assert!(a < G::ACTIONS);
@@ -230,12 +238,9 @@ fn refusals_carry_codes_and_change_nothing() {
     }
 }
 
-fn buffers(
-    n: usize,
-    obs: usize,
-    actions: usize,
-    width: usize,
-) -> (Vec<u8>, Vec<u8>, Vec<i64>, Vec<f32>, Vec<u8>) {
+type Buffers = (Vec<u8>, Vec<u8>, Vec<i64>, Vec<f32>, Vec<u8>);
+
+fn buffers(n: usize, obs: usize, actions: usize, width: usize) -> Buffers {
     (
         vec![0; n * obs],
         vec![0; n * actions],
@@ -288,6 +293,18 @@ fn vector_steps_are_reproducible_and_finish_games() {
     let mut c = VecCore::new(s, 4, 2);
     let (_, dc) = run_vec(&mut c, 400);
     assert!(dc >= 2);
+}
+
+#[test]
+fn vector_threads_do_not_change_results() {
+    let t: sequence_classic::Game = table(4);
+    let mut one = VecCore::new(t.clone(), 256, 9);
+    let mut two = VecCore::new(t, 256, 9);
+    two.set_threads(2);
+    let (a, da) = run_vec(&mut one, 120);
+    let (b, db) = run_vec(&mut two, 120);
+    assert_eq!((a, da), (b, db));
+    assert_eq!(one.tally(), two.tally());
 }
 
 #[test]
