@@ -17,7 +17,7 @@
 
 use crate::env::{layout, ActionBits, EnvGame, ObsPart};
 use sequence_classic::options::NoPlay;
-use sequence_classic::{Card, Game, Move, Space, Team};
+use sequence_classic::{Bitboard, Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
 
 /// First action of each kind.
@@ -32,6 +32,36 @@ pub const ACTIONS: usize = 405;
 
 /// Most seats a classic observation has room for (C3).
 const SEATS: usize = 12;
+
+/// The ten columns of a board row's bits as bytes 0/1, for every row
+/// value: a row of a bitboard becomes ten bytes in one copy.
+static ROW_BYTES: [[u8; 10]; 1024] = {
+    let mut t = [[0u8; 10]; 1024];
+    let mut v = 0;
+    while v < 1024 {
+        let mut c = 0;
+        while c < 10 {
+            t[v][c] = ((v >> c) & 1) as u8;
+            c += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// Row `r` (0-based) of a bitboard as ten bits, column `a` lowest.
+#[inline]
+fn row_bits(bb: Bitboard, r: usize) -> usize {
+    ((bb.0 >> (r * 11)) & 0x3FF) as usize
+}
+
+/// A bitboard as 100 bytes 0/1 in reading order.
+#[inline]
+fn plane(bb: Bitboard, out: &mut [u8]) {
+    for (r, row) in out.chunks_exact_mut(10).take(10).enumerate() {
+        row.copy_from_slice(&ROW_BYTES[row_bits(bb, r)]);
+    }
+}
 
 /// The space of a reading-order index.
 fn space(i: usize) -> Option<Space> {
@@ -128,17 +158,17 @@ impl EnvGame for Game {
     fn write_mask(&self, seat: Seat, mask: &mut [u8], bits: &mut ActionBits) -> usize {
         mask.fill(0);
         *bits = ActionBits::default();
-        let mut set = |a: usize| {
+        fn set(mask: &mut [u8], bits: &mut ActionBits, a: usize) {
             if let Some(x) = mask.get_mut(a) {
                 *x = 1;
             }
             bits.set(a);
-        };
+        }
         let hand = self.hand(seat);
         if !self.dead_exchanged() {
             for &c in hand {
                 if self.is_dead(c) {
-                    set(DEAD + c.index());
+                    set(mask, bits, DEAD + c.index());
                 }
             }
         }
@@ -149,25 +179,33 @@ impl EnvGame for Game {
                 continue;
             }
             seen |= 1 << c.index();
-            let base = if c.is_one_eyed_jack() {
-                JACK_REMOVE
-            } else if c.is_jack() {
-                JACK_PLACE
+            let t = self.targets(c);
+            plays += t.count();
+            if c.is_jack() {
+                // A jack's targets fill its own 100 actions (J♦ and J♣
+                // alike, J♠ and J♥ alike): a row at a time.
+                let base = if c.is_one_eyed_jack() {
+                    JACK_REMOVE
+                } else {
+                    JACK_PLACE
+                };
+                plane(t, &mut mask[base..base + 100]);
+                for r in 0..10 {
+                    bits.set_run(base + r * 10, row_bits(t, r) as u64, 10);
+                }
             } else {
-                PLACE
-            };
-            for at in self.targets(c) {
-                set(base + at.reading_index());
-                plays += 1;
+                for at in t {
+                    set(mask, bits, PLACE + at.reading_index());
+                }
             }
         }
         if plays == 0 {
             if self.config().options().no_play == NoPlay::Discard && !hand.is_empty() {
                 for &c in hand {
-                    set(DISCARD + c.index());
+                    set(mask, bits, DISCARD + c.index());
                 }
             } else {
-                set(PASS);
+                set(mask, bits, PASS);
             }
         }
         bits.count()
@@ -181,15 +219,13 @@ impl EnvGame for Game {
         // chips [3, 10, 10]: team-relative planes.
         for k in 0..teams.min(3) {
             let team = Team((me + k) % teams);
-            let plane = &mut out[k as usize * 100..(k as usize + 1) * 100];
-            for sq in self.chips(team).iter() {
-                plane[sq.reading_index()] = 1;
-            }
+            plane(
+                self.chips(team),
+                &mut out[k as usize * 100..(k as usize + 1) * 100],
+            );
         }
         let (locked, rest) = out[300..].split_at_mut(100);
-        for sq in self.locked().iter() {
-            locked[sq.reading_index()] = 1;
-        }
+        plane(self.locked(), locked);
         let (hand, rest) = rest.split_at_mut(52);
         for c in self.hand(seat) {
             hand[c.index()] += 1;

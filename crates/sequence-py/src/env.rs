@@ -134,6 +134,21 @@ impl ActionBits {
         }
     }
 
+    /// Adds the actions `a + i` for each bit `i` of `v` (`width` bits).
+    #[inline]
+    pub fn set_run(&mut self, a: usize, v: u64, width: usize) {
+        let v = v & ((1u64 << width) - 1);
+        let (w, off) = (a >> 6, a & 63);
+        if let Some(x) = self.0.get_mut(w) {
+            *x |= v << off;
+        }
+        if off + width > 64 {
+            if let Some(x) = self.0.get_mut(w + 1) {
+                *x |= v >> (64 - off);
+            }
+        }
+    }
+
     /// Whether action `a` is in the set.
     #[inline]
     pub fn contains(&self, a: usize) -> bool {

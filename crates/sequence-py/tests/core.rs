@@ -7,7 +7,7 @@ use sequence_common::record::verify;
 use sequence_common::rng::{game_rng, playout_rng};
 use sequence_common::{Notation, Rules, Seat, SeatView};
 use sequence_py::dynamic::{self, FailureKind};
-use sequence_py::env::{action_mask, legal_move_of, EnvGame};
+use sequence_py::env::{action_mask, action_mask_bits, legal_move_of, ActionBits, EnvGame};
 use sequence_py::vector::{Out, VecCore};
 use serde_json::json;
 
@@ -84,6 +84,19 @@ fn mask_matches_legal_moves<G: EnvGame>(players: u8) {
     let mut checked = 0;
     for g in positions::<G>(players, 2) {
         let n = action_mask(&g, &mut mask);
+        let mut bits = ActionBits::default();
+        let mut again = vec![0u8; G::ACTIONS];
+        assert_eq!(action_mask_bits(&g, &mut again, &mut bits), n);
+        assert_eq!(again, mask);
+        for (a, &m) in mask.iter().enumerate() {
+            assert_eq!(bits.contains(a), m == 1, "bit {a}");
+        }
+        assert_eq!(bits.count(), n);
+        if n > 0 {
+            let last = bits.nth(n - 1).expect("n actions");
+            assert_eq!(mask[last], 1);
+            assert!(bits.nth(n).is_none());
+        }
         let Some(seat) = g.to_act() else {
             assert_eq!(n, 0);
             assert!(mask.iter().all(|&m| m == 0));
