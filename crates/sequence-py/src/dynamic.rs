@@ -754,8 +754,7 @@ impl<G: DynEngine> DynGame for Session<G> {
     }
 
     fn random_move(&mut self) -> Option<AnyMove> {
-        let g = self.game().clone();
-        g.random_move(self.rng()).map(|m| G::wrap(m, g.config()))
+        Session::random_move(self).map(|m| G::wrap(m, self.game().config()))
     }
 
     fn playout(&mut self, max_moves: u32) -> u32 {
@@ -764,8 +763,7 @@ impl<G: DynEngine> DynGame for Session<G> {
             let Some(seat) = self.game().to_act() else {
                 break;
             };
-            let g = self.game().clone();
-            let Some(m) = g.random_move(self.rng()) else {
+            let Some(m) = Session::random_move(self) else {
                 break;
             };
             if Session::play(self, seat, m).is_err() {

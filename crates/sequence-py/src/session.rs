@@ -125,8 +125,9 @@ impl<G: Notation> Session<G> {
         self.record.as_ref().map_or(&[], |r| &r.moves)
     }
 
-    /// The generator, for random moves that should follow the seed.
-    pub fn rng(&mut self) -> &mut GameRng {
-        &mut self.rng
+    /// A uniformly random legal move of the seat to act, drawn from the
+    /// session's generator (so it follows the seed); `None` once over.
+    pub fn random_move(&mut self) -> Option<G::Move> {
+        self.game.random_move(&mut self.rng)
     }
 }
