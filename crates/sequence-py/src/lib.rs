@@ -13,6 +13,8 @@
 //!   by the Python package in `python/sequence_game` (PettingZoo and
 //!   Gymnasium environments, typed stubs).
 
+#![warn(missing_docs)]
+
 pub mod classic_env;
 pub mod dynamic;
 pub mod env;
