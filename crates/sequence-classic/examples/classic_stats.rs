@@ -41,7 +41,10 @@ fn main() {
     let mean = moves as f64 / n;
     let sd = (moves_sq / n - mean * mean).sqrt();
     println!("classic {players}p, {games} random games (seed {seed})");
-    println!("mean moves/game      {mean:.3} (sd {sd:.2}, s.e. {:.3})", sd / n.sqrt());
+    println!(
+        "mean moves/game      {mean:.3} (sd {sd:.2}, s.e. {:.3})",
+        sd / n.sqrt()
+    );
     for (t, w) in wins.iter().enumerate().take(teams) {
         let p = *w as f64 / n;
         println!(
@@ -51,7 +54,10 @@ fn main() {
         );
     }
     let p = draws as f64 / n;
-    println!("draws                {p:.5} (s.e. {:.5})", (p * (1.0 - p) / n).sqrt());
+    println!(
+        "draws                {p:.5} (s.e. {:.5})",
+        (p * (1.0 - p) / n).sqrt()
+    );
     println!("dead exchanges/game  {:.4}", dead as f64 / n);
     println!("reshuffles/game      {:.4}", reshuffles as f64 / n);
 }

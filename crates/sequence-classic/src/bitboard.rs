@@ -38,6 +38,13 @@ impl Space {
         }
     }
 
+    /// The space of a bit index known to be a space (from a layout or a
+    /// mask of spaces); not checked.
+    #[inline]
+    pub(crate) const fn from_bit_unchecked(bit: u8) -> Space {
+        Space(bit)
+    }
+
     /// The bit index `row * 11 + col`.
     #[inline]
     pub const fn bit(self) -> u8 {

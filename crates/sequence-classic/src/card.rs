@@ -110,6 +110,18 @@ impl Card {
         self.0 as usize
     }
 
+    /// The index as a byte (for lane arithmetic on hands).
+    #[inline]
+    pub(crate) const fn code_byte(self) -> u8 {
+        self.0
+    }
+
+    /// The card of a byte made by [`Card::code_byte`].
+    #[inline]
+    pub(crate) const fn from_code_byte(b: u8) -> Card {
+        Card(b)
+    }
+
     /// The rank.
     pub fn rank(self) -> Rank {
         Rank(self.0 % 13)

@@ -14,7 +14,7 @@ use crate::card::Card;
 use crate::layout::Layout;
 use crate::moves::Move;
 use crate::options::{Config, NoPlay};
-use crate::sequences::{Sequence, Window};
+use crate::sequences::Window;
 use rand::Rng;
 use sequence_common::Seat;
 use serde::{Deserialize, Serialize};
@@ -27,21 +27,21 @@ pub const MAX_PLAYERS: usize = 12;
 pub const DECK_SIZE: usize = 104;
 /// Capacity of a hand (the largest hand is 7, C4).
 pub const MAX_HAND: usize = 8;
-/// Empty spaces per card at the start: 2 for every non-jack (C1).
-const FREE_START: [u8; 64] = {
-    let mut f = [0u8; 64];
-    let mut i = 0;
-    while i < 52 {
-        f[i] = 2;
-        i += 1;
-    }
+/// Every non-jack card, one bit per card index (C1): the cards with two
+/// spaces on the board.
+pub(crate) const NON_JACKS: u64 = {
+    let mut m = (1u64 << 52) - 1;
     let mut s = 0;
     while s < 4 {
-        f[s * 13 + 10] = 0;
+        m &= !(1u64 << (s * 13 + 10));
         s += 1;
     }
-    f
+    m
 };
+/// The two-eyed jacks J♦ and J♣ (C6), one bit per card index.
+pub(crate) const TWO_EYED: u64 = (1u64 << (2 * 13 + 10)) | (1u64 << (3 * 13 + 10));
+/// The one-eyed jacks J♠ and J♥ (C6), one bit per card index.
+pub(crate) const ONE_EYED: u64 = (1u64 << 10) | (1u64 << (13 + 10));
 
 /// Most sequences kept on the board at once.
 pub const MAX_SEQUENCES: usize = 24;
@@ -110,12 +110,19 @@ pub enum Status {
     Draw,
 }
 
-/// A hand of at most [`MAX_HAND`] cards. A played card's slot is taken by
-/// the hand's last card, and a drawn card goes last.
+/// A hand of at most [`MAX_HAND`] cards, in the order a person sees it: a
+/// played card leaves a gap that the later cards close up (they keep their
+/// order), and a drawn card goes last. Besides the ordered cards it keeps
+/// which cards it holds as bitsets (bit = card index), so that counting
+/// moves takes a few popcounts ([`Game::random_move`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
     pub(crate) cards: [Card; MAX_HAND],
     pub(crate) len: u8,
+    /// Cards held at least once.
+    pub(crate) kinds: u64,
+    /// Cards held twice (both copies of C1).
+    pub(crate) twice: u64,
 }
 
 impl Default for Hand {
@@ -123,9 +130,14 @@ impl Default for Hand {
         Hand {
             cards: [Card::JS; MAX_HAND],
             len: 0,
+            kinds: 0,
+            twice: 0,
         }
     }
 }
+
+/// `0x0101…01`: one in every byte lane of a `u64`.
+const LANES: u64 = 0x0101_0101_0101_0101;
 
 impl Hand {
     /// The cards.
@@ -149,7 +161,13 @@ impl Hand {
     /// Whether the hand holds `c`.
     #[inline]
     pub fn contains(&self, c: Card) -> bool {
-        self.cards().contains(&c)
+        self.kinds >> c.index() & 1 != 0
+    }
+
+    /// The distinct cards held, one bit per card index.
+    #[inline]
+    pub(crate) fn kinds(&self) -> u64 {
+        self.kinds
     }
 
     #[inline]
@@ -157,21 +175,52 @@ impl Hand {
         if (self.len as usize) < MAX_HAND {
             self.cards[self.len as usize] = c;
             self.len += 1;
+            let bit = 1u64 << (c.index() & 63);
+            self.twice |= self.kinds & bit;
+            self.kinds |= bit;
         }
     }
 
+    /// The cards as the 8 byte lanes of a `u64` (lane `i` = `cards[i]`).
+    #[inline]
+    fn lanes(&self) -> u64 {
+        u64::from_le_bytes(self.cards.map(Card::code_byte))
+    }
+
+    /// Removes the first copy of `c`; the later cards move up one place
+    /// and keep their order. Branch-free lane arithmetic on a `u64`, no
+    /// memmove. Returns whether `c` was held.
     #[inline]
     pub(crate) fn remove(&mut self, c: Card) -> bool {
-        let n = self.len as usize;
-        match self.cards[..n].iter().position(|&x| x == c) {
-            Some(i) => {
-                // The others keep their order (a person's hand on screen
-                // does not shuffle; the drawn card goes last).
-                self.cards.copy_within(i + 1..n, i);
-                self.len -= 1;
-                true
-            }
-            None => false,
+        let bit = 1u64 << (c.index() & 63);
+        if self.kinds & bit == 0 {
+            return false;
+        }
+        let x = self.lanes();
+        // Lanes equal to `c` become zero; the lowest zero lane of `v` is
+        // flagged exactly (a borrow only flags lanes above a zero lane).
+        let v = x ^ (LANES * c.code_byte() as u64);
+        let zero = v.wrapping_sub(LANES) & !v & (LANES << 7);
+        let i = zero.trailing_zeros() & !7; // bit offset of the lane
+        if i as usize >= 8 * self.len as usize {
+            return false;
+        }
+        let low = x & ((1u64 << i) - 1);
+        // `i` is at most 56, so `i + 8` at most 64: shift in two steps.
+        let high = (x >> i >> 8) << i;
+        self.cards = (low | high).to_le_bytes().map(Card::from_code_byte);
+        self.len -= 1;
+        let two = self.twice & bit;
+        self.twice ^= two;
+        self.kinds ^= bit ^ two;
+        true
+    }
+
+    /// Replaces the cards (bitsets rebuilt).
+    pub(crate) fn set(&mut self, cards: &[Card]) {
+        *self = Hand::default();
+        for &c in cards {
+            self.push(c);
         }
     }
 }
@@ -231,6 +280,9 @@ pub(crate) struct RuleTables {
     pub(crate) star: [[u128; 4]; 110],
     /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
     pub(crate) card_spaces: [[u8; 2]; 52],
+    /// Per bit index: the bit (by card index) of the card the space shows;
+    /// 0 for the corners and gap bits.
+    pub(crate) space_card_bit: [u64; 110],
     pub(crate) win: u8,
     pub(crate) len: u8,
     pub(crate) reshuffle: bool,
@@ -246,9 +298,12 @@ pub struct Game {
     pub(crate) chips: [Bitboard; 3],
     pub(crate) occupied: Bitboard,
     pub(crate) locked: Bitboard,
-    /// Per card index: how many of its spaces are empty (jacks: 0).
-    pub(crate) free: [u8; 64],
-    pub(crate) seqs: [Sequence; MAX_SEQUENCES],
+    /// Cards (bit = card index) with exactly one empty space.
+    pub(crate) free1: u64,
+    /// Cards with both spaces empty. A non-jack in neither is dead (C6).
+    pub(crate) free2: u64,
+    /// The completed sequences (their masks: [`Window::mask`]).
+    pub(crate) seqs: [Window; MAX_SEQUENCES],
     pub(crate) seq_team: [u8; MAX_SEQUENCES],
     pub(crate) nseq: u8,
     pub(crate) seq_count: [u8; 3],
@@ -346,6 +401,12 @@ impl Game {
     /// dealer is not a seat.
     pub fn new(config: Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
         check_deck(deck)?;
+        Game::new_unchecked(config, dealer, deck)
+    }
+
+    /// [`Game::new`] for a deck known to be two standard decks (a shuffle
+    /// of [`Card::double_deck`]): no deck check.
+    fn new_unchecked(config: Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
         let players = config.players();
         if dealer.0 >= players {
             return Err(SetupError::Dealer(dealer.0));
@@ -366,6 +427,11 @@ impl Game {
                     _ => [0, 0],
                 }
             }),
+            space_card_bit: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| 1u64 << c.index())
+            }),
             len: config.sequence_length(),
             reshuffle: !config.options().no_reshuffle,
             removable: config.options().removable_sequences,
@@ -383,13 +449,11 @@ impl Game {
             chips: [Bitboard::EMPTY; 3],
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
-            free: FREE_START,
-            seqs: [Sequence {
-                window: Window {
-                    start: first_space(),
-                    dir: crate::sequences::Dir::East,
-                },
-                mask: Bitboard::EMPTY,
+            free1: 0,
+            free2: NON_JACKS,
+            seqs: [Window {
+                start: first_space(),
+                dir: crate::sequences::Dir::East,
             }; MAX_SEQUENCES],
             seq_team: [0; MAX_SEQUENCES],
             nseq: 0,
@@ -424,27 +488,63 @@ impl Game {
             return Err(SetupError::Dealer(dealer.0));
         }
         let mut g = self.clone();
-        g.chips = [Bitboard::EMPTY; 3];
-        g.occupied = Bitboard::EMPTY;
-        g.locked = Bitboard::EMPTY;
-        g.free = FREE_START;
-        g.nseq = 0;
-        g.seq_count = [0; 3];
-        g.hands = [Hand::default(); MAX_PLAYERS];
         for (i, c) in deck.iter().rev().enumerate() {
             g.draw[i] = *c;
         }
-        g.draw_len = DECK_SIZE as u8;
-        g.ndiscard = 0;
-        g.dealer = dealer;
-        g.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
-        g.dead_done = false;
-        g.stuck_run = 0;
-        g.status = Status::Playing;
-        g.ply = 0;
-        g.last = None;
-        g.deal_hands();
+        g.start(dealer);
         Ok(g)
+    }
+
+    /// A random game of the same table for playouts and research
+    /// ([`sequence_common::Rules::fresh_deal`]): a uniformly random dealer
+    /// and deck order from `rng` by the fast shuffle (multiply-shift range
+    /// reduction, two indices per 64-bit draw; not the documented shuffle
+    /// of [`Game::deal`] that records rely on). The deck is built here, so
+    /// it is not checked.
+    pub fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut g = self.clone();
+        g.draw = Card::double_deck();
+        // Fisher–Yates from the top of the array down, two swaps per draw.
+        let mut i = DECK_SIZE - 1;
+        while i >= 2 {
+            let r = rng.next_u64();
+            let j = ((r & 0xFFFF_FFFF) * (i as u64 + 1)) >> 32;
+            g.draw.swap(i, j as usize);
+            let k = ((r >> 32) * i as u64) >> 32;
+            g.draw.swap(i - 1, k as usize);
+            i -= 2;
+        }
+        if i == 1 {
+            let j = ((rng.next_u32() as u64) * 2) >> 32;
+            g.draw.swap(1, j as usize);
+        }
+        let players = self.rules.players as u64;
+        let dealer = ((rng.next_u32() as u64 * players) >> 32) as u8;
+        g.start(Seat(dealer));
+        g
+    }
+
+    /// Resets everything but the rules and the draw pile (already the whole
+    /// deck, top last) and deals from it by `dealer` (C5).
+    fn start(&mut self, dealer: Seat) {
+        self.chips = [Bitboard::EMPTY; 3];
+        self.occupied = Bitboard::EMPTY;
+        self.locked = Bitboard::EMPTY;
+        self.free1 = 0;
+        self.free2 = NON_JACKS;
+        self.nseq = 0;
+        self.seq_count = [0; 3];
+        self.hands = [Hand::default(); MAX_PLAYERS];
+        self.draw_len = DECK_SIZE as u8;
+        self.ndiscard = 0;
+        self.dealer = dealer;
+        self.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
+        self.dead_done = false;
+        self.stuck_run = 0;
+        self.status = Status::Playing;
+        self.ply = 0;
+        self.last = None;
+        self.deal_hands();
     }
 
     fn deal_hands(&mut self) {
@@ -464,7 +564,7 @@ impl Game {
         let dealer = cut_for_dealer(config.players(), rng);
         let mut deck = Card::double_deck();
         sequence_common::rng::shuffle(&mut deck, rng);
-        match Game::new(config, dealer, &deck) {
+        match Game::new_unchecked(config, dealer, &deck) {
             Ok(g) => (g, deck.to_vec()),
             Err(e) => unreachable!("a shuffled double deck is valid: {e}"),
         }
@@ -614,7 +714,7 @@ impl Game {
 
     /// Every completed sequence with its team.
     pub fn sequences(&self) -> impl Iterator<Item = (Team, Window)> + '_ {
-        (0..self.nseq as usize).map(move |i| (Team(self.seq_team[i]), self.seqs[i].window))
+        (0..self.nseq as usize).map(move |i| (Team(self.seq_team[i]), self.seqs[i]))
     }
 
     /// The board as 10 strings of 10 characters, row 1 first: `B G R` chips,
@@ -646,7 +746,14 @@ impl Game {
     /// Jacks are never dead.
     #[inline]
     pub fn is_dead(&self, card: Card) -> bool {
-        !card.is_jack() && self.free[card.index()] == 0
+        self.dead_cards() >> card.index() & 1 != 0
+    }
+
+    /// The dead cards (C6), one bit per card index: non-jacks with no empty
+    /// space.
+    #[inline]
+    pub(crate) fn dead_cards(&self) -> u64 {
+        NON_JACKS & !(self.free1 | self.free2)
     }
 
     /// The spaces `card` may take or clear now for the seat to move: empty
@@ -663,12 +770,7 @@ impl Game {
             if card.is_two_eyed_jack() {
                 Bitboard(BOARD.0 & !self.occupied.0 & !CORNERS.0)
             } else {
-                let opp = Bitboard(self.occupied.0 & !self.chips[team.index()].0);
-                if self.rules.removable {
-                    opp
-                } else {
-                    Bitboard(opp.0 & !self.locked.0)
-                }
+                self.removable(team)
             }
         } else {
             let m = self.rules.layout.spaces_of(card);
@@ -678,11 +780,68 @@ impl Game {
 
     /// Whether the seat to move has a card it can play (C6 step 2).
     pub fn has_play(&self) -> bool {
-        let team = self.team_of(self.turn);
-        self.hands[self.turn.index()]
-            .cards()
-            .iter()
-            .any(|&c| !self.targets_for(c, team).is_empty())
+        self.play_count() != 0
+    }
+
+    /// The number of plays (C6 step 2) of the seat to move: placements of
+    /// its distinct non-jack cards on their empty spaces, of each two-eyed
+    /// jack on every empty space, and removals by each one-eyed jack. A few
+    /// popcounts.
+    #[inline]
+    pub(crate) fn play_count(&self) -> u32 {
+        let kinds = self.hands[self.turn.index()].kinds();
+        let mut n = (kinds & self.free1).count_ones() + 2 * (kinds & self.free2).count_ones();
+        if kinds & (TWO_EYED | ONE_EYED) != 0 {
+            n += (kinds & TWO_EYED).count_ones() * self.empty_count();
+            n += (kinds & ONE_EYED).count_ones() * self.removable(self.team_of(self.turn)).count();
+        }
+        n
+    }
+
+    /// Empty spaces a two-eyed jack may take (every space but the corners
+    /// and the chips, C6).
+    #[inline]
+    pub(crate) fn empty_count(&self) -> u32 {
+        96 - self.occupied.count()
+    }
+
+    /// The chips a one-eyed jack of `team` may remove (C6, C8, C11).
+    #[inline]
+    pub(crate) fn removable(&self, team: Team) -> Bitboard {
+        let opp = self.occupied.0 & !self.chips[team.index() % 3].0;
+        if self.rules.removable {
+            Bitboard(opp)
+        } else {
+            Bitboard(opp & !self.locked.0)
+        }
+    }
+
+    /// Covers `at` with a chip: the card it shows has one empty space fewer.
+    #[inline]
+    pub(crate) fn cover(&mut self, at: Space) {
+        let b = self.rules.space_card_bit[at.bit() as usize];
+        let two = self.free2 & b;
+        // Two empty spaces become one; one becomes none.
+        self.free2 ^= two;
+        self.free1 ^= b;
+    }
+
+    /// Clears `at`: the card it shows has one empty space more.
+    #[inline]
+    pub(crate) fn uncover(&mut self, at: Space) {
+        let b = self.rules.space_card_bit[at.bit() as usize];
+        // One empty space becomes two; none becomes one.
+        self.free2 |= self.free1 & b;
+        self.free1 ^= b;
+    }
+
+    /// Whether a window of mask `m` shares at most one space with each
+    /// sequence of `team` (C8).
+    #[inline]
+    pub(crate) fn may_count(&self, team: Team, m: u128) -> bool {
+        let len = self.rules.len;
+        (0..self.nseq as usize)
+            .all(|i| self.seq_team[i] != team.0 || (self.seqs[i].mask(len).0 & m).count_ones() <= 1)
     }
 
     // ----- used by views and determinization ------------------------------------
@@ -696,11 +855,7 @@ impl Game {
 
     /// Replaces the hand of `seat` (for determinizations).
     pub(crate) fn set_hand(&mut self, seat: Seat, cards: &[Card]) {
-        let h = &mut self.hands[seat.index()];
-        *h = Hand::default();
-        for &c in cards {
-            h.push(c);
-        }
+        self.hands[seat.index()].set(cards);
     }
 
     /// Replaces the draw pile, `draw_top_first[0]` on top (for

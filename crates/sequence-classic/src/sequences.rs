@@ -49,10 +49,58 @@ impl Dir {
         }
     }
 
-    fn index(self) -> usize {
+    #[inline]
+    pub(crate) const fn index(self) -> usize {
         self as usize
     }
+
+    /// The direction of index `i` (of [`Dir::ALL`]), `i` below 4.
+    #[inline]
+    pub(crate) const fn from_index(i: usize) -> Dir {
+        match i & 3 {
+            0 => Dir::East,
+            1 => Dir::South,
+            2 => Dir::SouthEast,
+            _ => Dir::SouthWest,
+        }
+    }
 }
+
+/// `WINDOW_MASKS[len - 4][dir][start]`: the spaces on the board of the
+/// window of `len` spaces (C8: 5, or 4 by the house rule of C11) from the
+/// space with bit index `start` in direction `dir` (index of [`Dir::ALL`]).
+/// Computed at compile time.
+static WINDOW_MASKS: [[[u128; 110]; 4]; 2] = {
+    let mut t = [[[0u128; 110]; 4]; 2];
+    let mut l = 0;
+    while l < 2 {
+        let len = l as i32 + 4;
+        let mut d = 0;
+        while d < 4 {
+            let (dr, dc) = Dir::from_index(d).delta();
+            let mut start = 0;
+            while start < 110 {
+                let (r0, c0) = ((start / 11) as i32, (start % 11) as i32);
+                let mut m = 0u128;
+                if c0 < 10 {
+                    let mut i = 0;
+                    while i < len {
+                        let (r, c) = (r0 + dr as i32 * i, c0 + dc as i32 * i);
+                        if r >= 0 && r < 10 && c >= 0 && c < 10 {
+                            m |= 1u128 << (r * 11 + c);
+                        }
+                        i += 1;
+                    }
+                }
+                t[l][d][start] = m;
+                start += 1;
+            }
+            d += 1;
+        }
+        l += 1;
+    }
+    t
+};
 
 /// A run of `len` spaces starting at `start` (its space first in reading
 /// order) and going in `dir`. `len` is the table's sequence length.
@@ -83,11 +131,18 @@ impl Window {
         w.at(len - 1).map(|_| w)
     }
 
-    /// Its `len` spaces as a mask.
+    /// Its `len` spaces as a mask (those on the board). A table lookup
+    /// for the lengths of C8 and C11 (5 and 4).
+    #[inline]
     pub fn mask(self, len: u8) -> Bitboard {
-        (0..len)
-            .filter_map(|i| self.at(i))
-            .fold(Bitboard::EMPTY, |b, s| b.with(s))
+        match len {
+            4 | 5 => Bitboard(
+                WINDOW_MASKS[(len - 4) as usize][self.dir.index()][self.start.bit() as usize],
+            ),
+            _ => (0..len)
+                .filter_map(|i| self.at(i))
+                .fold(Bitboard::EMPTY, |b, s| b.with(s)),
+        }
     }
 
     /// Its last space.
@@ -206,6 +261,21 @@ impl Completions {
     /// sequences `existing`.
     #[inline]
     pub fn find(own: Bitboard, p: Space, len: u8, existing: &[Sequence]) -> Completions {
+        Completions::find_with(own, p, len, |m| {
+            existing.iter().all(|e| (e.mask.0 & m).count_ones() <= 1)
+        })
+    }
+
+    /// As [`Completions::find`], with `ok(mask)` saying whether a window of
+    /// that mask shares at most one space with each of the team's
+    /// sequences (C8). No allocation.
+    #[inline]
+    pub(crate) fn find_with(
+        own: Bitboard,
+        p: Space,
+        len: u8,
+        ok: impl Fn(u128) -> bool,
+    ) -> Completions {
         let mut out = Completions::default();
         for dir in Dir::ALL {
             let s = dir.step();
@@ -225,19 +295,23 @@ impl Completions {
             if nb + nf + 1 < len {
                 continue;
             }
-            out.fill_dir(dir, p, len, nb, nf, existing);
+            out.fill_dir(dir, p, len, nb, nf, &ok);
         }
         out
     }
 
-    #[cold]
-    fn fill_dir(&mut self, dir: Dir, p: Space, len: u8, nb: u8, nf: u8, existing: &[Sequence]) {
+    fn fill_dir(
+        &mut self,
+        dir: Dir,
+        p: Space,
+        len: u8,
+        nb: u8,
+        nf: u8,
+        ok_mask: &impl Fn(u128) -> bool,
+    ) {
         let s = dir.step();
         let d = dir.index();
-        let ok = |w: Window| {
-            let m = w.mask(len);
-            existing.iter().all(|e| (e.mask & m).count() <= 1)
-        };
+        let ok = |w: Window| ok_mask(w.mask(len).0);
         // Starts at p - k*s for k from nb down to 0, kept when the window
         // still reaches len spaces within the run.
         let mut i = 0;
@@ -283,27 +357,45 @@ impl Completions {
 
     /// The windows taken when the move names none (C8a): per direction the
     /// most, choosing the first (or last) window in reading order.
-    pub fn default_choice(&self, last: bool) -> impl Iterator<Item = Window> + '_ {
-        (0..4).flat_map(move |d| {
-            let mut v: [Option<Window>; 2] = [None, None];
+    pub fn default_choice(&self, last: bool) -> impl Iterator<Item = Window> {
+        let (ws, n) = self.default_windows(last);
+        ws.into_iter().take(n)
+    }
+
+    /// [`Completions::default_choice`] as a fixed array and its length (no
+    /// allocation, no iterator chain: the playout path).
+    #[inline]
+    pub(crate) fn default_windows(&self, last: bool) -> ([Window; 8], usize) {
+        let mut out = [Window {
+            start: Space::from_bit(0).unwrap_or_else(|| unreachable!("a1 is a space")),
+            dir: Dir::East,
+        }; 8];
+        let mut n = 0;
+        for d in 0..4 {
             match self.best[d] {
                 2 => {
                     if let Some((a, b)) = self.pair[d] {
-                        v = [Some(a), Some(b)];
+                        out[n] = a;
+                        out[n + 1] = b;
+                        n += 2;
                     }
                 }
                 1 => {
                     let c = self.cands[d].iter().flatten();
-                    v[0] = if last {
+                    let w = if last {
                         c.last().copied()
                     } else {
                         c.copied().next()
                     };
+                    if let Some(w) = w {
+                        out[n] = w;
+                        n += 1;
+                    }
                 }
                 _ => {}
             }
-            v.into_iter().flatten()
-        })
+        }
+        (out, n)
     }
 
     /// Every choice of windows that makes the most sequences (for bots and

@@ -6,10 +6,10 @@
 
 use crate::bitboard::{Bitboard, Space, CORNERS};
 use crate::card::Card;
-use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES};
+use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES, NON_JACKS, ONE_EYED};
 use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::NoPlay;
-use crate::sequences::{is_sequence_possible, Completions, Sequence, Window};
+use crate::sequences::{is_sequence_possible, Completions};
 use sequence_common::{MoveSink, Reshuffler, Seat};
 
 impl Game {
@@ -21,6 +21,7 @@ impl Game {
     /// only: two copies of a card give one set of moves. Placements carry no
     /// declaration (the engine's default choice, C8a). Empty when the game
     /// is over.
+    #[inline]
     pub fn legal_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
         out.clear();
         if self.is_over() {
@@ -28,39 +29,57 @@ impl Game {
         }
         let team = self.team_of(self.turn);
         let hand = &self.hands[self.turn.index()];
-        let mut seen = 0u64;
-        let mut plays = 0u32;
+        let kinds = hand.kinds();
         if !self.dead_done {
-            for &c in hand.cards() {
-                if !c.is_jack() && seen >> c.index() & 1 == 0 && self.is_dead(c) {
-                    seen |= 1 << c.index();
-                    out.push(Move::Dead { card: c });
+            let dead = kinds & self.dead_cards();
+            if dead != 0 {
+                let mut seen = 0u64;
+                for &c in hand.cards() {
+                    let b = 1u64 << c.index();
+                    if dead & b & !seen != 0 {
+                        seen |= b;
+                        out.push(Move::Dead { card: c });
+                    }
                 }
             }
         }
-        seen = 0;
+        let occ = self.occupied.0;
+        let mut seen = 0u64;
+        let mut plays = false;
         for &c in hand.cards() {
-            if seen >> c.index() & 1 != 0 {
+            let b = 1u64 << c.index();
+            if seen & b != 0 {
                 continue;
             }
-            seen |= 1 << c.index();
-            let t = self.targets_for(c, team);
-            plays += t.count();
-            if c.is_one_eyed_jack() {
-                for at in t {
-                    out.push(Move::Remove { card: c, at });
+            seen |= b;
+            if b & NON_JACKS != 0 {
+                // A card's two spaces, in reading order (C6).
+                for bit in self.rules.card_spaces[c.index()] {
+                    if occ >> bit & 1 == 0 {
+                        out.push(Move::place(c, Space::from_bit_unchecked(bit)));
+                        plays = true;
+                    }
                 }
             } else {
-                for at in t {
-                    out.push(Move::place(c, at));
+                let t = self.targets_for(c, team);
+                plays |= !t.is_empty();
+                if b & ONE_EYED != 0 {
+                    for at in t {
+                        out.push(Move::Remove { card: c, at });
+                    }
+                } else {
+                    for at in t {
+                        out.push(Move::place(c, at));
+                    }
                 }
             }
         }
-        if plays == 0 {
+        if !plays {
             self.push_stuck_moves(out);
         }
     }
 
+    #[cold]
     fn push_stuck_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
         let hand = &self.hands[self.turn.index()];
         if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
@@ -84,20 +103,9 @@ impl Game {
         }
         let team = self.team_of(self.turn);
         let own = self.chips[team.index()].with(at) | CORNERS;
-        let (seqs, n) = self.team_sequences(team);
-        Some(Completions::find(own, at, self.rules.len, &seqs[..n]))
-    }
-
-    pub(crate) fn team_sequences(&self, team: Team) -> ([Sequence; MAX_SEQUENCES], usize) {
-        let mut out = self.seqs;
-        let mut n = 0;
-        for i in 0..self.nseq as usize {
-            if self.seq_team[i] == team.0 {
-                out[n] = self.seqs[i];
-                n += 1;
-            }
-        }
-        (out, n)
+        Some(Completions::find_with(own, at, self.rules.len, |m| {
+            self.may_count(team, m)
+        }))
     }
 
     // ----- playing -------------------------------------------------------------
@@ -155,10 +163,11 @@ impl Game {
                 }
                 if let Some(d) = declare {
                     let own = self.chips[team.index()].with(at) | CORNERS;
-                    let (seqs, n) = self.team_sequences(team);
-                    let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
-                    let ws: Vec<Window> = d.windows().collect();
-                    comp.check_declared(&ws, self.rules.len)?;
+                    let comp = Completions::find_with(own, at, self.rules.len, |m| {
+                        self.may_count(team, m)
+                    });
+                    let (ws, n) = d.window_array();
+                    comp.check_declared(&ws[..n], self.rules.len)?;
                 }
                 Ok(())
             }
@@ -260,9 +269,7 @@ impl Game {
             Move::Place { at, declare, .. } => {
                 self.chips[team.index()] = self.chips[team.index()].with(at);
                 self.occupied = self.occupied.with(at);
-                if let Some(c) = self.rules.layout.card_at(at) {
-                    self.free[c.index()] -= 1;
-                }
+                self.cover(at);
                 self.stuck_run = 0;
                 let own = self.chips[team.index()] | CORNERS;
                 if is_sequence_possible(
@@ -291,9 +298,7 @@ impl Game {
                     self.chips[t] = self.chips[t].without(at);
                 }
                 self.occupied = self.occupied.without(at);
-                if let Some(c) = self.rules.layout.card_at(at) {
-                    self.free[c.index()] += 1;
-                }
+                self.uncover(at);
                 self.stuck_run = 0;
                 if self.locked.contains(at) {
                     self.break_sequences(at);
@@ -317,19 +322,10 @@ impl Game {
         }
         if needs_draw && !ends_game {
             if let Some(before) = before {
-                // The discard piles, the card just played included, become
-                // the new draw pile (C7).
-                let n = self.ndiscard as usize;
-                let mut pile = self.discards;
-                if let Err(e) = r.reshuffle(&mut pile[..n]) {
+                if let Err(e) = self.reshuffle(r) {
                     *self = before;
-                    return Err(e.into());
+                    return Err(e);
                 }
-                for (i, c) in pile[..n].iter().rev().enumerate() {
-                    self.draw[i] = *c;
-                }
-                self.draw_len = n as u8;
-                self.ndiscard = 0;
                 played.reshuffled = true;
             }
             if self.draw_len > 0 {
@@ -348,8 +344,23 @@ impl Game {
         Ok(played)
     }
 
+    /// The discard piles, the card just played included, become the new
+    /// draw pile in the reshuffler's order (C7).
+    #[cold]
+    fn reshuffle<S: Reshuffler<Card> + ?Sized>(&mut self, r: &mut S) -> Result<(), IllegalMove> {
+        let n = self.ndiscard as usize;
+        let mut pile = self.discards;
+        r.reshuffle(&mut pile[..n])?;
+        for (i, c) in pile[..n].iter().rev().enumerate() {
+            self.draw[i] = *c;
+        }
+        self.draw_len = n as u8;
+        self.ndiscard = 0;
+        Ok(())
+    }
+
     /// Adds the sequences a placement on `at` made (C8): the declared ones
-    /// or the engine's default choice (C8a); returns them.
+    /// or the engine's default choice (C8a); returns them. No allocation.
     #[cold]
     fn count_sequences(
         &mut self,
@@ -357,42 +368,36 @@ impl Game {
         at: Space,
         declare: Option<Declaration>,
     ) -> Declaration {
-        let own = self.chips[team.index()] | CORNERS;
-        let (seqs, n) = self.team_sequences(team);
-        let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
-        let mut added: [Window; 8] = [Window {
-            start: at,
-            dir: crate::sequences::Dir::East,
-        }; 8];
-        let mut n_added = 0usize;
-        let mut add = |g: &mut Game, w: Window| {
-            if (g.nseq as usize) < MAX_SEQUENCES {
-                let mask = w.mask(g.rules.len);
-                g.seqs[g.nseq as usize] = Sequence { window: w, mask };
-                g.seq_team[g.nseq as usize] = team.0;
-                g.nseq += 1;
-                g.seq_count[team.index()] += 1;
-                g.locked |= Bitboard(mask.0 & !CORNERS.0);
-                if n_added < added.len() {
-                    added[n_added] = w;
-                    n_added += 1;
-                }
+        let len = self.rules.len;
+        let (ws, n) = match declare {
+            Some(d) => d.window_array(),
+            None => {
+                let own = self.chips[team.index()] | CORNERS;
+                Completions::find_with(own, at, len, |m| self.may_count(team, m))
+                    .default_windows(self.rules.last_window)
             }
         };
-        match declare {
-            Some(d) => d.windows().for_each(|w| add(self, w)),
-            None => comp
-                .default_choice(self.rules.last_window)
-                .for_each(|w| add(self, w)),
+        let mut added = 0;
+        for &w in &ws[..n] {
+            if (self.nseq as usize) < MAX_SEQUENCES {
+                let mask = w.mask(len);
+                self.seqs[self.nseq as usize] = w;
+                self.seq_team[self.nseq as usize] = team.0;
+                self.nseq += 1;
+                self.seq_count[team.index()] += 1;
+                self.locked |= Bitboard(mask.0 & !CORNERS.0);
+                added += 1;
+            }
         }
-        Declaration::new(&added[..n_added])
+        Declaration::new(&ws[..added])
     }
 
     #[cold]
     fn break_sequences(&mut self, at: Space) {
         let mut k = 0;
+        let len = self.rules.len;
         for i in 0..self.nseq as usize {
-            if self.seqs[i].mask.contains(at) {
+            if self.seqs[i].mask(len).contains(at) {
                 self.seq_count[self.seq_team[i] as usize] -= 1;
             } else {
                 self.seqs[k] = self.seqs[i];
@@ -401,6 +406,6 @@ impl Game {
             }
         }
         self.nseq = k as u8;
-        self.locked = (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask) & !CORNERS;
+        self.locked = (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask(len)) & !CORNERS;
     }
 }

@@ -152,7 +152,6 @@ pub fn deny_unknown(
     Ok(())
 }
 
-
 /// Opens a record of one game: `v` must be a JSON object whose keys are all
 /// in `allowed` and whose `format` is `format` (RECORD.md,
 /// RECORD-STACKS.md).
