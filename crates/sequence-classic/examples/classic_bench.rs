@@ -3,7 +3,10 @@
 //! them (a game per `Rules::fresh_deal` and `Rules::playout`; the median
 //! of 200 batches of 1,000 `legal_moves` calls into a reused `Vec`).
 //!
-//! `cargo run --release -p sequence-classic --example classic_bench -- [players] [seconds]`
+//! `cargo run --release -p sequence-classic --example classic_bench -- [players] [seconds] [games]`
+//!
+//! With `games`, exactly that many games and nothing else (a fixed amount
+//! of work, for instruction counts under valgrind).
 
 use sequence_classic::{Config, Game, Move, Options};
 use sequence_common::{Outcome, Rules};
@@ -34,9 +37,19 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
     let seconds: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let fixed: Option<u64> = args.next().and_then(|s| s.parse().ok());
     let config = Config::new(players, None, Options::default()).expect("a valid table (C3)");
     let mut rng = sequence_common::rng::playout_rng(1);
     let (proto, _) = Game::deal(config.clone(), &mut rng);
+    if let Some(n) = fixed {
+        let mut moves = 0u64;
+        for _ in 0..n {
+            let mut g = Rules::fresh_deal(&proto, &mut rng);
+            moves += Rules::playout(&mut g, &mut rng, 1_000_000) as u64;
+        }
+        println!("classic {players}p: {n} games, {moves} moves");
+        return;
+    }
     let start = Instant::now();
     let cpu0 = thread_cpu();
     let (mut games, mut moves, mut finished) = (0u64, 0u64, 0u64);

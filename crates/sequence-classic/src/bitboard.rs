@@ -153,6 +153,18 @@ pub const BOARD: Bitboard = {
     Bitboard(b)
 };
 
+/// `SPACE_BITS[i]` = `1 << i`: a space's bit from a table, for updates
+/// the compiler must make on the whole `u128` (see `Game::place`).
+pub(crate) static SPACE_BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 /// The four free corners `a1 j1 a10 j10` (C1).
 pub const CORNERS: Bitboard =
     Bitboard((1u128 << 0) | (1u128 << 9) | (1u128 << 99) | (1u128 << 108));

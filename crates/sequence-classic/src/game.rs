@@ -14,7 +14,7 @@ use crate::card::Card;
 use crate::layout::Layout;
 use crate::moves::Move;
 use crate::options::{Config, NoPlay};
-use crate::sequences::Window;
+use crate::sequences::{add_to_lines, remove_from_lines, Lines, Window, LINE_CORNERS};
 use rand::Rng;
 use sequence_common::Seat;
 use serde::{Deserialize, Serialize};
@@ -276,8 +276,6 @@ pub(crate) struct RuleTables {
     /// `seat % teams` per seat (a table lookup beats a division).
     pub(crate) seat_team: [u8; MAX_PLAYERS],
     pub(crate) hand_size: u8,
-    /// Per bit index: the spaces within `len - 1` steps along the lines.
-    pub(crate) star: [[u128; 4]; 110],
     /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
     pub(crate) card_spaces: [[u8; 2]; 52],
     /// Per bit index: the bit (by card index) of the card the space shows;
@@ -296,6 +294,9 @@ pub(crate) struct RuleTables {
 pub struct Game {
     pub(crate) rules: Arc<RuleTables>,
     pub(crate) chips: [Bitboard; 3],
+    /// Per team, its chips and the corners in the four line boards
+    /// ([`crate::sequences::LINE_BIT`]).
+    pub(crate) lines: [Lines; 3],
     pub(crate) occupied: Bitboard,
     pub(crate) locked: Bitboard,
     /// Cards (bit = card index) with exactly one empty space.
@@ -418,7 +419,6 @@ impl Game {
             seat_team: std::array::from_fn(|s| s as u8 % config.teams()),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
-            star: crate::sequences::star_masks(config.sequence_length()),
             card_spaces: std::array::from_fn(|i| {
                 let m = Card::from_index(i as u8).map_or(Bitboard::EMPTY, |c| layout.spaces_of(c));
                 let mut it = m.iter();
@@ -447,6 +447,7 @@ impl Game {
         let first = dealer.next(players, sequence_common::Direction::Clockwise);
         let mut g = Game {
             chips: [Bitboard::EMPTY; 3],
+            lines: [LINE_CORNERS; 3],
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
             free1: 0,
@@ -528,6 +529,7 @@ impl Game {
     /// deck, top last) and deals from it by `dealer` (C5).
     fn start(&mut self, dealer: Seat) {
         self.chips = [Bitboard::EMPTY; 3];
+        self.lines = [LINE_CORNERS; 3];
         self.occupied = Bitboard::EMPTY;
         self.locked = Bitboard::EMPTY;
         self.free1 = 0;
@@ -814,6 +816,27 @@ impl Game {
         } else {
             Bitboard(opp & !self.locked.0)
         }
+    }
+
+    /// Puts a chip of `team` on `at` (every board but the sequences).
+    #[inline]
+    pub(crate) fn add_chip(&mut self, team: Team, at: Space) {
+        let t = team.index() % 3;
+        add_to_lines(&mut self.lines[t], at, self.rules.len);
+        self.chips[t] = self.chips[t].with(at);
+        self.occupied = self.occupied.with(at);
+        self.cover(at);
+    }
+
+    /// Takes the chip off `at` (every board but the sequences).
+    #[inline]
+    pub(crate) fn remove_chip(&mut self, at: Space) {
+        for t in 0..3 {
+            self.chips[t] = self.chips[t].without(at);
+            remove_from_lines(&mut self.lines[t], at);
+        }
+        self.occupied = self.occupied.without(at);
+        self.uncover(at);
     }
 
     /// Covers `at` with a chip: the card it shows has one empty space fewer.

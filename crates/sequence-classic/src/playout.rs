@@ -29,7 +29,7 @@ use crate::moves::Move;
 use crate::options::NoPlay;
 use rand::Rng;
 use sequence_common::rng::below;
-use sequence_common::RngReshuffler;
+use sequence_common::FastReshuffler;
 
 /// The card of the `n`-th set bit (0-based, `n` below the popcount) of
 /// `m`, a set of card indices.
@@ -195,18 +195,38 @@ impl Game {
         Some(self.nth_move(&c, below(rng, c.total)))
     }
 
-    /// Plays uniformly random legal moves (reshuffling with `rng`, C7)
-    /// until the game ends or `max_moves` were played; returns how many
-    /// were. No allocation.
+    /// Plays uniformly random legal moves (reshuffling with `rng` by the
+    /// fast shuffle, C7) until the game ends or `max_moves` were played;
+    /// returns how many were. No allocation. A placement of a natural card
+    /// (most moves) goes straight from its index to [`Game::place`]
+    /// without a [`Move`] in between.
     pub fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
         let mut n = 0;
-        while n < max_moves {
-            let Some(mv) = self.random_move(rng) else {
-                break;
-            };
-            let seat = self.turn();
-            if self.apply(seat, mv, &mut RngReshuffler(&mut *rng)).is_err() {
-                break;
+        while n < max_moves && !self.is_over() {
+            let c = self.move_counts();
+            let r = below(rng, c.total);
+            let n1 = c.one.count_ones();
+            let n12 = n1 + 2 * c.two.count_ones();
+            if r < n12 && self.draw_len > 0 {
+                let (card, bit) = if r < n1 {
+                    let card = nth_card(c.one, r);
+                    let [a, b] = self.rules.card_spaces[card.index()];
+                    (card, if self.occupied.0 >> a & 1 == 0 { a } else { b })
+                } else {
+                    let k = r - n1;
+                    let card = nth_card(c.two, k >> 1);
+                    (card, self.rules.card_spaces[card.index()][(k & 1) as usize])
+                };
+                self.place(card, Space::from_bit_unchecked(bit), None);
+            } else {
+                let mv = self.nth_move(&c, r);
+                let seat = self.turn;
+                if self
+                    .apply(seat, mv, &mut FastReshuffler(&mut *rng))
+                    .is_err()
+                {
+                    break;
+                }
             }
             n += 1;
         }

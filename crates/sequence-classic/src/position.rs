@@ -109,9 +109,7 @@ impl Game {
             if g.occupied.contains(sq) {
                 return Err(bad(format!("two chips on {sq}")));
             }
-            g.chips[team.index()] = g.chips[team.index()].with(sq);
-            g.occupied = g.occupied.with(sq);
-            g.cover(sq);
+            g.add_chip(team, sq);
         }
         for &(team, w) in &pos.sequences {
             let mask = w.mask(g.rules.len);

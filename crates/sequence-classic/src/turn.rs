@@ -4,12 +4,12 @@
 //! (C9), the draw after a full round of passes (C6a), the draw of a card and
 //! the reshuffle (C7).
 
-use crate::bitboard::{Bitboard, Space, CORNERS};
+use crate::bitboard::{Bitboard, Space, CORNERS, SPACE_BITS};
 use crate::card::Card;
 use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES, NON_JACKS, ONE_EYED};
 use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::NoPlay;
-use crate::sequences::{is_sequence_possible, Completions};
+use crate::sequences::{add_to_lines, any_sequence, line_runs, Completions, Dir, Window};
 use sequence_common::{MoveSink, Reshuffler, Seat};
 
 impl Game {
@@ -244,6 +244,78 @@ impl Game {
         r: &mut S,
     ) -> Result<Played, IllegalMove> {
         debug_assert_eq!(seat, self.turn, "apply for a seat not to move");
+        match mv {
+            // Most moves: a placement with a card left to draw.
+            Move::Place { card, at, declare } if self.draw_len > 0 => {
+                Ok(self.place(card, at, declare))
+            }
+            _ => self.apply_any(mv, r),
+        }
+    }
+
+    /// [`Game::apply`] of a placement by the seat to move while the draw
+    /// pile is not empty (so no reshuffle, C7): the card to the discard
+    /// pile, the chip placed (C6), sequences counted (C8, C8a) and the win
+    /// (C9), a card drawn, the turn passed on. The playout's fast path.
+    #[inline(always)]
+    pub(crate) fn place(&mut self, card: Card, at: Space, declare: Option<Declaration>) -> Played {
+        debug_assert!(self.draw_len > 0);
+        let seat = self.turn;
+        let team = self.team_of(seat);
+        let hand = &mut self.hands[seat.index()];
+        hand.remove(card);
+        let n = self.ndiscard as usize;
+        self.discards[n] = card;
+        self.discard_seat[n] = seat.0;
+        self.ndiscard += 1;
+        // Whole-word updates from locals: the space's bit comes from a
+        // table, so the compiler cannot narrow the stores to the one 32-bit
+        // word the bit is in, which a later 64-bit load could not forward
+        // from (a stall of a dozen cycles on every move).
+        let t = team.index().min(2);
+        let bit = SPACE_BITS[at.bit() as usize & 127];
+        self.chips[t] = Bitboard(self.chips[t].0 | bit);
+        self.occupied = Bitboard(self.occupied.0 | bit);
+        let runs = add_to_lines(&mut self.lines[t], at, self.rules.len);
+        self.cover(at);
+        self.stuck_run = 0;
+        self.ply += 1;
+        let mut played = Played::default();
+        if any_sequence(runs) {
+            let made = self.count_sequences(team, at, declare, runs);
+            played.new_sequences = made.len() as u8;
+            // The last move as a record writes it: with the sequences it
+            // made declared (C8a).
+            self.last = Some((
+                seat,
+                Move::Place {
+                    card,
+                    at,
+                    declare: Some(made),
+                },
+            ));
+            if self.seq_count[team.index()] >= self.rules.win {
+                self.status = Status::Won(team);
+                played.ended = true;
+                return played;
+            }
+        } else {
+            self.last = Some((seat, Move::Place { card, at, declare }));
+        }
+        self.draw_len -= 1;
+        let c = self.draw[self.draw_len as usize];
+        self.hands[seat.index()].push(c);
+        self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
+        self.dead_done = false;
+        played
+    }
+
+    /// [`Game::apply`] of any move (the general path).
+    fn apply_any<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
         let seat = self.turn;
         let team = self.team_of(seat);
         let mut played = Played::default();
@@ -267,18 +339,11 @@ impl Game {
         let mut ends_game = false;
         match mv {
             Move::Place { at, declare, .. } => {
-                self.chips[team.index()] = self.chips[team.index()].with(at);
-                self.occupied = self.occupied.with(at);
-                self.cover(at);
+                self.add_chip(team, at);
                 self.stuck_run = 0;
-                let own = self.chips[team.index()] | CORNERS;
-                if is_sequence_possible(
-                    own,
-                    at,
-                    self.rules.len,
-                    &self.rules.star[at.bit() as usize],
-                ) {
-                    let made = self.count_sequences(team, at, declare);
+                let runs = line_runs(&self.lines[team.index() % 3], at, self.rules.len);
+                if any_sequence(runs) {
+                    let made = self.count_sequences(team, at, declare, runs);
                     played.new_sequences = made.len() as u8;
                     // The last move as a record writes it: with the
                     // sequences it made declared (C8a).
@@ -294,11 +359,7 @@ impl Game {
                 }
             }
             Move::Remove { at, .. } => {
-                for t in 0..3 {
-                    self.chips[t] = self.chips[t].without(at);
-                }
-                self.occupied = self.occupied.without(at);
-                self.uncover(at);
+                self.remove_chip(at);
                 self.stuck_run = 0;
                 if self.locked.contains(at) {
                     self.break_sequences(at);
@@ -360,21 +421,49 @@ impl Game {
     }
 
     /// Adds the sequences a placement on `at` made (C8): the declared ones
-    /// or the engine's default choice (C8a); returns them. No allocation.
+    /// or the engine's default choice (C8a); returns them. `runs` are the
+    /// placement's [`line_runs`]. No allocation. Usually each line through
+    /// the chip that holds a sequence is exactly a sequence long, and then
+    /// its one window is the choice; longer lines take the general search
+    /// of [`Completions`].
     #[cold]
     fn count_sequences(
         &mut self,
         team: Team,
         at: Space,
         declare: Option<Declaration>,
+        runs: [u8; 4],
     ) -> Declaration {
         let len = self.rules.len;
-        let (ws, n) = match declare {
-            Some(d) => d.window_array(),
-            None => {
-                let own = self.chips[team.index()] | CORNERS;
-                Completions::find_with(own, at, len, |m| self.may_count(team, m))
-                    .default_windows(self.rules.last_window)
+        let simple = declare.is_none()
+            && runs
+                .iter()
+                .all(|&e| e & 0x80 == 0 || (e & 7) + (e >> 3 & 7) + 1 == len);
+        let (ws, n) = if simple {
+            let mut ws = [Window {
+                start: at,
+                dir: Dir::East,
+            }; 8];
+            let mut n = 0;
+            for (e, dir) in runs.into_iter().zip(Dir::ALL) {
+                if e & 0x80 != 0 {
+                    let start = Space::from_bit_unchecked(at.bit() - (e & 7) * dir.step());
+                    let w = Window { start, dir };
+                    if self.may_count(team, w.mask(len).0) {
+                        ws[n] = w;
+                        n += 1;
+                    }
+                }
+            }
+            (ws, n)
+        } else {
+            match declare {
+                Some(d) => d.window_array(),
+                None => {
+                    let own = self.chips[team.index()] | CORNERS;
+                    Completions::find_with(own, at, len, |m| self.may_count(team, m))
+                        .default_windows(self.rules.last_window)
+                }
             }
         };
         let mut added = 0;
