@@ -502,10 +502,7 @@ pub(crate) static LINE_AT: [[u8; 4]; 110] = {
             // 10 - |k - 9| spaces, along which the row grows; k = 3 … 9 in
             // the first word, 10 … 15 in the second.
             let ks = [r + 9 - c, r + c];
-            let pos = [
-                if r < c { r } else { c },
-                if r + c > 9 { r + c - 9 } else { 0 },
-            ];
+            let pos = [if r < c { r } else { c }, (r + c).saturating_sub(9)];
             let mut i = 0;
             while i < 2 {
                 let k = ks[i];
