@@ -207,29 +207,36 @@ impl Bitboard {
         if n >= self.count() {
             return None;
         }
+        Some(self.nth_unchecked(n))
+    }
+
+    /// The `n`-th space (0-based) in reading order, `n` below the count
+    /// (else some bit index, not necessarily a space): branch-free
+    /// narrowing by halves (conditional moves) and a byte table.
+    #[inline]
+    pub(crate) fn nth_unchecked(self, n: u32) -> Space {
         let lo = self.0 as u64;
         let lc = lo.count_ones();
-        let hi_half = (n >= lc) as u32;
-        let w = if hi_half == 1 {
-            (self.0 >> 64) as u64
-        } else {
-            lo
-        };
-        let mut n = n - hi_half * lc;
-        let mut off = hi_half * 64;
-        let mut w = w;
-        // Narrow by halves without branches.
-        for width in [32u32, 16, 8] {
-            let c = (w & ((1u64 << width) - 1)).count_ones();
-            let take = (n >= c) as u32;
-            n -= take * c;
-            let sh = take * width;
-            w >>= sh;
-            off += sh;
-        }
-        Some(Space(
-            (off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8,
-        ))
+        let high = n >= lc;
+        let mut w = if high { (self.0 >> 64) as u64 } else { lo };
+        let mut n = if high { n - lc } else { n };
+        let mut off = if high { 64 } else { 0 };
+        let c = (w as u32).count_ones();
+        let up = n >= c;
+        w = if up { w >> 32 } else { w };
+        n = if up { n - c } else { n };
+        off += if up { 32 } else { 0 };
+        let c = (w as u16).count_ones();
+        let up = n >= c;
+        w = if up { w >> 16 } else { w };
+        n = if up { n - c } else { n };
+        off += if up { 16 } else { 0 };
+        let c = (w as u8).count_ones();
+        let up = n >= c;
+        w = if up { w >> 8 } else { w };
+        n = if up { n - c } else { n };
+        off += if up { 8 } else { 0 };
+        Space((off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8)
     }
 
     /// Iterates over the spaces in reading order.

@@ -113,8 +113,9 @@ pub enum Status {
 /// A hand of at most [`MAX_HAND`] cards, in the order a person sees it: a
 /// played card leaves a gap that the later cards close up (they keep their
 /// order), and a drawn card goes last. Besides the ordered cards it keeps
-/// which cards it holds as bitsets (bit = card index), so that counting
-/// moves takes a few popcounts ([`Game::random_move`]).
+/// which cards it holds as bitsets (bit = card index) and the spaces its
+/// cards show, so that counting moves takes a few popcounts
+/// ([`Game::random_move`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
     pub(crate) cards: [Card; MAX_HAND],
@@ -123,6 +124,9 @@ pub struct Hand {
     pub(crate) kinds: u64,
     /// Cards held twice (both copies of C1).
     pub(crate) twice: u64,
+    /// The spaces of the non-jack cards held (C1: two per card), empty or
+    /// not: the empty ones are the hand's placements of natural cards (C6).
+    pub(crate) spaces: u128,
 }
 
 impl Default for Hand {
@@ -132,6 +136,7 @@ impl Default for Hand {
             len: 0,
             kinds: 0,
             twice: 0,
+            spaces: 0,
         }
     }
 }
@@ -170,14 +175,17 @@ impl Hand {
         self.kinds
     }
 
+    /// Adds `c` last; `spaces` are its spaces on the board (none for a
+    /// jack).
     #[inline]
-    pub(crate) fn push(&mut self, c: Card) {
+    pub(crate) fn push(&mut self, c: Card, spaces: u128) {
         if (self.len as usize) < MAX_HAND {
             self.cards[self.len as usize] = c;
             self.len += 1;
             let bit = 1u64 << (c.index() & 63);
             self.twice |= self.kinds & bit;
             self.kinds |= bit;
+            self.spaces |= spaces;
         }
     }
 
@@ -187,11 +195,12 @@ impl Hand {
         u64::from_le_bytes(self.cards.map(Card::code_byte))
     }
 
-    /// Removes the first copy of `c`; the later cards move up one place
-    /// and keep their order. Branch-free lane arithmetic on a `u64`, no
-    /// memmove. Returns whether `c` was held.
+    /// Removes the first copy of `c` (whose spaces on the board are
+    /// `spaces`); the later cards move up one place and keep their order.
+    /// Branch-free lane arithmetic on a `u64`, no memmove. Returns whether
+    /// `c` was held.
     #[inline]
-    pub(crate) fn remove(&mut self, c: Card) -> bool {
+    pub(crate) fn remove(&mut self, c: Card, spaces: u128) -> bool {
         let bit = 1u64 << (c.index() & 63);
         if self.kinds & bit == 0 {
             return false;
@@ -213,15 +222,10 @@ impl Hand {
         let two = self.twice & bit;
         self.twice ^= two;
         self.kinds ^= bit ^ two;
+        // The last copy takes its spaces with it.
+        let last = ((two == 0) as u128).wrapping_neg();
+        self.spaces &= !(spaces & last);
         true
-    }
-
-    /// Replaces the cards (bitsets rebuilt).
-    pub(crate) fn set(&mut self, cards: &[Card]) {
-        *self = Hand::default();
-        for &c in cards {
-            self.push(c);
-        }
     }
 }
 
@@ -273,14 +277,20 @@ pub(crate) struct RuleTables {
     pub(crate) layout: Layout,
     pub(crate) players: u8,
     pub(crate) teams: u8,
-    /// `seat % teams` per seat (a table lookup beats a division).
-    pub(crate) seat_team: [u8; MAX_PLAYERS],
+    /// `seat % teams` per seat (a table lookup beats a division; every
+    /// `u8`, so that no index is checked).
+    pub(crate) seat_team: [u8; 256],
     pub(crate) hand_size: u8,
     /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
     pub(crate) card_spaces: [[u8; 2]; 52],
     /// Per bit index: the bit (by card index) of the card the space shows;
     /// 0 for the corners and gap bits.
-    pub(crate) space_card_bit: [u64; 110],
+    pub(crate) space_card_bit: [u64; 128],
+    /// Per bit index: the card the space shows (a jack for the corners
+    /// and gap bits, which no move names).
+    pub(crate) space_card: [Card; 128],
+    /// Per card index: its two spaces (none for jacks and past 51).
+    pub(crate) card_mask: [u128; 64],
     pub(crate) win: u8,
     pub(crate) len: u8,
     pub(crate) reshuffle: bool,
@@ -416,7 +426,7 @@ impl Game {
         let rules = RuleTables {
             players,
             teams: config.teams(),
-            seat_team: std::array::from_fn(|s| s as u8 % config.teams()),
+            seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
             card_spaces: std::array::from_fn(|i| {
@@ -431,6 +441,14 @@ impl Game {
                 Space::from_bit(b as u8)
                     .and_then(|sq| layout.card_at(sq))
                     .map_or(0, |c| 1u64 << c.index())
+            }),
+            space_card: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .unwrap_or(Card::JS)
+            }),
+            card_mask: std::array::from_fn(|i| {
+                Card::from_index(i as u8).map_or(0, |c| layout.spaces_of(c).0)
             }),
             len: config.sequence_length(),
             reshuffle: !config.options().no_reshuffle,
@@ -536,7 +554,9 @@ impl Game {
         self.free2 = NON_JACKS;
         self.nseq = 0;
         self.seq_count = [0; 3];
-        self.hands = [Hand::default(); MAX_PLAYERS];
+        for h in &mut self.hands[..self.rules.players as usize] {
+            *h = Hand::default();
+        }
         self.draw_len = DECK_SIZE as u8;
         self.ndiscard = 0;
         self.dealer = dealer;
@@ -555,7 +575,7 @@ impl Game {
         for _ in 0..(self.rules.hand_size as usize * players as usize) {
             self.draw_len -= 1;
             let c = self.draw[self.draw_len as usize];
-            self.hands[s.index()].push(c);
+            self.hands[s.index()].push(c, self.rules.card_mask[c.index() & 63]);
             s = s.next(players, sequence_common::Direction::Clockwise);
         }
     }
@@ -599,7 +619,7 @@ impl Game {
     /// The team of `seat` (`seat % teams`, C3).
     #[inline]
     pub fn team_of(&self, seat: Seat) -> Team {
-        Team(self.rules.seat_team[seat.index() % MAX_PLAYERS])
+        Team(self.rules.seat_team[seat.0 as usize])
     }
 
     /// Spaces in a sequence (5, or 4 with the house rule).
@@ -842,7 +862,7 @@ impl Game {
     /// Covers `at` with a chip: the card it shows has one empty space fewer.
     #[inline]
     pub(crate) fn cover(&mut self, at: Space) {
-        let b = self.rules.space_card_bit[at.bit() as usize];
+        let b = self.rules.space_card_bit[at.bit() as usize & 127];
         let two = self.free2 & b;
         // Two empty spaces become one; one becomes none.
         self.free2 ^= two;
@@ -852,7 +872,7 @@ impl Game {
     /// Clears `at`: the card it shows has one empty space more.
     #[inline]
     pub(crate) fn uncover(&mut self, at: Space) {
-        let b = self.rules.space_card_bit[at.bit() as usize];
+        let b = self.rules.space_card_bit[at.bit() as usize & 127];
         // One empty space becomes two; none becomes one.
         self.free2 |= self.free1 & b;
         self.free1 ^= b;
@@ -878,7 +898,11 @@ impl Game {
 
     /// Replaces the hand of `seat` (for determinizations).
     pub(crate) fn set_hand(&mut self, seat: Seat, cards: &[Card]) {
-        self.hands[seat.index()].set(cards);
+        let h = &mut self.hands[seat.index()];
+        *h = Hand::default();
+        for &c in cards {
+            h.push(c, self.rules.card_mask[c.index() & 63]);
+        }
     }
 
     /// Replaces the draw pile, `draw_top_first[0]` on top (for

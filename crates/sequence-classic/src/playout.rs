@@ -3,12 +3,12 @@
 //! whole random games ([`Game::playout`]). No allocation.
 //!
 //! The moves are counted by popcounts over bitsets the game keeps up to
-//! date as it is played: the distinct cards of each hand
-//! ([`crate::game::Hand`]) and the cards with one or two empty spaces
-//! (`free1`, `free2`; a non-jack in neither is dead, C6). The seat to move
-//! has
-//! - one placement per card of its hand with one empty space and two per
-//!   card with two (C6 step 2),
+//! date as it is played: the distinct cards of each hand and the spaces
+//! they show ([`crate::game::Hand`]), and the cards with one or two empty
+//! spaces (`free1`, `free2`; a non-jack in neither is dead, C6). The seat
+//! to move has
+//! - one placement per empty space its natural cards show (C6 step 2; a
+//!   space shows one card, two copies of a card give one set of moves),
 //! - per two-eyed jack, one per empty space; per one-eyed jack, one per
 //!   removable opponent chip (C6, C8),
 //! - one exchange per dead card unless it already made one this turn (C6
@@ -42,15 +42,14 @@ fn nth_card(mut m: u64, n: u32) -> Card {
 }
 
 /// The legal moves of the seat to move, counted by kind (see the module
-/// docs). Index order: placements of cards with one empty space, of cards
-/// with two, dead-card exchanges, two-eyed jacks, one-eyed jacks; when
-/// there is no play, the dead-card exchanges and then the stuck moves.
+/// docs). Index order: placements of natural cards by space in reading
+/// order, dead-card exchanges, two-eyed jacks, one-eyed jacks; when there
+/// is no play, the dead-card exchanges and then the stuck moves.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct MoveCounts {
-    /// Cards of the hand with one empty space.
-    one: u64,
-    /// Cards of the hand with two empty spaces.
-    two: u64,
+    /// The empty spaces of the hand's natural cards: one placement each
+    /// (a space shows one card).
+    natural: u128,
     /// Dead cards of the hand that may be exchanged now (C6).
     dead: u64,
     /// Whether the hand holds a jack (the slower count).
@@ -62,18 +61,16 @@ pub(crate) struct MoveCounts {
 impl Game {
     /// The legal moves of the seat to move, counted (the game must not be
     /// over).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn move_counts(&self) -> MoveCounts {
-        let kinds = self.hands[self.turn.index()].kinds();
-        let one = kinds & self.free1;
-        let two = kinds & self.free2;
-        let dead = if self.dead_done {
-            0
-        } else {
-            kinds & self.dead_cards()
-        };
+        let hand = &self.hands[self.turn.index()];
+        let kinds = hand.kinds();
+        let natural = hand.spaces & !self.occupied.0;
+        // No dead card may be exchanged twice in a turn (C6).
+        let allowed = (self.dead_done as u64).wrapping_sub(1);
+        let dead = kinds & self.dead_cards() & allowed;
         let jacks = kinds & (TWO_EYED | ONE_EYED) != 0;
-        let mut plays = one.count_ones() + 2 * two.count_ones();
+        let mut plays = natural.count_ones();
         if jacks {
             plays += self.jack_moves(kinds);
         }
@@ -84,8 +81,7 @@ impl Game {
                 plays
             };
         MoveCounts {
-            one,
-            two,
+            natural,
             dead,
             jacks,
             total,
@@ -93,7 +89,7 @@ impl Game {
     }
 
     /// Plays of the jacks in `kinds` (C6).
-    #[inline(never)]
+    #[inline]
     fn jack_moves(&self, kinds: u64) -> u32 {
         (kinds & TWO_EYED).count_ones() * self.empty_count()
             + (kinds & ONE_EYED).count_ones() * self.removable(self.team_of(self.turn)).count()
@@ -111,25 +107,25 @@ impl Game {
         }
     }
 
+    /// The placement of a natural card of index `r` (below the popcount of
+    /// `c.natural`): the `r`-th empty space of the hand's cards and the
+    /// card it shows.
+    #[inline(always)]
+    fn nth_natural(&self, c: &MoveCounts, r: u32) -> (Card, Space) {
+        let at = Bitboard(c.natural).nth_unchecked(r);
+        (self.rules.space_card[at.bit() as usize & 127], at)
+    }
+
     /// The legal move of index `r` (below `c.total`) in the order of
     /// [`MoveCounts`]: every index a different legal move.
     #[inline]
-    pub(crate) fn nth_move(&self, c: &MoveCounts, mut r: u32) -> Move {
-        let n1 = c.one.count_ones();
-        if r < n1 {
-            let card = nth_card(c.one, r);
-            let [a, b] = self.rules.card_spaces[card.index()];
-            let bit = if self.occupied.0 >> a & 1 == 0 { a } else { b };
-            return Move::place(card, Space::from_bit_unchecked(bit));
+    pub(crate) fn nth_move(&self, c: &MoveCounts, r: u32) -> Move {
+        let n = c.natural.count_ones();
+        if r < n {
+            let (card, at) = self.nth_natural(c, r);
+            return Move::place(card, at);
         }
-        r -= n1;
-        let n2 = 2 * c.two.count_ones();
-        if r < n2 {
-            let card = nth_card(c.two, r >> 1);
-            let bit = self.rules.card_spaces[card.index()][(r & 1) as usize];
-            return Move::place(card, Space::from_bit_unchecked(bit));
-        }
-        r -= n2;
+        let r = r - n;
         let nd = c.dead.count_ones();
         if r < nd {
             return Move::Dead {
@@ -168,7 +164,7 @@ impl Game {
                 };
             }
             r -= nj1;
-            if c.one != 0 || c.two != 0 || nj2 != 0 || nj1 != 0 {
+            if c.natural != 0 || nj2 != 0 || nj1 != 0 {
                 // Past the last play (an index out of range).
                 return Move::Pass;
             }
@@ -205,19 +201,9 @@ impl Game {
         while n < max_moves && !self.is_over() {
             let c = self.move_counts();
             let r = below(rng, c.total);
-            let n1 = c.one.count_ones();
-            let n12 = n1 + 2 * c.two.count_ones();
-            if r < n12 && self.draw_len > 0 {
-                let (card, bit) = if r < n1 {
-                    let card = nth_card(c.one, r);
-                    let [a, b] = self.rules.card_spaces[card.index()];
-                    (card, if self.occupied.0 >> a & 1 == 0 { a } else { b })
-                } else {
-                    let k = r - n1;
-                    let card = nth_card(c.two, k >> 1);
-                    (card, self.rules.card_spaces[card.index()][(k & 1) as usize])
-                };
-                self.place(card, Space::from_bit_unchecked(bit), None);
+            if r < c.natural.count_ones() && self.draw_len > 0 {
+                let (card, at) = self.nth_natural(&c, r);
+                self.place(card, at, None);
             } else {
                 let mv = self.nth_move(&c, r);
                 let seat = self.turn;

@@ -87,7 +87,7 @@ impl Game {
                     h.len()
                 )));
             }
-            g.hands[s].set(h);
+            g.set_hand(Seat(s as u8), h);
         }
         g.set_hidden(&[], &draw);
         g.ndiscard = 0;

@@ -486,9 +486,10 @@ const LINE_NOWHERE: u8 = 64 + 60;
 
 /// `LINE_AT[bit][d]`: where the space with bit index `bit` is in the line
 /// board of direction `d` (index of [`Dir::ALL`]): `64 × word + bit`, the
-/// bit at least 4 and at most 59. Gap bits: [`LINE_NOWHERE`].
-pub(crate) static LINE_AT: [[u8; 4]; 110] = {
-    let mut t = [[LINE_NOWHERE; 4]; 110];
+/// bit at least 4 and at most 59. Gap bits and bits past the board:
+/// [`LINE_NOWHERE`].
+pub(crate) static LINE_AT: [[u8; 4]; 128] = {
+    let mut t = [[LINE_NOWHERE; 4]; 128];
     let mut r = 0;
     while r < 10 {
         let mut c = 0;
@@ -530,10 +531,10 @@ pub(crate) static LINE_AT: [[u8; 4]; 110] = {
 /// `LINE_MASK[bit][d]`: the bit of [`LINE_AT`] in its word (0 for a space
 /// on no line board): a value from a table, so that updates are made on
 /// the whole word (see `Game::place`).
-pub(crate) static LINE_MASK: [[u64; 4]; 110] = {
-    let mut t = [[0u64; 4]; 110];
+pub(crate) static LINE_MASK: [[u64; 4]; 128] = {
+    let mut t = [[0u64; 4]; 128];
     let mut b = 0;
-    while b < 110 {
+    while b < 128 {
         let mut d = 0;
         while d < 4 {
             if LINE_AT[b][d] != LINE_NOWHERE {
@@ -604,12 +605,12 @@ pub(crate) static RUNS: [[u8; 512]; 2] = {
 /// `at` when bit 7 is set, [`any_sequence`]). `len` is 4 or 5.
 #[inline(always)]
 pub(crate) fn add_to_lines(lines: &mut Lines, at: Space, len: u8) -> [u8; 4] {
-    let b = at.bit() as usize % 110;
+    let b = at.bit() as usize & 127;
     let runs = &RUNS[(len == 5) as usize];
     let mut out = [0u8; 4];
     for d in 0..4 {
         let pos = LINE_AT[b][d];
-        let word = &mut lines[d][(pos >> 6) as usize];
+        let word = &mut lines[d][(pos >> 6) as usize & 1];
         let w = *word | LINE_MASK[b][d];
         *word = w;
         out[d] = runs[(w >> ((pos & 63) - LINE_PAD)) as usize & 0x1FF];
@@ -620,12 +621,12 @@ pub(crate) fn add_to_lines(lines: &mut Lines, at: Space, len: u8) -> [u8; 4] {
 /// The [`RUNS`] entries of `at` (holding a chip) in a team's line boards.
 #[inline]
 pub(crate) fn line_runs(lines: &Lines, at: Space, len: u8) -> [u8; 4] {
-    let b = at.bit() as usize % 110;
+    let b = at.bit() as usize & 127;
     let runs = &RUNS[(len == 5) as usize];
     let mut out = [0u8; 4];
     for d in 0..4 {
         let pos = LINE_AT[b][d];
-        let w = lines[d][(pos >> 6) as usize];
+        let w = lines[d][(pos >> 6) as usize & 1];
         out[d] = runs[(w >> ((pos & 63) - LINE_PAD)) as usize & 0x1FF];
     }
     out
@@ -634,9 +635,9 @@ pub(crate) fn line_runs(lines: &Lines, at: Space, len: u8) -> [u8; 4] {
 /// Takes the chip on `at` off a team's line boards.
 #[inline]
 pub(crate) fn remove_from_lines(lines: &mut Lines, at: Space) {
-    let b = at.bit() as usize % 110;
+    let b = at.bit() as usize & 127;
     for d in 0..4 {
-        lines[d][(LINE_AT[b][d] >> 6) as usize] &= !LINE_MASK[b][d];
+        lines[d][(LINE_AT[b][d] >> 6) as usize & 1] &= !LINE_MASK[b][d];
     }
 }
 

@@ -262,8 +262,8 @@ impl Game {
         debug_assert!(self.draw_len > 0);
         let seat = self.turn;
         let team = self.team_of(seat);
-        let hand = &mut self.hands[seat.index()];
-        hand.remove(card);
+        let mask = self.rules.card_mask[card.index() & 63];
+        self.hands[seat.index()].remove(card, mask);
         let n = self.ndiscard as usize;
         self.discards[n] = card;
         self.discard_seat[n] = seat.0;
@@ -282,8 +282,8 @@ impl Game {
         self.ply += 1;
         let mut played = Played::default();
         if any_sequence(runs) {
-            let made = self.count_sequences(team, at, declare, runs);
-            played.new_sequences = made.len() as u8;
+            let (made, n) = self.count_sequences(team, at, declare, runs);
+            played.new_sequences = n;
             // The last move as a record writes it: with the sequences it
             // made declared (C8a).
             self.last = Some((
@@ -304,7 +304,7 @@ impl Game {
         }
         self.draw_len -= 1;
         let c = self.draw[self.draw_len as usize];
-        self.hands[seat.index()].push(c);
+        self.hands[seat.index()].push(c, self.rules.card_mask[c.index() & 63]);
         self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
         self.dead_done = false;
         played
@@ -330,7 +330,7 @@ impl Game {
         let before =
             (needs_draw && self.draw_len == 0 && self.rules.reshuffle).then(|| self.clone());
         if let Some(c) = card {
-            self.hands[seat.index()].remove(c);
+            self.hands[seat.index()].remove(c, self.rules.card_mask[c.index() & 63]);
             let n = self.ndiscard as usize;
             self.discards[n] = c;
             self.discard_seat[n] = seat.0;
@@ -343,8 +343,8 @@ impl Game {
                 self.stuck_run = 0;
                 let runs = line_runs(&self.lines[team.index() % 3], at, self.rules.len);
                 if any_sequence(runs) {
-                    let made = self.count_sequences(team, at, declare, runs);
-                    played.new_sequences = made.len() as u8;
+                    let (made, n) = self.count_sequences(team, at, declare, runs);
+                    played.new_sequences = n;
                     // The last move as a record writes it: with the
                     // sequences it made declared (C8a).
                     written = Move::Place {
@@ -392,7 +392,7 @@ impl Game {
             if self.draw_len > 0 {
                 self.draw_len -= 1;
                 let c = self.draw[self.draw_len as usize];
-                self.hands[seat.index()].push(c);
+                self.hands[seat.index()].push(c, self.rules.card_mask[c.index() & 63]);
             }
         }
         self.ply += 1;
@@ -433,20 +433,21 @@ impl Game {
         at: Space,
         declare: Option<Declaration>,
         runs: [u8; 4],
-    ) -> Declaration {
+    ) -> (Declaration, u8) {
         let len = self.rules.len;
-        let simple = declare.is_none()
-            && runs
-                .iter()
-                .all(|&e| e & 0x80 == 0 || (e & 7) + (e >> 3 & 7) + 1 == len);
-        let (ws, n) = if simple {
-            let mut ws = [Window {
-                start: at,
-                dir: Dir::East,
-            }; 8];
-            let mut n = 0;
-            for (e, dir) in runs.into_iter().zip(Dir::ALL) {
+        let mut ws = [Window {
+            start: at,
+            dir: Dir::East,
+        }; 8];
+        let mut n = 0;
+        let mut simple = declare.is_none();
+        for e in runs {
+            simple &= e & 0x80 == 0 || (e & 7) + (e >> 3 & 7) + 1 == len;
+        }
+        if simple {
+            for (d, e) in runs.into_iter().enumerate() {
                 if e & 0x80 != 0 {
+                    let dir = Dir::ALL[d];
                     let start = Space::from_bit_unchecked(at.bit() - (e & 7) * dir.step());
                     let w = Window { start, dir };
                     if self.may_count(team, w.mask(len).0) {
@@ -455,30 +456,26 @@ impl Game {
                     }
                 }
             }
-            (ws, n)
         } else {
-            match declare {
+            (ws, n) = match declare {
                 Some(d) => d.window_array(),
                 None => {
                     let own = self.chips[team.index()] | CORNERS;
                     Completions::find_with(own, at, len, |m| self.may_count(team, m))
                         .default_windows(self.rules.last_window)
                 }
-            }
-        };
-        let mut added = 0;
-        for &w in &ws[..n] {
-            if (self.nseq as usize) < MAX_SEQUENCES {
-                let mask = w.mask(len);
-                self.seqs[self.nseq as usize] = w;
-                self.seq_team[self.nseq as usize] = team.0;
-                self.nseq += 1;
-                self.seq_count[team.index()] += 1;
-                self.locked |= Bitboard(mask.0 & !CORNERS.0);
-                added += 1;
-            }
+            };
         }
-        Declaration::new(&ws[..added])
+        let n = n.min(MAX_SEQUENCES - self.nseq as usize);
+        for &w in &ws[..n] {
+            let mask = w.mask(len);
+            self.seqs[self.nseq as usize] = w;
+            self.seq_team[self.nseq as usize] = team.0;
+            self.nseq += 1;
+            self.locked |= Bitboard(mask.0 & !CORNERS.0);
+        }
+        self.seq_count[team.index()] += n as u8;
+        (Declaration::new(&ws[..n]), n as u8)
     }
 
     #[cold]
