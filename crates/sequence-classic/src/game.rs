@@ -516,27 +516,14 @@ impl Game {
 
     /// A random game of the same table for playouts and research
     /// ([`sequence_common::Rules::fresh_deal`]): a uniformly random dealer
-    /// and deck order from `rng` by the fast shuffle (multiply-shift range
-    /// reduction, two indices per 64-bit draw; not the documented shuffle
-    /// of [`Game::deal`] that records rely on). The deck is built here, so
-    /// it is not checked.
+    /// and deck order from `rng` by the fast shuffle
+    /// ([`sequence_common::rng::shuffle_batched`], four indices per 64-bit
+    /// draw; not the documented shuffle of [`Game::deal`] that records rely
+    /// on). The deck is built here, so it is not checked.
     pub fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
         let mut g = self.clone();
         g.draw = Card::double_deck();
-        // Fisher–Yates from the top of the array down, two swaps per draw.
-        let mut i = DECK_SIZE - 1;
-        while i >= 2 {
-            let r = rng.next_u64();
-            let j = ((r & 0xFFFF_FFFF) * (i as u64 + 1)) >> 32;
-            g.draw.swap(i, j as usize);
-            let k = ((r >> 32) * i as u64) >> 32;
-            g.draw.swap(i - 1, k as usize);
-            i -= 2;
-        }
-        if i == 1 {
-            let j = ((rng.next_u32() as u64) * 2) >> 32;
-            g.draw.swap(1, j as usize);
-        }
+        sequence_common::rng::shuffle_batched(&mut g.draw, rng);
         let players = self.rules.players as u64;
         let dealer = ((rng.next_u32() as u64 * players) >> 32) as u8;
         g.start(Seat(dealer));
@@ -883,8 +870,9 @@ impl Game {
     #[inline]
     pub(crate) fn may_count(&self, team: Team, m: u128) -> bool {
         let len = self.rules.len;
-        (0..self.nseq as usize)
-            .all(|i| self.seq_team[i] != team.0 || (self.seqs[i].mask(len).0 & m).count_ones() <= 1)
+        (0..self.nseq as usize).all(|i| {
+            self.seq_team[i] != team.0 || (self.seqs[i].mask_on_board(len).0 & m).count_ones() <= 1
+        })
     }
 
     // ----- used by views and determinization ------------------------------------

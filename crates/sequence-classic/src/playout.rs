@@ -28,7 +28,7 @@ use crate::game::{Game, ONE_EYED, TWO_EYED};
 use crate::moves::Move;
 use crate::options::NoPlay;
 use rand::Rng;
-use sequence_common::rng::below;
+use sequence_common::rng::{below, Halves};
 use sequence_common::FastReshuffler;
 
 /// The card of the `n`-th set bit (0-based, `n` below the popcount) of
@@ -141,13 +141,17 @@ impl Game {
     fn nth_rare_move(&self, c: &MoveCounts, mut r: u32) -> Move {
         let kinds = self.hands[self.turn.index()].kinds();
         if c.jacks {
+            // Each jack of a kind has the same targets: index r picks the
+            // jack (r / targets, at most 1: two copies of a card, C1) and
+            // its target (r % targets), without a division.
             let empty = Bitboard(BOARD.0 & !self.occupied.0 & !CORNERS.0);
             let twos = kinds & TWO_EYED;
             let ne = empty.count();
             let nj2 = twos.count_ones() * ne;
             if r < nj2 {
-                let at = empty.nth(r % ne).unwrap_or(Space::from_bit_unchecked(0));
-                return Move::place(nth_card(twos, r / ne), at);
+                let second = r >= ne;
+                let r = if second { r - ne } else { r };
+                return Move::place(nth_card(twos, second as u32), empty.nth_unchecked(r));
             }
             r -= nj2;
             let removable = self.removable(self.team_of(self.turn));
@@ -155,12 +159,11 @@ impl Game {
             let nr = removable.count();
             let nj1 = ones.count_ones() * nr;
             if r < nj1 {
-                let at = removable
-                    .nth(r % nr)
-                    .unwrap_or(Space::from_bit_unchecked(0));
+                let second = r >= nr;
+                let r = if second { r - nr } else { r };
                 return Move::Remove {
-                    card: nth_card(ones, r / nr),
-                    at,
+                    card: nth_card(ones, second as u32),
+                    at: removable.nth_unchecked(r),
                 };
             }
             r -= nj1;
@@ -197,6 +200,8 @@ impl Game {
     /// (most moves) goes straight from its index to [`Game::place`]
     /// without a [`Move`] in between.
     pub fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
+        // Two choices per 64-bit draw.
+        let rng = &mut Halves::new(rng);
         let mut n = 0;
         while n < max_moves && !self.is_over() {
             let c = self.move_counts();

@@ -53,54 +53,7 @@ impl Dir {
     pub(crate) const fn index(self) -> usize {
         self as usize
     }
-
-    /// The direction of index `i` (of [`Dir::ALL`]), `i` below 4.
-    #[inline]
-    pub(crate) const fn from_index(i: usize) -> Dir {
-        match i & 3 {
-            0 => Dir::East,
-            1 => Dir::South,
-            2 => Dir::SouthEast,
-            _ => Dir::SouthWest,
-        }
-    }
 }
-
-/// `WINDOW_MASKS[len - 4][dir][start]`: the spaces on the board of the
-/// window of `len` spaces (C8: 5, or 4 by the house rule of C11) from the
-/// space with bit index `start` in direction `dir` (index of [`Dir::ALL`]).
-/// Computed at compile time.
-static WINDOW_MASKS: [[[u128; 110]; 4]; 2] = {
-    let mut t = [[[0u128; 110]; 4]; 2];
-    let mut l = 0;
-    while l < 2 {
-        let len = l as i32 + 4;
-        let mut d = 0;
-        while d < 4 {
-            let (dr, dc) = Dir::from_index(d).delta();
-            let mut start = 0;
-            while start < 110 {
-                let (r0, c0) = ((start / 11) as i32, (start % 11) as i32);
-                let mut m = 0u128;
-                if c0 < 10 {
-                    let mut i = 0;
-                    while i < len {
-                        let (r, c) = (r0 + dr as i32 * i, c0 + dc as i32 * i);
-                        if r >= 0 && r < 10 && c >= 0 && c < 10 {
-                            m |= 1u128 << (r * 11 + c);
-                        }
-                        i += 1;
-                    }
-                }
-                t[l][d][start] = m;
-                start += 1;
-            }
-            d += 1;
-        }
-        l += 1;
-    }
-    t
-};
 
 /// A run of `len` spaces starting at `start` (its space first in reading
 /// order) and going in `dir`. `len` is the table's sequence length.
@@ -131,18 +84,36 @@ impl Window {
         w.at(len - 1).map(|_| w)
     }
 
-    /// Its `len` spaces as a mask (those on the board). A table lookup
-    /// for the lengths of C8 and C11 (5 and 4).
+    /// Its `len` spaces as a mask (those on the board): one shift when
+    /// the window fits on the board.
     #[inline]
     pub fn mask(self, len: u8) -> Bitboard {
-        match len {
-            4 | 5 => Bitboard(
-                WINDOW_MASKS[(len - 4) as usize][self.dir.index()][self.start.bit() as usize],
-            ),
-            _ => (0..len)
+        let (dr, dc) = self.dir.delta();
+        let n = len as i16 - 1;
+        let r = self.start.row() as i16 + dr as i16 * n;
+        let c = self.start.col() as i16 + dc as i16 * n;
+        if (1..=5).contains(&len) && (0..10).contains(&r) && (0..10).contains(&c) {
+            self.mask_on_board(len)
+        } else {
+            (0..len)
                 .filter_map(|i| self.at(i))
-                .fold(Bitboard::EMPTY, |b, s| b.with(s)),
+                .fold(Bitboard::EMPTY, |b, s| b.with(s))
         }
+    }
+
+    /// [`Window::mask`] of a window known to fit on the board (a completed
+    /// sequence, a run of chips), `len` at most 5: the direction's
+    /// `len` steps shifted to the start.
+    #[inline]
+    pub(crate) fn mask_on_board(self, len: u8) -> Bitboard {
+        let s = self.dir.step() as u32;
+        let mut base = 0u128;
+        let mut i = 0;
+        while i < len as u32 && i < 5 {
+            base |= 1u128 << (i * s);
+            i += 1;
+        }
+        Bitboard(base << (self.start.bit() as u32 & 127))
     }
 
     /// Its last space.
@@ -715,6 +686,27 @@ mod tests {
                             assert_eq!(runs[d] & 7, nb, "{at} {dir:?}");
                             assert_eq!(runs[d] >> 3 & 7, nf, "{at} {dir:?}");
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A window's mask holds its spaces on the board, by one shift when
+    /// it fits (C8).
+    #[test]
+    fn window_masks_hold_the_spaces_on_the_board() {
+        for len in [4u8, 5] {
+            for start in Space::all() {
+                for dir in Dir::ALL {
+                    let w = Window { start, dir };
+                    let want = (0..len)
+                        .filter_map(|i| w.at(i))
+                        .fold(Bitboard::EMPTY, |b, s| b.with(s));
+                    assert_eq!(w.mask(len), want, "{w:?}");
+                    if Window::new(start, dir, len).is_some() {
+                        assert_eq!(w.mask_on_board(len), want, "{w:?}");
+                        assert_eq!(want.count(), len as u32);
                     }
                 }
             }

@@ -450,25 +450,18 @@ impl Game {
                     let dir = Dir::ALL[d];
                     let start = Space::from_bit_unchecked(at.bit() - (e & 7) * dir.step());
                     let w = Window { start, dir };
-                    if self.may_count(team, w.mask(len).0) {
+                    if self.may_count(team, w.mask_on_board(len).0) {
                         ws[n] = w;
                         n += 1;
                     }
                 }
             }
         } else {
-            (ws, n) = match declare {
-                Some(d) => d.window_array(),
-                None => {
-                    let own = self.chips[team.index()] | CORNERS;
-                    Completions::find_with(own, at, len, |m| self.may_count(team, m))
-                        .default_windows(self.rules.last_window)
-                }
-            };
+            (ws, n) = self.chosen_windows(team, at, declare);
         }
         let n = n.min(MAX_SEQUENCES - self.nseq as usize);
         for &w in &ws[..n] {
-            let mask = w.mask(len);
+            let mask = w.mask_on_board(len);
             self.seqs[self.nseq as usize] = w;
             self.seq_team[self.nseq as usize] = team.0;
             self.nseq += 1;
@@ -478,12 +471,33 @@ impl Game {
         (Declaration::new(&ws[..n]), n as u8)
     }
 
+    /// The windows a placement on `at` counts when its lines are longer than
+    /// a sequence or it declares them (C8a): the declared ones, or the
+    /// engine's default choice among every window through `at`.
+    #[cold]
+    #[inline(never)]
+    fn chosen_windows(
+        &self,
+        team: Team,
+        at: Space,
+        declare: Option<Declaration>,
+    ) -> ([Window; 8], usize) {
+        match declare {
+            Some(d) => d.window_array(),
+            None => {
+                let own = self.chips[team.index()] | CORNERS;
+                Completions::find_with(own, at, self.rules.len, |m| self.may_count(team, m))
+                    .default_windows(self.rules.last_window)
+            }
+        }
+    }
+
     #[cold]
     fn break_sequences(&mut self, at: Space) {
         let mut k = 0;
         let len = self.rules.len;
         for i in 0..self.nseq as usize {
-            if self.seqs[i].mask(len).contains(at) {
+            if self.seqs[i].mask_on_board(len).contains(at) {
                 self.seq_count[self.seq_team[i] as usize] -= 1;
             } else {
                 self.seqs[k] = self.seqs[i];
@@ -492,6 +506,7 @@ impl Game {
             }
         }
         self.nseq = k as u8;
-        self.locked = (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask(len)) & !CORNERS;
+        self.locked =
+            (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask_on_board(len)) & !CORNERS;
     }
 }
