@@ -6,7 +6,8 @@
 //! `cargo run --release -p sequence-classic --example classic_bench -- [players] [seconds] [games]`
 //!
 //! With `games`, exactly that many games and nothing else (a fixed amount
-//! of work, for instruction counts under valgrind).
+//! of work, for instruction counts under valgrind); with `legal:N`, only N
+//! legal-move listings of the midgame.
 
 use sequence_classic::{Config, Game, Move, Options};
 use sequence_common::{Outcome, Rules};
@@ -37,7 +38,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
     let seconds: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2.0);
-    let fixed: Option<u64> = args.next().and_then(|s| s.parse().ok());
+    let fixed_arg = args.next();
+    let fixed: Option<u64> = fixed_arg.as_deref().and_then(|s| s.parse().ok());
     let config = Config::new(players, None, Options::default()).expect("a valid table (C3)");
     let mut rng = sequence_common::rng::playout_rng(1);
     let (proto, _) = Game::deal(config.clone(), &mut rng);
@@ -68,19 +70,53 @@ fn main() {
     let (mut pos, _) = <Game as Rules>::deal(&config, &mut r);
     Rules::playout(&mut pos, &mut r, 30);
     let mut list: Vec<Move> = Vec::with_capacity(256);
+    if let Some(calls) = fixed_arg
+        .as_deref()
+        .and_then(|s| s.strip_prefix("legal:"))
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        // Only `calls` legal-move listings (for instruction counts).
+        for _ in 0..calls {
+            Rules::legal_moves(std::hint::black_box(&pos), &mut list);
+            std::hint::black_box(&list);
+        }
+        println!("{calls} legal_moves calls, {} moves", list.len());
+        return;
+    }
     let legal_ns = median_ns_per_call(|| {
         Rules::legal_moves(&pos, &mut list);
         std::hint::black_box(&list);
+    });
+    // A midgame that does not depend on how the engine enumerates or
+    // samples moves (the same position for any version): seed 42, 30
+    // moves picked by index from the legal moves sorted by key.
+    let mut r = sequence_common::rng::game_rng(42);
+    let (mut fixed_pos, _) = <Game as Rules>::deal(&config, &mut r);
+    let mut l: Vec<Move> = Vec::new();
+    for _ in 0..30 {
+        Rules::legal_moves(&fixed_pos, &mut l);
+        l.sort_by_key(Game::move_key);
+        let mv = l[rand::Rng::random_range(&mut r, 0..l.len())];
+        let seat = fixed_pos.turn();
+        fixed_pos
+            .apply(seat, mv, &mut sequence_classic::RngReshuffler(&mut r))
+            .expect("a legal move");
+    }
+    let mut list2: Vec<Move> = Vec::with_capacity(256);
+    let fixed_ns = median_ns_per_call(|| {
+        Rules::legal_moves(&fixed_pos, &mut list2);
+        std::hint::black_box(&list2);
     });
     let mut r2 = sequence_common::rng::playout_rng(3);
     let random_ns = median_ns_per_call(|| {
         std::hint::black_box(Rules::random_move(&pos, &mut r2));
     });
     println!(
-        "classic {players}p: {games} games ({finished} finished), {:.0} games/s wall, {} games per CPU second, {:.1} moves/game, legal_moves {legal_ns:.1} ns ({} moves), random_move {random_ns:.1} ns",
+        "classic {players}p: {games} games ({finished} finished), {:.0} games/s wall, {} games per CPU second, {:.1} moves/game, legal_moves {legal_ns:.1} ns ({} moves), random_move {random_ns:.1} ns, legal_moves of the fixed midgame {fixed_ns:.1} ns ({} moves)",
         games as f64 / wall,
         cpu.map_or("n/a".into(), |c| format!("{:.0}", games as f64 / c)),
         moves as f64 / games.max(1) as f64,
-        list.len()
+        list.len(),
+        list2.len()
     );
 }

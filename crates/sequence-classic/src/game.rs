@@ -281,11 +281,12 @@ pub(crate) struct RuleTables {
     /// `u8`, so that no index is checked).
     pub(crate) seat_team: [u8; 256],
     pub(crate) hand_size: u8,
-    /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
-    pub(crate) card_spaces: [[u8; 2]; 52],
     /// Per bit index: the bit (by card index) of the card the space shows;
     /// 0 for the corners and gap bits.
     pub(crate) space_card_bit: [u64; 128],
+    /// Per bit index: 0 when the space is the first in reading order of
+    /// the two of its card, 1 when the second ([`Game::free`]).
+    pub(crate) space_side: [u8; 128],
     /// Per bit index: the card the space shows (a jack for the corners
     /// and gap bits, which no move names).
     pub(crate) space_card: [Card; 128],
@@ -309,10 +310,10 @@ pub struct Game {
     pub(crate) lines: [Lines; 3],
     pub(crate) occupied: Bitboard,
     pub(crate) locked: Bitboard,
-    /// Cards (bit = card index) with exactly one empty space.
-    pub(crate) free1: u64,
-    /// Cards with both spaces empty. A non-jack in neither is dead (C6).
-    pub(crate) free2: u64,
+    /// `free[0]`: the cards (bit = card index) whose first space in reading
+    /// order is empty; `free[1]`: whose second is. A non-jack in neither is
+    /// dead (C6).
+    pub(crate) free: [u64; 2],
     /// The completed sequences (their masks: [`Window::mask`]).
     pub(crate) seqs: [Window; MAX_SEQUENCES],
     pub(crate) seq_team: [u8; MAX_SEQUENCES],
@@ -429,18 +430,17 @@ impl Game {
             seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
-            card_spaces: std::array::from_fn(|i| {
-                let m = Card::from_index(i as u8).map_or(Bitboard::EMPTY, |c| layout.spaces_of(c));
-                let mut it = m.iter();
-                match (it.next(), it.next()) {
-                    (Some(a), Some(b)) => [a.bit(), b.bit()],
-                    _ => [0, 0],
-                }
-            }),
             space_card_bit: std::array::from_fn(|b| {
                 Space::from_bit(b as u8)
                     .and_then(|sq| layout.card_at(sq))
                     .map_or(0, |c| 1u64 << c.index())
+            }),
+            space_side: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| {
+                        u8::from(layout.spaces_of(c).first() != Space::from_bit(b as u8))
+                    })
             }),
             space_card: std::array::from_fn(|b| {
                 Space::from_bit(b as u8)
@@ -468,8 +468,7 @@ impl Game {
             lines: [LINE_CORNERS; 3],
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
-            free1: 0,
-            free2: NON_JACKS,
+            free: [NON_JACKS; 2],
             seqs: [Window {
                 start: first_space(),
                 dir: crate::sequences::Dir::East,
@@ -537,8 +536,7 @@ impl Game {
         self.lines = [LINE_CORNERS; 3];
         self.occupied = Bitboard::EMPTY;
         self.locked = Bitboard::EMPTY;
-        self.free1 = 0;
-        self.free2 = NON_JACKS;
+        self.free = [NON_JACKS; 2];
         self.nseq = 0;
         self.seq_count = [0; 3];
         for h in &mut self.hands[..self.rules.players as usize] {
@@ -762,7 +760,7 @@ impl Game {
     /// space.
     #[inline]
     pub(crate) fn dead_cards(&self) -> u64 {
-        NON_JACKS & !(self.free1 | self.free2)
+        NON_JACKS & !(self.free[0] | self.free[1])
     }
 
     /// The spaces `card` may take or clear now for the seat to move: empty
@@ -799,7 +797,7 @@ impl Game {
     #[inline]
     pub(crate) fn play_count(&self) -> u32 {
         let kinds = self.hands[self.turn.index()].kinds();
-        let mut n = (kinds & self.free1).count_ones() + 2 * (kinds & self.free2).count_ones();
+        let mut n = (kinds & self.free[0]).count_ones() + (kinds & self.free[1]).count_ones();
         if kinds & (TWO_EYED | ONE_EYED) != 0 {
             n += (kinds & TWO_EYED).count_ones() * self.empty_count();
             n += (kinds & ONE_EYED).count_ones() * self.removable(self.team_of(self.turn)).count();
@@ -849,20 +847,17 @@ impl Game {
     /// Covers `at` with a chip: the card it shows has one empty space fewer.
     #[inline]
     pub(crate) fn cover(&mut self, at: Space) {
-        let b = self.rules.space_card_bit[at.bit() as usize & 127];
-        let two = self.free2 & b;
-        // Two empty spaces become one; one becomes none.
-        self.free2 ^= two;
-        self.free1 ^= b;
+        let i = at.bit() as usize & 127;
+        let side = &mut self.free[self.rules.space_side[i] as usize & 1];
+        *side &= !self.rules.space_card_bit[i];
     }
 
     /// Clears `at`: the card it shows has one empty space more.
     #[inline]
     pub(crate) fn uncover(&mut self, at: Space) {
-        let b = self.rules.space_card_bit[at.bit() as usize & 127];
-        // One empty space becomes two; none becomes one.
-        self.free2 |= self.free1 & b;
-        self.free1 ^= b;
+        let i = at.bit() as usize & 127;
+        let side = &mut self.free[self.rules.space_side[i] as usize & 1];
+        *side |= self.rules.space_card_bit[i];
     }
 
     /// Whether a window of mask `m` shares at most one space with each

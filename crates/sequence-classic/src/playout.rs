@@ -5,7 +5,8 @@
 //! The moves are counted by popcounts over bitsets the game keeps up to
 //! date as it is played: the distinct cards of each hand and the spaces
 //! they show ([`crate::game::Hand`]), and the cards with one or two empty
-//! spaces (`free1`, `free2`; a non-jack in neither is dead, C6). The seat
+//! spaces (`free`: per card whether its first, its second space is empty;
+//! a non-jack with neither is dead, C6). The seat
 //! to move has
 //! - one placement per empty space its natural cards show (C6 step 2; a
 //!   space shows one card, two copies of a card give one set of moves),

@@ -6,7 +6,7 @@
 
 use crate::bitboard::{Bitboard, Space, CORNERS, SPACE_BITS};
 use crate::card::Card;
-use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES, NON_JACKS, ONE_EYED};
+use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES, ONE_EYED, TWO_EYED};
 use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::NoPlay;
 use crate::sequences::{add_to_lines, any_sequence, line_runs, Completions, Dir, Window};
@@ -16,67 +16,85 @@ impl Game {
     // ----- move generation ---------------------------------------------------
 
     /// Fills `out` with every legal move of the seat to move: dead-card
-    /// exchanges first (when allowed), then plays in hand order; a pass (or
-    /// stuck discards) only when no play exists (C6, C6a). Distinct cards
-    /// only: two copies of a card give one set of moves. Placements carry no
-    /// declaration (the engine's default choice, C8a). Empty when the game
-    /// is over.
+    /// exchanges first (when allowed, in hand order), then the placements
+    /// of natural cards by space in reading order, then the jacks' plays
+    /// (in hand order); a pass (or stuck discards) only when no play exists
+    /// (C6, C6a). Distinct cards only: two copies of a card give one set of
+    /// moves. Placements carry no declaration (the engine's default choice,
+    /// C8a). Empty when the game is over.
     #[inline]
     pub fn legal_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
         out.clear();
         if self.is_over() {
             return;
         }
-        let team = self.team_of(self.turn);
         let hand = &self.hands[self.turn.index()];
         let kinds = hand.kinds();
-        if !self.dead_done {
-            let dead = kinds & self.dead_cards();
-            if dead != 0 {
-                let mut seen = 0u64;
-                for &c in hand.cards() {
-                    let b = 1u64 << c.index();
-                    if dead & b & !seen != 0 {
-                        seen |= b;
-                        out.push(Move::Dead { card: c });
-                    }
-                }
+        if !self.dead_done && kinds & self.dead_cards() != 0 {
+            self.push_dead_moves(out);
+        }
+        // A space shows one card: the hand's placements are the empty
+        // spaces its natural cards show.
+        let natural = hand.spaces & !self.occupied.0;
+        for (base, half) in [(0u32, natural as u64), (64, (natural >> 64) as u64)] {
+            let mut m = half;
+            while m != 0 {
+                let bit = (base + m.trailing_zeros()) as u8;
+                m &= m - 1;
+                let card = self.rules.space_card[bit as usize & 127];
+                out.push(Move::place(card, Space::from_bit_unchecked(bit)));
             }
         }
-        let occ = self.occupied.0;
-        let mut seen = 0u64;
-        let mut plays = false;
-        for &c in hand.cards() {
-            let b = 1u64 << c.index();
-            if seen & b != 0 {
-                continue;
-            }
-            seen |= b;
-            if b & NON_JACKS != 0 {
-                // A card's two spaces, in reading order (C6).
-                for bit in self.rules.card_spaces[c.index()] {
-                    if occ >> bit & 1 == 0 {
-                        out.push(Move::place(c, Space::from_bit_unchecked(bit)));
-                        plays = true;
-                    }
-                }
-            } else {
-                let t = self.targets_for(c, team);
-                plays |= !t.is_empty();
-                if b & ONE_EYED != 0 {
-                    for at in t {
-                        out.push(Move::Remove { card: c, at });
-                    }
-                } else {
-                    for at in t {
-                        out.push(Move::place(c, at));
-                    }
-                }
-            }
+        let mut plays = natural != 0;
+        if kinds & (TWO_EYED | ONE_EYED) != 0 {
+            plays |= self.push_jack_moves(out);
         }
         if !plays {
             self.push_stuck_moves(out);
         }
+    }
+
+    /// The dead-card exchanges (C6), in hand order.
+    #[cold]
+    fn push_dead_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
+        let hand = &self.hands[self.turn.index()];
+        let dead = hand.kinds() & self.dead_cards();
+        let mut seen = 0u64;
+        for &c in hand.cards() {
+            let b = 1u64 << c.index();
+            if dead & b & !seen != 0 {
+                seen |= b;
+                out.push(Move::Dead { card: c });
+            }
+        }
+    }
+
+    /// The jacks' plays (C6), by jack in hand order; whether there is any.
+    #[inline(never)]
+    fn push_jack_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) -> bool {
+        let team = self.team_of(self.turn);
+        let hand = &self.hands[self.turn.index()];
+        let mut seen = 0u64;
+        let mut any = false;
+        for &c in hand.cards() {
+            let b = 1u64 << c.index();
+            if b & (TWO_EYED | ONE_EYED) & !seen == 0 {
+                continue;
+            }
+            seen |= b;
+            let t = self.targets_for(c, team);
+            any |= !t.is_empty();
+            if b & ONE_EYED != 0 {
+                for at in t {
+                    out.push(Move::Remove { card: c, at });
+                }
+            } else {
+                for at in t {
+                    out.push(Move::place(c, at));
+                }
+            }
+        }
+        any
     }
 
     #[cold]
