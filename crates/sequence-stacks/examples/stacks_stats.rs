@@ -33,7 +33,10 @@ fn main() {
     let mean = moves as f64 / n;
     let sd = (moves_sq / n - mean * mean).sqrt();
     println!("stacks {players}p, {games} random games (seed {seed})");
-    println!("mean decisions/game  {mean:.3} (sd {sd:.2}, s.e. {:.3})", sd / n.sqrt());
+    println!(
+        "mean decisions/game  {mean:.3} (sd {sd:.2}, s.e. {:.3})",
+        sd / n.sqrt()
+    );
     for (k, w) in wins.iter().enumerate().take(players as usize) {
         let p = *w as f64 / n;
         println!(
@@ -43,6 +46,9 @@ fn main() {
         );
     }
     let p = draws as f64 / n;
-    println!("draws                {p:.5} (s.e. {:.5})", (p * (1.0 - p) / n).sqrt());
+    println!(
+        "draws                {p:.5} (s.e. {:.5})",
+        (p * (1.0 - p) / n).sqrt()
+    );
     println!("reshuffles/game      {:.4}", reshuffles as f64 / n);
 }
