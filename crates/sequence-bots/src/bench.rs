@@ -90,6 +90,20 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
     }
 }
 
+/// As [`classic_throughput`] with a budget of `iterations` (one tree): a
+/// fixed amount of work, for instruction counts.
+pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {
+    let view = classic_midgame(7);
+    let c0 = thread_cpu_ns();
+    let r = crate::classic::analyse_with(&view, Budget::Iterations(iterations), Some(1), 1, cutoff);
+    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
+    Throughput {
+        iterations: r.iterations,
+        wall: r.elapsed.as_secs_f64(),
+        cpu,
+    }
+}
+
 /// As [`classic_throughput`] for the Sequence Stacks 2-player midgame:
 /// the bot's default search (root Monte Carlo, one playout per iteration)
 /// or, with `tree`, the SO-ISMCTS tree.

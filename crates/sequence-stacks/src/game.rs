@@ -371,6 +371,7 @@ impl Game {
     }
     /// The seat that must decide now: the offered seat during a Block
     /// window, else the seat whose turn it is; `None` once the game ended.
+    #[inline]
     pub fn to_act(&self) -> Option<Seat> {
         if self.status != Status::Playing {
             return None;

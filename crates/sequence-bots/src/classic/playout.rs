@@ -185,20 +185,21 @@ impl Threats {
             if q[0] | q[1] | q[2] == 0 {
                 continue;
             }
-            let mut four = 0u128;
-            let mut three = 0u128;
-            for k in 0..L {
-                let s = k * D;
-                let e = down(b.empty, s);
-                for (f, qm) in self.fill[t].iter_mut().zip(q) {
-                    *f |= up(qm & e, s);
+            // The spaces of the windows starting at q: q shifted by each
+            // step of a window (the starts are of windows on the board, so
+            // nothing is shifted out). The empty ones fill, the team's
+            // chips are the ones a one-eyed jack could take.
+            let mut cover = [0u128; LEVELS];
+            for (c, &qm) in cover.iter_mut().zip(&q) {
+                for k in 0..L {
+                    *c |= up(qm, k * D);
                 }
-                let c = down(b.chips[t], s);
-                four |= up(q[0] & c, s);
-                three |= up(q[1] & c, s);
             }
-            self.four_chips[t] |= four;
-            self.three_chips[t] |= three;
+            for (f, c) in self.fill[t].iter_mut().zip(cover) {
+                *f |= c & b.empty;
+            }
+            self.four_chips[t] |= cover[0] & b.chips[t];
+            self.three_chips[t] |= cover[1] & b.chips[t];
         }
     }
 
@@ -220,6 +221,54 @@ impl Threats {
     ) {
         const OWN_GAIN: [f32; 5] = [9_960.0, 31.0, 6.0, 2.0, 1.0];
         const BLOCK_F: [f32; 5] = [600.0, 12.0, 2.0, 0.5, 0.0];
+        if spaces.count_ones() > 8 {
+            // Many spaces: weigh each window start once
+            // per direction, then sum the starts through each space. Every
+            // term is a multiple of 0.5 far below 2^23, so the f32 sums
+            // are exact and equal the window-by-window count below.
+            let mut w = [[0f32; 128]; 4];
+            for (di, wd) in w.iter_mut().enumerate() {
+                for u in 0..self.teams as usize {
+                    let q = &self.starts[u][di];
+                    let mut add = |m: u128, g: f32| {
+                        for b in Bitboard(m) {
+                            wd[b.bit() as usize & 127] += g;
+                        }
+                    };
+                    if u == team {
+                        for (&qm, g) in q.iter().zip(OWN_GAIN) {
+                            add(qm, g);
+                        }
+                    } else {
+                        add(
+                            q[0],
+                            if wins[u] {
+                                WINNING_BLOCK as f32
+                            } else {
+                                BLOCK_F[0]
+                            },
+                        );
+                        for (&qm, &g) in q[1..4].iter().zip(&BLOCK_F[1..4]) {
+                            add(qm, g);
+                        }
+                    }
+                }
+            }
+            for at in Bitboard(spaces) {
+                let bit = at.bit() as usize;
+                let mut v = 0.0f32;
+                for (wd, dir) in w.iter().zip(Dir::ALL) {
+                    let d = dir.step() as usize;
+                    for k in 0..self.len as usize {
+                        if let Some(start) = bit.checked_sub(k * d) {
+                            v += wd[start];
+                        }
+                    }
+                }
+                f(at, v);
+            }
+            return;
+        }
         let through = starts_through(self.len);
         for at in Bitboard(spaces) {
             let bit = at.bit() as usize;
@@ -292,14 +341,10 @@ pub fn tactical_move_with(game: &Game, rng: &mut PlayoutRng, random_share: f32) 
             natural |= layout.spaces_of(c).0 & empty;
         }
     }
-    let place_natural = |at: Space| -> Move {
-        let card = hand
-            .iter()
-            .copied()
-            .find(|&c| !c.is_jack() && layout.spaces_of(c).contains(at))
-            .unwrap_or(Card::JC);
-        Move::place(card, at)
-    };
+    // `at` is an empty space of a natural card in hand, and a space shows
+    // one card (C2): the card it shows.
+    let place_natural =
+        |at: Space| -> Move { Move::place(layout.card_at(at).unwrap_or(Card::JC), at) };
     let th = Threats::of(game);
     let teams = game.teams().min(3) as usize;
     let mut opp = [0u128; LEVELS];
@@ -499,6 +544,14 @@ mod tests {
                             n += 1;
                         });
                         assert_eq!(n, empty.count_ones());
+                        // Many spaces at once (window starts weighed once)
+                        // and one at a time (window by window) agree
+                        // exactly.
+                        th.place_values(me.index(), wins, empty, |at, v| {
+                            th.place_values(me.index(), wins, at.bb().0, |_, one| {
+                                assert_eq!(v, one, "seed {seed} ply {plies} {at}");
+                            });
+                        });
                     }
                     let mv = tactical_move(&game, &mut rng);
                     game.apply(
