@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sequence_bots::bench::{classic_midgame, stacks_midgame};
-use sequence_bots::{classic, stacks, Budget};
+use sequence_bots::{classic, stacks, Budget, SearchConfig};
 
 fn bench(c: &mut Criterion) {
     let view = classic_midgame(7);
@@ -11,11 +11,27 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(2000));
     g.sample_size(20);
     g.bench_function("classic 2p midgame, 2000 iterations, 1 tree", |b| {
-        b.iter(|| classic::analyse(&view, Budget::Iterations(2000), Some(1), 1))
+        b.iter(|| {
+            classic::analyse(
+                &view,
+                Budget::Iterations(2000),
+                Some(1),
+                1,
+                &SearchConfig::default(),
+            )
+        })
     });
     let sview = stacks_midgame(7);
     g.bench_function("stacks 2p midgame, 2000 iterations, 1 tree", |b| {
-        b.iter(|| stacks::analyse(&sview, Budget::Iterations(2000), Some(1), 1))
+        b.iter(|| {
+            stacks::analyse(
+                &sview,
+                Budget::Iterations(2000),
+                Some(1),
+                1,
+                &SearchConfig::default(),
+            )
+        })
     });
     g.finish();
 }

@@ -25,7 +25,10 @@ fn play_on(game: &mut Game, rng: &mut sequence_common::rng::PlayoutRng, plies: u
     let mut n = 0;
     while !game.is_over() && n < plies {
         let mv = tactical_move(game, rng);
-        if game.apply(mv, &mut RngReshuffler(rng)).is_err() {
+        if game
+            .apply(game.turn(), mv, &mut RngReshuffler(rng))
+            .is_err()
+        {
             break;
         }
         n += 1;

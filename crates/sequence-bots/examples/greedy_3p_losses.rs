@@ -8,8 +8,8 @@
 //! and what it played then, and the fours the opponents held at its last
 //! turn.
 
-use sequence_bots::classic::{lines, GreedyBot, RandomBot};
-use sequence_bots::ClassicBot;
+use sequence_bots::classic::{lines, GreedyBot};
+use sequence_bots::{Bot, RandomBot};
 use sequence_classic::{Config, Game, Move, Options, RngReshuffler, Space, Status, Team, CORNERS};
 use sequence_common::rng::game_rng;
 use std::collections::BTreeMap;
@@ -143,8 +143,8 @@ fn main() {
             let (mut game, _) = Game::deal(cfg.clone(), &mut rng);
             let first = (g % 3) as usize;
             let greedy: Vec<bool> = (0..3).map(|s| (s + 3 - first) % 3 < greedy_seats).collect();
-            let mut bots: Vec<Box<dyn ClassicBot>> = (0..3)
-                .map(|s| -> Box<dyn ClassicBot> {
+            let mut bots: Vec<Box<dyn Bot<Game>>> = (0..3)
+                .map(|s| -> Box<dyn Bot<Game>> {
                     if greedy[s] {
                         Box::new(GreedyBot::new("greedy".into(), gs ^ (s as u64 + 11), 0.0))
                     } else {
@@ -160,7 +160,10 @@ fn main() {
                 if greedy[seat.index()] && greedy_seats == 1 {
                     turns.push((game.clone(), mv));
                 }
-                if game.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+                if game
+                    .apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                    .is_err()
+                {
                     break;
                 }
             }

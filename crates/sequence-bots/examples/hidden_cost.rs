@@ -8,8 +8,8 @@
 
 use rand::RngCore;
 use sequence_bots::classic::{rollout, vsearch, with_declaration};
-use sequence_bots::duplicate::{deal_seed, DuplicateReshuffler};
-use sequence_bots::ClassicBot;
+use sequence_bots::classic::deals::{deal_seed, DuplicateReshuffler};
+use sequence_bots::Bot;
 use sequence_classic::{Config, Game, Move, Options, Position, Seat, Status, Team};
 use sequence_common::rng::{game_rng, shuffle_fast, PlayoutRng};
 
@@ -48,7 +48,7 @@ fn play(
     let mut rng = game_rng(seed);
     let (mut game, _) = Game::deal(cfg.clone(), &mut rng);
     let teams = game.teams() as usize;
-    let mut bots: Vec<Box<dyn ClassicBot>> = Vec::new();
+    let mut bots: Vec<Box<dyn Bot<Game>>> = Vec::new();
     for s in 0..game.players() {
         let bseed = seed ^ (0xB07 + s as u64);
         bots.push(vsearch::bot(
@@ -88,7 +88,7 @@ fn play(
         } else {
             bots[seat.index()].choose(&view)
         };
-        game.play_as(seat, mv, &mut reshuffler)
+        game.play(seat, mv, &mut reshuffler)
             .map_err(|e| e.to_string())?;
         n += 1;
     }

@@ -36,7 +36,10 @@ fn main() {
             let det = view.determinize(&mut rng);
             let mv = greedy_choice(&det, &view.legal_moves(), &mut rng);
             let before = game.hand(seat).len();
-            if game.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if game
+                .apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                .is_err()
+            {
                 break;
             }
             // The card drawn after a turn-ending move is the hand's last.

@@ -1,6 +1,6 @@
 //! The tactical playout policy (no search) against the greedy bot, seats
 //! alternated: `cargo run --release -p sequence-bots --example policy_vs_greedy [GAMES] [PLAYERS]`.
-//! For tuning the policy (its random share is `SEQUENCE_RANDOM_SHARE`).
+//! For tuning the policy (its random share: `tactical_move_with`).
 
 use sequence_bots::classic::greedy_choice;
 use sequence_bots::classic::playout::tactical_move;
@@ -28,7 +28,10 @@ fn main() {
                 let det = view.determinize(&mut rng);
                 greedy_choice(&det, &view.legal_moves(), &mut rng)
             };
-            if game.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if game
+                .apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                .is_err()
+            {
                 break;
             }
         }

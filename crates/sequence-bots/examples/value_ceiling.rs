@@ -43,7 +43,7 @@ fn main() {
                 break;
             }
             let mv = tactical_move(&game, &mut rng);
-            if game.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng)).is_err() {
                 break;
             }
         }
@@ -51,7 +51,7 @@ fn main() {
             continue;
         }
         let view = game.view(game.turn());
-        let me = view.team().index();
+        let me = view.team().map_or(0, |t| t.index());
         let mut wins = 0.0;
         let mut q = [0.0f64; 2];
         for _ in 0..playouts {
@@ -62,7 +62,7 @@ fn main() {
             let mut g = det;
             while !g.is_over() {
                 let mv = tactical_move(&g, &mut rng);
-                if g.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+                if g.apply(g.turn(), mv, &mut RngReshuffler(&mut rng)).is_err() {
                     break;
                 }
             }
@@ -74,7 +74,7 @@ fn main() {
         let mut g = game.clone();
         while !g.is_over() {
             let mv = tactical_move(&g, &mut rng);
-            if g.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if g.apply(g.turn(), mv, &mut RngReshuffler(&mut rng)).is_err() {
                 break;
             }
         }

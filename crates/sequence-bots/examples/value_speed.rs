@@ -31,7 +31,7 @@ fn main() {
         while !g.is_over() {
             positions.push(g.clone());
             let mv = tactical_move(&g, &mut rng);
-            if g.apply(mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if g.apply(g.turn(), mv, &mut RngReshuffler(&mut rng)).is_err() {
                 break;
             }
         }

@@ -8,24 +8,16 @@
 //! the seats alternate every game. Each bot instance sees only its seat's
 //! view.
 
-use crate::{parse_spec, BotError, BotFailure, ClassicBot, Spec, StacksBot};
+use crate::{parse_spec, Bot, BotError, BotFailure, BotGame, SearchConfig, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
-use sequence_classic::{Config, Options};
-use sequence_common::Seat;
+use sequence_common::record::Match;
+pub use sequence_common::GameKind;
+use sequence_common::{Seat, TableConfig};
 use serde::Serialize;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Which game the arena plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameKind {
-    /// Classic Sequence.
-    Classic,
-    /// Sequence Stacks.
-    Stacks,
-}
 
 /// An arena run's settings.
 #[derive(Debug, Clone)]
@@ -49,6 +41,10 @@ pub struct ArenaConfig {
     pub jobs: usize,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Duplicate games: each deal is played once per seating, the bots'
+    /// sides rotated (as many games as sides); `games` is rounded up to
+    /// whole sets ([`crate::duplicate`]).
+    pub duplicate: bool,
 }
 
 /// How one game ended.
@@ -56,6 +52,9 @@ pub struct ArenaConfig {
 pub struct GameResult {
     /// Game number (0-based).
     pub index: u32,
+    /// The deal it was dealt from: the game number, or with duplicate
+    /// games the set of games sharing one deal.
+    pub deal: u32,
     /// The bot (index into the arena's list) playing each side.
     pub sides: Vec<usize>,
     /// The winning side, `None` for a draw.
@@ -122,6 +121,9 @@ pub struct ArenaReport {
     pub games: Vec<GameResult>,
     /// Per bot, in the order given.
     pub bots: Vec<BotStats>,
+    /// With duplicate games: seatings per deal and the statistics over
+    /// deals.
+    pub duplicate: Option<(usize, Vec<crate::duplicate::DuplicateStats>)>,
 }
 
 /// Errors of an arena run.
@@ -180,6 +182,14 @@ pub fn seating(bots: usize, sides: usize, g: u32) -> Vec<usize> {
 /// table (player count, teams). A bot failing during a game does not stop
 /// the run: that game is lost by it.
 pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
+    match cfg.game {
+        GameKind::Classic => run_game::<sequence_classic::Game>(cfg),
+        GameKind::Stacks => run_game::<sequence_stacks::Game>(cfg),
+    }
+}
+
+/// [`run`] for the game `G`.
+fn run_game<G: BotGame>(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     if cfg.bots.is_empty() {
         return Err(ArenaError::Settings("no bots given".into()));
     }
@@ -196,30 +206,19 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             })
         })
         .collect::<Result<_, _>>()?;
-    let sides = match cfg.game {
-        GameKind::Classic => {
-            let c = Config::new(cfg.players, cfg.teams, Options::default())
-                .map_err(|e| ArenaError::Settings(e.to_string()))?;
-            c.teams() as usize
-        }
-        GameKind::Stacks => {
-            if !(2..=6).contains(&cfg.players) {
-                return Err(ArenaError::Settings(format!(
-                    "{} players: Sequence Stacks takes 2 to 6 (S1)",
-                    cfg.players
-                )));
-            }
-            cfg.players as usize
-        }
-    };
+    let table = G::table(cfg.players, cfg.teams, G::Options::default())
+        .map_err(|e| ArenaError::Settings(e.to_string()))?;
+    let sides = table.sides() as usize;
     // Build every bot once up front so a bad program is reported before
     // the run starts.
     for (name, spec) in cfg.bots.iter().zip(&specs) {
         if let Spec::Command { .. } = spec {
-            match cfg.game {
-                GameKind::Classic => drop(crate::classic_bot_from(name, spec.clone(), 0)?),
-                GameKind::Stacks => drop(crate::stacks_bot_from(name, spec.clone(), 0)?),
-            }
+            drop(crate::bot_from::<G>(
+                name,
+                spec.clone(),
+                0,
+                &SearchConfig::default(),
+            )?);
         }
     }
     let pb = if cfg.progress {
@@ -241,8 +240,14 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             cfg.games
         )));
     }
-    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; cfg.games as usize]);
-    let jobs = cfg.jobs.max(1).min(cfg.games.max(1) as usize);
+    // With duplicate games a deal is played once per seating.
+    let seatings = if cfg.duplicate { sides } else { 1 };
+    let total = cfg.games.div_ceil(seatings as u32) * seatings as u32;
+    if total != cfg.games {
+        pb.set_length(total as u64);
+    }
+    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; total as usize]);
+    let jobs = cfg.jobs.max(1).min(total.max(1) as usize);
     // Without a terminal the bar is hidden: progress goes to stderr as
     // lines instead, so a long run is seen working.
     let lines = cfg.progress && pb.is_hidden();
@@ -251,8 +256,8 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     if lines {
         eprintln!(
             "arena: {} game{} to play, {} at a time",
-            cfg.games,
-            if cfg.games == 1 { "" } else { "s" },
+            total,
+            if total == 1 { "" } else { "s" },
             jobs
         );
     }
@@ -260,15 +265,16 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         for _ in 0..jobs {
             scope.spawn(|| loop {
                 let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= cfg.games as usize {
+                if g >= total as usize {
                     break;
                 }
                 let g = g as u32;
-                let assign = seating(specs.len(), sides, g);
-                let r = match cfg.game {
-                    GameKind::Classic => play_classic(cfg, &specs, &assign, g),
-                    GameKind::Stacks => play_stacks(cfg, &specs, &assign, g),
-                };
+                let deal = g / seatings as u32;
+                let base = seating(specs.len(), sides, deal);
+                // The r-th seating of a deal: the sides rotated by r.
+                let r = (g % seatings as u32) as usize;
+                let assign: Vec<usize> = (0..sides).map(|u| base[(u + r) % sides]).collect();
+                let r = play_game::<G>(cfg, &table, &specs, &assign, g, deal);
                 if let Some((side, why)) = &r.failure {
                     let line = format!(
                         "game {}: {} (side {side}) lost: {why}",
@@ -286,12 +292,12 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                     if let Ok(mut d) = done.lock() {
                         d.0 += 1;
                         let (n, last) = *d;
-                        if progress_line_due(n, cfg.games, last.map(|t| t.elapsed())) {
+                        if progress_line_due(n, total, last.map(|t| t.elapsed())) {
                             d.1 = Some(Instant::now());
                             eprintln!(
                                 "game {} done ({n}/{} after {:.1} s): {}",
                                 g + 1,
-                                cfg.games,
+                                total,
                                 started.elapsed().as_secs_f64(),
                                 game_summary(cfg, &r)
                             );
@@ -313,7 +319,14 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         .flatten()
         .collect();
     let bots = tally(&cfg.bots, &games);
-    Ok(ArenaReport { games, bots })
+    let duplicate = cfg
+        .duplicate
+        .then(|| (seatings, crate::duplicate::stats(&cfg.bots, &games)));
+    Ok(ArenaReport {
+        games,
+        bots,
+        duplicate,
+    })
 }
 
 /// Whether the `n`th finished game of `total` gets a progress line when
@@ -338,7 +351,14 @@ fn game_summary(cfg: &ArenaConfig, r: &GameResult) -> String {
     format!("{outcome} in {} moves", r.moves)
 }
 
-fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: u32) -> GameResult {
+fn failure_result(
+    index: u32,
+    deal: u32,
+    sides: &[usize],
+    side: usize,
+    why: String,
+    moves: u32,
+) -> GameResult {
     // The failing side loses: with two sides the other wins, otherwise the
     // game is scored as a draw among the others.
     let winner = if sides.len() == 2 {
@@ -348,6 +368,7 @@ fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: 
     };
     GameResult {
         index,
+        deal,
         sides: sides.to_vec(),
         winner,
         moves,
@@ -355,24 +376,35 @@ fn failure_result(index: u32, sides: &[usize], side: usize, why: String, moves: 
     }
 }
 
-fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> GameResult {
-    use sequence_classic::record::Match;
-    use sequence_classic::Status;
-    let config = match Config::new(cfg.players, cfg.teams, Options::default()) {
-        Ok(c) => c,
-        Err(e) => return failure_result(g, assign, 0, e.to_string(), 0),
-    };
-    let teams = config.teams() as usize;
-    let mut m = Match::new(config, game_seed(cfg.seed, g));
-    let mut bots: Vec<Box<dyn ClassicBot>> = Vec::new();
-    for s in 0..cfg.players {
-        let side = s as usize % teams;
+/// Plays game `g` of a run: the table dealt from the seed of deal `deal`,
+/// every seat's bot built from the spec of its side's bot (`assign`) and
+/// seeded for that seat and game. A bot that fails (or answers an illegal
+/// move) loses the game for its side.
+fn play_game<G: BotGame>(
+    cfg: &ArenaConfig,
+    table: &G::Config,
+    specs: &[Spec],
+    assign: &[usize],
+    g: u32,
+    deal: u32,
+) -> GameResult {
+    let mut m = Match::<G>::new(table.clone(), game_seed(cfg.seed, deal));
+    let players = table.players();
+    let mut bots: Vec<Box<dyn Bot<G>>> = Vec::new();
+    for s in 0..players {
+        let side = m.game().side_of(Seat(s)) as usize;
         let b = assign[side];
-        match crate::classic_bot_from(&cfg.bots[b], specs[b].clone(), bot_seed(cfg.seed, g, s)) {
+        match crate::bot_from::<G>(
+            &cfg.bots[b],
+            specs[b].clone(),
+            bot_seed(cfg.seed, g, s),
+            &SearchConfig::default(),
+        ) {
             Ok(bot) => bots.push(bot),
             Err(e) => {
                 return failure_result(
                     g,
+                    deal,
                     assign,
                     side,
                     BotFailure::Crashed(e.to_string()).to_string(),
@@ -383,10 +415,10 @@ fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> 
     }
     let mut moves = 0;
     let mut failure = None;
-    while !m.game().is_over() && moves < MAX_DECISIONS {
-        let seat = m.game().turn();
-        let side = m.game().team_of(seat).index();
-        let view = m.game().view(seat);
+    while moves < MAX_DECISIONS {
+        let Some(seat) = m.to_act() else { break };
+        let side = m.game().side_of(seat) as usize;
+        let view = m.view(seat);
         let mv = match bots[seat.index()].try_choose(&view) {
             Ok(mv) => mv,
             Err(e) => {
@@ -400,81 +432,18 @@ fn play_classic(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> 
         }
         moves += 1;
     }
-    for s in 0..cfg.players {
-        let view = m.game().view(Seat(s));
+    for s in 0..players {
+        let view = m.view(Seat(s));
         bots[s as usize].game_over(&view);
     }
     if let Some((side, why)) = failure {
-        return failure_result(g, assign, side, why, moves);
-    }
-    let winner = match m.game().status() {
-        Status::Won(t) => Some(t.index()),
-        _ => None,
-    };
-    GameResult {
-        index: g,
-        sides: assign.to_vec(),
-        winner,
-        moves,
-        failure: None,
-    }
-}
-
-fn play_stacks(cfg: &ArenaConfig, specs: &[Spec], assign: &[usize], g: u32) -> GameResult {
-    use sequence_stacks::{Match, Options as StacksOptions};
-    let mut m = match Match::new(
-        cfg.players,
-        StacksOptions::default(),
-        game_seed(cfg.seed, g),
-    ) {
-        Ok(m) => m,
-        Err(e) => return failure_result(g, assign, 0, e.to_string(), 0),
-    };
-    let mut bots: Vec<Box<dyn StacksBot>> = Vec::new();
-    for s in 0..cfg.players {
-        let b = assign[s as usize];
-        match crate::stacks_bot_from(&cfg.bots[b], specs[b].clone(), bot_seed(cfg.seed, g, s)) {
-            Ok(bot) => bots.push(bot),
-            Err(e) => {
-                return failure_result(
-                    g,
-                    assign,
-                    s as usize,
-                    BotFailure::Crashed(e.to_string()).to_string(),
-                    0,
-                )
-            }
-        }
-    }
-    let mut moves = 0;
-    let mut failure = None;
-    while moves < MAX_DECISIONS {
-        let Some(seat) = m.game().to_act() else { break };
-        let view = m.game().view(seat);
-        let d = match bots[seat.index()].try_choose(&view) {
-            Ok(d) => d,
-            Err(e) => {
-                failure = Some((seat.index(), e.to_string()));
-                break;
-            }
-        };
-        if let Err(e) = m.play(seat, d) {
-            failure = Some((seat.index(), BotFailure::Illegal(e.to_string()).to_string()));
-            break;
-        }
-        moves += 1;
-    }
-    for s in 0..cfg.players {
-        let view = m.game().view(Seat(s));
-        bots[s as usize].game_over(&view);
-    }
-    if let Some((side, why)) = failure {
-        return failure_result(g, assign, side, why, moves);
+        return failure_result(g, deal, assign, side, why, moves);
     }
     GameResult {
         index: g,
+        deal,
         sides: assign.to_vec(),
-        winner: m.game().winner().map(|s| s.index()),
+        winner: m.game().outcome().winner().map(usize::from),
         moves,
         failure: None,
     }
@@ -591,7 +560,7 @@ impl ArenaReport {
     /// "elo"}]}`; a bot's `games` are those it took part in (fewer than `N`
     /// when there are more bots than sides).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "games": self.games.len(),
             "bots": self.bots.iter().map(|b| serde_json::json!({
                 "name": b.name,
@@ -601,7 +570,24 @@ impl ArenaReport {
                 "losses": b.losses,
                 "elo": (b.elo * 10.0).round() / 10.0,
             })).collect::<Vec<_>>(),
-        })
+        });
+        if let Some((seatings, stats)) = &self.duplicate {
+            let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+            v["duplicate"] = serde_json::json!({
+                "seatings": seatings,
+                "bots": stats.iter().map(|b| serde_json::json!({
+                    "name": b.name,
+                    "deals": b.deals,
+                    "score": r3(b.score),
+                    "ci": [r3(b.ci.0), r3(b.ci.1)],
+                    "plain_game_ci": [r3(b.naive_ci.0), r3(b.naive_ci.1)],
+                    "narrowing": (b.narrowing * 100.0).round() / 100.0,
+                    "elo": b.elo.round(),
+                    "elo_ci": [b.elo_ci.0.round(), b.elo_ci.1.round()],
+                })).collect::<Vec<_>>(),
+            });
+        }
+        v
     }
 
     /// The results as a text table.
@@ -636,6 +622,9 @@ impl ArenaReport {
             s += &format!(
                 "{failures} game(s) lost by a bot failing (crash, timeout or illegal move)\n"
             );
+        }
+        if let Some((seatings, stats)) = &self.duplicate {
+            s += &crate::duplicate::table(stats, *seatings);
         }
         s
     }

@@ -1,11 +1,11 @@
 //! Command-line entry points: `sequence arena` and `sequence hint`.
 
-use crate::arena::{self, ArenaConfig, GameKind};
-use crate::{parse_budget, Budget};
+use crate::arena::{self, ArenaConfig};
+use crate::{parse_budget, BotGame, Budget, SearchConfig};
 use anyhow::{bail, Context};
 use clap::Args;
-use sequence_common::record::{detect_kind, RecordKind};
-use sequence_common::Seat;
+use sequence_common::record::{detect_kind, Record};
+use sequence_common::{GameKind, Seat};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,6 +47,11 @@ pub struct ArenaArgs {
     /// Time limit per move for `cmd:` bots, in milliseconds.
     #[arg(long, default_value_t = 5000)]
     pub move_time: u64,
+    /// Duplicate games: each deal played once per seating, the bots' sides
+    /// rotated, so the luck of the cards cancels; intervals over deals
+    /// (`--games` rounded up to whole sets).
+    #[arg(long)]
+    pub duplicate: bool,
 }
 
 /// `sequence hint`: best moves for a seat of an unfinished game, with the
@@ -137,6 +142,7 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         move_time: Duration::from_millis(args.move_time.max(1)),
         jobs: args.jobs.max(1),
         progress: true,
+        duplicate: args.duplicate,
     };
     tracing::info!(?cfg, "arena");
     // The output folder must be writable before hours of games are played.
@@ -224,108 +230,65 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<()> {
 pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyhow::Result<Value> {
     let (kind, _) = detect_kind(text)?;
     match kind {
-        RecordKind::Classic => {
-            let (_, game) = sequence_classic::record::Record::from_json_str(text)?;
-            if game.is_over() {
-                bail!("the game is over: no move to advise");
-            }
-            if seat >= game.players() {
-                return Err(BadInput(format!(
-                    "--seat {seat}: the table has seats 0 to {}",
-                    game.players() - 1
-                ))
-                .into());
-            }
-            if game.turn() != Seat(seat) {
-                bail!("--seat {seat}: it is seat {}'s turn", game.turn().0);
-            }
-            let view = game.view(Seat(seat));
-            let report = crate::classic::analyse(&view, budget, None, seed);
-            let len = game.sequence_length();
-            let moves: Vec<Value> = report
-                .moves
-                .iter()
-                .take(top.max(1))
-                .map(|(m, v, w)| {
-                    let m = crate::classic::with_declaration(&game, *m);
-                    json!({
-                        "move": sequence_classic::record::move_to_json(Seat(seat), &m, len),
-                        "text": classic_move_text(&m),
-                        "win": (w * 1000.0).round() / 1000.0,
-                        "visits": v,
-                    })
-                })
-                .collect();
-            Ok(json!({
-                "game": "classic",
-                "seat": seat,
-                "team": game.team_of(Seat(seat)).colour(),
-                "move_number": game.ply(),
-                "iterations": report.iterations,
-                "seconds": report.elapsed.as_secs_f64(),
-                "moves": moves,
-            }))
-        }
-        RecordKind::Stacks => {
-            let (_, game) = sequence_stacks::Record::from_json_str(text)?;
-            let Some(to_act) = game.to_act() else {
-                bail!("the game is over: no move to advise");
-            };
-            if seat >= game.players() {
-                return Err(BadInput(format!(
-                    "--seat {seat}: the table has seats 0 to {}",
-                    game.players() - 1
-                ))
-                .into());
-            }
-            if to_act != Seat(seat) {
-                bail!("--seat {seat}: seat {} must decide now", to_act.0);
-            }
-            let view = game.view(Seat(seat));
-            let Some(report) = crate::stacks::analyse(&view, budget, None, seed) else {
-                bail!("the record's position cannot be searched (inconsistent view)");
-            };
-            let moves: Vec<Value> = report
-                .moves
-                .iter()
-                .take(top.max(1))
-                .map(|(d, v, w)| {
-                    json!({
-                        "move": d.to_record_json(Seat(seat)).unwrap_or_else(|| json!({"seat": seat, "pass": true})),
-                        "text": d.to_string(),
-                        "win": (w * 1000.0).round() / 1000.0,
-                        "visits": v,
-                    })
-                })
-                .collect();
-            Ok(json!({
-                "game": "stacks",
-                "seat": seat,
-                "move_number": null,
-                "iterations": report.iterations,
-                "seconds": report.elapsed.as_secs_f64(),
-                "moves": moves,
-            }))
-        }
+        GameKind::Classic => hint_for::<sequence_classic::Game>(text, seat, budget, top, seed),
+        GameKind::Stacks => hint_for::<sequence_stacks::Game>(text, seat, budget, top, seed),
     }
 }
 
-/// A classic move in words, e.g. `7♥ on d6`, `J♠ removes e5`.
-pub fn classic_move_text(m: &sequence_classic::Move) -> String {
-    use sequence_classic::Move;
-    match *m {
-        Move::Place { card, at, declare } => {
-            let mut s = format!("{} on {at}", card.pretty());
-            if let Some(d) = declare {
-                s += &format!(" (declares {} sequence(s))", d.len());
-            }
-            s
-        }
-        Move::Remove { card, at } => format!("{} removes {at}", card.pretty()),
-        Move::Dead { card } => format!("exchange dead {}", card.pretty()),
-        Move::Pass => "pass".into(),
-        Move::Discard { card } => format!("discard {}", card.pretty()),
+/// [`hint`] for a record of the game `G`.
+fn hint_for<G: BotGame>(
+    text: &str,
+    seat: u8,
+    budget: Budget,
+    top: usize,
+    seed: u64,
+) -> anyhow::Result<Value> {
+    let (_, game) = Record::<G>::from_json_str(text)?;
+    let Some(to_act) = game.to_act() else {
+        bail!("the game is over: no move to advise");
+    };
+    if seat >= game.players() {
+        return Err(BadInput(format!(
+            "--seat {seat}: the table has seats 0 to {}",
+            game.players() - 1
+        ))
+        .into());
     }
+    if to_act != Seat(seat) {
+        bail!(
+            "--seat {seat}: it is not its turn (seat {} must decide now)",
+            to_act.0
+        );
+    }
+    let view = game.view(Seat(seat));
+    let Some(report) = G::analyse(&view, budget, None, seed, &SearchConfig::default()) else {
+        bail!("the record's position cannot be searched (inconsistent view)");
+    };
+    let moves: Vec<Value> = report
+        .moves
+        .iter()
+        .take(top.max(1))
+        .map(|(m, v, w)| {
+            json!({
+                "move": G::move_to_json(Seat(seat), m, game.config()),
+                "text": G::move_text(m),
+                "win": (w * 1000.0).round() / 1000.0,
+                "visits": v,
+            })
+        })
+        .collect();
+    let mut out = json!({
+        "game": G::KIND.name(),
+        "seat": seat,
+        "move_number": game.ply(),
+        "iterations": report.iterations,
+        "seconds": report.elapsed.as_secs_f64(),
+        "moves": moves,
+    });
+    if G::TEAMS {
+        out["team"] = G::side_to_json(game.side_of(Seat(seat)));
+    }
+    Ok(out)
 }
 
 /// The hint JSON (see [`hint`]) as a text table.

@@ -1,431 +1,203 @@
-//! Duplicate deals for classic Sequence: every deal (deck order, dealer,
-//! reshuffle orders) is played once per side with the bot under test (the
-//! *hero*) moved one side along each time, the other sides played by the
-//! *field* bot. With two sides the deal is played twice with the seats
-//! swapped; with three sides, three times. Intervals are computed over
-//! deals (the mean of the hero's results on one deal is one observation),
-//! so the luck of the cards, which both sides meet alike, cancels.
-//!
-//! The same deal means: the same cut for the dealer and the same deck from
-//! the deal's seed (ChaCha8), and at the `k`-th reshuffle (C7) the cards of
-//! the discard piles are sorted and then shuffled by a ChaCha8 generator
-//! seeded by the deal's seed and `k`, so that equal piles get equal orders.
-//! Bots are seeded by the deal and the seat.
-//!
-//! [`run`] takes two bot constructors and is meant to move into the arena
-//! (a `--duplicate` flag) once it is generic.
+//! Duplicate games (as in duplicate bridge): each deal — deck order,
+//! reshuffle orders, dealer — is played once per seating, the bots' sides
+//! rotated, so the luck of the cards cancels. A bot's result on a deal is
+//! its mean score over that deal's games (win 1, draw ½, loss 0); the deals
+//! are independent, so the 95 % interval is computed over deals. The same
+//! games counted one by one give the interval plain (non-duplicate) games
+//! would have; the ratio of the two widths is how much the pairing
+//! narrows it.
 
-use crate::ClassicBot;
-use sequence_classic::{Card, Config, Game, Reshuffler, Seat, Status};
-use sequence_common::rng::game_rng;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use crate::arena::GameResult;
+use serde::Serialize;
 
-/// A duplicate run's settings.
-#[derive(Debug, Clone)]
-pub struct DuplicateConfig {
-    /// The table (players, teams, options).
-    pub config: Config,
-    /// Deals to play (each is played once per side).
+/// 1.96: the two-sided 95 % point of the normal distribution.
+const Z95: f64 = 1.959_964;
+
+/// One bot's duplicate statistics.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DuplicateStats {
+    /// The bot's name.
+    pub name: String,
+    /// Deals it played.
     pub deals: u32,
-    /// Seed of the deals and the bots.
-    pub seed: u64,
-    /// Games played at once (threads).
-    pub jobs: usize,
-    /// Progress lines on stderr.
-    pub progress: bool,
+    /// Mean score per game (win 1, draw ½, loss 0).
+    pub score: f64,
+    /// 95 % interval of the score, over deals.
+    pub ci: (f64, f64),
+    /// 95 % interval of the score as if the games were independent (what
+    /// plain games give).
+    pub naive_ci: (f64, f64),
+    /// Width of `naive_ci` over the width of `ci` (above 1: duplicate
+    /// narrows the interval).
+    pub narrowing: f64,
+    /// Elo against the rest of the field from the score (1500 ± half the
+    /// difference a score `p` means between two players, 400·log10(p/(1−p))).
+    pub elo: f64,
+    /// The Elo of the interval's ends.
+    pub elo_ci: (f64, f64),
 }
 
-/// One deal's results.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DealResult {
-    /// Deal number.
-    pub deal: u32,
-    /// Per rotation `r` (hero on side `r`): the hero's score, 1 for a win,
-    /// ½ for a draw, 0 for a loss.
-    pub scores: Vec<f64>,
-    /// Per rotation: decisions played.
-    pub moves: Vec<u32>,
+/// The Elo against the field of a score `p` (clamped away from 0 and 1).
+fn elo_of(p: f64) -> f64 {
+    let p = p.clamp(0.001, 0.999);
+    1500.0 + 200.0 * (p / (1.0 - p)).log10()
 }
 
-impl DealResult {
-    /// The hero's mean score over the rotations of this deal.
-    pub fn mean(&self) -> f64 {
-        self.scores.iter().sum::<f64>() / self.scores.len().max(1) as f64
-    }
-}
-
-/// A mean with its 95 % interval (normal approximation).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Estimate {
-    /// The mean.
-    pub mean: f64,
-    /// Its standard error.
-    pub se: f64,
-}
-
-impl Estimate {
-    /// The 95 % interval.
-    pub fn ci(&self) -> (f64, f64) {
-        (self.mean - 1.96 * self.se, self.mean + 1.96 * self.se)
-    }
-
-    /// Half the width of the 95 % interval.
-    pub fn half_width(&self) -> f64 {
-        1.96 * self.se
-    }
-}
-
-/// A run's results.
-#[derive(Debug, Clone, Default)]
-pub struct DuplicateReport {
-    /// Per deal, in deal order.
-    pub deals: Vec<DealResult>,
-}
-
-fn mean_se(xs: &[f64]) -> Estimate {
+/// Mean and half-width of the 95 % interval of `xs` (normal
+/// approximation; 0 half-width for fewer than two values).
+fn mean_ci(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
-    if n < 2.0 {
-        return Estimate {
-            mean: xs.first().copied().unwrap_or(0.0),
-            se: f64::NAN,
-        };
+    if xs.is_empty() {
+        return (0.0, 0.0);
     }
     let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    Estimate {
-        mean,
-        se: (var / n).sqrt(),
+    if xs.len() < 2 {
+        return (mean, 0.0);
     }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, Z95 * (var / n).sqrt())
 }
 
-impl DuplicateReport {
-    /// Games played.
-    pub fn games(&self) -> usize {
-        self.deals.iter().map(|d| d.scores.len()).sum()
-    }
-
-    /// The hero's score with the interval over deals (duplicate).
-    pub fn duplicate(&self) -> Estimate {
-        let xs: Vec<f64> = self.deals.iter().map(DealResult::mean).collect();
-        mean_se(&xs)
-    }
-
-    /// The same games taken as independent games (what the arena reports
-    /// for as many games with fresh deals): the interval from the spread of
-    /// single games.
-    pub fn plain(&self) -> Estimate {
-        let xs: Vec<f64> = self
-            .deals
-            .iter()
-            .flat_map(|d| d.scores.iter().copied())
-            .collect();
-        mean_se(&xs)
-    }
-
-    /// The hero's score on side `r` only (one game per deal).
-    pub fn side(&self, r: usize) -> Estimate {
-        let xs: Vec<f64> = self
-            .deals
-            .iter()
-            .filter_map(|d| d.scores.get(r).copied())
-            .collect();
-        mean_se(&xs)
-    }
-
-    /// How many plain games one duplicate game is worth: the ratio of the
-    /// variances of the two estimates.
-    pub fn variance_ratio(&self) -> f64 {
-        let (d, p) = (self.duplicate().se, self.plain().se);
-        (p * p) / (d * d)
-    }
-
-    /// Mean decisions per game.
-    pub fn mean_moves(&self) -> f64 {
-        let n = self.games().max(1) as f64;
-        self.deals
-            .iter()
-            .flat_map(|d| d.moves.iter())
-            .map(|&m| m as f64)
-            .sum::<f64>()
-            / n
-    }
-
-    /// A summary in words (several lines).
-    pub fn summary(&self, hero: &str, field: &str) -> String {
-        let d = self.duplicate();
-        let p = self.plain();
-        let (dl, dh) = d.ci();
-        let (pl, ph) = p.ci();
-        let sides: Vec<String> = (0..self.deals.first().map_or(0, |x| x.scores.len()))
-            .map(|r| format!("side {r}: {:.1} %", 100.0 * self.side(r).mean))
-            .collect();
-        format!(
-            "{hero} vs {field}: {} deals, {} games, {:.1} moves per game\n\
-             duplicate: {:.1} % (95 % CI {:.1}–{:.1}, ±{:.1})\n\
-             as plain games: {:.1} % (95 % CI {:.1}–{:.1}, ±{:.1})\n\
-             duplicate narrows the interval by {:.0} % (variance ratio {:.2}: one duplicate game is worth {:.2} plain games)\n\
-             by side of the hero: {}",
-            self.deals.len(),
-            self.games(),
-            self.mean_moves(),
-            100.0 * d.mean,
-            100.0 * dl,
-            100.0 * dh,
-            100.0 * d.half_width(),
-            100.0 * p.mean,
-            100.0 * pl,
-            100.0 * ph,
-            100.0 * p.half_width(),
-            100.0 * (1.0 - d.half_width() / p.half_width()),
-            self.variance_ratio(),
-            self.variance_ratio(),
-            sides.join(", ")
-        )
-    }
-
-    /// One line per deal: `deal,score side 0,score side 1,…` (for joining
-    /// runs).
-    pub fn csv(&self) -> String {
-        let mut s = String::new();
-        for d in &self.deals {
-            s.push_str(&d.deal.to_string());
-            for x in &d.scores {
-                s.push(',');
-                s.push_str(&x.to_string());
-            }
-            s.push('\n');
-        }
-        s
-    }
-}
-
-/// The seed of deal `d` of a run seeded `seed`.
-pub fn deal_seed(seed: u64, d: u32) -> u64 {
-    crate::mix(seed ^ crate::mix(0xD0_B1E0_0000 + d as u64))
-}
-
-/// Reshuffles (C7) alike in both games of a deal: the `k`-th reshuffle
-/// sorts the cards and shuffles them with ChaCha8 seeded by the deal and
-/// `k`.
-pub struct DuplicateReshuffler {
-    seed: u64,
-    count: u64,
-}
-
-impl DuplicateReshuffler {
-    /// For the deal seeded `seed`.
-    pub fn new(seed: u64) -> DuplicateReshuffler {
-        DuplicateReshuffler { seed, count: 0 }
-    }
-}
-
-impl Reshuffler for DuplicateReshuffler {
-    fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String> {
-        cards.sort_by_key(|c| c.index());
-        let mut rng = game_rng(crate::mix(self.seed ^ crate::mix(0x5E5E + self.count)));
-        self.count += 1;
-        sequence_common::rng::shuffle(cards, &mut rng);
-        Ok(())
-    }
-}
-
-/// Most decisions in one game before it is called a draw.
-const MAX_DECISIONS: u32 = 20_000;
-
-/// Plays deal `deal_seed` with the hero's team on side `hero_side`; the
-/// hero's score (1, ½, 0) and the decisions played. A bot's illegal move
-/// loses the game for its side (a draw among the others with 3 sides).
-pub fn play_deal<H, F>(
-    config: &Config,
-    deal_seed: u64,
-    hero_side: usize,
-    hero: &H,
-    field: &F,
-) -> (f64, u32)
-where
-    H: Fn(u64) -> Box<dyn ClassicBot> + ?Sized,
-    F: Fn(u64) -> Box<dyn ClassicBot> + ?Sized,
-{
-    let mut rng = game_rng(deal_seed);
-    let (mut game, _deck) = Game::deal(config.clone(), &mut rng);
-    play_game(&mut game, deal_seed, hero_side, hero, field)
-}
-
-fn play_game<H, F>(
-    game: &mut Game,
-    deal_seed: u64,
-    hero_side: usize,
-    hero: &H,
-    field: &F,
-) -> (f64, u32)
-where
-    H: Fn(u64) -> Box<dyn ClassicBot> + ?Sized,
-    F: Fn(u64) -> Box<dyn ClassicBot> + ?Sized,
-{
-    let players = game.players();
-    let teams = game.teams() as usize;
-    let mut bots: Vec<Box<dyn ClassicBot>> = (0..players)
-        .map(|s| {
-            // By deal and seat only: the same bot in the same seat plays
-            // alike in every rotation.
-            let seed = crate::mix(deal_seed ^ crate::mix(0xB07 + s as u64));
-            if s as usize % teams == hero_side {
-                hero(seed)
-            } else {
-                field(seed)
-            }
-        })
-        .collect();
-    let mut reshuffler = DuplicateReshuffler::new(deal_seed);
-    let mut moves = 0;
-    while !game.is_over() && moves < MAX_DECISIONS {
-        let seat = game.turn();
-        let view = game.view(seat);
-        let mv = bots[seat.index()].choose(&view);
-        if game.play_as(seat, mv, &mut reshuffler).is_err() {
-            let side = game.team_of(seat).index();
-            let score = if side == hero_side {
+/// The points of bot `b` in game `r` (it plays at least one side there):
+/// 1 for a win of one of its sides, ½ for a draw without a failure of its
+/// own, 0 otherwise.
+fn points(r: &GameResult, b: usize) -> f64 {
+    match r.winner {
+        Some(w) if r.sides[w] == b => 1.0,
+        Some(_) => 0.0,
+        None => {
+            if r.failure
+                .as_ref()
+                .is_some_and(|(side, _)| r.sides[*side] == b)
+            {
                 0.0
-            } else if teams == 2 {
-                1.0
             } else {
                 0.5
-            };
-            return (score, moves);
+            }
         }
-        moves += 1;
     }
-    for s in 0..players {
-        bots[s as usize].game_over(&game.view(Seat(s)));
-    }
-    let score = match game.status() {
-        Status::Won(t) if t.index() == hero_side => 1.0,
-        Status::Won(_) => 0.0,
-        _ => 0.5,
-    };
-    (score, moves)
 }
 
-/// Plays `cfg.deals` deals, each once per side with the hero's team on that
-/// side and every other seat played by the field bot. `hero` and `field`
-/// build a bot from a seed.
-pub fn run<H, F>(cfg: &DuplicateConfig, hero: &H, field: &F) -> DuplicateReport
-where
-    H: Fn(u64) -> Box<dyn ClassicBot> + Sync + ?Sized,
-    F: Fn(u64) -> Box<dyn ClassicBot> + Sync + ?Sized,
-{
-    let sides = cfg.config.teams() as usize;
-    let total = cfg.deals as usize * sides;
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Vec<Option<(f64, u32)>>>> =
-        Mutex::new(vec![vec![None; sides]; cfg.deals as usize]);
-    let done = Mutex::new((0usize, Instant::now()));
-    let started = Instant::now();
-    let jobs = cfg.jobs.max(1).min(total.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= total {
-                    break;
-                }
-                let (d, r) = (i / sides, i % sides);
-                let seed = deal_seed(cfg.seed, d as u32);
-                let res = play_deal(&cfg.config, seed, r, hero, field);
-                let Ok(mut s) = slots.lock() else { break };
-                s[d][r] = Some(res);
-                if cfg.progress {
-                    if let Ok(mut dn) = done.lock() {
-                        dn.0 += 1;
-                        if dn.0 == total || dn.1.elapsed().as_secs() >= 30 {
-                            dn.1 = Instant::now();
-                            let report = report_of(&s);
-                            let e = report.duplicate();
-                            eprintln!(
-                                "{} / {total} games after {:.0} s: {} complete deals, hero {:.1} % ± {:.1}",
-                                dn.0,
-                                started.elapsed().as_secs_f64(),
-                                report.deals.len(),
-                                100.0 * e.mean,
-                                100.0 * e.half_width()
-                            );
-                        }
-                    }
-                }
-            });
-        }
-    });
-    let slots = slots.into_inner().unwrap_or_default();
-    report_of(&slots)
-}
-
-/// The complete deals of `slots` as a report.
-fn report_of(slots: &[Vec<Option<(f64, u32)>>]) -> DuplicateReport {
-    let deals = slots
+/// Duplicate statistics per bot from games played in sets of one deal
+/// (`GameResult::deal`).
+pub fn stats(names: &[String], games: &[GameResult]) -> Vec<DuplicateStats> {
+    let deals = games.iter().map(|g| g.deal + 1).max().unwrap_or(0) as usize;
+    names
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.iter().all(Option::is_some))
-        .map(|(d, s)| DealResult {
-            deal: d as u32,
-            scores: s.iter().flatten().map(|x| x.0).collect(),
-            moves: s.iter().flatten().map(|x| x.1).collect(),
+        .map(|(b, name)| {
+            let mut per_deal = vec![(0.0f64, 0u32); deals];
+            let mut per_game = Vec::new();
+            for r in games.iter().filter(|r| r.sides.contains(&b)) {
+                let p = points(r, b);
+                per_game.push(p);
+                let d = &mut per_deal[r.deal as usize];
+                d.0 += p;
+                d.1 += 1;
+            }
+            let deal_scores: Vec<f64> = per_deal
+                .iter()
+                .filter(|d| d.1 > 0)
+                .map(|d| d.0 / d.1 as f64)
+                .collect();
+            let (score, h) = mean_ci(&deal_scores);
+            let (_, naive_h) = mean_ci(&per_game);
+            let ci = ((score - h).max(0.0), (score + h).min(1.0));
+            DuplicateStats {
+                name: name.clone(),
+                deals: deal_scores.len() as u32,
+                score,
+                ci,
+                naive_ci: ((score - naive_h).max(0.0), (score + naive_h).min(1.0)),
+                narrowing: if h > 0.0 { naive_h / h } else { 1.0 },
+                elo: elo_of(score),
+                elo_ci: (elo_of(ci.0), elo_of(ci.1)),
+            }
         })
-        .collect();
-    DuplicateReport { deals }
+        .collect()
+}
+
+/// The duplicate statistics as a text table.
+pub fn table(stats: &[DuplicateStats], seatings: usize) -> String {
+    let w = stats
+        .iter()
+        .map(|b| b.name.chars().count())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    let deals = stats.iter().map(|s| s.deals).max().unwrap_or(0);
+    let mut s = format!(
+        "duplicate: {deals} deals × {seatings} seatings (intervals over deals)\n{:<w$}  {:>7}  {:>13}  {:>6}  {:>11}  {:>13}  {:>9}\n",
+        "bot", "score %", "95% CI", "Elo", "Elo 95% CI", "plain-game CI", "narrowing"
+    );
+    for b in stats {
+        s += &format!(
+            "{:<w$}  {:>7.1}  {:>13}  {:>6.0}  {:>11}  {:>13}  {:>8.2}×\n",
+            b.name,
+            100.0 * b.score,
+            format!("{:.1}–{:.1}", 100.0 * b.ci.0, 100.0 * b.ci.1),
+            b.elo,
+            format!("{:.0}–{:.0}", b.elo_ci.0, b.elo_ci.1),
+            format!("{:.1}–{:.1}", 100.0 * b.naive_ci.0, 100.0 * b.naive_ci.1),
+            b.narrowing
+        );
+    }
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sequence_classic::Options;
 
-    /// Both games of a deal start from the same deck and dealer, and a
-    /// bot against itself, seeded alike, plays both games alike.
-    #[test]
-    fn a_deal_replays_alike_with_the_seats_swapped() {
-        let cfg = Config::new(2, None, Options::default()).expect("config");
-        let seed = deal_seed(5, 0);
-        let mk = |s: u64| crate::classic_bot("greedy", s).expect("bot");
-        let a = play_deal(&cfg, seed, 0, &mk, &mk);
-        let b = play_deal(&cfg, seed, 0, &mk, &mk);
-        assert_eq!(a, b, "the same deal and seeds replay alike");
-        let c = play_deal(&cfg, seed, 1, &mk, &mk);
-        assert_eq!(
-            a.0 + c.0,
-            1.0,
-            "the same bot wins on one side of the deal: {a:?} {c:?}"
-        );
+    fn game(deal: u32, sides: [usize; 2], winner: Option<usize>) -> GameResult {
+        GameResult {
+            index: 0,
+            deal,
+            sides: sides.to_vec(),
+            winner,
+            moves: 10,
+            failure: None,
+        }
     }
 
     #[test]
-    fn reshuffles_depend_only_on_the_cards_and_their_number() {
-        let mut a: Vec<Card> = Card::all().take(30).collect();
-        let mut b = a.clone();
-        b.reverse();
-        DuplicateReshuffler::new(9)
-            .reshuffle(&mut a)
-            .expect("order");
-        DuplicateReshuffler::new(9)
-            .reshuffle(&mut b)
-            .expect("order");
-        assert_eq!(a, b);
+    fn a_deal_won_by_each_seat_cancels_and_the_interval_is_over_deals() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        // Deal 0: side 0 wins both games (the cards decided): 1–1.
+        // Deals 1, 2: bot a wins both seatings.
+        let games = vec![
+            game(0, [0, 1], Some(0)),
+            game(0, [1, 0], Some(0)),
+            game(1, [0, 1], Some(0)),
+            game(1, [1, 0], Some(1)),
+            game(2, [0, 1], Some(0)),
+            game(2, [1, 0], Some(1)),
+        ];
+        let s = stats(&names, &games);
+        assert_eq!(s[0].deals, 3);
+        assert!((s[0].score - 5.0 / 6.0).abs() < 1e-9);
+        assert!((s[1].score - 1.0 / 6.0).abs() < 1e-9);
+        // Per-deal scores of a: 0.5, 1, 1.
+        let (m, h) = mean_ci(&[0.5, 1.0, 1.0]);
+        assert!((s[0].ci.1 - (m + h).min(1.0)).abs() < 1e-9);
+        assert!(s[0].elo > 1500.0 && s[1].elo < 1500.0);
+        assert!((s[0].elo - 1500.0 + s[1].elo - 1500.0).abs() < 1e-6);
     }
 
     #[test]
-    fn greedy_against_itself_scores_half_and_duplicate_narrows_the_interval() {
-        let cfg = DuplicateConfig {
-            config: Config::new(2, None, Options::default()).expect("config"),
-            deals: 30,
-            seed: 1,
-            jobs: 1,
-            progress: false,
-        };
-        let mk = |s: u64| crate::classic_bot("greedy", s).expect("bot");
-        let r = run(&cfg, &mk, &mk);
-        assert_eq!(r.games(), 60);
-        assert!((r.duplicate().mean - r.plain().mean).abs() < 1e-12);
-        assert!(r.duplicate().se < r.plain().se);
+    fn pairing_narrows_the_interval_when_the_cards_decide() {
+        // In every deal the seat decides: each bot wins once per deal.
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut games = Vec::new();
+        for d in 0..50 {
+            let w = (d % 2) as usize;
+            games.push(game(d, [0, 1], Some(w)));
+            games.push(game(d, [1, 0], Some(w)));
+        }
+        let s = stats(&names, &games);
+        assert!((s[0].score - 0.5).abs() < 1e-9);
+        // Every deal scores exactly ½: no variance over deals left.
+        assert_eq!(s[0].ci, (0.5, 0.5));
+        assert!(s[0].naive_ci.1 - s[0].naive_ci.0 > 0.15);
     }
 }

@@ -13,7 +13,9 @@
 //! number of trees and every tree's seed are fixed by the bot's seed, so a
 //! search is reproducible on any machine.
 
+use crate::config::SearchConfig;
 use sequence_common::rng::{playout_rng, PlayoutRng};
+use sequence_common::{RngReshuffler, Rules};
 use std::time::{Duration, Instant};
 
 /// Most sides (teams or seats) a game has.
@@ -31,47 +33,57 @@ pub enum Budget {
     Time(Duration),
 }
 
-/// A game position the search can play on (a determinization).
+/// A determinization the search plays on: a whole game (any
+/// [`Rules`]) and what a game's bots add to the search — how a playout goes
+/// on and is scored, a heuristic prior, a playout policy. Who moves, the
+/// legal moves, the move keys and making a move come from the game itself.
 pub trait SearchState: Clone + Send {
-    /// A move of the game.
-    type Move: Copy + Eq + Send + Sync + std::fmt::Debug;
-    /// Number of distinct move keys: [`SearchState::key`] is below this.
-    const KEYS: usize;
+    /// The game.
+    type Game: Rules;
 
-    /// The side (team or seat) that must move now; `None` once over.
-    fn mover(&self) -> Option<u8>;
-    /// The legal moves now, into `out` (cleared first).
-    fn legal(&self, out: &mut Vec<Self::Move>);
-    /// A dense index identifying the move within any position of this game.
-    fn key(mv: &Self::Move) -> usize;
-    /// Plays a legal move (reshuffles draw from `rng`).
-    fn play(&mut self, mv: Self::Move, rng: &mut PlayoutRng);
+    /// The determinized game.
+    fn game(&self) -> &Self::Game;
+
+    /// The determinized game, to play on.
+    fn game_mut(&mut self) -> &mut Self::Game;
+
     /// Plays on (random or guided moves) and returns every side's reward.
     fn rollout(&mut self, rng: &mut PlayoutRng) -> Rewards;
+
     /// A heuristic prior of `mv` for the side to move, 0 to 1, used as a
-    /// progressive bias (`PRIOR_WEIGHT · prior / (visits + 1)`) in the
+    /// progressive bias (`prior_weight · prior / (visits + 1)`) in the
     /// selection. Default: none.
-    fn prior(&self, _mv: &Self::Move) -> f32 {
+    fn prior(&self, _mv: &<Self::Game as Rules>::Move) -> f32 {
         0.0
     }
+
     /// The move a playout policy would play here, used to grow the tree
     /// below the root: a node gains a child only when the policy picks a
     /// move not yet tried there (policy-sampled expansion), so replies the
     /// policy finds plausible are searched first instead of random ones.
     /// Default `None`: untried moves are expanded in random order.
-    fn policy_move(&self, _rng: &mut PlayoutRng) -> Option<Self::Move> {
+    fn policy_move(&self, _rng: &mut PlayoutRng) -> Option<<Self::Game as Rules>::Move> {
         None
+    }
+
+    /// The side (team or seat) that must move now; `None` once over.
+    #[inline]
+    fn mover(&self) -> Option<u8> {
+        let g = self.game();
+        g.to_act().map(|s| g.side_of(s))
+    }
+
+    /// Plays a legal move (reshuffles draw from `rng`).
+    #[inline]
+    fn play(&mut self, mv: <Self::Game as Rules>::Move, rng: &mut PlayoutRng) {
+        if let Some(seat) = self.game().to_act() {
+            let _ = self.game_mut().apply(seat, mv, &mut RngReshuffler(rng));
+        }
     }
 }
 
-/// Weight of the heuristic prior in the selection (progressive bias).
-pub const PRIOR_WEIGHT: f32 = 1.0;
-
-/// [`PRIOR_WEIGHT`], or `SEQUENCE_PRIOR_WEIGHT` for experiments.
-fn prior_weight() -> f32 {
-    static W: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *W.get_or_init(|| crate::env_or("SEQUENCE_PRIOR_WEIGHT", PRIOR_WEIGHT))
-}
+/// A move of the search state's game.
+type MoveOf<S> = <<S as SearchState>::Game as Rules>::Move;
 
 /// What a search found: per root move, visits and mean reward (the
 /// estimated chance to win, draws counting half), best first.
@@ -111,15 +123,6 @@ struct Edge<M> {
     child: u32,
 }
 
-/// UCB exploration constant.
-pub const EXPLORATION: f32 = 0.7;
-
-/// [`EXPLORATION`], or `SEQUENCE_EXPLORATION` for experiments.
-fn exploration() -> f32 {
-    static C: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
-    *C.get_or_init(|| crate::env_or("SEQUENCE_EXPLORATION", EXPLORATION))
-}
-
 /// `ln(n)` for small `n` from a table, else computed.
 struct LnTable(Vec<f32>);
 
@@ -140,26 +143,29 @@ impl LnTable {
 /// root's edges as (move, visits, reward sum) and the iterations run.
 fn search_tree<S: SearchState>(
     determinize: &(dyn Fn(&mut PlayoutRng) -> S + Sync),
-    root_moves: &[S::Move],
+    root_moves: &[MoveOf<S>],
     seed: u64,
     iterations: Option<u64>,
     deadline: Option<Instant>,
-) -> (Vec<(S::Move, u32, f64)>, u64) {
+    config: &SearchConfig,
+) -> (Vec<(MoveOf<S>, u32, f64)>, u64) {
+    let keys = <S::Game as Rules>::MOVE_KEYS;
+    let key = |m: &MoveOf<S>| <S::Game as Rules>::move_key(m);
     let mut rng = playout_rng(seed);
     let ln = LnTable::new();
-    let prior_weight = prior_weight();
-    let exploration = exploration();
+    let prior_weight = config.prior_weight;
+    let exploration = config.exploration;
     // nodes[i] = the edges out of node i.
-    let mut nodes: Vec<Vec<Edge<S::Move>>> = vec![Vec::new()];
-    let mut legal: Vec<S::Move> = Vec::with_capacity(256);
-    let mut stamp = vec![0u32; S::KEYS];
+    let mut nodes: Vec<Vec<Edge<MoveOf<S>>>> = vec![Vec::new()];
+    let mut legal: Vec<MoveOf<S>> = Vec::with_capacity(256);
+    let mut stamp = vec![0u32; keys];
     let mut tick = 0u32;
     // (node, edge index) per step.
     let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
-    let mut untried: Vec<(S::Move, u32)> = Vec::with_capacity(256);
-    let mut root_allowed = vec![false; if root_moves.is_empty() { 0 } else { S::KEYS }];
+    let mut untried: Vec<(MoveOf<S>, u32)> = Vec::with_capacity(256);
+    let mut root_allowed = vec![false; if root_moves.is_empty() { 0 } else { keys }];
     for m in root_moves {
-        root_allowed[S::key(m)] = true;
+        root_allowed[key(m)] = true;
     }
     let mut done = 0u64;
     loop {
@@ -181,9 +187,9 @@ fn search_tree<S: SearchState>(
             let Some(side) = st.mover() else {
                 break st.rollout(&mut rng);
             };
-            st.legal(&mut legal);
+            st.game().legal_moves(&mut legal);
             if cur == 0 && !root_allowed.is_empty() {
-                legal.retain(|m| root_allowed[S::key(m)]);
+                legal.retain(|m| root_allowed[key(m)]);
             }
             if legal.is_empty() {
                 break st.rollout(&mut rng);
@@ -194,7 +200,7 @@ fn search_tree<S: SearchState>(
                 tick = 1;
             }
             for m in &legal {
-                stamp[S::key(m)] = tick;
+                stamp[key(m)] = tick;
             }
             // Availability and UCB over the edges legal here; mark them so
             // the untried legal moves can be found.
@@ -227,17 +233,17 @@ fn search_tree<S: SearchState>(
                 None
             };
             let proposal = match proposal {
-                Some(m) if stamp[S::key(&m)] == tick => Some(Some(m)),
+                Some(m) if stamp[key(&m)] == tick => Some(Some(m)),
                 Some(_) => Some(None),
                 None => None,
             };
             if available < legal.len() && proposal != Some(None) {
                 untried.clear();
                 if let Some(Some(m)) = proposal {
-                    untried.push((m, S::key(&m) as u32));
+                    untried.push((m, key(&m) as u32));
                 } else {
                     untried.extend(legal.iter().filter_map(|m| {
-                        let k = S::key(m);
+                        let k = key(m);
                         (stamp[k] == tick).then_some((*m, k as u32))
                     }));
                 }
@@ -314,8 +320,9 @@ pub fn search<S: SearchState>(
     budget: Budget,
     trees: Option<usize>,
     seed: u64,
-) -> SearchReport<S::Move> {
-    search_among(determinize, &[], budget, trees, seed)
+    config: &SearchConfig,
+) -> SearchReport<MoveOf<S>> {
+    search_among(determinize, &[], budget, trees, seed, config)
 }
 
 /// As [`search`], with the root's moves limited to `root_moves` (empty:
@@ -324,11 +331,12 @@ pub fn search<S: SearchState>(
 /// that are not legal are ignored.
 pub fn search_among<S: SearchState>(
     determinize: &(dyn Fn(&mut PlayoutRng) -> S + Sync),
-    root_moves: &[S::Move],
+    root_moves: &[MoveOf<S>],
     budget: Budget,
     trees: Option<usize>,
     seed: u64,
-) -> SearchReport<S::Move> {
+    config: &SearchConfig,
+) -> SearchReport<MoveOf<S>> {
     let start = Instant::now();
     let trees = trees.unwrap_or(match budget {
         Budget::Iterations(_) => 4,
@@ -357,16 +365,16 @@ pub fn search_among<S: SearchState>(
     let seeds: Vec<u64> = (0..trees as u64)
         .map(|t| crate::mix(seed ^ crate::mix(t + 1)))
         .collect();
-    let results: Vec<TreeResult<S::Move>> = if threads == 1 {
+    let results: Vec<TreeResult<MoveOf<S>>> = if threads == 1 {
         seeds
             .iter()
             .enumerate()
-            .map(|(t, &s)| search_tree(determinize, root_moves, s, share(t), deadline))
+            .map(|(t, &s)| search_tree(determinize, root_moves, s, share(t), deadline, config))
             .collect()
     } else {
         // Trees are dealt to threads round-robin; results come back in tree
         // order so merging is deterministic.
-        let mut slots: Vec<Option<TreeResult<S::Move>>> = (0..trees).map(|_| None).collect();
+        let mut slots: Vec<Option<TreeResult<MoveOf<S>>>> = (0..trees).map(|_| None).collect();
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|th| {
@@ -383,6 +391,7 @@ pub fn search_among<S: SearchState>(
                                         seeds[t],
                                         share(t),
                                         deadline,
+                                        config,
                                     ),
                                 )
                             })
@@ -400,7 +409,7 @@ pub fn search_among<S: SearchState>(
         });
         slots.into_iter().flatten().collect()
     };
-    let mut merged: Vec<(S::Move, u32, f64)> = Vec::new();
+    let mut merged: Vec<(MoveOf<S>, u32, f64)> = Vec::new();
     let mut total = 0;
     for (moves, n) in results {
         total += n;
@@ -414,7 +423,7 @@ pub fn search_among<S: SearchState>(
             }
         }
     }
-    let mut moves: Vec<(S::Move, u32, f64)> = merged
+    let mut moves: Vec<(MoveOf<S>, u32, f64)> = merged
         .into_iter()
         .map(|(m, v, r)| (m, v, if v > 0 { r / v as f64 } else { 0.0 }))
         .collect();

@@ -1,17 +1,23 @@
-//! Bots for classic Sequence and Sequence Stacks, the arena and the bot
+//! Bots for both games, written once over the game interface
+//! ([`sequence_common::Rules`]): the [`Bot`] trait, the arena and the bot
 //! protocol. Bots see only a seat's view.
 //!
-//! * [`ClassicBot`] / [`StacksBot`]: a bot takes one seat's view
-//!   ([`sequence_classic::SeatView`], [`sequence_stacks::SeatView`]) and
-//!   answers one of its legal moves. It never sees another seat's hand or the
-//!   draw pile; searching bots sample those with the view's `determinize`.
-//! * [`classic_bot`] / [`stacks_bot`] build a bot from a name (a *spec*):
-//!   `random`, `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`,
-//!   `ismcts:2s:4t` (4 trees), `ismcts:5000it:c10` (classic: playouts cut
-//!   after 10 moves), `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM ARGS…` (an outside
-//!   program speaking the bot protocol, docs/bot-protocol.md).
+//! * [`Bot<G>`]: a bot takes one seat's view (`G::View`) and answers one of
+//!   its legal moves. It never sees another seat's hand or the draw pile;
+//!   searching bots sample those with the view's `determinize`.
+//! * [`bot`] builds a bot for a game from a name (a *spec*): `random`,
+//!   `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`, `ismcts:2s:4t`
+//!   (4 trees), `ismcts:5000it:c10` (classic: playouts cut after 10 moves),
+//!   `ismcts:3000it:tree` (the ISMCTS tree instead of the default flat
+//!   root Monte Carlo over the best candidate moves; `flat` asks for the
+//!   latter), `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM
+//!   ARGS…` (an outside program speaking the bot protocol,
+//!   docs/bot-protocol.md). Each game supplies its heuristic and search
+//!   through [`BotGame`]: [`classic`] and [`stacks`].
 //! * [`ismcts`]: Information-Set Monte Carlo Tree Search (single observer,
-//!   Cowling, Powley & Whitehouse 2012) with root parallelism.
+//!   Cowling, Powley & Whitehouse 2012) with root parallelism, over
+//!   [`ismcts::SearchState`]; its settings are a [`SearchConfig`] (never the
+//!   environment).
 //! * [`arena`]: bots play each other; [`cli`]: `sequence arena` and
 //!   `sequence hint`.
 
@@ -19,66 +25,75 @@ pub mod arena;
 pub mod bench;
 pub mod classic;
 pub mod cli;
-pub mod duplicate; // eval branch: duplicate-deal harness (crates/sequence-bots/src/duplicate.rs)
+pub mod config;
+pub mod duplicate;
 pub mod ismcts;
 pub mod protocol;
+pub mod random;
 pub mod stacks;
 
+use sequence_common::{Notation, Rules};
 use std::time::Duration;
 
+pub use config::SearchConfig;
 pub use ismcts::{Budget, SearchReport};
+pub use random::RandomBot;
 
-/// A bot for classic Sequence. It decides from the seat's view only.
-pub trait ClassicBot: Send {
-    /// The bot's name as given to [`classic_bot`] (e.g. `ismcts:200ms`).
+/// A bot for the game `G`. It decides from the seat's view only.
+pub trait Bot<G: Rules>: Send {
+    /// The bot's name as given to [`bot`] (e.g. `ismcts:200ms`).
     fn name(&self) -> String;
 
-    /// One of `view.legal_moves()`. Called only when it is the view's seat's
-    /// turn and the game goes on (the list is then never empty).
-    fn choose(&mut self, view: &sequence_classic::SeatView) -> sequence_classic::Move;
+    /// One of the view's legal moves. Called only when the view's seat must
+    /// decide and the game goes on (the list is then never empty).
+    fn choose(&mut self, view: &G::View) -> G::Move;
 
-    /// As [`ClassicBot::choose`], but a bot that can fail (an outside
-    /// program that crashed, hung or answered an illegal move) reports why
-    /// instead of falling back to a legal move. The arena uses this: a
-    /// failure loses that game.
+    /// As [`Bot::choose`], but a bot that can fail (an outside program that
+    /// crashed, hung or answered an illegal move) reports why instead of
+    /// falling back to a legal move. The arena uses this: a failure loses
+    /// that game.
     ///
     /// # Errors
     /// [`BotFailure`] naming what went wrong.
-    fn try_choose(
-        &mut self,
-        view: &sequence_classic::SeatView,
-    ) -> Result<sequence_classic::Move, BotFailure> {
+    fn try_choose(&mut self, view: &G::View) -> Result<G::Move, BotFailure> {
         Ok(self.choose(view))
     }
 
     /// Tells the bot the game ended (the final view of its seat). Default:
     /// nothing.
-    fn game_over(&mut self, _view: &sequence_classic::SeatView) {}
+    fn game_over(&mut self, _view: &G::View) {}
 }
 
-/// A bot for Sequence Stacks. It decides from the seat's view only.
-pub trait StacksBot: Send {
-    /// The bot's name as given to [`stacks_bot`].
-    fn name(&self) -> String;
+/// What a game supplies to the bots: its one-ply heuristic bot, its
+/// search bot and the search's analysis (`sequence hint`). Random and
+/// program bots are written once for every game.
+pub trait BotGame: Notation {
+    /// The heuristic bot; `blunder` is the chance (0–1) of a random move.
+    fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Self>>;
 
-    /// One of `view.legal` (the seat must decide now: its turn, or a Block
-    /// window offered to it, S5b).
-    fn choose(&mut self, view: &sequence_stacks::SeatView) -> sequence_stacks::Decision;
+    /// The search bot with a per-move budget, a number of trees (`None`:
+    /// one per core for a time budget, 4 for iterations), a playout cutoff
+    /// (classic; `None`: the default) and the search's settings.
+    fn ismcts(
+        name: String,
+        seed: u64,
+        budget: Budget,
+        trees: Option<usize>,
+        cutoff: Option<u32>,
+        config: &SearchConfig,
+    ) -> Box<dyn Bot<Self>>;
 
-    /// As [`StacksBot::choose`], reporting a failure instead of falling back
-    /// (see [`ClassicBot::try_choose`]).
-    ///
-    /// # Errors
-    /// [`BotFailure`] naming what went wrong.
-    fn try_choose(
-        &mut self,
-        view: &sequence_stacks::SeatView,
-    ) -> Result<sequence_stacks::Decision, BotFailure> {
-        Ok(self.choose(view))
-    }
-
-    /// Tells the bot the game ended. Default: nothing.
-    fn game_over(&mut self, _view: &sequence_stacks::SeatView) {}
+    /// The search bot's analysis of the view's position (the view's seat
+    /// must decide): per move, visits and the estimated chance to win, best
+    /// first. `None` when the view cannot be searched (a view read from
+    /// outside that does not add up).
+    fn analyse(
+        view: &Self::View,
+        budget: Budget,
+        trees: Option<usize>,
+        seed: u64,
+        config: &SearchConfig,
+    ) -> Option<SearchReport<Self::Move>>;
 }
 
 /// Why a bot could not move (outside programs only; built-in bots always
@@ -145,6 +160,10 @@ pub enum Spec {
         /// Classic only: random moves per playout before the evaluation
         /// (`c10`; 0 = to the end; `None` = the default).
         cutoff: Option<u32>,
+        /// `flat`: root Monte Carlo over the best candidate moves with
+        /// common random numbers; `tree`: the ISMCTS tree; `None`: the
+        /// game's default ([`SearchConfig`]).
+        flat: Option<bool>,
     },
     /// An outside program speaking the bot protocol.
     Command {
@@ -158,31 +177,27 @@ pub enum Spec {
 /// Default per-move time limit of `cmd:` bots.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
-/// The spec a level (1–5) stands for, for the terminal and browser UIs:
-/// 1 greedy with 40 % random moves (beginner), 2 greedy, 3 ismcts 150 ms on
-/// one core, 4 ismcts 400 ms on all cores, 5 ismcts 1 s on all cores (very
-/// strong).
+/// The spec a level (1–5) stands for, for the terminal and browser UIs.
+/// Each level wins at least 60 % of classic 2-player duplicate games
+/// against the level below (docs/bots.md): 1 to 4 are the greedy
+/// heuristic with 90 %, 60 %, 35 % and 12 % random moves, 5 the search
+/// (`ismcts:3000it:1t`). Budgets are iterations, so a level plays alike on
+/// any machine and under any load. [`level_elo`] gives each level's
+/// measured Elo.
 ///
 /// # Errors
 /// [`BotError::BadOption`] outside 1–5.
 pub fn level(n: u8) -> Result<Spec, BotError> {
     Ok(match n {
-        1 => Spec::Greedy { blunder: 0.4 },
-        2 => Spec::Greedy { blunder: 0.0 },
-        3 => Spec::Ismcts {
-            budget: Budget::Time(Duration::from_millis(150)),
+        1 => Spec::Greedy { blunder: 0.90 },
+        2 => Spec::Greedy { blunder: 0.60 },
+        3 => Spec::Greedy { blunder: 0.35 },
+        4 => Spec::Greedy { blunder: 0.12 },
+        5 => Spec::Ismcts {
+            budget: Budget::Iterations(3000),
             trees: Some(1),
             cutoff: None,
-        },
-        4 => Spec::Ismcts {
-            budget: Budget::Time(Duration::from_millis(400)),
-            trees: None,
-            cutoff: None,
-        },
-        5 => Spec::Ismcts {
-            budget: Budget::Time(Duration::from_secs(1)),
-            trees: None,
-            cutoff: None,
+            flat: None,
         },
         _ => {
             return Err(BotError::BadOption {
@@ -191,6 +206,18 @@ pub fn level(n: u8) -> Result<Spec, BotError> {
             })
         }
     })
+}
+
+/// Measured Elo of `level:1` … `level:5` (index 0 is level 1), classic
+/// Sequence, 2 players, on a scale where the uniformly random bot is
+/// 1000: each level's rating is the one below plus
+/// `400 · log10(p / (1 − p))` for its score `p` against it in duplicate
+/// arena games (docs/bots.md lists the games and intervals).
+pub const LEVEL_ELO: [u16; 5] = [1099, 1366, 1520, 1628, 1700];
+
+/// The measured Elo of a level (1–5, see [`LEVEL_ELO`]); `None` outside.
+pub fn level_elo(level: u8) -> Option<u16> {
+    LEVEL_ELO.get(usize::from(level).checked_sub(1)?).copied()
 }
 
 fn bad(spec: &str, why: impl Into<String>) -> BotError {
@@ -299,8 +326,14 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
             let mut budget = None;
             let mut trees = None;
             let mut cutoff = None;
+            let mut flat = None;
             for r in rest {
-                if let Some(c) = r
+                if r == "flat" || r == "tree" {
+                    if flat.is_some() {
+                        return Err(bad(spec, "flat or tree is given twice"));
+                    }
+                    flat = Some(r == "flat");
+                } else if let Some(c) = r
                     .strip_prefix('c')
                     .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
                 {
@@ -332,100 +365,62 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                 budget: budget.unwrap_or(Budget::Time(Duration::from_millis(200))),
                 trees,
                 cutoff,
+                flat,
             })
         }
         _ => Err(BotError::Unknown(spec.to_string())),
     }
 }
 
-/// Builds a classic Sequence bot from its name (see [`parse_spec`]) with
-/// its own random generator seeded by `seed` (ChaCha8). A `cmd:` bot starts
-/// its program and greets it (docs/bot-protocol.md).
+/// Builds a bot for the game `G` from its name (see [`parse_spec`]) with
+/// its own random generator seeded by `seed` (ChaCha8). A `cmd:` bot
+/// starts its program and greets it (docs/bot-protocol.md).
 ///
 /// # Errors
 /// [`BotError`] for an unknown name, a bad option, or a program that does
 /// not start or greet.
-pub fn classic_bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, BotError> {
+pub fn bot<G: BotGame>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
     let parsed = parse_spec(spec)?;
-    classic_bot_from(spec, parsed, seed)
+    bot_from(spec, parsed, seed, &SearchConfig::default())
 }
 
-/// As [`classic_bot`] from a parsed [`Spec`]; `name` is what
-/// [`ClassicBot::name`] reports.
+/// As [`bot`] from a parsed [`Spec`] and explicit search settings; `name`
+/// is what [`Bot::name`] reports.
 ///
 /// # Errors
-/// As [`classic_bot`].
-pub fn classic_bot_from(
+/// As [`bot`].
+pub fn bot_from<G: BotGame>(
     name: &str,
     spec: Spec,
     seed: u64,
-) -> Result<Box<dyn ClassicBot>, BotError> {
+    config: &SearchConfig,
+) -> Result<Box<dyn Bot<G>>, BotError> {
     let name = name.trim().to_string();
     Ok(match spec {
-        Spec::Random => Box::new(classic::RandomBot::new(name, seed)),
-        Spec::Greedy { blunder } => Box::new(classic::GreedyBot::new(name, seed, blunder)),
+        Spec::Random => Box::new(RandomBot::new(name, seed)),
+        Spec::Greedy { blunder } => G::greedy(name, seed, blunder),
         Spec::Ismcts {
             budget,
             trees,
             cutoff,
+            flat,
         } => {
-            let mut bot = classic::IsmctsBot::new(name, seed, budget, trees);
-            if let Some(c) = cutoff {
-                bot.cutoff = c;
+            let mut config = *config;
+            if let Some(f) = flat {
+                config.classic.flat = f;
+                config.stacks.flat = f;
             }
-            Box::new(bot)
+            G::ismcts(name, seed, budget, trees, cutoff, &config)
         }
         Spec::Command { command, move_time } => Box::new(
-            protocol::ProgramBot::start(&command, "classic", move_time, seed)
+            protocol::ProgramBot::start(&command, G::KIND.name(), move_time, seed)
                 .map_err(|why| BotError::Program {
                     spec: name.clone(),
                     why,
                 })?
-                .classic(name),
+                .playing::<G>(name),
         ),
     })
-}
-
-/// Builds a Sequence Stacks bot from its name (see [`parse_spec`]).
-///
-/// # Errors
-/// As [`classic_bot`].
-pub fn stacks_bot(spec: &str, seed: u64) -> Result<Box<dyn StacksBot>, BotError> {
-    let parsed = parse_spec(spec)?;
-    stacks_bot_from(spec, parsed, seed)
-}
-
-/// As [`stacks_bot`] from a parsed [`Spec`].
-///
-/// # Errors
-/// As [`classic_bot`].
-pub fn stacks_bot_from(name: &str, spec: Spec, seed: u64) -> Result<Box<dyn StacksBot>, BotError> {
-    let name = name.trim().to_string();
-    Ok(match spec {
-        Spec::Random => Box::new(stacks::RandomBot::new(name, seed)),
-        Spec::Greedy { blunder } => Box::new(stacks::GreedyBot::new(name, seed, blunder)),
-        Spec::Ismcts { budget, trees, .. } => {
-            Box::new(stacks::IsmctsBot::new(name, seed, budget, trees))
-        }
-        Spec::Command { command, move_time } => Box::new(
-            protocol::ProgramBot::start(&command, "stacks", move_time, seed)
-                .map_err(|why| BotError::Program {
-                    spec: name.clone(),
-                    why,
-                })?
-                .stacks(name),
-        ),
-    })
-}
-
-/// An experiment switch: the environment variable `name` parsed as `T`, or
-/// `default` when unset or unparsable. Callers cache it in a `OnceLock`
-/// where it is read on a hot path.
-pub(crate) fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
 }
 
 /// A 64-bit mix (SplitMix64 finaliser) for deriving seeds.
@@ -440,6 +435,20 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 mod tests {
     use super::*;
 
+    /// Every level is rated, each above the one below (the ladder of
+    /// docs/bots.md), and only levels 1–5 are.
+    #[test]
+    fn levels_rise_in_elo() {
+        assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]), "{LEVEL_ELO:?}");
+        assert_eq!(level_elo(1), Some(LEVEL_ELO[0]));
+        assert_eq!(level_elo(5), Some(LEVEL_ELO[4]));
+        assert_eq!(level_elo(0), None);
+        assert_eq!(level_elo(6), None);
+        for n in 1..=5 {
+            assert!(level(n).is_ok());
+        }
+    }
+
     #[test]
     fn specs_parse() {
         assert_eq!(parse_spec("random").unwrap(), Spec::Random);
@@ -449,7 +458,8 @@ mod tests {
             Spec::Ismcts {
                 budget: Budget::Time(Duration::from_millis(200)),
                 trees: None,
-                cutoff: None
+                cutoff: None,
+                flat: None
             }
         );
         assert_eq!(
@@ -457,9 +467,27 @@ mod tests {
             Spec::Ismcts {
                 budget: Budget::Iterations(5000),
                 trees: Some(2),
-                cutoff: None
+                cutoff: None,
+                flat: None
             }
         );
+        assert_eq!(
+            parse_spec("ismcts:3000it:1t:tree").unwrap(),
+            Spec::Ismcts {
+                budget: Budget::Iterations(3000),
+                trees: Some(1),
+                cutoff: None,
+                flat: Some(false)
+            }
+        );
+        assert!(matches!(
+            parse_spec("ismcts:flat").unwrap(),
+            Spec::Ismcts { flat: Some(true), .. }
+        ));
+        assert!(matches!(
+            parse_spec("ismcts:flat:tree"),
+            Err(BotError::BadOption { .. })
+        ));
         assert_eq!(parse_spec("level:5").unwrap(), level(5).unwrap());
         assert_eq!(parse_spec("level(3)").unwrap(), level(3).unwrap());
         assert!(

@@ -14,11 +14,13 @@
 //! move not among the legal ones, or takes longer than its time limit
 //! fails ([`BotFailure`]): the arena counts that game as lost by it.
 
-use crate::{BotFailure, ClassicBot, StacksBot};
+use crate::{Bot, BotFailure, BotGame};
 use rand::Rng;
 use sequence_common::rng::{game_rng, GameRng};
+use sequence_common::SeatView;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
@@ -228,14 +230,14 @@ impl ProgramBot {
         let _ = self.child.wait();
     }
 
-    /// This program as a classic Sequence bot named `name`.
-    pub fn classic(self, name: String) -> ClassicProgram {
-        ClassicProgram { name, bot: self }
-    }
-
-    /// This program as a Sequence Stacks bot named `name`.
-    pub fn stacks(self, name: String) -> StacksProgram {
-        StacksProgram { name, bot: self }
+    /// This program as a bot of the game `G` named `name` (it was greeted
+    /// for that game).
+    pub fn playing<G: BotGame>(self, name: String) -> Program<G> {
+        Program {
+            name,
+            bot: self,
+            game: PhantomData,
+        }
     }
 }
 
@@ -264,26 +266,27 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
-/// A bot program playing classic Sequence.
-pub struct ClassicProgram {
+/// A bot program playing the game `G`.
+pub struct Program<G> {
     name: String,
     bot: ProgramBot,
+    game: PhantomData<fn() -> G>,
 }
 
-impl ClassicBot for ClassicProgram {
+impl<G: BotGame> Bot<G> for Program<G> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
     /// The program's move; on failure a random legal move (the failure is
-    /// logged; the arena uses [`ClassicBot::try_choose`] instead).
-    fn choose(&mut self, view: &sequence_classic::SeatView) -> sequence_classic::Move {
+    /// logged; the arena uses [`Bot::try_choose`] instead).
+    fn choose(&mut self, view: &G::View) -> G::Move {
         match self.try_choose(view) {
             Ok(m) => m,
             Err(_) => {
                 let moves = view.legal_moves();
                 if moves.is_empty() {
-                    sequence_classic::Move::Pass
+                    G::Move::default()
                 } else {
                     moves[self.bot.rng.random_range(0..moves.len())]
                 }
@@ -291,46 +294,41 @@ impl ClassicBot for ClassicProgram {
         }
     }
 
-    fn try_choose(
-        &mut self,
-        view: &sequence_classic::SeatView,
-    ) -> Result<sequence_classic::Move, BotFailure> {
-        use sequence_classic::record::{move_from_json, move_to_json};
-        use sequence_classic::Move;
-        let len = view.config().sequence_length();
+    /// Sends the view (its JSON, docs/bot-protocol.md) and the legal moves
+    /// in the record format; the answer must be a move of this seat that
+    /// the rules accept now (classic: a declaration of sequences is checked
+    /// too, C8a). The seat's own hand and the public state decide what is
+    /// legal, so any determinization of the view checks it.
+    fn try_choose(&mut self, view: &G::View) -> Result<G::Move, BotFailure> {
+        let Some(me) = view.seat() else {
+            return Err(BotFailure::Illegal("a spectator cannot move".into()));
+        };
         let legal = view.legal_moves();
-        let legal_json: Vec<Value> = legal
-            .iter()
-            .map(|m| move_to_json(view.seat(), m, len))
-            .collect();
+        let game = view.determinize(&mut self.bot.rng);
+        let config = game.as_ref().map(|g| g.config().clone());
+        let legal_json: Vec<serde_json::Value> = match &config {
+            Some(c) => legal.iter().map(|m| G::move_to_json(me, m, c)).collect(),
+            None => Vec::new(),
+        };
         let answer = self.bot.ask(view.to_json(), legal_json)?;
         let checked = (|| {
-            let (seat, mv) = move_from_json(&answer, len).map_err(BotFailure::Illegal)?;
-            if seat != view.seat() {
-                return Err(BotFailure::Illegal(format!(
-                    "seat {} moved, but it is seat {}'s turn",
-                    seat.0,
-                    view.seat().0
-                )));
-            }
-            let plain = match mv {
-                Move::Place { card, at, .. } => Move::place(card, at),
-                m => m,
+            let (Some(game), Some(config)) = (game, config) else {
+                return Err(BotFailure::Illegal("the view does not add up".into()));
             };
-            if !legal.contains(&plain) {
+            let (seat, mv) = G::move_from_input(&answer, &config)
+                .map_err(|e| BotFailure::Illegal(e.to_string()))?;
+            if seat != me {
                 return Err(BotFailure::Illegal(format!(
-                    "{answer} is not among the legal moves"
+                    "seat {} moved, but seat {} must decide",
+                    seat.0, me.0
                 )));
             }
-            if let Move::Place {
-                declare: Some(_), ..
-            } = mv
-            {
-                // The board is public: any determinization checks C8a.
-                let g = view.determinize(&mut self.bot.rng);
-                g.check(mv)
-                    .map_err(|e| BotFailure::Illegal(format!("{answer}: {e}")))?;
-            }
+            game.check(seat, mv).map_err(|e| {
+                BotFailure::Illegal(format!(
+                    "{} is not among the legal moves: {e}",
+                    truncate(&answer.to_string(), 200)
+                ))
+            })?;
             Ok(mv)
         })();
         if let Err(e) = &checked {
@@ -339,104 +337,8 @@ impl ClassicBot for ClassicProgram {
         checked
     }
 
-    fn game_over(&mut self, view: &sequence_classic::SeatView) {
+    fn game_over(&mut self, view: &G::View) {
         self.bot
             .notify(json!({"type": "game_over", "view": view.to_json()}));
-    }
-}
-
-/// The view JSON of a Sequence Stacks seat as the protocol sends it: the
-/// view's fields (serde), plus `"game": "stacks"` and `legal_moves` in the
-/// RECORD-STACKS.md move format (with `seat`; a declined Block is
-/// `{"seat":S,"pass":true}`).
-pub fn stacks_view_json(view: &sequence_stacks::SeatView) -> Value {
-    let mut v = serde_json::to_value(view).unwrap_or_else(|_| json!({}));
-    if let Some(o) = v.as_object_mut() {
-        o.remove("legal");
-        o.insert("game".into(), json!("stacks"));
-        o.insert("legal_moves".into(), Value::Array(stacks_legal_json(view)));
-    }
-    v
-}
-
-fn stacks_decision_json(seat: sequence_common::Seat, d: sequence_stacks::Decision) -> Value {
-    d.to_record_json(seat)
-        .unwrap_or_else(|| json!({"seat": seat.0, "pass": true}))
-}
-
-fn stacks_legal_json(view: &sequence_stacks::SeatView) -> Vec<Value> {
-    view.legal
-        .iter()
-        .map(|&d| stacks_decision_json(view.seat, d))
-        .collect()
-}
-
-/// A bot program playing Sequence Stacks.
-pub struct StacksProgram {
-    name: String,
-    bot: ProgramBot,
-}
-
-impl StacksBot for StacksProgram {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    /// The program's decision; on failure a random legal one (logged).
-    fn choose(&mut self, view: &sequence_stacks::SeatView) -> sequence_stacks::Decision {
-        match self.try_choose(view) {
-            Ok(d) => d,
-            Err(_) => {
-                if view.legal.is_empty() {
-                    sequence_stacks::Decision::Pass
-                } else {
-                    view.legal[self.bot.rng.random_range(0..view.legal.len())]
-                }
-            }
-        }
-    }
-
-    fn try_choose(
-        &mut self,
-        view: &sequence_stacks::SeatView,
-    ) -> Result<sequence_stacks::Decision, BotFailure> {
-        let answer = self
-            .bot
-            .ask(stacks_view_json(view), stacks_legal_json(view))?;
-        let checked = (|| {
-            let (seat, d) = if answer.get("pass") == Some(&Value::Bool(true)) {
-                let seat = answer
-                    .get("seat")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(view.seat.0 as u64);
-                (
-                    sequence_common::Seat(seat.min(255) as u8),
-                    sequence_stacks::Decision::Pass,
-                )
-            } else {
-                sequence_stacks::record::move_from_json(&answer).map_err(BotFailure::Illegal)?
-            };
-            if seat != view.seat {
-                return Err(BotFailure::Illegal(format!(
-                    "seat {} moved, but seat {} must decide",
-                    seat.0, view.seat.0
-                )));
-            }
-            if !view.legal.contains(&d) {
-                return Err(BotFailure::Illegal(format!(
-                    "{answer} is not among the legal moves"
-                )));
-            }
-            Ok(d)
-        })();
-        if let Err(e) = &checked {
-            self.bot.fail(e.clone());
-        }
-        checked
-    }
-
-    fn game_over(&mut self, view: &sequence_stacks::SeatView) {
-        self.bot
-            .notify(json!({"type": "game_over", "view": stacks_view_json(view)}));
     }
 }

@@ -4,9 +4,17 @@
 
 use proptest::prelude::*;
 use sequence_bots::arena::{self, ArenaConfig, GameKind};
-use sequence_bots::{classic_bot, stacks_bot, Budget};
+use sequence_bots::{bot, Bot, Budget, SearchConfig};
 use sequence_classic::record::Match;
 use sequence_classic::{Config, Game, Move, Options, RngReshuffler, Seat, Space, Team};
+
+fn classic_bot(spec: &str, seed: u64) -> Box<dyn Bot<Game>> {
+    bot::<Game>(spec, seed).expect("bot")
+}
+
+fn stacks_bot(spec: &str, seed: u64) -> Box<dyn Bot<sequence_stacks::Game>> {
+    bot::<sequence_stacks::Game>(spec, seed).expect("bot")
+}
 use sequence_common::rng::game_rng;
 use std::time::Duration;
 
@@ -18,17 +26,18 @@ fn classic_after(seed: u64, plies: u32, players: u8) -> Game {
         if g.is_over() {
             break;
         }
-        let mv = g.random_move(&mut rng);
-        g.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+        let mv = g.random_move(&mut rng).expect("the game goes on");
+        g.apply(g.turn(), mv, &mut RngReshuffler(&mut rng))
+            .expect("legal");
     }
     g
 }
 
 fn stacks_after(seed: u64, decisions: u32, players: u8) -> sequence_stacks::Game {
     let mut rng = game_rng(seed);
-    let (mut g, _) =
-        sequence_stacks::Game::random(players, sequence_stacks::Options::default(), &mut rng)
-            .expect("table");
+    let config =
+        sequence_stacks::Config::new(players, sequence_stacks::Options::default()).expect("table");
+    let (mut g, _) = sequence_stacks::Game::deal(config, &mut rng);
     g.playout(&mut rng, decisions);
     g
 }
@@ -45,9 +54,9 @@ proptest! {
         prop_assume!(!g.is_over());
         let view = g.view(g.turn());
         for spec in ["random", "greedy", "level:1", "ismcts:120it:2t"] {
-            let mut bot = classic_bot(spec, seed).expect("bot");
+            let mut bot = classic_bot(spec, seed);
             let mv = bot.choose(&view);
-            prop_assert!(g.check(mv).is_ok(), "{spec} chose {mv:?}: {:?}", g.check(mv));
+            prop_assert!(g.check(g.turn(), mv).is_ok(), "{spec} chose {mv:?}: {:?}", g.check(g.turn(), mv));
         }
     }
 
@@ -58,11 +67,11 @@ proptest! {
         let Some(seat) = g.to_act() else { return Ok(()) };
         let view = g.view(seat);
         for spec in ["random", "greedy", "level:1", "ismcts:80it:2t"] {
-            let mut bot = stacks_bot(spec, seed).expect("bot");
+            let mut bot = stacks_bot(spec, seed);
             let d = bot.choose(&view);
             prop_assert!(view.legal.contains(&d), "{spec} chose {d}");
             let mut g2 = g.clone();
-            prop_assert!(g2.play(seat, d, &mut game_rng(1)).is_ok());
+            prop_assert!(g2.play(seat, d, &mut RngReshuffler(&mut game_rng(1))).is_ok());
         }
     }
 }
@@ -79,8 +88,9 @@ fn find_positions(pred: impl Fn(&Game) -> bool, want: usize) -> Vec<Game> {
                 out.push(g.clone());
                 break;
             }
-            let mv = g.random_move(&mut rng);
-            g.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+            let mv = g.random_move(&mut rng).expect("the game goes on");
+            g.apply(g.turn(), mv, &mut RngReshuffler(&mut rng))
+                .expect("legal");
         }
         if out.len() >= want {
             break;
@@ -123,7 +133,13 @@ fn ismcts_and_greedy_take_a_winning_placement() {
         // counts cannot tell a win now from a free dead-card exchange
         // followed by the win — both score 1 — and used to pick by move
         // order; `analyse` puts the immediate win first.)
-        let report = sequence_bots::classic::analyse(&view, Budget::Iterations(3000), Some(1), 7);
+        let report = sequence_bots::classic::analyse(
+            &view,
+            Budget::Iterations(3000),
+            Some(1),
+            7,
+            &SearchConfig::default(),
+        );
         let best = report.best().expect("a move");
         assert!(
             winning_moves(&g).contains(&best),
@@ -131,11 +147,11 @@ fn ismcts_and_greedy_take_a_winning_placement() {
             winning_moves(&g)
         );
         for spec in ["ismcts:200it:1t", "greedy"] {
-            let mut bot = classic_bot(spec, 3).expect("bot");
+            let mut bot = classic_bot(spec, 3);
             let mv = bot.choose(&view);
             let mut after = g.clone();
             after
-                .play(mv, &mut RngReshuffler(&mut game_rng(0)))
+                .play(g.turn(), mv, &mut RngReshuffler(&mut game_rng(0)))
                 .expect("legal");
             assert_eq!(
                 after.status(),
@@ -191,11 +207,11 @@ fn greedy_blocks_an_open_four() {
     for g in positions {
         let me = g.team_of(g.turn());
         let threat = open_four_spaces(&g, me)[0];
-        let mut bot = classic_bot("greedy", 5).expect("bot");
+        let mut bot = classic_bot("greedy", 5);
         let mv = bot.choose(&g.view(g.turn()));
         let mut after = g.clone();
         after
-            .play(mv, &mut RngReshuffler(&mut game_rng(0)))
+            .play(g.turn(), mv, &mut RngReshuffler(&mut game_rng(0)))
             .expect("legal");
         assert!(
             matches!(mv, Move::Place { .. } | Move::Remove { .. })
@@ -209,8 +225,20 @@ fn greedy_blocks_an_open_four() {
 fn ismcts_with_an_iteration_budget_is_reproducible() {
     let g = classic_after(11, 24, 2);
     let view = g.view(g.turn());
-    let a = sequence_bots::classic::analyse(&view, Budget::Iterations(600), Some(3), 42);
-    let b = sequence_bots::classic::analyse(&view, Budget::Iterations(600), Some(3), 42);
+    let a = sequence_bots::classic::analyse(
+        &view,
+        Budget::Iterations(600),
+        Some(3),
+        42,
+        &SearchConfig::default(),
+    );
+    let b = sequence_bots::classic::analyse(
+        &view,
+        Budget::Iterations(600),
+        Some(3),
+        42,
+        &SearchConfig::default(),
+    );
     assert_eq!(a.iterations, b.iterations);
     assert_eq!(a.iterations, 600);
     let ma: Vec<_> = a.moves.iter().map(|m| (m.0, m.1)).collect();
@@ -235,7 +263,37 @@ fn arena_cfg(game: GameKind, bots: &[&str], games: u32, players: u8) -> ArenaCon
         move_time: Duration::from_secs(10),
         jobs: 2,
         progress: false,
+        duplicate: false,
     }
+}
+
+/// Duplicate games (`--duplicate`): each deal is played once per seating
+/// with the sides rotated; the games of a deal share its cards (the same
+/// first moves when the same bots sit there), and the report's intervals
+/// are over deals.
+#[test]
+fn duplicate_arena_plays_each_deal_with_the_seats_swapped() {
+    let mut cfg = arena_cfg(GameKind::Classic, &["greedy", "random"], 19, 2);
+    cfg.duplicate = true;
+    let r = arena::run(&cfg).expect("arena");
+    assert_eq!(r.games.len(), 20, "19 games round up to 10 deals of 2");
+    for pair in r.games.chunks(2) {
+        assert_eq!(pair[0].deal, pair[1].deal);
+        assert_eq!(pair[0].sides, vec![pair[1].sides[1], pair[1].sides[0]]);
+    }
+    let (seatings, stats) = r.duplicate.as_ref().expect("duplicate statistics");
+    assert_eq!(*seatings, 2);
+    assert_eq!(stats[0].deals, 10);
+    assert!(stats[0].score > 0.5 && stats[0].ci.0 <= stats[0].score);
+    assert!((stats[0].score + stats[1].score - 1.0).abs() < 1e-9);
+    assert!(r.table().contains("duplicate: 10 deals × 2 seatings"));
+    assert!(r.to_json()["duplicate"]["bots"][0]["narrowing"].is_number());
+    // Three sides: three seatings per deal, each bot at every side.
+    let mut cfg = arena_cfg(GameKind::Classic, &["greedy", "random"], 6, 3);
+    cfg.duplicate = true;
+    let r = arena::run(&cfg).expect("arena");
+    assert_eq!(r.games.len(), 6);
+    assert_eq!(r.duplicate.as_ref().map(|d| d.0), Some(3));
 }
 
 #[test]
@@ -379,7 +437,7 @@ fn hint_ranks_legal_moves_of_an_unfinished_record() {
     let mut m = Match::new(config, 77);
     let mut rng = game_rng(3);
     for _ in 0..20 {
-        let mv = m.game().random_move(&mut rng);
+        let mv = m.game().random_move(&mut rng).unwrap();
         let seat = m.game().turn();
         m.play(seat, mv).unwrap();
     }
@@ -421,11 +479,12 @@ fn hint_ranks_legal_moves_of_an_unfinished_record() {
 
 #[test]
 fn hint_for_a_stacks_record() {
-    let mut m = sequence_stacks::Match::new(2, sequence_stacks::Options::default(), 5).unwrap();
+    let config = sequence_stacks::Config::new(2, sequence_stacks::Options::default()).unwrap();
+    let mut m = sequence_stacks::Match::new(config, 5);
     let mut rng = game_rng(8);
     for _ in 0..15 {
         let Some(seat) = m.game().to_act() else { break };
-        let d = m.game().random_decision(&mut rng).unwrap();
+        let d = m.game().random_move(&mut rng).unwrap();
         m.play(seat, d).unwrap();
     }
     let Some(seat) = m.game().to_act() else {
@@ -470,6 +529,7 @@ fn a_failing_bot_rates_below_the_others_with_three_sides() {
     let games: Vec<arena::GameResult> = (0..6)
         .map(|g| arena::GameResult {
             index: g,
+            deal: g,
             sides: vec![0, 1, 2],
             winner: None,
             moves: 3,
@@ -492,7 +552,13 @@ fn a_failing_bot_rates_below_the_others_with_three_sides() {
 fn an_iteration_budget_is_run_exactly() {
     let view = sequence_bots::bench::classic_midgame(3);
     for (n, trees) in [(5u64, 4usize), (1, 4), (7, 3), (2000, 4)] {
-        let r = sequence_bots::classic::analyse(&view, Budget::Iterations(n), Some(trees), 1);
+        let r = sequence_bots::classic::analyse(
+            &view,
+            Budget::Iterations(n),
+            Some(trees),
+            1,
+            &SearchConfig::default(),
+        );
         assert_eq!(r.iterations, n, "{n} iterations over {trees} trees");
     }
 }

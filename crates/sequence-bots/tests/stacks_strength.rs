@@ -9,7 +9,8 @@ use sequence_stacks::{Game, Options};
 
 fn position(seed: u64, decisions: u32, players: u8) -> Game {
     let mut rng = game_rng(seed);
-    let (mut g, _) = Game::random(players, Options::default(), &mut rng).expect("table");
+    let config = sequence_stacks::Config::new(players, Options::default()).expect("table");
+    let (mut g, _) = Game::deal(config, &mut rng);
     g.playout(&mut playout_rng(seed), decisions);
     g
 }
@@ -34,8 +35,10 @@ fn rollout_search_is_legal_and_reproducible() {
         let g = position(seed, 40, 2 + (seed % 3) as u8);
         let Some(seat) = g.to_act() else { continue };
         let view = g.view(seat);
-        let a = rollout_search(&view, Budget::Iterations(300), seed).expect("search");
-        let b = rollout_search(&view, Budget::Iterations(300), seed).expect("search");
+        let a = rollout_search(&view, Budget::Iterations(300), seed, &Default::default())
+            .expect("search");
+        let b = rollout_search(&view, Budget::Iterations(300), seed, &Default::default())
+            .expect("search");
         let best = a.best().expect("a move");
         assert!(view.legal.contains(&best));
         assert_eq!(Some(best), b.best());
@@ -53,10 +56,22 @@ fn parallel_search_merges_its_threads() {
         if view.legal.len() < 2 {
             continue;
         }
-        let a =
-            parallel_rollout_search(&view, Budget::Iterations(400), Some(2), seed).expect("search");
-        let b =
-            parallel_rollout_search(&view, Budget::Iterations(400), Some(2), seed).expect("search");
+        let a = parallel_rollout_search(
+            &view,
+            Budget::Iterations(400),
+            Some(2),
+            seed,
+            &Default::default(),
+        )
+        .expect("search");
+        let b = parallel_rollout_search(
+            &view,
+            Budget::Iterations(400),
+            Some(2),
+            seed,
+            &Default::default(),
+        )
+        .expect("search");
         assert_eq!(a.trees, 2);
         assert!(view.legal.contains(&a.best().expect("a move")));
         assert_eq!(a.best(), b.best(), "reproducible with fixed threads");

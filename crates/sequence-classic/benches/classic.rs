@@ -9,8 +9,9 @@ fn midgame() -> Game {
     let mut rng = sequence_common::rng::game_rng(42);
     let (mut g, _) = Game::deal(config, &mut rng);
     for _ in 0..30 {
-        let mv = g.random_move(&mut rng);
-        g.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+        let mv = g.random_move(&mut rng).expect("the game goes on");
+        g.apply(g.turn(), mv, &mut RngReshuffler(&mut rng))
+            .expect("legal");
     }
     g
 }
@@ -24,7 +25,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             sequence_common::rng::shuffle_fast(&mut deck, &mut rng);
             let mut g = proto.redeal(Seat(0), &deck).expect("valid deck");
-            g.playout(&mut rng)
+            g.playout(&mut rng, u32::MAX)
         })
     });
     let pos = midgame();

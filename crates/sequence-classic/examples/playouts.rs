@@ -18,7 +18,7 @@ fn main() {
         let mut g = proto
             .redeal(Seat((i % 2) as u8), &deck)
             .expect("a shuffled double deck");
-        moves += g.playout(&mut rng) as u64;
+        moves += g.playout(&mut rng, u32::MAX) as u64;
     }
     println!("{n} games, {moves} moves");
 }

@@ -1,18 +1,20 @@
-//! The game state of classic Sequence and its rules of play: setup and the
-//! deal (C3–C5), turns (C6, C6a), the reshuffle (C7), sequences (C8, C8a)
-//! and the end (C9, C6a).
+//! The game state of classic Sequence: its types ([`Team`], [`Status`],
+//! [`Hand`], [`Game`]), the table's rule tables, setup and the deal (C1,
+//! C3–C5) and what can be read of a game. A turn is in [`crate::turn`],
+//! random play in [`crate::playout`], arbitrary positions in
+//! [`crate::position`].
 //!
 //! [`Game`] is a plain value: no I/O, no clock, no global state. Cloning it
 //! copies about 1 KiB and bumps one reference count; the hot path
-//! ([`Game::legal_moves`], [`Game::random_move`], [`Game::play`]) allocates
-//! nothing.
+//! ([`Game::legal_moves`], [`Game::random_move`], [`Game::apply`])
+//! allocates nothing.
 
 use crate::bitboard::{Bitboard, Space, BOARD, CORNERS};
 use crate::card::Card;
 use crate::layout::Layout;
-use crate::moves::{Declaration, IllegalMove, Move, MoveSink};
+use crate::moves::Move;
 use crate::options::{Config, NoPlay};
-use crate::sequences::{Completions, Sequence, Window};
+use crate::sequences::{add_to_lines, remove_from_lines, Lines, Window, LINE_CORNERS};
 use rand::Rng;
 use sequence_common::Seat;
 use serde::{Deserialize, Serialize};
@@ -25,21 +27,21 @@ pub const MAX_PLAYERS: usize = 12;
 pub const DECK_SIZE: usize = 104;
 /// Capacity of a hand (the largest hand is 7, C4).
 pub const MAX_HAND: usize = 8;
-/// Empty spaces per card at the start: 2 for every non-jack (C1).
-const FREE_START: [u8; 64] = {
-    let mut f = [0u8; 64];
-    let mut i = 0;
-    while i < 52 {
-        f[i] = 2;
-        i += 1;
-    }
+/// Every non-jack card, one bit per card index (C1): the cards with two
+/// spaces on the board.
+pub(crate) const NON_JACKS: u64 = {
+    let mut m = (1u64 << 52) - 1;
     let mut s = 0;
     while s < 4 {
-        f[s * 13 + 10] = 0;
+        m &= !(1u64 << (s * 13 + 10));
         s += 1;
     }
-    f
+    m
 };
+/// The two-eyed jacks J♦ and J♣ (C6), one bit per card index.
+pub(crate) const TWO_EYED: u64 = (1u64 << (2 * 13 + 10)) | (1u64 << (3 * 13 + 10));
+/// The one-eyed jacks J♠ and J♥ (C6), one bit per card index.
+pub(crate) const ONE_EYED: u64 = (1u64 << 10) | (1u64 << (13 + 10));
 
 /// Most sequences kept on the board at once.
 pub const MAX_SEQUENCES: usize = 24;
@@ -108,12 +110,23 @@ pub enum Status {
     Draw,
 }
 
-/// A hand of at most [`MAX_HAND`] cards. A played card's slot is taken by
-/// the hand's last card, and a drawn card goes last.
+/// A hand of at most [`MAX_HAND`] cards, in the order a person sees it: a
+/// played card leaves a gap that the later cards close up (they keep their
+/// order), and a drawn card goes last. Besides the ordered cards it keeps
+/// which cards it holds as bitsets (bit = card index) and the spaces its
+/// cards show, so that counting moves takes a few popcounts
+/// ([`Game::random_move`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
-    cards: [Card; MAX_HAND],
-    len: u8,
+    pub(crate) cards: [Card; MAX_HAND],
+    pub(crate) len: u8,
+    /// Cards held at least once.
+    pub(crate) kinds: u64,
+    /// Cards held twice (both copies of C1).
+    pub(crate) twice: u64,
+    /// The spaces of the non-jack cards held (C1: two per card), empty or
+    /// not: the empty ones are the hand's placements of natural cards (C6).
+    pub(crate) spaces: u128,
 }
 
 impl Default for Hand {
@@ -121,9 +134,15 @@ impl Default for Hand {
         Hand {
             cards: [Card::JS; MAX_HAND],
             len: 0,
+            kinds: 0,
+            twice: 0,
+            spaces: 0,
         }
     }
 }
+
+/// `0x0101…01`: one in every byte lane of a `u64`.
+const LANES: u64 = 0x0101_0101_0101_0101;
 
 impl Hand {
     /// The cards.
@@ -147,80 +166,66 @@ impl Hand {
     /// Whether the hand holds `c`.
     #[inline]
     pub fn contains(&self, c: Card) -> bool {
-        self.cards().contains(&c)
+        self.kinds >> c.index() & 1 != 0
     }
 
+    /// The distinct cards held, one bit per card index.
     #[inline]
-    fn push(&mut self, c: Card) {
+    pub(crate) fn kinds(&self) -> u64 {
+        self.kinds
+    }
+
+    /// Adds `c` last; `spaces` are its spaces on the board (none for a
+    /// jack).
+    #[inline]
+    pub(crate) fn push(&mut self, c: Card, spaces: u128) {
         if (self.len as usize) < MAX_HAND {
             self.cards[self.len as usize] = c;
             self.len += 1;
+            let bit = 1u64 << (c.index() & 63);
+            self.twice |= self.kinds & bit;
+            self.kinds |= bit;
+            self.spaces |= spaces;
         }
     }
 
+    /// The cards as the 8 byte lanes of a `u64` (lane `i` = `cards[i]`).
     #[inline]
-    fn remove(&mut self, c: Card) -> bool {
-        let n = self.len as usize;
-        match self.cards[..n].iter().position(|&x| x == c) {
-            Some(i) => {
-                // The others keep their order (a person's hand on screen
-                // does not shuffle; the drawn card goes last).
-                self.cards.copy_within(i + 1..n, i);
-                self.len -= 1;
-                true
-            }
-            None => false,
+    fn lanes(&self) -> u64 {
+        u64::from_le_bytes(self.cards.map(Card::code_byte))
+    }
+
+    /// Removes the first copy of `c` (whose spaces on the board are
+    /// `spaces`); the later cards move up one place and keep their order.
+    /// Branch-free lane arithmetic on a `u64`, no memmove. Returns whether
+    /// `c` was held.
+    #[inline]
+    pub(crate) fn remove(&mut self, c: Card, spaces: u128) -> bool {
+        let bit = 1u64 << (c.index() & 63);
+        if self.kinds & bit == 0 {
+            return false;
         }
-    }
-}
-
-/// An arbitrary position for [`Game::from_position`].
-#[derive(Clone, Debug, Default)]
-pub struct Position {
-    /// Chips on the board.
-    pub chips: Vec<(Team, Space)>,
-    /// Completed sequences (their spaces must hold the team's chips).
-    pub sequences: Vec<(Team, Window)>,
-    /// Each seat's hand, by seat.
-    pub hands: Vec<Vec<Card>>,
-    /// Discarded cards with their seats, oldest first.
-    pub discards: Vec<(Seat, Card)>,
-    /// The draw pile, top first; `None` = every remaining card.
-    pub draw_pile: Option<Vec<Card>>,
-    /// The seat to move.
-    pub turn: Seat,
-}
-
-/// Orders the cards of a reshuffle (C7) into a new draw pile.
-pub trait Reshuffler {
-    /// `cards` holds every card of the discard piles (oldest first, the card
-    /// just played last). Put them in the order of the new draw pile, top
-    /// first.
-    ///
-    /// # Errors
-    /// A message when no order can be given (e.g. a record's list does not
-    /// match these cards).
-    fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String>;
-}
-
-/// Reshuffles with a random generator (Fisher–Yates,
-/// [`sequence_common::rng::shuffle`]).
-pub struct RngReshuffler<'a, R: Rng + ?Sized>(pub &'a mut R);
-
-impl<R: Rng + ?Sized> Reshuffler for RngReshuffler<'_, R> {
-    #[inline]
-    fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String> {
-        sequence_common::rng::shuffle(cards, self.0);
-        Ok(())
-    }
-}
-
-/// Refuses any reshuffle: for tests and positions that cannot need one.
-pub struct NoReshuffler;
-
-impl Reshuffler for NoReshuffler {
-    fn reshuffle(&mut self, _: &mut [Card]) -> Result<(), String> {
-        Err("no reshuffle order was given".into())
+        let x = self.lanes();
+        // Lanes equal to `c` become zero; the lowest zero lane of `v` is
+        // flagged exactly (a borrow only flags lanes above a zero lane).
+        let v = x ^ (LANES * c.code_byte() as u64);
+        let zero = v.wrapping_sub(LANES) & !v & (LANES << 7);
+        let i = zero.trailing_zeros() & !7; // bit offset of the lane
+        if i as usize >= 8 * self.len as usize {
+            return false;
+        }
+        let low = x & ((1u64 << i) - 1);
+        // `i` is at most 56, so `i + 8` at most 64: shift in two steps.
+        let high = (x >> i >> 8) << i;
+        self.cards = (low | high).to_le_bytes().map(Card::from_code_byte);
+        self.len -= 1;
+        let two = self.twice & bit;
+        self.twice ^= two;
+        self.kinds ^= bit ^ two;
+        // The last copy takes its spaces with it.
+        let last = ((two == 0) as u128).wrapping_neg();
+        self.spaces &= !(spaces & last);
+        true
     }
 }
 
@@ -235,9 +240,13 @@ pub struct Played {
     pub ended: bool,
 }
 
-/// A setup that breaks C1 or the record's deck rule.
+/// A setup that breaks the table rules (C3, options), C1 or the record's
+/// deck rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
+    /// The table breaks C3 or an option is out of range.
+    #[error(transparent)]
+    Config(#[from] crate::options::ConfigError),
     /// The deck is not two standard decks.
     #[error("deck: {0}")]
     Deck(String),
@@ -246,55 +255,85 @@ pub enum SetupError {
     Dealer(u8),
 }
 
+impl sequence_common::RuleError for SetupError {
+    /// The table's (`C3.players`, `C3.teams`, `C11.option`, `C2.board`),
+    /// `C1.deck` or `C5.dealer`.
+    fn code(&self) -> &'static str {
+        use crate::options::ConfigError;
+        match self {
+            SetupError::Config(ConfigError::Players(_)) => "C3.players",
+            SetupError::Config(ConfigError::Teams { .. }) => "C3.teams",
+            SetupError::Config(ConfigError::Option(..)) => "C11.option",
+            SetupError::Config(ConfigError::Layout(_)) => "C2.board",
+            SetupError::Deck(_) => "C1.deck",
+            SetupError::Dealer(_) => "C5.dealer",
+        }
+    }
+}
+
 #[derive(Debug)]
-struct Rules {
-    config: Config,
-    layout: Layout,
-    players: u8,
-    teams: u8,
-    /// `seat % teams` per seat (a table lookup beats a division).
-    seat_team: [u8; MAX_PLAYERS],
-    hand_size: u8,
-    /// Per bit index: the spaces within `len - 1` steps along the lines.
-    star: [[u128; 4]; 110],
-    /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
-    card_spaces: [[u8; 2]; 52],
-    win: u8,
-    len: u8,
-    reshuffle: bool,
-    removable: bool,
-    no_play: NoPlay,
-    last_window: bool,
+pub(crate) struct RuleTables {
+    pub(crate) config: Config,
+    pub(crate) layout: Layout,
+    pub(crate) players: u8,
+    pub(crate) teams: u8,
+    /// `seat % teams` per seat (a table lookup beats a division; every
+    /// `u8`, so that no index is checked).
+    pub(crate) seat_team: [u8; 256],
+    pub(crate) hand_size: u8,
+    /// Per bit index: the bit (by card index) of the card the space shows;
+    /// 0 for the corners and gap bits.
+    pub(crate) space_card_bit: [u64; 128],
+    /// Per bit index: 0 when the space is the first in reading order of
+    /// the two of its card, 1 when the second ([`Game::free`]).
+    pub(crate) space_side: [u8; 128],
+    /// Per bit index: the card the space shows (a jack for the corners
+    /// and gap bits, which no move names).
+    pub(crate) space_card: [Card; 128],
+    /// Per card index: its two spaces (none for jacks and past 51).
+    pub(crate) card_mask: [u128; 64],
+    pub(crate) win: u8,
+    pub(crate) len: u8,
+    pub(crate) reshuffle: bool,
+    pub(crate) removable: bool,
+    pub(crate) no_play: NoPlay,
+    pub(crate) last_window: bool,
 }
 
 /// A game of classic Sequence in progress or ended.
 #[derive(Clone)]
 pub struct Game {
-    rules: Arc<Rules>,
-    chips: [Bitboard; 3],
-    occupied: Bitboard,
-    locked: Bitboard,
-    /// Per card index: how many of its spaces are empty (jacks: 0).
-    free: [u8; 64],
-    seqs: [Sequence; MAX_SEQUENCES],
-    seq_team: [u8; MAX_SEQUENCES],
-    nseq: u8,
-    seq_count: [u8; 3],
-    hands: [Hand; MAX_PLAYERS],
+    pub(crate) rules: Arc<RuleTables>,
+    pub(crate) chips: [Bitboard; 3],
+    /// Per team, its chips and the corners in the four line boards
+    /// ([`crate::sequences::LINE_BIT`]).
+    pub(crate) lines: [Lines; 3],
+    pub(crate) occupied: Bitboard,
+    pub(crate) locked: Bitboard,
+    /// `free[0]`: the cards (bit = card index) whose first space in reading
+    /// order is empty; `free[1]`: whose second is. A non-jack in neither is
+    /// dead (C6).
+    pub(crate) free: [u64; 2],
+    /// The completed sequences (their masks: [`Window::mask`]).
+    pub(crate) seqs: [Window; MAX_SEQUENCES],
+    pub(crate) seq_team: [u8; MAX_SEQUENCES],
+    pub(crate) nseq: u8,
+    pub(crate) seq_count: [u8; 3],
+    pub(crate) hands: [Hand; MAX_PLAYERS],
     /// Draw pile, top at `draw[draw_len - 1]`.
-    draw: [Card; DECK_SIZE],
-    draw_len: u8,
+    pub(crate) draw: [Card; DECK_SIZE],
+    pub(crate) draw_len: u8,
     /// Every discard pile, oldest first, with the discarding seat.
-    discards: [Card; DECK_SIZE],
-    discard_seat: [u8; DECK_SIZE],
-    ndiscard: u8,
-    dealer: Seat,
-    turn: Seat,
-    dead_done: bool,
-    stuck_run: u8,
-    status: Status,
-    ply: u32,
-    last: Option<(Seat, Move)>,
+    pub(crate) discards: [Card; DECK_SIZE],
+    pub(crate) discard_seat: [u8; DECK_SIZE],
+    pub(crate) ndiscard: u8,
+    pub(crate) dealer: Seat,
+    pub(crate) turn: Seat,
+    pub(crate) dead_done: bool,
+    pub(crate) stuck_run: u8,
+    pub(crate) status: Status,
+    pub(crate) ply: u32,
+    pub(crate) last: Option<(Seat, Move)>,
 }
 
 impl fmt::Debug for Game {
@@ -374,25 +413,42 @@ impl Game {
     /// dealer is not a seat.
     pub fn new(config: Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
         check_deck(deck)?;
+        Game::new_unchecked(config, dealer, deck)
+    }
+
+    /// [`Game::new`] for a deck known to be two standard decks (a shuffle
+    /// of [`Card::double_deck`]): no deck check.
+    fn new_unchecked(config: Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
         let players = config.players();
         if dealer.0 >= players {
             return Err(SetupError::Dealer(dealer.0));
         }
         let layout = config.layout();
-        let rules = Rules {
+        let rules = RuleTables {
             players,
             teams: config.teams(),
-            seat_team: std::array::from_fn(|s| s as u8 % config.teams()),
+            seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
-            star: star_masks(config.sequence_length()),
-            card_spaces: std::array::from_fn(|i| {
-                let m = Card::from_index(i as u8).map_or(Bitboard::EMPTY, |c| layout.spaces_of(c));
-                let mut it = m.iter();
-                match (it.next(), it.next()) {
-                    (Some(a), Some(b)) => [a.bit(), b.bit()],
-                    _ => [0, 0],
-                }
+            space_card_bit: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| 1u64 << c.index())
+            }),
+            space_side: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| {
+                        u8::from(layout.spaces_of(c).first() != Space::from_bit(b as u8))
+                    })
+            }),
+            space_card: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .unwrap_or(Card::JS)
+            }),
+            card_mask: std::array::from_fn(|i| {
+                Card::from_index(i as u8).map_or(0, |c| layout.spaces_of(c).0)
             }),
             len: config.sequence_length(),
             reshuffle: !config.options().no_reshuffle,
@@ -409,15 +465,13 @@ impl Game {
         let first = dealer.next(players, sequence_common::Direction::Clockwise);
         let mut g = Game {
             chips: [Bitboard::EMPTY; 3],
+            lines: [LINE_CORNERS; 3],
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
-            free: FREE_START,
-            seqs: [Sequence {
-                window: Window {
-                    start: first_space(),
-                    dir: crate::sequences::Dir::East,
-                },
-                mask: Bitboard::EMPTY,
+            free: [NON_JACKS; 2],
+            seqs: [Window {
+                start: first_space(),
+                dir: crate::sequences::Dir::East,
             }; MAX_SEQUENCES],
             seq_team: [0; MAX_SEQUENCES],
             nseq: 0,
@@ -452,27 +506,52 @@ impl Game {
             return Err(SetupError::Dealer(dealer.0));
         }
         let mut g = self.clone();
-        g.chips = [Bitboard::EMPTY; 3];
-        g.occupied = Bitboard::EMPTY;
-        g.locked = Bitboard::EMPTY;
-        g.free = FREE_START;
-        g.nseq = 0;
-        g.seq_count = [0; 3];
-        g.hands = [Hand::default(); MAX_PLAYERS];
         for (i, c) in deck.iter().rev().enumerate() {
             g.draw[i] = *c;
         }
-        g.draw_len = DECK_SIZE as u8;
-        g.ndiscard = 0;
-        g.dealer = dealer;
-        g.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
-        g.dead_done = false;
-        g.stuck_run = 0;
-        g.status = Status::Playing;
-        g.ply = 0;
-        g.last = None;
-        g.deal_hands();
+        g.start(dealer);
         Ok(g)
+    }
+
+    /// A random game of the same table for playouts and research
+    /// ([`sequence_common::Rules::fresh_deal`]): a uniformly random dealer
+    /// and deck order from `rng` by the fast shuffle
+    /// ([`sequence_common::rng::shuffle_batched`], four indices per 64-bit
+    /// draw; not the documented shuffle of [`Game::deal`] that records rely
+    /// on). The deck is built here, so it is not checked.
+    pub fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut g = self.clone();
+        g.draw = Card::double_deck();
+        sequence_common::rng::shuffle_batched(&mut g.draw, rng);
+        let players = self.rules.players as u64;
+        let dealer = ((rng.next_u32() as u64 * players) >> 32) as u8;
+        g.start(Seat(dealer));
+        g
+    }
+
+    /// Resets everything but the rules and the draw pile (already the whole
+    /// deck, top last) and deals from it by `dealer` (C5).
+    fn start(&mut self, dealer: Seat) {
+        self.chips = [Bitboard::EMPTY; 3];
+        self.lines = [LINE_CORNERS; 3];
+        self.occupied = Bitboard::EMPTY;
+        self.locked = Bitboard::EMPTY;
+        self.free = [NON_JACKS; 2];
+        self.nseq = 0;
+        self.seq_count = [0; 3];
+        for h in &mut self.hands[..self.rules.players as usize] {
+            *h = Hand::default();
+        }
+        self.draw_len = DECK_SIZE as u8;
+        self.ndiscard = 0;
+        self.dealer = dealer;
+        self.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
+        self.dead_done = false;
+        self.stuck_run = 0;
+        self.status = Status::Playing;
+        self.ply = 0;
+        self.last = None;
+        self.deal_hands();
     }
 
     fn deal_hands(&mut self) {
@@ -481,127 +560,9 @@ impl Game {
         for _ in 0..(self.rules.hand_size as usize * players as usize) {
             self.draw_len -= 1;
             let c = self.draw[self.draw_len as usize];
-            self.hands[s.index()].push(c);
+            self.hands[s.index()].push(c, self.rules.card_mask[c.index() & 63]);
             s = s.next(players, sequence_common::Direction::Clockwise);
         }
-    }
-
-    /// A game set up at an arbitrary position, for tests, puzzles and
-    /// analysis. The cards of `pos` (hands, discards, draw pile) must be
-    /// exactly two standard decks; when `pos.draw_pile` is `None` the draw
-    /// pile is every remaining card in index order, top first.
-    ///
-    /// # Errors
-    /// [`SetupError`] naming what is inconsistent (card counts, a chip on a
-    /// corner or on two teams, a sequence not covered by its team's chips,
-    /// a hand too large, a seat or team that does not exist).
-    pub fn from_position(config: Config, pos: &Position) -> Result<Game, SetupError> {
-        let players = config.players();
-        let teams = config.teams();
-        let bad = |m: String| SetupError::Deck(m);
-        if pos.hands.len() != players as usize {
-            return Err(bad(format!(
-                "position has {} hands for {players} players",
-                pos.hands.len()
-            )));
-        }
-        if pos.turn.0 >= players {
-            return Err(SetupError::Dealer(pos.turn.0));
-        }
-        let mut counts = [0u8; 52];
-        let mut add = |c: Card| counts[c.index()] += 1;
-        pos.hands.iter().flatten().copied().for_each(&mut add);
-        pos.discards.iter().map(|(_, c)| *c).for_each(&mut add);
-        let draw: Vec<Card> = match &pos.draw_pile {
-            Some(d) => {
-                d.iter().copied().for_each(&mut add);
-                d.clone()
-            }
-            None => {
-                let mut d = Vec::new();
-                for c in Card::all() {
-                    for _ in counts[c.index()]..2 {
-                        d.push(c);
-                    }
-                }
-                for c in &d {
-                    counts[c.index()] += 1;
-                }
-                d
-            }
-        };
-        if let Some(c) = Card::all().find(|c| counts[c.index()] != 2) {
-            return Err(bad(format!(
-                "{c} appears {} times, expected 2",
-                counts[c.index()]
-            )));
-        }
-        // A throwaway deck to build the struct, then overwrite.
-        let mut g = Game::new(config, Seat(0), &Card::double_deck())?;
-        g.hands = [Hand::default(); MAX_PLAYERS];
-        for (s, h) in pos.hands.iter().enumerate() {
-            if h.len() > MAX_HAND {
-                return Err(bad(format!(
-                    "seat {s} holds {} cards, at most {MAX_HAND}",
-                    h.len()
-                )));
-            }
-            for &c in h {
-                g.hands[s].push(c);
-            }
-        }
-        g.set_hidden(&[], &draw);
-        g.ndiscard = 0;
-        for &(seat, c) in &pos.discards {
-            if seat.0 >= players {
-                return Err(SetupError::Dealer(seat.0));
-            }
-            g.discards[g.ndiscard as usize] = c;
-            g.discard_seat[g.ndiscard as usize] = seat.0;
-            g.ndiscard += 1;
-        }
-        for &(team, sq) in &pos.chips {
-            if team.0 >= teams {
-                return Err(bad(format!("team {} does not exist", team.0)));
-            }
-            if sq.is_corner() {
-                return Err(bad(format!("chip on corner {sq}")));
-            }
-            if g.occupied.contains(sq) {
-                return Err(bad(format!("two chips on {sq}")));
-            }
-            g.chips[team.index()] = g.chips[team.index()].with(sq);
-            g.occupied = g.occupied.with(sq);
-            if let Some(c) = g.rules.layout.card_at(sq) {
-                g.free[c.index()] -= 1;
-            }
-        }
-        for &(team, w) in &pos.sequences {
-            let mask = w.mask(g.rules.len);
-            if mask.count() != g.rules.len as u32
-                || (g.chips[team.index()] | CORNERS) & mask != mask
-            {
-                return Err(bad(format!(
-                    "sequence at {w:?} is not covered by {team}'s chips"
-                )));
-            }
-            let n = g.nseq as usize;
-            if n >= MAX_SEQUENCES {
-                return Err(bad("too many sequences".into()));
-            }
-            g.seqs[n] = Sequence { window: w, mask };
-            g.seq_team[n] = team.0;
-            g.nseq += 1;
-            g.seq_count[team.index()] += 1;
-            g.locked |= Bitboard(mask.0 & !CORNERS.0);
-        }
-        g.turn = pos.turn;
-        g.dealer = Seat(if pos.turn.0 == 0 {
-            players - 1
-        } else {
-            pos.turn.0 - 1
-        });
-        Ok(g)
     }
 
     /// A new game with the cut (C5) and the shuffle drawn from `rng`.
@@ -610,7 +571,7 @@ impl Game {
         let dealer = cut_for_dealer(config.players(), rng);
         let mut deck = Card::double_deck();
         sequence_common::rng::shuffle(&mut deck, rng);
-        match Game::new(config, dealer, &deck) {
+        match Game::new_unchecked(config, dealer, &deck) {
             Ok(g) => (g, deck.to_vec()),
             Err(e) => unreachable!("a shuffled double deck is valid: {e}"),
         }
@@ -643,7 +604,7 @@ impl Game {
     /// The team of `seat` (`seat % teams`, C3).
     #[inline]
     pub fn team_of(&self, seat: Seat) -> Team {
-        Team(self.rules.seat_team[seat.index() % MAX_PLAYERS])
+        Team(self.rules.seat_team[seat.0 as usize])
     }
 
     /// Spaces in a sequence (5, or 4 with the house rule).
@@ -760,7 +721,7 @@ impl Game {
 
     /// Every completed sequence with its team.
     pub fn sequences(&self) -> impl Iterator<Item = (Team, Window)> + '_ {
-        (0..self.nseq as usize).map(move |i| (Team(self.seq_team[i]), self.seqs[i].window))
+        (0..self.nseq as usize).map(move |i| (Team(self.seq_team[i]), self.seqs[i]))
     }
 
     /// The board as 10 strings of 10 characters, row 1 first: `B G R` chips,
@@ -792,7 +753,14 @@ impl Game {
     /// Jacks are never dead.
     #[inline]
     pub fn is_dead(&self, card: Card) -> bool {
-        !card.is_jack() && self.free[card.index()] == 0
+        self.dead_cards() >> card.index() & 1 != 0
+    }
+
+    /// The dead cards (C6), one bit per card index: non-jacks with no empty
+    /// space.
+    #[inline]
+    pub(crate) fn dead_cards(&self) -> u64 {
+        NON_JACKS & !(self.free[0] | self.free[1])
     }
 
     /// The spaces `card` may take or clear now for the seat to move: empty
@@ -804,17 +772,12 @@ impl Game {
     }
 
     #[inline]
-    fn targets_for(&self, card: Card, team: Team) -> Bitboard {
+    pub(crate) fn targets_for(&self, card: Card, team: Team) -> Bitboard {
         if card.is_jack() {
             if card.is_two_eyed_jack() {
                 Bitboard(BOARD.0 & !self.occupied.0 & !CORNERS.0)
             } else {
-                let opp = Bitboard(self.occupied.0 & !self.chips[team.index()].0);
-                if self.rules.removable {
-                    opp
-                } else {
-                    Bitboard(opp.0 & !self.locked.0)
-                }
+                self.removable(team)
             }
         } else {
             let m = self.rules.layout.spaces_of(card);
@@ -824,509 +787,87 @@ impl Game {
 
     /// Whether the seat to move has a card it can play (C6 step 2).
     pub fn has_play(&self) -> bool {
-        let team = self.team_of(self.turn);
-        self.hands[self.turn.index()]
-            .cards()
-            .iter()
-            .any(|&c| !self.targets_for(c, team).is_empty())
+        self.play_count() != 0
     }
 
-    // ----- move generation ---------------------------------------------------
-
-    /// Fills `out` with every legal move of the seat to move: dead-card
-    /// exchanges first (when allowed), then plays in hand order; a pass (or
-    /// stuck discards) only when no play exists (C6, C6a). Distinct cards
-    /// only: two copies of a card give one set of moves. Placements carry no
-    /// declaration (the engine's default choice, C8a). Empty when the game
-    /// is over.
-    pub fn legal_moves<S: MoveSink + ?Sized>(&self, out: &mut S) {
-        out.clear();
-        if self.is_over() {
-            return;
+    /// The number of plays (C6 step 2) of the seat to move: placements of
+    /// its distinct non-jack cards on their empty spaces, of each two-eyed
+    /// jack on every empty space, and removals by each one-eyed jack. A few
+    /// popcounts.
+    #[inline]
+    pub(crate) fn play_count(&self) -> u32 {
+        let kinds = self.hands[self.turn.index()].kinds();
+        let mut n = (kinds & self.free[0]).count_ones() + (kinds & self.free[1]).count_ones();
+        if kinds & (TWO_EYED | ONE_EYED) != 0 {
+            n += (kinds & TWO_EYED).count_ones() * self.empty_count();
+            n += (kinds & ONE_EYED).count_ones() * self.removable(self.team_of(self.turn)).count();
         }
-        let team = self.team_of(self.turn);
-        let hand = &self.hands[self.turn.index()];
-        let mut seen = 0u64;
-        let mut plays = 0u32;
-        if !self.dead_done {
-            for &c in hand.cards() {
-                if !c.is_jack() && seen >> c.index() & 1 == 0 && self.is_dead(c) {
-                    seen |= 1 << c.index();
-                    out.push(Move::Dead { card: c });
-                }
-            }
-        }
-        seen = 0;
-        for &c in hand.cards() {
-            if seen >> c.index() & 1 != 0 {
-                continue;
-            }
-            seen |= 1 << c.index();
-            let t = self.targets_for(c, team);
-            plays += t.count();
-            if c.is_one_eyed_jack() {
-                for at in t {
-                    out.push(Move::Remove { card: c, at });
-                }
-            } else {
-                for at in t {
-                    out.push(Move::place(c, at));
-                }
-            }
-        }
-        if plays == 0 {
-            self.push_stuck_moves(out);
-        }
+        n
     }
 
-    fn push_stuck_moves<S: MoveSink + ?Sized>(&self, out: &mut S) {
-        let hand = &self.hands[self.turn.index()];
-        if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
-            let mut seen = 0u64;
-            for &c in hand.cards() {
-                if seen >> c.index() & 1 == 0 {
-                    seen |= 1 << c.index();
-                    out.push(Move::Discard { card: c });
-                }
-            }
+    /// Empty spaces a two-eyed jack may take (every space but the corners
+    /// and the chips, C6).
+    #[inline]
+    pub(crate) fn empty_count(&self) -> u32 {
+        96 - self.occupied.count()
+    }
+
+    /// The chips a one-eyed jack of `team` may remove (C6, C8, C11).
+    #[inline]
+    pub(crate) fn removable(&self, team: Team) -> Bitboard {
+        let opp = self.occupied.0 & !self.chips[team.index() % 3].0;
+        if self.rules.removable {
+            Bitboard(opp)
         } else {
-            out.push(Move::Pass);
+            Bitboard(opp & !self.locked.0)
         }
     }
 
-    /// A uniformly random legal move, chosen without building a list: the
-    /// moves are counted by popcounts and the n-th is found directly. The
-    /// distribution is the same as picking from [`Game::legal_moves`].
-    /// Returns [`Move::Pass`] when the game is over.
+    /// Puts a chip of `team` on `at` (every board but the sequences).
     #[inline]
-    pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
-        if self.is_over() {
-            return Move::Pass;
-        }
-        let team = self.team_of(self.turn);
-        let hand = &self.hands[self.turn.index()];
-        let cards = hand.cards();
-        // Per distinct card, the number of its moves: a non-jack's two
-        // spaces are tested bit by bit; jacks (rare) count whole masks.
-        let occ = self.occupied.0;
-        let mut counts = [0u32; MAX_HAND];
-        let mut dead = [false; MAX_HAND];
-        let mut total = 0u32;
-        let mut seen = 0u64;
-        let mut jack_two = u32::MAX;
-        let mut jack_one = u32::MAX;
-        for (i, &c) in cards.iter().enumerate() {
-            let ci = c.index();
-            let fresh = (seen >> ci & 1) ^ 1;
-            seen |= 1 << ci;
-            let n = if c.is_jack() {
-                if c.is_two_eyed_jack() {
-                    if jack_two == u32::MAX {
-                        jack_two = self.targets_for(c, team).count();
-                    }
-                    jack_two
-                } else {
-                    if jack_one == u32::MAX {
-                        jack_one = self.targets_for(c, team).count();
-                    }
-                    jack_one
-                }
-            } else {
-                let n = self.free[ci & 63] as u32;
-                let d = n == 0 && fresh == 1 && !self.dead_done;
-                dead[i] = d;
-                total += d as u32;
-                n
-            } * fresh as u32;
-            counts[i] = n;
-            total += n;
-        }
-        if total == 0 {
-            return match self.rules.no_play {
-                NoPlay::Discard if !cards.is_empty() => {
-                    // Uniform over distinct cards.
-                    let mut distinct = [Card::JS; MAX_HAND];
-                    let mut k = 0;
-                    let mut seen = 0u64;
-                    for &c in cards {
-                        if seen >> c.index() & 1 == 0 {
-                            seen |= 1 << c.index();
-                            distinct[k] = c;
-                            k += 1;
-                        }
-                    }
-                    Move::Discard {
-                        card: distinct[rng.random_range(0..k)],
-                    }
-                }
-                _ => Move::Pass,
-            };
-        }
-        // Multiply-shift range reduction (Lemire); its bias is below 2^-24.
-        let mut n = ((rng.next_u32() as u64 * total as u64) >> 32) as u32;
-        for (i, &c) in cards.iter().enumerate() {
-            if dead[i] {
-                if n == 0 {
-                    return Move::Dead { card: c };
-                }
-                n -= 1;
-                continue;
-            }
-            if n < counts[i] {
-                if c.is_jack() {
-                    let Some(at) = self.targets_for(c, team).nth(n) else {
-                        break;
-                    };
-                    return if c.is_one_eyed_jack() {
-                        Move::Remove { card: c, at }
-                    } else {
-                        Move::place(c, at)
-                    };
-                }
-                let [a, b] = self.rules.card_spaces[c.index()];
-                // The n-th empty one of the two spaces, in reading order.
-                let a_empty = (occ >> a) & 1 == 0;
-                let bit = if n == 0 && a_empty { a } else { b };
-                match Space::from_bit(bit) {
-                    Some(at) => return Move::place(c, at),
-                    None => break,
-                }
-            }
-            n -= counts[i];
-        }
-        Move::Pass
+    pub(crate) fn add_chip(&mut self, team: Team, at: Space) {
+        let t = team.index() % 3;
+        add_to_lines(&mut self.lines[t], at, self.rules.len);
+        self.chips[t] = self.chips[t].with(at);
+        self.occupied = self.occupied.with(at);
+        self.cover(at);
     }
 
-    /// The completions a placement on `at` by the seat to move would make
-    /// (C8), for choosing a declaration (C8a). `None` when `at` is taken.
-    pub fn completions_at(&self, at: Space) -> Option<Completions> {
-        if self.occupied.contains(at) || at.is_corner() {
-            return None;
-        }
-        let team = self.team_of(self.turn);
-        let own = self.chips[team.index()].with(at) | CORNERS;
-        let (seqs, n) = self.team_sequences(team);
-        Some(Completions::find(own, at, self.rules.len, &seqs[..n]))
-    }
-
-    fn team_sequences(&self, team: Team) -> ([Sequence; MAX_SEQUENCES], usize) {
-        let mut out = self.seqs;
-        let mut n = 0;
-        for i in 0..self.nseq as usize {
-            if self.seq_team[i] == team.0 {
-                out[n] = self.seqs[i];
-                n += 1;
-            }
-        }
-        (out, n)
-    }
-
-    // ----- playing -------------------------------------------------------------
-
-    /// Checks `mv` as made by `seat` (the record's seat) and plays it.
-    ///
-    /// # Errors
-    /// [`IllegalMove::WrongSeat`] when it is not `seat`'s turn; otherwise as
-    /// [`Game::play`].
-    pub fn play_as<S: Reshuffler + ?Sized>(
-        &mut self,
-        seat: Seat,
-        mv: Move,
-        r: &mut S,
-    ) -> Result<Played, IllegalMove> {
-        if self.is_over() {
-            return Err(IllegalMove::GameOver);
-        }
-        if seat != self.turn {
-            return Err(IllegalMove::WrongSeat(seat));
-        }
-        self.play(mv, r)
-    }
-
-    /// Checks `mv` for the seat to move and plays it: the card goes to the
-    /// seat's discard pile, the chip is placed or removed, sequences are
-    /// counted, a card is drawn (reshuffling when needed, C7), and the turn
-    /// passes on. On error nothing changes.
-    ///
-    /// # Errors
-    /// [`IllegalMove`] naming the rule the move breaks, or
-    /// [`IllegalMove::Declaration`] when a reshuffle order is refused.
-    pub fn play<S: Reshuffler + ?Sized>(
-        &mut self,
-        mv: Move,
-        r: &mut S,
-    ) -> Result<Played, IllegalMove> {
-        self.check(mv)?;
-        self.apply(mv, r)
-    }
-
-    /// Checks a move for the seat to move without playing it.
-    ///
-    /// # Errors
-    /// [`IllegalMove`] naming the rule the move breaks.
-    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        if self.is_over() {
-            return Err(IllegalMove::GameOver);
-        }
-        let team = self.team_of(self.turn);
-        let hand = &self.hands[self.turn.index()];
-        match mv {
-            Move::Place { card, at, declare } => {
-                if !hand.contains(card) {
-                    return Err(IllegalMove::NotInHand(card));
-                }
-                if card.is_one_eyed_jack() {
-                    return Err(IllegalMove::WrongUse(card));
-                }
-                if at.is_corner() {
-                    return Err(IllegalMove::Corner);
-                }
-                if self.occupied.contains(at) {
-                    return Err(IllegalMove::SpaceTaken(at));
-                }
-                if !card.is_jack() && !self.rules.layout.spaces_of(card).contains(at) {
-                    return Err(IllegalMove::WrongSpace { card, at });
-                }
-                if let Some(d) = declare {
-                    let own = self.chips[team.index()].with(at) | CORNERS;
-                    let (seqs, n) = self.team_sequences(team);
-                    let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
-                    let ws: Vec<Window> = d.windows().collect();
-                    comp.check_declared(&ws, self.rules.len)
-                        .map_err(IllegalMove::Declaration)?;
-                }
-                Ok(())
-            }
-            Move::Remove { card, at } => {
-                if !hand.contains(card) {
-                    return Err(IllegalMove::NotInHand(card));
-                }
-                if !card.is_one_eyed_jack() {
-                    return Err(IllegalMove::WrongUse(card));
-                }
-                if at.is_corner() {
-                    return Err(IllegalMove::Corner);
-                }
-                if !self.occupied.contains(at) {
-                    return Err(IllegalMove::NoChip(at));
-                }
-                if self.chips[team.index()].contains(at) {
-                    return Err(IllegalMove::OwnChip);
-                }
-                if self.locked.contains(at) && !self.rules.removable {
-                    return Err(IllegalMove::Locked);
-                }
-                Ok(())
-            }
-            Move::Dead { card } => {
-                if !hand.contains(card) {
-                    return Err(IllegalMove::NotInHand(card));
-                }
-                if self.dead_done {
-                    return Err(IllegalMove::SecondDead);
-                }
-                if !self.is_dead(card) {
-                    return Err(IllegalMove::NotDead(card));
-                }
-                Ok(())
-            }
-            Move::Pass => {
-                if self.has_play() {
-                    return Err(IllegalMove::NotStuck);
-                }
-                if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
-                    return Err(IllegalMove::NoPlayRule(
-                        "with the no_play \"discard\" option a stuck seat discards a card",
-                    ));
-                }
-                Ok(())
-            }
-            Move::Discard { card } => {
-                if self.rules.no_play != NoPlay::Discard {
-                    return Err(IllegalMove::NoPlayRule(
-                        "a stuck seat passes; discarding needs the no_play \"discard\" option",
-                    ));
-                }
-                if !hand.contains(card) {
-                    return Err(IllegalMove::NotInHand(card));
-                }
-                if self.has_play() {
-                    return Err(IllegalMove::NotStuck);
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Plays a move already known to be legal (from [`Game::legal_moves`] or
-    /// [`Game::random_move`]). Playing an unchecked illegal move leaves the
-    /// game in an unspecified (but memory-safe) state.
-    ///
-    /// # Errors
-    /// Only when the reshuffler refuses (the state is then unchanged).
+    /// Takes the chip off `at` (every board but the sequences).
     #[inline]
-    pub fn apply<S: Reshuffler + ?Sized>(
-        &mut self,
-        mv: Move,
-        r: &mut S,
-    ) -> Result<Played, IllegalMove> {
-        let seat = self.turn;
-        let team = self.team_of(seat);
-        let mut played = Played::default();
-        let card = mv.card();
-        let needs_draw = card.is_some();
-        // A draw follows every move but a pass and a winning placement, and
-        // only a draw can need a reshuffle (C7). Whether the move wins is
-        // known only after it is made, so on the rare move that finds the
-        // draw pile empty the state is kept to restore if the reshuffler
-        // refuses: a refusal then changes nothing.
-        let before = (needs_draw && self.draw_len == 0 && self.rules.reshuffle).then(|| self.clone());
-        if let Some(c) = card {
-            self.hands[seat.index()].remove(c);
-            let n = self.ndiscard as usize;
-            self.discards[n] = c;
-            self.discard_seat[n] = seat.0;
-            self.ndiscard += 1;
+    pub(crate) fn remove_chip(&mut self, at: Space) {
+        for t in 0..3 {
+            self.chips[t] = self.chips[t].without(at);
+            remove_from_lines(&mut self.lines[t], at);
         }
-        let mut ends_game = false;
-        match mv {
-            Move::Place { at, declare, .. } => {
-                self.chips[team.index()] = self.chips[team.index()].with(at);
-                self.occupied = self.occupied.with(at);
-                if let Some(c) = self.rules.layout.card_at(at) {
-                    self.free[c.index()] -= 1;
-                }
-                self.stuck_run = 0;
-                let own = self.chips[team.index()] | CORNERS;
-                if is_sequence_possible(
-                    own,
-                    at,
-                    self.rules.len,
-                    &self.rules.star[at.bit() as usize],
-                ) {
-                    played.new_sequences = self.count_sequences(team, at, declare);
-                    if self.seq_count[team.index()] >= self.rules.win {
-                        self.status = Status::Won(team);
-                        ends_game = true;
-                    }
-                }
-            }
-            Move::Remove { at, .. } => {
-                for t in 0..3 {
-                    self.chips[t] = self.chips[t].without(at);
-                }
-                self.occupied = self.occupied.without(at);
-                if let Some(c) = self.rules.layout.card_at(at) {
-                    self.free[c.index()] += 1;
-                }
-                self.stuck_run = 0;
-                if self.locked.contains(at) {
-                    self.break_sequences(at);
-                }
-            }
-            Move::Dead { .. } => {
-                self.dead_done = true;
-                self.stuck_run = 0;
-            }
-            Move::Pass | Move::Discard { .. } => {
-                if self.dead_done {
-                    self.stuck_run = 0;
-                } else {
-                    self.stuck_run += 1;
-                }
-                if self.stuck_run >= self.rules.players {
-                    self.status = Status::Draw;
-                    ends_game = true;
-                }
-            }
-        }
-        if needs_draw && !ends_game {
-            if let Some(before) = before {
-                // The discard piles, the card just played included, become
-                // the new draw pile (C7).
-                let n = self.ndiscard as usize;
-                let mut pile = self.discards;
-                if let Err(e) = r.reshuffle(&mut pile[..n]) {
-                    *self = before;
-                    return Err(IllegalMove::Reshuffle(e));
-                }
-                for (i, c) in pile[..n].iter().rev().enumerate() {
-                    self.draw[i] = *c;
-                }
-                self.draw_len = n as u8;
-                self.ndiscard = 0;
-                played.reshuffled = true;
-            }
-            if self.draw_len > 0 {
-                self.draw_len -= 1;
-                let c = self.draw[self.draw_len as usize];
-                self.hands[seat.index()].push(c);
-            }
-        }
-        self.ply += 1;
-        self.last = Some((seat, mv));
-        played.ended = ends_game;
-        if !ends_game && mv.ends_turn() {
-            self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
-            self.dead_done = false;
-        }
-        Ok(played)
+        self.occupied = self.occupied.without(at);
+        self.uncover(at);
     }
 
-    #[cold]
-    fn count_sequences(&mut self, team: Team, at: Space, declare: Option<Declaration>) -> u8 {
-        let own = self.chips[team.index()] | CORNERS;
-        let (seqs, n) = self.team_sequences(team);
-        let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
-        let mut added = 0u8;
-        let mut add = |g: &mut Game, w: Window| {
-            if (g.nseq as usize) < MAX_SEQUENCES {
-                let mask = w.mask(g.rules.len);
-                g.seqs[g.nseq as usize] = Sequence { window: w, mask };
-                g.seq_team[g.nseq as usize] = team.0;
-                g.nseq += 1;
-                g.seq_count[team.index()] += 1;
-                g.locked |= Bitboard(mask.0 & !CORNERS.0);
-                added += 1;
-            }
-        };
-        match declare {
-            Some(d) => d.windows().for_each(|w| add(self, w)),
-            None => {
-                let ws: Vec<Window> = comp.default_choice(self.rules.last_window).collect();
-                ws.into_iter().for_each(|w| add(self, w));
-            }
-        }
-        added
+    /// Covers `at` with a chip: the card it shows has one empty space fewer.
+    #[inline]
+    pub(crate) fn cover(&mut self, at: Space) {
+        let i = at.bit() as usize & 127;
+        let side = &mut self.free[self.rules.space_side[i] as usize & 1];
+        *side &= !self.rules.space_card_bit[i];
     }
 
-    #[cold]
-    fn break_sequences(&mut self, at: Space) {
-        let mut k = 0;
-        for i in 0..self.nseq as usize {
-            if self.seqs[i].mask.contains(at) {
-                self.seq_count[self.seq_team[i] as usize] -= 1;
-            } else {
-                self.seqs[k] = self.seqs[i];
-                self.seq_team[k] = self.seq_team[i];
-                k += 1;
-            }
-        }
-        self.nseq = k as u8;
-        self.locked = (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask) & !CORNERS;
+    /// Clears `at`: the card it shows has one empty space more.
+    #[inline]
+    pub(crate) fn uncover(&mut self, at: Space) {
+        let i = at.bit() as usize & 127;
+        let side = &mut self.free[self.rules.space_side[i] as usize & 1];
+        *side |= self.rules.space_card_bit[i];
     }
 
-    /// Plays uniformly random legal moves until the game ends; returns the
-    /// number of moves played. Reshuffles draw from `rng`.
-    pub fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        let start = self.ply;
-        while !self.is_over() {
-            let mv = self.random_move(rng);
-            if self.apply(mv, &mut RngReshuffler(rng)).is_err() {
-                break;
-            }
-        }
-        self.ply - start
+    /// Whether a window of mask `m` shares at most one space with each
+    /// sequence of `team` (C8).
+    #[inline]
+    pub(crate) fn may_count(&self, team: Team, m: u128) -> bool {
+        let len = self.rules.len;
+        (0..self.nseq as usize).all(|i| {
+            self.seq_team[i] != team.0 || (self.seqs[i].mask_on_board(len).0 & m).count_ones() <= 1
+        })
     }
 
     // ----- used by views and determinization ------------------------------------
@@ -1343,7 +884,7 @@ impl Game {
         let h = &mut self.hands[seat.index()];
         *h = Hand::default();
         for &c in cards {
-            h.push(c);
+            h.push(c, self.rules.card_mask[c.index() & 63]);
         }
     }
 
@@ -1355,81 +896,6 @@ impl Game {
             self.draw[i] = *c;
         }
     }
-}
-
-/// Whether a run of `len` chips of `own` (team chips plus corners) passes
-/// through `at`, in any direction. `star` holds the spaces within `len-1`
-/// steps of `at` along the four lines: with fewer than `len-1` own chips
-/// there, no run is possible (the usual case, one popcount). Otherwise
-/// branch-free shifts find runs (ENGINE-NOTES.md).
-#[inline]
-fn is_sequence_possible(own: Bitboard, at: Space, len: u8, star: &[u128; 4]) -> bool {
-    let need = len as u32 - 1;
-    let x = own.0;
-    let bit = 1u128 << at.bit();
-    // Constant shifts per direction: 1 (→), 11 (↓), 12 (↘), 10 (↙).
-    macro_rules! dir {
-        ($k:expr, $s:expr) => {{
-            if (x & star[$k]).count_ones() >= need {
-                let covered = if len == 5 {
-                    runs_cover::<5, $s>(x)
-                } else {
-                    runs_cover::<4, $s>(x)
-                };
-                if covered & bit != 0 {
-                    return true;
-                }
-            }
-        }};
-    }
-    dir!(0, 1);
-    dir!(1, 11);
-    dir!(2, 12);
-    dir!(3, 10);
-    false
-}
-
-/// The spaces covered by runs of `L` set bits of `x` in steps of `S`.
-#[inline]
-fn runs_cover<const L: u32, const S: u32>(x: u128) -> u128 {
-    let mut run = x;
-    let mut i = 1;
-    while i < L {
-        run &= x >> (i * S);
-        i += 1;
-    }
-    let mut cover = run;
-    let mut i = 1;
-    while i < L {
-        cover |= run << (i * S);
-        i += 1;
-    }
-    cover
-}
-
-/// Per space and direction, the spaces within `len - 1` steps of it along
-/// that line (a run through the space needs `len - 1` own chips there).
-fn star_masks(len: u8) -> [[u128; 4]; 110] {
-    let mut out = [[0u128; 4]; 110];
-    for sq in Space::all() {
-        for (k, d) in crate::sequences::Dir::ALL.iter().enumerate() {
-            let (dr, dc) = d.delta();
-            let mut m = 0u128;
-            for step in 1..len as i16 {
-                for sign in [-1i16, 1] {
-                    let r = sq.row() as i16 + sign * step * dr as i16;
-                    let c = sq.col() as i16 + sign * step * dc as i16;
-                    if (0..10).contains(&r) && (0..10).contains(&c) {
-                        if let Some(t) = Space::new(r as u8, c as u8) {
-                            m |= 1u128 << t.bit();
-                        }
-                    }
-                }
-            }
-            out[sq.bit() as usize][k] = m;
-        }
-    }
-    out
 }
 
 const fn first_space() -> Space {

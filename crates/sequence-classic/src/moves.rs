@@ -1,10 +1,10 @@
 //! Moves (C6, C6a, C8a), the fixed-size move list and the errors of an
-//! illegal move.
+//! illegal move, each with a stable code ([`RuleError`]).
 
 use crate::bitboard::Space;
 use crate::card::Card;
-use crate::sequences::Window;
-use sequence_common::Seat;
+use crate::sequences::{DeclarationError, Window};
+use sequence_common::{ReshuffleError, RuleError, Seat};
 use std::fmt;
 
 /// The sequences a placement declares (C8a): up to 8 windows.
@@ -21,6 +21,21 @@ impl Declaration {
             *slot = Some(*w);
         }
         Declaration { windows }
+    }
+
+    /// The declared windows as a fixed array and their number.
+    #[inline]
+    pub(crate) fn window_array(&self) -> ([Window; 8], usize) {
+        let mut out = [Window {
+            start: Space::from_bit_unchecked(0),
+            dir: crate::sequences::Dir::East,
+        }; 8];
+        let mut n = 0;
+        for w in self.windows.iter().flatten() {
+            out[n] = *w;
+            n += 1;
+        }
+        (out, n)
     }
 
     /// The declared windows.
@@ -113,105 +128,14 @@ impl Move {
 /// dead cards and more, with room to spare.
 pub const MAX_MOVES: usize = 256;
 
-/// Where [`crate::Game::legal_moves`] writes moves: a [`MoveList`] (no
-/// allocation) or a `Vec<Move>` the caller reuses.
-pub trait MoveSink {
-    /// Removes every move.
-    fn clear(&mut self);
-    /// Adds a move.
-    fn push(&mut self, m: Move);
-}
+/// A fixed-capacity list of moves (no allocation), for
+/// [`crate::Game::legal_moves`].
+pub type MoveList = sequence_common::MoveList<Move, MAX_MOVES>;
 
-impl MoveSink for MoveList {
-    #[inline]
-    fn clear(&mut self) {
-        MoveList::clear(self);
-    }
-    #[inline]
-    fn push(&mut self, m: Move) {
-        MoveList::push(self, m);
-    }
-}
-
-impl MoveSink for Vec<Move> {
-    #[inline]
-    fn clear(&mut self) {
-        Vec::clear(self);
-    }
-    #[inline]
-    fn push(&mut self, m: Move) {
-        Vec::push(self, m);
-    }
-}
-
-/// A fixed-capacity list of moves (no allocation).
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList {
-            moves: [Move::Pass; MAX_MOVES],
-            len: 0,
-        }
-    }
-}
-
-impl MoveList {
-    /// An empty list.
-    pub fn new() -> MoveList {
-        MoveList::default()
-    }
-
-    /// Adds a move (ignored past [`MAX_MOVES`], which legal play cannot reach).
-    #[inline]
-    pub fn push(&mut self, m: Move) {
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
-    }
-
-    /// Removes every move.
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// The moves as a slice.
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// Number of moves.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Iterator over the moves.
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-}
-
-impl fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
+impl Default for Move {
+    /// [`Move::Pass`] (the filler of a [`MoveList`]).
+    fn default() -> Move {
+        Move::Pass
     }
 }
 
@@ -262,14 +186,46 @@ pub enum IllegalMove {
     /// A pass (or stuck discard) while a legal play exists (C6a).
     #[error("a legal play exists, so the seat may not pass (C6a)")]
     NotStuck,
-    /// A stuck discard without the `no_play: "discard"` option, or a pass
-    /// with it (C6a).
-    #[error("{0} (C6a)")]
-    NoPlayRule(&'static str),
+    /// A pass with the `no_play: "discard"` option and cards in hand (C6a).
+    #[error("with the no_play \"discard\" option a stuck seat discards a card (C6a)")]
+    MustDiscard,
+    /// A stuck discard without the `no_play: "discard"` option (C6a).
+    #[error("a stuck seat passes; discarding needs the no_play \"discard\" option (C6a)")]
+    MustPass,
     /// A bad declaration (C8, C8a).
-    #[error("{0}")]
-    Declaration(String),
+    #[error(transparent)]
+    Declaration(#[from] DeclarationError),
     /// The reshuffle order was refused (C7).
     #[error("reshuffle: {0} (C7)")]
-    Reshuffle(String),
+    Reshuffle(#[from] ReshuffleError),
+}
+
+impl RuleError for IllegalMove {
+    /// `C9.game_over`, `C5.not_your_turn`, `C6.not_in_hand`, `C6.corner`,
+    /// `C6.space_taken`, `C6.wrong_space`, `C6.wrong_use`, `C6.no_chip`,
+    /// `C6.own_chip`, `C8.locked`, `C6.not_dead`, `C6.dead_twice`,
+    /// `C6a.not_stuck`, `C6a.must_discard`, `C6a.must_pass`, the
+    /// declaration's (`C8.not_new`, `C8.overlap`, `C8a.count`), and
+    /// `C7.reshuffle`.
+    fn code(&self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "C9.game_over",
+            IllegalMove::WrongSeat(_) => "C5.not_your_turn",
+            IllegalMove::NotInHand(_) => "C6.not_in_hand",
+            IllegalMove::Corner => "C6.corner",
+            IllegalMove::SpaceTaken(_) => "C6.space_taken",
+            IllegalMove::WrongSpace { .. } => "C6.wrong_space",
+            IllegalMove::WrongUse(_) => "C6.wrong_use",
+            IllegalMove::NoChip(_) => "C6.no_chip",
+            IllegalMove::OwnChip => "C6.own_chip",
+            IllegalMove::Locked => "C8.locked",
+            IllegalMove::NotDead(_) => "C6.not_dead",
+            IllegalMove::SecondDead => "C6.dead_twice",
+            IllegalMove::NotStuck => "C6a.not_stuck",
+            IllegalMove::MustDiscard => "C6a.must_discard",
+            IllegalMove::MustPass => "C6a.must_pass",
+            IllegalMove::Declaration(d) => d.code(),
+            IllegalMove::Reshuffle(_) => "C7.reshuffle",
+        }
+    }
 }

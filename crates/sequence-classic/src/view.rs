@@ -1,10 +1,11 @@
-//! What one seat may know: the per-seat view.
+//! What one seat, or a spectator, may know: the view.
 //!
 //! A [`SeatView`] holds the public state (board, sequences, every discard
-//! pile, hand sizes, draw pile size, whose turn) and the seat's own hand.
-//! It has no field for another seat's cards or the draw pile's order: the
-//! internal copy of the game it keeps for [`SeatView::determinize`] has
-//! every hidden card blanked when the view is made.
+//! pile, hand sizes, draw pile size, whose turn) and the seat's own hand
+//! (a spectator's view has none). It has no field for another seat's cards
+//! or the draw pile's order: the internal copy of the game it keeps for
+//! [`SeatView::determinize`] has every hidden card blanked when the view is
+//! made.
 
 use crate::bitboard::Bitboard;
 use crate::card::Card;
@@ -20,46 +21,64 @@ use serde_json::{json, Value};
 /// The placeholder written over hidden cards inside a view.
 const BLANK: Card = Card::JS;
 
-/// One seat's knowledge of the game.
+/// One seat's (or a spectator's) knowledge of the game.
 #[derive(Clone)]
 pub struct SeatView {
-    seat: Seat,
+    /// `None` for a spectator.
+    seat: Option<Seat>,
     hand: Vec<Card>,
     hand_sizes: Vec<u8>,
     /// The game with other hands and the draw pile blanked.
     public: Game,
+    /// The cards this seat cannot see ([`SeatView::unseen`]), in index
+    /// order: counted once, dealt by every determinization.
+    unseen: Vec<Card>,
 }
 
 impl SeatView {
     /// The view of `seat`.
     pub fn new(game: &Game, seat: Seat) -> SeatView {
+        SeatView::of(game, Some(seat))
+    }
+
+    /// A spectator's view: the public state, no hand.
+    pub fn spectator(game: &Game) -> SeatView {
+        SeatView::of(game, None)
+    }
+
+    fn of(game: &Game, seat: Option<Seat>) -> SeatView {
         let mut public = game.clone();
-        let hand = game.hand(seat).to_vec();
+        let hand = seat.map_or_else(Vec::new, |s| game.hand(s).to_vec());
         let hand_sizes: Vec<u8> = (0..game.players())
             .map(|s| game.hand(Seat(s)).len() as u8)
             .collect();
         let blank_hands: Vec<(Seat, Vec<Card>)> = (0..game.players())
             .map(Seat)
-            .filter(|&s| s != seat)
+            .filter(|&s| Some(s) != seat)
             .map(|s| (s, vec![BLANK; hand_sizes[s.index()] as usize]))
             .collect();
         public.set_hidden(&blank_hands, &vec![BLANK; game.draw_pile_len()]);
-        SeatView {
+        let mut v = SeatView {
             seat,
             hand,
             hand_sizes,
             public,
-        }
+            unseen: Vec::new(),
+        };
+        let mut buf = [Card::JS; DECK_SIZE];
+        let n = v.count_unseen(&mut buf);
+        v.unseen = buf[..n].to_vec();
+        v
     }
 
-    /// The seat this view belongs to.
-    pub fn seat(&self) -> Seat {
+    /// The seat this view belongs to; `None` for a spectator.
+    pub fn seat(&self) -> Option<Seat> {
         self.seat
     }
 
-    /// The seat's team.
-    pub fn team(&self) -> Team {
-        self.public.team_of(self.seat)
+    /// The seat's team; `None` for a spectator.
+    pub fn team(&self) -> Option<Team> {
+        self.seat.map(|s| self.public.team_of(s))
     }
 
     /// The team of any seat (C3).
@@ -67,7 +86,7 @@ impl SeatView {
         self.public.team_of(seat)
     }
 
-    /// The seat's own hand.
+    /// The seat's own hand (empty for a spectator).
     pub fn hand(&self) -> &[Card] {
         &self.hand
     }
@@ -144,7 +163,7 @@ impl SeatView {
 
     /// The legal moves when it is this seat's turn; empty otherwise.
     pub fn legal_moves(&self) -> Vec<Move> {
-        if self.public.turn() != self.seat || self.public.is_over() {
+        if Some(self.public.turn()) != self.seat || self.public.is_over() {
             return vec![];
         }
         let mut list = MoveList::new();
@@ -155,13 +174,19 @@ impl SeatView {
     /// The cards this seat cannot see: every card but its hand and the
     /// discard piles (cards reshuffled into the draw pile are unseen again).
     pub fn unseen(&self) -> Vec<Card> {
-        let mut buf = [Card::JS; DECK_SIZE];
-        let n = self.unseen_into(&mut buf);
-        buf[..n].to_vec()
+        self.unseen.clone()
     }
 
     /// [`SeatView::unseen`] into `buf` (no allocation); returns how many.
+    #[inline]
     fn unseen_into(&self, buf: &mut [Card; DECK_SIZE]) -> usize {
+        let n = self.unseen.len().min(DECK_SIZE);
+        buf[..n].copy_from_slice(&self.unseen[..n]);
+        n
+    }
+
+    /// Counts the unseen cards into `buf` (when the view is made).
+    fn count_unseen(&self, buf: &mut [Card; DECK_SIZE]) -> usize {
         let mut counts = [2u8; 52];
         for c in self
             .hand
@@ -209,7 +234,7 @@ impl SeatView {
         let mut buf = [Card::JS; DECK_SIZE];
         let n = self.unseen_into(&mut buf);
         let unseen = &mut buf[..n];
-        let k = if seat == self.seat || seat.0 >= self.public.players() {
+        let k = if Some(seat) == self.seat || seat.0 >= self.public.players() {
             0
         } else {
             (self.hand_sizes[seat.index()] as usize).min(unseen.len())
@@ -245,7 +270,7 @@ impl SeatView {
             g.set_hand(s, take(s));
         }
         for s in (0..self.public.players()).map(Seat) {
-            if s == self.seat {
+            if Some(s) == self.seat {
                 g.set_hand(s, &self.hand);
             } else if Some(s) != first {
                 g.set_hand(s, take(s));
@@ -255,30 +280,30 @@ impl SeatView {
         g
     }
 
-    /// The view as JSON (what a server sends this seat): `seat`, `team`,
-    /// `turn`, `move_number`, `status`, `winner`, `hand`, `dead` (dead cards
-    /// in the hand), `hand_sizes`, `draw_pile`, `discard_piles`, `board`
-    /// (as `sequence verify`), `sequences` (`[team, first, last]`),
-    /// `last_move`, `legal_moves` (record format).
+    /// The view as JSON (what a server sends this seat): `game`, `seat`,
+    /// `team`, `players`, `teams`, `options`, `win_sequences` (C9), `turn`,
+    /// `move_number`, `status`, `winner`, `hand`, `dead` (dead cards in the
+    /// hand), `dead_exchanged`, `hand_sizes`, `draw_pile`, `discard_piles`,
+    /// `board` (as `sequence verify`), `sequences` (`[team, first, last]`),
+    /// `last_move`, `legal_moves` (record format). A spectator's view has
+    /// `seat` null, no `team`, `hand` or `dead`, and no legal moves.
     pub fn to_json(&self) -> Value {
         let len = self.public.sequence_length();
         let winner = match self.status() {
             Status::Won(t) => Some(t.colour()),
             _ => None,
         };
-        json!({
+        let mut v = json!({
             "game": "classic",
-            "seat": self.seat.0,
-            "team": self.team().colour(),
+            "seat": self.seat.map(|s| s.0),
             "players": self.public.players(),
             "teams": self.public.teams(),
             "options": self.config().options(),
+            "win_sequences": self.public.win_sequences(),
             "turn": self.turn().0,
             "move_number": self.move_number(),
             "status": match self.status() { Status::Playing => "playing", Status::Won(_) => "won", Status::Draw => "draw" },
             "winner": winner,
-            "hand": self.hand.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "dead": self.hand.iter().filter(|c| self.is_dead(**c)).map(|c| c.to_string()).collect::<Vec<_>>(),
             "dead_exchanged": self.dead_exchanged(),
             "hand_sizes": self.hand_sizes,
             "draw_pile": self.draw_pile_len(),
@@ -286,8 +311,57 @@ impl SeatView {
             "board": self.board_rows(),
             "sequences": self.sequences().iter().map(|(t, w)| json!([t.colour(), w.start.to_string(), w.last(len).to_string()])).collect::<Vec<_>>(),
             "last_move": self.last_move().map(|(s, m)| move_to_json(s, &m, len)),
-            "legal_moves": self.legal_moves().iter().map(|m| move_to_json(self.seat, m, len)).collect::<Vec<_>>(),
-        })
+            "legal_moves": self.seat.map_or_else(Vec::new, |seat| self.legal_moves().iter().map(|m| move_to_json(seat, m, len)).collect::<Vec<_>>()),
+        });
+        if let (Some(team), Some(o)) = (self.team(), v.as_object_mut()) {
+            o.insert("team".into(), json!(team.colour()));
+            o.insert(
+                "hand".into(),
+                json!(self.hand.iter().map(|c| c.to_string()).collect::<Vec<_>>()),
+            );
+            o.insert(
+                "dead".into(),
+                json!(self
+                    .hand
+                    .iter()
+                    .filter(|c| self.is_dead(**c))
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()),
+            );
+        }
+        v
+    }
+}
+
+impl sequence_common::SeatView for SeatView {
+    type Game = Game;
+
+    fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        (!self.public.is_over()).then(|| self.public.turn())
+    }
+
+    fn outcome(&self) -> sequence_common::Outcome {
+        self.public.outcome()
+    }
+
+    fn ply(&self) -> u32 {
+        self.public.ply()
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        SeatView::legal_moves(self)
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Game> {
+        Some(SeatView::determinize(self, rng))
+    }
+
+    fn to_json(&self) -> Value {
+        SeatView::to_json(self)
     }
 }
 

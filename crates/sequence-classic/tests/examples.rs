@@ -2,8 +2,9 @@
 //! `.expected.json`; every record in `shared/examples/illegal/` is refused
 //! at the move its `expected.json` names (RECORD.md "Verifying").
 
-use sequence_classic::record::{replay_value, summary, Record};
+use sequence_classic::record::{replay as replay_value, Record};
 use sequence_common::record::ReplayError;
+use sequence_common::Notation;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -29,7 +30,7 @@ fn shared_examples_verify_and_match_expected() {
         let mut moves = 0;
         let (rec, game) = replay_value(&record, |_, _, _, _| moves += 1)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let got = summary(&game, moves);
+        let got = game.summary(moves);
         for (k, v) in expected.as_object().unwrap() {
             assert_eq!(&got[k], v, "{name}: field {k}");
         }

@@ -75,13 +75,13 @@ proptest! {
             prop_assert!(!list.is_empty());
             // Every listed move is accepted by the checker.
             for mv in list.iter() {
-                prop_assert!(g.check(*mv).is_ok(), "listed {:?} refused: {:?}", mv, g.check(*mv));
+                prop_assert!(g.check(g.turn(), *mv).is_ok(), "listed {:?} refused: {:?}", mv, g.check(g.turn(), *mv));
             }
             // Moves not listed are refused.
             for _ in 0..20 {
                 let mv = arbitrary_move(&mut rng, &g);
-                let listed = list.iter().any(|l| *l == mv);
-                prop_assert_eq!(g.check(mv).is_ok(), listed, "{:?}", mv);
+                let listed = list.contains(&mv);
+                prop_assert_eq!(g.check(g.turn(), mv).is_ok(), listed, "{:?}", mv);
             }
             let mv = list.as_slice()[rng.random_range(0..list.len())];
             let locked = g.locked();
@@ -109,8 +109,8 @@ proptest! {
         let (mut g, _) = Game::deal(config, &mut rng);
         for _ in 0..rng.random_range(0..60) {
             if g.is_over() { break; }
-            let mv = g.random_move(&mut rng);
-            g.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng)).unwrap();
+            let mv = g.random_move(&mut rng).unwrap();
+            g.apply(g.turn(), mv, &mut sequence_classic::RngReshuffler(&mut rng)).unwrap();
         }
         let seat = g.turn();
         let view = g.view(seat);
@@ -160,9 +160,9 @@ fn random_move_is_always_listed() {
         let (mut g, _) = Game::deal(config.clone(), &mut rng);
         while !g.is_over() {
             g.legal_moves(&mut list);
-            let mv = g.random_move(&mut rng);
-            assert!(list.iter().any(|m| *m == mv), "{mv:?} not in {list:?}");
-            g.apply(mv, &mut sequence_classic::RngReshuffler(&mut rng))
+            let mv = g.random_move(&mut rng).unwrap();
+            assert!(list.contains(&mv), "{mv:?} not in {list:?}");
+            g.apply(g.turn(), mv, &mut sequence_classic::RngReshuffler(&mut rng))
                 .unwrap();
         }
     }
@@ -185,7 +185,7 @@ fn records_of_random_games_verify_with_only_real_reshuffles() {
             while !m.game().is_over() {
                 let g = m.game();
                 empty_before = g.draw_pile_len() == 0;
-                let mv = g.random_move(&mut rng);
+                let mv = g.random_move(&mut rng).unwrap();
                 m.play(g.turn(), mv).unwrap();
             }
             if empty_before && matches!(m.game().status(), sequence_classic::Status::Won(_)) {
@@ -199,5 +199,8 @@ fn records_of_random_games_verify_with_only_real_reshuffles() {
             assert_eq!(game.board_rows(), m.game().board_rows());
         }
     }
-    assert!(wins_on_empty > 0, "no game ended with a win on an empty draw pile");
+    assert!(
+        wins_on_empty > 0,
+        "no game ended with a win on an empty draw pile"
+    );
 }

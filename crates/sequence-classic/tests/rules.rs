@@ -1,10 +1,12 @@
 //! Rule tests, named after the rule ids of RULES.md Part 1 (C1–C9).
 
-use sequence_classic::game::{cut_for_dealer, NoReshuffler};
+use sequence_classic::game::cut_for_dealer;
+use sequence_classic::NoReshuffler;
 use sequence_classic::{
     Card, Config, Declaration, Game, IllegalMove, Layout, Move, MoveList, Options, Position,
     Reshuffler, Seat, Space, Status, Team, Window,
 };
+use sequence_common::ReshuffleError;
 
 fn sq(s: &str) -> Space {
     s.parse().unwrap()
@@ -62,7 +64,8 @@ fn position_with(
 }
 
 fn play(g: &mut Game, m: Move) -> Result<sequence_classic::Played, IllegalMove> {
-    g.play(m, &mut NoReshuffler)
+    let seat = g.turn();
+    g.play(seat, m, &mut NoReshuffler)
 }
 
 fn place(c: &str, at: &str) -> Move {
@@ -347,7 +350,7 @@ fn c6a_pass_only_without_a_play_and_a_round_of_passes_is_a_draw() {
     );
     let mut list = MoveList::new();
     g.legal_moves(&mut list);
-    assert!(list.iter().any(|m| *m == Move::Pass));
+    assert!(list.contains(&Move::Pass));
     let mut h = g.clone();
     play(&mut h, Move::Pass).unwrap();
     assert_eq!(h.hand(Seat(0)).len(), 2, "a pass draws nothing");
@@ -370,8 +373,8 @@ fn c6a_pass_only_without_a_play_and_a_round_of_passes_is_a_draw() {
 // ----- C7 -----------------------------------------------------------------------------
 
 struct Capture(Vec<Card>);
-impl Reshuffler for Capture {
-    fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String> {
+impl Reshuffler<Card> for Capture {
+    fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), ReshuffleError> {
         self.0 = cards.to_vec();
         cards.reverse();
         Ok(())
@@ -429,7 +432,7 @@ fn c7_reshuffle_takes_every_discard_including_the_card_just_played() {
     let mut g = empty_draw_position(Options::default());
     let before: Vec<Card> = g.discards().map(|(_, c)| c).collect();
     let mut cap = Capture(vec![]);
-    let played = g.play(place("7H", "d6"), &mut cap).unwrap();
+    let played = g.play(Seat(0), place("7H", "d6"), &mut cap).unwrap();
     assert!(played.reshuffled);
     let mut want = before.clone();
     want.push(card("7H"));
@@ -446,7 +449,9 @@ fn c7_house_rule_no_reshuffle_draws_nothing() {
         no_reshuffle: true,
         ..Options::default()
     });
-    let played = g.play(place("7H", "d6"), &mut NoReshuffler).unwrap();
+    let played = g
+        .play(Seat(0), place("7H", "d6"), &mut NoReshuffler)
+        .unwrap();
     assert!(!played.reshuffled);
     assert_eq!(g.hand(Seat(0)).len(), 1);
     assert_eq!(g.draw_pile_len(), 0);
@@ -478,7 +483,7 @@ fn c9_a_win_on_an_empty_draw_pile_asks_for_no_reshuffle() {
         assert_eq!(g0.draw_pile_len(), 0);
         let mut g = g0.clone();
         let played = g
-            .play(place(c, "f5"), &mut NoReshuffler)
+            .play(Seat(0), place(c, "f5"), &mut NoReshuffler)
             .unwrap_or_else(|e| panic!("{c} {chips}: {e}"));
         assert!(played.ended && !played.reshuffled, "{c} {chips}");
         assert_eq!(g.status(), Status::Won(BLUE), "{c} {chips}");
@@ -501,7 +506,9 @@ fn c7_a_refused_reshuffle_changes_nothing() {
         &["4H 8D", "9C TS"],
     );
     let mut g = g0.clone();
-    let err = g.play(place("4H", "f5"), &mut NoReshuffler).unwrap_err();
+    let err = g
+        .play(Seat(0), place("4H", "f5"), &mut NoReshuffler)
+        .unwrap_err();
     assert!(matches!(err, IllegalMove::Reshuffle(_)), "{err}");
     assert_eq!(err.to_string().matches("(C7)").count(), 1, "{err}");
     assert_eq!(g.board_rows(), g0.board_rows());

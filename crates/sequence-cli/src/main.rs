@@ -2,11 +2,16 @@
 //! benchmark the engines, run bot arenas, play in the terminal and serve
 //! online play.
 
+mod bench;
 mod classic;
+mod games;
+mod replay;
+mod selfplay;
 mod stacks;
 mod verify;
 
 use clap::{Parser, Subcommand};
+use sequence_common::GameKind;
 use std::process::ExitCode;
 
 /// Sequence and Sequence Stacks.
@@ -22,7 +27,7 @@ enum Command {
     /// Replay a game record and check every move (RECORD.md "Verifying").
     Verify(verify::VerifyArgs),
     /// Show the board after each move of a record.
-    Replay(classic::ReplayArgs),
+    Replay(replay::ReplayArgs),
     /// Play random legal games; print wins, draws and mean moves.
     Selfplay(SelfplayArgs),
     /// Random-playout throughput on one core.
@@ -51,7 +56,7 @@ enum Command {
 pub struct SelfplayArgs {
     /// Game: `classic` or `stacks`.
     #[arg(long, default_value = "classic")]
-    pub game: String,
+    pub game: sequence_common::GameKind,
     /// Number of players.
     #[arg(long)]
     pub players: u8,
@@ -77,7 +82,7 @@ pub struct SelfplayArgs {
 pub struct BenchArgs {
     /// Game: `classic` or `stacks`.
     #[arg(long, default_value = "classic")]
-    pub game: String,
+    pub game: sequence_common::GameKind,
     /// Number of players (default 2 for classic, 4 for stacks).
     #[arg(long)]
     pub players: Option<u8>,
@@ -153,16 +158,14 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Verify(a) => return verify::run(a),
-        Command::Replay(a) => return classic::replay(a),
-        Command::Selfplay(a) => match a.game.as_str() {
-            "classic" => classic::selfplay(a),
-            "stacks" => stacks::selfplay(a),
-            g => Err(anyhow::anyhow!("unknown game {g:?} (classic or stacks)")),
+        Command::Replay(a) => return replay::run(a),
+        Command::Selfplay(a) => match a.game {
+            GameKind::Classic => selfplay::run::<sequence_classic::Game>(a),
+            GameKind::Stacks => selfplay::run::<sequence_stacks::Game>(a),
         },
-        Command::Bench(a) => match a.game.as_str() {
-            "classic" => classic::bench(a),
-            "stacks" => stacks::bench(a),
-            g => Err(anyhow::anyhow!("unknown game {g:?} (classic or stacks)")),
+        Command::Bench(a) => match a.game {
+            GameKind::Classic => bench::run::<sequence_classic::Game>(a),
+            GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
         Command::Arena(a) => sequence_bots::cli::run_arena(a),
         Command::Hint(a) => {

@@ -5,7 +5,8 @@
 //! at the first illegal or malformed move; exit 2 when the file is not a
 //! valid record.
 
-use sequence_common::record::{detect_kind, RecordKind, ReplayError};
+use sequence_common::record::{detect_kind, verify, ReplayError};
+use sequence_common::GameKind;
 use std::process::ExitCode;
 
 /// `sequence verify`.
@@ -42,12 +43,8 @@ pub fn read_input(path: &std::path::Path) -> Result<String, String> {
 pub fn verify_text(text: &str) -> Result<serde_json::Value, ReplayError> {
     let (kind, value) = detect_kind(text)?;
     match kind {
-        RecordKind::Classic => {
-            let mut n = 0;
-            let (_, game) = sequence_classic::record::replay_value(&value, |_, _, _, _| n += 1)?;
-            Ok(sequence_classic::record::summary(&game, n))
-        }
-        RecordKind::Stacks => crate::stacks::verify(value),
+        GameKind::Classic => verify::<sequence_classic::Game>(&value),
+        GameKind::Stacks => verify::<sequence_stacks::Game>(&value),
     }
 }
 

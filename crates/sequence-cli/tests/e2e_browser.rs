@@ -31,6 +31,9 @@ use std::time::{Duration, Instant};
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 const ENTER: &str = "\u{E007}";
+const TAB: &str = "\u{E004}";
+const HOME: &str = "\u{E011}";
+const ARROW_RIGHT: &str = "\u{E014}";
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -164,6 +167,13 @@ impl Rig {
 
     /// A new browser with its own profile and download folder.
     async fn browser(&self, who: &str) -> (Client, PathBuf) {
+        self.browser_sized(who, None).await
+    }
+
+    /// A new browser whose page is `width`×`height` CSS pixels (a phone
+    /// when narrower than 600: touch, mobile viewport), through
+    /// chromedriver's device emulation.
+    async fn browser_sized(&self, who: &str, size: Option<(u32, u32)>) -> (Client, PathBuf) {
         let profile = self.dir.join(format!("profile-{who}"));
         let downloads = self.dir.join(format!("downloads-{who}"));
         std::fs::create_dir_all(&downloads).expect("download folder");
@@ -184,6 +194,13 @@ impl Rig {
                 },
             },
         });
+        let mut caps = caps;
+        if let Some((width, height)) = size {
+            let phone = width < 600;
+            caps["goog:chromeOptions"]["mobileEmulation"] = json!({
+                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "mobile": phone, "touch": phone},
+            });
+        }
         let Value::Object(caps) = caps else {
             unreachable!()
         };
@@ -336,12 +353,12 @@ async fn classic_move(c: &Client, n: u64, keyboard: bool) {
         click(c, "#pass").await;
         return;
     }
-    let card = wait_for(c, &format!(".hand-card[data-focus=\"hand-{hand}\"]")).await;
-    if keyboard {
-        card.send_keys(ENTER).await.expect("Enter on a card");
-    } else {
-        card.click().await.expect("click a card");
+    if keyboard && m.get("at").or_else(|| m.get("remove")).is_some() {
+        keyboard_move(c, n, hand, m).await;
+        return;
     }
+    let card = wait_for(c, &format!(".hand-card[data-focus=\"hand-{hand}\"]")).await;
+    card.click().await.expect("click a card");
     if m.get("dead").is_some() {
         click(c, "#exchange").await;
     } else if m.get("discard").is_some() {
@@ -353,11 +370,17 @@ async fn classic_move(c: &Client, n: u64, keyboard: bool) {
             .and_then(Value::as_str)
             .expect("a space");
         let el = wait_for(c, &format!(".space.target[data-space=\"{space}\"]")).await;
-        if keyboard {
-            el.send_keys(ENTER).await.expect("Enter on a space");
-        } else {
-            el.click().await.expect("click a space");
-        }
+        el.click().await.expect("click a space");
+        // A clicked space keeps no ring (tester's report: it looked like
+        // the last-move marker); only keyboard focus draws one.
+        let rings = c
+            .execute(
+                "return [...document.querySelectorAll('.space .focus-ring')].filter((r) => getComputedStyle(r).stroke !== 'none').length;",
+                vec![],
+            )
+            .await
+            .expect("read the rings");
+        assert_eq!(rings, json!(0), "a focus ring after a click");
         // C8a: when several sequences could be declared the page asks
         // which; take the first choice. Otherwise the move just goes.
         let start = Instant::now();
@@ -374,14 +397,138 @@ async fn classic_move(c: &Client, n: u64, keyboard: bool) {
     }
 }
 
+/// What has keyboard focus: its `data-focus` or `space-NAME`.
+const ACTIVE: &str = "const a = document.activeElement; \
+  return a && a.dataset ? (a.dataset.focus || (a.dataset.space ? 'space-' + a.dataset.space : '')) : '';";
+
+async fn active(c: &Client) -> String {
+    c.execute(ACTIVE, vec![])
+        .await
+        .expect("read the focus")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn press(c: &Client, key: &str) {
+    c.active_element()
+        .await
+        .expect("a focused element")
+        .send_keys(key)
+        .await
+        .expect("a key");
+}
+
+/// A classic placement or removal made with the keyboard only (tester's
+/// report): the hand is one Tab stop whose cards the arrow keys reach,
+/// Enter selects, Tab goes on to the board's first lit space, `n` moves
+/// between lit spaces (a visible ring shows which), Enter plays, and focus
+/// comes back to the hand, so that Tab goes on from there.
+async fn keyboard_move(c: &Client, n: u64, hand: i64, m: &Value) {
+    let space = m
+        .get("at")
+        .or_else(|| m.get("remove"))
+        .and_then(Value::as_str)
+        .expect("a space");
+    c.execute(
+        "document.querySelector('[data-roving=\"hand\"] [tabindex=\"0\"]').focus();",
+        vec![],
+    )
+    .await
+    .expect("focus the hand");
+    assert_eq!(
+        active(c).await,
+        "hand-0",
+        "Tab reaches the hand at its first card"
+    );
+    press(c, ARROW_RIGHT).await;
+    assert_eq!(active(c).await, "hand-1", "→ moves to the next card");
+    press(c, HOME).await;
+    for _ in 0..hand {
+        press(c, ARROW_RIGHT).await;
+    }
+    assert_eq!(active(c).await, format!("hand-{hand}"));
+    press(c, ENTER).await;
+    wait_for(c, ".space.target").await;
+    assert_eq!(
+        active(c).await,
+        format!("hand-{hand}"),
+        "the card keeps focus"
+    );
+    press(c, TAB).await;
+    let first = active(c).await;
+    assert!(
+        first.starts_with("space-"),
+        "Tab after the hand goes to the board: {first}"
+    );
+    for _ in 0..100 {
+        if active(c).await == format!("space-{space}") {
+            break;
+        }
+        press(c, "n").await;
+    }
+    assert_eq!(
+        active(c).await,
+        format!("space-{space}"),
+        "n reaches every lit space"
+    );
+    let ring = c
+        .execute(
+            "return getComputedStyle(document.activeElement.querySelector('.focus-ring')).stroke;",
+            vec![],
+        )
+        .await
+        .expect("read the ring");
+    assert_eq!(
+        ring,
+        json!("rgb(0, 0, 0)"),
+        "keyboard focus on a lit space shows a black ring"
+    );
+    press(c, ENTER).await;
+    let start = Instant::now();
+    while view(c).await["move_number"].as_u64().unwrap_or(0) <= n {
+        if let Ok(b) = c.find(Locator::Css(".choice button")).await {
+            b.click().await.expect("choose a sequence");
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the keyboard move did not go"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    let start = Instant::now();
+    loop {
+        let focus = active(c).await;
+        if focus.starts_with("hand-") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "after a keyboard move focus is back in the hand, not {focus:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
 async fn download_record(c: &Client, downloads: &Path) -> PathBuf {
-    click(c, "#download").await;
+    download_new(c, "#download", downloads).await
+}
+
+/// Clicks the link `css` and waits for a JSON file that was not in
+/// `downloads` before.
+async fn download_new(c: &Client, css: &str, downloads: &Path) -> PathBuf {
+    let before: Vec<PathBuf> = std::fs::read_dir(downloads)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    click(c, css).await;
     let start = Instant::now();
     loop {
         if let Ok(rd) = std::fs::read_dir(downloads) {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.extension().is_some_and(|x| x == "json")
+                    && !before.contains(&p)
                     && std::fs::metadata(&p).map(|m| m.len() > 0).unwrap_or(false)
                 {
                     return p;
@@ -480,7 +627,7 @@ async fn classic_two_browsers_play_to_a_win() {
             "only the seat to play has legal moves"
         );
         wait_reach(c, n).await;
-        classic_move(c, n, moves == 2).await;
+        classic_move(c, n, moves == 2 || moves == 3).await;
         let after = wait_move(c, n).await;
         assert!(after["move_number"].as_u64().unwrap_or(0) > n || !is_playing(&after));
         moves += 1;
@@ -600,6 +747,16 @@ async fn classic_two_browsers_play_to_a_win() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
+
+    // After the rematch the first game's record is still there to
+    // download (tester's report), from a link to game 1 (`?game=1`).
+    let first = download_new(&a, "#download-1", &a_downloads).await;
+    let again = verify(&first);
+    assert_eq!(
+        again["moves"], summary["moves"],
+        "game 1's record after the rematch"
+    );
+    assert_eq!(again["winner"], summary["winner"]);
 
     // When the server goes away the page says so (and keeps retrying).
     let mut rig = rig;
@@ -741,4 +898,331 @@ async fn stacks_against_a_bot_runs_to_its_end() {
     std::fs::copy(&file, artifacts().join("stacks-record.json")).expect("keep the record");
     eprintln!("stacks game: {decisions} decisions by the browser player ({blocks} Block prompts), winner {winner}");
     let _ = a.close().await;
+}
+
+/// Problems of the page's layout, in words (none: an empty list): the page
+/// wider than the screen, an element sticking out of it sideways, two
+/// pieces of text or controls on top of each other, and (`pairs`) any of
+/// the named parts overlapping (e.g. the hand and the board).
+const LAYOUT_PROBLEMS: &str = r#"
+const pairs = arguments[0];
+const out = [];
+const vw = document.documentElement.clientWidth;
+const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && el.className.baseVal === undefined && el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : '') + ' "' + (el.textContent || '').trim().slice(0, 30) + '"';
+if (document.documentElement.scrollWidth > vw + 1) out.push('the page is ' + document.documentElement.scrollWidth + ' px wide on a ' + vw + ' px screen');
+const shown = (el) => {
+  if (el.closest('[hidden], .sr-only, [aria-hidden="true"]')) return false;
+  const r = el.getBoundingClientRect();
+  const cs = getComputedStyle(el);
+  if (cs.position === 'absolute' && cs.clip !== 'auto') return false;
+  return r.width > 1 && r.height > 1 && cs.visibility !== 'hidden';
+};
+const boxes = [];
+for (const el of document.querySelectorAll('header *, main *')) {
+  if (!shown(el)) continue;
+  const r = el.getBoundingClientRect();
+  if (r.left < -1 || r.right > vw + 1) out.push(name(el) + ' sticks out of the screen (' + Math.round(r.left) + '…' + Math.round(r.right) + ')');
+  const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  // an inline element that wraps has one box per line
+  if (text || el.matches('button, input, select, .hand-card, .scard, .pile, .mini-card')) boxes.push([el, [...el.getClientRects()]]);
+}
+const meet = (ra, rb) => Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 2 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 2;
+for (let i = 0; i < boxes.length; i++) {
+  for (let j = i + 1; j < boxes.length; j++) {
+    const [a, ra] = boxes[i], [b, rb] = boxes[j];
+    if (a.contains(b) || b.contains(a)) continue;
+    if (ra.some((x) => rb.some((y) => meet(x, y)))) out.push(name(a) + ' overlaps ' + name(b));
+  }
+}
+for (const [x, y] of pairs) {
+  const a = document.querySelector(x), b = document.querySelector(y);
+  if (!a || !b) { out.push('missing ' + (a ? y : x)); continue; }
+  const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+  if (Math.min(ra.right, rb.right) > Math.max(ra.left, rb.left) && Math.min(ra.bottom, rb.bottom) > Math.max(ra.top, rb.top)) out.push(x + ' overlaps ' + y);
+}
+return out.slice(0, 20);
+"#;
+
+/// Whether the page has loaded (status "loaded") a font face of the page
+/// whose unicode-range holds the character `arguments[0]`, and names the
+/// faces that failed.
+const FONT_LOADED: &str = r#"
+const cp = arguments[0].codePointAt(0);
+const covers = (range) => range.split(',').some((part) => {
+  const [a, b] = part.trim().replace(/^U\+/i, '').split('-');
+  const lo = parseInt(a, 16), hi = parseInt(b || a, 16);
+  return cp >= lo && cp <= hi;
+});
+return document.fonts.ready.then(() => {
+  const faces = [...document.fonts];
+  return {
+    loaded: faces.some((f) => f.status === 'loaded' && covers(f.unicodeRange)),
+    failed: faces.filter((f) => f.status === 'error').map((f) => f.unicodeRange.slice(0, 30)),
+  };
+});
+"#;
+
+/// Switches the page to `lang` from the menu and checks that its fonts
+/// are there (a letter of its script has a loaded face of the page, none
+/// failed) and that nothing overlaps; saves `NAME-LANG-SIZE.png`.
+async fn check_language(c: &Client, page: &str, size: &str, lang: &str, pairs: Value) {
+    select_option(c, "#lang", lang).await;
+    wait_for(c, &format!("html[lang=\"{lang}\"]")).await;
+    // a letter of the language's own script, and on a table a card suit
+    let letter = match lang {
+        "ka" => "ა",
+        "fa" => "ا",
+        "uk" => "ї",
+        "kn" => "ಕ",
+        _ => "a",
+    };
+    let mut samples = vec![letter];
+    if page != "lobby" {
+        samples.push("♠");
+    }
+    for sample in samples {
+        let f = c
+            .execute(
+                &format!("return (async () => {{ {FONT_LOADED} }})();")
+                    .replace("arguments[0]", &format!("{sample:?}")),
+                vec![],
+            )
+            .await
+            .expect("read the fonts");
+        assert_eq!(
+            f["loaded"],
+            json!(true),
+            "{page} in {lang} at {size}: no font of the page was loaded for {sample} ({f})"
+        );
+        assert_eq!(
+            f["failed"],
+            json!([]),
+            "{page} in {lang}: fonts that failed to load"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let problems = c
+        .execute(LAYOUT_PROBLEMS, vec![pairs])
+        .await
+        .expect("check the layout");
+    shot(c, &format!("{page}-{lang}-{size}")).await;
+    assert_eq!(
+        problems,
+        json!([]),
+        "{page} in {lang} at {size} (see {page}-{lang}-{size}.png)"
+    );
+}
+
+/// Creates a table from the page (API call with the page's fetch; the seat
+/// token saved as the UI does) and opens it.
+async fn open_new_table(c: &Client, base: &str, body: Value) -> String {
+    let id = c
+        .execute_async(
+            "const [body, done] = arguments; \
+             fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}) \
+               .then((r) => r.json()).then((r) => { \
+                 localStorage.setItem('sequence.seat.' + r.table, JSON.stringify({seat: r.seat, token: r.token})); done(r.table); });",
+            vec![body],
+        )
+        .await
+        .expect("create a table");
+    let id = id.as_str().expect("a table id").to_string();
+    c.goto(&format!("{base}/?table={id}"))
+        .await
+        .expect("open the table");
+    id
+}
+
+/// Waits until the seat in `c` may move (and no Block window is open).
+async fn wait_my_turn(c: &Client) -> Value {
+    let start = Instant::now();
+    loop {
+        let v = view(c).await;
+        let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
+        if mine && v["block_window"].is_null() {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never my turn: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Tester's report: on a phone (390×844) the Stacks piles pushed the hand
+/// off the screen and the classic hand scrolled apart from the board. The
+/// lobby and both tables in all five languages, at 390×844 and 1440×900:
+/// the fonts of each script load, nothing overlaps (the hand and the board
+/// or piles included), nothing sticks out sideways, and on the phone the
+/// board (or piles) and the whole hand are on the first screen together.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_language_lays_out_on_a_phone_and_a_desktop() {
+    let _guard = SERIAL.lock().await;
+    let Some(rig) = Rig::start("layout") else {
+        return;
+    };
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (c, _) = rig
+            .browser_sized(&format!("layout-{size}"), Some((w, h)))
+            .await;
+        c.goto(&rig.base).await.expect("open the lobby");
+        wait_for(&c, "#create").await;
+        let inner = c
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await
+            .expect("the screen");
+        assert_eq!(inner, json!([w, h]), "the page is {size}");
+        for lang in ["en", "ka", "fa", "uk", "kn"] {
+            check_language(&c, "lobby", size, lang, json!([])).await;
+        }
+        select_option(&c, "#lang", "en").await;
+        wait_for(&c, "html[lang=\"en\"]").await;
+        if w >= 600 {
+            seat_defaults_change_evenly(&c).await;
+        }
+
+        // Classic, four players in two teams (a partner), a card selected.
+        open_new_table(
+            &c,
+            &rig.base,
+            json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann",
+                   "bots": [{"seat": 1, "level": "level:1"}, {"seat": 2, "level": "level:1"}, {"seat": 3, "level": "level:1"}]}),
+        )
+        .await;
+        wait_for(&c, ".game.classic").await;
+        wait_my_turn(&c).await;
+        click(&c, ".hand-card:not(.idle)").await;
+        wait_for(&c, ".hand-card.selected").await;
+        let partner = wait_for(&c, ".seat-row.partner[data-seat=\"2\"] .you")
+            .await
+            .text()
+            .await
+            .unwrap_or_default();
+        assert!(
+            partner.contains("partner"),
+            "seat 2 is Ann's partner: {partner}"
+        );
+        for lang in ["en", "ka", "fa", "uk", "kn"] {
+            check_language(
+                &c,
+                "classic",
+                size,
+                lang,
+                json!([
+                    [".hand-panel", ".board-wrap"],
+                    [".game-info", ".board-wrap"],
+                    [".game-info", ".hand-panel"]
+                ]),
+            )
+            .await;
+            if w < 600 {
+                on_first_screen(&c, &[".board-wrap", ".hand"], lang).await;
+            }
+        }
+
+        // Stacks, three players, a card selected.
+        open_new_table(
+            &c,
+            &rig.base,
+            json!({"game": "stacks", "players": 3, "name": "Ann",
+                   "bots": [{"seat": 1, "level": "level:1"}, {"seat": 2, "level": "level:1"}]}),
+        )
+        .await;
+        wait_for(&c, ".game.stacks").await;
+        wait_my_turn(&c).await;
+        // a card that can go on a pile when there is one, so piles are lit
+        let pick = c
+            .execute(
+                "const v = window.sequenceView; const m = v.legal_moves.find((m) => m.to && m.from !== 'discard'); \
+                 return m ? v.hand.indexOf(m.play) : -1;",
+                vec![],
+            )
+            .await
+            .expect("choose a card");
+        match pick.as_i64() {
+            Some(i) if i >= 0 => click(&c, &format!(".scard[data-focus=\"hand-{i}\"]")).await,
+            _ => click(&c, ".scard:not(.idle)").await,
+        }
+        wait_for(&c, ".scard.selected").await;
+        for lang in ["en", "ka", "fa", "uk", "kn"] {
+            check_language(
+                &c,
+                "stacks",
+                size,
+                lang,
+                json!([
+                    [".hand-panel", ".piles"],
+                    [".game-info", ".piles"],
+                    [".game-info", ".hand-panel"]
+                ]),
+            )
+            .await;
+            if w < 600 {
+                on_first_screen(&c, &[".piles", ".shand"], lang).await;
+            }
+        }
+        select_option(&c, "#lang", "en").await;
+        let _ = c.close().await;
+    }
+}
+
+/// Checks that the parts `css` are wholly on the first screen (scrolled to
+/// the top) together.
+async fn on_first_screen(c: &Client, css: &[&str], lang: &str) {
+    let r = c
+        .execute(
+            "window.scrollTo(0, 0); return arguments[0].map((s) => { const r = document.querySelector(s).getBoundingClientRect(); \
+             return [s, Math.round(r.top), Math.round(r.bottom), innerHeight]; });",
+            vec![json!(css)],
+        )
+        .await
+        .expect("measure");
+    for part in r.as_array().expect("a list") {
+        let (top, bottom, height) = (part[1].as_i64(), part[2].as_i64(), part[3].as_i64());
+        assert!(
+            top >= Some(0) && bottom <= height,
+            "{lang} on a phone: {} is not on the first screen ({part})",
+            part[0]
+        );
+    }
+}
+
+/// The values of the lobby's seat menus, seat 1 first.
+async fn seat_choices(c: &Client) -> Value {
+    c.execute(
+        "return [...document.querySelectorAll('select[data-seat]')].map((s) => s.value);",
+        vec![],
+    )
+    .await
+    .expect("read the seats")
+}
+
+/// Tester's report: the lobby's seat defaults changed unevenly when the
+/// player count changed. Seats added by a larger count take the choice of
+/// the seat before them; another game starts every seat at its default.
+async fn seat_defaults_change_evenly(c: &Client) {
+    select_option(c, "#players", "2").await;
+    select_option(c, "#seat-1", "level:3").await;
+    select_option(c, "#players", "4").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["level:3", "level:3", "level:3"])
+    );
+    select_option(c, "#seat-2", "human").await;
+    select_option(c, "#players", "6").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["level:3", "human", "level:3", "level:3", "level:3"])
+    );
+    click(c, "input[name=\"game\"][value=\"stacks\"]").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["level:2", "level:2", "level:2", "level:2", "level:2"])
+    );
+    click(c, "input[name=\"game\"][value=\"classic\"]").await;
+    assert_eq!(
+        seat_choices(c).await,
+        json!(["human", "human", "human", "human", "human"])
+    );
 }

@@ -1,12 +1,23 @@
-//! Pieces shared by both games' engines: seats and the direction of play,
-//! seeded reproducible randomness, and strict JSON record helpers.
+//! What both games' engines share, and what everything above them is
+//! written on: the one game interface ([`Rules`], [`SeatView`],
+//! [`Notation`]), generic records ([`record::Record`], [`record::Match`],
+//! [`record::replay`]), moves lists, reshufflers, seats and the direction
+//! of play, seeded reproducible randomness, and strict JSON helpers.
 //!
 //! Nothing here does I/O or keeps global state.
 
+pub mod game;
 pub mod json;
+pub mod moves;
+pub mod notation;
 pub mod record;
+pub mod reshuffle;
 pub mod rng;
 pub mod seat;
 
+pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};
+pub use moves::{MoveList, MoveSink};
+pub use notation::{Notation, NotationError};
+pub use reshuffle::{FastReshuffler, NoReshuffler, ReshuffleError, Reshuffler, RngReshuffler};
 pub use rng::{GameRng, PlayoutRng};
 pub use seat::{Direction, Seat};

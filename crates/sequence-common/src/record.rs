@@ -1,18 +1,16 @@
-//! Helpers shared by both games' record formats (RECORD.md,
-//! RECORD-STACKS.md): the `format` field that tells them apart, and the
-//! error of a replay that stops at an illegal or malformed move.
+//! Game records (RECORD.md, RECORD-STACKS.md), once for both games over
+//! [`Notation`]: [`Record`] read and written, [`replay`] checking a record
+//! move by move, and [`Match`], a live game dealt from a seed that keeps
+//! its own record. Also the `format` field that tells the games apart and
+//! the error of a replay that stops at an illegal or malformed move.
 
-use serde_json::Value;
+use crate::game::{GameKind, Rules, TableConfig};
+use crate::notation::Notation;
+use crate::reshuffle::{RecordedReshuffles, Recording};
+use crate::rng::GameRng;
+use crate::seat::Seat;
+use serde_json::{json, Map, Value};
 use std::fmt;
-
-/// Which game a record belongs to, read from its `format` field.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum RecordKind {
-    /// `"sequence-record/1"` (classic Sequence, RECORD.md).
-    Classic,
-    /// `"sequence-stacks-record/1"` (Sequence Stacks, RECORD-STACKS.md).
-    Stacks,
-}
 
 /// The `format` value of a classic record.
 pub const CLASSIC_FORMAT: &str = "sequence-record/1";
@@ -32,17 +30,18 @@ pub struct MalformedRecord(pub String);
 /// column; a key repeated in one object counts as not JSON, see
 /// [`crate::json::parse_strict`]), not an object, or has a missing or
 /// unknown `format`.
-pub fn detect_kind(text: &str) -> Result<(RecordKind, Value), MalformedRecord> {
+pub fn detect_kind(text: &str) -> Result<(GameKind, Value), MalformedRecord> {
     let value = crate::json::parse_strict(text).map_err(MalformedRecord)?;
     let Some(obj) = value.as_object() else {
         return Err(MalformedRecord("a record must be a JSON object".into()));
     };
     match obj.get("format").and_then(Value::as_str) {
-        Some(CLASSIC_FORMAT) => Ok((RecordKind::Classic, value)),
-        Some(STACKS_FORMAT) => Ok((RecordKind::Stacks, value)),
-        Some(other) => Err(MalformedRecord(format!(
-            "field `format`: unknown format {other:?} (expected {CLASSIC_FORMAT:?} or {STACKS_FORMAT:?})"
-        ))),
+        Some(f) => match GameKind::from_record_format(f) {
+            Some(k) => Ok((k, value)),
+            None => Err(MalformedRecord(format!(
+                "field `format`: unknown format {f:?} (expected {CLASSIC_FORMAT:?} or {STACKS_FORMAT:?})"
+            ))),
+        },
         None => Err(MalformedRecord(
             "field `format`: missing or not a string".into(),
         )),
@@ -136,36 +135,6 @@ pub fn req_uint(
     }
 }
 
-/// Checks that a move entry chosen by its key `kind` (`remove`, `play`, …)
-/// holds no key outside `allowed`; a key that other moves use (one of
-/// `move_keys`) is named as a combination that does not go together.
-///
-/// # Errors
-/// `` `at` does not go with `remove` (this move takes `seat`, `card`,
-/// `remove`)`` or ``unknown key `x` `` (the caller's [`MoveError`] says
-/// which move).
-pub fn deny_unknown_move(
-    obj: &serde_json::Map<String, Value>,
-    allowed: &[&str],
-    kind: &str,
-    move_keys: &[&str],
-) -> Result<(), String> {
-    for k in obj.keys() {
-        if allowed.contains(&k.as_str()) {
-            continue;
-        }
-        if move_keys.contains(&k.as_str()) {
-            let takes: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
-            return Err(format!(
-                "`{k}` does not go with `{kind}` (this move takes {})",
-                takes.join(", ")
-            ));
-        }
-        return Err(format!("unknown key `{}`", crate::json::echo(k)));
-    }
-    Ok(())
-}
-
 /// Checks that `obj` holds no key outside `allowed`.
 ///
 /// # Errors
@@ -181,99 +150,6 @@ pub fn deny_unknown(
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn detects_both_formats_and_refuses_others() {
-        assert_eq!(
-            detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0,
-            RecordKind::Classic
-        );
-        assert_eq!(
-            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#)
-                .unwrap()
-                .0,
-            RecordKind::Stacks
-        );
-        assert!(detect_kind(r#"{"format":"chess"}"#)
-            .unwrap_err()
-            .0
-            .contains("unknown format"));
-        assert!(detect_kind(r#"{"format": "#)
-            .unwrap_err()
-            .0
-            .contains("line 1"));
-        assert!(detect_kind("[1]").is_err());
-    }
-}
-
-/// The draw-pile orders of a record's `reshuffles`, handed out in turn and
-/// checked against the cards really shuffled in (C7, S6). Both engines'
-/// reshufflers for replays delegate to it.
-#[derive(Debug)]
-pub struct RecordedOrders<'a, T> {
-    lists: &'a [Vec<T>],
-    used: usize,
-}
-
-impl<'a, T: Ord + Clone> RecordedOrders<'a, T> {
-    /// Orders from a record's `reshuffles`. The engine's error cites the
-    /// rule (C7, S6).
-    pub fn new(lists: &'a [Vec<T>]) -> Self {
-        RecordedOrders { lists, used: 0 }
-    }
-
-    /// How many orders were handed out.
-    pub fn used(&self) -> usize {
-        self.used
-    }
-
-    /// Puts the next recorded order into `cards` (the cards shuffled in).
-    ///
-    /// # Errors
-    /// When the record has no further order, or the order is not a
-    /// permutation of `cards`.
-    pub fn next_into(&mut self, cards: &mut [T]) -> Result<(), String> {
-        let i = self.used;
-        let Some(order) = self.lists.get(i) else {
-            return Err(match self.lists.len() {
-                0 => "the draw pile ran out but the record's `reshuffles` lists none".to_string(),
-                n => format!(
-                    "the draw pile ran out a {} time but the record's `reshuffles` lists {n}",
-                    ordinal(i + 1),
-                ),
-            });
-        };
-        let mut want = cards.to_vec();
-        let mut got = order.clone();
-        want.sort();
-        got.sort();
-        if want != got {
-            return Err(format!(
-                "`reshuffles`[{i}] is not a permutation of the {} cards shuffled in",
-                cards.len(),
-            ));
-        }
-        cards.clone_from_slice(order);
-        self.used += 1;
-        Ok(())
-    }
-}
-
-/// `1st`, `2nd`, `3rd`, `4th`, … for messages.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// Opens a record of one game: `v` must be a JSON object whose keys are all
@@ -296,5 +172,453 @@ pub fn open_record<'a>(
         other => Err(MalformedRecord(format!(
             "field `format`: expected {format:?}, found {other:?}"
         ))),
+    }
+}
+
+/// A game record of either game (RECORD.md, RECORD-STACKS.md), typed: the
+/// table, the dealer, the deck order, every reshuffle's order and every
+/// written move with its seat. It replays to exactly one game.
+pub struct Record<G: Rules> {
+    /// The table: players, teams, rule options as the record gives them.
+    pub config: G::Config,
+    /// The dealer's seat (C5, S2).
+    pub dealer: Seat,
+    /// Every card in draw order, top first.
+    pub deck: Vec<G::Card>,
+    /// Each reshuffle's new draw pile, top first, in the order they happen
+    /// (C7, S6).
+    pub reshuffles: Vec<Vec<G::Card>>,
+    /// Every written move with its seat.
+    pub moves: Vec<(Seat, G::Move)>,
+    /// `Some(Some(side))` a win, `Some(None)` a draw or an unfinished game,
+    /// `None` when the record has no `result`.
+    pub result: Option<Option<u8>>,
+}
+
+impl<G: Rules> Clone for Record<G> {
+    fn clone(&self) -> Self {
+        Record {
+            config: self.config.clone(),
+            dealer: self.dealer,
+            deck: self.deck.clone(),
+            reshuffles: self.reshuffles.clone(),
+            moves: self.moves.clone(),
+            result: self.result,
+        }
+    }
+}
+
+impl<G: Rules> fmt::Debug for Record<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Record")
+            .field("config", &self.config)
+            .field("dealer", &self.dealer)
+            .field("deck", &self.deck)
+            .field("reshuffles", &self.reshuffles)
+            .field("moves", &self.moves)
+            .field("result", &self.result)
+            .finish()
+    }
+}
+
+impl<G: Rules> PartialEq for Record<G> {
+    fn eq(&self, o: &Self) -> bool {
+        self.config == o.config
+            && self.dealer == o.dealer
+            && self.deck == o.deck
+            && self.reshuffles == o.reshuffles
+            && self.moves == o.moves
+            && self.result == o.result
+    }
+}
+
+impl<G: Rules> Eq for Record<G> {}
+
+impl<G: Notation> Record<G> {
+    /// The record as JSON, in the layout of the game's record format.
+    pub fn to_json(&self) -> Value {
+        let cards = |cs: &[G::Card]| -> Value {
+            Value::Array(cs.iter().map(|c| json!(G::card_code(*c))).collect())
+        };
+        let mut o = Map::new();
+        o.insert("format".into(), json!(G::KIND.record_format()));
+        o.insert("players".into(), json!(self.config.players()));
+        if G::TEAMS {
+            o.insert("teams".into(), json!(self.config.sides()));
+        }
+        o.insert(
+            "options".into(),
+            G::options_to_json(self.config.rule_options()),
+        );
+        o.insert("dealer".into(), json!(self.dealer.0));
+        o.insert("deck".into(), cards(&self.deck));
+        if !self.reshuffles.is_empty() {
+            o.insert(
+                "reshuffles".into(),
+                Value::Array(self.reshuffles.iter().map(|r| cards(r)).collect()),
+            );
+        }
+        o.insert(
+            "moves".into(),
+            Value::Array(
+                self.moves
+                    .iter()
+                    .map(|(s, m)| G::move_to_json(*s, m, &self.config))
+                    .collect(),
+            ),
+        );
+        if let Some(r) = self.result {
+            o.insert(
+                "result".into(),
+                json!({"winner": r.map_or(Value::Null, G::side_to_json)}),
+            );
+        }
+        Value::Object(o)
+    }
+
+    /// The record as one line of JSON text.
+    pub fn to_json_string(&self) -> String {
+        self.to_json().to_string()
+    }
+
+    /// Reads and replays a record from JSON text (see [`replay`]).
+    ///
+    /// # Errors
+    /// As [`replay`]; text that is not JSON is [`ReplayError::Malformed`]
+    /// with the line and column.
+    pub fn from_json_str(text: &str) -> Result<(Record<G>, G), ReplayError> {
+        let v = crate::json::parse_strict(text).map_err(MalformedRecord)?;
+        replay(&v, |_, _, _, _| {})
+    }
+}
+
+/// A list of card codes, field `what` of a record.
+fn cards_field<G: Notation>(
+    v: Option<&Value>,
+    what: &str,
+) -> Result<Vec<G::Card>, MalformedRecord> {
+    let a = v.and_then(Value::as_array).ok_or_else(|| {
+        MalformedRecord(format!(
+            "field `{what}`: missing or not a list of card codes"
+        ))
+    })?;
+    a.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let code = c.as_str().ok_or_else(|| {
+                MalformedRecord(format!(
+                    "field `{what}`[{i}]: {} is not a card code string",
+                    crate::json::echo(&c.to_string())
+                ))
+            })?;
+            G::parse_card(code).map_err(|e| MalformedRecord(format!("field `{what}`[{i}]: {e}")))
+        })
+        .collect()
+}
+
+/// The keys a record may have: every game's, and `teams` where the game
+/// has teams.
+fn record_keys<G: Notation>() -> &'static [&'static str] {
+    const WITH_TEAMS: &[&str] = &[
+        "format",
+        "players",
+        "teams",
+        "options",
+        "dealer",
+        "deck",
+        "reshuffles",
+        "moves",
+        "result",
+    ];
+    const WITHOUT: &[&str] = &[
+        "format",
+        "players",
+        "options",
+        "dealer",
+        "deck",
+        "reshuffles",
+        "moves",
+        "result",
+    ];
+    if G::TEAMS {
+        WITH_TEAMS
+    } else {
+        WITHOUT
+    }
+}
+
+/// A side's name in messages: a colour or a seat number; `null` for none.
+fn side_text<G: Notation>(side: Option<u8>) -> String {
+    match side.map(G::side_to_json) {
+        None => "null".into(),
+        Some(Value::String(s)) => s,
+        Some(v) => v.to_string(),
+    }
+}
+
+/// Replays a record given as JSON: checks the header (exit 2 on error),
+/// then plays each move in turn, calling `on_move(index, seat, move,
+/// game_after)`; stops at the first illegal or malformed move (exit 1).
+/// Finally makes what the record's silence means (Stacks: an open Block
+/// window is closed, S5b) and checks that every reshuffle was used and that
+/// `result`, when present, matches the replay.
+///
+/// # Errors
+/// [`ReplayError::Malformed`] for a bad header (unknown key, a table that
+/// breaks C3 or S1, bad options, a deck that is not the game's cards, …),
+/// [`ReplayError::Move`] naming the move index and the rule,
+/// [`ReplayError::ResultMismatch`].
+pub fn replay<G: Notation>(
+    v: &Value,
+    mut on_move: impl FnMut(usize, Seat, &G::Move, &G),
+) -> Result<(Record<G>, G), ReplayError> {
+    let o = open_record(v, G::KIND.record_format(), record_keys::<G>())?;
+    let players = req_uint(o, "players", 255).map_err(MalformedRecord)? as u8;
+    let teams = match o.get("teams") {
+        Some(_) if G::TEAMS => Some(req_uint(o, "teams", 255).map_err(MalformedRecord)? as u8),
+        _ => None,
+    };
+    let options = G::options_from_json(o.get("options")).map_err(MalformedRecord)?;
+    let config = G::table(players, teams, options).map_err(|e| MalformedRecord(e.to_string()))?;
+    let dealer = Seat(req_uint(o, "dealer", 255).map_err(MalformedRecord)? as u8);
+    let deck = cards_field::<G>(o.get("deck"), "deck")?;
+    let reshuffles: Vec<Vec<G::Card>> = match o.get("reshuffles") {
+        None => vec![],
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, l)| cards_field::<G>(Some(l), &format!("reshuffles[{i}]")))
+            .collect::<Result<_, _>>()?,
+        Some(_) => {
+            return Err(MalformedRecord(
+                "field `reshuffles`: expected a list of lists of card codes".into(),
+            )
+            .into())
+        }
+    };
+    let moves = o
+        .get("moves")
+        .and_then(Value::as_array)
+        .ok_or_else(|| MalformedRecord("field `moves`: missing or not a list".into()))?;
+    let result: Option<Option<u8>> = match o.get("result") {
+        None => None,
+        Some(Value::Object(r)) => {
+            deny_unknown(r, &["winner"], "field `result`").map_err(MalformedRecord)?;
+            match r.get("winner") {
+                None | Some(Value::Null) => Some(None),
+                Some(w) => Some(Some(
+                    G::side_from_json(w, &config).map_err(MalformedRecord)?,
+                )),
+            }
+        }
+        Some(_) => return Err(MalformedRecord("field `result`: expected an object".into()).into()),
+    };
+    let mut game =
+        G::from_deck(&config, dealer, &deck).map_err(|e| MalformedRecord(e.to_string()))?;
+    let mut rec = Record {
+        config,
+        dealer,
+        deck,
+        reshuffles: vec![],
+        moves: Vec::with_capacity(moves.len()),
+        result,
+    };
+    let mut resh = RecordedReshuffles::new(&reshuffles);
+    for (i, mv) in moves.iter().enumerate() {
+        let err = |why: String| MoveError {
+            index: i,
+            json: entry_text(mv),
+            why,
+        };
+        let (seat, m) = G::move_from_json(mv, &rec.config).map_err(|e| err(e.to_string()))?;
+        if seat.0 >= players {
+            return Err(err(format!(
+                "seat {} does not exist ({players} players)",
+                seat.0
+            ))
+            .into());
+        }
+        game.play_recorded(seat, m, &mut resh)
+            .map_err(|e| err(e.to_string()))?;
+        rec.moves.push((seat, m));
+        on_move(i, seat, &m, &game);
+    }
+    game.finish_recorded(&mut resh).map_err(|e| {
+        let i = moves.len().saturating_sub(1);
+        MoveError {
+            index: i,
+            json: moves.get(i).map(entry_text).unwrap_or_default(),
+            why: e.to_string(),
+        }
+    })?;
+    if resh.used() != reshuffles.len() {
+        return Err(ReplayError::ResultMismatch(format!(
+            "`reshuffles` lists {} but {} happened ({})",
+            reshuffles.len(),
+            resh.used(),
+            G::RESHUFFLE_RULE
+        )));
+    }
+    rec.reshuffles = reshuffles;
+    if let Some(r) = result {
+        let actual = game.outcome().winner();
+        if r != actual {
+            return Err(ReplayError::ResultMismatch(format!(
+                "record says winner {}, replay gives {}",
+                side_text::<G>(r),
+                side_text::<G>(actual)
+            )));
+        }
+    }
+    Ok((rec, game))
+}
+
+/// Verifies a record (JSON) and returns its summary: what `sequence
+/// verify` prints.
+///
+/// # Errors
+/// As [`replay`].
+pub fn verify<G: Notation>(v: &Value) -> Result<Value, ReplayError> {
+    let mut moves = 0;
+    let (_, game) = replay::<G>(v, |_, _, _, _| moves += 1)?;
+    Ok(game.summary(moves))
+}
+
+/// A live game that keeps its own record: dealt from a seed with the named
+/// generator (ChaCha8, [`crate::rng::game_rng`]) as the game's rules say
+/// ([`Rules::deal`]), reshuffling from it (C7, S6) and writing every move
+/// and every new draw pile into the record. The server, the terminal UI,
+/// the arena and `sequence selfplay` play through it.
+pub struct Match<G: Rules> {
+    game: G,
+    record: Record<G>,
+    rng: GameRng,
+}
+
+impl<G: Rules> Clone for Match<G> {
+    fn clone(&self) -> Self {
+        Match {
+            game: self.game.clone(),
+            record: self.record.clone(),
+            rng: self.rng.clone(),
+        }
+    }
+}
+
+impl<G: Notation> Match<G> {
+    /// A new game of the table `config`, dealt from `seed`.
+    pub fn new(config: G::Config, seed: u64) -> Match<G> {
+        let mut rng = crate::rng::game_rng(seed);
+        let (game, deck) = G::deal(&config, &mut rng);
+        let record = Record {
+            config,
+            dealer: game.dealer(),
+            deck,
+            reshuffles: vec![],
+            moves: vec![],
+            result: None,
+        };
+        Match { game, record, rng }
+    }
+
+    /// Resumes a replayed record; later reshuffles draw from ChaCha8 seeded
+    /// with `seed`.
+    pub fn resume(record: Record<G>, game: G, seed: u64) -> Match<G> {
+        Match {
+            game,
+            record,
+            rng: crate::rng::game_rng(seed),
+        }
+    }
+
+    /// Resumes a game from a record's JSON (e.g. a saved game): replays it
+    /// (closing what the record's silence means, as [`replay`] does) and
+    /// goes on with later reshuffles drawn from ChaCha8 seeded with `seed`.
+    ///
+    /// # Errors
+    /// As [`replay`].
+    pub fn from_record_json(v: &Value, seed: u64) -> Result<Match<G>, ReplayError> {
+        let (record, game) = replay(v, |_, _, _, _| {})?;
+        Ok(Match::resume(record, game, seed))
+    }
+
+    /// The game (the whole state: show players [`Match::view`]).
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// What `seat` may see.
+    pub fn view(&self, seat: Seat) -> G::View {
+        self.game.view(seat)
+    }
+
+    /// The seat that must decide now.
+    pub fn to_act(&self) -> Option<Seat> {
+        self.game.to_act()
+    }
+
+    /// Checks and plays `mv` for `seat` and records it as the record format
+    /// writes it (classic: a placement that made sequences with its
+    /// `declare`, C8a; Stacks: a declined Block is not written).
+    ///
+    /// # Errors
+    /// [`Rules::Error`] naming the rule; nothing changes then.
+    pub fn play(&mut self, seat: Seat, mv: G::Move) -> Result<(), G::Error> {
+        let mut r = Recording {
+            rng: &mut self.rng,
+            log: &mut self.record.reshuffles,
+        };
+        self.game.play(seat, mv, &mut r)?;
+        if G::is_recorded(&mv) {
+            let written = self.game.last_move().map_or(mv, |(_, m)| m);
+            self.record.moves.push((seat, written));
+        }
+        Ok(())
+    }
+
+    /// The record so far, with `result` set (`{"winner": null}` while
+    /// unfinished or drawn).
+    pub fn record(&self) -> Record<G> {
+        let mut r = self.record.clone();
+        r.result = Some(self.game.outcome().winner());
+        r
+    }
+
+    /// The record so far as JSON ([`Match::record`]).
+    pub fn to_json(&self) -> Value {
+        self.record().to_json()
+    }
+
+    /// Number of moves written so far.
+    pub fn moves(&self) -> usize {
+        self.record.moves.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_both_formats_and_refuses_others() {
+        assert_eq!(
+            detect_kind(r#"{"format":"sequence-record/1"}"#).unwrap().0,
+            GameKind::Classic
+        );
+        assert_eq!(
+            detect_kind(r#"{"format":"sequence-stacks-record/1"}"#)
+                .unwrap()
+                .0,
+            GameKind::Stacks
+        );
+        assert!(detect_kind(r#"{"format":"chess"}"#)
+            .unwrap_err()
+            .0
+            .contains("unknown format"));
+        assert!(detect_kind(r#"{"format": "#)
+            .unwrap_err()
+            .0
+            .contains("line 1"));
+        assert!(detect_kind("[1]").is_err());
     }
 }

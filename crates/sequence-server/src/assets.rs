@@ -32,7 +32,7 @@ pub async fn serve(uri: Uri) -> Response {
             )
                 .into_response()
         }
-        None => crate::api::ApiError::new(
+        None => crate::error::ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no such path: /{}", crate::limits::echo(&path)),
         )

@@ -75,6 +75,64 @@ pub fn bearer_token(header: Option<&str>) -> Result<&str, String> {
     }
 }
 
+/// The seat token a request gave, read but not yet matched to a seat:
+/// none, a well-formed token, or why what was given is not one. The HTTP
+/// layer reads it from the `Authorization` header, the WebSocket from its
+/// `hello`; [`crate::tables::Core::seat_of_token`] finds its seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatToken {
+    /// No token was given (a spectator, where that is allowed).
+    Missing,
+    /// A well-formed token.
+    Given(String),
+    /// What was given is not a token: why, in words.
+    Refused(String),
+}
+
+impl SeatToken {
+    /// The token of an `Authorization` header's text (see
+    /// [`bearer_token`]).
+    pub fn from_header(text: &str) -> SeatToken {
+        match bearer_token(Some(text)) {
+            Ok(t) => SeatToken::Given(t.to_string()),
+            Err(why) => SeatToken::Refused(why),
+        }
+    }
+
+    /// An `Authorization` header that is not readable text.
+    pub fn unreadable_header() -> SeatToken {
+        SeatToken::Refused(format!(
+            "the Authorization header is not readable text: {USE_BEARER}"
+        ))
+    }
+
+    /// The token of a WebSocket `hello` (`None`: a spectator).
+    pub fn from_hello(token: Option<&str>) -> SeatToken {
+        match token {
+            None => SeatToken::Missing,
+            Some(t) if well_formed(t) => SeatToken::Given(t.to_string()),
+            Some(_) => SeatToken::Refused(MALFORMED.to_string()),
+        }
+    }
+
+    /// Whether no token was given.
+    pub fn is_missing(&self) -> bool {
+        *self == SeatToken::Missing
+    }
+
+    /// The token, or why there is none (the message of a 401).
+    ///
+    /// # Errors
+    /// The message: a missing token says what to send.
+    pub fn token(&self) -> Result<&str, String> {
+        match self {
+            SeatToken::Given(t) => Ok(t),
+            SeatToken::Missing => Err(format!("missing token: {USE_BEARER}")),
+            SeatToken::Refused(why) => Err(why.clone()),
+        }
+    }
+}
+
 /// Whether `t` looks like a token (32 lowercase hex characters).
 pub fn well_formed(t: &str) -> bool {
     t.len() == 32
@@ -136,5 +194,32 @@ mod tests {
         assert!(err("Bearer").starts_with("no token after `Bearer`"));
         assert!(err("Bearer xyz").contains("32 hex characters"));
         assert!(bearer_token(None).unwrap_err().starts_with("missing token"));
+    }
+
+    #[test]
+    fn seat_tokens_say_why_they_are_not_tokens() {
+        let (t, _) = new_token();
+        assert_eq!(
+            SeatToken::from_header(&format!("Bearer {t}")).token(),
+            Ok(t.as_str())
+        );
+        assert_eq!(SeatToken::from_hello(Some(&t)).token(), Ok(t.as_str()));
+        assert!(SeatToken::from_hello(None).is_missing());
+        assert!(SeatToken::Missing
+            .token()
+            .unwrap_err()
+            .starts_with("missing token"));
+        assert_eq!(
+            SeatToken::from_hello(Some("xyz")).token(),
+            Err(MALFORMED.to_string())
+        );
+        assert!(SeatToken::from_header("Basic abc")
+            .token()
+            .unwrap_err()
+            .contains("scheme `Basic`"));
+        assert!(SeatToken::unreadable_header()
+            .token()
+            .unwrap_err()
+            .contains("not readable text"));
     }
 }

@@ -1,12 +1,14 @@
-//! Reading requests: JSON bodies, path parameters and query strings, with
-//! every failure turned into an [`ApiError`] whose message names the field
-//! and what it must be, in words ("players must be a number from 2 to 12,
-//! got the string \"2\"") rather than the parser's Rust vocabulary.
+//! Reading requests: JSON bodies, path parameters, query strings and the
+//! seat token, with every failure turned into an [`ApiError`] whose
+//! message names the field and what it must be, in words ("players must
+//! be a number from 2 to 12, got the string \"2\"") rather than the
+//! parser's Rust vocabulary.
 //!
 //! Also the last line of defence: [`json_errors`] turns any error answer
 //! that is not JSON yet (a rejection of axum's own) into `{"error": …}`.
 
-use crate::api::ApiError;
+use crate::auth::SeatToken;
+use crate::error::ApiError;
 use crate::limits::{self, echo};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
@@ -16,6 +18,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sequence_common::json::{describe, kind_of, plain_expected};
 use serde::de::DeserializeOwned;
+use std::convert::Infallible;
 
 pub use sequence_common::json::Hints;
 
@@ -120,6 +123,25 @@ fn path_error(r: &PathRejection) -> ApiError {
         _ => "the URL path could not be read".to_string(),
     };
     ApiError::new(e.status(), msg)
+}
+
+/// The seat token of a request: its `Authorization: Bearer` header, read
+/// but not yet matched to a seat (the one extractor of seat tokens; see
+/// [`crate::tables::Core::seat_of_token`]). Never refuses by itself: a
+/// missing or bad header is refused (401) only where a seat is needed, and
+/// after the table is found.
+impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Infallible> {
+        Ok(match parts.headers.get(header::AUTHORIZATION) {
+            None => SeatToken::Missing,
+            Some(v) => match v.to_str() {
+                Ok(text) => SeatToken::from_header(text),
+                Err(_) => SeatToken::unreadable_header(),
+            },
+        })
+    }
 }
 
 /// The seat number of a URL (`…/seats/{seat}/…`) at a table of `players`

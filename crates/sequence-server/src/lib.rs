@@ -1,38 +1,41 @@
+#![warn(missing_docs)]
 //! The game server (`sequence serve`), its web UI and the load tool
 //! (`sequence loadtest`). The API is documented in docs/api.md.
 //!
-//! * [`config`]: settings; [`db`]: the event log in SQLite or PostgreSQL;
-//! * [`tables`]: table state rebuilt from events, views for seats and
-//!   spectators; [`api`]: HTTP handlers and the commit path;
-//! * [`ws`]: the table WebSocket; [`auth`]: tokens; [`limits`]: rate limits
-//!   and text caps; [`input`]: reading bodies, paths and queries, with
-//!   errors in words; [`bots`]: bot glue; [`assets`]: the embedded web UI;
-//! * [`loadtest`]: the load tool.
+//! * the table core: [`tables`] (table state rebuilt from events, the live
+//!   game written once for both games, views for seats and spectators,
+//!   [`tables::TableError`]); [`app`] (the shared state, opening a table,
+//!   the commit path, moves, bots, timers); [`db`] (the event log in
+//!   SQLite or PostgreSQL); [`bots`] (bot glue); [`auth`] (tokens);
+//! * the HTTP layer: [`routes`] (one file per resource), [`ws`] (the table
+//!   WebSocket), [`input`] (reading bodies, paths, queries and the seat
+//!   token, with errors in words), [`error`] (error answers: the one place
+//!   a table refusal gets its HTTP status), [`limits`] (rate limits and
+//!   text caps), [`assets`] (the embedded web UI);
+//! * [`config`]: settings; [`loadtest`]: the load tool.
 
-pub mod api;
+pub mod app;
 pub mod assets;
 pub mod auth;
 pub mod bots;
 pub mod config;
 pub mod db;
+pub mod error;
 pub mod input;
 pub mod limits;
 pub mod loadtest;
+pub mod routes;
 pub mod tables;
 pub mod ws;
 
-use api::App;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderName, HeaderValue};
-use axum::routing::{get, post};
-use axum::Router;
+use app::App;
 use clap::Args;
 pub use config::ServerConfig;
 pub use loadtest::{run_loadtest, LoadtestArgs};
+pub use routes::{router, CONTENT_SECURITY_POLICY};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tower_http::set_header::SetResponseHeaderLayer;
 
 /// `sequence serve`: HTTP + WebSocket server.
 #[derive(Debug, Args)]
@@ -52,64 +55,6 @@ pub struct ServeArgs {
     /// Pause before each bot move, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub bot_delay_ms: u64,
-}
-
-/// The HTTP router over a server state.
-pub fn router(app: Arc<App>) -> Router {
-    let api = Router::new()
-        .route("/api/tables", post(api::create_table).get(api::list_tables))
-        .route("/api/tables/{id}", get(api::get_table))
-        .route("/api/tables/{id}/join", post(api::join))
-        .route("/api/tables/{id}/leave", post(api::leave))
-        .route("/api/tables/{id}/view", get(api::view))
-        .route("/api/tables/{id}/moves", post(api::post_move))
-        .route("/api/tables/{id}/record", get(api::record))
-        .route("/api/tables/{id}/seats/{seat}/bot", post(api::seat_bot))
-        .route("/api/tables/{id}/rematch", post(api::rematch))
-        .route("/api/tables/{id}/ws", get(ws::handler))
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            api::rate_limit,
-        ));
-    let app_router = Router::new()
-        .route("/healthz", get(api::healthz))
-        .merge(api)
-        .fallback(assets::serve)
-        .method_not_allowed_fallback(|| async {
-            (
-                axum::http::StatusCode::METHOD_NOT_ALLOWED,
-                axum::Json(serde_json::json!({"error": "method not allowed for this path"})),
-            )
-        })
-        .layer(axum::middleware::map_response(input::json_errors));
-    with_security_headers(app_router)
-        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
-        .with_state(app)
-}
-
-/// The Content-Security-Policy of every answer: the web UI loads its
-/// scripts, styles, translations and WebSocket from this origin only (no
-/// inline script or style), its icon is a `data:` image, and no other site
-/// may frame it.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-    style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
-    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/// Security headers on every answer (set where a handler has not):
-/// [`CONTENT_SECURITY_POLICY`], `X-Content-Type-Options: nosniff`,
-/// `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer`.
-fn with_security_headers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
-    let set = |name: HeaderName, value: &'static str| {
-        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
-    };
-    r.layer(set(
-        header::CONTENT_SECURITY_POLICY,
-        CONTENT_SECURITY_POLICY,
-    ))
-    .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-    .layer(set(header::X_FRAME_OPTIONS, "DENY"))
-    .layer(set(header::REFERRER_POLICY, "no-referrer"))
 }
 
 /// A server running in the background (for tests and the load tool).
@@ -138,7 +83,7 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
     let app = Arc::new(App::new(db, cfg));
     for id in app.db.tables_with_status("playing", 100_000).await? {
         if let Err(e) = app.table(&id).await {
-            tracing::error!(table = %id, "cannot resume: {}", e.message);
+            tracing::error!(table = %id, "cannot resume: {e}");
         }
     }
     check_listen(listen)?;
@@ -151,7 +96,7 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
         let mut tick = tokio::time::interval(Duration::from_millis(500));
         loop {
             tick.tick().await;
-            api::check_timers(&timers).await;
+            app::check_timers(&timers).await;
         }
     });
     if app.db.shared() {
@@ -165,7 +110,7 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
                     let mut t = tref.lock().await;
                     if !t.subs.is_empty() {
                         if let Err(e) = poll.sync(&mut t).await {
-                            tracing::warn!(table = %t.core.id, "sync: {}", e.message);
+                            tracing::warn!(table = %t.core.id, "sync: {e}");
                         }
                     }
                 }

@@ -3,21 +3,24 @@
 //! spectator); the server then pushes every new view and carries chat and
 //! moves. Frames are capped at 16 KiB; each connection is rate limited.
 
-use crate::api::{play_move, seat_of_token, ApiError, App, TableRef};
+use crate::app::{self, play_move, App, TableRef};
+use crate::auth::SeatToken;
+use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
 use crate::limits::{self, Bucket};
-use crate::tables::{now_ms, Sub};
+use crate::tables::{Sub, Table};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::mpsc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
 
 /// Messages a connection may send per second, and the burst.
 const WS_RATE: f64 = 10.0;
@@ -159,248 +162,333 @@ pub async fn handler(
         .on_upgrade(move |socket| async move { run(app, tref, socket).await }))
 }
 
-fn err_msg(status: StatusCode, msg: &str) -> String {
-    let msg = limits::escape_controls(msg);
-    json!({"type": "error", "status": status.as_u16(), "error": msg}).to_string()
+/// How the server ends a connection: the close frame it sends.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Closing {
+    /// The client closed, or its seat was given away: a plain close.
+    Plain,
+    /// The connection kept flooding past the rate limit: 1008.
+    Flooding,
+    /// A frame over the size cap: 1009.
+    TooBig,
 }
 
-async fn close_with(socket: &mut WebSocket, status: StatusCode, msg: &str) {
-    let _ = socket
-        .send(Message::Text(err_msg(status, msg).into()))
-        .await;
+impl Closing {
+    /// The close frame, `None` for a plain close.
+    fn frame(self) -> Option<CloseFrame> {
+        let (code, reason) = match self {
+            Closing::Plain => return None,
+            Closing::Flooding => (1008, "rate limit: too many messages"),
+            Closing::TooBig => (1009, "frame over 16 KiB"),
+        };
+        Some(CloseFrame {
+            code,
+            reason: Utf8Bytes::from_static(reason),
+        })
+    }
+
+    /// How to close after a read error: 1009 for a frame or message over
+    /// the cap (tungstenite's typed capacity error), else a plain close.
+    fn after(e: &axum::Error) -> Closing {
+        let too_big = std::error::Error::source(e)
+            .and_then(|s| s.downcast_ref::<tungstenite::Error>())
+            .is_some_and(|t| {
+                matches!(
+                    t,
+                    tungstenite::Error::Capacity(
+                        tungstenite::error::CapacityError::MessageTooLong { .. }
+                    )
+                )
+            });
+        if too_big {
+            Closing::TooBig
+        } else {
+            Closing::Plain
+        }
+    }
+}
+
+/// Sends an error and closes with 1008 (a refused `hello`).
+async fn close_with(socket: &mut WebSocket, e: ApiError) {
+    let _ = socket.send(Message::Text(e.ws_message().into())).await;
     let _ = socket
         .send(Message::Close(Some(CloseFrame {
             code: 1008,
-            reason: Utf8Bytes::from(msg.chars().take(100).collect::<String>()),
+            reason: Utf8Bytes::from(e.message.chars().take(100).collect::<String>()),
         })))
         .await;
 }
 
+/// One connection: the hello, then a writer task sending what the table
+/// queues and this task reading the client's messages until one side
+/// ends; then the closing handshake.
 async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
-    // 1. hello
-    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
-    let text = match first {
-        Ok(Some(Ok(Message::Text(t)))) => t,
-        Ok(Some(Ok(_))) => {
-            return close_with(
-                &mut socket,
-                StatusCode::BAD_REQUEST,
-                "the first message must be hello",
-            )
-            .await
-        }
-        _ => return,
+    let Some(token) = hello(&mut socket).await else {
+        return;
     };
-    let token = match parse_client(&text) {
-        Ok(ClientMsg::Hello { token }) => token,
-        Ok(_) => {
-            return close_with(
-                &mut socket,
-                StatusCode::BAD_REQUEST,
-                "the first message must be hello",
-            )
-            .await
-        }
-        Err(e) => return close_with(&mut socket, StatusCode::BAD_REQUEST, &e).await,
+    let (tx, rx) = mpsc::channel::<Arc<str>>(QUEUE);
+    let id = app.conn_id();
+    let seat = match enter(&tref, id, &token, tx).await {
+        Ok(seat) => seat,
+        Err(e) => return close_with(&mut socket, e).await,
     };
-    let (tx, mut rx) = mpsc::channel::<Arc<str>>(QUEUE);
-    let conn = app.conn_id();
-    let seat = {
-        let mut t = tref.lock().await;
-        let seat = match token.as_deref() {
-            None => None,
-            Some(tok) => match seat_of_token(tok, &t.core) {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    drop(t);
-                    return close_with(&mut socket, e.status, &e.message).await;
-                }
-            },
-        };
-        let _ = tx.try_send(json!({"type": "welcome", "seat": seat}).to_string().into());
-        for c in t.chat.iter() {
-            let _ = tx.try_send(c.to_string().into());
-        }
-        if let Some(s) = seat {
-            t.connected[s as usize] += 1;
-        }
-        t.subs.push(Sub {
-            id: conn,
-            seat,
-            tx: tx.clone(),
-        });
-        // everyone sees the connected flag change; this connection gets its view
-        t.broadcast_views();
-        seat
-    };
-    drop(tx);
-    let (mut sink, mut stream) = socket.split();
-    // The close code the reader decided on (0: a plain close): 1008 for a
-    // flooding connection, 1009 for a frame over the size cap.
-    let close_code = std::sync::Arc::new(std::sync::atomic::AtomicU16::new(0));
-    let writer_code = close_code.clone();
-    let writer = tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
-            if sink
-                .send(Message::Text(Utf8Bytes::from(&*text)))
-                .await
-                .is_err()
-            {
-                break;
-            }
-        }
-        let code = writer_code.load(std::sync::atomic::Ordering::SeqCst);
-        if code != 0 {
-            let reason = if code == 1009 {
-                "frame over 16 KiB"
-            } else {
-                "rate limit: too many messages"
-            };
-            let _ = sink
-                .send(Message::Close(Some(CloseFrame {
-                    code,
-                    reason: Utf8Bytes::from_static(reason),
-                })))
-                .await;
-        } else {
-            let _ = sink.close().await;
-        }
-    });
-    let mut bucket = Bucket::new(WS_BURST);
-    let mut refused = 0u32;
-    let mut last_refusal = None;
-    while let Some(item) = stream.next().await {
-        let msg = match item {
-            Ok(m) => m,
-            Err(e) => {
-                let why = e.to_string().to_ascii_lowercase();
-                tracing::debug!(conn, "websocket read error: {why}");
-                if ["size", "too long", "too big", "limit", "capacity"]
-                    .iter()
-                    .any(|w| why.contains(w))
-                {
-                    close_code.store(1009, std::sync::atomic::Ordering::SeqCst);
-                }
-                break;
-            }
-        };
-        let text = match msg {
-            Message::Text(t) => t,
-            Message::Close(_) => break,
-            Message::Binary(_) => {
-                reply(
-                    &tref,
-                    conn,
-                    err_msg(StatusCode::BAD_REQUEST, "binary frames are not accepted"),
-                )
-                .await;
-                continue;
-            }
-            _ => continue,
-        };
-        if last_refusal.is_some_and(|t: std::time::Instant| t.elapsed() >= WS_PAUSE) {
-            refused = 0;
-        }
-        if !bucket.take(WS_RATE, WS_BURST) {
-            last_refusal = Some(std::time::Instant::now());
-            refused += 1;
-            if refused > WS_MAX_REFUSED {
-                close_code.store(1008, std::sync::atomic::Ordering::SeqCst);
-                break;
-            }
-            reply(
-                &tref,
-                conn,
-                err_msg(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate limit: too many messages",
-                ),
-            )
-            .await;
-            continue;
-        }
-        match parse_client(&text) {
-            Err(e) => reply(&tref, conn, err_msg(StatusCode::BAD_REQUEST, &e)).await,
-            Ok(ClientMsg::Hello { .. }) => {
-                reply(
-                    &tref,
-                    conn,
-                    err_msg(StatusCode::BAD_REQUEST, "already said hello"),
-                )
-                .await
-            }
-            Ok(ClientMsg::Ping) => reply(&tref, conn, json!({"type": "pong"}).to_string()).await,
-            Ok(ClientMsg::Chat { text }) => {
-                let Some(s) = seat else {
-                    reply(
-                        &tref,
-                        conn,
-                        err_msg(StatusCode::FORBIDDEN, "spectators cannot chat"),
-                    )
-                    .await;
-                    continue;
-                };
-                let clean = limits::clean_text(&text, limits::MAX_CHAT);
-                if clean.is_empty() {
-                    continue;
-                }
-                let mut t = tref.lock().await;
-                let name = t.core.seats[s as usize].name.clone();
-                let line =
-                    json!({"type": "chat", "seat": s, "name": name, "text": clean, "at": now_ms()});
-                t.chat.push_back(line.clone());
-                while t.chat.len() > 50 {
-                    t.chat.pop_front();
-                }
-                t.broadcast(&line);
-            }
-            Ok(ClientMsg::Move { move_number, mv }) => {
-                let Some(s) = seat else {
-                    reply(
-                        &tref,
-                        conn,
-                        err_msg(StatusCode::UNAUTHORIZED, "spectators cannot move"),
-                    )
-                    .await;
-                    continue;
-                };
-                let mut t = tref.lock().await;
-                if !t.subs.iter().any(|x| x.id == conn) {
-                    break; // the seat was given away or left
-                }
-                if let Err(e) = play_move(&app, &tref, &mut t, s, move_number, mv).await {
-                    let m = err_msg(e.status, &e.message);
-                    drop(t);
-                    reply(&tref, conn, m).await;
-                }
-            }
-        }
-    }
-    {
-        let mut t = tref.lock().await;
-        t.drop_subs(&[conn]);
-        t.broadcast_views();
-    }
+    let (sink, mut stream) = socket.split();
+    let (close_tx, close_rx) = oneshot::channel();
+    let writer = tokio::spawn(write(sink, rx, close_rx));
+    let mut conn = Conn::new(app, tref, id, seat);
+    let closing = conn.read(&mut stream).await;
+    let _ = close_tx.send(closing);
+    conn.leave().await;
     let _ = writer.await;
-    if close_code.load(std::sync::atomic::Ordering::SeqCst) != 0 {
-        // Closing handshake: read (and drop) what the client still sends
-        // until its close frame, so the socket is not reset under frames it
-        // already sent and the client reads our close code (1008/1009).
-        let _ = tokio::time::timeout(CLOSE_WAIT, async {
-            while let Some(Ok(m)) = stream.next().await {
-                if matches!(m, Message::Close(_)) {
-                    break;
-                }
-            }
-        })
-        .await;
+    if closing != Closing::Plain {
+        drain(&mut stream).await;
     }
 }
 
-async fn reply(tref: &TableRef, conn: u64, text: String) {
-    let t = tref.lock().await;
-    if let Some(s) = t.subs.iter().find(|s| s.id == conn) {
-        let _ = s.tx.try_send(text.into());
+/// Reads the first message, which must be a `hello`: its token, or `None`
+/// after refusing it (the connection is then closed).
+async fn hello(socket: &mut WebSocket) -> Option<SeatToken> {
+    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
+    let not_hello = || ApiError::bad("the first message must be hello");
+    let text = match first {
+        Ok(Some(Ok(Message::Text(t)))) => t,
+        Ok(Some(Ok(_))) => {
+            close_with(socket, not_hello()).await;
+            return None;
+        }
+        _ => return None,
+    };
+    match parse_client(&text) {
+        Ok(ClientMsg::Hello { token }) => Some(SeatToken::from_hello(token.as_deref())),
+        Ok(_) => {
+            close_with(socket, not_hello()).await;
+            None
+        }
+        Err(e) => {
+            close_with(socket, ApiError::bad(e)).await;
+            None
+        }
+    }
+}
+
+/// Finds the seat of the hello's `token` (none: a spectator) and
+/// [`subscribe`]s the connection.
+///
+/// # Errors
+/// 401 for a token of no seat of this table.
+async fn enter(
+    tref: &TableRef,
+    id: u64,
+    token: &SeatToken,
+    tx: mpsc::Sender<Arc<str>>,
+) -> Result<Option<u8>, ApiError> {
+    let mut t = tref.lock().await;
+    let seat = if token.is_missing() {
+        None
+    } else {
+        Some(t.core.seat_of_token(token)?)
+    };
+    subscribe(&mut t, id, seat, tx);
+    Ok(seat)
+}
+
+/// Registers connection `id` of `seat` (`None`: a spectator) with the
+/// table: sends `welcome` and the recent chat, counts the seat connected
+/// and sends everyone their view (this one gets its first).
+fn subscribe(t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Sender<Arc<str>>) {
+    let _ = tx.try_send(json!({"type": "welcome", "seat": seat}).to_string().into());
+    for c in t.chat.iter() {
+        let _ = tx.try_send(c.to_string().into());
+    }
+    if let Some(c) = seat.and_then(|s| t.connected.get_mut(s as usize)) {
+        *c += 1;
+    }
+    t.subs.push(Sub { id, seat, tx });
+    // everyone sees the connected flag change; this connection gets its view
+    t.broadcast_views();
+}
+
+/// The writer: sends what the table queues for this connection until the
+/// queue closes (the connection left the table), then the close frame the
+/// reader decided on (a plain close if it has not decided).
+async fn write(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Arc<str>>,
+    mut closing: oneshot::Receiver<Closing>,
+) {
+    while let Some(text) = rx.recv().await {
+        if sink
+            .send(Message::Text(Utf8Bytes::from(&*text)))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    match closing.try_recv().ok().and_then(Closing::frame) {
+        Some(frame) => {
+            let _ = sink.send(Message::Close(Some(frame))).await;
+        }
+        None => {
+            let _ = sink.close().await;
+        }
+    }
+}
+
+/// The closing handshake after the server closed with a code: reads (and
+/// drops) what the client still sends until its close frame, so the
+/// socket is not reset under frames it already sent and the client reads
+/// the close code (1008/1009).
+async fn drain(stream: &mut SplitStream<WebSocket>) {
+    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
+/// What to do after a client message.
+enum Next {
+    /// Read the next one.
+    Go,
+    /// Stop: the connection no longer belongs to the table.
+    Stop,
+}
+
+/// The reading side of one connection: its seat, its rate limit.
+struct Conn {
+    app: Arc<App>,
+    tref: TableRef,
+    id: u64,
+    seat: Option<u8>,
+    bucket: Bucket,
+    refused: u32,
+    last_refusal: Option<Instant>,
+}
+
+impl Conn {
+    fn new(app: Arc<App>, tref: TableRef, id: u64, seat: Option<u8>) -> Conn {
+        Conn {
+            app,
+            tref,
+            id,
+            seat,
+            bucket: Bucket::new(WS_BURST),
+            refused: 0,
+            last_refusal: None,
+        }
+    }
+
+    /// Reads and handles the client's messages until it closes, the
+    /// connection leaves the table, floods, or sends a frame over the cap.
+    async fn read(&mut self, stream: &mut SplitStream<WebSocket>) -> Closing {
+        while let Some(item) = stream.next().await {
+            let text = match item {
+                Ok(Message::Text(t)) => t,
+                Ok(Message::Close(_)) => return Closing::Plain,
+                Ok(Message::Binary(_)) => {
+                    self.refuse(ApiError::bad("binary frames are not accepted"))
+                        .await;
+                    continue;
+                }
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::debug!(conn = self.id, "websocket read error: {e}");
+                    return Closing::after(&e);
+                }
+            };
+            if !self.within_rate() {
+                if self.refused > WS_MAX_REFUSED {
+                    return Closing::Flooding;
+                }
+                self.refuse(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate limit: too many messages",
+                ))
+                .await;
+                continue;
+            }
+            match self.handle(&text).await {
+                Ok(Next::Go) => {}
+                Ok(Next::Stop) => return Closing::Plain,
+                Err(e) => self.refuse(e).await,
+            }
+        }
+        Closing::Plain
+    }
+
+    /// Takes a token of the connection's bucket; a refusal counts toward
+    /// closing a flooding connection, and a pause after one forgives the
+    /// earlier ones.
+    fn within_rate(&mut self) -> bool {
+        if self.last_refusal.is_some_and(|t| t.elapsed() >= WS_PAUSE) {
+            self.refused = 0;
+        }
+        if self.bucket.take(WS_RATE, WS_BURST) {
+            return true;
+        }
+        self.last_refusal = Some(Instant::now());
+        self.refused += 1;
+        false
+    }
+
+    /// Handles one text message.
+    ///
+    /// # Errors
+    /// The refusal to send back.
+    async fn handle(&mut self, text: &str) -> Result<Next, ApiError> {
+        match parse_client(text).map_err(ApiError::bad)? {
+            ClientMsg::Hello { .. } => Err(ApiError::bad("already said hello")),
+            ClientMsg::Ping => {
+                self.reply(json!({"type": "pong"}).to_string()).await;
+                Ok(Next::Go)
+            }
+            ClientMsg::Chat { text } => {
+                let seat = self.seat.ok_or_else(|| {
+                    ApiError::new(StatusCode::FORBIDDEN, "spectators cannot chat")
+                })?;
+                let clean = limits::clean_text(&text, limits::MAX_CHAT);
+                if !clean.is_empty() {
+                    app::chat(&mut *self.tref.lock().await, seat, clean);
+                }
+                Ok(Next::Go)
+            }
+            ClientMsg::Move { move_number, mv } => {
+                let seat = self.seat.ok_or_else(|| {
+                    ApiError::new(StatusCode::UNAUTHORIZED, "spectators cannot move")
+                })?;
+                let mut t = self.tref.lock().await;
+                if !t.subs.iter().any(|x| x.id == self.id) {
+                    return Ok(Next::Stop); // the seat was given away or left
+                }
+                play_move(&self.app, &self.tref, &mut t, seat, move_number, mv).await?;
+                Ok(Next::Go)
+            }
+        }
+    }
+
+    /// Sends a refusal to this connection.
+    async fn refuse(&self, e: ApiError) {
+        self.reply(e.ws_message()).await;
+    }
+
+    /// Queues `text` for this connection only.
+    async fn reply(&self, text: String) {
+        let t = self.tref.lock().await;
+        if let Some(s) = t.subs.iter().find(|s| s.id == self.id) {
+            let _ = s.tx.try_send(text.into());
+        }
+    }
+
+    /// Leaves the table: the connection stops getting views and everyone
+    /// sees the connected flag change.
+    async fn leave(&self) {
+        let mut t = self.tref.lock().await;
+        t.drop_subs(&[self.id]);
+        t.broadcast_views();
     }
 }
 
@@ -435,6 +523,29 @@ mod tests {
         assert!(parse_client(r#"{"type":"move","move":{}}"#)
             .unwrap_err()
             .contains("move_number"));
+    }
+
+    /// The close code of a read error comes from tungstenite's typed
+    /// error, not from its text.
+    #[test]
+    fn frames_over_the_cap_close_with_1009() {
+        use tungstenite::error::{CapacityError, ProtocolError};
+        let too_long = axum::Error::new(tungstenite::Error::Capacity(
+            CapacityError::MessageTooLong {
+                size: 70_000,
+                max_size: limits::MAX_BODY,
+            },
+        ));
+        assert_eq!(Closing::after(&too_long), Closing::TooBig);
+        let other = axum::Error::new(tungstenite::Error::Protocol(
+            ProtocolError::ResetWithoutClosingHandshake,
+        ));
+        assert_eq!(Closing::after(&other), Closing::Plain);
+        let text_only = axum::Error::new(std::io::Error::other("message too long: size limit"));
+        assert_eq!(Closing::after(&text_only), Closing::Plain);
+        assert_eq!(Closing::TooBig.frame().map(|f| f.code), Some(1009));
+        assert_eq!(Closing::Flooding.frame().map(|f| f.code), Some(1008));
+        assert!(Closing::Plain.frame().is_none());
     }
 
     /// Fresh-tester report: serde's Rust words ("expected u32") reached

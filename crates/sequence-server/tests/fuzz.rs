@@ -3,6 +3,7 @@
 //! never panics and never changes a table on refusal.
 
 use proptest::prelude::*;
+use sequence_server::error::status_of;
 use sequence_server::tables::{Core, Event, GameKind, Spec, Table};
 use sequence_server::ws::parse_client;
 use serde_json::{json, Value};
@@ -92,7 +93,7 @@ proptest! {
     fn moves_from_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         if let Ok(v) = serde_json::from_slice::<Value>(&bytes) {
             let _ = sequence_classic::record::move_from_json(&v, 5);
-            let _ = sequence_server::tables::stacks_move(&v);
+            let _ = sequence_stacks::record::input_from_json(&v);
         }
     }
 
@@ -106,8 +107,9 @@ proptest! {
                 prop_assert_eq!(copy.moves, before.0 + 1);
             }
             Err(e) => {
-                prop_assert!([400u16, 409, 422].contains(&e.status.as_u16()), "{} {}", e.status, e.message);
-                prop_assert!(!e.message.is_empty());
+                let status = status_of(&e);
+                prop_assert!([400u16, 409, 422].contains(&status.as_u16()), "{} {}", status, e);
+                prop_assert!(!e.message().is_empty());
                 // a refused move changes nothing
                 prop_assert_eq!((copy.moves, copy.next_seq, copy.to_act()), before);
                 let a = Table::new(copy.clone()).view(Some(0));

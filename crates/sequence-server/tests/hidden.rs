@@ -11,8 +11,9 @@ mod common;
 use common::{server, Server, Ws};
 use rand::seq::IndexedRandom;
 use rand::Rng;
+use sequence_common::Rules;
 use sequence_common::Seat;
-use sequence_server::tables::{Core, Event, Live, Spec};
+use sequence_server::tables::{Core, Event, Spec};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -24,64 +25,64 @@ struct Truth {
 }
 
 fn truth_of(core: &Core) -> Truth {
-    match core.live.as_ref().expect("game") {
-        Live::Classic(m) => {
-            let g = m.game();
-            let players = g.players();
-            let mut public = HashSet::new();
-            for s in 0..players {
-                public.extend(g.discard_pile(Seat(s)).map(|c| c.to_string()));
-            }
-            if let Some((_, mv)) = g.last_move() {
-                public.extend(
-                    sequence_classic::record::move_to_json(Seat(0), &mv, 5)
-                        .as_object()
-                        .unwrap()
-                        .values()
-                        .filter_map(|v| v.as_str().map(String::from)),
-                );
-            }
-            let hands = (0..players)
-                .map(|s| {
-                    let mut h: Vec<String> =
-                        g.hand(Seat(s)).iter().map(|c| c.to_string()).collect();
-                    h.sort();
-                    h
-                })
-                .collect();
-            Truth { hands, public }
+    let live = core.live.as_ref().expect("game").as_any();
+    if let Some(m) = live.downcast_ref::<sequence_classic::record::Match>() {
+        let g = m.game();
+        let players = g.players();
+        let mut public = HashSet::new();
+        for s in 0..players {
+            public.extend(g.discard_pile(Seat(s)).map(|c| c.to_string()));
         }
-        Live::Stacks(m, last) => {
-            let g = m.game();
-            let v = serde_json::to_value(g.view(Seat(0))).unwrap();
-            let mut public = HashSet::new();
-            for k in ["discard_piles", "piles", "completed", "action_discards"] {
-                collect_strings(&v[k], &mut public);
-            }
-            // cards the engine marks as known to be in a hand (taken from a
-            // discard pile everyone saw)
-            for s in 0..g.players() {
-                let vs = serde_json::to_value(g.view(Seat(s))).unwrap();
-                collect_strings(&vs["known_in_hands"], &mut public);
-            }
-            if let Some((s, d)) = last {
-                if let Some(j) = d.to_record_json(*s) {
-                    collect_strings(&j, &mut public);
-                }
-            }
-            let hands = (0..g.players())
-                .map(|s| {
-                    let mut h: Vec<String> = g
-                        .hand(Seat(s))
-                        .iter()
-                        .map(|c| c.code().to_string())
-                        .collect();
-                    h.sort();
-                    h
-                })
-                .collect();
-            Truth { hands, public }
+        if let Some((_, mv)) = g.last_move() {
+            public.extend(
+                sequence_classic::record::move_to_json(Seat(0), &mv, 5)
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .filter_map(|v| v.as_str().map(String::from)),
+            );
         }
+        let hands = (0..players)
+            .map(|s| {
+                let mut h: Vec<String> = g.hand(Seat(s)).iter().map(|c| c.to_string()).collect();
+                h.sort();
+                h
+            })
+            .collect();
+        Truth { hands, public }
+    } else if let Some(m) = live.downcast_ref::<sequence_stacks::Match>() {
+        let g = m.game();
+        let v = serde_json::to_value(g.view(Seat(0))).unwrap();
+        let mut public = HashSet::new();
+        for k in ["discard_piles", "piles", "completed", "action_discards"] {
+            collect_strings(&v[k], &mut public);
+        }
+        // cards the engine marks as known to be in a hand (taken from a
+        // discard pile everyone saw)
+        for s in 0..g.players() {
+            let vs = serde_json::to_value(g.view(Seat(s))).unwrap();
+            collect_strings(&vs["known_in_hands"], &mut public);
+        }
+        if let Some((s, d)) = Rules::last_move(g) {
+            collect_strings(
+                &sequence_stacks::notation::decision_json(s, &d),
+                &mut public,
+            );
+        }
+        let hands = (0..g.players())
+            .map(|s| {
+                let mut h: Vec<String> = g
+                    .hand(Seat(s))
+                    .iter()
+                    .map(|c| c.code().to_string())
+                    .collect();
+                h.sort();
+                h
+            })
+            .collect();
+        Truth { hands, public }
+    } else {
+        panic!("a table plays classic or Stacks")
     }
 }
 

@@ -5,6 +5,8 @@
 //! Strings with a count are plural objects (`{"one": …, "other": …}`) with
 //! the forms each language needs, looked up with `tn(key, count, …)`.
 
+mod common;
+
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -341,5 +343,329 @@ fn the_ui_needs_no_inline_script_or_style() {
         ] {
             assert!(!code.contains(bad), "{name} contains {bad}");
         }
+    }
+}
+
+// ---- Fonts (issue "The table people choose": every language must show on
+// a computer with no font for its script) ----
+
+/// One `@font-face` of web/fonts/fonts.css.
+struct Face {
+    file: String,
+    weight: u32,
+    /// The characters its `unicode-range` gives it.
+    range: BTreeSet<u32>,
+}
+
+/// `U+0020-007E, U+00A0` → the code points.
+fn unicode_range(s: &str) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let hex = part
+            .strip_prefix("U+")
+            .unwrap_or_else(|| panic!("unicode-range part {part:?}"));
+        let (a, b) = hex.split_once('-').unwrap_or((hex, hex));
+        let a = u32::from_str_radix(a, 16).expect("hex");
+        let b = u32::from_str_radix(b, 16).expect("hex");
+        assert!(a <= b, "unicode-range {part}");
+        out.extend(a..=b);
+    }
+    out
+}
+
+/// The value of `name: value;` inside a CSS block.
+fn css_value<'a>(block: &'a str, name: &str) -> Option<&'a str> {
+    let i = block.find(&format!("{name}:"))?;
+    let rest = &block[i + name.len() + 1..];
+    Some(rest[..rest.find(';')?].trim())
+}
+
+fn faces() -> Vec<Face> {
+    let css = std::fs::read_to_string(web().join("fonts/fonts.css")).expect("fonts/fonts.css");
+    let mut out = vec![];
+    for block in css.split("@font-face {").skip(1) {
+        let block = &block[..block.find('}').expect("a closed @font-face")];
+        assert_eq!(
+            css_value(block, "font-family"),
+            Some("\"Sequence UI\""),
+            "{block}"
+        );
+        let src = css_value(block, "src").expect("src");
+        let file = src
+            .strip_prefix("url(\"")
+            .and_then(|s| s.split_once("\")"))
+            .map(|(f, _)| f.to_string())
+            .unwrap_or_else(|| panic!("src {src}"));
+        assert!(src.ends_with("format(\"woff2\")"), "{src}");
+        out.push(Face {
+            file,
+            weight: css_value(block, "font-weight")
+                .and_then(|w| w.parse().ok())
+                .expect("a single font-weight"),
+            range: unicode_range(css_value(block, "unicode-range").expect("unicode-range")),
+        });
+    }
+    assert!(
+        out.len() >= 6,
+        "fonts.css declares the fonts ({})",
+        out.len()
+    );
+    out
+}
+
+/// A variable-length number of WOFF2's table directory (UIntBase128).
+fn base128(data: &[u8], at: &mut usize) -> u32 {
+    let mut v: u32 = 0;
+    for i in 0..5 {
+        let b = data[*at];
+        *at += 1;
+        assert!(!(i == 0 && b == 0x80), "UIntBase128 with a leading zero");
+        v = (v << 7) | u32::from(b & 0x7f);
+        if b & 0x80 == 0 {
+            return v;
+        }
+    }
+    panic!("UIntBase128 longer than 5 bytes")
+}
+
+/// The characters a WOFF2 font maps to glyphs: its `cmap` table, found
+/// in the table directory and cut from the Brotli-compressed table data.
+fn woff2_characters(data: &[u8]) -> BTreeSet<u32> {
+    let be16 = |i: usize| u16::from_be_bytes([data[i], data[i + 1]]);
+    let be32 = |i: usize| u32::from_be_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    assert_eq!(&data[..4], b"wOF2", "a WOFF2 file");
+    assert_ne!(&data[4..8], b"ttcf", "a single font, not a collection");
+    let tables = be16(12);
+    let compressed = be32(20) as usize;
+    let mut at = 48;
+    let mut offset = 0usize;
+    let mut cmap = None;
+    for _ in 0..tables {
+        let flags = data[at];
+        at += 1;
+        let known = flags & 0x3f;
+        let tag: [u8; 4] = if known == 63 {
+            at += 4;
+            data[at - 4..at].try_into().expect("4 bytes")
+        } else {
+            // the WOFF2 known-table index: cmap is 0, glyf 10, loca 11
+            match known {
+                0 => *b"cmap",
+                10 => *b"glyf",
+                11 => *b"loca",
+                _ => *b"    ",
+            }
+        };
+        let version = flags >> 6;
+        let length = base128(data, &mut at) as usize;
+        let transformed = if &tag == b"glyf" || &tag == b"loca" {
+            version == 0
+        } else {
+            version != 0
+        };
+        let stored = if transformed {
+            base128(data, &mut at) as usize
+        } else {
+            length
+        };
+        if &tag == b"cmap" {
+            assert!(!transformed, "cmap is stored as it is");
+            cmap = Some((offset, length));
+        }
+        offset += stored;
+    }
+    let mut tables_data = vec![];
+    std::io::Read::read_to_end(
+        &mut brotli_decompressor::Decompressor::new(&data[at..at + compressed], 4096),
+        &mut tables_data,
+    )
+    .expect("the table data decompresses");
+    assert_eq!(tables_data.len(), offset, "the tables' lengths add up");
+    let (start, len) = cmap.expect("a cmap table");
+    let table =
+        ttf_parser::cmap::Table::parse(&tables_data[start..start + len]).expect("a readable cmap");
+    let mut out = BTreeSet::new();
+    for sub in table.subtables {
+        if sub.is_unicode() {
+            sub.codepoints(|c| {
+                if sub.glyph_index(c).is_some_and(|g| g.0 != 0) {
+                    out.insert(c);
+                }
+            });
+        }
+    }
+    out
+}
+
+fn show(c: u32) -> String {
+    format!(
+        "U+{c:04X} {:?}",
+        char::from_u32(c).map(String::from).unwrap_or_default()
+    )
+}
+
+/// Each font file has a glyph for every character its `unicode-range`
+/// claims (so the browser never picks it for a character it lacks), is
+/// small, and has its OFL licence beside it.
+#[test]
+fn each_font_has_what_its_range_claims_and_its_licence() {
+    let mut total = 0;
+    for face in faces() {
+        let path = web().join("fonts").join(&face.file);
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        total += data.len();
+        assert!(
+            data.len() < 40_000,
+            "{} is {} bytes: subset it (tools/subset_fonts.py)",
+            face.file,
+            data.len()
+        );
+        let has = woff2_characters(&data);
+        let lacks: Vec<String> = face.range.difference(&has).map(|&c| show(c)).collect();
+        assert!(lacks.is_empty(), "{} lacks {lacks:?}", face.file);
+        let stem = face.file.rsplit_once('-').map_or("", |(s, _)| s);
+        let licence = std::fs::read_to_string(web().join(format!("fonts/{stem}.LICENSE.txt")))
+            .unwrap_or_else(|e| panic!("{}: no licence beside it: {e}", face.file));
+        assert!(
+            licence.contains("SIL Open Font License, Version 1.1"),
+            "{}: the licence is the OFL",
+            face.file
+        );
+    }
+    assert!(total < 200_000, "the fonts weigh {total} bytes in all");
+    let css = std::fs::read_to_string(web().join("style.css")).expect("style.css");
+    assert!(
+        css.contains("@import url(\"fonts/fonts.css\");")
+            && css.contains("font-family: \"Sequence UI\""),
+        "style.css loads the fonts and uses them first"
+    );
+}
+
+/// Every character of every language file (and of the page, its scripts
+/// and styles: language names, card suits, symbols) has a font of the
+/// page at the normal weight, and every letter also at bold: no language
+/// shows empty boxes on a computer without fonts for its script.
+#[test]
+fn every_character_of_the_ui_has_a_font() {
+    let faces = faces();
+    let at = |weight: u32, c: u32| {
+        faces
+            .iter()
+            .any(|f| f.weight == weight && f.range.contains(&c))
+    };
+    let mut texts: Vec<(String, String)> = LANGUAGES
+        .iter()
+        .map(|lang| {
+            let text: Vec<String> = strings(lang)
+                .values()
+                .flat_map(|v| forms(v).into_iter().map(str::to_string))
+                .collect();
+            (format!("i18n/{lang}.json"), text.join("\n"))
+        })
+        .collect();
+    for file in ["index.html", "style.css"] {
+        texts.push((
+            file.into(),
+            std::fs::read_to_string(web().join(file)).expect("read"),
+        ));
+    }
+    texts.extend(scripts().into_iter().map(|(n, s)| (format!("js/{n}"), s)));
+    let mut checked = BTreeSet::new();
+    for (file, text) in &texts {
+        for ch in text.chars().filter(|c| !c.is_control()) {
+            let c = u32::from(ch);
+            checked.insert(c);
+            assert!(
+                at(400, c),
+                "{file}: no font of fonts.css has {} (run tools/subset_fonts.py)",
+                show(c)
+            );
+            if ch.is_alphabetic() {
+                assert!(at(700, c), "{file}: no bold font has {}", show(c));
+            }
+        }
+    }
+    // the scripts of the five languages are among them
+    for (script, first, last) in [
+        ("Georgian", 0x10D0, 0x10FA),
+        ("Persian", 0x0627, 0x064A),
+        ("Ukrainian", 0x0410, 0x044F),
+        ("Kannada", 0x0C95, 0x0CB9),
+    ] {
+        assert!(
+            checked.iter().any(|c| (first..=last).contains(c)),
+            "no {script} letters checked"
+        );
+    }
+}
+
+/// The server sends the fonts with their type (`font/woff2`, which the
+/// page's `font-src 'self'` allows) and the bytes of the files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_serves_the_fonts() {
+    let s = common::server(0).await;
+    for face in faces() {
+        let r = s
+            .http
+            .get(format!("{}/fonts/{}", s.base, face.file))
+            .send()
+            .await
+            .expect("GET a font");
+        assert_eq!(r.status(), 200, "{}", face.file);
+        assert_eq!(r.headers()["content-type"], "font/woff2", "{}", face.file);
+        let body = r.bytes().await.expect("body");
+        let file = std::fs::read(web().join("fonts").join(&face.file)).expect("font file");
+        assert!(body[..] == file[..], "{} is served as it is", face.file);
+    }
+    let r = s
+        .http
+        .get(format!("{}/fonts/fonts.css", s.base))
+        .send()
+        .await
+        .expect("GET fonts.css");
+    assert_eq!(r.headers()["content-type"], "text/css; charset=utf-8");
+}
+
+/// The page takes a seat's team (C3) and the sequences needed to win (C9)
+/// from the server (the table info's `team`, the view's `win_sequences`),
+/// never from the rules; and the table page stays split into small
+/// modules (it was one 330-line closure).
+#[test]
+fn the_ui_does_not_work_out_teams_or_the_win_from_the_rules() {
+    for (name, src) in scripts() {
+        for bad in [
+            "% teams",
+            "% v.teams",
+            "teams === 3 ? 1 : 2",
+            "teams === 3 ? 1",
+            "TEAM_COLOURS",
+        ] {
+            assert!(
+                !src.contains(bad),
+                "{name} works a rule out itself ({bad}): use the server's data"
+            );
+        }
+    }
+    let all: String = scripts().into_iter().map(|(_, s)| s).collect();
+    assert!(all.contains("seat.team") || all.contains(".team)") || all.contains("s.team"));
+    assert!(all.contains("win_sequences"));
+    let table = std::fs::read_to_string(web().join("js/table.js")).expect("table.js");
+    assert!(
+        table.lines().count() < 200,
+        "js/table.js has {} lines: keep state, panels and actions in their modules",
+        table.lines().count()
+    );
+    for module in [
+        "table-state.js",
+        "table-actions.js",
+        "table-panels.js",
+        "focus.js",
+        "join.js",
+    ] {
+        assert!(
+            table.contains(&format!("\"./{module}\"")),
+            "table.js uses {module}"
+        );
     }
 }

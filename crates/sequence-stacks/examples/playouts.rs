@@ -4,7 +4,7 @@
 //! for profiling the engine alone.
 
 use sequence_stacks::card::{Card, MAX_CARDS};
-use sequence_stacks::{Game, Options};
+use sequence_stacks::{Config, Game, Options};
 use std::time::Instant;
 
 fn main() {
@@ -15,11 +15,12 @@ fn main() {
     let mut deck = [Card::B1; MAX_CARDS];
     let start = Instant::now();
     let mut decisions = 0u64;
+    let Ok(config) = Config::new(players, Options::default()) else {
+        eprintln!("players must be 2 to 6");
+        return;
+    };
     for _ in 0..games {
-        let Ok(mut g) = Game::random_into(players, Options::default(), &mut rng, &mut deck) else {
-            eprintln!("players must be 2 to 6");
-            return;
-        };
+        let mut g = Game::deal_into(config, &mut rng, &mut deck);
         decisions += g.playout(&mut rng, 1_000_000) as u64;
     }
     let s = start.elapsed().as_secs_f64();

@@ -1,10 +1,12 @@
 //! Rule tests, named after the rule ids of RULES.md Part 2.
 
 use crate::card::{deck_counts, sorted_deck, Card, Colour, Place};
-use crate::game::{Decision, Game, NoReshuffle, PlayError, Source, Status};
+use crate::game::{Game, Status};
+use crate::moves::{Decision, Decisions, PlayError, Source};
 use crate::options::{BlockWindow, Options, Refill, ReshuffleActions};
 use crate::record::{replay, Match};
 use sequence_common::{Direction, Seat};
+use sequence_common::{NoReshuffler as NoReshuffle, ReshuffleError, RngReshuffler};
 
 const BA: Place = Place::blue_a();
 const BB: Place = Place::blue_b();
@@ -66,6 +68,12 @@ fn push_discard(g: &mut Game, seat: Seat, c: Card) {
     g.discard_len[s] += 1;
 }
 
+fn legal(g: &Game) -> Decisions {
+    let mut d = Decisions::new();
+    g.legal_moves(&mut d);
+    d
+}
+
 fn conserved(g: &Game) {
     assert_eq!(g.card_census(), deck_counts(g.players()));
 }
@@ -95,7 +103,12 @@ const D: Options = Options {
 #[test]
 fn s2_deal_five_each_from_the_dealers_left() {
     let deck = sorted_deck(3);
-    let g = Game::deal(3, Options::default(), Seat(1), &deck).unwrap();
+    let g = Game::new(
+        crate::game::Config::new(3, Options::default()).unwrap(),
+        Seat(1),
+        &deck,
+    )
+    .unwrap();
     assert_eq!(g.turn(), Seat(2));
     assert_eq!(g.hand_len(Seat(0)), 5);
     assert_eq!(g.draw_pile_len(), 105);
@@ -107,18 +120,30 @@ fn s2_deal_five_each_from_the_dealers_left() {
     conserved(&g);
     let mut bad = deck.clone();
     bad[0] = Card::B2;
-    assert!(Game::deal(3, Options::default(), Seat(0), &bad)
-        .unwrap_err()
-        .to_string()
-        .contains("field `deck`"));
-    assert!(Game::deal(2, Options::default(), Seat(0), &deck).is_err());
-    assert!(Game::deal(7, Options::default(), Seat(0), &deck).is_err());
+    assert!(Game::new(
+        crate::game::Config::new(3, Options::default()).unwrap(),
+        Seat(0),
+        &bad
+    )
+    .unwrap_err()
+    .to_string()
+    .contains("field `deck`"));
+    assert!(Game::new(
+        crate::game::Config::new(2, Options::default()).unwrap(),
+        Seat(0),
+        &deck
+    )
+    .is_err());
+    assert!(crate::game::Config::new(7, Options::default()).is_err());
 }
 
 #[test]
 fn s2_two_player_deck_has_112_cards() {
     let mut rng = sequence_common::rng::game_rng(3);
-    let (g, deck) = Game::random(2, Options::default(), &mut rng).unwrap();
+    let (g, deck) = Game::deal(
+        crate::game::Config::new(2, Options::default()).unwrap(),
+        &mut rng,
+    );
     assert_eq!(deck.len(), 112);
     assert!(!deck.contains(&Card::Reverse));
     conserved(&g);
@@ -161,8 +186,7 @@ fn s3_wrong_colour_or_wrong_number_refused() {
         g.play(Seat(0), pile(Card::Skip, BA), &mut NoReshuffle),
         Err(PlayError::NotAPileCard(Card::Skip))
     );
-    assert!(!g
-        .legal()
+    assert!(!legal(&g)
         .iter()
         .any(|d| matches!(d, Decision::Pile { place, .. } if *place == BA)));
     assert_eq!(g.pile_top(BA), Some(1));
@@ -174,8 +198,7 @@ fn s3_pile_limit_reached_two_per_colour() {
     set_pile(&mut g, BA, 2);
     set_pile(&mut g, BB, 3);
     // No blue place is free: the B1 cannot start a third blue pile.
-    assert!(!g
-        .legal()
+    assert!(!legal(&g)
         .iter()
         .any(|d| matches!(d, Decision::Pile { card: Card::B1, .. })));
     let blue_c = Place::new(Colour::Blue, 2);
@@ -184,14 +207,14 @@ fn s3_pile_limit_reached_two_per_colour() {
         Err(PlayError::NoSuchPlace(blue_c, 2))
     );
     // Red still has two free places.
-    assert!(g.legal().contains(&pile(Card::R1, RA)));
+    assert!(legal(&g).contains(&pile(Card::R1, RA)));
     // S3a as an option: three piles per colour.
     let mut o = D;
     o.piles_per_colour = 3;
     let mut g3 = table(2, o, &[&[Card::B1], &[]]);
     set_pile(&mut g3, BA, 2);
     set_pile(&mut g3, BB, 3);
-    assert!(g3.legal().contains(&pile(Card::B1, blue_c)));
+    assert!(legal(&g3).contains(&pile(Card::B1, blue_c)));
 }
 
 #[test]
@@ -238,7 +261,7 @@ fn s4_top_of_own_discard_pile_playable_another_players_not() {
         from: Source::Discard,
         place: BA,
     };
-    assert!(g.legal().contains(&from_discard));
+    assert!(legal(&g).contains(&from_discard));
     // B3 lies under the top: not playable yet.
     let b3 = Decision::Pile {
         card: Card::B3,
@@ -297,7 +320,7 @@ fn s4_turn_ends_with_a_discard_and_not_seats_turn_refused() {
         g.play(Seat(0), Decision::End, &mut NoReshuffle),
         Err(PlayError::HandNotEmpty)
     );
-    assert!(!g.legal().contains(&Decision::End));
+    assert!(!legal(&g).contains(&Decision::End));
     play(&mut g, 0, Decision::Discard { card: Card::R4 });
     assert_eq!(g.discard_top(Seat(0)), Some(Card::R4));
     assert_eq!(g.turn(), Seat(1));
@@ -334,7 +357,7 @@ fn s4_emptied_hand_draws_five_more_and_end_without_discard() {
     g2.play(Seat(0), pile(Card::B1, BA), &mut NoReshuffle)
         .unwrap();
     assert_eq!(g2.hand_len(Seat(0)), 0);
-    assert_eq!(g2.legal().to_vec(), vec![Decision::End]);
+    assert_eq!(legal(&g2).to_vec(), vec![Decision::End]);
     play(&mut g2, 0, Decision::End);
     assert_eq!(g2.turn(), Seat(1));
 }
@@ -384,7 +407,7 @@ fn s5_reverse_with_two_and_with_three_players() {
     // Two players (S2 removes the Reverses; a Reverse still only flips the
     // direction, and the other seat plays next either way).
     let mut g = table(3, D, &[&[Card::Reverse, Card::R3], &[]]);
-    g.players = 2;
+    g.config.players = 2;
     play(&mut g, 0, Decision::Reverse { from: Source::Hand });
     play(&mut g, 0, Decision::Discard { card: Card::R3 });
     assert_eq!(
@@ -398,8 +421,7 @@ fn s5_reverse_with_two_and_with_three_players() {
 fn s5_steal_a_card_takes_the_top_of_an_opponents_discard_pile() {
     let mut g = table(3, D, &[&[Card::StealCard, Card::StealCard], &[], &[]]);
     // No opponent has a discard: nothing to steal.
-    assert!(!g
-        .legal()
+    assert!(!legal(&g)
         .iter()
         .any(|d| matches!(d, Decision::StealCard { .. })));
     assert_eq!(
@@ -456,8 +478,7 @@ fn s5_steal_a_chip_and_no_such_chip() {
         )
         .unwrap_err();
     assert_eq!(e.to_string(), "no such chip to steal (S5)");
-    let legal: Vec<_> = g
-        .legal()
+    let legal: Vec<_> = legal(&g)
         .iter()
         .filter(|d| matches!(d, Decision::StealChip { .. }))
         .copied()
@@ -488,13 +509,12 @@ fn s5a_steal_a_chip_refused_when_it_would_win() {
         g.play(Seat(0), win, &mut NoReshuffle),
         Err(PlayError::StealChipWins)
     );
-    assert!(!g
-        .legal()
+    assert!(!legal(&g)
         .iter()
         .any(|d| matches!(d, Decision::StealChip { .. })));
     // The option lets it win.
-    g.options.steal_chip_can_win = true;
-    assert!(g.legal().contains(&win));
+    g.config.options.steal_chip_can_win = true;
+    assert!(legal(&g).contains(&win));
     play(&mut g, 0, win);
     assert_eq!(g.status(), Status::Won(Seat(0)));
 }
@@ -510,7 +530,7 @@ fn s5b_block_cancels_the_completion_and_no_chip_is_taken() {
     play(&mut g, 0, pile(Card::B5, BA));
     // Offered to seat 1 first; seat 3 (no Block) would be offered too.
     assert_eq!(g.to_act(), Some(Seat(1)));
-    assert_eq!(g.legal().to_vec(), vec![Decision::Pass, Decision::Block]);
+    assert_eq!(legal(&g).to_vec(), vec![Decision::Pass, Decision::Block]);
     assert_eq!(
         g.play(Seat(2), Decision::Block, &mut NoReshuffle),
         Err(PlayError::NotOffered(2))
@@ -552,7 +572,7 @@ fn s5b_window_offered_to_every_opponent_in_order() {
     let mut order = vec![];
     while let Some(w) = g.block_offer() {
         assert_eq!(
-            g.legal().to_vec(),
+            legal(&g).to_vec(),
             vec![Decision::Pass],
             "offered without a Block too"
         );
@@ -587,7 +607,7 @@ fn s5_block_only_right_after_a_completion() {
         g.play(Seat(0), Decision::Block, &mut NoReshuffle),
         Err(PlayError::NoCompletion)
     );
-    assert!(!g.legal().contains(&Decision::Block));
+    assert!(!legal(&g).contains(&Decision::Block));
     assert_eq!(
         g.play(Seat(1), Decision::Pass, &mut NoReshuffle),
         Err(PlayError::NoWindow)
@@ -613,11 +633,13 @@ fn s6_reshuffle_takes_the_completed_piles() {
     let mut seen = vec![];
     let mut r = |cards: &mut [Card]| {
         seen = cards.to_vec();
-        Ok::<(), String>(())
+        Ok::<(), ReshuffleError>(())
     };
     struct F<'a, T>(&'a mut T);
-    impl<T: FnMut(&mut [Card]) -> Result<(), String>> crate::game::Reshuffler for F<'_, T> {
-        fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), String> {
+    impl<T: FnMut(&mut [Card]) -> Result<(), ReshuffleError>> sequence_common::Reshuffler<Card>
+        for F<'_, T>
+    {
+        fn reshuffle(&mut self, cards: &mut [Card]) -> Result<(), ReshuffleError> {
             (self.0)(cards)
         }
     }
@@ -650,14 +672,18 @@ fn s6a_action_pile_reshuffled_when_no_completed_pile_then_nothing() {
     let c = g.reshuffle_content();
     assert_eq!((c[Card::Skip.index()], c[Card::StealCard.index()]), (1, 2));
     let mut o = g.clone();
-    o.options.reshuffle_actions = ReshuffleActions::Never;
+    o.config.options.reshuffle_actions = ReshuffleActions::Never;
     assert!(o.nothing_to_draw());
     // Nothing at all to draw: play goes on with what one holds.
     g.actions = [0; 5];
     g.actions_len = 0;
     let mut rng = sequence_common::rng::playout_rng(1);
-    g.play(Seat(0), Decision::Discard { card: Card::R2 }, &mut rng)
-        .unwrap();
+    g.play(
+        Seat(0),
+        Decision::Discard { card: Card::R2 },
+        &mut RngReshuffler(&mut rng),
+    )
+    .unwrap();
     assert_eq!((g.turn(), g.hand_len(Seat(1))), (Seat(1), 0));
 }
 
@@ -674,7 +700,7 @@ fn s6a_draw_after_a_full_round_without_pile_play_and_nothing_to_draw() {
     play(&mut g, 2, Decision::Discard { card: Card::R5 });
     assert_eq!(g.status(), Status::Draw);
     assert_eq!(g.to_act(), None);
-    assert!(g.legal().is_empty());
+    assert!(legal(&g).is_empty());
 }
 
 #[test]
@@ -775,7 +801,10 @@ fn dead_game_draw_when_the_supply_is_empty() {
 #[test]
 fn view_hides_other_hands_and_the_draw_pile_and_determinizes() {
     let mut rng = sequence_common::rng::game_rng(11);
-    let (mut g, _) = Game::random(4, Options::default(), &mut rng).unwrap();
+    let (mut g, _) = Game::deal(
+        crate::game::Config::new(4, Options::default()).unwrap(),
+        &mut rng,
+    );
     g.playout(&mut rng, 60);
     let seat = Seat(1);
     let v = g.view(seat);
@@ -806,10 +835,10 @@ fn view_hides_other_hands_and_the_draw_pile_and_determinizes() {
 
 #[test]
 fn match_records_and_replays_the_same_game() {
-    let mut m = Match::new(3, Options::default(), 5).unwrap();
+    let mut m = Match::new(crate::game::Config::new(3, Options::default()).unwrap(), 5);
     let mut rng = sequence_common::rng::playout_rng(5);
     while let Some(s) = m.game().to_act() {
-        let d = m.game().random_decision(&mut rng).unwrap();
+        let d = m.game().random_move(&mut rng).unwrap();
         m.play(s, d).unwrap();
     }
     let rec = m.record();
@@ -819,7 +848,7 @@ fn match_records_and_replays_the_same_game() {
     let resumed = Match::from_record_json(&m.to_json(), 1).unwrap();
     assert_eq!(resumed.game(), m.game());
     assert_eq!(resumed.to_act(), None);
-    let again = Match::new(3, Options::default(), 5).unwrap();
+    let again = Match::new(crate::game::Config::new(3, Options::default()).unwrap(), 5);
     assert_eq!(again.record().deck, rec.deck, "same seed, same deal");
 }
 
@@ -891,10 +920,12 @@ fn decisions_serialize_as_record_entries_and_back() {
         serde_json::json!({"play": "BW", "to": "blue-b", "from": "discard"})
     );
     assert_eq!(
-        all[4].to_record_json(Seat(3)).unwrap(),
+        crate::notation::decision_json(Seat(3), &all[4]),
         serde_json::json!({"seat": 3, "play": "STEAL-CHIP", "target": 1, "colour": "red", "from": "discard"})
     );
-    assert!(Decision::Pass.to_record_json(Seat(0)).is_none());
+    assert!(!<Game as sequence_common::Notation>::is_recorded(
+        &Decision::Pass
+    ));
     assert!(serde_json::from_value::<Decision>(serde_json::json!({"play": "B1"})).is_err());
 }
 
@@ -904,7 +935,7 @@ fn random_index_is_in_range_and_covers_it() {
     for n in [1u32, 2, 3, 7, 61] {
         let mut seen = vec![0u32; n as usize];
         for _ in 0..20_000 {
-            let r = crate::game::below(&mut rng, n);
+            let r = crate::playout::below(&mut rng, n);
             assert!(r < n);
             seen[r as usize] += 1;
         }

@@ -3,7 +3,8 @@
 //! bots).
 
 use crate::card::{deck_counts, Card, Place, KINDS, MAX_CARDS, MAX_PLACES};
-use crate::game::{BlockOffer, Decision, Game, Status, MAX_SEATS};
+use crate::game::{BlockOffer, Game, Status, MAX_SEATS};
+use crate::moves::Decision;
 use crate::options::Options;
 use rand::Rng;
 use sequence_common::{Direction, Seat};
@@ -45,10 +46,11 @@ pub struct PileView {
 /// decisions when it must decide. It holds no other seat's hand and no
 /// draw pile order, so it is safe to send to that seat; it reads back
 /// (serde) on the other side, where [`SeatView::determinize`] works too.
+/// A spectator's view ([`Game::spectator_view`]) has no seat and no hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
-    /// The seat this view belongs to.
-    pub seat: Seat,
+    /// The seat this view belongs to; `None` for a spectator.
+    pub seat: Option<Seat>,
     /// Number of seats.
     pub players: u8,
     /// Rule options.
@@ -96,6 +98,12 @@ pub struct SeatView {
     pub reshuffles: u16,
     /// This seat's legal decisions when it must decide, else empty.
     pub legal: Vec<Decision>,
+    /// Decisions made so far (every one counts, passes included).
+    #[serde(default)]
+    pub move_number: u32,
+    /// The last decision and its seat.
+    #[serde(default)]
+    pub last_move: Option<(Seat, Decision)>,
 }
 
 /// A view inconsistent with the deck (cannot be determinized).
@@ -116,16 +124,25 @@ fn expand(counts: &[u8], first_kind: usize) -> Vec<Card> {
 impl Game {
     /// What `seat` may see now (see [`SeatView`]).
     pub fn view(&self, seat: Seat) -> SeatView {
-        let players = self.players as usize;
+        self.view_of(Some(seat))
+    }
+
+    /// What a spectator may see: the public state, no hand.
+    pub fn spectator_view(&self) -> SeatView {
+        self.view_of(None)
+    }
+
+    fn view_of(&self, seat: Option<Seat>) -> SeatView {
+        let players = self.config.players as usize;
         SeatView {
             seat,
-            players: self.players,
-            options: self.options,
+            players: self.config.players,
+            options: self.config.options,
             dealer: self.dealer,
-            hand: self.hand(seat),
+            hand: seat.map_or_else(Vec::new, |s| self.hand(s)),
             hand_sizes: self.hand_len[..players].to_vec(),
             known_in_hands: (0..players).map(|s| expand(&self.known[s], 0)).collect(),
-            discard_piles: (0..self.players)
+            discard_piles: (0..self.config.players)
                 .map(|s| self.discard_pile(Seat(s)).to_vec())
                 .collect(),
             piles: self
@@ -150,11 +167,15 @@ impl Game {
             pile_played_this_turn: self.pile_played,
             quiet_turns: self.quiet_turns,
             reshuffles: self.reshuffles,
-            legal: if self.to_act() == Some(seat) {
-                self.legal().to_vec()
+            legal: if seat.is_some() && self.to_act() == seat {
+                let mut d = Vec::new();
+                self.legal_moves(&mut d);
+                d
             } else {
                 Vec::new()
             },
+            move_number: self.ply,
+            last_move: self.last,
         }
     }
 }
@@ -201,8 +222,9 @@ impl SeatView {
         {
             return Err(ViewError("seat lists do not match the player count".into()));
         }
+        let me = self.seat.map_or(usize::MAX, |s| s.index());
         let mut unseen = self.unseen_counts()?;
-        for s in (0..players).filter(|&s| s != self.seat.index()) {
+        for s in (0..players).filter(|&s| s != me) {
             if self.known_in_hands[s].len() > self.hand_sizes[s] as usize {
                 return Err(ViewError(format!(
                     "seat {s} holds fewer cards than it is known to hold"
@@ -224,7 +246,7 @@ impl SeatView {
             }
         }
         let others: usize = (0..players)
-            .filter(|&s| s != self.seat.index())
+            .filter(|&s| s != me)
             .map(|s| self.hand_sizes[s] as usize - self.known_in_hands[s].len())
             .sum();
         if others + self.draw_pile as usize != n {
@@ -237,7 +259,7 @@ impl SeatView {
         let mut g = Game::deal_empty(self.players, self.options, self.dealer);
         let mut next = 0;
         for s in 0..players {
-            if s == self.seat.index() {
+            if s == me {
                 for &c in &self.hand {
                     g.give(Seat(s as u8), c);
                 }
@@ -289,6 +311,79 @@ impl SeatView {
         g.quiet_turns = self.quiet_turns;
         g.status = self.status;
         g.reshuffles = self.reshuffles;
+        g.ply = self.move_number;
+        g.last = self.last_move;
         Ok(g)
+    }
+
+    /// The view as JSON (what the server sends this seat, and the bot
+    /// protocol a program): every field of [`SeatView`] but `legal`, plus
+    /// `game` (`"stacks"`), `legal_moves` (record entries, a declined Block
+    /// as `{"seat": S, "pass": true}`), `winner` (a seat or null) and
+    /// `last_move` as a record entry. A spectator's view has `seat` null and
+    /// no `hand`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{json, Value};
+        let mut o = match serde_json::to_value(self) {
+            Ok(Value::Object(o)) => o,
+            _ => serde_json::Map::new(),
+        };
+        o.remove("legal");
+        if self.seat.is_none() {
+            o.remove("hand");
+        }
+        let entry = |s: Seat, d: &Decision| crate::notation::decision_json(s, d);
+        o.insert("game".into(), json!("stacks"));
+        o.insert(
+            "legal_moves".into(),
+            Value::Array(match self.seat {
+                Some(me) => self.legal.iter().map(|d| entry(me, d)).collect(),
+                None => vec![],
+            }),
+        );
+        o.insert(
+            "winner".into(),
+            json!(match self.status {
+                Status::Won(s) => Some(s.0),
+                _ => None,
+            }),
+        );
+        o.insert(
+            "last_move".into(),
+            self.last_move.map_or(Value::Null, |(s, d)| entry(s, &d)),
+        );
+        Value::Object(o)
+    }
+}
+
+impl sequence_common::SeatView for SeatView {
+    type Game = Game;
+
+    fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.to_act
+    }
+
+    fn outcome(&self) -> sequence_common::Outcome {
+        crate::rules::outcome(self.status)
+    }
+
+    fn ply(&self) -> u32 {
+        self.move_number
+    }
+
+    fn legal_moves(&self) -> Vec<Decision> {
+        self.legal.clone()
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Game> {
+        SeatView::determinize(self, rng).ok()
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        SeatView::to_json(self)
     }
 }

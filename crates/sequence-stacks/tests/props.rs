@@ -5,10 +5,12 @@
 use proptest::prelude::*;
 use rand::Rng;
 use sequence_common::Seat;
+use sequence_common::{NoReshuffler as NoReshuffle, RngReshuffler};
 use sequence_stacks::card::{deck_counts, Card, Colour, Place};
-use sequence_stacks::game::{Decisions, NoReshuffle, CHIPS_PER_COLOUR};
+use sequence_stacks::game::CHIPS_PER_COLOUR;
 use sequence_stacks::record::replay;
-use sequence_stacks::{Decision, Game, Match, Options, Source, Status};
+use sequence_stacks::Decisions;
+use sequence_stacks::{Config, Decision, Game, Match, Options, Source, Status};
 
 /// Enough for any random game (they end after a few hundred decisions).
 const CAP: u32 = 200_000;
@@ -78,16 +80,16 @@ proptest! {
     #[test]
     fn cards_and_chips_conserved_and_every_game_ends(players in 2u8..=6, seed in any::<u64>(), opt in 0u8..6) {
         let mut rng = sequence_common::rng::playout_rng(seed);
-        let (mut g, _) = Game::random(players, options(opt), &mut rng).unwrap();
+        let (mut g, _) = Game::deal(Config::new(players, options(opt)).unwrap(), &mut rng);
         let mut list = Decisions::new();
         let mut n = 0;
         while let Some(seat) = g.to_act() {
             prop_assert!(n < CAP, "game did not end");
             check_conservation(&g);
-            g.legal_into(&mut list);
+            g.legal_moves(&mut list);
             prop_assert!(!list.is_empty());
             let d = list[rng.random_range(0..list.len())];
-            g.play(seat, d, &mut rng).unwrap();
+            g.play(seat, d, &mut RngReshuffler(&mut rng)).unwrap();
             n += 1;
         }
         check_conservation(&g);
@@ -97,15 +99,15 @@ proptest! {
     #[test]
     fn listed_decisions_accepted_others_refused(players in 2u8..=6, seed in any::<u64>(), opt in 0u8..6) {
         let mut rng = sequence_common::rng::playout_rng(seed);
-        let (mut g, _) = Game::random(players, options(opt), &mut rng).unwrap();
+        let (mut g, _) = Game::deal(Config::new(players, options(opt)).unwrap(), &mut rng);
         let mut list = Decisions::new();
         let mut steps = 0;
         while let Some(seat) = g.to_act() {
-            g.legal_into(&mut list);
+            g.legal_moves(&mut list);
             // Every listed decision is accepted.
             for &d in list.iter() {
                 let mut h = g.clone();
-                prop_assert!(h.play(seat, d, &mut rng.clone()).is_ok(), "listed {d} refused");
+                prop_assert!(h.play(seat, d, &mut RngReshuffler(&mut rng.clone())).is_ok(), "listed {d} refused");
             }
             // Unlisted decisions (or any decision by another seat) are refused
             // and change nothing.
@@ -118,16 +120,16 @@ proptest! {
                 let r = h.play(who, d, &mut NoReshuffle);
                 if listed {
                     let mut h2 = g.clone();
-                    prop_assert!(h2.play(who, d, &mut rng.clone()).is_ok());
+                    prop_assert!(h2.play(who, d, &mut RngReshuffler(&mut rng.clone())).is_ok());
                 } else {
                     prop_assert!(r.is_err(), "unlisted {d} by seat {} accepted", who.0);
                     prop_assert_eq!(&h, &g, "a refused decision changed the game");
                 }
             }
             // The fast random choice picks only listed decisions.
-            let r = g.random_decision(&mut rng).unwrap();
+            let r = g.random_move(&mut rng).unwrap();
             prop_assert!(list.contains(&r));
-            g.play(seat, r, &mut rng).unwrap();
+            g.play(seat, r, &mut RngReshuffler(&mut rng)).unwrap();
             steps += 1;
             if steps > 400 { break; }
         }
@@ -135,10 +137,10 @@ proptest! {
 
     #[test]
     fn record_round_trip_replays_the_same_game(players in 2u8..=6, seed in any::<u64>(), opt in 0u8..6) {
-        let mut m = Match::new(players, options(opt), seed).unwrap();
+        let mut m = Match::new(Config::new(players, options(opt)).unwrap(), seed);
         let mut rng = sequence_common::rng::playout_rng(seed ^ 0x5eed);
         while let Some(s) = m.game().to_act() {
-            let d = m.game().random_decision(&mut rng).unwrap();
+            let d = m.game().random_move(&mut rng).unwrap();
             m.play(s, d).unwrap();
         }
         let rec = m.record();

@@ -148,12 +148,12 @@ fn moves_after_the_end_are_refused() {
 #[test]
 fn match_records_options_that_differ_from_the_defaults() {
     let o = Options::from_json(&json!({"block_window": "next_player"})).unwrap();
-    let m = Match::new(5, o, 9).unwrap();
+    let m = Match::new(sequence_stacks::Config::new(5, o).unwrap(), 9);
     let j = m.record().to_json();
     assert_eq!(j["options"], json!({"block_window": "next_player"}));
     assert_eq!(j["deck"].as_array().unwrap().len(), 120);
     assert_eq!(j["format"], json!("sequence-stacks-record/1"));
-    assert!(Match::new(7, Options::default(), 1).is_err());
+    assert!(sequence_stacks::Config::new(7, Options::default()).is_err());
 }
 
 /// Regression (fresh-user test): keys of two kinds of move in one entry are

@@ -6,17 +6,18 @@
 //! drive it with a `TestBackend` and scripted keys.
 
 use crate::bots::{BotJob, BotReply};
-use crate::classic::{self, ClassicScreen};
-use crate::setup::{GameKind, GameOptions, SeatKind, Setup, StartScreen};
-use crate::stacks::{self, StacksScreen};
+use crate::classic::ClassicScreen;
+use crate::game::{entry, TuiGame};
+use crate::setup::{SeatKind, Setup, StartScreen};
+use crate::shell::{AnyScreen, GameScreen};
+use crate::stacks::StacksScreen;
 use crate::ui::{self, Seen};
-use anyhow::bail;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
-use sequence_common::record::{detect_kind, RecordKind};
+use sequence_common::record::detect_kind;
 use std::path::PathBuf;
 
 /// What the shell must do after a key.
@@ -45,8 +46,8 @@ enum Overlay {
 /// The screen shown.
 enum Screen {
     Start(StartScreen),
-    Classic(Box<ClassicScreen>),
-    Stacks(Box<StacksScreen>),
+    /// A game of either kind.
+    Game(Box<dyn AnyScreen>),
 }
 
 /// The whole terminal application.
@@ -76,7 +77,7 @@ impl App {
     /// A table or options the rules do not allow (C3, S1, option ranges).
     pub fn new_game(setup: Setup, save_path: PathBuf) -> anyhow::Result<App> {
         Ok(App {
-            screen: deal(&setup)?,
+            screen: Screen::Game((entry(setup.game).deal)(&setup)?),
             overlay: None,
             save_path: Some(save_path),
             notice: String::new(),
@@ -91,62 +92,33 @@ impl App {
     /// A record that is malformed or whose moves do not replay, naming the
     /// field or move; a finished game.
     pub fn load(text: &str, seats: Vec<SeatKind>, seed: u64, path: PathBuf) -> anyhow::Result<App> {
-        let (kind, _) =
+        let (kind, v) =
             detect_kind(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let screen = match kind {
-            RecordKind::Classic => {
-                let (record, game) = sequence_classic::record::Record::from_json_str(text)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                if game.is_over() {
-                    let how = match game.status() {
-                        sequence_classic::Status::Won(t) => format!("{} won", t.colour()),
-                        _ => "drawn".to_string(),
-                    };
-                    bail!(
-                        "{}: this game has already ended ({how}); nothing to resume",
-                        path.display()
-                    );
-                }
-                let n = record.players as usize;
-                let m = sequence_classic::record::Match::resume(record, game, seed);
-                Screen::Classic(Box::new(ClassicScreen::new(m, fit_seats(seats, n))))
-            }
-            RecordKind::Stacks => {
-                let (record, game) = sequence_stacks::Record::from_json_str(text)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                if game.status() != sequence_stacks::Status::Playing {
-                    bail!(
-                        "{}: this game has already ended; nothing to resume",
-                        path.display()
-                    );
-                }
-                let n = record.players as usize;
-                let m = sequence_stacks::Match::resume(record, game, seed);
-                Screen::Stacks(Box::new(StacksScreen::new(m, fit_seats(seats, n))))
-            }
-        };
+        let screen = (entry(kind).load)(&v, seats, seed, &path)?;
         Ok(App {
-            screen,
+            screen: Screen::Game(screen),
             overlay: None,
             save_path: Some(path),
             notice: String::new(),
         })
     }
 
+    /// The screen of the game `G`, when a game of `G` is on.
+    pub fn screen<G: TuiGame>(&self) -> Option<&GameScreen<G>> {
+        match &self.screen {
+            Screen::Game(g) => g.as_any().downcast_ref(),
+            Screen::Start(_) => None,
+        }
+    }
+
     /// The classic screen, when a classic game is on.
     pub fn classic(&self) -> Option<&ClassicScreen> {
-        match &self.screen {
-            Screen::Classic(c) => Some(c),
-            _ => None,
-        }
+        self.screen()
     }
 
     /// The Stacks screen, when a Stacks game is on.
     pub fn stacks(&self) -> Option<&StacksScreen> {
-        match &self.screen {
-            Screen::Stacks(s) => Some(s),
-            _ => None,
-        }
+        self.screen()
     }
 
     /// Who plays each seat of the game on screen (on the start screen, the
@@ -154,8 +126,7 @@ impl App {
     pub fn seats(&self) -> &[SeatKind] {
         match &self.screen {
             Screen::Start(st) => &st.setup.seats,
-            Screen::Classic(c) => c.seats(),
-            Screen::Stacks(s) => s.seats(),
+            Screen::Game(g) => g.seats(),
         }
     }
 
@@ -168,8 +139,7 @@ impl App {
     pub fn seen(&self) -> Option<Seen> {
         match &self.screen {
             Screen::Start(_) => None,
-            Screen::Classic(c) => Some(c.seen()),
-            Screen::Stacks(s) => Some(s.seen()),
+            Screen::Game(g) => Some(g.seen()),
         }
     }
 
@@ -188,8 +158,7 @@ impl App {
     pub fn record_text(&self) -> Option<String> {
         match &self.screen {
             Screen::Start(_) => None,
-            Screen::Classic(c) => Some(c.game_match().record().to_json_string()),
-            Screen::Stacks(s) => Some(s.game_match().record().to_json_string()),
+            Screen::Game(g) => Some(g.record_text()),
         }
     }
 
@@ -258,8 +227,8 @@ impl App {
                             .seats
                             .resize(setup.players as usize, SeatKind::Bot(st.level));
                     }
-                    match deal(&setup) {
-                        Ok(screen) => self.screen = screen,
+                    match (entry(setup.game).deal)(&setup) {
+                        Ok(screen) => self.screen = Screen::Game(screen),
                         Err(e) => st.message = format!("{e:#}"),
                     }
                 }
@@ -268,8 +237,7 @@ impl App {
             return vec![];
         }
         let used = match &mut self.screen {
-            Screen::Classic(c) => c.handle_key(key),
-            Screen::Stacks(s) => s.handle_key(key),
+            Screen::Game(g) => g.handle_key(key),
             Screen::Start(_) => false,
         };
         if used {
@@ -290,14 +258,8 @@ impl App {
         if self.overlay.is_some() {
             return vec![];
         }
-        match &mut self.screen {
-            Screen::Classic(c) => {
-                c.handle_mouse(ev);
-            }
-            Screen::Stacks(s) => {
-                s.handle_mouse(ev);
-            }
-            Screen::Start(_) => {}
+        if let Screen::Game(g) = &mut self.screen {
+            g.handle_mouse(ev);
         }
         vec![]
     }
@@ -310,18 +272,15 @@ impl App {
             return None;
         }
         match &mut self.screen {
-            Screen::Classic(c) => c.bot_job(),
-            Screen::Stacks(s) => s.bot_job(),
+            Screen::Game(g) => g.bot_job(),
             Screen::Start(_) => None,
         }
     }
 
     /// Plays a bot's decision.
     pub fn bot_reply(&mut self, r: BotReply) {
-        match &mut self.screen {
-            Screen::Classic(c) => c.bot_reply(r),
-            Screen::Stacks(s) => s.bot_reply(r),
-            Screen::Start(_) => {}
+        if let Screen::Game(g) = &mut self.screen {
+            g.bot_reply(r);
         }
     }
 
@@ -335,8 +294,7 @@ impl App {
         }
         match &mut self.screen {
             Screen::Start(st) => draw_start(f, st),
-            Screen::Classic(c) => c.draw(f, area),
-            Screen::Stacks(s) => s.draw(f, area),
+            Screen::Game(g) => g.draw(f, area),
         }
         if !self.notice.is_empty() {
             let r = ratatui::layout::Rect {
@@ -356,17 +314,16 @@ impl App {
         }
         match self.overlay {
             Some(Overlay::Help) => {
-                let text = match &self.screen {
-                    Screen::Stacks(_) => stacks::HELP,
-                    Screen::Start(st) if st.setup.game == GameKind::Stacks => stacks::HELP,
-                    _ => classic::HELP,
+                let kind = match &self.screen {
+                    Screen::Start(st) => st.setup.game,
+                    Screen::Game(g) => g.kind(),
                 };
-                ui::page(f, area, "Rules (?)", text);
+                ui::page(f, area, "Rules (?)", entry(kind).help);
             }
             Some(Overlay::NoUndo) => ui::page(f, area, "No undo (u)", ui::NO_UNDO),
             Some(Overlay::QuitConfirm) => {
                 let where_ = match (&self.save_path, &self.screen) {
-                    (Some(p), Screen::Classic(_) | Screen::Stacks(_)) => {
+                    (Some(p), Screen::Game(_)) => {
                         format!("The game is saved to {}.", p.display())
                     }
                     _ => String::new(),
@@ -385,32 +342,6 @@ impl App {
             None => {}
         }
     }
-}
-
-/// Seats for a loaded record: the given kinds, padded with level-1 bots.
-fn fit_seats(mut seats: Vec<SeatKind>, n: usize) -> Vec<SeatKind> {
-    seats.truncate(n);
-    while seats.len() < n {
-        seats.push(SeatKind::Bot(1));
-    }
-    seats
-}
-
-/// Deals the game of `setup`.
-fn deal(setup: &Setup) -> anyhow::Result<Screen> {
-    Ok(
-        match crate::setup::parse_options(setup.game, setup.options.as_deref())? {
-            GameOptions::Classic(opts) => {
-                let config = sequence_classic::Config::new(setup.players, setup.teams, opts)?;
-                let m = sequence_classic::record::Match::new(config, setup.seed);
-                Screen::Classic(Box::new(ClassicScreen::new(m, setup.seats.clone())))
-            }
-            GameOptions::Stacks(opts) => {
-                let m = sequence_stacks::Match::new(setup.players, opts, setup.seed)?;
-                Screen::Stacks(Box::new(StacksScreen::new(m, setup.seats.clone())))
-            }
-        },
-    )
 }
 
 /// Width of the start screen's box.

@@ -1,27 +1,58 @@
-//! The bots behind the bot seats of a terminal game.
+//! The bots behind the bot seats of a terminal game, for either game.
 //!
-//! The UI sends a [`BotJob`] (a seat's view only, never the full game) and
-//! gets a [`BotReply`]. [`BotPool`] keeps one `sequence-bots` bot per seat
-//! (`level:1` … `level:5`); it is what the terminal loop runs on its worker
+//! A screen sends a [`BotJob`] — one type for both games, carrying the
+//! seat's view boxed (never the full game) — and gets a [`BotReply`] whose
+//! [`BotChoice`] the screen reads back as a move of its game. [`BotPool`]
+//! keeps one `sequence-bots` bot per seat (`level:1` … `level:5`, built by
+//! [`sequence_bots::bot`]); it is what the terminal loop runs on its worker
 //! thread and what tests call directly.
 
-use sequence_bots::{ClassicBot, StacksBot};
-use sequence_classic::{Move, SeatView};
-use sequence_common::Seat;
-use sequence_stacks::Decision;
+use sequence_bots::{Bot, BotGame, RandomBot};
+use sequence_common::{Seat, SeatView};
+use std::any::Any;
 use std::collections::HashMap;
+use std::fmt;
 
-/// What a bot sees: the view of its own seat.
-#[derive(Clone)]
-pub enum BotView {
-    /// A classic seat's view.
-    Classic(Box<SeatView>),
-    /// A Stacks seat's view.
-    Stacks(Box<sequence_stacks::SeatView>),
+/// A bot of some game, kept by the pool between jobs (a `Box<dyn Bot<G>>`).
+type AnyBot = Box<dyn Any + Send>;
+
+/// A seat's view with its game: what a bot is shown.
+trait JobView: Send + Sync {
+    /// One of the view's legal moves, chosen by the bot in `slot` (built
+    /// there from `spec` and `seed` when the slot holds no bot of this
+    /// game); `None` when the view has no legal move.
+    fn decide(&self, slot: &mut Option<AnyBot>, spec: &str, seed: u64) -> Option<BotChoice>;
 }
 
-/// A request for one decision of a bot seat.
-#[derive(Clone)]
+/// The view of a seat of the game `G`.
+struct ViewOf<G: BotGame>(G::View);
+
+impl<G: BotGame> JobView for ViewOf<G> {
+    fn decide(&self, slot: &mut Option<AnyBot>, spec: &str, seed: u64) -> Option<BotChoice> {
+        if self.0.legal_moves().is_empty() {
+            return None;
+        }
+        let mut bot = match slot.take().map(|b| b.downcast::<Box<dyn Bot<G>>>()) {
+            Some(Ok(bot)) => bot,
+            _ => Box::new(build::<G>(spec, seed)),
+        };
+        let mv = bot.choose(&self.0);
+        *slot = Some(bot);
+        Some(BotChoice::new(mv))
+    }
+}
+
+/// A level bot of the game `G`; a random bot if the spec cannot be built
+/// (it always can for `level:1` … `level:5`, which [`BotPool::decide`]
+/// asks for).
+fn build<G: BotGame>(spec: &str, seed: u64) -> Box<dyn Bot<G>> {
+    sequence_bots::bot::<G>(spec, seed).unwrap_or_else(|e| {
+        tracing::debug!("{e}; using a random bot");
+        Box::new(RandomBot::new("random".into(), seed))
+    })
+}
+
+/// A request for one decision of a bot seat, in either game.
 pub struct BotJob {
     /// Identifies the request; the reply carries it back.
     pub id: u64,
@@ -30,42 +61,73 @@ pub struct BotJob {
     /// The bot's level, 1 (beginner) to 5 (very strong).
     pub level: u8,
     /// The seat's view.
-    pub view: BotView,
+    view: Box<dyn JobView>,
 }
 
-/// The decision a bot took.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum BotChoice {
-    /// A classic move.
-    Classic(Move),
-    /// A Stacks decision.
-    Stacks(Decision),
+impl BotJob {
+    /// A job for the bot at `seat` of a game `G`, shown `view` (the seat's
+    /// own view).
+    pub fn new<G: BotGame>(id: u64, seat: Seat, level: u8, view: G::View) -> BotJob {
+        BotJob {
+            id,
+            seat,
+            level,
+            view: Box::new(ViewOf::<G>(view)),
+        }
+    }
+}
+
+impl fmt::Debug for BotJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BotJob")
+            .field("id", &self.id)
+            .field("seat", &self.seat)
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The move a bot chose, of whichever game it plays; the screen that asked
+/// reads it back with [`BotChoice::get`].
+pub struct BotChoice(Box<dyn Any + Send>);
+
+impl BotChoice {
+    /// Wraps a move (`sequence_classic::Move`, `sequence_stacks::Decision`).
+    pub fn new<M: Any + Send>(mv: M) -> BotChoice {
+        BotChoice(Box::new(mv))
+    }
+
+    /// The move, if it is a move of type `M` (`None` for another game's).
+    pub fn get<M: Any + Copy>(&self) -> Option<M> {
+        self.0.downcast_ref::<M>().copied()
+    }
+}
+
+impl fmt::Debug for BotChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("BotChoice(..)")
+    }
 }
 
 /// The answer to a [`BotJob`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct BotReply {
     /// The job's id.
     pub id: u64,
     /// The bot's seat.
     pub seat: Seat,
-    /// Its decision; `None` when the view had no legal decision.
+    /// Its move; `None` when the view had no legal move.
     pub choice: Option<BotChoice>,
 }
 
-enum Seated {
-    Classic(Box<dyn ClassicBot>),
-    Stacks(Box<dyn StacksBot>),
-}
-
-/// One bot per seat (`sequence_bots::classic_bot` / `stacks_bot` with spec
-/// `level:N`), created on first use with a seed derived from the pool's
-/// seed and the seat, so a game with a fixed `--seed` is reproducible for
-/// the bots of levels 1–2 (levels 3–5 search for a fixed time and so
-/// depend on the machine's speed).
+/// One bot per seat (`sequence_bots::bot` with spec `level:N`), created on
+/// first use with a seed derived from the pool's seed and the seat, so a
+/// game with a fixed `--seed` is reproducible for the bots of levels 1–2
+/// (levels 3–5 search for a fixed time and so depend on the machine's
+/// speed).
 pub struct BotPool {
     seed: u64,
-    bots: HashMap<u8, Seated>,
+    bots: HashMap<u8, AnyBot>,
 }
 
 impl BotPool {
@@ -87,38 +149,11 @@ impl BotPool {
     pub fn decide(&mut self, job: &BotJob) -> BotReply {
         let seed = self.seat_seed(job.seat);
         let spec = format!("level:{}", job.level.clamp(1, 5));
-        let choice = match &job.view {
-            BotView::Classic(v) => {
-                if v.legal_moves().is_empty() {
-                    None
-                } else {
-                    let entry = self.bots.entry(job.seat.0);
-                    let bot = entry.or_insert_with(|| Seated::Classic(classic_bot(&spec, seed)));
-                    if !matches!(bot, Seated::Classic(_)) {
-                        *bot = Seated::Classic(classic_bot(&spec, seed));
-                    }
-                    match bot {
-                        Seated::Classic(b) => Some(BotChoice::Classic(b.choose(v))),
-                        Seated::Stacks(_) => None,
-                    }
-                }
-            }
-            BotView::Stacks(v) => {
-                if v.legal.is_empty() {
-                    None
-                } else {
-                    let entry = self.bots.entry(job.seat.0);
-                    let bot = entry.or_insert_with(|| Seated::Stacks(stacks_bot(&spec, seed)));
-                    if !matches!(bot, Seated::Stacks(_)) {
-                        *bot = Seated::Stacks(stacks_bot(&spec, seed));
-                    }
-                    match bot {
-                        Seated::Stacks(b) => Some(BotChoice::Stacks(b.choose(v))),
-                        Seated::Classic(_) => None,
-                    }
-                }
-            }
-        };
+        let mut slot = self.bots.remove(&job.seat.0);
+        let choice = job.view.decide(&mut slot, &spec, seed);
+        if let Some(bot) = slot {
+            self.bots.insert(job.seat.0, bot);
+        }
         BotReply {
             id: job.id,
             seat: job.seat,
@@ -127,22 +162,35 @@ impl BotPool {
     }
 }
 
-/// A level bot; `random` if the level cannot be built (it always can for
-/// 1–5, which [`BotPool::decide`] guarantees).
-fn classic_bot(spec: &str, seed: u64) -> Box<dyn ClassicBot> {
-    sequence_bots::classic_bot(spec, seed)
-        .or_else(|e| {
-            tracing::debug!("{e}; using a random bot");
-            sequence_bots::classic_bot("random", seed)
-        })
-        .unwrap_or_else(|_| unreachable!("the random bot always builds"))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sequence_common::record::Match;
+    use sequence_common::Rules;
 
-fn stacks_bot(spec: &str, seed: u64) -> Box<dyn StacksBot> {
-    sequence_bots::stacks_bot(spec, seed)
-        .or_else(|e| {
-            tracing::debug!("{e}; using a random bot");
-            sequence_bots::stacks_bot("random", seed)
-        })
-        .unwrap_or_else(|_| unreachable!("the random bot always builds"))
+    /// One pool serves both games, and a seat that changes game gets a bot
+    /// of the new game.
+    #[test]
+    fn one_pool_plays_both_games() {
+        let mut pool = BotPool::new(3);
+        let classic = sequence_classic::Game::table(2, None, Default::default()).expect("C3");
+        let m = Match::<sequence_classic::Game>::new(classic, 1);
+        let seat = m.to_act().expect("a seat to act");
+        let job = BotJob::new::<sequence_classic::Game>(1, seat, 2, m.view(seat));
+        let reply = pool.decide(&job);
+        let mv = reply.choice.and_then(|c| c.get::<sequence_classic::Move>());
+        assert!(mv.is_some_and(|mv| m.game().check(seat, mv).is_ok()));
+        let stacks = sequence_stacks::Game::table(2, None, Default::default()).expect("S1");
+        let m = Match::<sequence_stacks::Game>::new(stacks, 1);
+        let seat = m.to_act().expect("a seat to act");
+        let job = BotJob::new::<sequence_stacks::Game>(2, seat, 2, m.view(seat));
+        let reply = pool.decide(&job);
+        assert_eq!(reply.id, 2);
+        let choice = reply.choice.expect("a decision");
+        assert!(choice.get::<sequence_classic::Move>().is_none());
+        let d = choice
+            .get::<sequence_stacks::Decision>()
+            .expect("a Stacks decision");
+        assert!(m.game().check(seat, d).is_ok());
+    }
 }

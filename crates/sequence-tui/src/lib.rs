@@ -6,7 +6,14 @@
 //! * [`App`]: the application as a pure state machine — keys and mouse in,
 //!   [`Effect`]s out, drawn into any ratatui backend. Tests drive it with a
 //!   `TestBackend`.
-//! * [`bots::BotPool`]: the bots behind bot seats (one per seat, seeded).
+//! * [`GameScreen<G>`]: the screen of a game in progress, written once for
+//!   both games over the game interface (`sequence_common::Rules`,
+//!   `Notation`, `record::Match`): seats, turns, bots, the log, saving, the
+//!   end of the game. A game supplies only what is its own through
+//!   [`TuiGame`] — names, moves in words, keys read into moves, the board
+//!   or piles drawn — in [`classic`] and [`stacks`].
+//! * [`bots::BotPool`]: the bots behind bot seats (one per seat, seeded), for
+//!   either game: one job type carries the seat's view boxed.
 //! * [`run`]: the terminal shell (crossterm): raw mode, alternate screen,
 //!   mouse, resize, a worker thread for the bots and a short pause before a
 //!   bot's move is shown.
@@ -14,20 +21,24 @@
 pub mod app;
 pub mod bots;
 pub mod classic;
+pub mod game;
 mod seating;
 pub mod setup;
+pub mod shell;
 pub mod stacks;
 pub mod ui;
 
 pub use app::{App, Effect};
-pub use setup::{GameKind, SeatKind, Setup};
+pub use game::TuiGame;
+pub use sequence_common::GameKind;
+pub use setup::{SeatKind, Setup};
+pub use shell::GameScreen;
 
 use anyhow::{bail, Context};
 use bots::{BotJob, BotPool, BotReply};
 use clap::Args;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
-use sequence_common::record::RecordKind;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -102,7 +113,7 @@ fn check_load_args(
 ) -> anyhow::Result<()> {
     let file = path.display();
     if let Some(g) = &args.game {
-        if GameKind::parse(g)? != game {
+        if setup::parse_game(g)? != game {
             bail!(
                 "--game {g}: {file} is a saved {} game; a loaded game keeps its game (leave out --game)",
                 game.name()
@@ -118,10 +129,8 @@ fn check_load_args(
             );
         }
     }
+    setup::check_teams(game, args.teams)?;
     if let Some(t) = args.teams {
-        if game == GameKind::Stacks {
-            bail!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
-        }
         let teams = v.get("teams").and_then(|p| p.as_u64());
         if teams != Some(t as u64) {
             bail!(
@@ -133,7 +142,7 @@ fn check_load_args(
     if let Some(text) = &args.options {
         let given = setup::parse_options(game, Some(text))?;
         let saved = v.get("options").cloned().unwrap_or(serde_json::json!({}));
-        if setup::options_from_value(game, &saved).ok() != Some(given) {
+        if setup::parse_options(game, Some(&saved.to_string())).ok() != Some(given) {
             bail!(
                 "--options {text}: the game saved in {file} has the options {saved}; a loaded game keeps its rules (leave out --options)"
             );
@@ -157,12 +166,8 @@ pub fn app_from_args(args: &PlayArgs) -> anyhow::Result<(App, u64)> {
         let save = args.save.clone().unwrap_or_else(|| path.clone());
         // The record first: a broken file is named before the arguments.
         let app = App::load(&text, vec![], seed, save.clone())?;
-        let (kind, v) = sequence_common::record::detect_kind(&text)
+        let (game, v) = sequence_common::record::detect_kind(&text)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let game = match kind {
-            RecordKind::Classic => GameKind::Classic,
-            RecordKind::Stacks => GameKind::Stacks,
-        };
         check_load_args(args, game, &v, path)?;
         let Some(players) = v
             .get("players")
@@ -283,12 +288,12 @@ fn event_loop(
                     *reply = Some(r);
                 }
             }
-            if let Some(r) = *reply {
-                if since.elapsed() >= pause {
+            if reply.is_some() && since.elapsed() >= pause {
+                if let Some(r) = reply.take() {
                     app.bot_reply(r);
-                    pending = None;
-                    dirty = true;
                 }
+                pending = None;
+                dirty = true;
             }
         }
         if !event::poll(Duration::from_millis(25))? {

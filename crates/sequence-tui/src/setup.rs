@@ -2,46 +2,9 @@
 //! are people and which are bots, seed and rule options; and the start
 //! screen where it is chosen.
 
+use crate::game::entry;
 use anyhow::{bail, Context};
-
-/// Which game is played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    /// Classic Sequence (RULES.md Part 1).
-    Classic,
-    /// Sequence Stacks (RULES.md Part 2).
-    Stacks,
-}
-
-impl GameKind {
-    /// `"classic"` or `"stacks"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Classic => "classic",
-            GameKind::Stacks => "stacks",
-        }
-    }
-
-    /// Parses `classic` or `stacks`.
-    ///
-    /// # Errors
-    /// Any other name.
-    pub fn parse(s: &str) -> anyhow::Result<GameKind> {
-        match s.to_ascii_lowercase().as_str() {
-            "classic" | "sequence" => Ok(GameKind::Classic),
-            "stacks" | "sequence-stacks" => Ok(GameKind::Stacks),
-            _ => bail!("unknown game {s:?}: `classic` or `stacks`"),
-        }
-    }
-
-    /// The allowed player counts: C3 for classic, S1 (2–6) for Stacks.
-    pub fn player_counts(self) -> &'static [u8] {
-        match self {
-            GameKind::Classic => &sequence_classic::Config::PLAYER_COUNTS,
-            GameKind::Stacks => &[2, 3, 4, 5, 6],
-        }
-    }
-}
+use sequence_common::GameKind;
 
 /// Who plays a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -161,22 +124,20 @@ pub fn seats_for(
     Ok(seats)
 }
 
-/// The rule options of `--options` (or a record's `options`), parsed for
-/// one game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameOptions {
-    /// Classic options (RECORD.md).
-    Classic(sequence_classic::Options),
-    /// Stacks options (RECORD-STACKS.md).
-    Stacks(sequence_stacks::Options),
-}
-
-/// Parses rule options given as JSON text (`None` = the official rules).
+/// The game of `--game`: `classic` (or `sequence`) or `stacks`.
 ///
 /// # Errors
-/// Text that is not a JSON object, or an unknown option or bad value,
-/// quoting the text.
-pub fn parse_options(game: GameKind, text: Option<&str>) -> anyhow::Result<GameOptions> {
+/// Any other name, quoted.
+pub fn parse_game(name: &str) -> anyhow::Result<GameKind> {
+    name.parse()
+        .map_err(|e: String| anyhow::anyhow!("--game: {e}"))
+}
+
+/// `--options` as a JSON object (`None`: `{}`, the official rules).
+///
+/// # Errors
+/// Text that is not JSON, or not an object, quoting the text.
+pub fn options_json(text: Option<&str>) -> anyhow::Result<serde_json::Value> {
     let value: serde_json::Value = match text {
         Some(t) => {
             serde_json::from_str(t).with_context(|| format!("--options {t:?} is not JSON"))?
@@ -189,24 +150,39 @@ pub fn parse_options(game: GameKind, text: Option<&str>) -> anyhow::Result<GameO
             text.unwrap_or_default()
         );
     }
-    options_from_value(game, &value)
-        .map_err(|e| anyhow::anyhow!("--options {:?}: {e}", text.unwrap_or("{}")))
+    Ok(value)
 }
 
-/// Parses a JSON object of rule options for `game`.
+/// Checks the rule options of `game` given as JSON text (`None` = the
+/// official rules) and returns them as a record writes them, so that two
+/// spellings of the same options compare equal.
 ///
 /// # Errors
-/// An unknown option or a bad value.
-pub fn options_from_value(
-    game: GameKind,
-    value: &serde_json::Value,
-) -> Result<GameOptions, String> {
-    match game {
-        GameKind::Classic => serde_json::from_value(value.clone())
-            .map(GameOptions::Classic)
-            .map_err(|e| e.to_string()),
-        GameKind::Stacks => sequence_stacks::Options::from_json(value).map(GameOptions::Stacks),
+/// Text that is not a JSON object, or an unknown option or bad value,
+/// quoting the text.
+pub fn parse_options(game: GameKind, text: Option<&str>) -> anyhow::Result<serde_json::Value> {
+    (entry(game).options)(text)
+}
+
+/// The player counts `game` allows (C3, S1).
+pub fn player_counts(game: GameKind) -> Vec<u8> {
+    (entry(game).player_counts)()
+}
+
+/// Refuses `--teams` for a game without teams (Stacks, S1).
+///
+/// # Errors
+/// Teams given for a game where every player plays alone.
+pub fn check_teams(game: GameKind, teams: Option<u8>) -> anyhow::Result<()> {
+    let e = entry(game);
+    if teams.is_some() && !e.teams {
+        bail!(
+            "--teams: {} has no teams ({}); every player plays alone",
+            game.title(),
+            (e.players_rule)()
+        );
     }
+    Ok(())
 }
 
 impl Setup {
@@ -228,7 +204,8 @@ impl Setup {
         seed: Option<u64>,
         options: Option<String>,
     ) -> anyhow::Result<Setup> {
-        let game = GameKind::parse(game)?;
+        let game = parse_game(game)?;
+        let rules = entry(game);
         let levels = match bots {
             Some(b) => parse_bots(b)?,
             None => vec![],
@@ -237,32 +214,18 @@ impl Setup {
             Some(p) => p,
             None => (humans.unwrap_or(1) as usize + levels.len()).clamp(2, u8::MAX as usize) as u8,
         };
-        if !game.player_counts().contains(&players) {
+        let counts = (rules.player_counts)();
+        if !counts.contains(&players) {
             bail!(
                 "--players {players}: {players} players is not allowed in {}: {} ({})",
                 game.name(),
-                readable_list(game.player_counts()),
-                match game {
-                    GameKind::Classic => "C3",
-                    GameKind::Stacks => "S1",
-                }
+                readable_list(&counts),
+                (rules.players_rule)()
             );
         }
-        if game == GameKind::Stacks && teams.is_some() {
-            bail!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
-        }
+        check_teams(game, teams)?;
         let seats = seats_for(players, humans, &levels, bots.is_some())?;
-        match parse_options(game, options.as_deref())? {
-            GameOptions::Classic(o) => {
-                sequence_classic::Config::new(players, teams, o).map_err(|e| match e {
-                    sequence_classic::ConfigError::Teams { teams, .. } => {
-                        anyhow::anyhow!("--teams {teams}: {e}")
-                    }
-                    e => anyhow::anyhow!("--options: {e}"),
-                })?;
-            }
-            GameOptions::Stacks(_) => {}
-        }
+        (rules.check_table)(players, teams, options.as_deref())?;
         let seed = seed.unwrap_or_else(clock_seed);
         Ok(Setup {
             game,
@@ -338,7 +301,7 @@ impl StartScreen {
     /// The visible fields (teams only for classic).
     pub fn fields(&self) -> Vec<Field> {
         let mut v = vec![Field::Game, Field::Players];
-        if self.setup.game == GameKind::Classic {
+        if entry(self.setup.game).teams {
             v.push(Field::Teams);
         }
         v.extend([Field::Humans, Field::Level]);
@@ -365,14 +328,14 @@ impl StartScreen {
                 } else {
                     GameKind::Classic
                 };
-                if !s.game.player_counts().contains(&s.players) {
+                if !player_counts(s.game).contains(&s.players) {
                     s.players = 2;
                 }
                 s.teams = None;
                 s.options = None;
             }
             Field::Players => {
-                let counts = s.game.player_counts();
+                let counts = player_counts(s.game);
                 let i = counts.iter().position(|p| *p == s.players).unwrap_or(0) as i32;
                 s.players = counts[((i + delta).clamp(0, counts.len() as i32 - 1)) as usize];
                 s.teams = None;
@@ -380,10 +343,7 @@ impl StartScreen {
             Field::Teams => {
                 let options: Vec<u8> = [2u8, 3]
                     .into_iter()
-                    .filter(|t| {
-                        sequence_classic::Config::new(s.players, Some(*t), Default::default())
-                            .is_ok()
-                    })
+                    .filter(|t| (entry(s.game).check_table)(s.players, Some(*t), None).is_ok())
                     .collect();
                 if options.len() < 2 {
                     self.message = format!("{} players: the teams are fixed (C3)", s.players);
@@ -440,8 +400,12 @@ impl StartScreen {
                 if bots == 0 {
                     "no bots".into()
                 } else {
+                    // The level's measured strength (docs/bots.md).
+                    let elo = sequence_bots::level_elo(self.level)
+                        .map(|e| format!(" — about {e}"))
+                        .unwrap_or_default();
                     format!(
-                        "level {} for {bots} bot{}",
+                        "level {}{elo} for {bots} bot{}",
                         self.level,
                         if bots == 1 { "" } else { "s" }
                     )
@@ -472,27 +436,29 @@ mod tests {
         assert_eq!(parse_bots("level:5, L1").unwrap(), vec![5, 1]);
         // Regression (fresh-user test): empty lists and entries were dropped
         // silently; a bot name leaked the parser's "invalid digit".
-        assert!(parse_bots("")
-            .unwrap_err()
-            .to_string()
-            .contains("--bots is empty"));
-        assert!(parse_bots("1,,2")
-            .unwrap_err()
-            .to_string()
-            .contains("entry 2 is empty"));
-        let e = format!("{:#}", parse_bots("random").unwrap_err());
+        let refusal = |text| format!("{:#}", parse_bots(text).unwrap_err());
+        assert!(refusal("").contains("--bots is empty"));
+        assert!(refusal("1,,2").contains("entry 2 is empty"));
+        let e = refusal("random");
         assert!(
             e.contains("levels 1 (beginner) to 5") && !e.contains("digit"),
             "{e}"
         );
-        assert!(parse_bots("6")
-            .unwrap_err()
-            .to_string()
-            .contains("out of range"));
-        assert!(parse_bots("strong")
-            .unwrap_err()
-            .to_string()
-            .contains("not a bot level"));
+        assert!(refusal("6").contains("out of range"));
+        assert!(refusal("strong").contains("not a bot level"));
+    }
+
+    /// The level picker names each level's measured Elo (docs/bots.md).
+    #[test]
+    fn the_level_picker_shows_the_measured_elo() {
+        let setup =
+            Setup::from_args("classic", Some(2), None, Some("3"), None, Some(1), None).unwrap();
+        let screen = StartScreen::new(setup);
+        let elo = sequence_bots::level_elo(3).expect("level 3 is rated");
+        assert_eq!(
+            screen.value(Field::Level),
+            format!("level 3 — about {elo} for 1 bot")
+        );
     }
 
     #[test]

@@ -11,22 +11,11 @@ use ratatui::style::{Color, Modifier};
 use sequence_classic::{Card, Move, Seat, Space};
 use sequence_tui::bots::BotPool;
 use sequence_tui::ui::Seen;
-use sequence_tui::{App, GameKind, SeatKind, Setup};
-
-fn setup(seed: u64, seats: Vec<SeatKind>) -> Setup {
-    Setup {
-        game: GameKind::Classic,
-        players: seats.len() as u8,
-        teams: None,
-        seats,
-        seed,
-        options: None,
-    }
-}
+use sequence_tui::{App, GameKind, SeatKind};
 
 fn new_app(seed: u64, seats: Vec<SeatKind>) -> App {
     App::new_game(
-        setup(seed, seats),
+        table(GameKind::Classic, seats, seed),
         std::env::temp_dir().join("tui-render-test.json"),
     )
     .expect("deal")
@@ -157,7 +146,7 @@ fn find_position(pred: impl Fn(&App) -> bool) -> App {
             // Seat 0 plays a random legal move by keys: choose the card and
             // type the space.
             let c = app.classic().unwrap();
-            let mv = c.game().random_move(&mut rng);
+            let mv = c.game().random_move(&mut rng).expect("the game goes on");
             let hand = c.game().hand(Seat(0)).to_vec();
             match mv {
                 Move::Place { card, at, .. } | Move::Remove { card, at } => {
@@ -415,9 +404,7 @@ fn mouse_selects_a_card_and_plays_on_a_clicked_space() {
 #[test]
 fn every_table_size_fits_the_smallest_terminal() {
     for players in [2u8, 3, 4, 6, 8, 9, 10, 12] {
-        let mut seats = vec![SeatKind::Human];
-        seats.extend(std::iter::repeat_n(SeatKind::Bot(1), players as usize - 1));
-        let mut app = new_app(players as u64, seats);
+        let mut app = new_app(players as u64, person_and_bots(players));
         let mut pool = BotPool::new(1);
         run_bots(&mut app, &mut pool);
         let t = text(&render(&mut app, 80, 24));
@@ -439,16 +426,7 @@ fn every_table_size_fits_the_smallest_terminal() {
         }
     }
     for players in 2u8..=6 {
-        let mut seats = vec![SeatKind::Human];
-        seats.extend(std::iter::repeat_n(SeatKind::Bot(1), players as usize - 1));
-        let setup = Setup {
-            game: GameKind::Stacks,
-            players,
-            teams: None,
-            seats,
-            seed: 3,
-            options: None,
-        };
+        let setup = table(GameKind::Stacks, person_and_bots(players), 3);
         let mut app = App::new_game(setup, std::env::temp_dir().join("fit.json")).unwrap();
         let mut pool = BotPool::new(3);
         run_bots(&mut app, &mut pool);
@@ -507,10 +485,7 @@ fn a_typed_space_that_does_not_exist_is_named() {
 /// that is over), and the header counted one move past the last.
 #[test]
 fn the_end_screen_keeps_its_result_and_counts_the_moves_played() {
-    let path = format!(
-        "{}/../../../shared/examples/2p-blue-vs-green.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = shared_example("2p-blue-vs-green.json");
     let text = std::fs::read_to_string(&path).expect("example record");
     // The game one move before green's win; the bot (greedy) takes the win.
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");

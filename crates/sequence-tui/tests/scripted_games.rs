@@ -68,43 +68,12 @@ fn score(g: &Game, seat: Seat, mv: &Move) -> i32 {
     }
 }
 
-/// Types `mv` for the person at the keyboard: card number, space, Enter
-/// (and Enter again for a C8a choice); `x` for a dead card.
-fn type_move(app: &mut App, mv: Move) -> Vec<Effect> {
-    let c = app.classic().unwrap();
-    let seat = c.game().turn();
-    let hand = c.game().hand(seat).to_vec();
-    let ply = c.game().ply();
-    let idx = |card| hand.iter().position(|h| *h == card).expect("card in hand") + 1;
-    let out = match mv {
-        Move::Place { card, at, .. } | Move::Remove { card, at } => {
-            type_str(app, &format!("{}{at}\n", idx(card)))
-        }
-        Move::Dead { card } => type_str(app, &format!("{}x", idx(card))),
-        Move::Discard { card } => type_str(app, &format!("{}\n", idx(card))),
-        Move::Pass => type_str(app, "\n"),
-    };
-    if app.classic().unwrap().game().ply() == ply {
-        // The C8a choice was offered: take the first (Enter).
-        app.handle_key(key(KeyCode::Enter));
-    }
-    assert_eq!(
-        app.classic().unwrap().game().ply(),
-        ply + 1,
-        "the typed move {mv:?} was not played"
-    );
-    out
-}
-
 fn classic_setup(seed: u64) -> Setup {
-    Setup {
-        game: GameKind::Classic,
-        players: 2,
-        teams: None,
-        seats: vec![SeatKind::Human, SeatKind::Bot(1)],
+    table(
+        GameKind::Classic,
+        vec![SeatKind::Human, SeatKind::Bot(1)],
         seed,
-        options: None,
-    }
+    )
 }
 
 #[test]
@@ -117,12 +86,7 @@ fn classic_game_played_by_keys_to_a_win() {
     let mut pool = BotPool::new(seed);
     let mut human_moves = 0;
     let mut saved_midway = None;
-    while !app.is_over() {
-        run_bots(&mut app, &mut pool);
-        if app.is_over() {
-            break;
-        }
-        assert_eq!(app.seen(), Some(Seen::Human(Seat(0))));
+    while persons_turn(&mut app, &mut pool) {
         let c = app.classic().unwrap();
         let mut l = MoveList::new();
         c.game().legal_moves(&mut l);
@@ -326,25 +290,13 @@ fn stacks_turn(app: &mut App) {
 #[test]
 fn stacks_game_played_by_keys_to_its_end() {
     let seed = 77;
-    let setup = Setup {
-        game: GameKind::Stacks,
-        players: 3,
-        teams: None,
-        seats: vec![SeatKind::Human, SeatKind::Bot(1), SeatKind::Bot(1)],
-        seed,
-        options: None,
-    };
+    let setup = table(GameKind::Stacks, person_and_bots(3), seed);
     let mut app = App::new_game(setup, std::env::temp_dir().join("s.json")).unwrap();
     let mut pool = BotPool::new(seed);
     let mut steps = 0;
     let mut saw_window = false;
     let mut saw_piles = false;
-    while !app.is_over() {
-        run_bots(&mut app, &mut pool);
-        if app.is_over() {
-            break;
-        }
-        assert_eq!(app.seen(), Some(Seen::Human(Seat(0))));
+    while persons_turn(&mut app, &mut pool) {
         let s = app.stacks().unwrap();
         if s.game().block_offer().is_some() && !saw_window {
             saw_window = true;
@@ -374,14 +326,7 @@ fn stacks_game_played_by_keys_to_its_end() {
 
 #[test]
 fn stacks_screen_shows_piles_hand_chips_and_hides_other_hands() {
-    let setup = Setup {
-        game: GameKind::Stacks,
-        players: 2,
-        teams: None,
-        seats: vec![SeatKind::Human, SeatKind::Human],
-        seed: 5,
-        options: None,
-    };
+    let setup = table(GameKind::Stacks, vec![SeatKind::Human, SeatKind::Human], 5);
     let mut app = App::new_game(setup, std::env::temp_dir().join("s2.json")).unwrap();
     let first = app.stacks().unwrap().game().turn();
     assert_eq!(app.seen(), Some(Seen::PassDevice(first)));
@@ -442,14 +387,14 @@ fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
     app.bot_reply(BotReply {
         id: job.id + 100,
         seat: job.seat,
-        choice: Some(BotChoice::Classic(Move::Pass)),
+        choice: Some(BotChoice::new(Move::Pass)),
     });
     assert_eq!(app.classic().unwrap().game().ply(), ply);
     // An illegal move is replaced by a legal one and said so in the log.
     app.bot_reply(BotReply {
         id: job.id,
         seat: job.seat,
-        choice: Some(BotChoice::Classic(Move::Pass)),
+        choice: Some(BotChoice::new(Move::Pass)),
     });
     let c = app.classic().unwrap();
     assert_eq!(c.game().ply(), ply + 1);
@@ -465,7 +410,7 @@ fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
 #[test]
 fn a_line_of_six_offers_the_c8a_choice() {
     use sequence_classic::record::Record;
-    use sequence_classic::{Card, Options};
+    use sequence_classic::{Card, Config, Options};
     let c = |s: &str| s.parse::<Card>().unwrap();
     let sp = |s: &str| s.parse::<Space>().unwrap();
     // Seat 1 deals, so seat 0 gets the even cards and plays first.
@@ -492,9 +437,7 @@ fn a_line_of_six_offers_the_c8a_choice() {
         (1, "KD", "h8"),
     ];
     let record = Record {
-        players: 2,
-        teams: 2,
-        options: Options::default(),
+        config: Config::new(2, Some(2), Options::default()).unwrap(),
         dealer: Seat(1),
         deck,
         reshuffles: vec![],
@@ -555,14 +498,7 @@ fn a_finished_game_is_not_resumed() {
         "{e}"
     );
     // A Stacks game saved midway resumes with the same hand.
-    let setup = Setup {
-        game: GameKind::Stacks,
-        players: 3,
-        teams: None,
-        seats: vec![SeatKind::Human, SeatKind::Bot(1), SeatKind::Bot(1)],
-        seed: 31,
-        options: None,
-    };
+    let setup = table(GameKind::Stacks, person_and_bots(3), 31);
     let mut st = App::new_game(setup, std::env::temp_dir().join("s3.json")).unwrap();
     run_bots(&mut st, &mut pool);
     for _ in 0..3 {

@@ -18,7 +18,9 @@
 //! two-eyed jacks of one team, a chip placed and removed in between) gives
 //! no evidence.
 
-use super::{Heuristic, ONE_EYED_COST, RACE_ONE_EYED_COST, RACE_TWO_EYED_COST, TWO_EYED_COST};
+use super::heuristic::{
+    Heuristic, ONE_EYED_COST, RACE_ONE_EYED_COST, RACE_TWO_EYED_COST, TWO_EYED_COST,
+};
 use rand::RngCore;
 use sequence_classic::{Bitboard, Card, Game, Move, Seat, SeatView, Space, BOARD, CORNERS};
 
@@ -154,7 +156,7 @@ impl Belief {
     /// a second call in the same turn, after our own dead-card exchange,
     /// keeps what was read).
     pub fn observe(&mut self, view: &SeatView) {
-        if view.last_move().is_some_and(|(s, _)| s == view.seat()) {
+        if view.last_move().is_some_and(|(s, _)| Some(s) == view.seat()) {
             return;
         }
         self.evidence.clear();
@@ -162,7 +164,7 @@ impl Belief {
             return;
         };
         let players = view.config().players();
-        if view.move_number() < self.ply || view.seat().0 != self.seat {
+        if view.move_number() < self.ply || view.seat().map(|s| s.0) != Some(self.seat) {
             self.after_ours = None;
             return;
         }
@@ -230,7 +232,7 @@ impl Belief {
     /// that ends our turn).
     pub fn record(&mut self, view: &SeatView, mv: Move) {
         let mut h = Heuristic::from_view(view);
-        let team = view.team().index() % 3;
+        let team = view.team().map_or(0, |t| t.index()) % 3;
         match mv {
             Move::Place { at, .. } => {
                 h.chips[team] |= at.bb().0;
@@ -248,13 +250,13 @@ impl Belief {
         self.piles = (0..players)
             .map(|s| {
                 view.discard_pile(Seat(s)).len()
-                    + usize::from(s == view.seat().0 && mv.card().is_some())
+                    + usize::from(Some(s) == view.seat().map(|v| v.0) && mv.card().is_some())
             })
             .collect();
         // A move of ours that completes a sequence changes the count: the
         // next observation then finds a different count and reads nothing.
         self.sequences = view.sequences().len();
-        self.seat = view.seat().0;
+        self.seat = view.seat().map_or(0, |s| s.0);
         self.ply = view.move_number() + 1;
         self.after_ours = Some(h);
     }
@@ -384,7 +386,7 @@ mod tests {
                     if seat != Seat(0) {
                         played.push(mv);
                     }
-                    game.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+                    game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng)).expect("legal");
                     plies += 1;
                 }
             }

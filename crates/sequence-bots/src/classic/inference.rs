@@ -14,18 +14,14 @@
 //! milder, never impossible (after [`MAX_TRIES`] rejections a deal is kept
 //! anyway).
 
-use super::{Heuristic, ONE_EYED_COST, TWO_EYED_COST};
+use super::heuristic::{Heuristic, ONE_EYED_COST, TWO_EYED_COST};
+use crate::config::ClassicSearch;
 use rand::RngCore;
 use sequence_classic::{Bitboard, Card, Game, Move, SeatView, BOARD, CORNERS};
 
 /// Scale of the points a seat may leave on the table, for the acceptance
 /// probability `exp(-d / T)`.
 pub const TEMPERATURE: f64 = 20.0;
-
-fn temperature() -> f64 {
-    static T: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *T.get_or_init(|| crate::env_or("SEQUENCE_INFER_TEMPERATURE", TEMPERATURE))
-}
 
 /// Deals tried before one is kept whatever its weight.
 pub const MAX_TRIES: u32 = 40;
@@ -41,17 +37,20 @@ pub struct LastMove {
     value: f64,
     /// Per card index, the best value that card could have made instead.
     best: [f64; 52],
+    /// Scale of the acceptance probability `exp(-d / T)`.
+    temperature: f64,
 }
 
 impl LastMove {
     /// Reads the view's last move; `None` when it tells nothing usable (no
     /// move yet, a move of our own team, a pass, or a removal with more
     /// than two teams, where whose chip went back is not known).
-    pub fn read(view: &SeatView) -> Option<LastMove> {
+    /// `temperature` scales the acceptance probability ([`TEMPERATURE`]).
+    pub fn read(view: &SeatView, temperature: f64) -> Option<LastMove> {
         let (seat, mv) = view.last_move()?;
         let cfg = view.config();
         let mover = view.team_of(seat);
-        if mover == view.team() {
+        if Some(mover) == view.team() {
             return None;
         }
         let mut h = Heuristic::from_view(view);
@@ -120,6 +119,7 @@ impl LastMove {
             played,
             value,
             best,
+            temperature,
         })
     }
 
@@ -164,7 +164,7 @@ impl LastMove {
             }
         }
         let played = self.best[self.played.index()];
-        let temp = temperature();
+        let temp = self.temperature;
         let w = |best: f64| (-(best.max(played) - self.value).max(0.0) / temp).exp();
         // The best card still held then is the k-th best (k = 1 …
         // drawn + 1) when the k − 1 better ones were all drawn since and
@@ -190,28 +190,46 @@ fn binomial(n: usize, k: usize) -> f64 {
 /// The recent moves of the seat before ours, newest first (its last move,
 /// then the one before, …), kept by the bot between its turns: a deal's
 /// weight is the product of what each tells ([`LastMove::weight_after_draws`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Evidence {
     moves: Vec<LastMove>,
     /// `move_number` of the view the newest was read from.
     ply: u32,
+    /// Scale of the acceptance probability ([`TEMPERATURE`]).
+    temperature: f64,
+    /// Moves kept ([`DEPTH`]).
+    depth: usize,
 }
 
-/// Past moves [`Evidence`] keeps by default (`SEQUENCE_INFER_DEPTH`).
+impl Default for Evidence {
+    fn default() -> Self {
+        Evidence::new(&ClassicSearch::default())
+    }
+}
+
+/// Past moves [`Evidence`] keeps by default.
 pub const DEPTH: usize = 1;
 
-fn depth() -> usize {
-    static D: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *D.get_or_init(|| crate::env_or("SEQUENCE_INFER_DEPTH", DEPTH))
-}
-
 impl Evidence {
-    /// Evidence from the view's last move only.
-    pub fn of_view(view: &SeatView) -> Evidence {
+    /// No evidence yet, read with the search's settings
+    /// ([`ClassicSearch::infer_temperature`], [`ClassicSearch::infer_depth`]).
+    pub fn new(cfg: &ClassicSearch) -> Evidence {
         Evidence {
-            moves: LastMove::read(view).into_iter().collect(),
-            ply: view.move_number(),
+            moves: Vec::new(),
+            ply: 0,
+            temperature: cfg.infer_temperature,
+            depth: cfg.infer_depth,
         }
+    }
+
+    /// Evidence from the view's last move only.
+    pub fn of_view(view: &SeatView, cfg: &ClassicSearch) -> Evidence {
+        let mut e = Evidence::new(cfg);
+        e.moves = LastMove::read(view, cfg.infer_temperature)
+            .into_iter()
+            .collect();
+        e.ply = view.move_number();
+        e
     }
 
     /// Adds the view's last move (a later turn of the same game): kept with
@@ -219,15 +237,18 @@ impl Evidence {
     /// evidence starts again from it.
     pub fn update(&mut self, view: &SeatView) {
         // Our own dead-card exchange (C6) tells nothing new.
-        if view.last_move().is_some_and(|(s, _)| s == view.seat()) {
+        if view
+            .last_move()
+            .is_some_and(|(s, _)| Some(s) == view.seat())
+        {
             return;
         }
         let ply = view.move_number();
-        let next = LastMove::read(view);
+        let next = LastMove::read(view, self.temperature);
         match next {
             Some(m) if ply > self.ply && self.moves.first().is_some_and(|p| p.seat == m.seat) => {
                 self.moves.insert(0, m);
-                self.moves.truncate(depth().max(1));
+                self.moves.truncate(self.depth.max(1));
             }
             other => self.moves = other.into_iter().collect(),
         }
@@ -270,7 +291,7 @@ pub fn determinize<R: RngCore>(view: &SeatView, evidence: &Evidence, rng: &mut R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::greedy_choice;
+    use crate::classic::greedy::greedy_choice;
     use sequence_classic::{Config, Options, RngReshuffler};
     use sequence_common::rng::{game_rng, playout_rng};
 
@@ -291,7 +312,7 @@ mod tests {
                     break;
                 }
                 let view = game.view(game.turn());
-                if let Some(last) = LastMove::read(&view) {
+                if let Some(last) = LastMove::read(&view, TEMPERATURE) {
                     let hand = game.hand(sequence_classic::Seat(last.seat as u8)).to_vec();
                     let mut prev = 0.0;
                     for drawn in 1..=hand.len() {
@@ -312,7 +333,8 @@ mod tests {
                     checked += 1;
                 }
                 let mv = greedy_choice(&game, &view.legal_moves(), &mut rng);
-                game.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+                game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                    .expect("legal");
             }
         }
         assert!(checked > 100, "only {checked} positions checked");
@@ -332,15 +354,16 @@ mod tests {
             let view = game.view(game.turn());
             if game.turn() == sequence_classic::Seat(0) {
                 ev.update(&view);
-                if let Some(last) = LastMove::read(&view) {
+                if let Some(last) = LastMove::read(&view, TEMPERATURE) {
                     seen += 1;
                     let newest = ev.last().expect("evidence");
                     assert_eq!(newest.played, last.played);
-                    assert_eq!(ev.moves.len(), seen.min(depth()));
+                    assert_eq!(ev.moves.len(), seen.min(DEPTH));
                 }
             }
             let mv = greedy_choice(&game, &view.legal_moves(), &mut rng);
-            game.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+            game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                .expect("legal");
         }
         assert!(seen >= 5);
         // A new game (move number back to 0): the evidence starts again.
@@ -363,9 +386,9 @@ mod tests {
             while !game.is_over() && ply < 70 {
                 let view = game.view(game.turn());
                 if ply == 0 {
-                    assert!(LastMove::read(&view).is_none(), "no move yet");
+                    assert!(LastMove::read(&view, TEMPERATURE).is_none(), "no move yet");
                 }
-                if let Some(last) = LastMove::read(&view) {
+                if let Some(last) = LastMove::read(&view, TEMPERATURE) {
                     truth += last.weight(&game);
                     let mut r = playout_rng(ply);
                     for _ in 0..50 {
@@ -374,7 +397,8 @@ mod tests {
                     n += 1;
                 }
                 let mv = greedy_choice(&game, &view.legal_moves(), &mut rng);
-                game.apply(mv, &mut RngReshuffler(&mut rng)).expect("legal");
+                game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                    .expect("legal");
                 ply += 1;
             }
         }

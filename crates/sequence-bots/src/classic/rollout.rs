@@ -11,8 +11,9 @@
 //! a game this dealt needs most.
 
 use super::{greedy_choice, greedy_scores, inference, playout, with_declaration};
+use crate::config::ClassicSearch;
 use crate::ismcts::{Budget, SearchReport};
-use crate::ClassicBot;
+use crate::Bot;
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
 use sequence_common::rng::{game_rng, playout_rng, GameRng, PlayoutRng};
@@ -37,15 +38,27 @@ pub struct RolloutOptions {
     pub belief: bool,
 }
 
+/// Default candidate moves of the flat search (greedy's best this many).
+pub const CANDIDATES: usize = 6;
+/// Default policy moves after a candidate before the learned value.
+pub const CUTOFF: u32 = 4;
+
 impl Default for RolloutOptions {
     fn default() -> Self {
+        RolloutOptions::from(&crate::config::ClassicSearch::default())
+    }
+}
+
+impl From<&ClassicSearch> for RolloutOptions {
+    /// The flat search's settings in the bots' settings.
+    fn from(c: &ClassicSearch) -> Self {
         RolloutOptions {
-            candidates: 6,
-            cutoff: Some(4),
-            greedy_opponents: false,
-            inference: true,
+            candidates: c.candidates,
+            cutoff: Some(c.flat_cutoff).filter(|&n| n > 0),
+            greedy_opponents: c.greedy_opponents,
+            inference: c.inference,
             halving: true,
-            belief: false,
+            belief: c.belief,
         }
     }
 }
@@ -85,7 +98,8 @@ fn continuation(
         } else {
             playout::tactical_move(g, rng)
         };
-        if g.apply(mv, &mut RngReshuffler(rng)).is_err() {
+        let seat = g.turn();
+        if g.apply(seat, mv, &mut RngReshuffler(rng)).is_err() {
             break;
         }
         n += 1;
@@ -102,7 +116,7 @@ pub fn search(
     seed: u64,
     evidence: &inference::Evidence,
 ) -> SearchReport<Move> {
-    let none = inference::Evidence::default();
+    let none = inference::Evidence::new(&crate::SearchConfig::default().classic);
     let evidence = if opts.inference { evidence } else { &none };
     search_with(view, opts, budget, seed, &mut |rng: &mut PlayoutRng| {
         inference::determinize(view, evidence, rng)
@@ -119,7 +133,7 @@ pub fn search_with(
     determinize: &mut dyn FnMut(&mut PlayoutRng) -> Game,
 ) -> SearchReport<Move> {
     let start = std::time::Instant::now();
-    let team = view.team().index();
+    let team = view.team().map_or(0, |t| t.index());
     let moves = view.legal_moves();
     let cands = candidates(view, &moves, opts.candidates, seed);
     // (move, reward sum, playouts)
@@ -128,33 +142,47 @@ pub fn search_with(
     let mut rng = playout_rng(seed);
     let mut buf = Vec::with_capacity(128);
     let mut iterations = 0u64;
+    // One round: the arms `live` on one determinization, with one playout
+    // seed for all of them (common random numbers).
     let mut round = |arms: &mut [(Move, f64, u32)], live: &[usize], rng: &mut PlayoutRng| {
         let det = determinize(rng);
         let pseed = rng.next_u64();
         for &i in live {
             let mut g = det.clone();
             let mut prng = playout_rng(pseed);
-            if g.apply(arms[i].0, &mut RngReshuffler(&mut prng)).is_err() {
-                continue;
-            }
-            arms[i].1 += continuation(&mut g, team, opts, &mut prng, &mut buf);
+            let seat = g.turn();
+            let value = if g.apply(seat, arms[i].0, &mut RngReshuffler(&mut prng)).is_ok() {
+                continuation(&mut g, team, opts, &mut prng, &mut buf)
+            } else {
+                // Never for a legal candidate; counted as a loss.
+                0.0
+            };
+            arms[i].1 += value;
             arms[i].2 += 1;
         }
     };
     let mean = |a: &(Move, f64, u32)| a.1 / a.2.max(1) as f64;
     match budget {
         Budget::Iterations(n) => {
+            // Successive halving: the budget split evenly over the phases,
+            // each phase's share over its live arms in whole rounds and one
+            // last partial round, so exactly `n` playouts run in all.
             let phases = if opts.halving && arms.len() > 2 {
                 (usize::BITS - (arms.len() - 1).leading_zeros()) as u64
             } else {
                 1
             };
             for phase in 0..phases {
-                let k = (n / phases / live.len() as u64).max(1);
-                for _ in 0..k {
+                let share = n / phases + u64::from(phase < n % phases);
+                let per = live.len() as u64;
+                for _ in 0..share / per {
                     round(&mut arms, &live, &mut rng);
-                    iterations += live.len() as u64;
                 }
+                let rest = (share % per) as usize;
+                if rest > 0 {
+                    round(&mut arms, &live[..rest], &mut rng);
+                }
+                iterations += share;
                 if phase + 1 < phases {
                     live.sort_by(|&x, &y| mean(&arms[y]).total_cmp(&mean(&arms[x])));
                     live.truncate(live.len().div_ceil(2));
@@ -207,14 +235,14 @@ impl RolloutBot {
             budget,
             rng: game_rng(seed),
             opts,
-            evidence: inference::Evidence::default(),
+            evidence: inference::Evidence::new(&crate::SearchConfig::default().classic),
             belief: super::belief::Belief::default(),
             last: None,
         }
     }
 }
 
-impl ClassicBot for RolloutBot {
+impl Bot<Game> for RolloutBot {
     fn name(&self) -> String {
         self.name.clone()
     }

@@ -15,7 +15,7 @@
 
 use super::features::{self, FEATURES};
 use crate::ismcts::{Rewards, MAX_SIDES};
-use crate::ClassicBot;
+use crate::Bot;
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
 use sequence_common::rng::{game_rng, playout_rng, GameRng};
@@ -295,7 +295,7 @@ pub fn one_ply_values_with(
     seed: u64,
     eval: fn(&Game) -> Rewards,
 ) -> Vec<f64> {
-    let team = view.team().index() % MAX_SIDES;
+    let team = view.team().map_or(0, |t| t.index()) % MAX_SIDES;
     let mut rng = playout_rng(seed);
     let games: Vec<Game> = (0..deals).map(|_| view.determinize(&mut rng)).collect();
     moves
@@ -308,7 +308,8 @@ pub fn one_ply_values_with(
                 // reshuffle is seeded by the deal so that moves compare
                 // alike.
                 let mut r = playout_rng(seed ^ k as u64);
-                if g.apply(mv, &mut RngReshuffler(&mut r)).is_err() {
+                let seat = g.turn();
+                if g.apply(seat, mv, &mut RngReshuffler(&mut r)).is_err() {
                     continue;
                 }
                 let r = if g.is_over() {
@@ -323,7 +324,7 @@ pub fn one_ply_values_with(
         .collect()
 }
 
-impl ClassicBot for ValueBot {
+impl Bot<Game> for ValueBot {
     fn name(&self) -> String {
         self.name.clone()
     }

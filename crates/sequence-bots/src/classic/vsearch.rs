@@ -15,7 +15,7 @@ use super::{
     DEFAULT_CUTOFF, ROOT_MOVES,
 };
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState};
-use crate::ClassicBot;
+use crate::{Bot, SearchConfig};
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
 use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
 use std::sync::Arc;
@@ -82,26 +82,16 @@ impl VState {
 }
 
 impl SearchState for VState {
-    type Move = Move;
-    const KEYS: usize = ClassicState::KEYS;
+    type Game = Game;
 
     #[inline]
-    fn mover(&self) -> Option<u8> {
-        self.inner.mover()
-    }
-
-    fn legal(&self, out: &mut Vec<Move>) {
-        self.inner.legal(out);
+    fn game(&self) -> &Game {
+        &self.inner.game
     }
 
     #[inline]
-    fn key(mv: &Move) -> usize {
-        ClassicState::key(mv)
-    }
-
-    #[inline]
-    fn play(&mut self, mv: Move, rng: &mut PlayoutRng) {
-        self.inner.play(mv, rng);
+    fn game_mut(&mut self) -> &mut Game {
+        &mut self.inner.game
     }
 
     fn prior(&self, mv: &Move) -> f32 {
@@ -132,7 +122,8 @@ impl SearchState for VState {
             } else {
                 playout::tactical_move(game, rng)
             };
-            if game.apply(mv, &mut RngReshuffler(rng)).is_err() {
+            let seat = game.turn();
+            if game.apply(seat, mv, &mut RngReshuffler(rng)).is_err() {
                 break;
             }
             n += 1;
@@ -149,14 +140,7 @@ impl SearchState for VState {
 
 /// A placement in `moves` that completes enough sequences to win (C9).
 pub fn winning_placement(game: &Game, moves: &[Move]) -> Option<Move> {
-    let team = game.team_of(game.turn());
-    let have = game.sequence_count(team);
-    moves.iter().copied().find(|m| match *m {
-        Move::Place { at, .. } => game
-            .completions_at(at)
-            .is_some_and(|c| c.any() && have + c.most() >= game.win_sequences()),
-        _ => false,
-    })
+    super::search::winning_placement(game, moves)
 }
 
 /// The `k` root moves greedy ranks highest and the `kv` the one-ply
@@ -195,19 +179,22 @@ pub fn search(
     seed: u64,
     evidence: &inference::Evidence,
 ) -> SearchReport<Move> {
-    let none = inference::Evidence::default();
+    let config = SearchConfig::default();
+    let mut cfg = config.classic;
+    cfg.cutoff = opts.cutoff.unwrap_or(0);
+    let none = inference::Evidence::new(&cfg);
     let evidence = if opts.inference { evidence } else { &none };
-    let me = view.team().0;
+    let me = view.team().map_or(0, |t| t.0);
     let det = |rng: &mut PlayoutRng| VState {
         inner: ClassicState {
             game: inference::determinize(view, evidence, rng),
-            cutoff: opts.cutoff.unwrap_or(0),
+            cfg,
         },
         me,
         opts: Arc::clone(opts),
     };
     let root = root_candidates(view, seed, opts.root_moves, opts.value_root_moves);
-    ismcts::search_among(&det, &root, budget, trees, seed)
+    ismcts::search_among(&det, &root, budget, trees, seed, &config)
 }
 
 /// The ISMCTS bot with [`SearchOptions`] (otherwise as
@@ -242,13 +229,13 @@ impl VBot {
             trees,
             rng: game_rng(seed),
             opts: Arc::new(opts),
-            evidence: inference::Evidence::default(),
+            evidence: inference::Evidence::new(&SearchConfig::default().classic),
             last: None,
         }
     }
 }
 
-impl ClassicBot for VBot {
+impl Bot<Game> for VBot {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -332,7 +319,7 @@ pub struct TacticalBot {
     rng: PlayoutRng,
 }
 
-impl ClassicBot for TacticalBot {
+impl Bot<Game> for TacticalBot {
     fn name(&self) -> String {
         "tactical".into()
     }
@@ -346,13 +333,13 @@ impl ClassicBot for TacticalBot {
     }
 }
 
-/// Any classic bot by name: the arena's names ([`crate::classic_bot`]),
+/// Any classic bot by name: the arena's names ([`crate::bot`]),
 /// `tactical` ([`TacticalBot`]), `value[:N]`, `vmcts:…` ([`parse`]) and
 /// `rmc:…` ([`super::rollout::parse`]).
 ///
 /// # Errors
 /// A message for an unknown name or option.
-pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
+pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
     if let Some(rest) = spec.strip_prefix("value-old") {
         let deals = match rest.strip_prefix(':') {
             Some(n) => n
@@ -401,7 +388,7 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn ClassicBot>, String> {
             opts,
         )));
     }
-    crate::classic_bot(spec, seed).map_err(|e| e.to_string())
+    crate::bot::<Game>(spec, seed).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -442,8 +429,8 @@ mod tests {
             let cfg = Config::new(players, None, Options::default()).expect("config");
             let mk = |s: u64| bot(specs[0], s).expect("bot");
             let field = |s: u64| bot(specs[1], s).expect("bot");
-            let seed = crate::duplicate::deal_seed(3, 0);
-            let (score, moves) = crate::duplicate::play_deal(&cfg, seed, 0, &mk, &field);
+            let seed = crate::classic::deals::deal_seed(3, 0);
+            let (score, moves) = crate::classic::deals::play_deal(&cfg, seed, 0, &mk, &field);
             assert!(
                 moves > 10 && (0.0..=1.0).contains(&score),
                 "{moves} {score}"

@@ -2,11 +2,15 @@
 // suit symbol), corners marked, chips told apart by colour *and* shape
 // (blue ring, green triangle, red cross), locked chips ringed in gold,
 // completed sequences drawn as lines, the last move outlined, and playable
-// spaces lit for the selected card. Spaces are focusable buttons with
-// spoken labels; arrow keys move between them, Enter or Space plays.
+// spaces lit for the selected card. The board is one stop for Tab (the
+// first lit space, else the last move); arrow keys move over all spaces,
+// `n` / `N` to the next / previous lit one, Enter or Space plays. Spaces
+// have spoken labels; keyboard focus is a black-and-white ring drawn over
+// everything (a mouse click leaves none).
 import { svg, cardName, rankText, isRed, SUIT_SYMBOL } from "./cards.js";
-import { layoutGrid, spaceName, parseSpace } from "./layout.js";
-import { t } from "./i18n.js";
+import { layoutGrid, spaceName, parseSpace, spaceLabel } from "./layout.js";
+import { t, num } from "./i18n.js";
+import { setStop } from "./focus.js";
 
 const S = 100; // space size in SVG units
 const M = 34; // margin for the coordinate labels
@@ -50,7 +54,7 @@ export function drawBoard(host, state, onSpace) {
     root.append(svg("text", { x: c * S + S / 2, y: -10, class: "coord", "text-anchor": "middle" }, String.fromCharCode(97 + c)));
   }
   for (let r = 0; r < 10; r++) {
-    root.append(svg("text", { x: -M / 2, y: r * S + S / 2 + 8, class: "coord", "text-anchor": "middle" }, String(r + 1)));
+    root.append(svg("text", { x: -M / 2, y: r * S + S / 2 + 8, class: "coord", "text-anchor": "middle" }, num(r + 1)));
   }
   const spaces = [];
   for (let r = 0; r < 10; r++) {
@@ -69,9 +73,10 @@ export function drawBoard(host, state, onSpace) {
         role: "gridcell",
         "data-space": name,
         "data-chip": team ? ch : "",
-        tabindex: target ? "0" : "-1",
+        tabindex: "-1",
+        "data-member": "",
       });
-      let label = `${name}, ${corner ? t("space.corner") : cardName(code)}`;
+      let label = `${spaceLabel(name)}, ${corner ? t("space.corner") : cardName(code)}`;
       if (team) label += ", " + t(locked ? "chip.locked" : "chip.plain", { team: t(`team.${team}`) });
       else if (!corner) label += ", " + t("space.empty");
       if (target === "place") label += ", " + t("space.can_place");
@@ -90,6 +95,9 @@ export function drawBoard(host, state, onSpace) {
       if (team) g.append(chipShape(team, x + S / 2, y + S / 2 + 4, locked));
       if (target) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "hl", "aria-hidden": "true" }));
       if (state.lastAt === name) g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9, class: "last-ring", "aria-hidden": "true" }));
+      // keyboard focus: drawn last, over the lit and last-move marks
+      g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 9, class: "focus-ring", "aria-hidden": "true" }));
+      g.append(svg("rect", { x: x + 11, y: y + 11, width: S - 22, height: S - 22, rx: 5, class: "focus-ring inner", "aria-hidden": "true" }));
       g.addEventListener("click", () => {
         if (g.classList.contains("target")) onSpace(name);
       });
@@ -112,18 +120,32 @@ export function drawBoard(host, state, onSpace) {
     const [x1, y1] = p(a), [x2, y2] = p(b);
     root.append(svg("line", { x1, y1, x2, y2, class: `seq-line seq-${team}`, "aria-hidden": "true" }));
   }
-  // Arrow keys move focus over every space (roving focus).
+  // One Tab stop; arrow keys move focus over every space, n / N between
+  // the lit ones (roving focus).
+  root.dataset.roving = "board";
+  const lit = spaces.filter((g) => g.classList.contains("target"));
+  setStop(root, lit[0] || spaces.find((g) => g.dataset.space === state.lastAt) || spaces[0]);
   root.addEventListener("keydown", (e) => {
     const cur = e.target.closest && e.target.closest(".space");
     if (!cur) return;
-    const rc = parseSpace(cur.dataset.space);
-    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
-    if (!d || !rc) return;
+    let next = null;
+    if (e.key === "n" || e.key === "N") {
+      if (!lit.length) return;
+      const i = lit.indexOf(cur);
+      const step = e.key === "n" ? 1 : -1;
+      const from = i >= 0 ? i : (step > 0 ? -1 : 0);
+      next = lit[(from + step + lit.length) % lit.length];
+    } else {
+      const rc = parseSpace(cur.dataset.space);
+      const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+      if (!d || !rc) return;
+      // The board is never mirrored (also in right-to-left languages).
+      const r = Math.min(9, Math.max(0, rc[0] + d[0]));
+      const c = Math.min(9, Math.max(0, rc[1] + d[1]));
+      next = spaces[r * 10 + c];
+    }
     e.preventDefault();
-    // The board is never mirrored (also in right-to-left languages).
-    const r = Math.min(9, Math.max(0, rc[0] + d[0]));
-    const c = Math.min(9, Math.max(0, rc[1] + d[1]));
-    const next = spaces[r * 10 + c];
+    setStop(root, next);
     next.focus();
   });
   host.replaceChildren(root);

@@ -1,6 +1,6 @@
 // Drawing and naming cards: classic playing cards ("7H", "TS", "JD") and
 // Sequence Stacks cards ("B3", "RW", "SKIP", …).
-import { t } from "./i18n.js";
+import { t, num } from "./i18n.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -95,7 +95,7 @@ export function stacksCardName(code) {
   if (ACTION_KEY[code]) return t(`stacks.card.${ACTION_KEY[code]}`);
   const colour = t(code[0] === "B" ? "colour.blue" : "colour.red");
   if (code[1] === "W") return t("stacks.card.wild", { colour });
-  return t("stacks.card.number", { colour, n: code[1] });
+  return t("stacks.card.number", { colour, n: num(Number(code[1])) });
 }
 
 /** A Stacks card face as HTML. */
@@ -105,7 +105,7 @@ export function stacksCardFace(code) {
   if (kind === "action") {
     big = svg("svg", { viewBox: "0 0 24 24", class: "action-icon", fill: "none", stroke: "currentColor", "stroke-width": "2.2", "stroke-linecap": "round", "stroke-linejoin": "round" });
     big.innerHTML = ACTION_ICON[code] || "";
-  } else big = code[1] === "W" ? "★" : code[1];
+  } else big = code[1] === "W" ? "★" : num(Number(code[1]));
   const small = kind === "action" ? t(`stacks.short.${ACTION_KEY[code]}`) : (code[1] === "W" ? t("stacks.short.wild") : "");
   return h("span", { class: `sface ${kind}`, "aria-hidden": "true" },
     h("span", { class: "big" }, big),

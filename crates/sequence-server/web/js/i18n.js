@@ -45,8 +45,13 @@ export function language() {
   return current;
 }
 
+/** Fills `{name}` placeholders. In a right-to-left language each value is
+ * isolated (U+2068 … U+2069): a Latin name, a space such as `g۴` or two
+ * numbers in a row ("Bot ۳" then "۵ red") would otherwise be reordered
+ * with the words around them. */
 function fill(s, params) {
-  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  const iso = RTL.has(current);
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? (iso ? `\u2068${params[k]}\u2069` : String(params[k])) : m));
 }
 
 /** The string for `key` with `{placeholders}` filled from `params`. */

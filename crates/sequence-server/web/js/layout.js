@@ -1,5 +1,7 @@
 // The official board of RULES.md C2 (row 1 first), the same grid as
 // crates/sequence-classic/src/layout.rs OFFICIAL_ROWS. `XX` marks a corner.
+import { num } from "./i18n.js";
+
 export const OFFICIAL_ROWS = [
   "XX 2S 3S 4S 5S 6S 7S 8S 9S XX",
   "6C 5C 4C 3C 2C AH KH QH TH TS",
@@ -31,4 +33,13 @@ export function parseSpace(name) {
   const m = /^([a-j])(10|[1-9])$/.exec(String(name || "").toLowerCase());
   if (!m) return null;
   return [Number(m[2]) - 1, m[1].charCodeAt(0) - 97];
+}
+
+/** A space's name for text: its column letter as on the board and its row
+ * in the page's digits (`g۴` in Persian), isolated (U+2068 … U+2069) so
+ * that it keeps its order inside a sentence of either direction. */
+export function spaceLabel(name) {
+  const rc = parseSpace(name);
+  if (!rc) return String(name || "");
+  return `\u2068${String.fromCharCode(97 + rc[1])}${num(rc[0] + 1)}\u2069`;
 }

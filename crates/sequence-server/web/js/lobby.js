@@ -1,5 +1,7 @@
 // The lobby: create a table (game, players, teams, bots and their levels,
-// rule options, turn timer) and the list of open tables to join or watch.
+// rule options, turn timer), the open tables to join and the games in
+// progress to watch. The player counts and team choices below repeat rules
+// C3 and S1: the server does not list them yet (see docs/web.md).
 import { t, num } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, saveSeat, savedName, saveName, unescapeText } from "./api.js";
@@ -41,14 +43,26 @@ export function showLobby(app) {
   let stopped = false;
   let timer = null;
   // The form's choices, kept across re-renders (changing the game or the
-  // player count redraws the form).
+  // player count redraws the form). `seats[s]` is who sits in seat s.
   const form = { game: "classic", players: 2, teams: 2, seats: {}, seqLen: 5, timer: "", name: savedName(), tableName: "" };
+  const seatDefault = () => (form.game === "stacks" ? "level:2" : "human");
+
+  /** Evenly: every seat of a new game starts at the game's default; seats
+   * added by a larger player count take the choice of the last seat before
+   * them (so 2 players with a bot, then 4, gives three bots). */
+  function fillSeats() {
+    for (let s = 1; s < form.players; s++) {
+      if (!form.seats[s]) form.seats[s] = s > 1 ? form.seats[s - 1] : seatDefault();
+    }
+    for (const k of Object.keys(form.seats)) if (Number(k) >= form.players) delete form.seats[k];
+  }
 
   function render() {
     const players = form.game === "classic" ? CLASSIC_PLAYERS : STACKS_PLAYERS;
     if (!players.includes(form.players)) form.players = 2;
     const teams = teamChoices(form.players);
     if (form.game === "classic" && !teams.includes(form.teams)) form.teams = teams[0];
+    fillSeats();
 
     const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: form.name, oninput: (e) => { form.name = e.target.value; } });
     const seatRows = [];
@@ -56,8 +70,7 @@ export function showLobby(app) {
       const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; } },
         h("option", { value: "human" }, t("lobby.seat_person")),
         LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelName(l) }))));
-      sel.value = form.seats[s] || (form.game === "stacks" ? "level:2" : "human");
-      form.seats[s] = sel.value;
+      sel.value = form.seats[s];
       seatRows.push(h("div", { class: "field seat-choice" }, h("label", { for: `seat-${s}` }, t("lobby.seat_n", { n: num(s + 1) })), sel));
     }
 
@@ -68,7 +81,7 @@ export function showLobby(app) {
         h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint"), value: form.tableName, oninput: (e) => { form.tableName = e.target.value; } })),
       h("fieldset", { class: "field game-choice" }, h("legend", {}, t("lobby.game")),
         ["classic", "stacks"].map((g) => h("label", { class: "radio" },
-          h("input", { type: "radio", name: "game", value: g, checked: form.game === g, onchange: () => { form.game = g; render(); } }),
+          h("input", { type: "radio", name: "game", value: g, checked: form.game === g, onchange: () => { form.game = g; form.seats = {}; render(); } }),
           t(`game.${g}`)))),
       h("div", { class: "field" }, h("label", { for: "players" }, t("lobby.players")),
         (() => {
@@ -104,9 +117,13 @@ export function showLobby(app) {
       seatRows,
       h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create_button")));
 
-    const list = h("section", { class: "card-panel open-tables", "aria-labelledby": "open-h" },
-      h("h2", { id: "open-h" }, t("lobby.open_tables")),
-      h("div", { id: "tables", "aria-live": "polite" }, h("p", { class: "hint" }, t("lobby.loading"))));
+    const list = h("div", { class: "lists" },
+      h("section", { class: "card-panel open-tables", "aria-labelledby": "open-h" },
+        h("h2", { id: "open-h" }, t("lobby.open_tables")),
+        h("div", { id: "tables", "aria-live": "polite" }, h("p", { class: "hint" }, t("lobby.loading")))),
+      h("section", { class: "card-panel playing-tables", id: "playing", "aria-labelledby": "playing-h", hidden: true },
+        h("h2", { id: "playing-h" }, t("lobby.in_progress")),
+        h("div", { id: "playing-list" })));
 
     app.replaceChildren(h("div", { class: "lobby" },
       h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro"))),
@@ -147,6 +164,20 @@ export function showLobby(app) {
     }
   }
 
+  /** A list of tables, each with a button (`button`: its text key,
+   * `label`: its spoken label key) that opens it. */
+  function tableList(tables, button, label) {
+    return h("ul", { class: "table-list" }, tables.map((tb) => {
+      const taken = tb.seats.filter((s) => s.kind === "human" || s.kind === "bot").length;
+      const title = tableTitle(tb);
+      return h("li", { "data-table": tb.id },
+        h("span", { class: "tname" }, title),
+        h("span", { class: "tgame" }, t(`game.${tb.game}`)),
+        h("span", { class: "tseats" }, t("lobby.seats_taken", { taken: num(taken), players: num(tb.players) })),
+        h("button", { type: "button", onclick: () => navigate(tb.id), "aria-label": t(label, { name: title }) }, t(button)));
+    }));
+  }
+
   async function refresh() {
     clearTimeout(timer);
     if (stopped) return;
@@ -155,19 +186,14 @@ export function showLobby(app) {
       const { tables } = await api.listTables();
       if (stopped || !box) return;
       banner("");
-      if (!tables.length) {
-        box.replaceChildren(h("p", { class: "hint" }, t("lobby.no_tables")));
-      } else {
-        box.replaceChildren(h("ul", { class: "table-list" }, tables.map((tb) => {
-          const taken = tb.seats.filter((s) => s.kind === "human" || s.kind === "bot").length;
-          const title = tableTitle(tb);
-          return h("li", {},
-            h("span", { class: "tname" }, title),
-            h("span", { class: "tgame" }, t(`game.${tb.game}`)),
-            h("span", { class: "tseats" }, t("lobby.seats_taken", { taken: num(taken), players: num(tb.players) })),
-            h("button", { type: "button", onclick: () => navigate(tb.id), "aria-label": t("lobby.open_table", { name: title }) }, t("lobby.join")));
-        })));
-      }
+      // GET /api/tables lists the waiting tables; games in progress are
+      // shown for watching when the server lists them too.
+      const waiting = tables.filter((tb) => tb.status === "waiting");
+      const playing = tables.filter((tb) => tb.status === "playing");
+      box.replaceChildren(waiting.length ? tableList(waiting, "lobby.join", "lobby.open_table") : h("p", { class: "hint" }, t("lobby.no_tables")));
+      const section = document.getElementById("playing");
+      section.hidden = !playing.length;
+      document.getElementById("playing-list").replaceChildren(playing.length ? tableList(playing, "lobby.watch", "lobby.watch_table") : "");
     } catch (err) {
       if (stopped || !box) return;
       box.replaceChildren(h("p", { class: "hint" }, err.status === 0 ? t("error.unreachable") : err.message));

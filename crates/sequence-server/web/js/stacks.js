@@ -1,9 +1,12 @@
 // Sequence Stacks: the piles in progress, the hand and the top of the own
 // discard pile (both can be played from, S4), discard tops and chips per
 // player, action cards with prompts for their target and colour (S5), and
-// the Block window (S5b) as a timed prompt.
+// the Block window (S5b) as a timed prompt; a Block we play is confirmed
+// in the status panel, and the recent moves (at the end, the winning one)
+// are listed.
 import { t, tn, num } from "./i18n.js";
 import { h, stacksCardFace, stacksCardName } from "./cards.js";
+import { rovingGroup } from "./focus.js";
 
 const BLOCK_SECONDS = 15;
 let blockTimer = null; // { key, interval }
@@ -24,6 +27,7 @@ export function describeStacksMove(m, seatName) {
   if (m.play && m.to) return t("smove.pile", { who, card: stacksCardName(m.play), place: placeName(m.to) });
   if (m.play === "STEAL-CARD") return t("smove.steal_card", { who, target: seatName(m.target) });
   if (m.play === "STEAL-CHIP") return t("smove.steal_chip", { who, target: seatName(m.target), colour: t(`colour.${m.colour}`) });
+  if (m.play === "BLOCK") return t("smove.block", { who });
   if (m.play) return t("smove.action", { who, card: stacksCardName(m.play) });
   if (m.discard) return t("smove.discard", { who, card: stacksCardName(m.discard) });
   if (m.end) return t("smove.end", { who });
@@ -31,9 +35,12 @@ export function describeStacksMove(m, seatName) {
   return "";
 }
 
+/** A pile's place in words: `blue-b` → "blue pile 2" (the letter as a
+ * number in the page's digits, so no Latin letter stands in Persian). */
 export function placeName(place) {
   const [colour, letter] = String(place).split("-");
-  return t("stacks.place", { colour: t(`colour.${colour}`), letter: (letter || "").toUpperCase() });
+  const n = letter && letter.length === 1 ? letter.charCodeAt(0) - 96 : 0;
+  return t("stacks.place", { colour: t(`colour.${colour}`), n: n > 0 ? num(n) : letter || "" });
 }
 
 export const stacksStatus = {
@@ -47,6 +54,21 @@ export const stacksStatus = {
         h("span", { class: "mini-card", "data-card": d, title: stacksCardName(d) }, stacksCardFace(d))) : null);
   },
 };
+
+/** The winning move once the game is won (the last move of its record:
+ * the pile that brought the chip; Block windows declined after it are not
+ * in records), then the recent moves, newest first. */
+function moveList(winner, ctx) {
+  const rec = ctx.record && ctx.record.moves;
+  const win = winner !== null && rec && rec.length ? rec[rec.length - 1] : null;
+  // the record's moves, newest first: the winning one is shown above
+  const moves = (ctx.recent || []).slice(win ? 1 : 0);
+  return [
+    win ? h("p", { class: "winning-move", id: "winning-move" }, h("b", {}, t("status.winning_move")), " ", describeStacksMove(win, ctx.seatName)) : null,
+    moves.length ? h("ol", { class: "recent", id: "recent-moves", "aria-label": t("status.recent_moves") },
+      moves.map((m) => h("li", {}, describeStacksMove(m, ctx.seatName)))) : null,
+  ];
+}
 
 function won(v) {
   if (v.status && typeof v.status === "object" && "won" in v.status) return v.status.won;
@@ -92,8 +114,9 @@ export function renderStacks(v, ctx) {
       h("span", {}, t("stacks.completed", { n: num((v.completed || []).length) })), " · ",
       h("span", {}, t("stacks.supply"), " ", chipBadge("blue", (v.supply || {}).blue ?? 0), chipBadge("red", (v.supply || {}).red ?? 0)),
       v.pending_skips ? h("span", {}, " · ", tn("stacks.skips", v.pending_skips, { n: num(v.pending_skips) })) : null),
-    h("p", { class: "hint" }, t("stacks.goal")),
-    v.last_move ? h("p", { class: "last-move" }, t("status.last_move"), " ", describeStacksMove(v.last_move, ctx.seatName)) : null);
+    ctx.notice ? h("p", { class: "notice", id: "notice" }, ctx.notice) : null,
+    h("p", { class: "hint goal" }, t("stacks.goal")),
+    moveList(winner, ctx));
 
   // The piles in progress.
   const piles = h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
@@ -142,7 +165,7 @@ export function renderStacks(v, ctx) {
       h("p", { id: "block-text" }, t("stacks.block_text", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })),
       h("p", { class: "hint" }, t("stacks.block_timer"), " ", counter),
       h("div", { class: "buttons" },
-        canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
+        canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock, t("stacks.you_blocked", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
         pass ? h("button", { type: "button", id: "let-it-stand", "data-focus": "let-it-stand", onclick: () => ctx.sendMove(pass) }, t("stacks.block_no")) : null));
   } else if (blockTimer) {
     clearInterval(blockTimer.interval);
@@ -162,6 +185,7 @@ export function renderStacks(v, ctx) {
       class: `scard${ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? " selected" : ""}${mine && usable(code, "hand") ? "" : " idle"}`,
       "data-card": code,
       "data-focus": `hand-${i}`,
+      "data-member": "",
       "aria-pressed": ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? "true" : "false",
       "aria-label": stacksCardName(code),
       onclick: () => select({ from: "hand", index: i, card: code }),
@@ -172,6 +196,7 @@ export function renderStacks(v, ctx) {
       class: `scard from-discard${ui.sel && ui.sel.from === "discard" ? " selected" : ""}${mine && usable(dtop, "discard") ? "" : " idle"}`,
       "data-card": dtop,
       "data-focus": "own-discard",
+      "data-member": "",
       "aria-pressed": ui.sel && ui.sel.from === "discard" ? "true" : "false",
       "aria-label": t("stacks.own_discard_card", { card: stacksCardName(dtop) }),
       onclick: () => select({ from: "discard", index: -1, card: dtop }),
@@ -201,11 +226,15 @@ export function renderStacks(v, ctx) {
       const end = legal.find((m) => m.end);
       if (end) tools.push(h("button", { type: "button", id: "end-turn", "data-focus": "end-turn", onclick: () => ctx.sendMove(end) }, t("stacks.end_turn")));
     }
+    // hand and own discard top: one Tab stop, arrow keys between the cards
+    const group = h("div", { class: "shand" },
+      h("div", { class: "hand", role: "group", "aria-label": t("hand.title") }, cards),
+      h("div", { class: "own-discard" }, h("span", { class: "label" }, t("stacks.own_discard")), discardBtn));
+    const selected = ui.sel ? (ui.sel.from === "hand" ? cards[ui.sel.index] : discardBtn) : null;
+    rovingGroup(group, "hand", selected);
     handPanel = h("section", { class: "hand-panel", "aria-labelledby": "hand-h" },
       h("h2", { id: "hand-h" }, t("hand.title")),
-      h("div", { class: "shand" },
-        h("div", { class: "hand", role: "group", "aria-label": t("hand.title") }, cards),
-        h("div", { class: "own-discard" }, h("span", { class: "label" }, t("stacks.own_discard")), discardBtn)),
+      group,
       h("div", { class: "hand-tools" }, tools));
   }
 

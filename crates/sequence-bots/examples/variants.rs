@@ -1,10 +1,10 @@
-//! Duplicate-deal match of two classic bots (see
-//! `sequence_bots::duplicate`): every deal is played once per side with the
+//! Duplicate-deal match of two classic bots, experimental ones among them (see
+//! `sequence_bots::classic::deals`): every deal is played once per side with the
 //! hero's team moved one side along; the interval is computed over deals
 //! and compared with the interval of as many plain games.
 //!
 //! ```sh
-//! cargo run --release -p sequence-bots --example duplicate -- \
+//! cargo run --release -p sequence-bots --example variants -- \
 //!     --hero ismcts:3000it:1t --field greedy --deals 200 --jobs 2 --seed 1
 //! ```
 //!
@@ -13,7 +13,7 @@
 //! `value`, `vmcts:3000it:…`), `--players P`, `--teams T`, `--deals N`,
 //! `--seed S`, `--jobs J`, `--csv FILE` (per-deal scores).
 
-use sequence_bots::duplicate::{run, DuplicateConfig};
+use sequence_bots::classic::deals::{run, DuplicateConfig};
 use sequence_classic::{Config, Options};
 use std::time::Instant;
 

@@ -1,0 +1,184 @@
+//! Classic Sequence under the one game interface: [`Game`] implements
+//! [`sequence_common::Rules`] (the table is [`Config`], moves are
+//! [`Move`], refusals [`IllegalMove`], views [`SeatView`]); a side is a
+//! team (C3).
+
+use crate::card::Card;
+use crate::game::{Game, SetupError, Status};
+use crate::moves::{IllegalMove, Move};
+use crate::options::{Config, Options};
+use crate::view::SeatView;
+use rand::Rng;
+use sequence_common::{GameKind, MoveSink, Outcome, Reshuffler, Rules, Seat, TableConfig};
+
+/// Move keys: placements by card × space, then removals, dead cards, the
+/// pass and stuck discards (see [`Game::move_key`]).
+const KEY_REMOVE: usize = 52 * 110;
+const KEY_DEAD: usize = 2 * 52 * 110;
+const KEY_PASS: usize = KEY_DEAD + 52;
+const KEY_DISCARD: usize = KEY_PASS + 1;
+
+impl TableConfig for Config {
+    type Options = Options;
+
+    fn players(&self) -> u8 {
+        Config::players(self)
+    }
+
+    fn team_count(&self) -> Option<u8> {
+        Some(self.teams())
+    }
+
+    fn rule_options(&self) -> &Options {
+        self.options()
+    }
+}
+
+impl Game {
+    /// The move's dense key (below [`Game::MOVE_KEYS`]): placements by card
+    /// and space, removals by jack and space, dead cards, the pass and
+    /// stuck discards by card. A declaration does not change the key.
+    #[inline]
+    pub fn move_key(mv: &Move) -> usize {
+        match *mv {
+            Move::Place { card, at, .. } => card.index() * 110 + at.bit() as usize,
+            Move::Remove { card, at } => KEY_REMOVE + card.index() * 110 + at.bit() as usize,
+            Move::Dead { card } => KEY_DEAD + card.index(),
+            Move::Pass => KEY_PASS,
+            Move::Discard { card } => KEY_DISCARD + card.index(),
+        }
+    }
+
+    /// Number of distinct move keys.
+    pub const MOVE_KEYS: usize = KEY_DISCARD + 52;
+
+    /// Where the game stands by side (team, C3).
+    pub fn outcome(&self) -> Outcome {
+        match self.status() {
+            Status::Playing => Outcome::Playing,
+            Status::Won(t) => Outcome::Won(t.0),
+            Status::Draw => Outcome::Draw,
+        }
+    }
+
+    /// The seat to move; `None` once the game is over.
+    #[inline]
+    pub fn to_act(&self) -> Option<Seat> {
+        (!self.is_over()).then_some(self.turn)
+    }
+}
+
+impl Rules for Game {
+    const KIND: GameKind = GameKind::Classic;
+    const MOVE_KEYS: usize = Game::MOVE_KEYS;
+    type Card = Card;
+    type Move = Move;
+    type Options = Options;
+    type Config = Config;
+    type SetupError = SetupError;
+    type Error = IllegalMove;
+    type View = SeatView;
+
+    fn table(players: u8, teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
+        Ok(Config::new(players, teams, options)?)
+    }
+
+    fn from_deck(config: &Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
+        Game::new(config.clone(), dealer, deck)
+    }
+
+    fn deal<R: Rng + ?Sized>(config: &Config, rng: &mut R) -> (Game, Vec<Card>) {
+        Game::deal(config.clone(), rng)
+    }
+
+    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        Game::fresh_deal(self, rng)
+    }
+
+    fn config(&self) -> &Config {
+        Game::config(self)
+    }
+
+    #[inline]
+    fn players(&self) -> u8 {
+        Game::players(self)
+    }
+
+    #[inline]
+    fn sides(&self) -> u8 {
+        self.teams()
+    }
+
+    #[inline]
+    fn side_of(&self, seat: Seat) -> u8 {
+        self.team_of(seat).0
+    }
+
+    fn dealer(&self) -> Seat {
+        Game::dealer(self)
+    }
+
+    #[inline]
+    fn to_act(&self) -> Option<Seat> {
+        Game::to_act(self)
+    }
+
+    #[inline]
+    fn outcome(&self) -> Outcome {
+        Game::outcome(self)
+    }
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        Game::is_over(self)
+    }
+
+    fn ply(&self) -> u32 {
+        Game::ply(self)
+    }
+
+    fn last_move(&self) -> Option<(Seat, Move)> {
+        Game::last_move(self)
+    }
+
+    #[inline]
+    fn legal_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
+        Game::legal_moves(self, out)
+    }
+
+    #[inline]
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        Game::random_move(self, rng)
+    }
+
+    #[inline]
+    fn move_key(mv: &Move) -> usize {
+        Game::move_key(mv)
+    }
+
+    fn check(&self, seat: Seat, mv: Move) -> Result<(), IllegalMove> {
+        Game::check(self, seat, mv)
+    }
+
+    #[inline]
+    fn apply<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mv: Move,
+        reshuffler: &mut S,
+    ) -> Result<(), IllegalMove> {
+        Game::apply(self, seat, mv, reshuffler).map(|_| ())
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
+        Game::playout(self, rng, max_moves)
+    }
+
+    fn view(&self, seat: Seat) -> SeatView {
+        SeatView::new(self, seat)
+    }
+
+    fn spectator_view(&self) -> SeatView {
+        SeatView::spectator(self)
+    }
+}

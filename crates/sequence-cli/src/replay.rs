@@ -1,0 +1,81 @@
+//! `sequence replay FILE`: the position after every move of a record of
+//! either game, and the move in words.
+
+use crate::games::{outcome_line, CliGame};
+use sequence_common::record::{detect_kind, replay, ReplayError};
+use sequence_common::GameKind;
+use std::io::Write;
+
+/// `sequence replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The record file (`-` for standard input).
+    pub file: std::path::PathBuf,
+    /// No colours (chips still read as letters).
+    #[arg(long)]
+    pub no_color: bool,
+    /// Show only the final position.
+    #[arg(long)]
+    pub last: bool,
+}
+
+/// Runs `sequence replay` for a record of either game. Exit codes as
+/// `sequence verify`: 1 at an illegal move, 2 for a malformed file.
+pub fn run(a: ReplayArgs) -> std::process::ExitCode {
+    use std::io::IsTerminal;
+    use std::process::ExitCode;
+    let text = match crate::verify::read_input(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (kind, value) = match detect_kind(&text) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let color =
+        !a.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    let res = match kind {
+        GameKind::Classic => show::<sequence_classic::Game>(&value, a.last, color, &mut out),
+        GameKind::Stacks => show::<sequence_stacks::Game>(&value, a.last, color, &mut out),
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("{e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+/// Replays `value` (a record of `G`), writing each move in words and the
+/// position after it (only the final position with `last`), then the
+/// outcome.
+///
+/// # Errors
+/// The replay error (exit 1 at an illegal move, 2 for a malformed file).
+fn show<G: CliGame>(
+    value: &serde_json::Value,
+    last: bool,
+    color: bool,
+    out: &mut impl Write,
+) -> Result<(), ReplayError> {
+    let (_, game) = replay::<G>(value, |i, seat, m, g| {
+        if !last {
+            let _ = writeln!(out, "move {i}: {}", G::describe(g, seat, m));
+            let _ = writeln!(out, "{}", G::render(g, color, Some(m)));
+        }
+    })?;
+    if last {
+        let _ = write!(out, "{}", G::render(&game, color, None));
+    }
+    let _ = writeln!(out, "{}", outcome_line(&game));
+    Ok(())
+}

@@ -1,0 +1,49 @@
+"""The examples in examples/python run (with small arguments)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def run(repo, *args):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return subprocess.run(
+        [sys.executable, str(repo / "examples" / "python" / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def test_random_agent(repo):
+    pytest.importorskip("pettingzoo")
+    r = run(repo, "random_agent.py", "--game", "stacks", "--players", "3", "--games", "2")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("game ") == 2 and "rewards" in r.stdout
+
+
+def test_vs_greedy_prints_a_rate_with_its_interval(repo):
+    r = run(repo, "vs_greedy.py", "--games", "10", "--agent", "random")
+    assert r.returncode == 0, r.stderr
+    assert "random vs greedy (classic, 2 players): won" in r.stdout and "95 % interval" in r.stdout
+
+
+def test_replay_record(repo, tmp_path):
+    r = run(repo, "replay_record.py", "--demo")
+    assert r.returncode == 0, r.stderr
+    assert '"moves":' in r.stdout and "seat 0:" in r.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "sequence-record/1"')
+    r = run(repo, "replay_record.py", str(bad))
+    assert r.returncode == 2 and "line 1" in r.stderr
+
+
+def test_benchmark_runs(repo):
+    pytest.importorskip("pettingzoo")
+    r = run(repo, "benchmark.py", "--seconds", "0.2")
+    assert r.returncode == 0, r.stderr
+    assert "games/s" in r.stdout and r.stdout.count("\n") == 5

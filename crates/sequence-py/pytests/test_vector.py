@@ -1,0 +1,92 @@
+"""The vectorized stepping API: stacked arrays, reproducible, refuses
+actions outside the masks without moving any game."""
+
+import numpy as np
+import pytest
+
+import sequence_game as sg
+
+
+def test_shapes_dtypes_and_random_games():
+    env = sg.VecEnv("classic", num_envs=32, players=2, seed=1)
+    obs, mask, to_act = env.reset()
+    assert obs.shape == (32, env.observation_size) and obs.dtype == np.uint8
+    assert mask.shape == (32, sg.CLASSIC_ACTIONS) and mask.dtype == np.uint8
+    assert to_act.shape == (32,) and set(to_act) <= {0, 1}
+    finished = 0
+    for _ in range(300):
+        a = env.random_actions()
+        assert all(mask[i, a[i]] == 1 for i in range(32))
+        obs, mask, to_act, rewards, done = env.step(a)
+        assert rewards.shape == (32, 2) and done.dtype == np.bool_
+        assert (rewards[~done] == 0).all()
+        for i in np.flatnonzero(done):
+            assert sorted(rewards[i]) in ([-1.0, 1.0], [0.0, 0.0])
+        finished += int(done.sum())
+    t = env.tally()
+    assert t["games"] == finished >= 32 and sum(t["wins"]) + t["draws"] == finished
+
+
+def test_python_actions_are_accepted_as_lists_and_arrays():
+    env = sg.VecEnv("stacks", num_envs=4, players=3, seed=2)
+    obs, mask, _ = env.reset()
+    a = [int(np.flatnonzero(m)[0]) for m in mask]
+    env.step(a)
+    obs, mask, *_ = env.step(np.array([int(np.flatnonzero(m)[0]) for m in mask], dtype=np.int32))
+    with pytest.raises(sg.UsageError):
+        env.step("no")
+
+
+def test_reproducible_whatever_the_threads():
+    def run(threads):
+        env = sg.VecEnv("classic", num_envs=256, players=4, seed=9, threads=threads)
+        env.reset()
+        for _ in range(50):
+            out = env.step(env.random_actions())
+        return [x.copy() for x in out], env.tally()
+
+    (a, ta), (b, tb) = run(1), run(2)
+    assert ta == tb and all((x == y).all() for x, y in zip(a, b))
+    env = sg.VecEnv("classic", num_envs=8, seed=9)
+    first = env.reset()[0].copy()
+    env.step(env.random_actions())
+    assert (env.reset(seed=9)[0] == first).all()
+
+
+def test_an_illegal_action_names_the_game_and_moves_nothing():
+    env = sg.VecEnv("classic", num_envs=3, seed=4)
+    obs, mask, to_act = env.reset()
+    before = obs.copy()
+    a = env.random_actions()
+    a[2] = int(np.flatnonzero(mask[2] == 0)[0])
+    with pytest.raises(sg.ActionError) as e:
+        env.step(a)
+    assert str(e.value).startswith("game 2: action")
+    # Nothing moved: the same legal actions step as before.
+    a[2] = int(np.flatnonzero(mask[2])[0])
+    env.step(a)
+    with pytest.raises(sg.ActionError) as e:
+        env.step([0, 0])
+    assert e.value.code == "env.batch_size"
+    with pytest.raises(sg.ActionError):
+        env.step([-1, 10**6, 0])
+    assert (before == before).all()
+
+
+def test_single_agent_mode_against_greedy():
+    env = sg.VecEnv("classic", num_envs=16, players=2, seed=3, opponents="greedy", seat=1)
+    obs, mask, to_act = env.reset()
+    assert (to_act == 1).all()
+    wins = losses = 0
+    for _ in range(400):
+        obs, mask, to_act, rewards, done = env.step(env.random_actions())
+        assert rewards.shape == (16, 1) and (to_act == 1).all()
+        wins += int((rewards > 0).sum())
+        losses += int((rewards < 0).sum())
+    assert losses > 5 * max(wins, 1)
+    with pytest.raises(sg.BotError):
+        sg.VecEnv(opponents="nobody")
+    with pytest.raises(sg.UsageError):
+        sg.VecEnv(num_envs=0)
+    with pytest.raises(sg.SetupError):
+        sg.VecEnv("stacks", players=2, teams=2)

@@ -1,0 +1,186 @@
+"""A Gymnasium single-agent environment: the agent plays one seat and the
+built-in bots play every other seat (its teammates too, in classic games
+with teams).
+
+>>> import gymnasium, sequence_game.gymnasium  # registers the ids
+>>> env = gymnasium.make("sequence_game/Classic-v0", opponents="greedy")
+>>> obs, info = env.reset(seed=0)
+>>> action = env.action_space.sample(obs["action_mask"])
+>>> obs, reward, terminated, truncated, info = env.step(action)
+
+Observations are dicts: ``observation`` (``uint8``, what the agent's seat
+may see; docs/python.md) and ``action_mask`` (``int8``); ``info`` repeats
+the mask and gives the seat to act. The reward is +1 / −1 / 0 at the end
+(the agent's side won, lost, or a draw), else 0. ``action_masks()``
+returns the mask as booleans (for sb3-contrib's MaskablePPO).
+
+An action outside the mask: with ``illegal_action="lose"`` (the default)
+the episode ends at once with reward −1, the game unchanged, and
+``info["illegal_action"]`` holds the refusal's code and message (PettingZoo's
+illegal-move convention; Gymnasium's ``check_env`` and unmasked learners
+sample any action of the space). With ``illegal_action="raise"`` it raises
+``sequence_game.ActionError`` instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ._core import ActionError, Bot, Game
+
+__all__ = ["SequenceEnv"]
+
+
+class SequenceEnv(gymnasium.Env):
+    """One seat of a table of classic Sequence or Sequence Stacks against
+    built-in bots.
+
+    ``game``, ``players``, ``teams``, ``options``: the table (as
+    ``sequence_game.Game``); ``seat``: the agent's seat; ``opponents``: a
+    bot name for every other seat (``random``, ``greedy``,
+    ``ismcts:200it``, …) or a list of names, one per seat in seat order
+    (the agent's entry is ignored); ``max_moves``: truncate after that
+    many moves; ``illegal_action``: ``"lose"`` or ``"raise"``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: str = "classic",
+        players: int = 2,
+        teams: Optional[int] = None,
+        options: Optional[dict] = None,
+        seat: int = 0,
+        opponents: Any = "greedy",
+        max_moves: Optional[int] = None,
+        illegal_action: str = "lose",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        self._table = dict(game=game, players=players, teams=teams, options=options)
+        probe = Game(game, players=players, teams=teams, options=options, seed=0)
+        if not 0 <= seat < probe.players:
+            raise ValueError(f"seat {seat} is not at the table (seats 0 to {probe.players - 1})")
+        if isinstance(opponents, str):
+            specs = [opponents] * probe.players
+        else:
+            specs = list(opponents)
+            if len(specs) != probe.players:
+                raise ValueError(f"opponents: {len(specs)} names for {probe.players} seats")
+        # Validate the names now (BotError naming the bad one).
+        for s, spec in enumerate(specs):
+            if s != seat:
+                Bot(spec, game=probe.game, seed=0)
+        self._specs = specs
+        self.seat = seat
+        self.max_moves = max_moves
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0,
+                    high=probe.observation_high(),
+                    shape=(probe.observation_size,),
+                    dtype=np.uint8,
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(probe.num_actions,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(probe.num_actions)
+        self.game: Game = probe
+        self._bots: List[Optional[Bot]] = []
+
+    # ------------------------------------------------------------------
+
+    def _obs(self) -> Dict[str, np.ndarray]:
+        mask = self.game.action_mask().view(np.int8) if self.game.to_act == self.seat else np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": self.game.observe(self.seat), "action_mask": mask}
+
+    def _info(self, obs: Dict[str, np.ndarray], **extra: Any) -> Dict[str, Any]:
+        info = {"action_mask": obs["action_mask"].copy(), "to_act": self.game.to_act, "ply": self.game.ply}
+        info.update(extra)
+        return info
+
+    def _bots_play(self) -> None:
+        """The bots move until the agent must decide or the game ends."""
+        while not self.game.is_over and self.game.to_act != self.seat:
+            seat = self.game.to_act
+            bot = self._bots[seat]
+            assert bot is not None
+            bot.play(self.game)
+            if self.max_moves is not None and self.game.ply >= self.max_moves:
+                return
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        super().reset(seed=seed)
+        while True:
+            game_seed = int(self.np_random.integers(0, 2**63 - 1))
+            self.game = Game(seed=game_seed, **self._table)
+            self._bots = [
+                None if s == self.seat else Bot(spec, game=self.game.game, seed=game_seed + 1 + s)
+                for s, spec in enumerate(self._specs)
+            ]
+            self._bots_play()
+            # A game the bots finished before the agent moved is dealt again.
+            if not self.game.is_over:
+                break
+        obs = self._obs()
+        if self.render_mode == "human":
+            self.render()
+        return obs, self._info(obs)
+
+    def step(self, action: Any) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
+        if self.game.is_over:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            self.game.play_action(int(action))
+        except ActionError as e:
+            if self.illegal_action == "raise":
+                raise
+            obs = self._obs()
+            return obs, -1.0, True, False, self._info(obs, illegal_action={"code": e.code, "message": str(e)})
+        self._bots_play()
+        terminated = self.game.is_over
+        reward = self.game.reward(self.seat) if terminated else 0.0
+        truncated = not terminated and self.max_moves is not None and self.game.ply >= self.max_moves
+        obs = self._obs()
+        info = self._info(obs)
+        if terminated:
+            info.update(status=self.game.status, winner=self.game.winner)
+        if self.render_mode == "human":
+            self.render()
+        return obs, float(reward), bool(terminated), bool(truncated), info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (sb3-contrib's MaskablePPO)."""
+        return self._obs()["action_mask"].astype(bool)
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use 'human' or 'ansi')")
+            return None
+        text = str(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def _register() -> None:
+    for name, game in (("Classic", "classic"), ("Stacks", "stacks")):
+        env_id = f"sequence_game/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="sequence_game.gymnasium:SequenceEnv", kwargs={"game": game})
+
+
+_register()

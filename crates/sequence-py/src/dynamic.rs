@@ -1,0 +1,1075 @@
+//! The object-safe core the Python classes hold: [`DynGame`], [`DynView`]
+//! and [`DynBot`], implemented once for every [`DynEngine`] (both games),
+//! with moves as [`AnyMove`] and every refusal as a [`Failure`] carrying a
+//! stable code. The only `match` on [`GameKind`] is in the entry points
+//! ([`new_game`], [`game_from_record`], [`verify`], [`replay`],
+//! [`new_bot`]) that pick the concrete game.
+
+use crate::env::{self, EnvGame, ObsPart};
+use crate::session::Session;
+use sequence_bots::Bot;
+use sequence_common::record::{detect_kind, ReplayError};
+use sequence_common::{
+    GameKind, MoveList, Notation, Outcome, RuleError, Rules, Seat, SeatView, TableConfig,
+};
+use serde_json::Value;
+use std::any::Any;
+
+/// What kind of refusal a [`Failure`] is (each is one Python exception).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// A move the rules refuse (`IllegalMoveError`).
+    IllegalMove,
+    /// A table or options that break the rules (`SetupError`).
+    Setup,
+    /// A move entry that cannot be read (`NotationError`).
+    Notation,
+    /// An action outside the mask (`ActionError`).
+    Action,
+    /// A record that is malformed, illegal or inconsistent (`RecordError`).
+    Record,
+    /// A bot that cannot be built or fails (`BotError`).
+    Bot,
+    /// A seat that is not at the table, a move of the other game, a game
+    /// without a record (`UsageError`).
+    Usage,
+}
+
+/// Details of a record that does not verify (as `sequence verify`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordDetail {
+    /// `sequence verify`'s exit code: 2 malformed, 1 illegal or mismatched.
+    pub exit_code: i32,
+    /// The index of the offending move, when a move is at fault.
+    pub index: Option<usize>,
+    /// The offending entry as compact JSON (cut to 200 characters).
+    pub entry: Option<String>,
+    /// Why, without the move prefix.
+    pub why: String,
+}
+
+/// A refusal with a stable code (e.g. `C6.space_taken`) and the English
+/// message the engine gives (naming the rule).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Which exception.
+    pub kind: FailureKind,
+    /// The stable code.
+    pub code: String,
+    /// The message.
+    pub message: String,
+    /// For records: what `sequence verify` reports.
+    pub record: Option<Box<RecordDetail>>,
+}
+
+impl Failure {
+    /// A failure without record details.
+    pub fn new(kind: FailureKind, code: impl Into<String>, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            code: code.into(),
+            message: message.into(),
+            record: None,
+        }
+    }
+
+    fn rule<E: RuleError>(e: &E) -> Failure {
+        Failure::new(FailureKind::IllegalMove, e.code(), e.to_string())
+    }
+
+    fn setup<E: RuleError>(e: &E) -> Failure {
+        Failure::new(FailureKind::Setup, e.code(), e.to_string())
+    }
+
+    fn usage(code: &str, message: impl Into<String>) -> Failure {
+        Failure::new(FailureKind::Usage, code, message)
+    }
+
+    /// A record error, with the message `sequence verify` prints.
+    pub fn from_replay(e: &ReplayError) -> Failure {
+        let (code, detail) = match e {
+            ReplayError::Malformed(m) => (
+                "record.malformed",
+                RecordDetail {
+                    exit_code: 2,
+                    index: None,
+                    entry: None,
+                    why: m.0.clone(),
+                },
+            ),
+            ReplayError::Move(m) => (
+                "record.illegal_move",
+                RecordDetail {
+                    exit_code: 1,
+                    index: Some(m.index),
+                    entry: Some(m.json.clone()),
+                    why: m.why.clone(),
+                },
+            ),
+            ReplayError::ResultMismatch(w) => (
+                "record.mismatch",
+                RecordDetail {
+                    exit_code: 1,
+                    index: None,
+                    entry: None,
+                    why: w.clone(),
+                },
+            ),
+        };
+        Failure {
+            kind: FailureKind::Record,
+            code: code.into(),
+            message: e.to_string(),
+            record: Some(Box::new(detail)),
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// A move of either game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    /// A classic move and the table's sequence length (for `declare`).
+    Classic(sequence_classic::Move, u8),
+    /// A Stacks decision.
+    Stacks(sequence_stacks::Decision),
+}
+
+/// A move's parts by name, for the Python `Move` properties.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFields {
+    /// `place`, `remove`, `dead`, `pass`, `discard` (classic); `pile`,
+    /// `skip`, `reverse`, `steal_card`, `steal_chip`, `block`, `pass`,
+    /// `discard`, `end` (Stacks).
+    pub kind: &'static str,
+    /// The card played or discarded, as its record code.
+    pub card: Option<String>,
+    /// Classic: the space (`e5`) a chip goes on or leaves.
+    pub at: Option<String>,
+    /// Stacks: the pile's place (`blue-a`).
+    pub place: Option<&'static str>,
+    /// Stacks: `hand` or `discard`.
+    pub source: Option<&'static str>,
+    /// Stacks: the seat robbed.
+    pub target: Option<u8>,
+    /// Stacks: the chip's colour.
+    pub colour: Option<&'static str>,
+    /// Classic: the sequences declared, as `[first, last]` space pairs.
+    pub declare: Option<Vec<(String, String)>>,
+}
+
+impl AnyMove {
+    /// The game it is a move of.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyMove::Classic(..) => GameKind::Classic,
+            AnyMove::Stacks(_) => GameKind::Stacks,
+        }
+    }
+
+    /// The engine's dense move key ([`Rules::move_key`]).
+    pub fn key(&self) -> usize {
+        match self {
+            AnyMove::Classic(m, _) => <sequence_classic::Game as Rules>::move_key(m),
+            AnyMove::Stacks(d) => <sequence_stacks::Game as Rules>::move_key(d),
+        }
+    }
+
+    /// The move in words ([`Notation::move_text`]).
+    pub fn text(&self) -> String {
+        match self {
+            AnyMove::Classic(m, _) => <sequence_classic::Game as Notation>::move_text(m),
+            AnyMove::Stacks(d) => <sequence_stacks::Game as Notation>::move_text(d),
+        }
+    }
+
+    /// The move by `seat` as a record entry (RECORD.md, RECORD-STACKS.md;
+    /// a declined Block as `{"seat": S, "pass": true}`).
+    pub fn to_json(&self, seat: u8) -> Value {
+        match self {
+            AnyMove::Classic(m, len) => sequence_classic::record::move_to_json(Seat(seat), m, *len),
+            AnyMove::Stacks(d) => sequence_stacks::notation::decision_json(Seat(seat), d),
+        }
+    }
+
+    /// The move's parts by name.
+    pub fn fields(&self) -> MoveFields {
+        use sequence_classic::Move as M;
+        use sequence_stacks::{Decision as D, Source};
+        let src = |s: Source| {
+            Some(match s {
+                Source::Hand => "hand",
+                Source::Discard => "discard",
+            })
+        };
+        match *self {
+            AnyMove::Classic(m, len) => {
+                let card = m.card().map(|c| c.to_string());
+                match m {
+                    M::Place { at, declare, .. } => MoveFields {
+                        kind: "place",
+                        card,
+                        at: Some(at.to_string()),
+                        declare: declare.map(|d| {
+                            d.windows()
+                                .map(|w| (w.start.to_string(), w.last(len).to_string()))
+                                .collect()
+                        }),
+                        ..MoveFields::default()
+                    },
+                    M::Remove { at, .. } => MoveFields {
+                        kind: "remove",
+                        card,
+                        at: Some(at.to_string()),
+                        ..MoveFields::default()
+                    },
+                    M::Dead { .. } => MoveFields {
+                        kind: "dead",
+                        card,
+                        ..MoveFields::default()
+                    },
+                    M::Pass => MoveFields {
+                        kind: "pass",
+                        ..MoveFields::default()
+                    },
+                    M::Discard { .. } => MoveFields {
+                        kind: "discard",
+                        card,
+                        ..MoveFields::default()
+                    },
+                }
+            }
+            AnyMove::Stacks(d) => {
+                let card = d.card().map(|c| c.code().to_string());
+                match d {
+                    D::Pile { from, place, .. } => MoveFields {
+                        kind: "pile",
+                        card,
+                        place: Some(place.name()),
+                        source: src(from),
+                        ..MoveFields::default()
+                    },
+                    D::Skip { from } => MoveFields {
+                        kind: "skip",
+                        card,
+                        source: src(from),
+                        ..MoveFields::default()
+                    },
+                    D::Reverse { from } => MoveFields {
+                        kind: "reverse",
+                        card,
+                        source: src(from),
+                        ..MoveFields::default()
+                    },
+                    D::StealCard { from, target } => MoveFields {
+                        kind: "steal_card",
+                        card,
+                        source: src(from),
+                        target: Some(target.0),
+                        ..MoveFields::default()
+                    },
+                    D::StealChip {
+                        from,
+                        target,
+                        colour,
+                    } => MoveFields {
+                        kind: "steal_chip",
+                        card,
+                        source: src(from),
+                        target: Some(target.0),
+                        colour: Some(colour.name()),
+                        ..MoveFields::default()
+                    },
+                    D::Block => MoveFields {
+                        kind: "block",
+                        card,
+                        ..MoveFields::default()
+                    },
+                    D::Pass => MoveFields {
+                        kind: "pass",
+                        ..MoveFields::default()
+                    },
+                    D::Discard { .. } => MoveFields {
+                        kind: "discard",
+                        card,
+                        ..MoveFields::default()
+                    },
+                    D::End => MoveFields {
+                        kind: "end",
+                        ..MoveFields::default()
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// What a game needs to be held behind [`DynGame`]: its environment
+/// encodings, its notation, its bots, and the wrapping of its moves.
+pub trait DynEngine: EnvGame + Notation {
+    /// Wraps a move.
+    fn wrap(m: Self::Move, config: &Self::Config) -> AnyMove;
+    /// The move, if it is one of this game's.
+    fn unwrap(m: &AnyMove) -> Option<Self::Move>;
+    /// The public state as text (what a spectator sees), for `str(game)`
+    /// and the environments' `render()`.
+    fn render(&self) -> String;
+}
+
+impl DynEngine for sequence_classic::Game {
+    fn wrap(m: sequence_classic::Move, config: &sequence_classic::Config) -> AnyMove {
+        AnyMove::Classic(m, config.sequence_length())
+    }
+
+    fn unwrap(m: &AnyMove) -> Option<sequence_classic::Move> {
+        match m {
+            AnyMove::Classic(m, _) => Some(*m),
+            AnyMove::Stacks(_) => None,
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut s = String::from("   a b c d e f g h i j\n");
+        for (r, row) in self.board_rows().iter().enumerate() {
+            let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+            s += &format!("{:>2} {}\n", r + 1, cells.join(" "));
+        }
+        let teams: Vec<String> = (0..self.teams())
+            .map(|t| {
+                let team = sequence_classic::Team(t);
+                format!("{} {}", team.colour(), self.sequence_count(team))
+            })
+            .collect();
+        s += &format!(
+            "sequences: {}; draw pile {}; move {}; {}",
+            teams.join(", "),
+            self.draw_pile_len(),
+            self.ply(),
+            status_text::<Self>(self)
+        );
+        s
+    }
+}
+
+impl DynEngine for sequence_stacks::Game {
+    fn wrap(d: sequence_stacks::Decision, _config: &sequence_stacks::Config) -> AnyMove {
+        AnyMove::Stacks(d)
+    }
+
+    fn unwrap(m: &AnyMove) -> Option<sequence_stacks::Decision> {
+        match m {
+            AnyMove::Stacks(d) => Some(*d),
+            AnyMove::Classic(..) => None,
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut s = String::new();
+        for p in self.places() {
+            let cards: Vec<&str> = self.pile(p).iter().map(|c| c.code()).collect();
+            s += &format!("{:<7} {}\n", p.name(), cards.join(" "));
+        }
+        for seat in 0..self.players() {
+            let st = Seat(seat);
+            let [b, r] = self.chips(st);
+            let top = self
+                .discard_top(st)
+                .map_or("-".to_string(), |c| c.code().to_string());
+            s += &format!(
+                "seat {seat}: {} cards, chips blue {b} red {r}, discard top {top}\n",
+                self.hand_len(st)
+            );
+        }
+        let [b, r] = self.supply();
+        s += &format!(
+            "supply blue {b} red {r}; draw pile {}; move {}; {}",
+            self.draw_pile_len(),
+            Rules::ply(self),
+            status_text::<Self>(self)
+        );
+        s
+    }
+}
+
+fn status_text<G: Notation>(g: &G) -> String {
+    match g.outcome() {
+        Outcome::Playing => match g.to_act() {
+            Some(s) => format!("seat {} to act", s.0),
+            None => "playing".into(),
+        },
+        Outcome::Won(side) => match G::side_to_json(side) {
+            Value::String(c) => format!("{c} won"),
+            v => format!("seat {v} won"),
+        },
+        Outcome::Draw => "draw".into(),
+    }
+}
+
+fn check_seat(players: u8, seat: u8) -> Result<Seat, Failure> {
+    if seat < players {
+        Ok(Seat(seat))
+    } else {
+        Err(Failure::usage(
+            "seat.no_such_seat",
+            format!(
+                "seat {seat} does not exist ({players} players: seats 0 to {})",
+                players - 1
+            ),
+        ))
+    }
+}
+
+fn wrong_game(want: GameKind, got: &AnyMove) -> Failure {
+    Failure::usage(
+        "move.wrong_game",
+        format!("a {} move given to a {} game", got.kind(), want),
+    )
+}
+
+/// A live game of either game (see [`Session`]).
+pub trait DynGame: Send + Sync {
+    /// Which game.
+    fn kind(&self) -> GameKind;
+    /// An independent copy (same generator state: the copy reshuffles as
+    /// the original would).
+    fn boxed_clone(&self) -> Box<dyn DynGame>;
+    /// Seats.
+    fn players(&self) -> u8;
+    /// Teams (classic), `None` in Stacks.
+    fn teams(&self) -> Option<u8>;
+    /// Sides: teams, or seats.
+    fn sides(&self) -> u8;
+    /// The side of a seat.
+    ///
+    /// # Errors
+    /// A seat not at the table.
+    fn side_of(&self, seat: u8) -> Result<u8, Failure>;
+    /// The dealer.
+    fn dealer(&self) -> u8;
+    /// The rule options as a record writes them.
+    fn options(&self) -> Value;
+    /// The seat that must decide; `None` once over.
+    fn to_act(&self) -> Option<u8>;
+    /// Where the game stands.
+    fn outcome(&self) -> Outcome;
+    /// Moves made.
+    fn ply(&self) -> u32;
+    /// The last move and its seat.
+    fn last_move(&self) -> Option<(u8, AnyMove)>;
+    /// The legal moves of the seat to act.
+    fn legal_moves(&self) -> Vec<AnyMove>;
+    /// The seat to act's legal moves' engine keys, into `out`.
+    fn legal_keys(&self, out: &mut Vec<usize>);
+    /// The move of an engine key among the legal moves, if legal.
+    fn legal_move_of_key(&self, key: usize) -> Option<AnyMove>;
+    /// Whether `seat` (default: the seat to act) may make `mv`; the seat.
+    ///
+    /// # Errors
+    /// The rule it breaks.
+    fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure>;
+    /// Checks and makes `mv`.
+    ///
+    /// # Errors
+    /// The rule it breaks; nothing changes then.
+    fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure>;
+    /// Reads a move entry (record or input form); without `seat` the move
+    /// is the seat to act's.
+    ///
+    /// # Errors
+    /// [`FailureKind::Notation`] naming the field.
+    fn parse_move(&self, v: &Value) -> Result<(u8, AnyMove), Failure>;
+    /// What `seat` may see (`None`: a spectator).
+    ///
+    /// # Errors
+    /// A seat not at the table.
+    fn view(&self, seat: Option<u8>) -> Result<Box<dyn DynView>, Failure>;
+    /// The record so far (JSON).
+    ///
+    /// # Errors
+    /// A game without a record (one dealt from a view).
+    fn record(&self) -> Result<Value, Failure>;
+    /// The moves recorded so far.
+    fn history(&self) -> Vec<(u8, AnyMove)>;
+    /// What `sequence verify` prints for this game after its moves.
+    fn summary(&self) -> Value;
+    /// The public state as text.
+    fn render(&self) -> String;
+    /// Actions in the action space.
+    fn actions(&self) -> usize;
+    /// The observation's parts.
+    fn obs_layout(&self) -> Vec<ObsPart>;
+    /// The observation's length.
+    fn obs_len(&self) -> usize;
+    /// Each observation entry's largest value.
+    fn obs_high(&self) -> Vec<u8>;
+    /// What `seat` may see, encoded into `out` (length [`DynGame::obs_len`]).
+    ///
+    /// # Errors
+    /// A seat not at the table, or `out` of the wrong length.
+    fn observe(&self, seat: u8, out: &mut [u8]) -> Result<(), Failure>;
+    /// The mask of the seat to act into `out`; the number of legal moves.
+    fn action_mask(&self, out: &mut [u8]) -> usize;
+    /// The action index of a move of the seat to act.
+    ///
+    /// # Errors
+    /// The game is over, or the move is the other game's.
+    fn action_of(&self, mv: &AnyMove) -> Result<usize, Failure>;
+    /// The legal move an action stands for now.
+    ///
+    /// # Errors
+    /// [`FailureKind::Action`]: outside the mask.
+    fn move_of_action(&self, action: i64) -> Result<AnyMove, Failure>;
+    /// What an action index means.
+    fn action_text(&self, action: usize) -> String;
+    /// Makes the legal move an action stands for.
+    ///
+    /// # Errors
+    /// [`FailureKind::Action`]: outside the mask; nothing changes then.
+    fn play_action(&mut self, action: i64) -> Result<(), Failure>;
+    /// A uniformly random legal move drawn from the game's own generator.
+    fn random_move(&mut self) -> Option<AnyMove>;
+    /// Plays random legal moves (from the game's generator) until the end
+    /// or `max_moves`; how many were made.
+    fn playout(&mut self, max_moves: u32) -> u32;
+    /// +1 / −1 / 0 for `seat` (its side won, lost, or neither).
+    ///
+    /// # Errors
+    /// A seat not at the table.
+    fn reward(&self, seat: u8) -> Result<f32, Failure>;
+    /// For downcasting (bots).
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<G: DynEngine> DynGame for Session<G> {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn boxed_clone(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+
+    fn players(&self) -> u8 {
+        self.game().players()
+    }
+
+    fn teams(&self) -> Option<u8> {
+        self.game().config().team_count()
+    }
+
+    fn sides(&self) -> u8 {
+        self.game().sides()
+    }
+
+    fn side_of(&self, seat: u8) -> Result<u8, Failure> {
+        let s = check_seat(self.players(), seat)?;
+        Ok(self.game().side_of(s))
+    }
+
+    fn dealer(&self) -> u8 {
+        self.game().dealer().0
+    }
+
+    fn options(&self) -> Value {
+        G::options_to_json(self.game().config().rule_options())
+    }
+
+    fn to_act(&self) -> Option<u8> {
+        self.game().to_act().map(|s| s.0)
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.game().outcome()
+    }
+
+    fn ply(&self) -> u32 {
+        self.game().ply()
+    }
+
+    fn last_move(&self) -> Option<(u8, AnyMove)> {
+        let c = self.game().config();
+        self.game().last_move().map(|(s, m)| (s.0, G::wrap(m, c)))
+    }
+
+    fn legal_moves(&self) -> Vec<AnyMove> {
+        let mut v = Vec::new();
+        self.game().legal_moves(&mut v);
+        let c = self.game().config();
+        v.into_iter().map(|m| G::wrap(m, c)).collect()
+    }
+
+    fn legal_keys(&self, out: &mut Vec<usize>) {
+        let mut list: MoveList<G::Move, 256> = MoveList::new();
+        self.game().legal_moves(&mut list);
+        out.clear();
+        out.extend(list.iter().map(G::move_key));
+    }
+
+    fn legal_move_of_key(&self, key: usize) -> Option<AnyMove> {
+        let mut list: MoveList<G::Move, 256> = MoveList::new();
+        self.game().legal_moves(&mut list);
+        let c = self.game().config();
+        list.iter()
+            .find(|m| G::move_key(m) == key)
+            .map(|m| G::wrap(*m, c))
+    }
+
+    fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
+        let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        let seat = match seat.or_else(|| self.to_act()) {
+            Some(s) => Seat(s),
+            None => return Err(game_over::<G>(self.game(), m)),
+        };
+        self.game()
+            .check(seat, m)
+            .map(|()| seat.0)
+            .map_err(|e| Failure::rule(&e))
+    }
+
+    fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure> {
+        let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        let seat = match seat.or_else(|| self.to_act()) {
+            Some(s) => Seat(s),
+            None => return Err(game_over::<G>(self.game(), m)),
+        };
+        Session::play(self, seat, m).map_err(|e| Failure::rule(&e))
+    }
+
+    fn parse_move(&self, v: &Value) -> Result<(u8, AnyMove), Failure> {
+        let mut v = v.clone();
+        if let Value::Object(o) = &mut v {
+            if !o.contains_key("seat") {
+                if let Some(s) = self.to_act() {
+                    o.insert("seat".into(), Value::from(s));
+                }
+            }
+        }
+        let c = self.game().config();
+        G::move_from_input(&v, c)
+            .map(|(s, m)| (s.0, G::wrap(m, c)))
+            .map_err(|e| Failure::new(FailureKind::Notation, e.code(), e.to_string()))
+    }
+
+    fn view(&self, seat: Option<u8>) -> Result<Box<dyn DynView>, Failure> {
+        Ok(Box::new(ViewBox::<G> {
+            view: match seat {
+                Some(s) => self.game().view(check_seat(self.players(), s)?),
+                None => self.game().spectator_view(),
+            },
+            config: self.game().config().clone(),
+        }))
+    }
+
+    fn record(&self) -> Result<Value, Failure> {
+        Session::record(self).map(|r| r.to_json()).ok_or_else(|| {
+            Failure::usage(
+                "record.none",
+                "this game has no record (it was dealt from a view, not from a seed or a record)",
+            )
+        })
+    }
+
+    fn history(&self) -> Vec<(u8, AnyMove)> {
+        let c = self.game().config();
+        Session::history(self)
+            .iter()
+            .map(|(s, m)| (s.0, G::wrap(*m, c)))
+            .collect()
+    }
+
+    fn summary(&self) -> Value {
+        self.game().summary(Session::history(self).len())
+    }
+
+    fn render(&self) -> String {
+        self.game().render()
+    }
+
+    fn actions(&self) -> usize {
+        G::ACTIONS
+    }
+
+    fn obs_layout(&self) -> Vec<ObsPart> {
+        G::obs_layout(self.game().config())
+    }
+
+    fn obs_len(&self) -> usize {
+        G::obs_len(self.game().config())
+    }
+
+    fn obs_high(&self) -> Vec<u8> {
+        G::obs_high(self.game().config())
+    }
+
+    fn observe(&self, seat: u8, out: &mut [u8]) -> Result<(), Failure> {
+        let s = check_seat(self.players(), seat)?;
+        if out.len() != self.obs_len() {
+            return Err(Failure::usage(
+                "env.observation_length",
+                format!(
+                    "the observation has {} entries, not {}",
+                    self.obs_len(),
+                    out.len()
+                ),
+            ));
+        }
+        self.game().observe(s, out);
+        Ok(())
+    }
+
+    fn action_mask(&self, out: &mut [u8]) -> usize {
+        env::action_mask(self.game(), out)
+    }
+
+    fn action_of(&self, mv: &AnyMove) -> Result<usize, Failure> {
+        let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        let seat = self
+            .game()
+            .to_act()
+            .ok_or_else(|| game_over::<G>(self.game(), m))?;
+        Ok(self.game().action_of(seat, &m))
+    }
+
+    fn move_of_action(&self, action: i64) -> Result<AnyMove, Failure> {
+        env::legal_move_of(self.game(), action)
+            .map(|(_, m)| G::wrap(m, self.game().config()))
+            .map_err(|e| Failure::new(FailureKind::Action, e.code, e.to_string()))
+    }
+
+    fn action_text(&self, action: usize) -> String {
+        G::action_text(action)
+    }
+
+    fn play_action(&mut self, action: i64) -> Result<(), Failure> {
+        let (seat, m) = env::legal_move_of(self.game(), action)
+            .map_err(|e| Failure::new(FailureKind::Action, e.code, e.to_string()))?;
+        Session::play(self, seat, m).map_err(|e| Failure::rule(&e))
+    }
+
+    fn random_move(&mut self) -> Option<AnyMove> {
+        Session::random_move(self).map(|m| G::wrap(m, self.game().config()))
+    }
+
+    fn playout(&mut self, max_moves: u32) -> u32 {
+        let mut n = 0;
+        while n < max_moves {
+            let Some(seat) = self.game().to_act() else {
+                break;
+            };
+            let Some(m) = Session::random_move(self) else {
+                break;
+            };
+            if Session::play(self, seat, m).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    fn reward(&self, seat: u8) -> Result<f32, Failure> {
+        let s = check_seat(self.players(), seat)?;
+        Ok(env::reward(self.game(), s))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
+    // The engine's own refusal names the rule (C9 / S7).
+    match g.check(Seat(0), m) {
+        Err(e) => Failure::rule(&e),
+        Ok(()) => Failure::usage("game.over", "the game is over"),
+    }
+}
+
+/// What one seat (or a spectator) may see, of either game.
+pub trait DynView: Send + Sync {
+    /// Which game.
+    fn kind(&self) -> GameKind;
+    /// A copy.
+    fn boxed_clone(&self) -> Box<dyn DynView>;
+    /// The view's seat; `None` for a spectator.
+    fn seat(&self) -> Option<u8>;
+    /// The seat that must decide now.
+    fn to_act(&self) -> Option<u8>;
+    /// Where the game stands.
+    fn outcome(&self) -> Outcome;
+    /// Moves made.
+    fn ply(&self) -> u32;
+    /// The seat's legal moves when it must decide.
+    fn legal_moves(&self) -> Vec<AnyMove>;
+    /// The view as JSON (docs/api.md, docs/bot-protocol.md).
+    fn to_json(&self) -> Value;
+    /// A whole game consistent with the view, the unseen cards dealt from
+    /// `seed`; it reshuffles from the same seed and keeps no record.
+    ///
+    /// # Errors
+    /// A view that does not add up (never for a view made here).
+    fn determinize(&self, seed: u64) -> Result<Box<dyn DynGame>, Failure>;
+    /// For downcasting (bots).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A view with its table (for wrapping moves).
+pub struct ViewBox<G: Rules> {
+    /// The engine's view.
+    pub view: G::View,
+    config: G::Config,
+}
+
+impl<G: DynEngine> DynView for ViewBox<G> {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn boxed_clone(&self) -> Box<dyn DynView> {
+        Box::new(ViewBox::<G> {
+            view: self.view.clone(),
+            config: self.config.clone(),
+        })
+    }
+
+    fn seat(&self) -> Option<u8> {
+        self.view.seat().map(|s| s.0)
+    }
+
+    fn to_act(&self) -> Option<u8> {
+        self.view.to_act().map(|s| s.0)
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.view.outcome()
+    }
+
+    fn ply(&self) -> u32 {
+        self.view.ply()
+    }
+
+    fn legal_moves(&self) -> Vec<AnyMove> {
+        self.view
+            .legal_moves()
+            .into_iter()
+            .map(|m| G::wrap(m, &self.config))
+            .collect()
+    }
+
+    fn to_json(&self) -> Value {
+        self.view.to_json()
+    }
+
+    fn determinize(&self, seed: u64) -> Result<Box<dyn DynGame>, Failure> {
+        let mut rng = sequence_common::rng::game_rng(seed);
+        let g = self.view.determinize(&mut rng).ok_or_else(|| {
+            Failure::usage(
+                "view.inconsistent",
+                "the view does not add up to the game's cards",
+            )
+        })?;
+        Ok(Box::new(Session::without_record(g, seed)))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A bot of either game.
+pub trait DynBot: Send {
+    /// Which game it plays.
+    fn kind(&self) -> GameKind;
+    /// Its name (the spec it was built from).
+    fn name(&self) -> String;
+    /// One of the view's legal moves.
+    ///
+    /// # Errors
+    /// A view of the other game, a view whose seat need not decide, or a
+    /// program bot that failed.
+    fn choose(&mut self, view: &dyn DynView) -> Result<AnyMove, Failure>;
+}
+
+struct BotBox<G: Rules> {
+    bot: Box<dyn Bot<G>>,
+}
+
+impl<G: DynEngine> DynBot for BotBox<G> {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+
+    fn choose(&mut self, view: &dyn DynView) -> Result<AnyMove, Failure> {
+        let Some(v) = view.as_any().downcast_ref::<ViewBox<G>>() else {
+            return Err(Failure::usage(
+                "bot.wrong_game",
+                format!("a {} bot was given a {} view", G::KIND, view.kind()),
+            ));
+        };
+        if v.view.seat().is_none() || v.view.to_act() != v.view.seat() {
+            return Err(Failure::usage(
+                "bot.not_to_act",
+                "the view's seat does not have to decide now (give the bot the view of the seat to act)",
+            ));
+        }
+        let m = self
+            .bot
+            .try_choose(&v.view)
+            .map_err(|e| Failure::new(FailureKind::Bot, "bot.failed", e.to_string()))?;
+        Ok(G::wrap(m, &v.config))
+    }
+}
+
+fn setup_failure_from_options(message: String) -> Failure {
+    Failure::new(FailureKind::Setup, "options", message)
+}
+
+fn new_session<G: DynEngine>(
+    players: u8,
+    teams: Option<u8>,
+    options: Option<&Value>,
+    seed: u64,
+) -> Result<Box<dyn DynGame>, Failure> {
+    let options = G::options_from_json(options).map_err(setup_failure_from_options)?;
+    let config = G::table(players, teams, options).map_err(|e| Failure::setup(&e))?;
+    Ok(Box::new(Session::<G>::new(config, seed)))
+}
+
+/// A new game dealt from `seed` (ChaCha8, as the rules say: the same deal
+/// as `sequence selfplay --seed`).
+///
+/// # Errors
+/// [`FailureKind::Setup`] for a table or options that break the rules; a
+/// team count given to Stacks.
+pub fn new_game(
+    kind: GameKind,
+    players: u8,
+    teams: Option<u8>,
+    options: Option<&Value>,
+    seed: u64,
+) -> Result<Box<dyn DynGame>, Failure> {
+    match kind {
+        GameKind::Classic => new_session::<sequence_classic::Game>(players, teams, options, seed),
+        GameKind::Stacks => {
+            if teams.is_some() {
+                return Err(Failure::new(
+                    FailureKind::Setup,
+                    "S1.teams",
+                    "Sequence Stacks has no teams: each seat plays alone (S1)",
+                ));
+            }
+            new_session::<sequence_stacks::Game>(players, None, options, seed)
+        }
+    }
+}
+
+/// Reads a record's text: its game and JSON.
+///
+/// # Errors
+/// [`FailureKind::Record`] (malformed, exit code 2).
+pub fn read_record(text: &str) -> Result<(GameKind, Value), Failure> {
+    detect_kind(text).map_err(|e| Failure::from_replay(&ReplayError::Malformed(e)))
+}
+
+/// Tells which game a record (already parsed) is.
+///
+/// # Errors
+/// [`FailureKind::Record`] (malformed, exit code 2).
+pub fn record_kind(v: &Value) -> Result<GameKind, Failure> {
+    let text = v.to_string();
+    read_record(&text).map(|(k, _)| k)
+}
+
+/// Replays a record into a live game that goes on (later reshuffles drawn
+/// from `seed`).
+///
+/// # Errors
+/// [`FailureKind::Record`] with `sequence verify`'s message.
+pub fn game_from_record(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failure> {
+    fn go<G: DynEngine>(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failure> {
+        Session::<G>::from_record(v, seed)
+            .map(|s| Box::new(s) as Box<dyn DynGame>)
+            .map_err(|e| Failure::from_replay(&e))
+    }
+    match record_kind(v)? {
+        GameKind::Classic => go::<sequence_classic::Game>(v, seed),
+        GameKind::Stacks => go::<sequence_stacks::Game>(v, seed),
+    }
+}
+
+/// Verifies a record: the summary `sequence verify` prints.
+///
+/// # Errors
+/// [`FailureKind::Record`] with `sequence verify`'s message and exit code.
+pub fn verify(v: &Value) -> Result<Value, Failure> {
+    let r = match record_kind(v)? {
+        GameKind::Classic => sequence_common::record::verify::<sequence_classic::Game>(v),
+        GameKind::Stacks => sequence_common::record::verify::<sequence_stacks::Game>(v),
+    };
+    r.map_err(|e| Failure::from_replay(&e))
+}
+
+/// One move of a replay: its index, seat, move and the game after it.
+pub struct Step {
+    /// Index in the record's `moves`.
+    pub index: usize,
+    /// The seat that moved.
+    pub seat: u8,
+    /// The move.
+    pub mv: AnyMove,
+    /// The game after the move (no record of its own).
+    pub game: Box<dyn DynGame>,
+}
+
+/// Replays a record move by move, keeping the game after each move.
+///
+/// # Errors
+/// [`FailureKind::Record`] with `sequence verify`'s message.
+pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
+    fn go<G: DynEngine>(v: &Value) -> Result<Vec<Step>, Failure> {
+        let mut steps = Vec::new();
+        sequence_common::record::replay::<G>(v, |i, seat, m, g| {
+            steps.push(Step {
+                index: i,
+                seat: seat.0,
+                mv: G::wrap(*m, g.config()),
+                game: Box::new(Session::without_record(g.clone(), 0)),
+            })
+        })
+        .map_err(|e| Failure::from_replay(&e))?;
+        Ok(steps)
+    }
+    match record_kind(v)? {
+        GameKind::Classic => go::<sequence_classic::Game>(v),
+        GameKind::Stacks => go::<sequence_stacks::Game>(v),
+    }
+}
+
+/// Builds a bot by name (`random`, `greedy`, `greedy:40%`, `ismcts:500it`,
+/// `ismcts:200ms`, `level:1` … `level:5`, `cmd:PROGRAM`) with its own
+/// generator seeded by `seed`.
+///
+/// # Errors
+/// [`FailureKind::Bot`] naming what is wrong with the name.
+pub fn new_bot(kind: GameKind, spec: &str, seed: u64) -> Result<Box<dyn DynBot>, Failure> {
+    fn go<G: DynEngine>(spec: &str, seed: u64) -> Result<Box<dyn DynBot>, Failure> {
+        sequence_bots::bot::<G>(spec, seed)
+            .map(|bot| Box::new(BotBox { bot }) as Box<dyn DynBot>)
+            .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))
+    }
+    match kind {
+        GameKind::Classic => go::<sequence_classic::Game>(spec, seed),
+        GameKind::Stacks => go::<sequence_stacks::Game>(spec, seed),
+    }
+}

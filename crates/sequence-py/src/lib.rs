@@ -1,0 +1,26 @@
+//! `sequence_game`: both Sequence engines for Python (docs/python.md).
+//!
+//! The crate has two layers:
+//!
+//! * a pure Rust core, written once over the game interface
+//!   ([`sequence_common::Rules`]): [`env::EnvGame`] (each game's action
+//!   space and observation encoding, [`classic_env`], [`stacks_env`]),
+//!   [`session::Session`] (a live game with its record), the object-safe
+//!   [`dynamic`] layer the Python classes hold, and [`vector`] (N games
+//!   stepped together). `cargo test` tests it without Python.
+//! * the PyO3 bindings (`py`, feature `python`, enabled by maturin through
+//!   `pyproject.toml`): the extension module `sequence_game._core`, wrapped
+//!   by the Python package in `python/sequence_game` (PettingZoo and
+//!   Gymnasium environments, typed stubs).
+
+#![warn(missing_docs)]
+
+pub mod classic_env;
+pub mod dynamic;
+pub mod env;
+pub mod session;
+pub mod stacks_env;
+pub mod vector;
+
+#[cfg(feature = "python")]
+mod py;

@@ -1,0 +1,153 @@
+//! JSON values to and from Python objects, and records given as text, a
+//! dict or a path.
+
+use super::errors::usage;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+
+/// Deepest nesting accepted from Python (records are shallow).
+const MAX_DEPTH: usize = 64;
+
+/// A JSON value as a Python object (dicts keep their order).
+pub(crate) fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let l = PyList::empty(py);
+            for x in a {
+                l.append(json_to_py(py, x)?)?;
+            }
+            l.into_any()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// A Python object made of dicts (string keys), lists, tuples, strings,
+/// numbers, booleans and `None` as a JSON value.
+pub(crate) fn py_to_json(o: &Bound<'_, PyAny>) -> PyResult<Value> {
+    to_json(o, 0)
+}
+
+fn to_json(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(usage(
+            "json.depth",
+            "nested too deeply for a record or a move",
+        ));
+    }
+    if o.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = o.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if o.is_instance_of::<PyInt>() {
+        if let Ok(i) = o.extract::<i64>() {
+            return Ok(Value::from(i));
+        }
+        if let Ok(u) = o.extract::<u64>() {
+            return Ok(Value::from(u));
+        }
+        return Err(usage("json.number", "an integer too large for JSON"));
+    }
+    if let Ok(f) = o.cast::<PyFloat>() {
+        return Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(|| usage("json.number", "NaN and infinities are not JSON"));
+    }
+    if let Ok(s) = o.cast::<PyString>() {
+        return Ok(Value::String(s.to_cow()?.into_owned()));
+    }
+    if let Ok(d) = o.cast::<PyDict>() {
+        let mut m = Map::new();
+        for (k, v) in d.iter() {
+            let Ok(k) = k.cast::<PyString>() else {
+                return Err(usage(
+                    "json.key",
+                    format!("dict keys must be strings, not {}", k.get_type().name()?),
+                ));
+            };
+            m.insert(k.to_cow()?.into_owned(), to_json(&v, depth + 1)?);
+        }
+        return Ok(Value::Object(m));
+    }
+    if let Ok(l) = o.cast::<PyList>() {
+        return l
+            .iter()
+            .map(|x| to_json(&x, depth + 1))
+            .collect::<PyResult<_>>()
+            .map(Value::Array);
+    }
+    if let Ok(t) = o.cast::<PyTuple>() {
+        return t
+            .iter()
+            .map(|x| to_json(&x, depth + 1))
+            .collect::<PyResult<_>>()
+            .map(Value::Array);
+    }
+    Err(usage(
+        "json.type",
+        format!(
+            "{} is not JSON (use dicts, lists, strings, numbers, booleans, None)",
+            o.get_type().name()?
+        ),
+    ))
+}
+
+/// A record given as JSON text (`str`), an already parsed dict, or a path
+/// (`pathlib.Path` or any `os.PathLike`; a `str` is always text), parsed
+/// strictly as `sequence verify` does.
+pub(crate) fn record_value(o: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if let Ok(s) = o.cast::<PyString>() {
+        return parse(&s.to_cow()?);
+    }
+    if o.hasattr("__fspath__")? {
+        let path: std::path::PathBuf = o.extract()?;
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            crate::py::errors::fail(crate::dynamic::Failure {
+                kind: crate::dynamic::FailureKind::Record,
+                code: "record.unreadable".into(),
+                message: format!("{}: {e}", path.display()),
+                record: Some(Box::new(crate::dynamic::RecordDetail {
+                    exit_code: 2,
+                    index: None,
+                    entry: None,
+                    why: e.to_string(),
+                })),
+            })
+        })?;
+        return parse(&text);
+    }
+    if o.is_instance_of::<PyBytes>() {
+        let b: Vec<u8> = o.extract()?;
+        return parse(&String::from_utf8_lossy(&b));
+    }
+    py_to_json(o)
+}
+
+use pyo3::types::PyBytes;
+
+fn parse(text: &str) -> PyResult<Value> {
+    crate::dynamic::read_record(text)
+        .map(|(_, v)| v)
+        .map_err(crate::py::errors::fail)
+}

@@ -1,0 +1,1146 @@
+//! The PyO3 bindings: the extension module `sequence_game._core`. Every
+//! class holds the object-safe core of [`crate::dynamic`] and
+//! [`crate::vector`], so each is written once for both games.
+
+mod convert;
+mod errors;
+
+use crate::dynamic::{self, AnyMove, DynBot, DynGame, DynView};
+use crate::vector::{self, DynVec, Out};
+use convert::{json_to_py, py_to_json, record_value};
+use errors::{fail, usage};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use sequence_common::{GameKind, Outcome};
+use std::sync::Mutex;
+
+/// Room for one observation or one mask on the stack (both games' are
+/// shorter).
+const MAX_BUF: usize = 1024;
+const _: () = assert!(
+    <sequence_classic::Game as crate::env::EnvGame>::OBS_LEN <= MAX_BUF
+        && <sequence_stacks::Game as crate::env::EnvGame>::OBS_LEN <= MAX_BUF
+        && crate::classic_env::ACTIONS <= MAX_BUF
+        && crate::stacks_env::ACTIONS <= MAX_BUF
+);
+
+fn kind_of(name: &str) -> PyResult<GameKind> {
+    name.parse::<GameKind>()
+        .map_err(|e| usage("game.unknown", e))
+}
+
+fn status(o: Outcome) -> &'static str {
+    o.name()
+}
+
+/// One move of either game (immutable, hashable, comparable). Moves come
+/// from `Game.legal_moves()`, `View.legal_moves()`, `Game.parse_move()`
+/// and the bots.
+#[pyclass(frozen, eq, hash, module = "sequence_game", name = "Move")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyMove {
+    pub(crate) mv: AnyMove,
+}
+
+impl PyMove {
+    fn new(mv: AnyMove) -> PyMove {
+        PyMove { mv }
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// `classic` or `stacks`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.mv.kind().name()
+    }
+
+    /// The kind of move: classic `place`, `remove`, `dead`, `pass`,
+    /// `discard`; Stacks `pile`, `skip`, `reverse`, `steal_card`,
+    /// `steal_chip`, `block`, `pass`, `discard`, `end`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.mv.fields().kind
+    }
+
+    /// The card played or discarded (record code, e.g. `7H`, `B3`), if any.
+    #[getter]
+    fn card(&self) -> Option<String> {
+        self.mv.fields().card
+    }
+
+    /// Classic: the space a chip goes on or leaves (`e5`).
+    #[getter]
+    fn at(&self) -> Option<String> {
+        self.mv.fields().at
+    }
+
+    /// Stacks: the place of the pile (`blue-a`).
+    #[getter]
+    fn place(&self) -> Option<&'static str> {
+        self.mv.fields().place
+    }
+
+    /// Stacks: where the card comes from, `hand` or `discard`.
+    #[getter]
+    fn source(&self) -> Option<&'static str> {
+        self.mv.fields().source
+    }
+
+    /// Stacks: the seat a steal robs.
+    #[getter]
+    fn target(&self) -> Option<u8> {
+        self.mv.fields().target
+    }
+
+    /// Stacks: the colour of the chip a Steal-a-Chip takes.
+    #[getter]
+    fn colour(&self) -> Option<&'static str> {
+        self.mv.fields().colour
+    }
+
+    /// Classic: the sequences a placement declared (C8a), as
+    /// `(first, last)` spaces; `None` for the engine's default choice.
+    #[getter]
+    fn declare(&self) -> Option<Vec<(String, String)>> {
+        self.mv.fields().declare
+    }
+
+    /// The engine's dense move key (the same move has the same key in any
+    /// position).
+    #[getter]
+    fn key(&self) -> usize {
+        self.mv.key()
+    }
+
+    /// The move in words, e.g. `7♥ on d6`.
+    #[getter]
+    fn text(&self) -> String {
+        self.mv.text()
+    }
+
+    /// The move by `seat` as a record entry (RECORD.md,
+    /// RECORD-STACKS.md), e.g. `{"seat": 0, "card": "7H", "at": "d6"}`.
+    fn to_json<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.mv.to_json(seat))
+    }
+
+    fn __str__(&self) -> String {
+        self.mv.text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Move {}: {}>", self.mv.kind(), self.mv.text())
+    }
+}
+
+/// Classic move keys (the engine's [`sequence_common::Rules::MOVE_KEYS`]).
+const CLASSIC_KEYS: usize = <sequence_classic::Game as sequence_common::Rules>::MOVE_KEYS;
+/// Stacks move keys.
+const STACKS_KEYS: usize = <sequence_stacks::Game as sequence_common::Rules>::MOVE_KEYS;
+
+/// One shared `Move` object per distinct move: moves are immutable, and
+/// handing out the same object makes `legal_moves()` several times faster
+/// than building a new object per move per call.
+static MOVE_CACHE: Mutex<Vec<Option<Py<PyMove>>>> = Mutex::new(Vec::new());
+
+/// The move's slot in [`MOVE_CACHE`]; `None` for a classic placement with
+/// a declaration (the key does not tell declarations apart).
+fn cache_slot(mv: &AnyMove) -> Option<usize> {
+    match mv {
+        AnyMove::Classic(
+            sequence_classic::Move::Place {
+                declare: Some(_), ..
+            },
+            _,
+        ) => None,
+        AnyMove::Classic(_, len) => Some(mv.key() + if *len == 4 { CLASSIC_KEYS } else { 0 }),
+        AnyMove::Stacks(_) => Some(2 * CLASSIC_KEYS + mv.key()),
+    }
+}
+
+fn moves_list<'py>(py: Python<'py>, moves: Vec<AnyMove>) -> PyResult<Bound<'py, PyList>> {
+    // `try_lock`: a finalizer run while the cache is held (by this very
+    // thread) must not deadlock; it builds fresh objects instead.
+    let Ok(mut cache) = MOVE_CACHE.try_lock() else {
+        return PyList::new(py, moves.into_iter().map(PyMove::new));
+    };
+    if cache.is_empty() {
+        cache.resize_with(2 * CLASSIC_KEYS + STACKS_KEYS, || None);
+    }
+    let mut objs: Vec<Bound<'py, PyAny>> = Vec::with_capacity(moves.len());
+    for m in moves {
+        match cache_slot(&m).filter(|&i| i < cache.len()) {
+            Some(i) => {
+                let obj = match &cache[i] {
+                    Some(p) if p.get().mv == m => p.clone_ref(py),
+                    _ => {
+                        let p = Py::new(py, PyMove::new(m))?;
+                        cache[i] = Some(p.clone_ref(py));
+                        p
+                    }
+                };
+                objs.push(obj.into_bound(py).into_any());
+            }
+            None => objs.push(Bound::new(py, PyMove::new(m))?.into_any()),
+        }
+    }
+    drop(cache);
+    PyList::new(py, objs)
+}
+
+/// A move given as a `Move` or a record entry (a dict; `seat` may be left
+/// out for the seat to act); returns the seat it names, if any.
+fn move_arg(game: &dyn DynGame, m: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, AnyMove)> {
+    if let Ok(pm) = m.cast::<PyMove>() {
+        return Ok((None, pm.get().mv));
+    }
+    if m.is_instance_of::<PyDict>() {
+        let v = py_to_json(m)?;
+        let named = v.get("seat").is_some();
+        let (seat, mv) = game.parse_move(&v).map_err(fail)?;
+        return Ok((named.then_some(seat), mv));
+    }
+    Err(usage(
+        "move.type",
+        format!(
+            "a move is a Move or a record entry (dict), not {}",
+            m.get_type().name()?
+        ),
+    ))
+}
+
+/// A game of classic Sequence or Sequence Stacks: the whole state, hidden
+/// cards included (give a player only its `view`). Rules: RULES.md C1–C11
+/// (classic) and S1–S7 (Stacks).
+#[pyclass(module = "sequence_game", name = "Game")]
+pub struct PyGame {
+    inner: Box<dyn DynGame>,
+}
+
+impl PyGame {
+    fn wrap(inner: Box<dyn DynGame>) -> PyGame {
+        PyGame { inner }
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// A new game dealt from `seed` (ChaCha8, as the rules say: the same
+    /// deal as `sequence selfplay --seed`). `game` is `"classic"` or
+    /// `"stacks"`; `teams` only for classic (C3; default by the player
+    /// count); `options` a dict of rule options as records write them.
+    #[new]
+    #[pyo3(signature = (game = "classic", players = 2, teams = None, options = None, seed = 0))]
+    fn py_new(
+        game: &str,
+        players: u8,
+        teams: Option<u8>,
+        options: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+    ) -> PyResult<PyGame> {
+        let kind = kind_of(game)?;
+        let opts = options.map(py_to_json).transpose()?;
+        dynamic::new_game(kind, players, teams, opts.as_ref(), seed)
+            .map(PyGame::wrap)
+            .map_err(fail)
+    }
+
+    /// Replays a record (JSON text, a dict, or a path) into a game that
+    /// goes on; later reshuffles draw from `seed`. Raises `RecordError`
+    /// with `sequence verify`'s message.
+    #[staticmethod]
+    #[pyo3(signature = (record, seed = 0))]
+    fn from_record(record: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyGame> {
+        let v = record_value(record)?;
+        dynamic::game_from_record(&v, seed)
+            .map(PyGame::wrap)
+            .map_err(fail)
+    }
+
+    /// `classic` or `stacks`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.inner.kind().name()
+    }
+
+    /// Seats at the table, numbered 0 … players-1 clockwise.
+    #[getter]
+    fn players(&self) -> u8 {
+        self.inner.players()
+    }
+
+    /// Teams (classic, C3); `None` in Stacks, where each seat plays alone.
+    #[getter]
+    fn teams(&self) -> Option<u8> {
+        self.inner.teams()
+    }
+
+    /// Sides that can win: the teams (classic) or the seats (Stacks).
+    #[getter]
+    fn sides(&self) -> u8 {
+        self.inner.sides()
+    }
+
+    /// The side of `seat`: its team (`seat % teams`, C3) or the seat.
+    fn side_of(&self, seat: u8) -> PyResult<u8> {
+        self.inner.side_of(seat).map_err(fail)
+    }
+
+    /// The dealer (C5, S2).
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.inner.dealer()
+    }
+
+    /// The rule options that differ from the official rules (a record's
+    /// `options`).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.options())
+    }
+
+    /// The seat that must decide now (in Stacks also a seat offered to
+    /// Block, S5b); `None` once the game is over.
+    #[getter]
+    fn to_act(&self) -> Option<u8> {
+        self.inner.to_act()
+    }
+
+    /// `playing`, `won` or `draw`.
+    #[getter]
+    fn status(&self) -> &'static str {
+        status(self.inner.outcome())
+    }
+
+    /// The winning side (team or seat), `None` while playing or drawn.
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.inner.outcome().winner()
+    }
+
+    /// Whether the game has ended (a win, C9 / S7, or a draw, C6a / S6a).
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.outcome().is_over()
+    }
+
+    /// Moves made so far (every decision counts one).
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.inner.ply()
+    }
+
+    /// The last move and its seat, as a record writes it.
+    #[getter]
+    fn last_move(&self) -> Option<(u8, PyMove)> {
+        self.inner.last_move().map(|(s, m)| (s, PyMove::new(m)))
+    }
+
+    /// The legal moves of the seat to act (empty once over), in the
+    /// engine's order.
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        moves_list(py, self.inner.legal_moves())
+    }
+
+    /// Raises `IllegalMoveError` (with the rule's `code`, e.g.
+    /// `C6.space_taken`) unless `seat` (default: the seat to act) may make
+    /// `move` now. `move` is a `Move` or a record entry (dict).
+    #[pyo3(signature = (move_, seat = None))]
+    fn check(&self, move_: &Bound<'_, PyAny>, seat: Option<u8>) -> PyResult<()> {
+        let (named, mv) = move_arg(self.inner.as_ref(), move_)?;
+        self.inner
+            .check(seat.or(named), &mv)
+            .map(|_| ())
+            .map_err(fail)
+    }
+
+    /// Checks and makes `move` for `seat` (default: the seat to act; a
+    /// record entry may name its seat), drawing and reshuffling as the
+    /// rules say (C7, S6). Raises `IllegalMoveError` naming the rule; the
+    /// game is then unchanged.
+    #[pyo3(signature = (move_, seat = None))]
+    fn play(&mut self, move_: &Bound<'_, PyAny>, seat: Option<u8>) -> PyResult<()> {
+        let (named, mv) = move_arg(self.inner.as_ref(), move_)?;
+        self.inner.play(seat.or(named), &mv).map_err(fail)
+    }
+
+    /// The same as `play`.
+    #[pyo3(signature = (move_, seat = None))]
+    fn apply(&mut self, move_: &Bound<'_, PyAny>, seat: Option<u8>) -> PyResult<()> {
+        self.play(move_, seat)
+    }
+
+    /// Reads a move entry (RECORD.md / RECORD-STACKS.md; a declined Block
+    /// as `{"pass": true}`); raises `NotationError` naming the field.
+    fn parse_move(&self, entry: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let v = py_to_json(entry)?;
+        self.inner
+            .parse_move(&v)
+            .map(|(_, m)| PyMove::new(m))
+            .map_err(fail)
+    }
+
+    /// Number of actions in the action space (classic 405, Stacks 252;
+    /// docs/python.md).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.actions()
+    }
+
+    /// Length of an observation vector.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.inner.obs_len()
+    }
+
+    /// The action mask of the seat to act: a `uint8` array, 1 for each
+    /// legal action (all 0 once over).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        let mut v = [0u8; MAX_BUF];
+        let v = &mut v[..self.inner.actions()];
+        self.inner.action_mask(v);
+        PyArray1::from_slice(py, v)
+    }
+
+    /// The legal actions of the seat to act, ascending.
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut v = vec![0u8; self.inner.actions()];
+        self.inner.action_mask(&mut v);
+        v.iter()
+            .enumerate()
+            .filter(|(_, &m)| m == 1)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The action index of a move of the seat to act.
+    fn action_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let (_, mv) = move_arg(self.inner.as_ref(), move_)?;
+        self.inner.action_of(&mv).map_err(fail)
+    }
+
+    /// The legal move `action` stands for now; raises `ActionError`
+    /// outside the mask.
+    fn move_of_action(&self, action: i64) -> PyResult<PyMove> {
+        self.inner
+            .move_of_action(action)
+            .map(PyMove::new)
+            .map_err(fail)
+    }
+
+    /// What an action index means, in words.
+    fn action_text(&self, action: usize) -> String {
+        self.inner.action_text(action)
+    }
+
+    /// Makes the legal move `action` stands for; raises `ActionError`
+    /// outside the mask (the game is then unchanged).
+    fn play_action(&mut self, action: i64) -> PyResult<()> {
+        self.inner.play_action(action).map_err(fail)
+    }
+
+    /// What `seat` may see as a `uint8` vector (docs/python.md): its own
+    /// hand and the public state, never another hand or the draw pile.
+    fn observe<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let mut v = [0u8; MAX_BUF];
+        let v = &mut v[..self.inner.obs_len()];
+        self.inner.observe(seat, v).map_err(fail)?;
+        Ok(PyArray1::from_slice(py, v))
+    }
+
+    /// `{"observation": observe(seat), "action_mask": mask}` with the mask
+    /// as `int8` (all 0 unless `seat` is the seat to act): the
+    /// environments' observation in one call.
+    fn env_observation<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyDict>> {
+        let mut obs = [0u8; MAX_BUF];
+        let obs = &mut obs[..self.inner.obs_len()];
+        self.inner.observe(seat, obs).map_err(fail)?;
+        let mut mask = [0u8; MAX_BUF];
+        let mask = &mut mask[..self.inner.actions()];
+        if self.inner.to_act() == Some(seat) {
+            self.inner.action_mask(mask);
+        }
+        let mut signed = [0i8; MAX_BUF];
+        for (s, &m) in signed.iter_mut().zip(mask.iter()) {
+            *s = m as i8;
+        }
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "observation"), PyArray1::from_slice(py, obs))?;
+        d.set_item(
+            intern!(py, "action_mask"),
+            PyArray1::from_slice(py, &signed[..mask.len()]),
+        )?;
+        Ok(d)
+    }
+
+    /// The observation's parts: a list of dicts with `name`, `offset`,
+    /// `shape`, `high` (largest value) and `doc`.
+    fn observation_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        layout_list(py, &self.inner.obs_layout())
+    }
+
+    /// The largest value of each observation entry (the Box space's high).
+    fn observation_high<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        PyArray1::from_vec(py, self.inner.obs_high())
+    }
+
+    /// What `seat` may see (`View`); raises `UsageError` for a seat not at
+    /// the table.
+    fn view(&self, seat: u8) -> PyResult<PyView> {
+        self.inner
+            .view(Some(seat))
+            .map(|v| PyView { inner: v })
+            .map_err(fail)
+    }
+
+    /// What a spectator may see: the public state, no hand.
+    fn spectator_view(&self) -> PyResult<PyView> {
+        self.inner
+            .view(None)
+            .map(|v| PyView { inner: v })
+            .map_err(fail)
+    }
+
+    /// A uniformly random legal move of the seat to act, drawn from the
+    /// game's own generator (so it follows the seed); `None` once over.
+    fn random_move(&mut self) -> Option<PyMove> {
+        self.inner.random_move().map(PyMove::new)
+    }
+
+    /// Plays random legal moves until the game ends or `max_moves` were
+    /// made; returns how many were made.
+    #[pyo3(signature = (max_moves = 100_000))]
+    fn playout(&mut self, max_moves: u32) -> u32 {
+        self.inner.playout(max_moves)
+    }
+
+    /// +1 if `seat`'s side won, −1 if another side won, 0 otherwise
+    /// (shared by a team).
+    fn reward(&self, seat: u8) -> PyResult<f32> {
+        self.inner.reward(seat).map_err(fail)
+    }
+
+    /// The record so far (a dict in the format of RECORD.md or
+    /// RECORD-STACKS.md), with `result`; raises `UsageError` for a game
+    /// dealt from a view (it has none).
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.record().map_err(fail)?)
+    }
+
+    /// The record as one line of JSON text.
+    fn record_json(&self) -> PyResult<String> {
+        Ok(self.inner.record().map_err(fail)?.to_string())
+    }
+
+    /// The moves recorded so far, as `(seat, Move)`.
+    fn history(&self) -> Vec<(u8, PyMove)> {
+        self.inner
+            .history()
+            .into_iter()
+            .map(|(s, m)| (s, PyMove::new(m)))
+            .collect()
+    }
+
+    /// What `sequence verify` prints for this game.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.summary())
+    }
+
+    /// An independent copy (it reshuffles as this game would).
+    fn copy(&self) -> PyGame {
+        PyGame::wrap(self.inner.boxed_clone())
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.copy()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.render()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game {} players={} ply={} status={}>",
+            self.inner.kind(),
+            self.inner.players(),
+            self.inner.ply(),
+            status(self.inner.outcome())
+        )
+    }
+}
+
+fn layout_list<'py>(
+    py: Python<'py>,
+    parts: &[crate::env::ObsPart],
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for p in parts {
+        let d = PyDict::new(py);
+        d.set_item("name", p.name)?;
+        d.set_item("offset", p.offset)?;
+        d.set_item("shape", p.shape.clone())?;
+        d.set_item("high", p.high)?;
+        d.set_item("doc", p.doc)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// What one seat (or a spectator) may see: its own hand and the public
+/// state, never another hand or the draw pile's order.
+#[pyclass(module = "sequence_game", name = "View")]
+pub struct PyView {
+    inner: Box<dyn DynView>,
+}
+
+#[pymethods]
+impl PyView {
+    /// `classic` or `stacks`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.inner.kind().name()
+    }
+
+    /// The view's seat; `None` for a spectator.
+    #[getter]
+    fn seat(&self) -> Option<u8> {
+        self.inner.seat()
+    }
+
+    /// The seat that must decide now; `None` once over.
+    #[getter]
+    fn to_act(&self) -> Option<u8> {
+        self.inner.to_act()
+    }
+
+    /// `playing`, `won` or `draw`.
+    #[getter]
+    fn status(&self) -> &'static str {
+        status(self.inner.outcome())
+    }
+
+    /// The winning side, if any.
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.inner.outcome().winner()
+    }
+
+    /// Moves made so far.
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.inner.ply()
+    }
+
+    /// The seat's legal moves when it must decide, else empty.
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        moves_list(py, self.inner.legal_moves())
+    }
+
+    /// The view as a dict: what the server sends this seat and the bot
+    /// protocol a program (docs/api.md, docs/bot-protocol.md): `hand`,
+    /// `board` or `piles`, discard piles, hand sizes, `legal_moves` as
+    /// record entries, …
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.to_json())
+    }
+
+    /// `view[key]` is `view.to_json()[key]`.
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        match self.inner.to_json().get(key) {
+            Some(v) => json_to_py(py, v),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(key.to_string())),
+        }
+    }
+
+    /// A whole game consistent with this view: the unseen cards dealt at
+    /// random from `seed` into the other hands and the draw pile (for
+    /// searching agents, e.g. ISMCTS). It keeps no record.
+    #[pyo3(signature = (seed = 0))]
+    fn determinize(&self, seed: u64) -> PyResult<PyGame> {
+        self.inner.determinize(seed).map(PyGame::wrap).map_err(fail)
+    }
+
+    /// The observation vector of this view's seat (as `Game.observe`).
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let Some(seat) = self.inner.seat() else {
+            return Err(usage(
+                "view.spectator",
+                "a spectator's view has no observation (observations are a seat's)",
+            ));
+        };
+        // The observation reads only what the seat may see, so any game
+        // consistent with the view gives the same one.
+        let g = self.inner.determinize(0).map_err(fail)?;
+        let mut v = vec![0u8; g.obs_len()];
+        g.observe(seat, &mut v).map_err(fail)?;
+        Ok(PyArray1::from_vec(py, v))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<View {} seat={} ply={} status={}>",
+            self.inner.kind(),
+            self.inner
+                .seat()
+                .map_or("spectator".to_string(), |s| s.to_string()),
+            self.inner.ply(),
+            status(self.inner.outcome())
+        )
+    }
+}
+
+/// A built-in bot: `random`, `greedy`, `greedy:40%`, `ismcts:500it`,
+/// `ismcts:200ms`, `level:1` … `level:5` (docs/bots.md), seeded.
+#[pyclass(module = "sequence_game", name = "Bot")]
+pub struct PyBot {
+    inner: Mutex<Box<dyn DynBot>>,
+    kind: GameKind,
+    name: String,
+}
+
+#[pymethods]
+impl PyBot {
+    /// A bot for `game` (`"classic"` or `"stacks"`) built from `spec`,
+    /// with its own generator seeded by `seed`. Raises `BotError` for an
+    /// unknown name or a bad option.
+    #[new]
+    #[pyo3(signature = (spec = "greedy", game = "classic", seed = 0))]
+    fn py_new(spec: &str, game: &str, seed: u64) -> PyResult<PyBot> {
+        let kind = kind_of(game)?;
+        let b = dynamic::new_bot(kind, spec, seed).map_err(fail)?;
+        let name = b.name();
+        Ok(PyBot {
+            inner: Mutex::new(b),
+            kind,
+            name,
+        })
+    }
+
+    /// The bot's name (its spec).
+    #[getter]
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// `classic` or `stacks`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// One of the view's legal moves; the view's seat must be the seat to
+    /// act. Searching bots run without holding the GIL.
+    fn choose(&self, py: Python<'_>, view: &PyView) -> PyResult<PyMove> {
+        let v = view.inner.as_ref();
+        let r = py.detach(|| match self.inner.lock() {
+            Ok(mut b) => b.choose(v),
+            Err(p) => p.into_inner().choose(v),
+        });
+        r.map(PyMove::new).map_err(fail)
+    }
+
+    /// Chooses for the seat to act in `game` (from its view only) and
+    /// plays the move; returns it.
+    fn play(&self, py: Python<'_>, game: &mut PyGame) -> PyResult<PyMove> {
+        let Some(seat) = game.inner.to_act() else {
+            return Err(usage("game.over", "the game is over"));
+        };
+        let view = game.inner.view(Some(seat)).map_err(fail)?;
+        let v = view.as_ref();
+        let mv = py
+            .detach(|| match self.inner.lock() {
+                Ok(mut b) => b.choose(v),
+                Err(p) => p.into_inner().choose(v),
+            })
+            .map_err(fail)?;
+        game.inner.play(Some(seat), &mv).map_err(fail)?;
+        Ok(PyMove::new(mv))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Bot {} for {}>", self.name, self.kind)
+    }
+}
+
+/// One move of a replayed record: its index, seat, move and the game
+/// after it.
+#[pyclass(module = "sequence_game", name = "Step", get_all)]
+pub struct PyStep {
+    /// Index in the record's `moves`.
+    index: usize,
+    /// The seat that moved.
+    seat: u8,
+    /// The move.
+    #[pyo3(name = "move")]
+    mv: PyMove,
+    /// The game after the move.
+    game: Py<PyGame>,
+}
+
+#[pymethods]
+impl PyStep {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Step {} seat {}: {}>",
+            self.index,
+            self.seat,
+            self.mv.mv.text()
+        )
+    }
+}
+
+/// Verifies a record (JSON text, a dict, or a path) as `sequence verify`
+/// does and returns its summary; raises `RecordError` with the same
+/// message (`exit_code` 2 malformed, 1 an illegal move or a mismatch).
+#[pyfunction]
+fn verify<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let v = record_value(record)?;
+    json_to_py(py, &dynamic::verify(&v).map_err(fail)?)
+}
+
+/// Replays a record move by move: a list of `Step`s (index, seat, move,
+/// the game after it). Raises `RecordError` as `verify` does.
+#[pyfunction]
+fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Vec<PyStep>> {
+    let v = record_value(record)?;
+    let steps = dynamic::replay(&v).map_err(fail)?;
+    steps
+        .into_iter()
+        .map(|s| {
+            Ok(PyStep {
+                index: s.index,
+                seat: s.seat,
+                mv: PyMove::new(s.mv),
+                game: Py::new(py, PyGame::wrap(s.game))?,
+            })
+        })
+        .collect()
+}
+
+/// What an action index means in a game, in words.
+#[pyfunction]
+#[pyo3(signature = (action, game = "classic"))]
+fn action_text(action: usize, game: &str) -> PyResult<String> {
+    Ok(match kind_of(game)? {
+        GameKind::Classic => <sequence_classic::Game as crate::env::EnvGame>::action_text(action),
+        GameKind::Stacks => <sequence_stacks::Game as crate::env::EnvGame>::action_text(action),
+    })
+}
+
+/// `N` games stepped together in Rust (docs/python.md "Vectorized"):
+/// stacked `uint8` observations `[N, observation_size]`, masks
+/// `[N, num_actions]`, seats to act `[N]`, rewards and done flags. A game
+/// that ends is dealt again in the same step.
+#[pyclass(module = "sequence_game", name = "VecEnv")]
+pub struct PyVecEnv {
+    inner: Mutex<Box<dyn DynVec>>,
+    obs: Py<PyArray2<u8>>,
+    mask: Py<PyArray2<u8>>,
+    to_act: Py<PyArray1<i64>>,
+    rewards: Py<PyArray2<f32>>,
+    done: Py<PyArray1<bool>>,
+    players: u8,
+    seed: u64,
+    actions_buf: Vec<i64>,
+}
+
+#[pymethods]
+impl PyVecEnv {
+    /// `num_envs` games of one table. With `opponents` (a bot name, e.g.
+    /// `"greedy"`), the caller plays `seat` in every game and the bots
+    /// play the other seats inside `step` (rewards `[N, 1]`); without,
+    /// the caller plays every seat (rewards `[N, players]`). `threads`:
+    /// step the games on that many threads (results do not depend on it).
+    #[new]
+    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = 0, threads = 1))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        py: Python<'_>,
+        game: &str,
+        num_envs: usize,
+        players: u8,
+        teams: Option<u8>,
+        options: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+        opponents: Option<&str>,
+        seat: u8,
+        threads: usize,
+    ) -> PyResult<PyVecEnv> {
+        if num_envs == 0 || num_envs > 1 << 20 {
+            return Err(usage(
+                "env.num_envs",
+                format!("num_envs must be 1 to {}, not {num_envs}", 1 << 20),
+            ));
+        }
+        let kind = kind_of(game)?;
+        let opts = options.map(py_to_json).transpose()?;
+        let mut inner = vector::new_vec(
+            kind,
+            players,
+            teams,
+            opts.as_ref(),
+            num_envs,
+            seed,
+            opponents.map(|o| (seat, o)),
+        )
+        .map_err(fail)?;
+        inner.set_threads(threads);
+        let (n, d, a, w) = (
+            num_envs,
+            inner.obs_len(),
+            inner.actions(),
+            inner.reward_width(),
+        );
+        let env = PyVecEnv {
+            obs: PyArray2::zeros(py, [n, d], false).unbind(),
+            mask: PyArray2::zeros(py, [n, a], false).unbind(),
+            to_act: PyArray1::zeros(py, [n], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, w], false).unbind(),
+            done: PyArray1::zeros(py, [n], false).unbind(),
+            inner: Mutex::new(inner),
+            players,
+            seed,
+            actions_buf: vec![0; n],
+        };
+        env.reset_arrays(py, seed)?;
+        Ok(env)
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.actions_buf.len()
+    }
+
+    /// Seats per game.
+    #[getter]
+    fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// Actions per game.
+    #[getter]
+    fn num_actions(&self) -> PyResult<usize> {
+        Ok(self.lock()?.actions())
+    }
+
+    /// Length of one observation.
+    #[getter]
+    fn observation_size(&self) -> PyResult<usize> {
+        Ok(self.lock()?.obs_len())
+    }
+
+    /// Deals every game again (from `seed`, default the constructor's)
+    /// and returns `(obs, mask, to_act)`. The arrays are the vector's own
+    /// and are overwritten by the next call: copy what you keep.
+    #[pyo3(signature = (seed = None))]
+    #[allow(clippy::type_complexity)]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        if let Some(s) = seed {
+            self.seed = s;
+        }
+        self.reset_arrays(py, self.seed)?;
+        Ok((
+            self.obs.bind(py).clone(),
+            self.mask.bind(py).clone(),
+            self.to_act.bind(py).clone(),
+        ))
+    }
+
+    /// Makes one action per game (an integer array of length `num_envs`)
+    /// and returns `(obs, mask, to_act, rewards, done)`. Raises
+    /// `ActionError` naming the first game whose action is outside its
+    /// mask; no game moves then. `observe=False` leaves `obs` as it was
+    /// (faster, for agents that read only the masks).
+    #[pyo3(signature = (actions, observe = true))]
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        observe: bool,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<bool>>,
+    )> {
+        if let Ok(arr) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
+            match arr.as_slice() {
+                Ok(s) if s.len() == self.actions_buf.len() => self.actions_buf.copy_from_slice(s),
+                _ => {
+                    self.actions_buf = arr
+                        .to_vec()
+                        .map_err(|e| usage("env.actions", e.to_string()))?
+                }
+            }
+        } else {
+            self.actions_buf = actions.extract::<Vec<i64>>().map_err(|_| {
+                usage(
+                    "env.actions",
+                    "actions must be a sequence or 1-d array of integers, one per game",
+                )
+            })?;
+        }
+        let obs = self.obs.bind(py);
+        let mask = self.mask.bind(py);
+        let to_act = self.to_act.bind(py);
+        let rewards = self.rewards.bind(py);
+        let done = self.done.bind(py);
+        {
+            let mut o = obs.readwrite();
+            let mut m = mask.readwrite();
+            let mut t = to_act.readwrite();
+            let mut r = rewards.readwrite();
+            let mut d = done.readwrite();
+            let mut done_u8 = vec![0u8; self.actions_buf.len()];
+            let mut out = Out {
+                obs: o
+                    .as_slice_mut()
+                    .map_err(|e| usage("env.buffer", e.to_string()))?,
+                mask: m
+                    .as_slice_mut()
+                    .map_err(|e| usage("env.buffer", e.to_string()))?,
+                to_act: t
+                    .as_slice_mut()
+                    .map_err(|e| usage("env.buffer", e.to_string()))?,
+                rewards: r
+                    .as_slice_mut()
+                    .map_err(|e| usage("env.buffer", e.to_string()))?,
+                done: &mut done_u8,
+            };
+            let actions = &self.actions_buf;
+            let inner = &self.inner;
+            py.detach(|| {
+                let mut core = match inner.lock() {
+                    Ok(c) => c,
+                    Err(p) => p.into_inner(),
+                };
+                core.step(actions, &mut out, observe)
+            })
+            .map_err(fail)?;
+            let d = d
+                .as_slice_mut()
+                .map_err(|e| usage("env.buffer", e.to_string()))?;
+            for (x, &y) in d.iter_mut().zip(&done_u8) {
+                *x = y != 0;
+            }
+        }
+        Ok((
+            obs.clone(),
+            mask.clone(),
+            to_act.clone(),
+            rewards.clone(),
+            done.clone(),
+        ))
+    }
+
+    /// A uniformly random legal action per game, drawn in Rust from the
+    /// games' own generators.
+    fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut v = vec![0i64; self.actions_buf.len()];
+        self.lock()?.random_actions(&mut v);
+        Ok(PyArray1::from_vec(py, v))
+    }
+
+    /// Results since the last reset: `games`, `wins` by side, `draws`,
+    /// `moves`.
+    fn tally<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = self.lock()?.tally();
+        let d = PyDict::new(py);
+        d.set_item("games", t.games)?;
+        d.set_item("wins", t.wins)?;
+        d.set_item("draws", t.draws)?;
+        d.set_item("moves", t.moves)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<VecEnv num_envs={} players={}>",
+            self.actions_buf.len(),
+            self.players
+        )
+    }
+}
+
+impl PyVecEnv {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn DynVec>>> {
+        Ok(match self.inner.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        })
+    }
+
+    fn reset_arrays(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let obs = self.obs.bind(py);
+        let mask = self.mask.bind(py);
+        let to_act = self.to_act.bind(py);
+        let rewards = self.rewards.bind(py);
+        let mut o = obs.readwrite();
+        let mut m = mask.readwrite();
+        let mut t = to_act.readwrite();
+        let mut r = rewards.readwrite();
+        let mut done_u8 = vec![0u8; self.actions_buf.len()];
+        let mut out = Out {
+            obs: o
+                .as_slice_mut()
+                .map_err(|e| usage("env.buffer", e.to_string()))?,
+            mask: m
+                .as_slice_mut()
+                .map_err(|e| usage("env.buffer", e.to_string()))?,
+            to_act: t
+                .as_slice_mut()
+                .map_err(|e| usage("env.buffer", e.to_string()))?,
+            rewards: r
+                .as_slice_mut()
+                .map_err(|e| usage("env.buffer", e.to_string()))?,
+            done: &mut done_u8,
+        };
+        self.lock()?.reset(seed, &mut out);
+        let done = self.done.bind(py);
+        let mut d = done.readwrite();
+        d.as_slice_mut()
+            .map_err(|e| usage("env.buffer", e.to_string()))?
+            .fill(false);
+        Ok(())
+    }
+}
+
+/// The extension module `sequence_game._core` (re-exported by the package
+/// `sequence_game`).
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyMove>()?;
+    m.add_class::<PyView>()?;
+    m.add_class::<PyBot>()?;
+    m.add_class::<PyStep>()?;
+    m.add_class::<PyVecEnv>()?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(action_text, m)?)?;
+    errors::register(m)?;
+    m.add("CLASSIC_ACTIONS", crate::classic_env::ACTIONS)?;
+    m.add("STACKS_ACTIONS", crate::stacks_env::ACTIONS)?;
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! A live game as Python holds it: the game, the named generator it
+//! reshuffles from and, when it was dealt here or read from a record, its
+//! own record. Like [`sequence_common::record::Match`] (the same deal from
+//! the same seed, the same record), but a game built from a view
+//! (`determinize`) has no record, and a copy goes on independently.
+
+use sequence_common::record::{replay, Record, ReplayError};
+use sequence_common::reshuffle::Recording;
+use sequence_common::rng::{game_rng, GameRng};
+use sequence_common::{Notation, Rules, Seat};
+use serde_json::Value;
+
+/// A game with its generator and, when known, its record.
+pub struct Session<G: Rules> {
+    game: G,
+    rng: GameRng,
+    record: Option<Record<G>>,
+}
+
+impl<G: Rules> Clone for Session<G> {
+    fn clone(&self) -> Self {
+        Session {
+            game: self.game.clone(),
+            rng: self.rng.clone(),
+            record: self.record.clone(),
+        }
+    }
+}
+
+impl<G: Notation> Session<G> {
+    /// A new game of the table `config`, dealt from `seed` with ChaCha8 as
+    /// the game's rules say (C5, S2): the same deal as
+    /// [`sequence_common::record::Match::new`] and `sequence selfplay`.
+    pub fn new(config: G::Config, seed: u64) -> Session<G> {
+        let mut rng = game_rng(seed);
+        let (game, deck) = G::deal(&config, &mut rng);
+        let record = Record {
+            config,
+            dealer: game.dealer(),
+            deck,
+            reshuffles: vec![],
+            moves: vec![],
+            result: None,
+        };
+        Session {
+            game,
+            rng,
+            record: Some(record),
+        }
+    }
+
+    /// A game without a record (e.g. a determinization), reshuffling from
+    /// ChaCha8 seeded with `seed`.
+    pub fn without_record(game: G, seed: u64) -> Session<G> {
+        Session {
+            game,
+            rng: game_rng(seed),
+            record: None,
+        }
+    }
+
+    /// A game read from a record (JSON) and replayed move by move, going on
+    /// with later reshuffles drawn from ChaCha8 seeded with `seed`.
+    ///
+    /// # Errors
+    /// As [`replay`]: the messages of `sequence verify`.
+    pub fn from_record(v: &Value, seed: u64) -> Result<Session<G>, ReplayError> {
+        let (record, game) = replay::<G>(v, |_, _, _, _| {})?;
+        Ok(Session {
+            game,
+            rng: game_rng(seed),
+            record: Some(record),
+        })
+    }
+
+    /// The game.
+    #[inline]
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Checks and makes `mv` for `seat`; records it when the session keeps
+    /// a record (as [`sequence_common::record::Match::play`] does).
+    ///
+    /// # Errors
+    /// The rule the move breaks; nothing changes then.
+    pub fn play(&mut self, seat: Seat, mv: G::Move) -> Result<(), G::Error> {
+        match &mut self.record {
+            Some(rec) => {
+                let mut r = Recording {
+                    rng: &mut self.rng,
+                    log: &mut rec.reshuffles,
+                };
+                self.game.play(seat, mv, &mut r)?;
+                if G::is_recorded(&mv) {
+                    let written = self.game.last_move().map_or(mv, |(_, m)| m);
+                    rec.moves.push((seat, written));
+                }
+            }
+            None => {
+                let mut r = sequence_common::RngReshuffler(&mut self.rng);
+                self.game.play(seat, mv, &mut r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the session keeps a record.
+    pub fn has_record(&self) -> bool {
+        self.record.is_some()
+    }
+
+    /// The record so far with its `result` (`null` while unfinished or
+    /// drawn); `None` for a game without a record.
+    pub fn record(&self) -> Option<Record<G>> {
+        self.record.as_ref().map(|r| {
+            let mut r = r.clone();
+            r.result = Some(self.game.outcome().winner());
+            r
+        })
+    }
+
+    /// The moves written so far, with their seats (empty without a record).
+    pub fn history(&self) -> &[(Seat, G::Move)] {
+        self.record.as_ref().map_or(&[], |r| &r.moves)
+    }
+
+    /// A uniformly random legal move of the seat to act, drawn from the
+    /// session's generator (so it follows the seed); `None` once over.
+    pub fn random_move(&mut self) -> Option<G::Move> {
+        self.game.random_move(&mut self.rng)
+    }
+}

@@ -1,0 +1,636 @@
+//! Vectorized stepping: `N` games of one table stepped together in Rust,
+//! writing stacked observations, masks, rewards and flags into flat
+//! buffers (the Python `VecEnv` hands them over as numpy arrays).
+//!
+//! Each game has its own random generator (PCG64 seeded from the vector's
+//! seed and the game's index), so a run is reproducible whatever the batch
+//! sizes the caller uses. A finished game is dealt again at once
+//! ([`Rules::fresh_deal`]) within the same step ("same-step autoreset"):
+//! the step reports its rewards and `done`, and the observation is the new
+//! game's first.
+//!
+//! Two modes: every seat played by the caller (self-play: the observation
+//! is the seat to act's), or one seat per game played by the caller and
+//! the others by built-in bots (the bots move inside `step` until the
+//! caller's seat must decide or the game ends).
+
+use crate::dynamic::{Failure, FailureKind};
+use crate::env::{self, ActionBits, EnvGame};
+use rand::Rng;
+use sequence_bots::Bot;
+use sequence_common::rng::{playout_rng, PlayoutRng};
+use sequence_common::{RngReshuffler, Seat};
+
+/// Buffers one step writes: `obs` is `N × obs_len`, `mask` `N × ACTIONS`,
+/// `to_act` `N`, `rewards` `N × players` (the single-agent mode writes one
+/// reward per game: `N × 1`), `done` `N`.
+pub struct Out<'a> {
+    /// Observations of the seat to act (or of the caller's seat).
+    pub obs: &'a mut [u8],
+    /// Action masks.
+    pub mask: &'a mut [u8],
+    /// The seat to act per game.
+    pub to_act: &'a mut [i64],
+    /// Rewards of the step.
+    pub rewards: &'a mut [f32],
+    /// 1 where the game ended in this step (and was dealt again).
+    pub done: &'a mut [u8],
+}
+
+/// The result counters of the vector since it was built or reset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games finished.
+    pub games: u64,
+    /// Wins by side (seat in Stacks), indexed by side.
+    pub wins: Vec<u64>,
+    /// Draws.
+    pub draws: u64,
+    /// Moves made (bots' included).
+    pub moves: u64,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.draws += o.draws;
+        self.moves += o.moves;
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+    }
+}
+
+/// One game's bots, by seat (`None` at the caller's seat).
+type SeatBots<G> = Vec<Option<Box<dyn Bot<G>>>>;
+
+/// One game of the vector with its generator, its legal actions as last
+/// written to the caller's mask, and (single-agent mode) its bots.
+struct Slot<G: EnvGame> {
+    game: G,
+    rng: PlayoutRng,
+    legal: ActionBits,
+    bots: SeatBots<G>,
+}
+
+/// What every slot's step shares.
+struct Shared<'a, G: EnvGame> {
+    template: &'a G,
+    /// The caller's seat in the single-agent mode.
+    me: Option<Seat>,
+    obs_len: usize,
+    observe: bool,
+}
+
+/// The output rows of one slot.
+struct Row<'a> {
+    obs: &'a mut [u8],
+    mask: &'a mut [u8],
+    to_act: &'a mut i64,
+    rewards: &'a mut [f32],
+    done: &'a mut u8,
+}
+
+impl<G: EnvGame> Slot<G> {
+    /// Single-agent mode: the bots move until `me` must decide or the game
+    /// ends; returns the caller's reward when it ended, and the moves made.
+    fn run_bots(&mut self, me: Option<Seat>) -> (f32, u64) {
+        let Some(me) = me else {
+            return (0.0, 0);
+        };
+        let mut moves = 0;
+        while let Some(s) = self.game.to_act() {
+            if s == me {
+                return (0.0, moves);
+            }
+            let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
+                return (0.0, moves);
+            };
+            let mv = bot.choose(&self.game.view(s));
+            // A built-in bot answers a legal move; never trust blindly.
+            let mv = match self.game.check(s, mv) {
+                Ok(()) => mv,
+                Err(_) => match self.game.random_move(&mut self.rng) {
+                    Some(m) => m,
+                    None => return (0.0, moves),
+                },
+            };
+            let _ = self.game.apply(s, mv, &mut RngReshuffler(&mut self.rng));
+            moves += 1;
+        }
+        (env::reward(&self.game, me), moves)
+    }
+
+    /// Deals a new game until one reaches the caller (the bots may finish
+    /// a game before the caller's seat ever decides).
+    fn deal(&mut self, sh: &Shared<'_, G>, tally: &mut Tally) {
+        loop {
+            self.game = sh.template.fresh_deal(&mut self.rng);
+            let (_, m) = self.run_bots(sh.me);
+            tally.moves += m;
+            if !self.game.is_over() {
+                return;
+            }
+        }
+    }
+
+    fn write(&mut self, sh: &Shared<'_, G>, row: &mut Row<'_>) {
+        if sh.observe {
+            let seat = sh.me.or(self.game.to_act()).unwrap_or(Seat(0));
+            self.game.observe(seat, row.obs);
+        }
+        env::action_mask_bits(&self.game, row.mask, &mut self.legal);
+        *row.to_act = self.game.to_act().map_or(-1, |s| s.0 as i64);
+    }
+
+    /// Makes the checked move, lets the bots answer, and on the game's end
+    /// counts it, reports the rewards and deals again.
+    fn step(
+        &mut self,
+        sh: &Shared<'_, G>,
+        seat: Seat,
+        mv: G::Move,
+        row: &mut Row<'_>,
+        tally: &mut Tally,
+    ) {
+        row.rewards.fill(0.0);
+        *row.done = 0;
+        if self
+            .game
+            .apply(seat, mv, &mut RngReshuffler(&mut self.rng))
+            .is_ok()
+        {
+            tally.moves += 1;
+            let mut r = 0.0;
+            if !self.game.is_over() {
+                let (rb, m) = self.run_bots(sh.me);
+                r = rb;
+                tally.moves += m;
+            } else if let Some(me) = sh.me {
+                r = env::reward(&self.game, me);
+            }
+            if self.game.is_over() {
+                match self.game.outcome().winner() {
+                    Some(side) => {
+                        if let Some(w) = tally.wins.get_mut(side as usize) {
+                            *w += 1;
+                        }
+                    }
+                    None => tally.draws += 1,
+                }
+                tally.games += 1;
+                if sh.me.is_some() {
+                    row.rewards[0] = r;
+                } else {
+                    for (s, x) in row.rewards.iter_mut().enumerate() {
+                        *x = env::reward(&self.game, Seat(s as u8));
+                    }
+                }
+                *row.done = 1;
+                self.deal(sh, tally);
+            }
+        }
+        self.write(sh, row);
+    }
+}
+
+/// Splits the output buffers into one [`Row`] per game.
+fn rows<'a>(out: &'a mut Out<'_>, obs_len: usize, actions: usize, width: usize) -> Vec<Row<'a>> {
+    out.obs
+        .chunks_mut(obs_len.max(1))
+        .zip(out.mask.chunks_mut(actions.max(1)))
+        .zip(out.to_act.iter_mut())
+        .zip(out.rewards.chunks_mut(width.max(1)))
+        .zip(out.done.iter_mut())
+        .map(|((((obs, mask), to_act), rewards), done)| Row {
+            obs,
+            mask,
+            to_act,
+            rewards,
+            done,
+        })
+        .collect()
+}
+
+/// `N` games stepped together (see the module docs).
+pub struct VecCore<G: EnvGame> {
+    template: G,
+    slots: Vec<Slot<G>>,
+    /// Single-agent mode: the caller's seat and the bots' name.
+    opponents: Option<(Seat, String)>,
+    obs_len: usize,
+    threads: usize,
+    tally: Tally,
+}
+
+/// SplitMix64 finaliser: per-game seeds from one seed.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Fewest games per thread worth a thread of its own.
+const GAMES_PER_THREAD: usize = 64;
+
+impl<G: EnvGame> VecCore<G> {
+    /// `n` games of `template`'s table, every seat played by the caller.
+    pub fn new(template: G, n: usize, seed: u64) -> VecCore<G> {
+        let obs_len = G::obs_len(template.config());
+        let mut v = VecCore {
+            slots: (0..n)
+                .map(|_| Slot {
+                    game: template.clone(),
+                    rng: playout_rng(0),
+                    legal: ActionBits::default(),
+                    bots: vec![],
+                })
+                .collect(),
+            template,
+            opponents: None,
+            obs_len,
+            threads: 1,
+            tally: Tally::default(),
+        };
+        v.deal_all(seed);
+        v
+    }
+
+    /// `n` games where the caller plays `seat` and bots built from
+    /// `opponents` (e.g. `greedy`) play every other seat.
+    ///
+    /// # Errors
+    /// A bot name that cannot be built, or a seat not at the table.
+    pub fn with_opponents(
+        template: G,
+        n: usize,
+        seed: u64,
+        seat: u8,
+        opponents: &str,
+    ) -> Result<VecCore<G>, Failure> {
+        if seat >= template.players() {
+            return Err(Failure::new(
+                FailureKind::Usage,
+                "seat.no_such_seat",
+                format!(
+                    "seat {seat} does not exist ({} players)",
+                    template.players()
+                ),
+            ));
+        }
+        // Fail early on a bad name.
+        sequence_bots::bot::<G>(opponents, 0)
+            .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))?;
+        let mut v = VecCore::new(template, n, seed);
+        v.opponents = Some((Seat(seat), opponents.to_string()));
+        v.deal_all(seed);
+        Ok(v)
+    }
+
+    /// Steps the games on up to `threads` threads (1: the calling thread
+    /// only). Results do not depend on it: every game has its own
+    /// generator.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there is no game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Length of one observation.
+    pub fn obs_len(&self) -> usize {
+        self.obs_len
+    }
+
+    /// Rewards per game in a step: the player count, or 1 in the
+    /// single-agent mode.
+    pub fn reward_width(&self) -> usize {
+        if self.opponents.is_some() {
+            1
+        } else {
+            self.template.players() as usize
+        }
+    }
+
+    /// The games (for tests and inspection).
+    pub fn games(&self) -> Vec<&G> {
+        self.slots.iter().map(|s| &s.game).collect()
+    }
+
+    /// Results since the last reset.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    fn deal_all(&mut self, seed: u64) {
+        let mut tally = Tally {
+            wins: vec![0; self.template.sides() as usize],
+            ..Tally::default()
+        };
+        let players = self.template.players();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.rng = playout_rng(mix(seed ^ mix(i as u64)));
+            slot.bots = match &self.opponents {
+                None => vec![],
+                Some((me, spec)) => (0..players)
+                    .map(|s| {
+                        (Seat(s) != *me)
+                            .then(|| {
+                                sequence_bots::bot::<G>(
+                                    spec,
+                                    mix(seed ^ mix((i as u64) << 8 | s as u64)),
+                                )
+                                .ok()
+                            })
+                            .flatten()
+                    })
+                    .collect(),
+            };
+        }
+        let me = self.opponents.as_ref().map(|(s, _)| *s);
+        let sh = Shared {
+            template: &self.template,
+            me,
+            obs_len: self.obs_len,
+            observe: false,
+        };
+        let mut unused = Tally::default();
+        for slot in &mut self.slots {
+            slot.deal(&sh, &mut unused);
+        }
+        tally.moves = 0;
+        self.tally = tally;
+    }
+
+    /// Deals every game again from `seed` and writes the first
+    /// observations, masks and seats to act (rewards 0, done 0).
+    pub fn reset(&mut self, seed: u64, out: &mut Out<'_>) {
+        self.deal_all(seed);
+        out.rewards.fill(0.0);
+        out.done.fill(0);
+        let (obs_len, width) = (self.obs_len, self.reward_width());
+        let mut rows = rows(out, obs_len, G::ACTIONS, width);
+        let sh = Shared {
+            template: &self.template,
+            me: self.opponents.as_ref().map(|(s, _)| *s),
+            obs_len,
+            observe: true,
+        };
+        for (slot, row) in self.slots.iter_mut().zip(rows.iter_mut()) {
+            slot.write(&sh, row);
+        }
+    }
+
+    /// Steps every game with its action; see the module docs.
+    ///
+    /// # Errors
+    /// The first game whose action is outside its mask, naming the game;
+    /// no game moves then.
+    pub fn step(&mut self, actions: &[i64], out: &mut Out<'_>) -> Result<(), Failure> {
+        self.step_with(actions, out, true)
+    }
+
+    /// As [`VecCore::step`]; `observe: false` skips the observations (for
+    /// agents that read only the masks).
+    ///
+    /// # Errors
+    /// As [`VecCore::step`].
+    pub fn step_with(
+        &mut self,
+        actions: &[i64],
+        out: &mut Out<'_>,
+        observe: bool,
+    ) -> Result<(), Failure> {
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(Failure::new(
+                FailureKind::Action,
+                "env.batch_size",
+                format!("{} actions for {n} games", actions.len()),
+            ));
+        }
+        // Check every action before any game moves: it must be in the mask
+        // the caller was given, and the engine must agree.
+        let mut moves = Vec::with_capacity(n);
+        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+            let listed = a >= 0 && slot.legal.contains(a as usize);
+            let checked = env::legal_move_of(&slot.game, a).and_then(|m| {
+                if listed {
+                    Ok(m)
+                } else {
+                    Err(env::ActionError {
+                        action: a,
+                        code: "env.not_legal",
+                        why: format!("{} is not in the mask", G::action_text(a as usize)),
+                    })
+                }
+            });
+            match checked {
+                Ok(m) => moves.push(m),
+                Err(e) => {
+                    return Err(Failure::new(
+                        FailureKind::Action,
+                        e.code,
+                        format!("game {i}: {e}"),
+                    ))
+                }
+            }
+        }
+        let width = self.reward_width();
+        let sh = Shared {
+            template: &self.template,
+            me: self.opponents.as_ref().map(|(s, _)| *s),
+            obs_len: self.obs_len,
+            observe,
+        };
+        let obs_len = sh.obs_len;
+        let mut rows = rows(out, obs_len, G::ACTIONS, width);
+        let threads = self.threads.min(n / GAMES_PER_THREAD).max(1);
+        let mut tally = Tally {
+            wins: vec![0; self.template.sides() as usize],
+            ..Tally::default()
+        };
+        if threads == 1 {
+            for ((slot, row), (seat, mv)) in self.slots.iter_mut().zip(rows.iter_mut()).zip(moves) {
+                slot.step(&sh, seat, mv, row, &mut tally);
+            }
+        } else {
+            let per = n.div_ceil(threads);
+            let tallies: Vec<Tally> = std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .slots
+                    .chunks_mut(per)
+                    .zip(rows.chunks_mut(per))
+                    .zip(moves.chunks(per))
+                    .map(|((slots, rows), moves)| {
+                        let sh = &sh;
+                        let wins = tally.wins.len();
+                        scope.spawn(move || {
+                            let mut t = Tally {
+                                wins: vec![0; wins],
+                                ..Tally::default()
+                            };
+                            for ((slot, row), &(seat, mv)) in
+                                slots.iter_mut().zip(rows.iter_mut()).zip(moves)
+                            {
+                                slot.step(sh, seat, mv, row, &mut t);
+                            }
+                            t
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            });
+            for t in &tallies {
+                tally.add(t);
+            }
+        }
+        self.tally.add(&tally);
+        Ok(())
+    }
+
+    /// A uniformly random legal action per game (uniform over the actions
+    /// of its mask), from the games' own generators: a random agent that
+    /// never leaves Rust. `-1` for a game with no legal action.
+    pub fn random_actions(&mut self, out: &mut [i64]) {
+        for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
+            let n = slot.legal.count();
+            *a = if n == 0 {
+                -1
+            } else {
+                slot.legal
+                    .nth(slot.rng.random_range(0..n))
+                    .map_or(-1, |x| x as i64)
+            };
+        }
+    }
+}
+
+/// [`VecCore`] of either game, behind one object-safe interface.
+pub trait DynVec: Send {
+    /// Games.
+    fn len(&self) -> usize;
+    /// Whether there is no game.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Observation length.
+    fn obs_len(&self) -> usize;
+    /// Actions.
+    fn actions(&self) -> usize;
+    /// Rewards per game per step.
+    fn reward_width(&self) -> usize;
+    /// See [`VecCore::reset`].
+    fn reset(&mut self, seed: u64, out: &mut Out<'_>);
+    /// See [`VecCore::step_with`].
+    ///
+    /// # Errors
+    /// An action outside its game's mask; nothing moves then.
+    fn step(&mut self, actions: &[i64], out: &mut Out<'_>, observe: bool) -> Result<(), Failure>;
+    /// See [`VecCore::random_actions`].
+    fn random_actions(&mut self, out: &mut [i64]);
+    /// Results since the last reset.
+    fn tally(&self) -> Tally;
+    /// See [`VecCore::set_threads`].
+    fn set_threads(&mut self, threads: usize);
+}
+
+impl<G: EnvGame> DynVec for VecCore<G> {
+    fn len(&self) -> usize {
+        VecCore::len(self)
+    }
+    fn obs_len(&self) -> usize {
+        self.obs_len
+    }
+    fn actions(&self) -> usize {
+        G::ACTIONS
+    }
+    fn reward_width(&self) -> usize {
+        VecCore::reward_width(self)
+    }
+    fn reset(&mut self, seed: u64, out: &mut Out<'_>) {
+        VecCore::reset(self, seed, out)
+    }
+    fn step(&mut self, actions: &[i64], out: &mut Out<'_>, observe: bool) -> Result<(), Failure> {
+        self.step_with(actions, out, observe)
+    }
+    fn random_actions(&mut self, out: &mut [i64]) {
+        VecCore::random_actions(self, out)
+    }
+    fn tally(&self) -> Tally {
+        self.tally.clone()
+    }
+    fn set_threads(&mut self, threads: usize) {
+        VecCore::set_threads(self, threads)
+    }
+}
+
+/// A vector of `n` games of a table, every seat played by the caller, or
+/// (`opponents: Some((seat, spec))`) the caller at `seat` and bots built
+/// from `spec` everywhere else.
+///
+/// # Errors
+/// [`FailureKind::Setup`] for a table or options that break the rules,
+/// [`FailureKind::Bot`] for a bot name that cannot be built.
+pub fn new_vec(
+    kind: sequence_common::GameKind,
+    players: u8,
+    teams: Option<u8>,
+    options: Option<&serde_json::Value>,
+    n: usize,
+    seed: u64,
+    opponents: Option<(u8, &str)>,
+) -> Result<Box<dyn DynVec>, Failure> {
+    fn go<G: crate::dynamic::DynEngine>(
+        players: u8,
+        teams: Option<u8>,
+        options: Option<&serde_json::Value>,
+        n: usize,
+        seed: u64,
+        opponents: Option<(u8, &str)>,
+    ) -> Result<Box<dyn DynVec>, Failure> {
+        let options = G::options_from_json(options)
+            .map_err(|m| Failure::new(FailureKind::Setup, "options", m))?;
+        let config = G::table(players, teams, options).map_err(|e| {
+            Failure::new(
+                FailureKind::Setup,
+                sequence_common::RuleError::code(&e),
+                e.to_string(),
+            )
+        })?;
+        let template = G::deal(&config, &mut sequence_common::rng::game_rng(seed)).0;
+        Ok(match opponents {
+            None => Box::new(VecCore::new(template, n, seed)),
+            Some((seat, spec)) => Box::new(VecCore::with_opponents(template, n, seed, seat, spec)?),
+        })
+    }
+    match kind {
+        sequence_common::GameKind::Classic => {
+            go::<sequence_classic::Game>(players, teams, options, n, seed, opponents)
+        }
+        sequence_common::GameKind::Stacks => {
+            if teams.is_some() {
+                return Err(Failure::new(
+                    FailureKind::Setup,
+                    "S1.teams",
+                    "Sequence Stacks has no teams: each seat plays alone (S1)",
+                ));
+            }
+            go::<sequence_stacks::Game>(players, None, options, n, seed, opponents)
+        }
+    }
+}

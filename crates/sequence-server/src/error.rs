@@ -1,0 +1,142 @@
+//! Error answers of the HTTP layer: [`ApiError`], a status with
+//! `{"error": message}` (and `"code"` for a refused move). The table
+//! core's [`TableError`] becomes an HTTP status here and only here
+//! ([`ApiError::from`]).
+
+use crate::limits;
+use crate::tables::TableError;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Map, Value};
+
+/// An error answer: a status, `{"error": message}`, and for a malformed or
+/// illegal move the engine's stable `code` (`notation.missing`,
+/// `C6.space_taken`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// HTTP status (400, 401, 403, 404, 405, 409, 413, 422, 429, 500).
+    pub status: StatusCode,
+    /// The stable code of a refused move, for clients to translate.
+    pub code: Option<&'static str>,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with `status` and `message`; control and bidi control
+    /// characters of outside input quoted in it are written as `\u{…}`
+    /// ([`limits::escape_controls`]).
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code: None,
+            message: limits::escape_controls(&message.into()),
+        }
+    }
+
+    /// A 400.
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// The body: `{"error": …}`, with `"code"` when there is one.
+    pub fn body(&self) -> Map<String, Value> {
+        let mut o = Map::new();
+        o.insert("error".into(), json!(self.message));
+        if let Some(c) = self.code {
+            o.insert("code".into(), json!(c));
+        }
+        o
+    }
+
+    /// The WebSocket message of this refusal:
+    /// `{"type": "error", "status": 422, "error": …, "code": …}`.
+    pub fn ws_message(&self) -> String {
+        let mut o = Map::new();
+        o.insert("type".into(), json!("error"));
+        o.insert("status".into(), json!(self.status.as_u16()));
+        o.extend(self.body());
+        Value::Object(o).to_string()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(Value::Object(self.body()))).into_response()
+    }
+}
+
+/// The HTTP status of each refusal of the table core: the one place where
+/// a [`TableError`] gets a status.
+pub fn status_of(e: &TableError) -> StatusCode {
+    match e {
+        TableError::Invalid(_) | TableError::Malformed { .. } => StatusCode::BAD_REQUEST,
+        TableError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+        TableError::Forbidden(_) => StatusCode::FORBIDDEN,
+        TableError::NotFound(_) => StatusCode::NOT_FOUND,
+        TableError::Conflict(_) => StatusCode::CONFLICT,
+        TableError::Illegal { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        TableError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> ApiError {
+        ApiError {
+            code: e.code(),
+            ..ApiError::new(status_of(&e), e.message())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_get_their_status_and_moves_their_code() {
+        let cases = [
+            (TableError::Invalid("x".into()), 400, None),
+            (
+                TableError::Malformed {
+                    code: "notation.missing",
+                    message: "malformed move: field `card` is missing".into(),
+                },
+                400,
+                Some("notation.missing"),
+            ),
+            (TableError::Unauthorized("x".into()), 401, None),
+            (TableError::Forbidden("x".into()), 403, None),
+            (TableError::NotFound("x".into()), 404, None),
+            (TableError::Conflict("x".into()), 409, None),
+            (
+                TableError::Illegal {
+                    code: "C6.space_taken",
+                    message: "illegal move: space e5 is taken (C6)".into(),
+                },
+                422,
+                Some("C6.space_taken"),
+            ),
+            (TableError::Internal("x".into()), 500, None),
+        ];
+        for (e, status, code) in cases {
+            let a = ApiError::from(e.clone());
+            assert_eq!(a.status.as_u16(), status, "{e:?}");
+            assert_eq!(a.code, code);
+            assert_eq!(a.message, e.message());
+            let body = a.body();
+            assert_eq!(body.get("code").and_then(Value::as_str), code);
+            let ws: Value = serde_json::from_str(&a.ws_message()).expect("JSON");
+            assert_eq!(ws["type"], "error");
+            assert_eq!(ws["status"], status);
+            assert_eq!(ws["error"], e.message());
+        }
+    }
+
+    #[test]
+    fn controls_in_messages_are_written_out() {
+        let a = ApiError::from(TableError::Invalid("cla\u{202e}ssic".into()));
+        assert_eq!(a.message, "cla\\u{202e}ssic");
+    }
+}

@@ -1,0 +1,122 @@
+//! The HTTP API (docs/api.md), one file per resource: [`tables`] (create,
+//! list, info, rematch), [`seats`] (join, leave, a seat for a bot),
+//! [`moves`], [`views`], [`records`]; the table WebSocket is
+//! [`crate::ws`]. Handlers read the request ([`crate::input`]), act
+//! through [`crate::app`] and the table core, and answer refusals as
+//! [`ApiError`]s.
+
+pub mod moves;
+pub mod records;
+pub mod seats;
+pub mod tables;
+pub mod views;
+
+use crate::app::App;
+use crate::error::ApiError;
+use crate::{assets, input, limits, ws};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The HTTP router over a server state.
+pub fn router(app: Arc<App>) -> Router {
+    let api = Router::new()
+        .route(
+            "/api/tables",
+            post(tables::create_table).get(tables::list_tables),
+        )
+        .route("/api/tables/{id}", get(tables::get_table))
+        .route("/api/tables/{id}/join", post(seats::join))
+        .route("/api/tables/{id}/leave", post(seats::leave))
+        .route("/api/tables/{id}/view", get(views::view))
+        .route("/api/tables/{id}/moves", post(moves::post_move))
+        .route("/api/tables/{id}/record", get(records::record))
+        .route("/api/tables/{id}/seats/{seat}/bot", post(seats::seat_bot))
+        .route("/api/tables/{id}/rematch", post(tables::rematch))
+        .route("/api/tables/{id}/ws", get(ws::handler))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            rate_limit,
+        ));
+    let app_router = Router::new()
+        .route("/healthz", get(healthz))
+        .merge(api)
+        .fallback(assets::serve)
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method not allowed for this path",
+            )
+        })
+        .layer(axum::middleware::map_response(input::json_errors));
+    with_security_headers(app_router)
+        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(app)
+}
+
+/// The Content-Security-Policy of every answer: the web UI loads its
+/// scripts, styles, translations and WebSocket from this origin only (no
+/// inline script or style), its icon is a `data:` image, and no other site
+/// may frame it.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Security headers on every answer (set where a handler has not):
+/// [`CONTENT_SECURITY_POLICY`], `X-Content-Type-Options: nosniff`,
+/// `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer`.
+fn with_security_headers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
+    let set = |name: HeaderName, value: &'static str| {
+        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+    };
+    r.layer(set(
+        header::CONTENT_SECURITY_POLICY,
+        CONTENT_SECURITY_POLICY,
+    ))
+    .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+    .layer(set(header::X_FRAME_OPTIONS, "DENY"))
+    .layer(set(header::REFERRER_POLICY, "no-referrer"))
+}
+
+/// Per-address rate limit middleware (429 when over).
+pub async fn rate_limit(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if !app.limiter.allow(addr.ip()) {
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate limit: too many requests from this address",
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// `GET /healthz`.
+pub async fn healthz() -> &'static str {
+    "ok"
+}
+
+/// Refuses a request of a seat other than the host (seat 0).
+///
+/// # Errors
+/// 401 as [`crate::tables::Core::seat_of_token`], 403 for another seat.
+fn host_only(token: &crate::auth::SeatToken, core: &crate::tables::Core) -> Result<(), ApiError> {
+    if core.seat_of_token(token)? != 0 {
+        return Err(crate::tables::TableError::Forbidden(
+            "only the host (seat 0) may do this".into(),
+        )
+        .into());
+    }
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! Tables: `POST /api/tables` (create), `GET /api/tables` (open tables),
+//! `GET /api/tables/{id}` (info), `POST /api/tables/{id}/rematch`.
+
+use super::host_only;
+use crate::app::App;
+use crate::auth::{self, SeatToken};
+use crate::bots;
+use crate::error::ApiError;
+use crate::input::{self, ApiPath, Hints};
+use crate::limits::{self, echo};
+use crate::tables::{now_ms, Event, GameKind, Spec, Status};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotSeat {
+    seat: u8,
+    level: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    game: GameKind,
+    players: u8,
+    #[serde(default)]
+    teams: Option<u8>,
+    #[serde(default)]
+    options: Option<Value>,
+    #[serde(default)]
+    bots: Vec<BotSeat>,
+    name: String,
+    #[serde(default)]
+    table_name: Option<String>,
+    #[serde(default)]
+    turn_seconds: Option<u32>,
+}
+
+const CREATE_HINTS: Hints = &[
+    ("game", "\"classic\" or \"stacks\""),
+    ("players", "a number from 2 to 12"),
+    ("teams", "a number of teams (2 or 3) or null"),
+    ("options", "an object of rule options"),
+    (
+        "bots",
+        "a list like [{\"seat\": 1, \"level\": \"level:3\"}]",
+    ),
+    (
+        "bots[]",
+        "an object like {\"seat\": 1, \"level\": \"level:3\"}",
+    ),
+    ("bots[].seat", "a seat number from 1 to 11"),
+    ("bots[].level", "a bot level such as \"level:3\""),
+    ("name", "a string (your name)"),
+    ("table_name", "a string or null"),
+    (
+        "turn_seconds",
+        "a whole number of seconds from 1 to 3600, or null",
+    ),
+];
+
+/// A person's name from a request: cleaned, capped, not empty.
+///
+/// # Errors
+/// 400 naming the field when nothing is left.
+pub(crate) fn name_of(s: &str, what: &str) -> Result<String, ApiError> {
+    let n = limits::clean_text(s, limits::MAX_NAME);
+    if n.is_empty() {
+        return Err(ApiError::bad(format!("field `{what}`: must not be empty")));
+    }
+    Ok(n)
+}
+
+/// The events that seat the bots a new table asks for.
+fn bot_events(bots_req: &[BotSeat], players: u8) -> Result<Vec<Event>, ApiError> {
+    let mut events = vec![];
+    for b in bots_req {
+        if b.seat == 0 || b.seat >= players {
+            return Err(ApiError::bad(format!(
+                "bots: {}",
+                bots::not_a_bot_seat(b.seat, players)
+            )));
+        }
+        if !bots::level_ok(&b.level) {
+            return Err(ApiError::bad(format!(
+                "bots: unknown level \"{}\" (the levels are {})",
+                echo(&b.level),
+                bots::LEVELS.join(", ")
+            )));
+        }
+        if bots_req.iter().filter(|o| o.seat == b.seat).count() > 1 {
+            return Err(ApiError::bad(format!(
+                "bots: seat {} is listed twice",
+                b.seat
+            )));
+        }
+        events.push(Event::Bot {
+            seat: b.seat,
+            level: b.level.clone(),
+        });
+    }
+    Ok(events)
+}
+
+/// `POST /api/tables`.
+pub async fn create_table(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let req: CreateReq = input::body(body, CREATE_HINTS)?;
+    let name = name_of(&req.name, "name")?;
+    if let Some(s) = req.turn_seconds {
+        if !(1..=3600).contains(&s) {
+            return Err(ApiError::bad("field `turn_seconds`: must be 1 to 3600"));
+        }
+    }
+    let own_name = req
+        .table_name
+        .as_deref()
+        .map(|n| limits::clean_text(n, limits::MAX_NAME))
+        .filter(|n| !n.is_empty());
+    let spec = Spec {
+        game: req.game,
+        players: req.players,
+        teams: req.teams,
+        options: req.options.unwrap_or(Value::Null),
+        name: own_name
+            .clone()
+            .unwrap_or_else(|| format!("{name}'s table")),
+        named_after: own_name.is_none().then(|| name.clone()),
+        turn_seconds: req.turn_seconds,
+        created_ms: now_ms(),
+    };
+    spec.check().map_err(ApiError::bad)?;
+    let (token, hash) = auth::new_token();
+    let mut events = vec![Event::Seat {
+        seat: 0,
+        name,
+        token: hex::encode(hash),
+    }];
+    events.extend(bot_events(&req.bots, spec.players)?);
+    let id = app.create_table(spec, events).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"table": id, "seat": 0, "token": token})),
+    ))
+}
+
+/// `GET /api/tables`: open tables.
+pub async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
+    let ids = app
+        .db
+        .tables_with_status("waiting", 100)
+        .await
+        .map_err(crate::tables::TableError::from)?;
+    let mut out = vec![];
+    for id in ids {
+        if let Ok(t) = app.table(&id).await {
+            let t = t.lock().await;
+            if t.core.status == Status::Waiting {
+                out.push(t.info());
+            }
+        }
+    }
+    Ok(Json(json!({"tables": out})))
+}
+
+/// `GET /api/tables/{id}`.
+pub async fn get_table(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let t = app.open(&id).await?;
+    Ok(Json(t.info()))
+}
+
+/// `POST /api/tables/{id}/rematch`.
+pub async fn rematch(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    token: SeatToken,
+) -> Result<Json<Value>, ApiError> {
+    let mut t = app.open(&id).await?;
+    host_only(&token, &t.core)?;
+    t.commit(&app, vec![Event::Rematch]).await?;
+    Ok(Json(t.info()))
+}

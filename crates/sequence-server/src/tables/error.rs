@@ -1,0 +1,93 @@
+//! Why the table core refuses something: [`TableError`]. It knows nothing
+//! of HTTP; the HTTP layer (`crate::error`) turns each variant into a
+//! status code, in one place.
+
+use crate::db::DbError;
+
+/// A refusal of the table core, with its message in words. Refusals of a
+/// move (malformed or illegal) also carry the stable code of the notation
+/// or the rule (`notation.missing`, `C6.space_taken`) so that a client can
+/// translate them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// A request the table cannot take as it is: a bad configuration, name
+    /// or bot level.
+    #[error("{0}")]
+    Invalid(String),
+    /// A move that cannot be read (a field missing, unknown or of the wrong
+    /// kind); `code` is the notation's (`notation.field`, …).
+    #[error("{message}")]
+    Malformed {
+        /// The stable code, e.g. `notation.missing`.
+        code: &'static str,
+        /// What is wrong, naming the field.
+        message: String,
+    },
+    /// A well-formed move the rules refuse; `code` is the rule's
+    /// (`C6.space_taken`, `S5.steal_from_self`, …).
+    #[error("{message}")]
+    Illegal {
+        /// The stable code of the rule.
+        code: &'static str,
+        /// What is wrong, naming the rule.
+        message: String,
+    },
+    /// No seat token, or one that is malformed or not of this table.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A valid seat that may not do this (not the host; a record of an
+    /// unfinished game).
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such table, seat or game.
+    #[error("{0}")]
+    NotFound(String),
+    /// The table's state does not allow it now: not this seat's turn, a
+    /// stale `move_number`, a seat taken, a write that lost a race.
+    #[error("{0}")]
+    Conflict(String),
+    /// The server failed (the database, a stored table that does not
+    /// replay).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl TableError {
+    /// The message in words.
+    pub fn message(&self) -> &str {
+        match self {
+            TableError::Invalid(m)
+            | TableError::Unauthorized(m)
+            | TableError::Forbidden(m)
+            | TableError::NotFound(m)
+            | TableError::Conflict(m)
+            | TableError::Internal(m) => m,
+            TableError::Malformed { message, .. } | TableError::Illegal { message, .. } => message,
+        }
+    }
+
+    /// The stable code of a refused move (`None` for other refusals).
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            TableError::Malformed { code, .. } | TableError::Illegal { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+
+    /// A [`TableError::Conflict`].
+    pub fn conflict(message: impl Into<String>) -> TableError {
+        TableError::Conflict(message.into())
+    }
+}
+
+impl From<DbError> for TableError {
+    fn from(e: DbError) -> TableError {
+        match e {
+            DbError::Conflict => TableError::Conflict(e.to_string()),
+            e => {
+                tracing::error!("{e}");
+                TableError::Internal("database error".into())
+            }
+        }
+    }
+}

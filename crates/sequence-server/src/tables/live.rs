@@ -1,0 +1,313 @@
+//! The game being played at a table, written once for both games.
+//!
+//! * [`LiveGame`]: a dyn-safe view of a live game for the table core — who
+//!   acts, where the game stands, playing a move sent as JSON, the view of
+//!   a seat or a spectator, the record, a bot's move. Implemented once, for
+//!   [`Match<G>`] of every game `G` the bots know ([`BotGame`]).
+//! * [`TableGame`]: what the server needs of a game before a table starts
+//!   (checking a [`Spec`], the teams, dealing). [`game_of`] is the one place
+//!   that picks the concrete game of a [`GameKind`].
+
+use super::error::TableError;
+use super::spec::{read_options, Spec};
+use sequence_bots::BotGame;
+use sequence_common::record::Match;
+use sequence_common::{GameKind, Outcome, RuleError, Seat, SeatView, TableConfig};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::any::Any;
+use std::marker::PhantomData;
+
+/// A bot's move, to be computed away from the table (on a blocking
+/// thread): the move as the API takes it (with `seat`), or `None` when the
+/// seat has no legal move.
+pub type BotMove = Box<dyn FnOnce() -> Option<Value> + Send>;
+
+/// A live game of either kind, as the table core uses it. Everything a
+/// player is shown comes from the engine's views: the engine, not the
+/// server, decides what a seat or a spectator may see.
+pub trait LiveGame: Send + Sync {
+    /// Which game this is.
+    fn kind(&self) -> GameKind;
+
+    /// The seat that must decide now; `None` once the game is over.
+    fn to_act(&self) -> Option<Seat>;
+
+    /// Where the game stands.
+    fn outcome(&self) -> Outcome;
+
+    /// The winning side as records write it (a colour, a seat), `null`
+    /// while playing or drawn.
+    fn winner_json(&self) -> Value;
+
+    /// Moves made so far (every decision counts one).
+    fn move_number(&self) -> u32;
+
+    /// Reads a move sent by a player or a bot (a record entry with its
+    /// `seat`, or what records leave out, such as a declined Block) and
+    /// plays it. Nothing changes on error.
+    ///
+    /// # Errors
+    /// [`TableError::Malformed`] with the notation's code when it cannot be
+    /// read, [`TableError::Illegal`] with the rule's code when the rules
+    /// refuse it.
+    fn play_json(&mut self, mv: &Value) -> Result<(), TableError>;
+
+    /// The engine's view of `seat` as JSON, or the spectator view (`None`).
+    fn view_json(&self, seat: Option<Seat>) -> Value;
+
+    /// The game's record so far as JSON (RECORD.md, RECORD-STACKS.md).
+    fn record_json(&self) -> Value;
+
+    /// A bot of `level` to choose `seat`'s move from that seat's view only,
+    /// seeded with `seed`. Levels a table may not have (see
+    /// [`crate::bots::level_ok`]) play at random.
+    fn bot_move(&self, seat: Seat, level: &str, seed: u64) -> BotMove;
+
+    /// A copy (a table applies a change to a copy first).
+    fn clone_box(&self) -> Box<dyn LiveGame>;
+
+    /// The concrete game (a [`Match`] of the engine's game), for tests and
+    /// tools that check the hidden state.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn LiveGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl<G: BotGame> LiveGame for Match<G> {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.game().to_act()
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.game().outcome()
+    }
+
+    fn winner_json(&self) -> Value {
+        self.game()
+            .outcome()
+            .winner()
+            .map_or(Value::Null, G::side_to_json)
+    }
+
+    fn move_number(&self) -> u32 {
+        self.game().ply()
+    }
+
+    fn play_json(&mut self, mv: &Value) -> Result<(), TableError> {
+        let (seat, mv) =
+            G::move_from_input(mv, self.game().config()).map_err(|e| TableError::Malformed {
+                code: e.code(),
+                message: format!("malformed move: {e}"),
+            })?;
+        self.play(seat, mv).map_err(|e| TableError::Illegal {
+            code: e.code(),
+            message: format!("illegal move: {e}"),
+        })
+    }
+
+    fn view_json(&self, seat: Option<Seat>) -> Value {
+        match seat {
+            Some(s) if s.0 < self.game().players() => self.game().view(s).to_json(),
+            _ => self.game().spectator_view().to_json(),
+        }
+    }
+
+    fn record_json(&self) -> Value {
+        self.to_json()
+    }
+
+    fn bot_move(&self, seat: Seat, level: &str, seed: u64) -> BotMove {
+        let view = self.game().view(seat);
+        let config = self.game().config().clone();
+        let level = level.to_string();
+        Box::new(move || crate::bots::choose::<G>(&level, &view, &config, seed))
+    }
+
+    fn clone_box(&self) -> Box<dyn LiveGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// What the server needs of a game before a table starts. Implemented
+/// once for every game; [`game_of`] gives the one of a [`GameKind`].
+pub trait TableGame: Sync {
+    /// Which game this is.
+    fn kind(&self) -> GameKind;
+
+    /// Checks a table's players, teams and rule options with the engine
+    /// ([`Rules::table`]); returns the number of teams in a game with
+    /// teams (the default applied), `None` in a game without.
+    ///
+    /// # Errors
+    /// A message naming the bad field, option or rule (C3, S1).
+    fn check(&self, spec: &Spec) -> Result<Option<u8>, String>;
+
+    /// A team's name as views and records write it (classic: its colour).
+    fn team_name(&self, team: u8) -> Value;
+
+    /// A new game of the table, dealt from `seed`.
+    ///
+    /// # Errors
+    /// As [`TableGame::check`].
+    fn start(&self, spec: &Spec, seed: u64) -> Result<Box<dyn LiveGame>, String>;
+}
+
+/// [`TableGame`] of the game `G`.
+struct Game<G> {
+    /// Rule options of this game, for the message of options that are not
+    /// an object.
+    options_example: &'static str,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G> Game<G>
+where
+    G: BotGame,
+    G::Options: DeserializeOwned,
+{
+    /// The engine's table of `spec`.
+    fn config(&self, spec: &Spec) -> Result<G::Config, String> {
+        let options = read_options::<G::Options>(&spec.options, self.options_example)?;
+        let config = G::table(spec.players, spec.teams, options).map_err(|e| e.to_string())?;
+        if spec.teams.is_some() && config.team_count().is_none() {
+            return Err(format!("field `teams`: {} has no teams", G::KIND.title()));
+        }
+        Ok(config)
+    }
+}
+
+impl<G> TableGame for Game<G>
+where
+    G: BotGame,
+    G::Options: DeserializeOwned,
+{
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn check(&self, spec: &Spec) -> Result<Option<u8>, String> {
+        self.config(spec).map(|c| c.team_count())
+    }
+
+    fn team_name(&self, team: u8) -> Value {
+        G::side_to_json(team)
+    }
+
+    fn start(&self, spec: &Spec, seed: u64) -> Result<Box<dyn LiveGame>, String> {
+        Ok(Box::new(Match::<G>::new(self.config(spec)?, seed)))
+    }
+}
+
+/// The game of `kind`: the one place where the server picks a concrete
+/// game.
+pub fn game_of(kind: GameKind) -> &'static dyn TableGame {
+    const CLASSIC: Game<sequence_classic::Game> = Game {
+        options_example: r#"{"sequence_length": 4}"#,
+        game: PhantomData,
+    };
+    const STACKS: Game<sequence_stacks::Game> = Game {
+        options_example: r#"{"piles_per_colour": 3}"#,
+        game: PhantomData,
+    };
+    match kind {
+        GameKind::Classic => &CLASSIC,
+        GameKind::Stacks => &STACKS,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(game: GameKind, players: u8, teams: Option<u8>, options: Value) -> Spec {
+        Spec {
+            game,
+            players,
+            teams,
+            options,
+            name: "t".into(),
+            named_after: None,
+            turn_seconds: None,
+            created_ms: 0,
+        }
+    }
+
+    #[test]
+    fn each_kind_gets_its_game() {
+        for k in GameKind::ALL {
+            assert_eq!(game_of(k).kind(), k);
+            let live = game_of(k)
+                .start(&spec(k, 2, None, Value::Null), 1)
+                .expect("a two-seat table starts");
+            assert_eq!(live.kind(), k);
+            assert_eq!(live.move_number(), 0);
+            assert!(live.to_act().is_some());
+            assert_eq!(live.winner_json(), Value::Null);
+        }
+    }
+
+    #[test]
+    fn the_engine_checks_the_table() {
+        let classic = game_of(GameKind::Classic);
+        assert_eq!(
+            classic.check(&spec(GameKind::Classic, 4, None, Value::Null)),
+            Ok(Some(2))
+        );
+        assert!(classic
+            .check(&spec(GameKind::Classic, 5, None, Value::Null))
+            .unwrap_err()
+            .contains("C3"));
+        let stacks = game_of(GameKind::Stacks);
+        assert_eq!(
+            stacks.check(&spec(GameKind::Stacks, 3, None, Value::Null)),
+            Ok(None)
+        );
+        assert!(stacks
+            .check(&spec(GameKind::Stacks, 9, None, Value::Null))
+            .unwrap_err()
+            .contains("2 to 6"));
+        assert!(stacks
+            .check(&spec(GameKind::Stacks, 3, Some(3), Value::Null))
+            .unwrap_err()
+            .contains("no teams"));
+        assert!(stacks
+            .check(&spec(GameKind::Stacks, 3, None, serde_json::json!([])))
+            .unwrap_err()
+            .contains("piles_per_colour"));
+        assert_eq!(classic.team_name(0), serde_json::json!("blue"));
+        assert_eq!(stacks.team_name(2), serde_json::json!(2));
+    }
+
+    #[test]
+    fn refused_moves_carry_the_engine_codes() {
+        let mut live = game_of(GameKind::Classic)
+            .start(&spec(GameKind::Classic, 2, None, Value::Null), 3)
+            .expect("starts");
+        let seat = live.to_act().expect("someone acts").0;
+        let e = live
+            .play_json(&serde_json::json!({"seat": seat, "at": "e5"}))
+            .unwrap_err();
+        assert_eq!(e.code(), Some("notation.missing"), "{e}");
+        assert!(e.message().starts_with("malformed move: "), "{e}");
+        let e = live
+            .play_json(&serde_json::json!({"seat": seat, "pass": true}))
+            .unwrap_err();
+        assert!(matches!(e, TableError::Illegal { .. }), "{e}");
+        assert!(e.code().is_some_and(|c| c.starts_with('C')), "{e}");
+        assert!(e.message().starts_with("illegal move: "), "{e}");
+        assert_eq!(live.move_number(), 0);
+    }
+}

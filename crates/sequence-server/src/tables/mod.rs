@@ -1,0 +1,619 @@
+//! The table core: the durable state of a table rebuilt from its event
+//! log ([`Core`]), the live state around it ([`Table`]: connections, chat,
+//! turn timer), and the views sent to seats and spectators. Written once
+//! for both games: the game itself is a [`LiveGame`] ([`live`]), picked
+//! from the table's [`GameKind`] when a game starts. Refusals are
+//! [`TableError`]s; this module knows nothing of HTTP.
+//!
+//! Every change is an [`Event`]. A change is applied to a copy of the
+//! core first (the engine checks every move), then appended to the
+//! database, and only once that has committed is the copy kept and the
+//! change acknowledged. Rebuilding a table = replaying its events.
+
+pub mod error;
+pub mod live;
+pub mod spec;
+
+use crate::auth::SeatToken;
+use sequence_common::Seat;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+pub use error::TableError;
+pub use live::{game_of, BotMove, LiveGame, TableGame};
+pub use sequence_common::GameKind;
+pub use spec::Spec;
+
+/// One change of a table, as stored in the event log.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Event {
+    /// A person takes a seat; `token` is the SHA-256 of its token (hex).
+    Seat {
+        /// The seat.
+        seat: u8,
+        /// The name (escaped).
+        name: String,
+        /// SHA-256 of the token, hex.
+        token: String,
+    },
+    /// A bot takes a seat.
+    Bot {
+        /// The seat.
+        seat: u8,
+        /// The bot level.
+        level: String,
+    },
+    /// The person at a seat left.
+    Leave {
+        /// The seat.
+        seat: u8,
+    },
+    /// A game starts, dealt from `seed` (never sent to players).
+    Start {
+        /// The seed of ChaCha8 for dealing and reshuffles.
+        seed: u64,
+    },
+    /// An accepted move in record format (with `seat`).
+    Move {
+        /// The move.
+        mv: Value,
+    },
+    /// The host starts a new game at the same table.
+    Rematch,
+}
+
+/// Who holds a seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    /// Never taken.
+    Free,
+    /// A person.
+    Human,
+    /// A bot.
+    Bot,
+    /// Its person left.
+    Left,
+}
+
+impl SeatKind {
+    fn name(self) -> &'static str {
+        match self {
+            SeatKind::Free => "free",
+            SeatKind::Human => "human",
+            SeatKind::Bot => "bot",
+            SeatKind::Left => "left",
+        }
+    }
+}
+
+/// A seat in the durable state.
+#[derive(Clone, Debug)]
+pub struct SeatCore {
+    /// Who holds it.
+    pub kind: SeatKind,
+    /// Display name (escaped).
+    pub name: Option<String>,
+    /// SHA-256 of the token of the person holding it.
+    pub token: Option<[u8; 32]>,
+    /// Bot level.
+    pub level: Option<String>,
+}
+
+/// Table status.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting for seats to fill.
+    Waiting,
+    /// A game is on.
+    Playing,
+    /// The game is over.
+    Over,
+}
+
+impl Status {
+    /// `waiting`, `playing` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Over => "over",
+        }
+    }
+}
+
+/// The durable state of a table: exactly what its events give.
+#[derive(Clone)]
+pub struct Core {
+    /// Table id.
+    pub id: String,
+    /// Creation spec.
+    pub spec: Spec,
+    /// Seats.
+    pub seats: Vec<SeatCore>,
+    /// Game number (1 for the first game, 0 before it starts).
+    pub game_no: u32,
+    /// The current game.
+    pub live: Option<Box<dyn LiveGame>>,
+    /// Moves accepted in the current game.
+    pub moves: u32,
+    /// Where the table stands.
+    pub status: Status,
+    /// Next event sequence number.
+    pub next_seq: i64,
+    /// Records of earlier games (after rematches), oldest first.
+    pub finished: Vec<Value>,
+}
+
+fn conflict(msg: impl Into<String>) -> TableError {
+    TableError::conflict(msg)
+}
+
+impl Core {
+    /// An empty table of `spec`.
+    pub fn new(id: String, spec: Spec) -> Core {
+        let seats = (0..spec.players)
+            .map(|_| SeatCore {
+                kind: SeatKind::Free,
+                name: None,
+                token: None,
+                level: None,
+            })
+            .collect();
+        Core {
+            id,
+            spec,
+            seats,
+            game_no: 0,
+            live: None,
+            moves: 0,
+            status: Status::Waiting,
+            next_seq: 0,
+            finished: vec![],
+        }
+    }
+
+    fn seat_mut(&mut self, seat: u8) -> Result<&mut SeatCore, TableError> {
+        let n = self.seats.len();
+        self.seats
+            .get_mut(seat as usize)
+            .ok_or_else(|| TableError::NotFound(format!("seat {seat} does not exist ({n} seats)")))
+    }
+
+    /// The name of a bot of `level` taking `seat`: `Bot 3` after its level,
+    /// and `Bot 3 (b)`, `Bot 3 (c)` … when another seat has that name
+    /// already, so that every seat's name tells it apart.
+    fn bot_name(&self, seat: u8, level: &str) -> String {
+        let base = format!("Bot {}", level.trim_start_matches("level:"));
+        let taken = |name: &str| {
+            self.seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| i != seat as usize && s.name.as_deref() == Some(name))
+        };
+        if !taken(&base) {
+            return base;
+        }
+        ('b'..='z')
+            .map(|c| format!("{base} ({c})"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| format!("{base} (seat {seat})"))
+    }
+
+    /// Applies one event (live or from the log).
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] for a change the table's state does not
+    /// allow, [`TableError::NotFound`] for a seat it does not have,
+    /// [`TableError::Malformed`] or [`TableError::Illegal`] (with the
+    /// engine's code) for a move the engine cannot read or refuses.
+    pub fn apply(&mut self, ev: &Event) -> Result<(), TableError> {
+        match ev {
+            Event::Seat { seat, name, token } => {
+                let s = self.seat_mut(*seat)?;
+                if !matches!(s.kind, SeatKind::Free | SeatKind::Left) {
+                    return Err(conflict(format!("seat {seat} is taken")));
+                }
+                let mut h = [0u8; 32];
+                hex::decode_to_slice(token, &mut h).map_err(|_| conflict("bad stored token"))?;
+                *s = SeatCore {
+                    kind: SeatKind::Human,
+                    name: Some(name.clone()),
+                    token: Some(h),
+                    level: None,
+                };
+            }
+            Event::Bot { seat, level } => {
+                let name = self.bot_name(*seat, level);
+                let s = self.seat_mut(*seat)?;
+                *s = SeatCore {
+                    kind: SeatKind::Bot,
+                    name: Some(name),
+                    token: None,
+                    level: Some(level.clone()),
+                };
+            }
+            Event::Leave { seat } => {
+                let s = self.seat_mut(*seat)?;
+                if s.kind != SeatKind::Human {
+                    return Err(conflict(format!("seat {seat} has no person to leave")));
+                }
+                s.kind = SeatKind::Left;
+                s.token = None;
+            }
+            Event::Start { seed } => {
+                if self.status != Status::Waiting || !self.all_filled() {
+                    return Err(conflict("the table cannot start: seats are free"));
+                }
+                self.live = Some(
+                    game_of(self.spec.game)
+                        .start(&self.spec, *seed)
+                        .map_err(conflict)?,
+                );
+                self.game_no += 1;
+                self.moves = 0;
+                self.status = Status::Playing;
+            }
+            Event::Move { mv } => {
+                if self.status != Status::Playing {
+                    return Err(conflict(format!(
+                        "the game is not being played (table is {})",
+                        self.status.name()
+                    )));
+                }
+                let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
+                let to_act = self.to_act();
+                if to_act.map(|s| s.0 as u64) != Some(seat) {
+                    return Err(conflict(format!(
+                        "it is not seat {seat}'s turn (seat {} is to move)",
+                        to_act.map_or("none".to_string(), |s| s.0.to_string())
+                    )));
+                }
+                let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
+                live.play_json(mv)?;
+                let over = live.outcome().is_over();
+                self.moves += 1;
+                if over {
+                    self.status = Status::Over;
+                }
+            }
+            Event::Rematch => {
+                if self.status != Status::Over {
+                    return Err(conflict("a rematch can only start once the game is over"));
+                }
+                if let Some(r) = self.record() {
+                    self.finished.push(r);
+                }
+                self.live = None;
+                self.moves = 0;
+                self.status = Status::Waiting;
+            }
+        }
+        self.next_seq += 1;
+        Ok(())
+    }
+
+    /// Whether every seat is held by a person or a bot.
+    pub fn all_filled(&self) -> bool {
+        self.seats
+            .iter()
+            .all(|s| matches!(s.kind, SeatKind::Human | SeatKind::Bot))
+    }
+
+    /// The seat that must move now (`None` unless playing).
+    pub fn to_act(&self) -> Option<Seat> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        self.live.as_ref()?.to_act()
+    }
+
+    /// The seat of a request's token.
+    ///
+    /// # Errors
+    /// [`TableError::Unauthorized`] for a missing or malformed token (the
+    /// message says what to send) or one of no seat of this table.
+    pub fn seat_of_token(&self, token: &SeatToken) -> Result<u8, TableError> {
+        let tok = token.token().map_err(TableError::Unauthorized)?;
+        self.seat_of(&crate::auth::hash(tok))
+            .ok_or_else(|| TableError::Unauthorized("wrong token for this table".into()))
+    }
+
+    /// The seat whose token hashes to `hash`.
+    pub fn seat_of(&self, hash: &[u8; 32]) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|s| s.token.as_ref().is_some_and(|t| crate::auth::same(t, hash)))
+            .map(|i| i as u8)
+    }
+
+    /// The current game's record once it is over (`None` otherwise).
+    pub fn record(&self) -> Option<Value> {
+        if self.status != Status::Over {
+            return None;
+        }
+        Some(self.live.as_ref()?.record_json())
+    }
+}
+
+/// A live WebSocket subscriber of a table.
+pub struct Sub {
+    /// Connection id.
+    pub id: u64,
+    /// The seat, `None` for a spectator.
+    pub seat: Option<u8>,
+    /// Where to send text frames.
+    pub tx: mpsc::Sender<std::sync::Arc<str>>,
+}
+
+/// A table in memory: durable core plus live state.
+pub struct Table {
+    /// Durable state.
+    pub core: Core,
+    /// WebSocket subscribers.
+    pub subs: Vec<Sub>,
+    /// Recent chat lines (at most 50).
+    pub chat: VecDeque<Value>,
+    /// Open connections per seat.
+    pub connected: Vec<u32>,
+    /// Seats whose turn timer ran out (cleared when they move).
+    pub timed_out: Vec<bool>,
+    /// Turn deadline: when, in Unix ms, and for which move number.
+    pub deadline: Option<(Instant, i64, u32)>,
+    /// Whether a bot task is running for this table.
+    pub bot_running: bool,
+}
+
+/// Current Unix time in ms.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Table {
+    /// Wraps a core.
+    pub fn new(core: Core) -> Table {
+        let n = core.seats.len();
+        Table {
+            core,
+            subs: vec![],
+            chat: VecDeque::new(),
+            connected: vec![0; n],
+            timed_out: vec![false; n],
+            deadline: None,
+            bot_running: false,
+        }
+    }
+
+    /// Public table info (see docs/api.md "Table info").
+    pub fn info(&self) -> Value {
+        let c = &self.core;
+        let game = game_of(c.spec.game);
+        let teams = game.check(&c.spec).ok().flatten();
+        let seats: Vec<Value> = c
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                json!({
+                    "seat": i,
+                    "name": s.name,
+                    "kind": s.kind.name(),
+                    "level": s.level,
+                    "connected": s.kind == SeatKind::Bot || self.connected[i] > 0,
+                    "team": teams.map(|t| game.team_name((i as u8) % t)),
+                    "timed_out": self.timed_out[i],
+                })
+            })
+            .collect();
+        json!({
+            "id": c.id,
+            "name": c.spec.name,
+            "named_after": c.spec.named_after,
+            "game": c.spec.game,
+            "players": c.spec.players,
+            "teams": teams,
+            "options": if c.spec.options.is_null() { json!({}) } else { c.spec.options.clone() },
+            "status": c.status.name(),
+            "game_no": c.game_no,
+            "turn_seconds": c.spec.turn_seconds,
+            "deadline_ms": self.deadline.map(|d| d.1),
+            "host": 0,
+            "seats": seats,
+        })
+    }
+
+    /// The view of `seat` (`None`: spectator), with the table info: the
+    /// engine's view of the seat or of a spectator (the engine decides what
+    /// each may see), `move_number` the moves this table accepted.
+    pub fn view(&self, seat: Option<u8>) -> Value {
+        let c = &self.core;
+        let mut v = match c.live.as_ref() {
+            None => {
+                json!({"game": c.spec.game, "seat": seat, "status": "waiting", "move_number": 0})
+            }
+            Some(live) => live.view_json(seat.map(Seat)),
+        };
+        if let Some(o) = v.as_object_mut() {
+            if c.live.is_some() {
+                o.insert("move_number".into(), json!(c.moves));
+            }
+            o.insert("table".into(), self.info());
+        }
+        v
+    }
+
+    /// Sends every subscriber its view; drops subscribers whose queue is
+    /// full or closed.
+    pub fn broadcast_views(&mut self) {
+        if self.subs.is_empty() {
+            return;
+        }
+        let n = self.core.seats.len();
+        let mut cache: Vec<Option<std::sync::Arc<str>>> = vec![None; n + 1];
+        let mut dead = vec![];
+        for i in 0..self.subs.len() {
+            let seat = self.subs[i].seat;
+            let k = seat.map_or(n, |s| s as usize);
+            if cache[k].is_none() {
+                let text = json!({"type": "view", "view": self.view(seat)}).to_string();
+                cache[k] = Some(text.into());
+            }
+            if let Some(t) = &cache[k] {
+                if self.subs[i].tx.try_send(t.clone()).is_err() {
+                    dead.push(self.subs[i].id);
+                }
+            }
+        }
+        if !dead.is_empty() {
+            self.drop_subs(&dead);
+        }
+    }
+
+    /// Sends one message to every subscriber.
+    pub fn broadcast(&mut self, msg: &Value) {
+        let text: std::sync::Arc<str> = msg.to_string().into();
+        let dead: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|s| s.tx.try_send(text.clone()).is_err())
+            .map(|s| s.id)
+            .collect();
+        if !dead.is_empty() {
+            self.drop_subs(&dead);
+        }
+    }
+
+    /// Removes subscribers (their connections close).
+    pub fn drop_subs(&mut self, ids: &[u64]) {
+        let mut i = 0;
+        while i < self.subs.len() {
+            if ids.contains(&self.subs[i].id) {
+                let s = self.subs.swap_remove(i);
+                if let Some(seat) = s.seat {
+                    self.connected[seat as usize] = self.connected[seat as usize].saturating_sub(1);
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Resets the turn timer after a change.
+    pub fn reset_deadline(&mut self) {
+        self.deadline = None;
+        let Some(secs) = self.core.spec.turn_seconds else {
+            return;
+        };
+        let Some(seat) = self.core.to_act() else {
+            return;
+        };
+        if self.core.seats[seat.index()].kind == SeatKind::Bot {
+            return;
+        }
+        let d = std::time::Duration::from_secs(secs as u64);
+        self.deadline = Some((
+            Instant::now() + d,
+            now_ms() + d.as_millis() as i64,
+            self.core.moves,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core(game: GameKind, players: u8) -> Core {
+        let spec = Spec {
+            game,
+            players,
+            teams: None,
+            options: Value::Null,
+            name: "t".into(),
+            named_after: None,
+            turn_seconds: None,
+            created_ms: 0,
+        };
+        Core::new("00000000000000ab".into(), spec)
+    }
+
+    fn names(c: &Core) -> Vec<Option<&str>> {
+        c.seats.iter().map(|s| s.name.as_deref()).collect()
+    }
+
+    fn bot(seat: u8, level: &str) -> Event {
+        Event::Bot {
+            seat,
+            level: level.into(),
+        }
+    }
+
+    /// Regression: two bots of one level at a table were both "Bot 2".
+    #[test]
+    fn bots_of_one_level_get_distinct_names() {
+        let mut c = core(GameKind::Classic, 4);
+        for (seat, level) in [(1, "level:2"), (2, "level:2"), (3, "level:2")] {
+            c.apply(&bot(seat, level)).expect("a bot sits");
+        }
+        assert_eq!(
+            names(&c),
+            [None, Some("Bot 2"), Some("Bot 2 (b)"), Some("Bot 2 (c)")]
+        );
+        // a seat given to a bot again keeps a name no other seat has
+        c.apply(&bot(2, "level:2")).expect("a bot again");
+        assert_eq!(c.seats[2].name.as_deref(), Some("Bot 2 (b)"));
+        c.apply(&bot(1, "level:3")).expect("another level");
+        c.apply(&bot(3, "level:2")).expect("a bot again");
+        assert_eq!(
+            names(&c),
+            [None, Some("Bot 3"), Some("Bot 2 (b)"), Some("Bot 2")]
+        );
+        // a person named like a bot is told apart too
+        let mut c = core(GameKind::Stacks, 3);
+        c.apply(&Event::Seat {
+            seat: 0,
+            name: "Bot random".into(),
+            token: "00".repeat(32),
+        })
+        .expect("a person sits");
+        c.apply(&bot(1, "random")).expect("a bot sits");
+        assert_eq!(c.seats[1].name.as_deref(), Some("Bot random (b)"));
+    }
+
+    #[test]
+    fn a_table_starts_its_kind_of_game_and_refuses_moves_cleanly() {
+        for kind in GameKind::ALL {
+            let mut c = core(kind, 2);
+            c.apply(&bot(0, "random")).expect("a bot sits");
+            c.apply(&bot(1, "random")).expect("a bot sits");
+            c.apply(&Event::Start { seed: 9 }).expect("starts");
+            let live = c.live.as_ref().expect("a game");
+            assert_eq!(live.kind(), kind);
+            let seat = c.to_act().expect("someone acts").0;
+            let e = c
+                .apply(&Event::Move {
+                    mv: json!({"seat": seat, "pass": true, "nonsense": 1}),
+                })
+                .unwrap_err();
+            assert_eq!(e.code(), Some("notation.unknown_key"), "{e}");
+            let e = c
+                .apply(&Event::Move {
+                    mv: json!({"seat": 1 - seat, "pass": true}),
+                })
+                .unwrap_err();
+            assert!(matches!(e, TableError::Conflict(_)), "{e}");
+            assert_eq!(c.moves, 0);
+            let view = Table::new(c.clone()).view(None);
+            assert_eq!(view["seat"], Value::Null);
+            assert!(view.get("hand").is_none(), "{view}");
+            assert_eq!(view["legal_moves"], json!([]));
+            assert_eq!(view["table"]["game"], json!(kind.name()));
+        }
+    }
+}

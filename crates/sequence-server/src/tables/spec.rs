@@ -1,0 +1,93 @@
+//! How a table was created ([`Spec`]) and how its rule options are read:
+//! the same for both games, the engine checking the table
+//! ([`sequence_common::Rules::table`]).
+
+use super::live::game_of;
+use sequence_common::json::{describe, kind_of, Hints};
+use sequence_common::GameKind;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// How a table was created (stored as JSON; holds no secret).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Spec {
+    /// The game.
+    pub game: GameKind,
+    /// Seats: classic 2–12 (C3), Stacks 2–6.
+    pub players: u8,
+    /// Classic teams (C3), `None` for the default / Stacks.
+    pub teams: Option<u8>,
+    /// Rule options as in the record formats.
+    pub options: Value,
+    /// The table's name (escaped): its own, or `NAME's table` after the
+    /// creator when it was given none (see `named_after`).
+    pub name: String,
+    /// The creator's name (escaped) when the table was given no name of its
+    /// own, so that a client can say "NAME's table" in its language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named_after: Option<String>,
+    /// Turn timer in seconds.
+    pub turn_seconds: Option<u32>,
+    /// Creation time, Unix ms.
+    pub created_ms: i64,
+}
+
+impl Spec {
+    /// Checks the configuration with the engine (players, teams, options).
+    ///
+    /// # Errors
+    /// A message naming the bad field or rule (C3, S1, option names).
+    pub fn check(&self) -> Result<(), String> {
+        game_of(self.game).check(self).map(|_| ())
+    }
+
+    /// Number of teams (the default applied) in a game with teams; `None`
+    /// in a game without (Stacks) or when the spec does not check.
+    pub fn team_count(&self) -> Option<u8> {
+        game_of(self.game).check(self).ok().flatten()
+    }
+}
+
+/// What some rule options must be, for messages (the others are said from
+/// their types: true or false, one of "…").
+const OPTION_HINTS: Hints = &[
+    (
+        "options.win_sequences",
+        "a number of sequences from 1 to 4, or null",
+    ),
+    ("options.sequence_length", "5 or 4, or null"),
+    (
+        "options.board",
+        "a list of 10 rows of 10 codes (RECORD.md), or null",
+    ),
+    ("options.board[]", "a row of 10 codes (RECORD.md)"),
+    ("options.piles_per_colour", "a number from 1 to 4"),
+];
+
+/// A table's rule options as `T`: null is the defaults; anything else must
+/// be an object (`example` shows one). Errors name the option by its path
+/// (`options.sequence_length must be …`), in words.
+///
+/// # Errors
+/// The message.
+pub(crate) fn read_options<T: serde::de::DeserializeOwned + Default>(
+    v: &Value,
+    example: &str,
+) -> Result<T, String> {
+    #[derive(Deserialize)]
+    struct Wrapped<O> {
+        options: O,
+    }
+    match v {
+        Value::Null => Ok(T::default()),
+        Value::Object(_) => {
+            serde_path_to_error::deserialize::<_, Wrapped<T>>(json!({ "options": v }))
+                .map(|w| w.options)
+                .map_err(|e| describe(&e, OPTION_HINTS))
+        }
+        other => Err(format!(
+            "options must be a JSON object like {example}, not {}",
+            kind_of(other)
+        )),
+    }
+}

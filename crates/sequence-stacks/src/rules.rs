@@ -1,0 +1,187 @@
+//! Sequence Stacks under the one game interface: [`Game`] implements
+//! [`sequence_common::Rules`] (the table is [`Config`], moves are
+//! [`Decision`]s, refusals [`PlayError`], views [`SeatView`]); each seat
+//! plays alone, so a side is a seat (S1).
+
+use crate::card::Card;
+use crate::game::{Config, Game, SetupError, Status};
+use crate::moves::{Decision, PlayError, Source};
+use crate::options::Options;
+use crate::view::SeatView;
+use rand::Rng;
+use sequence_common::{GameKind, MoveSink, Outcome, Reshuffler, Rules, Seat, TableConfig};
+
+/// Where a game with this status stands, by side (seat).
+pub(crate) fn outcome(status: Status) -> Outcome {
+    match status {
+        Status::Playing => Outcome::Playing,
+        Status::Won(s) => Outcome::Won(s.0),
+        Status::Draw => Outcome::Draw,
+    }
+}
+
+impl TableConfig for Config {
+    type Options = Options;
+
+    fn players(&self) -> u8 {
+        Config::players(self)
+    }
+
+    fn team_count(&self) -> Option<u8> {
+        None
+    }
+
+    fn rule_options(&self) -> &Options {
+        self.options()
+    }
+}
+
+impl Game {
+    /// Number of distinct move keys.
+    pub const MOVE_KEYS: usize = 252;
+
+    /// The decision's dense key (below [`Game::MOVE_KEYS`]): pile plays by
+    /// card, source and place, action cards by source and target, Block,
+    /// Pass, discards by card, End.
+    #[inline]
+    pub fn move_key(d: &Decision) -> usize {
+        let f = |s: Source| (s == Source::Discard) as usize;
+        match *d {
+            Decision::Pile { card, from, place } => card.index() * 16 + f(from) * 8 + place.index(),
+            Decision::Skip { from } => 192 + f(from),
+            Decision::Reverse { from } => 194 + f(from),
+            Decision::StealCard { from, target } => 196 + f(from) * 6 + target.index() % 6,
+            Decision::StealChip {
+                from,
+                target,
+                colour,
+            } => 208 + f(from) * 12 + (target.index() % 6) * 2 + colour.index(),
+            Decision::Block => 232,
+            Decision::Pass => 233,
+            Decision::Discard { card } => 234 + card.index(),
+            Decision::End => 251,
+        }
+    }
+
+    /// Where the game stands by side (seat).
+    pub fn outcome(&self) -> Outcome {
+        outcome(self.status())
+    }
+}
+
+impl Rules for Game {
+    const KIND: GameKind = GameKind::Stacks;
+    const MOVE_KEYS: usize = Game::MOVE_KEYS;
+    type Card = Card;
+    type Move = Decision;
+    type Options = Options;
+    type Config = Config;
+    type SetupError = SetupError;
+    type Error = PlayError;
+    type View = SeatView;
+
+    fn table(players: u8, _teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
+        Config::new(players, options)
+    }
+
+    fn from_deck(config: &Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
+        Game::new(*config, dealer, deck)
+    }
+
+    fn deal<R: Rng + ?Sized>(config: &Config, rng: &mut R) -> (Game, Vec<Card>) {
+        Game::deal(*config, rng)
+    }
+
+    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        Game::fresh_deal(self, rng)
+    }
+
+    fn config(&self) -> &Config {
+        Game::config(self)
+    }
+
+    fn players(&self) -> u8 {
+        Game::players(self)
+    }
+
+    fn sides(&self) -> u8 {
+        Game::players(self)
+    }
+
+    #[inline]
+    fn side_of(&self, seat: Seat) -> u8 {
+        seat.0
+    }
+
+    fn dealer(&self) -> Seat {
+        Game::dealer(self)
+    }
+
+    #[inline]
+    fn to_act(&self) -> Option<Seat> {
+        Game::to_act(self)
+    }
+
+    #[inline]
+    fn outcome(&self) -> Outcome {
+        Game::outcome(self)
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn last_move(&self) -> Option<(Seat, Decision)> {
+        self.last
+    }
+
+    #[inline]
+    fn legal_moves<S: MoveSink<Decision> + ?Sized>(&self, out: &mut S) {
+        Game::legal_moves(self, out)
+    }
+
+    #[inline]
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Decision> {
+        Game::random_move(self, rng)
+    }
+
+    #[inline]
+    fn move_key(mv: &Decision) -> usize {
+        Game::move_key(mv)
+    }
+
+    fn check(&self, seat: Seat, mv: Decision) -> Result<(), PlayError> {
+        Game::check(self, seat, mv)
+    }
+
+    #[inline]
+    fn apply<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mv: Decision,
+        reshuffler: &mut S,
+    ) -> Result<(), PlayError> {
+        Game::apply(self, seat, mv, reshuffler)
+    }
+
+    fn play<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mv: Decision,
+        reshuffler: &mut S,
+    ) -> Result<(), PlayError> {
+        Game::play(self, seat, mv, reshuffler)
+    }
+
+    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
+        Game::playout(self, rng, max_moves)
+    }
+
+    fn view(&self, seat: Seat) -> SeatView {
+        Game::view(self, seat)
+    }
+
+    fn spectator_view(&self) -> SeatView {
+        Game::spectator_view(self)
+    }
+}
