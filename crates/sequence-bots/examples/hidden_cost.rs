@@ -7,8 +7,8 @@
 //! `cargo run --release -p sequence-bots --example hidden_cost -- [DEALS] [SPEC] [FIELD] [PLAYERS]`
 
 use rand::RngCore;
-use sequence_bots::classic::{rollout, vsearch, with_declaration};
 use sequence_bots::classic::deals::{deal_seed, DuplicateReshuffler};
+use sequence_bots::classic::{rollout, vsearch, with_declaration};
 use sequence_bots::Bot;
 use sequence_classic::{Config, Game, Move, Options, Position, Seat, Status, Team};
 use sequence_common::rng::{game_rng, shuffle_fast, PlayoutRng};

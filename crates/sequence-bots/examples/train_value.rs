@@ -174,7 +174,10 @@ fn play_games(cfg: &Config, seed: u64, from: u32, to: u32, sample: f64) -> Data 
                 d.game.push(g);
             }
             let mv = self_play_move(&game, greedy[game.turn().index()], &mut rng, &mut moves);
-            if game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if game
+                .apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                .is_err()
+            {
                 break;
             }
             plies += 1;
@@ -409,7 +412,10 @@ fn td_round(m: &mut Model, cfg: &Config, seed: u64, games: u32, rng: &mut GameRn
         while !game.is_over() && hist.len() < 2000 {
             hist.push(features::all_features(&game).0);
             let mv = tactical_move(&game, &mut prng);
-            if game.apply(game.turn(), mv, &mut RngReshuffler(&mut prng)).is_err() {
+            if game
+                .apply(game.turn(), mv, &mut RngReshuffler(&mut prng))
+                .is_err()
+            {
                 break;
             }
         }

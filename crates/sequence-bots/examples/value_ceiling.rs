@@ -43,7 +43,10 @@ fn main() {
                 break;
             }
             let mv = tactical_move(&game, &mut rng);
-            if game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng)).is_err() {
+            if game
+                .apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                .is_err()
+            {
                 break;
             }
         }

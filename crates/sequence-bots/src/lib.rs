@@ -213,7 +213,7 @@ pub fn level(n: u8) -> Result<Spec, BotError> {
 /// 1000: each level's rating is the one below plus
 /// `400 · log10(p / (1 − p))` for its score `p` against it in duplicate
 /// arena games (docs/bots.md lists the games and intervals).
-pub const LEVEL_ELO: [u16; 5] = [1099, 1366, 1520, 1628, 1700];
+pub const LEVEL_ELO: [u16; 5] = [1099, 1366, 1520, 1628, 1748];
 
 /// The measured Elo of a level (1–5, see [`LEVEL_ELO`]); `None` outside.
 pub fn level_elo(level: u8) -> Option<u16> {
@@ -482,7 +482,10 @@ mod tests {
         );
         assert!(matches!(
             parse_spec("ismcts:flat").unwrap(),
-            Spec::Ismcts { flat: Some(true), .. }
+            Spec::Ismcts {
+                flat: Some(true),
+                ..
+            }
         ));
         assert!(matches!(
             parse_spec("ismcts:flat:tree"),

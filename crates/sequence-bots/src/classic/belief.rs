@@ -156,7 +156,10 @@ impl Belief {
     /// a second call in the same turn, after our own dead-card exchange,
     /// keeps what was read).
     pub fn observe(&mut self, view: &SeatView) {
-        if view.last_move().is_some_and(|(s, _)| Some(s) == view.seat()) {
+        if view
+            .last_move()
+            .is_some_and(|(s, _)| Some(s) == view.seat())
+        {
             return;
         }
         self.evidence.clear();
@@ -386,7 +389,8 @@ mod tests {
                     if seat != Seat(0) {
                         played.push(mv);
                     }
-                    game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng)).expect("legal");
+                    game.apply(game.turn(), mv, &mut RngReshuffler(&mut rng))
+                        .expect("legal");
                     plies += 1;
                 }
             }

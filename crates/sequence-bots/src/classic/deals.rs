@@ -12,8 +12,11 @@
 //! seeded by the deal's seed and `k`, so that equal piles get equal orders.
 //! Bots are seeded by the deal and the seat.
 //!
-//! [`run`] takes two bot constructors and is meant to move into the arena
-//! (a `--duplicate` flag) once it is generic.
+//! `sequence arena --duplicate` ([`crate::duplicate`]) is the tool for
+//! bots by name; this harness stays for experiments that build their bots
+//! in code (`examples/variants.rs` with experimental names,
+//! `examples/hidden_cost.rs` with a bot told the other hands): [`run`]
+//! takes two bot constructors.
 
 use crate::Bot;
 use sequence_classic::{Card, Config, Game, Reshuffler, Seat, Status};

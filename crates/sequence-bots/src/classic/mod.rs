@@ -4,18 +4,18 @@
 //! implements [`BotGame`] here. The random and program bots are those of
 //! every game ([`crate::RandomBot`], [`crate::protocol`]).
 
+pub mod belief;
+pub mod deals;
 pub mod eval;
+pub mod features;
 pub mod greedy;
 pub mod heuristic;
 pub mod inference;
 pub mod playout;
-pub mod search;
-pub mod belief;
-pub mod features;
 pub mod rollout;
+pub mod search;
 pub mod value;
 pub mod vsearch;
-pub mod deals;
 
 pub use greedy::{greedy_choice, GreedyBot};
 pub use heuristic::{

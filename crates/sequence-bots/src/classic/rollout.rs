@@ -151,7 +151,10 @@ pub fn search_with(
             let mut g = det.clone();
             let mut prng = playout_rng(pseed);
             let seat = g.turn();
-            let value = if g.apply(seat, arms[i].0, &mut RngReshuffler(&mut prng)).is_ok() {
+            let value = if g
+                .apply(seat, arms[i].0, &mut RngReshuffler(&mut prng))
+                .is_ok()
+            {
                 continuation(&mut g, team, opts, &mut prng, &mut buf)
             } else {
                 // Never for a legal candidate; counted as a loss.
@@ -323,4 +326,35 @@ pub fn parse(spec: &str) -> Result<(Budget, RolloutOptions), String> {
         }
     }
     Ok((budget, o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An iteration budget runs exactly that many playouts, each counted
+    /// on one candidate, over greedy's best [`CANDIDATES`] moves; the
+    /// values are chances.
+    #[test]
+    fn an_iteration_budget_is_run_exactly_over_the_candidates() {
+        let view = crate::bench::classic_midgame(3);
+        let legal = view.legal_moves().len();
+        let opts = RolloutOptions::default();
+        assert_eq!(opts.candidates, CANDIDATES);
+        assert_eq!(opts.cutoff, Some(CUTOFF));
+        let evidence = inference::Evidence::of_view(&view, &ClassicSearch::default());
+        for n in [1u64, 5, 7, 100] {
+            let r = search(&view, &opts, Budget::Iterations(n), 9, &evidence);
+            assert_eq!(r.iterations, n);
+            let visits: u64 = r.moves.iter().map(|m| u64::from(m.1)).sum();
+            assert_eq!(visits, n, "every playout tries one candidate");
+            assert_eq!(r.moves.len(), CANDIDATES.min(legal));
+            assert!(r.moves.iter().all(|m| (0.0..=1.0).contains(&m.2)));
+            assert!(r.moves.iter().all(|m| view.legal_moves().contains(&m.0)));
+        }
+        // The same seed searches alike.
+        let a = search(&view, &opts, Budget::Iterations(60), 4, &evidence);
+        let b = search(&view, &opts, Budget::Iterations(60), 4, &evidence);
+        assert_eq!(a.moves, b.moves);
+    }
 }
