@@ -325,8 +325,8 @@ fn log_loss_of(m: &Model, d: &Data, idx: &[usize]) -> f64 {
         let (z, n) = inputs_of(m, d, i);
         let s: Vec<f32> = (0..n).map(|t| m.score_z(&z[t])).collect();
         let p = softmax(&s, n);
-        for t in 0..n {
-            l -= d.y[i * n + t] as f64 * (p[t].max(1e-6) as f64).ln();
+        for (t, pt) in p.iter().enumerate().take(n) {
+            l -= d.y[i * n + t] as f64 * (pt.max(1e-6) as f64).ln();
         }
     }
     l / idx.len().max(1) as f64
@@ -503,7 +503,8 @@ fn main() {
     for (ki, kind) in args.kinds.iter().enumerate() {
         let t0 = Instant::now();
         let cfg = config_of(kind);
-        let seed = sequence_common::rng::game_rng(args.seed ^ (ki as u64 + 1) * 0x51ED).next_u64();
+        let seed =
+            sequence_common::rng::game_rng(args.seed ^ ((ki as u64 + 1) * 0x51ED)).next_u64();
         let data = generate(&cfg, seed, args.games, args.sample, args.jobs);
         let gen_s = t0.elapsed().as_secs_f64();
         let held_from = args.games - args.games / 10;
@@ -539,7 +540,7 @@ fn main() {
             let before = td_round(
                 &mut net,
                 &cfg,
-                seed ^ (r as u64 + 1) * 0xABCD,
+                seed ^ ((r as u64 + 1) * 0xABCD),
                 args.games / 4,
                 &mut rng,
             );

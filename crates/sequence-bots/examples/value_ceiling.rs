@@ -14,6 +14,9 @@ use sequence_bots::ismcts::Rewards;
 use sequence_classic::{Config, Game, Options, RngReshuffler};
 use sequence_common::rng::playout_rng;
 
+/// An evaluation of a full position: each team's chance to win.
+type Evaluation = fn(&Game) -> Rewards;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let positions: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
@@ -27,7 +30,7 @@ fn main() {
         }
     };
     let mut rng = playout_rng(11);
-    let evals: [(&str, fn(&Game) -> Rewards); 2] = [
+    let evals: [(&str, Evaluation); 2] = [
         ("learned value", value::evaluate),
         ("older evaluation", eval::evaluate),
     ];

@@ -234,6 +234,10 @@ impl Reshuffler<Card> for DuplicateReshuffler {
     }
 }
 
+/// Per deal and side: the hero's score and the decisions played, once
+/// that game is done.
+type Slots = Vec<Vec<Option<(f64, u32)>>>;
+
 /// Most decisions in one game before it is called a draw.
 const MAX_DECISIONS: u32 = 20_000;
 
@@ -322,8 +326,7 @@ where
     let sides = cfg.config.teams() as usize;
     let total = cfg.deals as usize * sides;
     let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Vec<Option<(f64, u32)>>>> =
-        Mutex::new(vec![vec![None; sides]; cfg.deals as usize]);
+    let slots: Mutex<Slots> = Mutex::new(vec![vec![None; sides]; cfg.deals as usize]);
     let done = Mutex::new((0usize, Instant::now()));
     let started = Instant::now();
     let jobs = cfg.jobs.max(1).min(total.max(1));
