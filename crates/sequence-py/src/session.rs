@@ -40,6 +40,7 @@ impl<G: Notation> Session<G> {
             deck,
             reshuffles: vec![],
             moves: vec![],
+            penalties: vec![],
             result: None,
         };
         Session {

@@ -12,8 +12,11 @@
 //!   token, with errors in words), [`error`] (error answers: the one place
 //!   a table refusal gets its HTTP status), [`limits`] (rate limits and
 //!   text caps), [`assets`] (the embedded web UI);
+//! * [`analysis`]: the search worker (analyses of finished games, hints)
+//!   off the async runtime;
 //! * [`config`]: settings; [`loadtest`]: the load tool.
 
+pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod auth;

@@ -17,6 +17,7 @@ fn table(game: GameKind) -> Core {
         name: "t".into(),
         named_after: None,
         turn_seconds: None,
+        private: false,
         created_ms: 0,
     };
     let mut c = Core::new("00000000000000aa".into(), spec);
