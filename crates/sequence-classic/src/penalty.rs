@@ -30,7 +30,8 @@ impl Game {
         if seat.0 >= self.rules.players {
             return Err(IllegalMove::WrongSeat(seat));
         }
-        if !self.hands[seat.index()].remove(card) {
+        let spaces = self.rules.card_mask[card.index() & 63];
+        if !self.hands[seat.index()].remove(card, spaces) {
             return Err(IllegalMove::NotInHand(card));
         }
         let n = self.ndiscard as usize;

@@ -11,7 +11,6 @@
 use super::error::TableError;
 use super::game::ServerGame;
 use super::spec::{read_options, Spec};
-use sequence_bots::BotGame;
 use sequence_common::record::{penalty_from_json, Match};
 use sequence_common::{GameKind, Outcome, RuleError, Seat, SeatView, TableConfig};
 use serde::de::DeserializeOwned;

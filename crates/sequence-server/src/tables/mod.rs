@@ -484,8 +484,9 @@ impl Core {
             }
             if over {
                 self.status = Status::Over;
+                let now = self.now();
                 if let Some(t) = self.times.last_mut() {
-                    t.1 = self.now();
+                    t.1 = now;
                 }
             }
         Ok(())
