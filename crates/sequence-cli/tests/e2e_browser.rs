@@ -116,6 +116,11 @@ struct Rig {
 
 impl Rig {
     fn start(name: &str) -> Option<Rig> {
+        Rig::start_with(name, 0)
+    }
+
+    /// A rig whose server pauses `bot_delay_ms` before each bot move.
+    fn start_with(name: &str, bot_delay_ms: u64) -> Option<Rig> {
         let Some(chromium) = find_program(
             "CHROMIUM",
             &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
@@ -134,7 +139,10 @@ impl Rig {
                 .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
                 .arg("--db")
                 .arg(dir.join("e2e.db"))
-                .args(["--rate-limit", "0", "--bot-delay-ms", "0"])
+                .args(["--rate-limit", "0", "--bot-delay-ms"])
+                .arg(bot_delay_ms.to_string())
+                // a cheap analysis (the search's strength is not tested here)
+                .args(["--analysis-iterations", "8"])
                 .stdout(Stdio::null())
                 .stderr(
                     std::fs::File::create(dir.join("server.log"))
@@ -912,6 +920,8 @@ const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el
 if (document.documentElement.scrollWidth > vw + 1) out.push('the page is ' + document.documentElement.scrollWidth + ' px wide on a ' + vw + ' px screen');
 const shown = (el) => {
   if (el.closest('[hidden], .sr-only, [aria-hidden="true"]')) return false;
+  // inside a closed <details>, or otherwise not rendered
+  if (el.checkVisibility && !el.checkVisibility()) return false;
   const r = el.getBoundingClientRect();
   const cs = getComputedStyle(el);
   if (cs.position === 'absolute' && cs.clip !== 'auto') return false;
@@ -1073,6 +1083,9 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
             .await
             .expect("the screen");
         assert_eq!(inner, json!([w, h]), "the page is {size}");
+        // the house rules open, so that every option is laid out too
+        click(&c, "#house-rules summary").await;
+        wait_for(&c, "#house-rules[open]").await;
         for lang in ["en", "ka", "fa", "uk", "kn"] {
             check_language(&c, "lobby", size, lang, json!([])).await;
         }

@@ -220,6 +220,11 @@ fn run(shared: &std::sync::Weak<Shared>) {
         match work {
             Ok(hint) => hint(),
             Err(mut w) => {
+                if let Ok(mut st) = sh.state.lock() {
+                    // running from its first position on
+                    let now = Progress::Running(w.job.done(), w.job.total());
+                    st.progress.insert(w.key.clone(), now);
+                }
                 let finished = w.job.step();
                 let progress = Progress::Running(w.job.done(), w.job.total());
                 let Ok(mut st) = sh.state.lock() else { return };

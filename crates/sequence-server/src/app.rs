@@ -500,7 +500,7 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
     }
 }
 
-/// Plays for seats whose time ran out (called every half second): see
+/// Plays for seats whose time ran out (called five times a second): see
 /// [`run_out`].
 pub async fn check_timers(app: &Arc<App>) {
     let now = std::time::Instant::now();

@@ -76,7 +76,10 @@ pub async fn hint(
         .live
         .as_ref()
         .filter(|_| t.core.to_act() == Some(sequence_common::Seat(seat)))
-        .and_then(|l| l.hint(sequence_common::Seat(seat), analysis::HINT_ITERATIONS, 5, seed))
+        .and_then(|l| {
+            let iterations = analysis::HINT_ITERATIONS.min(app.cfg.analysis_iterations);
+            l.hint(sequence_common::Seat(seat), iterations, 5, seed)
+        })
         .ok_or_else(|| TableError::conflict("it is not your turn: a hint is for your own move"))?;
     drop(t);
     let mut out = app

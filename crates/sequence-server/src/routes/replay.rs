@@ -54,8 +54,13 @@ fn game_param(q: Result<Query<GameQuery>, QueryRejection>) -> Result<Option<u32>
 ///
 /// # Errors
 /// 404 no such game; 403 a game still being played (or not started).
-fn finished_record(core: &crate::tables::Core, game: Option<u32>) -> Result<(u32, Value), TableError> {
+pub(crate) fn finished_record(core: &crate::tables::Core, game: Option<u32>) -> Result<(u32, Value), TableError> {
     let n = game.unwrap_or(core.game_no);
+    if n == 0 && game.is_none() {
+        return Err(TableError::Forbidden(
+            "no game has started yet: records and replays open once a game is over".into(),
+        ));
+    }
     if n == 0 || n > core.game_no {
         return Err(TableError::NotFound(format!("no game {n} at this table")));
     }
@@ -210,13 +215,14 @@ pub async fn post_analysis(
             ),
         ));
     }
-    let (default, most) = analysis::ITERATIONS;
+    let most = app.cfg.analysis_iterations.min(analysis::ITERATIONS.1);
+    let default = analysis::ITERATIONS.0.min(most);
     let positions = record["moves"].as_array().map_or(1, Vec::len) as u64 + 1;
     let iterations = req
         .iterations
         .unwrap_or(default)
-        .clamp(10, most)
-        .min((analysis::TOTAL_ITERATIONS / positions).max(10));
+        .clamp(1, most)
+        .min((analysis::TOTAL_ITERATIONS / positions).max(1));
     let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
     let job = tokio::task::spawn_blocking(move || game_of(kind).analysis(&record, iterations, seed))
         .await

@@ -182,7 +182,7 @@ export function showLobby(app) {
       h("div", { class: "field check" },
         h("input", { type: "checkbox", id: "private", checked: form.private, onchange: (e) => { form.private = e.target.checked; syncTimer(); } }),
         h("label", { for: "private" }, t("lobby.private"))),
-      h("details", { class: "house-rules", id: "house-rules" },
+      h("details", { class: "house-rules", id: "house-rules", open: form.rulesOpen === true, ontoggle: (e) => { form.rulesOpen = e.target.open; } },
         h("summary", {}, t("lobby.house_rules")),
         h("p", { class: "hint" }, t("lobby.house_rules_hint")),
         houseRules.map(optionField)),
