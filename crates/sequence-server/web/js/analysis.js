@@ -90,7 +90,7 @@ export function analysisGraph(a, k, onPick, sideName) {
 /** The list of the worst moves: "Move 23, Ann: -35 % (better: …)"; a
  * click goes there. `entries` is the log (entry k is the move from
  * position k to k + 1). */
-export function mistakesList(a, entries, seatName, onPick) {
+export function mistakesList(a, entries, seatName, onPick, moveText) {
   const worst = worstMoves(a.points || []);
   if (!worst.length) return h("p", { class: "hint", id: "mistakes" }, t("analysis.no_mistakes"));
   return h("ol", { class: "mistakes", id: "mistakes" }, worst.map((m) => {
@@ -98,6 +98,6 @@ export function mistakesList(a, entries, seatName, onPick) {
     const best = (a.points[m.k].best || [])[0];
     return h("li", {}, h("button", { type: "button", class: "link", onclick: () => onPick(m.k + 1) },
       t("analysis.mistake", { n: num(m.k + 1), who: e ? seatName(e.seat) : "?", loss: num(Math.round(m.loss * 100)) })),
-    best ? h("span", { class: "hint" }, " ", t("analysis.better", { move: best.text })) : null);
+    best ? h("span", { class: "hint" }, " ", t("analysis.better", { move: moveText(best, a.points[m.k].seat) })) : null);
   }));
 }

@@ -106,7 +106,7 @@ export function logPanel(entries, since, opts) {
       h("code", { class: "log-code", dir: "ltr" }, notation(e, opts.game)),
     ];
     const li = h("li", { class: cls.join(" "), "data-i": String(e.i) },
-      opts.onPick ? h("button", { type: "button", class: "log-pick", onclick: () => opts.onPick(e.i), "aria-current": opts.current === e.i ? "step" : null }, body) : body);
+      opts.onPick ? h("button", { type: "button", class: "log-pick", onclick: () => opts.onPick(e.i), "aria-current": opts.current === e.i ? "step" : null }, body) : h("div", { class: "log-row" }, body));
     return li;
   });
   return h("section", { class: "panel move-log", id: opts.id || "move-log", "aria-labelledby": "move-log-h" },

@@ -13,7 +13,7 @@ import { banner, navigate } from "./main.js";
 import { tableTitle } from "./lobby.js";
 import { seatName, seatTeam } from "./table-state.js";
 import { drawBoard } from "./board.js";
-import { logPanel, entryText } from "./movelog.js";
+import { logPanel, entryText, notation } from "./movelog.js";
 import { placeName } from "./stacks.js";
 import { analysisGraph, mistakesList } from "./analysis.js";
 import { refusalText } from "./errors.js";
@@ -153,6 +153,13 @@ export function showReplay(app, id, gameNo) {
       })));
   }
 
+  /** A move the search suggests for `seat`, in the page's language and
+   * the record's notation. */
+  function bestText(best, seat) {
+    const e = { seat, move: best.move };
+    return `${entryText(e, page.r.game, (s) => seatName(page.r.table, s))} (${notation(e, page.r.game)})`;
+  }
+
   function analysisSection(r, entries) {
     const name = (side) => (r.game === "classic" ? t(`team.${side}`) : seatName(r.table, side));
     const parts = [h("h2", { id: "analysis-h" }, t("analysis.title"))];
@@ -161,9 +168,9 @@ export function showReplay(app, id, gameNo) {
       const p = r.analysis.points[page.k];
       if (p && typeof p.win === "number") {
         parts.push(h("p", { class: "ana-now-text", id: "analysis-now" }, t("analysis.at", { who: name(p.side), p: num(Math.round(p.win * 100)) }),
-          (p.best || [])[0] ? [" ", h("span", { class: "hint" }, t("analysis.best", { move: p.best[0].text }))] : null));
+          (p.best || [])[0] ? [" ", h("span", { class: "hint" }, t("analysis.best", { move: bestText(p.best[0], p.seat) }))] : null));
       }
-      parts.push(h("h3", {}, t("analysis.mistakes")), mistakesList(r.analysis, entries, (s) => seatName(r.table, s), go));
+      parts.push(h("h3", {}, t("analysis.mistakes")), mistakesList(r.analysis, entries, (s) => seatName(r.table, s), go, bestText));
     } else if (r.progress) {
       const total = r.progress.total || 0;
       parts.push(h("p", {}, t("analysis.running")),

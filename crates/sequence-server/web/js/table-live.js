@@ -6,7 +6,7 @@
 import { t, tn, num } from "./i18n.js";
 import { h } from "./cards.js";
 import { logEntries, sinceLastTurn, seatToAct, seatTeam } from "./table-state.js";
-import { logPanel, spacesOf, lastMoveLine } from "./movelog.js";
+import { logPanel, spacesOf, lastMoveLine, entryText, notation } from "./movelog.js";
 import { clockBadge } from "./clock.js";
 import { endPanel } from "./endgame.js";
 import { turnSignal } from "./notify.js";
@@ -32,7 +32,7 @@ export function gameExtras(st, v, info, actions, seatName) {
   const me = st.seat;
   const away = me !== null && me !== undefined && info.seats[me] && info.seats[me].away;
   const clock = !over && info.deadline_ms ? clockBadge(info.deadline_ms, st.clockOffset, mine) : null;
-  const awayNotice = away && st.token ? h("div", { class: "notice away", id: "away-notice", role: "alert" },
+  const awayNotice = away && st.token && !over ? h("div", { class: "notice away", id: "away-notice", role: "alert" },
     h("span", {}, t("away.text")), " ",
     h("button", { type: "button", id: "back", class: "primary small", onclick: actions.back }, t("away.back"))) : null;
   const timedOut = !away && me !== null && me !== undefined && info.seats[me] && info.seats[me].timeouts > 0 && st.token
@@ -46,18 +46,19 @@ export function gameExtras(st, v, info, actions, seatName) {
     last: lastMoveLine(entries, v.game, seatName),
     log: logPanel(entries, since, { game: v.game, seatName, me, teamOf: (s) => seatTeam(info, s) }),
     end: over && v.status !== "playing" ? endPanel(st, v, info, entries, actions, seatName) : null,
-    hint: hintBox(st, v, info, actions, mine),
+    hint: hintBox(st, v, info, actions, mine, seatName),
   };
 }
 
 /** The hint button and its answer (practice games, our decision). */
-function hintBox(st, v, info, actions, mine) {
+function hintBox(st, v, info, actions, mine, seatName) {
   if (!mine || !isPractice(info, st.seat)) return null;
   const hint = st.hint && st.hint.at === v.move_number ? st.hint : null;
   return h("div", { class: "hint-box", id: "hint-box" },
     h("button", { type: "button", id: "hint", class: "small", disabled: hint && hint.loading, onclick: actions.hint }, t(hint && hint.loading ? "hint.thinking" : "hint.button")),
     hint && !hint.loading ? h("ol", { class: "hint-list", id: "hint-list" }, hint.moves.map((m) => h("li", {},
-      h("code", { dir: "ltr" }, m.text), " ", h("span", { class: "hint-win" }, t("hint.win", { p: num(Math.round(m.win * 100)) }))))) : null);
+      entryText({ seat: st.seat, move: m.move }, v.game, seatName), " ",
+      h("code", { class: "log-code", dir: "ltr" }, notation({ move: m.move }, v.game)), " ", h("span", { class: "hint-win" }, t("hint.win", { p: num(Math.round(m.win * 100)) }))))) : null);
 }
 
 /** The "your turn" signals for view `v`. */
