@@ -47,7 +47,6 @@ mod tests {
     use super::*;
     use crate::options::{Config, Options};
     use crate::record::{Match, Record};
-    use sequence_common::Rules;
 
     /// C10: a member of a team discards a card of their choice, out of
     /// turn, draws none, and plays on one card short; records write and

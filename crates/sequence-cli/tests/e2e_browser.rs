@@ -1108,9 +1108,11 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
             let (status, r) = fetch_json(
                 &c,
                 "/api/tables",
-                Some(json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
+                Some(
+                    json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
                             "bots": [{"seat": 1, "level": "level:1"}],
-                            "options": {"sequence_length": 4, "win_sequences": 1}})),
+                            "options": {"sequence_length": 4, "win_sequences": 1}}),
+                ),
             )
             .await;
             assert_eq!(status, 201, "{r}");
@@ -1219,7 +1221,10 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
         let id = finished.clone().expect("a finished game");
         let start = Instant::now();
         while fetch_json(&c, &format!("/api/tables/{id}"), None).await.1["status"] != "over" {
-            assert!(start.elapsed() < Duration::from_secs(60), "the game never ended");
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the game never ended"
+            );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         c.goto(&format!("{}/replay/{id}?game=1", rig.base))
@@ -1465,10 +1470,13 @@ async fn two_people_and_two_bots_see_every_move_in_their_logs() {
         for (k, (c, seat, who)) in people.iter().enumerate() {
             let v = view(c).await;
             if v["status"] != "playing" {
-                assert!(v.is_null() || v["status"] == "waiting", "the game ended early: {v}");
+                assert!(
+                    v.is_null() || v["status"] == "waiting",
+                    "the game ended early: {v}"
+                );
                 continue;
             }
-            if !v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
+            if v["legal_moves"].as_array().is_none_or(|l| l.is_empty()) {
                 continue;
             }
             let marked = check_log(c, &id, *seat, who).await;
@@ -1522,7 +1530,11 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
         let v = wait_my_turn(&ann).await;
         let deadline = v["table"]["deadline_ms"].as_i64().expect("a deadline");
         assert_eq!(v["table"]["deadline_seat"], 0, "{v}");
-        let clock = wait_for(&ann, "#turn-clock").await.text().await.unwrap_or_default();
+        let clock = wait_for(&ann, "#turn-clock")
+            .await
+            .text()
+            .await
+            .unwrap_or_default();
         assert!(
             ["0:00", "0:01", "0:02", "0:03"].contains(&clock.as_str()),
             "the countdown shows {clock}"
@@ -1538,7 +1550,10 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
             if timeouts.len() >= k {
                 break timeouts[k - 1].clone();
             }
-            assert!(start.elapsed() < Duration::from_secs(8), "no move for Ann's timeout {k}");
+            assert!(
+                start.elapsed() < Duration::from_secs(8),
+                "no move for Ann's timeout {k}"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         };
         let late = entry["at"].as_i64().expect("a time") - deadline;
@@ -1557,11 +1572,18 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
         .iter()
         .any(|e| e["seat"] == 0 && e["auto"] == "away")
     {
-        assert!(start.elapsed() < Duration::from_secs(10), "no bot move for Ann while away");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no bot move for Ann while away"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // the log says so, in words
-    let auto = wait_for(&ann, "#move-log .log-entry.auto").await.text().await.unwrap_or_default();
+    let auto = wait_for(&ann, "#move-log .log-entry.auto")
+        .await
+        .text()
+        .await
+        .unwrap_or_default();
     assert!(
         auto.contains("time ran out") || auto.contains("away"),
         "an entry played for Ann: {auto}"
@@ -1576,11 +1598,17 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
             assert_eq!(info["status"], "playing", "{info}");
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(5), "still away: {info}");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still away: {info}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let v = wait_my_turn(&ann).await;
-    assert!(v["table"]["deadline_ms"].as_i64().is_some(), "her clock runs again: {v}");
+    assert!(
+        v["table"]["deadline_ms"].as_i64().is_some(),
+        "her clock runs again: {v}"
+    );
     let n = v["move_number"].as_u64().unwrap_or(0);
     classic_move(&ann, n, false).await;
     wait_move(&ann, n).await;
@@ -1622,7 +1650,10 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
     ann.goto(&rig.base).await.expect("open the lobby");
     let id = self_playing_table(&ann, &rig.base).await;
     let title = c_text(&ann, "#endgame .end-title", 40).await;
-    assert!(["You won", "You lost"].contains(&title.as_str()), "end title: {title}");
+    assert!(
+        ["You won", "You lost"].contains(&title.as_str()),
+        "end title: {title}"
+    );
     shot(&ann, "endgame").await;
     let record = download_new(&ann, "#download", &downloads).await;
     verify(&record);
@@ -1651,19 +1682,26 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
     }
     click(&ann, "#step-first").await;
     assert_eq!(
-        ann.execute("return window.sequenceReplay.k;", vec![]).await.expect("k"),
+        ann.execute("return window.sequenceReplay.k;", vec![])
+            .await
+            .expect("k"),
         json!(0)
     );
     click(&ann, "#step-next").await;
     assert_eq!(
-        ann.execute("return window.sequenceReplay.k;", vec![]).await.expect("k"),
+        ann.execute("return window.sequenceReplay.k;", vec![])
+            .await
+            .expect("k"),
         json!(1)
     );
     // the analysis: one point per position
     click(&ann, "#analyse").await;
     wait_for(&ann, "svg.analysis-graph").await;
     let points = ann
-        .execute("return document.querySelectorAll('svg.analysis-graph .ana-point').length;", vec![])
+        .execute(
+            "return document.querySelectorAll('svg.analysis-graph .ana-point').length;",
+            vec![],
+        )
         .await
         .expect("points");
     assert_eq!(points, json!(positions));
@@ -1680,7 +1718,8 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
         .await
         .expect("the reloaded replay");
     assert_eq!(shown, json!([positions, positions, false, false]));
-    let (status, a) = fetch_json(&ann, &format!("/api/tables/{id}/analysis"), Some(json!({}))).await;
+    let (status, a) =
+        fetch_json(&ann, &format!("/api/tables/{id}/analysis"), Some(json!({}))).await;
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
     let _ = ann.close().await;
 }
@@ -1692,7 +1731,10 @@ async fn c_text(c: &Client, css: &str, secs: u64) -> String {
         if let Ok(e) = c.find(Locator::Css(css)).await {
             return e.text().await.unwrap_or_default();
         }
-        assert!(start.elapsed() < Duration::from_secs(secs), "no {css} within {secs} s");
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "no {css} within {secs} s"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

@@ -233,7 +233,11 @@ pub trait Notation: Rules {
     /// `{"seat": S, "penalty": CARD}` (RECORD.md). `None` when the game
     /// has no such penalty (the default: Sequence Stacks has no teams);
     /// nothing changes on error.
-    fn penalty_discard(&mut self, _seat: Seat, _card: Self::Card) -> Option<Result<(), Self::Error>> {
+    fn penalty_discard(
+        &mut self,
+        _seat: Seat,
+        _card: Self::Card,
+    ) -> Option<Result<(), Self::Error>> {
         None
     }
 

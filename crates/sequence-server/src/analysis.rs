@@ -163,7 +163,10 @@ impl Worker {
 
     /// Runs `f` on the worker before any further analysis step, and
     /// answers its value.
-    pub async fn hint<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    pub async fn hint<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
         {
             let mut st = self.shared.state.lock().ok()?;
@@ -204,10 +207,7 @@ fn run(shared: &std::sync::Weak<Shared>) {
                 if let Some(w) = st.jobs.pop_front() {
                     break Err(w);
                 }
-                let (next, _) = match sh
-                    .wake
-                    .wait_timeout(st, std::time::Duration::from_secs(5))
-                {
+                let (next, _) = match sh.wake.wait_timeout(st, std::time::Duration::from_secs(5)) {
                     Ok(x) => x,
                     Err(_) => return,
                 };
@@ -275,8 +275,7 @@ mod tests {
             .submit(("t".into(), 1), a, Box::new(Count(0, 50)))
             .expect("taken");
         assert_eq!(
-            w.submit(("t".into(), 2), a, Box::new(Count(0, 5)))
-                .err(),
+            w.submit(("t".into(), 2), a, Box::new(Count(0, 5))).err(),
             Some(Refusal::Busy)
         );
         let rx2 = w

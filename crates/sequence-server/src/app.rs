@@ -546,8 +546,7 @@ pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
                 auto: Auto::Window,
             },
             Err(job) => {
-                let Some(mv) = tokio::task::spawn_blocking(job.choose).await.ok().flatten()
-                else {
+                let Some(mv) = tokio::task::spawn_blocking(job.choose).await.ok().flatten() else {
                     return;
                 };
                 Event::Auto {

@@ -606,7 +606,10 @@ async fn replays_and_stored_analyses_of_finished_games() {
         if a["status"] == "done" {
             break a;
         }
-        assert!(["queued", "running"].contains(&a["status"].as_str().unwrap()), "{a}");
+        assert!(
+            ["queued", "running"].contains(&a["status"].as_str().unwrap()),
+            "{a}"
+        );
         assert!(start.elapsed().as_secs() < 60, "analysis unfinished: {a}");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
@@ -647,7 +650,13 @@ async fn replays_and_stored_analyses_of_finished_games() {
         .call("POST", &format!("/api/tables/{b}/analysis"), None, None)
         .await;
     assert_eq!(st, 429, "{e}");
-    assert!(e["error"].as_str().unwrap().contains("one analysis at a time"), "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("one analysis at a time"),
+        "{e}"
+    );
     // the same game asked again only reads where it stands
     let (st, same) = slow
         .call("POST", &format!("/api/tables/{a}/analysis"), None, None)
@@ -656,7 +665,9 @@ async fn replays_and_stored_analyses_of_finished_games() {
     // while it runs (on its own low-priority thread), moves at another
     // table are answered as usual: a generous bound that catches a search
     // blocking the server, not a benchmark
-    let (id, host) = slow.create(json!({"game": "classic", "players": 2, "name": "Ann"})).await;
+    let (id, host) = slow
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
     let (_, guest) = slow.join(&id, "Bob").await;
     let mut slowest = std::time::Duration::ZERO;
     for _ in 0..10 {
@@ -668,7 +679,11 @@ async fn replays_and_stored_analyses_of_finished_games() {
             };
             let at = std::time::Instant::now();
             let (st, body) = slow
-                .post_move(&id, Some(t), json!({"move_number": v["move_number"], "move": mv}))
+                .post_move(
+                    &id,
+                    Some(t),
+                    json!({"move_number": v["move_number"], "move": mv}),
+                )
                 .await;
             slowest = slowest.max(at.elapsed());
             assert_eq!(st, 200, "{body}");
@@ -680,7 +695,10 @@ async fn replays_and_stored_analyses_of_finished_games() {
         .call("GET", &format!("/api/tables/{a}/analysis"), None, None)
         .await;
     assert_eq!(p["status"], "running", "the analysis ran all along: {p}");
-    assert!(slowest.as_millis() < 1000, "a move took {slowest:?} under analysis load");
+    assert!(
+        slowest.as_millis() < 1000,
+        "a move took {slowest:?} under analysis load"
+    );
 }
 
 /// Issue 13: a hint only in a practice game (every other seat a bot),
@@ -688,7 +706,9 @@ async fn replays_and_stored_analyses_of_finished_games() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_only_in_practice_games() {
     let s = server(0).await;
-    let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "Ann"})).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
     let (_, guest) = s.join(&id, "Bob").await;
     for t in [&host, &guest] {
         let (st, e) = s
@@ -712,6 +732,9 @@ async fn hints_only_in_practice_games() {
     let moves = hint["moves"].as_array().expect("moves");
     assert!(!moves.is_empty(), "{hint}");
     for m in moves {
-        assert!(legal.contains(&m["move"]), "a hint that is not a legal move: {m}");
+        assert!(
+            legal.contains(&m["move"]),
+            "a hint that is not a legal move: {m}"
+        );
     }
 }

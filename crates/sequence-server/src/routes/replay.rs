@@ -54,7 +54,10 @@ fn game_param(q: Result<Query<GameQuery>, QueryRejection>) -> Result<Option<u32>
 ///
 /// # Errors
 /// 404 no such game; 403 a game still being played (or not started).
-pub(crate) fn finished_record(core: &crate::tables::Core, game: Option<u32>) -> Result<(u32, Value), TableError> {
+pub(crate) fn finished_record(
+    core: &crate::tables::Core,
+    game: Option<u32>,
+) -> Result<(u32, Value), TableError> {
     let n = game.unwrap_or(core.game_no);
     if n == 0 && game.is_none() {
         return Err(TableError::Forbidden(
@@ -110,7 +113,12 @@ pub async fn replay(
     let (n, record) = finished_record(&t.core, game)?;
     let kind = t.core.spec.game;
     let log = t.core.log_of(n).map(<[Value]>::to_vec).unwrap_or_default();
-    let times = t.core.times.get(n as usize - 1).copied().unwrap_or((None, None));
+    let times = t
+        .core
+        .times
+        .get(n as usize - 1)
+        .copied()
+        .unwrap_or((None, None));
     let analysis = t.core.analyses.get(&n).cloned();
     let info = t.info();
     drop(t);
@@ -119,7 +127,9 @@ pub async fn replay(
     let positions = tokio::task::spawn_blocking(move || game_of(kind).positions(&record2))
         .await
         .map_err(|e| TableError::Internal(format!("replay: {e}")))?
-        .map_err(|e| TableError::Internal(format!("the record of game {n} does not replay: {e}")))?;
+        .map_err(|e| {
+            TableError::Internal(format!("the record of game {n} does not replay: {e}"))
+        })?;
     Ok(Json(json!({
         "game": kind,
         "game_no": n,
@@ -184,7 +194,9 @@ pub async fn post_analysis(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let game = game_param(q)?;
-    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
+    let empty = body
+        .as_ref()
+        .is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
     let req: AnalysisReq = if empty {
         AnalysisReq::default()
     } else {
@@ -224,10 +236,13 @@ pub async fn post_analysis(
         .clamp(1, most)
         .min((analysis::TOTAL_ITERATIONS / positions).max(1));
     let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
-    let job = tokio::task::spawn_blocking(move || game_of(kind).analysis(&record, iterations, seed))
-        .await
-        .map_err(|e| TableError::Internal(format!("analysis: {e}")))?
-        .map_err(|e| TableError::Internal(format!("the record of game {n} does not replay: {e}")))?;
+    let job =
+        tokio::task::spawn_blocking(move || game_of(kind).analysis(&record, iterations, seed))
+            .await
+            .map_err(|e| TableError::Internal(format!("analysis: {e}")))?
+            .map_err(|e| {
+                TableError::Internal(format!("the record of game {n} does not replay: {e}"))
+            })?;
     let total = job.total();
     let rx = app.worker.submit(key, client, job).map_err(|r| {
         ApiError::new(

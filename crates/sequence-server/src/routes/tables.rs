@@ -203,7 +203,7 @@ pub async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, Api
             }
         }
     }
-    out.sort_by(|a, b| b.0.cmp(&a.0));
+    out.sort_by_key(|t| std::cmp::Reverse(t.0));
     out.truncate(100);
     let tables: Vec<Value> = out.into_iter().map(|(_, v)| v).collect();
     Ok(Json(json!({"tables": tables})))

@@ -205,7 +205,12 @@ impl ServerGame for sequence_classic::Game {
         });
         let len = two.as_ref().map_or(5, |c| c.sequence_length());
         let o = sequence_classic::Options::default();
-        let mut win = choice("win_sequences", "C9", json!([null, 1, 2, 3, 4]), Value::Null);
+        let mut win = choice(
+            "win_sequences",
+            "C9",
+            json!([null, 1, 2, 3, 4]),
+            Value::Null,
+        );
         win["by_sides"] = wins;
         json!([
             win,
@@ -216,7 +221,12 @@ impl ServerGame for sequence_classic::Game {
                 json!([false, true]),
                 json!(o.removable_sequences)
             ),
-            choice("no_reshuffle", "C7", json!([false, true]), json!(o.no_reshuffle)),
+            choice(
+                "no_reshuffle",
+                "C7",
+                json!([false, true]),
+                json!(o.no_reshuffle)
+            ),
             choice("board", "C2", json!([null, "random"]), Value::Null),
             choice(
                 "no_play",
@@ -249,7 +259,11 @@ impl ServerGame for sequence_classic::Game {
             return Some(c);
         }
         let plain: Vec<_> = hand.iter().copied().filter(|c| !c.is_jack()).collect();
-        let pool = if plain.is_empty() { hand.to_vec() } else { plain };
+        let pool = if plain.is_empty() {
+            hand.to_vec()
+        } else {
+            plain
+        };
         let mut rng = sequence_common::rng::game_rng(seed);
         rand::seq::IndexedRandom::choose(pool.as_slice(), &mut rng).copied()
     }
@@ -282,12 +296,10 @@ impl ServerGame for sequence_stacks::Game {
             }
         };
         match *mv {
-            Decision::Pile { place, .. } => {
-                if before.pile(place).len() == 4 {
-                    own.insert("completed".into(), json!(place.name()));
-                    if after.block_offer().is_some() {
-                        own.insert("window".into(), json!(true));
-                    }
+            Decision::Pile { place, .. } if before.pile(place).len() == 4 => {
+                own.insert("completed".into(), json!(place.name()));
+                if after.block_offer().is_some() {
+                    own.insert("window".into(), json!(true));
                 }
             }
             Decision::StealCard { target, .. } => {

@@ -217,7 +217,10 @@ where
                         "move".into(),
                         json!({"seat": seat.0, "penalty": G::card_code(card)}),
                     );
-                    e.insert("text".into(), json!(format!("penalty {}", G::card_code(card))));
+                    e.insert(
+                        "text".into(),
+                        json!(format!("penalty {}", G::card_code(card))),
+                    );
                     Ok(Logged {
                         entry: Some(e),
                         previous: Map::new(),

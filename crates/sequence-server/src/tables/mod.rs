@@ -127,8 +127,6 @@ impl Auto {
 /// for it until its person acts again.
 pub const AWAY_AFTER: u8 = 3;
 
-
-
 /// Who holds a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SeatKind {
@@ -369,7 +367,9 @@ impl Core {
             }
             Event::Penalty { team } => {
                 if self.status != Status::Playing {
-                    return Err(conflict("the table-talk penalty is given during a game (C10)"));
+                    return Err(conflict(
+                        "the table-talk penalty is given during a game (C10)",
+                    ));
                 }
                 if !self.penalty.is_empty() {
                     return Err(conflict(
@@ -400,7 +400,9 @@ impl Core {
             }
             Event::Analysis { game, result } => {
                 if *game == 0 || *game > self.game_no {
-                    return Err(TableError::NotFound(format!("no game {game} at this table")));
+                    return Err(TableError::NotFound(format!(
+                        "no game {game} at this table"
+                    )));
                 }
                 self.analyses.insert(*game, result.clone());
             }
@@ -424,71 +426,71 @@ impl Core {
     /// Plays a move of the seat to act (`auto`: made by the server for
     /// it), logs it and keeps count of the seat's timeouts.
     fn play(&mut self, mv: &Value, auto: Option<Auto>) -> Result<(), TableError> {
-            if self.status != Status::Playing {
-                return Err(conflict(format!(
-                    "the game is not being played (table is {})",
-                    self.status.name()
-                )));
-            }
-            let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
-            let to_act = self.to_act();
-            if to_act.map(|s| s.0 as u64) != Some(seat) {
-                return Err(conflict(format!(
-                    "it is not seat {seat}'s turn (seat {} is to move)",
-                    to_act.map_or("none".to_string(), |s| s.0.to_string())
-                )));
-            }
-            let paying = mv.get("penalty").is_some();
-            if paying != !self.penalty.is_empty() {
-                return Err(if paying {
-                    TableError::Illegal {
-                        code: "C10.no_penalty",
-                        message: "illegal move: no table-talk penalty is waiting for this seat (C10)"
-                            .into(),
-                    }
-                } else {
-                    conflict(format!(
-                        "seat {seat} must first discard a card for the table-talk penalty (C10)"
-                    ))
-                });
-            }
-            let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
-            let mut logged = live.play_logged(mv)?;
-            if paying {
-                self.penalty.remove(0);
-                if let (Some(e), Some(t)) = (logged.entry.as_mut(), self.penalty_team) {
-                    e.insert("penalty".into(), game_of(self.spec.game).team_name(t));
+        if self.status != Status::Playing {
+            return Err(conflict(format!(
+                "the game is not being played (table is {})",
+                self.status.name()
+            )));
+        }
+        let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
+        let to_act = self.to_act();
+        if to_act.map(|s| s.0 as u64) != Some(seat) {
+            return Err(conflict(format!(
+                "it is not seat {seat}'s turn (seat {} is to move)",
+                to_act.map_or("none".to_string(), |s| s.0.to_string())
+            )));
+        }
+        let paying = mv.get("penalty").is_some();
+        if paying == self.penalty.is_empty() {
+            return Err(if paying {
+                TableError::Illegal {
+                    code: "C10.no_penalty",
+                    message: "illegal move: no table-talk penalty is waiting for this seat (C10)"
+                        .into(),
                 }
-                if self.penalty.is_empty() {
-                    self.penalty_team = None;
-                }
+            } else {
+                conflict(format!(
+                    "seat {seat} must first discard a card for the table-talk penalty (C10)"
+                ))
+            });
+        }
+        let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
+        let mut logged = live.play_logged(mv)?;
+        if paying {
+            self.penalty.remove(0);
+            if let (Some(e), Some(t)) = (logged.entry.as_mut(), self.penalty_team) {
+                e.insert("penalty".into(), game_of(self.spec.game).team_name(t));
             }
-            let over = live.outcome().is_over();
-            self.moves += 1;
-            let at = self.now();
-            self.add_to_log(logged, auto, at);
-            let s = seat as usize;
-            match auto {
-                None => self.clear_timeouts(seat as u8),
-                Some(Auto::Timeout) => {
-                    if let Some(n) = self.timeouts.get_mut(s) {
-                        *n = n.saturating_add(1);
-                        if *n >= AWAY_AFTER {
-                            if let Some(a) = self.away.get_mut(s) {
-                                *a = true;
-                            }
+            if self.penalty.is_empty() {
+                self.penalty_team = None;
+            }
+        }
+        let over = live.outcome().is_over();
+        self.moves += 1;
+        let at = self.now();
+        self.add_to_log(logged, auto, at);
+        let s = seat as usize;
+        match auto {
+            None => self.clear_timeouts(seat as u8),
+            Some(Auto::Timeout) => {
+                if let Some(n) = self.timeouts.get_mut(s) {
+                    *n = n.saturating_add(1);
+                    if *n >= AWAY_AFTER {
+                        if let Some(a) = self.away.get_mut(s) {
+                            *a = true;
                         }
                     }
                 }
-                Some(Auto::Away | Auto::Window) => {}
             }
-            if over {
-                self.status = Status::Over;
-                let now = self.now();
-                if let Some(t) = self.times.last_mut() {
-                    t.1 = now;
-                }
+            Some(Auto::Away | Auto::Window) => {}
+        }
+        if over {
+            self.status = Status::Over;
+            let now = self.now();
+            if let Some(t) = self.times.last_mut() {
+                t.1 = now;
             }
+        }
         Ok(())
     }
 

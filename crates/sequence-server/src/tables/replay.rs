@@ -47,8 +47,8 @@ where
     G::Options: DeserializeOwned,
 {
     let mut states: Vec<G> = vec![];
-    let (rec, last) = replay::<G>(record, |_, _, _, g| states.push(g.clone()))
-        .map_err(|e| e.to_string())?;
+    let (rec, last) =
+        replay::<G>(record, |_, _, _, g| states.push(g.clone())).map_err(|e| e.to_string())?;
     let first = G::from_deck(&rec.config, rec.dealer, &rec.deck).map_err(|e| e.to_string())?;
     states.insert(0, first);
     if let Some(end) = states.last_mut() {
@@ -272,7 +272,13 @@ where
 /// The search's best moves for `seat` from its view of `game` (the hint
 /// of a practice game, as `sequence hint` gives): `{"moves": [{"move",
 /// "text", "win", "visits"}], "iterations"}`, best first, at most `top`.
-pub fn hint<G: ServerGame>(view: &G::View, config: &G::Config, iterations: u64, top: usize, seed: u64) -> Value
+pub fn hint<G: ServerGame>(
+    view: &G::View,
+    config: &G::Config,
+    iterations: u64,
+    top: usize,
+    seed: u64,
+) -> Value
 where
     G::Options: DeserializeOwned,
 {

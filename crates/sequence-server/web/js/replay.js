@@ -20,10 +20,10 @@ import { refusalText } from "./errors.js";
 import { durationText } from "./endgame.js";
 
 const ICONS = {
-  first: "M5 4v16M19 4 8 12l11 8z",
+  first: "M4 4h3v16H4zM20 4 9 12l11 8z",
   prev: "M17 4 6 12l11 8z",
   next: "M7 4l11 8-11 8z",
-  last: "M19 4v16M5 4l11 8-11 8z",
+  last: "M17 4h3v16h-3zM4 4l11 8-11 8z",
 };
 
 function icon(name) {
