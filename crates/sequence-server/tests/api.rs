@@ -738,3 +738,125 @@ async fn hints_only_in_practice_games() {
         );
     }
 }
+
+/// Issue 13: a public table waiting for people gets a 60 s turn timer
+/// unless the host picks one (or `null`: none); the lobby's list has
+/// public games in progress (to watch) besides waiting tables, never
+/// private ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_tables_get_a_timer_and_games_in_progress_are_listed() {
+    let s = server(0).await;
+    let (open, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (none, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": null}))
+        .await;
+    let (picked, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 15}))
+        .await;
+    let (playing, _) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
+    let (private, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "private": true}))
+        .await;
+    for (id, want) in [
+        (&open, json!(60)),
+        (&none, Value::Null),
+        (&picked, json!(15)),
+        (&playing, Value::Null),
+        (&private, Value::Null),
+    ] {
+        let (_, info) = s
+            .call("GET", &format!("/api/tables/{id}"), None, None)
+            .await;
+        assert_eq!(info["turn_seconds"], want, "{info}");
+    }
+    let (_, list) = s.call("GET", "/api/tables", None, None).await;
+    let status = |id: &str| {
+        list["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .map(|t| t["status"].clone())
+    };
+    assert_eq!(status(&open), Some(json!("waiting")));
+    assert_eq!(status(&playing), Some(json!("playing")));
+    assert_eq!(status(&private), None);
+}
+
+/// Issue 13, C10: the host gives a team the table-talk penalty; each of
+/// its members (bots here) discards a card of their choice out of turn,
+/// logged, and plays on one card short. Only the host may, only in a game
+/// with teams of two or more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_gives_a_team_the_table_talk_penalty() {
+    let s = server(0).await;
+    let (id, host) = s.create(json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})).await;
+    let my_turn = || async {
+        loop {
+            let v = s.view(&id, Some(&host)).await;
+            if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty())
+                && v.get("penalty").is_none()
+            {
+                return v;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    let before = my_turn().await;
+    let sizes = before["hand_sizes"].clone();
+    let (st, e) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/penalty"),
+            Some(&host),
+            Some(json!({"team": "purple"})),
+        )
+        .await;
+    assert_eq!(st, 400, "{e}");
+    let (st, info) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/penalty"),
+            Some(&host),
+            Some(json!({"team": "green"})),
+        )
+        .await;
+    assert_eq!(st, 200, "{info}");
+    let after = my_turn().await;
+    assert_eq!(
+        after["move_number"],
+        before["move_number"].as_u64().unwrap() + 2
+    );
+    for seat in [1usize, 3] {
+        assert_eq!(
+            after["hand_sizes"][seat].as_u64(),
+            sizes[seat].as_u64().map(|n| n - 1),
+            "seat {seat}: {after}"
+        );
+    }
+    let (_, log) = s
+        .call("GET", &format!("/api/tables/{id}/log"), None, None)
+        .await;
+    let paid: Vec<&Value> = log["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["move"].get("penalty").is_some())
+        .collect();
+    assert_eq!(paid.len(), 2, "{log}");
+    assert!(paid
+        .iter()
+        .all(|e| e["penalty"] == "green" && (e["seat"] == 1 || e["seat"] == 3)));
+    // a team game's penalty is the host's to give
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/penalty"),
+            None,
+            Some(json!({"team": "blue"})),
+        )
+        .await;
+    assert_eq!(st, 401);
+}
