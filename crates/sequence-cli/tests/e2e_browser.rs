@@ -14,10 +14,11 @@
 //!
 //! * `two_people_and_two_bots_see_every_move_in_their_logs`,
 //!   `a_seat_out_of_time_is_played_for_then_away_until_its_person_acts`,
-//!   `a_finished_game_replays_move_by_move_with_its_analysis`: the move
-//!   log, the turn clock and the replay with its analysis (issue #13).
+//!   the move log and the turn clock (issue #13).
 //! * `every_language_lays_out_on_a_phone_and_a_desktop`: the lobby (house
-//!   rules open), both tables and a replay in all five languages.
+//!   rules open), both tables and a replay in all five languages; on the
+//!   phone also `a_finished_game_replays_move_by_move_with_its_analysis`
+//!   (end panel, record, stepping, the stored analysis).
 //!
 //! Screenshots are saved to `target/e2e-artifacts/` (or `$E2E_ARTIFACTS`).
 //! Chromium and chromedriver come from Debian's `chromium` and
@@ -1097,7 +1098,7 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
     };
     let mut finished: Option<String> = None;
     for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
-        let (c, _) = rig
+        let (c, downloads) = rig
             .browser_sized(&format!("layout-{size}"), Some((w, h)))
             .await;
         c.goto(&rig.base).await.expect("open the lobby");
@@ -1116,6 +1117,12 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
             )
             .await;
             assert_eq!(status, 201, "{r}");
+            c.execute(
+                "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: 0, token: arguments[1]}));",
+                vec![r["table"].clone(), r["token"].clone()],
+            )
+            .await
+            .expect("save the seat");
             finished = r["table"].as_str().map(str::to_string);
         }
         let inner = c
@@ -1226,6 +1233,11 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
                 "the game never ended"
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        if w < 600 {
+            // the end panel, the record, stepping, the stored analysis
+            a_finished_game_replays_move_by_move_with_its_analysis(&c, &rig.base, &id, &downloads)
+                .await;
         }
         c.goto(&format!("{}/replay/{id}?game=1", rig.base))
             .await
@@ -1530,11 +1542,8 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
         let v = wait_my_turn(&ann).await;
         let deadline = v["table"]["deadline_ms"].as_i64().expect("a deadline");
         assert_eq!(v["table"]["deadline_seat"], 0, "{v}");
-        let clock = wait_for(&ann, "#turn-clock")
-            .await
-            .text()
-            .await
-            .unwrap_or_default();
+        wait_for(&ann, "#turn-clock").await;
+        let clock = text_of(&ann, "#turn-clock").await;
         assert!(
             ["0:00", "0:01", "0:02", "0:03"].contains(&clock.as_str()),
             "the countdown shows {clock}"
@@ -1579,18 +1588,15 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // the log says so, in words
-    let auto = wait_for(&ann, "#move-log .log-entry.auto")
-        .await
-        .text()
-        .await
-        .unwrap_or_default();
+    wait_for(&ann, "#move-log .log-entry.auto").await;
+    let auto = text_of(&ann, "#move-log .log-entry.auto").await;
     assert!(
         auto.contains("time ran out") || auto.contains("away"),
         "an entry played for Ann: {auto}"
     );
     shot(&ann, "clock-away").await;
     // her next action takes the seat back; then she moves herself
-    click(&ann, "#back").await;
+    click_live(&ann, "#back").await;
     let start = Instant::now();
     loop {
         let (_, info) = fetch_json(&ann, &format!("/api/tables/{id}"), None).await;
@@ -1622,54 +1628,42 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
     let _ = ann.close().await;
 }
 
-/// Starts a 2-seat classic game against a bot with a 1 s timer that the
-/// page's person lets run out: after three timeouts a bot plays for them
-/// and the game runs to its end by itself. Returns the table id.
-async fn self_playing_table(c: &Client, base: &str) -> String {
-    open_new_table(
-        c,
-        base,
-        json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
-               "bots": [{"seat": 1, "level": "level:1"}],
-               "options": {"sequence_length": 4, "win_sequences": 1}}),
-    )
-    .await
-}
-
 /// Issue 13, replay and analysis: a finished game shows the end panel;
 /// its replay steps to every move (arrow keys, buttons, the slider
 /// follows); "Analyse" draws one point per position; reloading the replay
 /// shows the stored analysis without a new search.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_finished_game_replays_move_by_move_with_its_analysis() {
-    let _guard = SERIAL.lock().await;
-    let Some(rig) = Rig::start("replay") else {
-        return;
-    };
-    let (ann, downloads) = rig.browser("replay-ann").await;
-    ann.goto(&rig.base).await.expect("open the lobby");
-    let id = self_playing_table(&ann, &rig.base).await;
-    let title = c_text(&ann, "#endgame .end-title", 40).await;
+/// (Run inside `every_language_lays_out_on_a_phone_and_a_desktop`,
+/// which has the finished game: one browser rig less.)
+async fn a_finished_game_replays_move_by_move_with_its_analysis(
+    ann: &Client,
+    base: &str,
+    id: &str,
+    downloads: &Path,
+) {
+    ann.goto(&format!("{base}/?table={id}"))
+        .await
+        .expect("open the table");
+    let title = c_text(ann, "#endgame .end-title", 40).await;
     assert!(
         ["You won", "You lost"].contains(&title.as_str()),
         "end title: {title}"
     );
-    shot(&ann, "endgame").await;
-    let record = download_new(&ann, "#download", &downloads).await;
+    shot(ann, "endgame").await;
+    let record = download_new(ann, "#download", downloads).await;
     verify(&record);
-    click(&ann, "#replay-link").await;
-    wait_for(&ann, "#replay-slider").await;
+    click(ann, "#replay-link").await;
+    wait_for(ann, "#replay-slider").await;
     let r = ann
         .execute("return window.sequenceReplay;", vec![])
         .await
         .expect("the replay");
     let positions = r["positions"].as_u64().expect("positions");
-    let moves = server_log(&ann, &id).await.len() as u64;
+    let moves = server_log(ann, id).await.len() as u64;
     assert_eq!(positions, moves + 1);
     assert_eq!(r["k"], 0);
     // every move, one arrow key at a time
     for k in 1..positions {
-        press_on_page(&ann, ARROW_RIGHT).await;
+        press_on_page(ann, ARROW_RIGHT).await;
         let r = ann
             .execute(
                 "return [window.sequenceReplay.k, document.getElementById('replay-slider').value, \
@@ -1680,14 +1674,14 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
             .expect("where the replay is");
         assert_eq!(r, json!([k, k.to_string(), k - 1]), "after {k} steps");
     }
-    click(&ann, "#step-first").await;
+    click(ann, "#step-first").await;
     assert_eq!(
         ann.execute("return window.sequenceReplay.k;", vec![])
             .await
             .expect("k"),
         json!(0)
     );
-    click(&ann, "#step-next").await;
+    click(ann, "#step-next").await;
     assert_eq!(
         ann.execute("return window.sequenceReplay.k;", vec![])
             .await
@@ -1695,8 +1689,8 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
         json!(1)
     );
     // the analysis: one point per position
-    click(&ann, "#analyse").await;
-    wait_for(&ann, "svg.analysis-graph").await;
+    click(ann, "#analyse").await;
+    wait_for(ann, "svg.analysis-graph").await;
     let points = ann
         .execute(
             "return document.querySelectorAll('svg.analysis-graph .ana-point').length;",
@@ -1705,10 +1699,10 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
         .await
         .expect("points");
     assert_eq!(points, json!(positions));
-    shot(&ann, "replay-analysis").await;
+    shot(ann, "replay-analysis").await;
     // stored: a reload shows it at once, and the server answers from store
     ann.refresh().await.expect("reload");
-    wait_for(&ann, "#replay-slider").await;
+    wait_for(ann, "#replay-slider").await;
     let shown = ann
         .execute(
             "return [window.sequenceReplay.analysis, document.querySelectorAll('svg.analysis-graph .ana-point').length, \
@@ -1718,10 +1712,8 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis() {
         .await
         .expect("the reloaded replay");
     assert_eq!(shown, json!([positions, positions, false, false]));
-    let (status, a) =
-        fetch_json(&ann, &format!("/api/tables/{id}/analysis"), Some(json!({}))).await;
+    let (status, a) = fetch_json(ann, &format!("/api/tables/{id}/analysis"), Some(json!({}))).await;
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
-    let _ = ann.close().await;
 }
 
 /// The text of `css` once it is on the page (waiting up to `secs`).
@@ -1747,4 +1739,32 @@ async fn press_on_page(c: &Client, key: &str) {
         .send_keys(key)
         .await
         .expect("a key");
+}
+
+/// Clicks `css` on a page that redraws while it is clicked (bots moving):
+/// an element replaced between finding and clicking is found again.
+async fn click_live(c: &Client, css: &str) {
+    let mut last = String::new();
+    for _ in 0..20 {
+        match wait_for(c, css).await.click().await {
+            Ok(()) => return,
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("click {css}: {last}");
+}
+
+/// The text of the first `css` now (read in the page: no stale element
+/// on a page that redraws).
+async fn text_of(c: &Client, css: &str) -> String {
+    c.execute(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
+        vec![json!(css)],
+    )
+    .await
+    .expect("read the page")
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
 }
