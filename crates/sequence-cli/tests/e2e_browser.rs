@@ -1492,6 +1492,11 @@ async fn two_people_and_two_bots_see_every_move_in_their_logs() {
                 continue;
             }
             let marked = check_log(c, &id, *seat, who).await;
+            // the tab says whose turn it is: the mark on ours, none on
+            // the other person's
+            let titles = [text_of(&ann, "title").await, text_of(&bob, "title").await];
+            assert!(titles[k].starts_with('●'), "{who}'s tab: {titles:?}");
+            assert!(!titles[1 - k].starts_with('●'), "the other tab: {titles:?}");
             if turns[k] > 0 {
                 // the three other seats moved once each since
                 assert!(marked >= 3, "{who} sees {marked} moves since the last turn");
@@ -1507,6 +1512,12 @@ async fn two_people_and_two_bots_see_every_move_in_their_logs() {
         }
     }
     shot(&ann, "movelog-ann").await;
+    // the turn sound: off by default, the choice remembered over a reload
+    assert_eq!(text_of(&bob, "#sound").await, "Sound: off");
+    click(&bob, "#sound").await;
+    wait_for(&bob, "#sound[aria-pressed=\"true\"]").await;
+    bob.refresh().await.expect("reload");
+    wait_for(&bob, "#sound[aria-pressed=\"true\"]").await;
     let _ = ann.close().await;
     let _ = bob.close().await;
 }
