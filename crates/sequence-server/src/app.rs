@@ -7,7 +7,7 @@
 use crate::config::ServerConfig;
 use crate::db::{Db, DbError};
 use crate::limits::{echo, AddressLimiter};
-use crate::tables::{now_ms, Core, Event, SeatKind, Spec, Status, Table, TableError};
+use crate::tables::{now_ms, Auto, Core, Event, SeatKind, Spec, Status, Table, TableError};
 use sequence_common::Seat;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -29,6 +29,8 @@ pub struct App {
     pub cfg: ServerConfig,
     /// Per-address HTTP limiter.
     pub limiter: AddressLimiter,
+    /// The search worker: analyses of finished games, hints.
+    pub worker: crate::analysis::Worker,
     next_conn: AtomicU64,
 }
 
@@ -87,6 +89,7 @@ impl App {
             tables: std::sync::Mutex::new(HashMap::new()),
             cfg,
             limiter,
+            worker: crate::analysis::Worker::new(),
             next_conn: AtomicU64::new(1),
         }
     }
@@ -300,15 +303,6 @@ pub async fn commit(
         }
         Err(e) => return Err(e.into()),
     }
-    if (core.game_no, core.moves) != moves_before {
-        if let Some(Event::Move { mv }) = events.first() {
-            if let Some(s) = mv.get("seat").and_then(Value::as_u64) {
-                if let Some(f) = t.timed_out.get_mut(s as usize) {
-                    *f = false;
-                }
-            }
-        }
-    }
     t.core = core;
     if (t.core.game_no, t.core.moves) != moves_before || t.deadline.is_none() {
         t.reset_deadline();
@@ -391,34 +385,58 @@ fn shown_value(v: &Value) -> String {
     }
 }
 
-/// A bot's move to compute: for which seat, at which move of which game.
+/// A bot's move to compute: for which seat, at which move of which game,
+/// and whether it plays for a person (a seat away, a timeout).
 struct BotJob {
     seat: Seat,
     choose: crate::tables::BotMove,
     game_no: u32,
     moves: u32,
+    auto: Option<Auto>,
 }
 
-/// The move a bot must make at `t` now, if a bot is to move; else marks
-/// the bot task stopped.
+/// The level of the bot that plays for a person: a timeout's one move,
+/// and every move of a seat away (docs/api.md "Turn timer").
+pub const STAND_IN_LEVEL: &str = "level:2";
+
+/// The job of the bot that plays `seat`'s move now: the seat's own bot,
+/// or for a person the stand-in bot (`auto` says why).
+fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -> Option<BotJob> {
+    let s = c.seats.get(seat.index())?;
+    let level = match auto {
+        None => s.level.as_deref().unwrap_or("random"),
+        Some(_) => STAND_IN_LEVEL,
+    };
+    let seed =
+        u64::from_str_radix(&c.id, 16).unwrap_or(0) ^ ((c.game_no as u64) << 32) ^ c.moves as u64;
+    let live = c.live.as_ref()?;
+    let choose = if c.penalty.first() == Some(&seat.0) {
+        // the table-talk penalty (C10): a card to discard
+        let mv = live.penalty_move(seat, seed);
+        Box::new(move || mv) as crate::tables::BotMove
+    } else {
+        live.bot_move(seat, level, seed)
+    };
+    Some(BotJob {
+        seat,
+        choose,
+        game_no: c.game_no,
+        moves: c.moves,
+        auto,
+    })
+}
+
+/// The move a bot must make at `t` now, if a bot is to move (a bot's
+/// seat, or a person's marked away); else marks the bot task stopped.
 fn next_bot_job(t: &mut Table) -> Option<BotJob> {
     let job = (|| {
         let c = &t.core;
         let seat = c.to_act()?;
-        let s = c.seats.get(seat.index())?;
-        if s.kind != SeatKind::Bot {
+        if !c.bot_plays(seat) {
             return None;
         }
-        let level = s.level.as_deref().unwrap_or("random");
-        let seed = u64::from_str_radix(&c.id, 16).unwrap_or(0)
-            ^ ((c.game_no as u64) << 32)
-            ^ c.moves as u64;
-        Some(BotJob {
-            seat,
-            choose: c.live.as_ref()?.bot_move(seat, level, seed),
-            game_no: c.game_no,
-            moves: c.moves,
-        })
+        let is_bot = c.seats.get(seat.index())?.kind == SeatKind::Bot;
+        bot_job(c, seat, (!is_bot).then_some(Auto::Away))
     })();
     if job.is_none() {
         t.bot_running = false;
@@ -432,7 +450,7 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
         return;
     }
     let Some(seat) = t.core.to_act() else { return };
-    if t.core.seats.get(seat.index()).map(|s| s.kind) != Some(SeatKind::Bot) {
+    if !t.core.bot_plays(seat) {
         return;
     }
     t.bot_running = true;
@@ -464,7 +482,11 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
             return;
         };
         t.bot_running = false; // commit may restart us; we loop only on a conflict
-        match commit(&app, &tref, &mut t, vec![Event::Move { mv }]).await {
+        let event = match job.auto {
+            None => Event::Move { mv },
+            Some(auto) => Event::Auto { mv, auto },
+        };
+        match commit(&app, &tref, &mut t, vec![event]).await {
             Ok(()) => return,
             Err(e) => {
                 tracing::warn!("bot move at table {} refused: {e}", t.core.id);
@@ -478,24 +500,73 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
     }
 }
 
-/// Marks seats whose turn timer ran out (called every half second).
+/// Plays for seats whose time ran out (called five times a second): see
+/// [`run_out`].
 pub async fn check_timers(app: &Arc<App>) {
     let now = std::time::Instant::now();
     for tref in app.all_tables() {
         let Ok(mut t) = tref.try_lock() else { continue };
         if let Some((at, _, moves)) = t.deadline {
             if at <= now && moves == t.core.moves {
-                if let Some(seat) = t.core.to_act() {
-                    if let Some(f) = t.timed_out.get_mut(seat.index()) {
-                        *f = true;
-                    }
-                    t.deadline = None;
-                    tracing::info!(table = %t.core.id, seat = seat.0, "turn timer ran out");
-                    t.broadcast_views();
-                }
+                t.deadline = None;
+                run_out(app, &tref, &mut t);
             }
         }
     }
+}
+
+/// The seat to act at `t` ran out of time: the server answers for it.
+/// In a window asked out of turn (the Stacks Block window) it gives the
+/// default answer (no Block); on a turn a level-2 bot plays this one move
+/// for the seat (the seat stays its person's; the log says so), and after
+/// [`crate::tables::AWAY_AFTER`] timeouts in a row the seat is away: a bot
+/// plays it until its person acts again.
+pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
+    let Some(seat) = t.core.to_act() else { return };
+    tracing::info!(table = %t.core.id, seat = seat.0, "turn timer ran out");
+    let at = (t.core.game_no, t.core.moves);
+    let window = t.core.live.as_ref().is_some_and(|l| l.in_window());
+    // the default answer of a window, or a bot to choose the move
+    let answer: Result<Value, BotJob> = if window {
+        match t.core.live.as_ref().and_then(|l| l.window_default(seat)) {
+            Some(mv) => Ok(mv),
+            None => return,
+        }
+    } else {
+        match bot_job(&t.core, seat, Some(Auto::Timeout)) {
+            Some(job) => Err(job),
+            None => return,
+        }
+    };
+    let (app, tref) = (app.clone(), tref.clone());
+    tokio::spawn(async move {
+        let event = match answer {
+            Ok(mv) => Event::Auto {
+                mv,
+                auto: Auto::Window,
+            },
+            Err(job) => {
+                let Some(mv) = tokio::task::spawn_blocking(job.choose).await.ok().flatten() else {
+                    return;
+                };
+                Event::Auto {
+                    mv,
+                    auto: Auto::Timeout,
+                }
+            }
+        };
+        let mut t = tref.lock().await;
+        if (t.core.game_no, t.core.moves) != at {
+            return; // the seat moved after all
+        }
+        if let Err(e) = commit(&app, &tref, &mut t, vec![event]).await {
+            tracing::warn!(
+                "move for a seat out of time at table {} refused: {e}",
+                t.core.id
+            );
+            t.reset_deadline();
+        }
+    });
 }
 
 /// Adds a chat line of `seat` (already cleaned) to the table and sends it

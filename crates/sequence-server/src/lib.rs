@@ -12,8 +12,11 @@
 //!   token, with errors in words), [`error`] (error answers: the one place
 //!   a table refusal gets its HTTP status), [`limits`] (rate limits and
 //!   text caps), [`assets`] (the embedded web UI);
+//! * [`analysis`]: the search worker (analyses of finished games, hints)
+//!   off the async runtime;
 //! * [`config`]: settings; [`loadtest`]: the load tool.
 
+pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod auth;
@@ -55,6 +58,11 @@ pub struct ServeArgs {
     /// Pause before each bot move, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub bot_delay_ms: u64,
+    /// Search iterations per position of a finished game's analysis (the
+    /// most a request may ask for; each position's search runs on one
+    /// low-priority thread).
+    #[arg(long, default_value_t = analysis::ITERATIONS.1)]
+    pub analysis_iterations: u64,
 }
 
 /// A server running in the background (for tests and the load tool).
@@ -93,7 +101,7 @@ pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
     let addr = listener.local_addr()?;
     let timers = app.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        let mut tick = tokio::time::interval(Duration::from_millis(200));
         loop {
             tick.tick().await;
             app::check_timers(&timers).await;
@@ -191,6 +199,7 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             rate_limit: args.rate_limit,
             rate_burst: args.rate_burst,
             bot_delay: Duration::from_millis(args.bot_delay_ms),
+            analysis_iterations: args.analysis_iterations.max(1),
         };
         let running = start(cfg, &args.listen).await?;
         println!(

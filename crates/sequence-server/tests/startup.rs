@@ -12,6 +12,7 @@ fn cfg(db: String) -> ServerConfig {
         rate_limit: 0,
         rate_burst: 0,
         bot_delay: Duration::ZERO,
+        ..Default::default()
     }
 }
 
