@@ -7,11 +7,13 @@
 //! `cargo run --release -p sequence-bots --example ismcts_speed [SECONDS] [WHICH]`
 //!
 //! `WHICH`: `all` (the default), `classic` (the three classic figures),
-//! `default` (the classic default search only), `stacks`, or
+//! `default` (the classic tree and the classic default flat search), `stacks`, or
 //! `iterations:N` (exactly N iterations of the classic default search, for
 //! instruction counts).
 
-use sequence_bots::bench::{classic_iterations, classic_throughput, stacks_throughput, Throughput};
+use sequence_bots::bench::{
+    classic_flat_throughput, classic_iterations, classic_throughput, stacks_throughput, Throughput,
+};
 
 fn show(name: &str, t: Throughput) {
     let cpu = t
@@ -37,7 +39,7 @@ fn main() {
         .and_then(|n| n.parse().ok())
     {
         show(
-            &format!("classic 2p midgame, default (cut at {default})"),
+            &format!("classic 2p midgame, tree (cut at {default})"),
             classic_iterations(n, default),
         );
         return;
@@ -55,8 +57,12 @@ fn main() {
     }
     if classic || which == "default" {
         show(
-            &format!("classic 2p midgame, default (cut at {default})"),
+            &format!("classic 2p midgame, tree (cut at {default})"),
             classic_throughput(secs, default),
+        );
+        show(
+            "classic 2p midgame, default (flat, learned value)",
+            classic_flat_throughput(secs),
         );
     }
     if matches!(which.as_str(), "all" | "stacks") {

@@ -126,6 +126,32 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
     }
 }
 
+/// As [`classic_throughput`] for the classic default search, the flat
+/// root Monte Carlo of [`crate::classic::rollout`] (one playout per
+/// iteration: a candidate move, its policy moves, the learned value).
+pub fn classic_flat_throughput(seconds: f64) -> Throughput {
+    let view = classic_midgame(7);
+    let c0 = thread_cpu_ns();
+    let opts = crate::classic::rollout::RolloutOptions::default();
+    let evidence = crate::classic::inference::Evidence::of_view(
+        &view,
+        &crate::SearchConfig::default().classic,
+    );
+    let r = crate::classic::rollout::search(
+        &view,
+        &opts,
+        Budget::Time(Duration::from_secs_f64(seconds)),
+        1,
+        &evidence,
+    );
+    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
+    Throughput {
+        iterations: r.iterations,
+        wall: r.elapsed.as_secs_f64(),
+        cpu,
+    }
+}
+
 /// As [`classic_throughput`] with a budget of `iterations` (one tree): a
 /// fixed amount of work, for instruction counts.
 pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {

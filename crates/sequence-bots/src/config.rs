@@ -49,6 +49,22 @@ pub struct ClassicSearch {
     pub infer_depth: usize,
     /// Share of uniformly random moves in the tactical playout policy.
     pub random_share: f32,
+    /// Root Monte Carlo with common random numbers over greedy's best
+    /// candidate moves, scored by the learned value
+    /// ([`crate::classic::rollout`]), instead of the ISMCTS tree.
+    pub flat: bool,
+    /// Flat search: candidate moves, greedy's best this many (0: all).
+    pub candidates: usize,
+    /// Flat search: policy moves after a candidate before the learned
+    /// value (0: to the end of the game).
+    pub flat_cutoff: u32,
+    /// Flat search: with 3 seats or more, weigh deals by every other
+    /// seat's moves since our last turn ([`crate::classic::belief`]), not
+    /// only the seat before ours.
+    pub belief: bool,
+    /// Flat search: other teams play the greedy heuristic in playouts (a
+    /// model of the opponents), else the tactical policy.
+    pub greedy_opponents: bool,
 }
 
 impl Default for ClassicSearch {
@@ -62,6 +78,11 @@ impl Default for ClassicSearch {
             infer_temperature: crate::classic::inference::TEMPERATURE,
             infer_depth: crate::classic::inference::DEPTH,
             random_share: crate::classic::playout::RANDOM_SHARE,
+            flat: true,
+            candidates: crate::classic::rollout::CANDIDATES,
+            flat_cutoff: crate::classic::rollout::CUTOFF,
+            belief: false,
+            greedy_opponents: false,
         }
     }
 }

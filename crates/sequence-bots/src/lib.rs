@@ -8,7 +8,9 @@
 //! * [`bot`] builds a bot for a game from a name (a *spec*): `random`,
 //!   `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`, `ismcts:2s:4t`
 //!   (4 trees), `ismcts:5000it:c10` (classic: playouts cut after 10 moves),
-//!   `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM
+//!   `ismcts:3000it:tree` (the ISMCTS tree instead of the default flat
+//!   root Monte Carlo over the best candidate moves; `flat` asks for the
+//!   latter), `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM
 //!   ARGS…` (an outside program speaking the bot protocol,
 //!   docs/bot-protocol.md). Each game supplies its heuristic and search
 //!   through [`BotGame`]: [`classic`] and [`stacks`].
@@ -158,6 +160,10 @@ pub enum Spec {
         /// Classic only: random moves per playout before the evaluation
         /// (`c10`; 0 = to the end; `None` = the default).
         cutoff: Option<u32>,
+        /// `flat`: root Monte Carlo over the best candidate moves with
+        /// common random numbers; `tree`: the ISMCTS tree; `None`: the
+        /// game's default ([`SearchConfig`]).
+        flat: Option<bool>,
     },
     /// An outside program speaking the bot protocol.
     Command {
@@ -171,31 +177,27 @@ pub enum Spec {
 /// Default per-move time limit of `cmd:` bots.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
-/// The spec a level (1–5) stands for, for the terminal and browser UIs:
-/// 1 greedy with 40 % random moves (beginner), 2 greedy, 3 ismcts 150 ms on
-/// one core, 4 ismcts 400 ms on all cores, 5 ismcts 1 s on all cores (very
-/// strong).
+/// The spec a level (1–5) stands for, for the terminal and browser UIs.
+/// Each level wins at least 60 % of classic 2-player duplicate games
+/// against the level below (docs/bots.md): 1 to 4 are the greedy
+/// heuristic with 90 %, 60 %, 35 % and 12 % random moves, 5 the search
+/// (`ismcts:3000it:1t`). Budgets are iterations, so a level plays alike on
+/// any machine and under any load. [`level_elo`] gives each level's
+/// measured Elo.
 ///
 /// # Errors
 /// [`BotError::BadOption`] outside 1–5.
 pub fn level(n: u8) -> Result<Spec, BotError> {
     Ok(match n {
-        1 => Spec::Greedy { blunder: 0.4 },
-        2 => Spec::Greedy { blunder: 0.0 },
-        3 => Spec::Ismcts {
-            budget: Budget::Time(Duration::from_millis(150)),
+        1 => Spec::Greedy { blunder: 0.90 },
+        2 => Spec::Greedy { blunder: 0.60 },
+        3 => Spec::Greedy { blunder: 0.35 },
+        4 => Spec::Greedy { blunder: 0.12 },
+        5 => Spec::Ismcts {
+            budget: Budget::Iterations(3000),
             trees: Some(1),
             cutoff: None,
-        },
-        4 => Spec::Ismcts {
-            budget: Budget::Time(Duration::from_millis(400)),
-            trees: None,
-            cutoff: None,
-        },
-        5 => Spec::Ismcts {
-            budget: Budget::Time(Duration::from_secs(1)),
-            trees: None,
-            cutoff: None,
+            flat: None,
         },
         _ => {
             return Err(BotError::BadOption {
@@ -204,6 +206,18 @@ pub fn level(n: u8) -> Result<Spec, BotError> {
             })
         }
     })
+}
+
+/// Measured Elo of `level:1` … `level:5` (index 0 is level 1), classic
+/// Sequence, 2 players, on a scale where the uniformly random bot is
+/// 1000: each level's rating is the one below plus
+/// `400 · log10(p / (1 − p))` for its score `p` against it in duplicate
+/// arena games (docs/bots.md lists the games and intervals).
+pub const LEVEL_ELO: [u16; 5] = [1099, 1366, 1520, 1628, 1748];
+
+/// The measured Elo of a level (1–5, see [`LEVEL_ELO`]); `None` outside.
+pub fn level_elo(level: u8) -> Option<u16> {
+    LEVEL_ELO.get(usize::from(level).checked_sub(1)?).copied()
 }
 
 fn bad(spec: &str, why: impl Into<String>) -> BotError {
@@ -312,8 +326,14 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
             let mut budget = None;
             let mut trees = None;
             let mut cutoff = None;
+            let mut flat = None;
             for r in rest {
-                if let Some(c) = r
+                if r == "flat" || r == "tree" {
+                    if flat.is_some() {
+                        return Err(bad(spec, "flat or tree is given twice"));
+                    }
+                    flat = Some(r == "flat");
+                } else if let Some(c) = r
                     .strip_prefix('c')
                     .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
                 {
@@ -345,6 +365,7 @@ pub fn parse_spec(spec: &str) -> Result<Spec, BotError> {
                 budget: budget.unwrap_or(Budget::Time(Duration::from_millis(200))),
                 trees,
                 cutoff,
+                flat,
             })
         }
         _ => Err(BotError::Unknown(spec.to_string())),
@@ -382,7 +403,15 @@ pub fn bot_from<G: BotGame>(
             budget,
             trees,
             cutoff,
-        } => G::ismcts(name, seed, budget, trees, cutoff, config),
+            flat,
+        } => {
+            let mut config = *config;
+            if let Some(f) = flat {
+                config.classic.flat = f;
+                config.stacks.flat = f;
+            }
+            G::ismcts(name, seed, budget, trees, cutoff, &config)
+        }
         Spec::Command { command, move_time } => Box::new(
             protocol::ProgramBot::start(&command, G::KIND.name(), move_time, seed)
                 .map_err(|why| BotError::Program {
@@ -406,6 +435,20 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 mod tests {
     use super::*;
 
+    /// Every level is rated, each above the one below (the ladder of
+    /// docs/bots.md), and only levels 1–5 are.
+    #[test]
+    fn levels_rise_in_elo() {
+        assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]), "{LEVEL_ELO:?}");
+        assert_eq!(level_elo(1), Some(LEVEL_ELO[0]));
+        assert_eq!(level_elo(5), Some(LEVEL_ELO[4]));
+        assert_eq!(level_elo(0), None);
+        assert_eq!(level_elo(6), None);
+        for n in 1..=5 {
+            assert!(level(n).is_ok());
+        }
+    }
+
     #[test]
     fn specs_parse() {
         assert_eq!(parse_spec("random").unwrap(), Spec::Random);
@@ -415,7 +458,8 @@ mod tests {
             Spec::Ismcts {
                 budget: Budget::Time(Duration::from_millis(200)),
                 trees: None,
-                cutoff: None
+                cutoff: None,
+                flat: None
             }
         );
         assert_eq!(
@@ -423,9 +467,30 @@ mod tests {
             Spec::Ismcts {
                 budget: Budget::Iterations(5000),
                 trees: Some(2),
-                cutoff: None
+                cutoff: None,
+                flat: None
             }
         );
+        assert_eq!(
+            parse_spec("ismcts:3000it:1t:tree").unwrap(),
+            Spec::Ismcts {
+                budget: Budget::Iterations(3000),
+                trees: Some(1),
+                cutoff: None,
+                flat: Some(false)
+            }
+        );
+        assert!(matches!(
+            parse_spec("ismcts:flat").unwrap(),
+            Spec::Ismcts {
+                flat: Some(true),
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_spec("ismcts:flat:tree"),
+            Err(BotError::BadOption { .. })
+        ));
         assert_eq!(parse_spec("level:5").unwrap(), level(5).unwrap());
         assert_eq!(parse_spec("level(3)").unwrap(), level(3).unwrap());
         assert!(

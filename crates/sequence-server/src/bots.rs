@@ -11,7 +11,8 @@ use sequence_common::SeatView;
 use serde_json::Value;
 
 /// The bot levels a table may ask for: `random`, `greedy`, and `level:1`
-/// (beginner) … `level:5` (ISMCTS, 1 s a move; see `sequence_bots::level`).
+/// (beginner) … `level:5` (the search, 3,000 iterations a move; see
+/// `sequence_bots::level`).
 pub const LEVELS: [&str; 7] = [
     "random", "greedy", "level:1", "level:2", "level:3", "level:4", "level:5",
 ];

@@ -122,9 +122,8 @@ pub struct BotReply {
 
 /// One bot per seat (`sequence_bots::bot` with spec `level:N`), created on
 /// first use with a seed derived from the pool's seed and the seat, so a
-/// game with a fixed `--seed` is reproducible for the bots of levels 1–2
-/// (levels 3–5 search for a fixed time and so depend on the machine's
-/// speed).
+/// game with a fixed `--seed` is reproducible (every level's budget is
+/// counted in iterations, not time).
 pub struct BotPool {
     seed: u64,
     bots: HashMap<u8, AnyBot>,

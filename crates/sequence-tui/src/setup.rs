@@ -400,8 +400,12 @@ impl StartScreen {
                 if bots == 0 {
                     "no bots".into()
                 } else {
+                    // The level's measured strength (docs/bots.md).
+                    let elo = sequence_bots::level_elo(self.level)
+                        .map(|e| format!(" — about {e}"))
+                        .unwrap_or_default();
                     format!(
-                        "level {} for {bots} bot{}",
+                        "level {}{elo} for {bots} bot{}",
                         self.level,
                         if bots == 1 { "" } else { "s" }
                     )
@@ -442,6 +446,19 @@ mod tests {
         );
         assert!(refusal("6").contains("out of range"));
         assert!(refusal("strong").contains("not a bot level"));
+    }
+
+    /// The level picker names each level's measured Elo (docs/bots.md).
+    #[test]
+    fn the_level_picker_shows_the_measured_elo() {
+        let setup =
+            Setup::from_args("classic", Some(2), None, Some("3"), None, Some(1), None).unwrap();
+        let screen = StartScreen::new(setup);
+        let elo = sequence_bots::level_elo(3).expect("level 3 is rated");
+        assert_eq!(
+            screen.value(Field::Level),
+            format!("level 3 — about {elo} for 1 bot")
+        );
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub(crate) const ONE_EYED_COST: f64 = 40.0;
 pub(crate) const RACE_TWO_EYED_COST: f64 = 250.0;
 /// With 3 teams or more, greedy's extra cost of a one-eyed jack removal
 /// that breaks no opponent's four ([`greedy_scores`]).
-const RACE_ONE_EYED_COST: f64 = 100.0;
+pub(crate) const RACE_ONE_EYED_COST: f64 = 100.0;
 /// With 3 teams or more, greedy's value, per window, of removing the one
 /// opponent chip in a window that holds four of its own when it holds a
 /// card to fill the cleared space next turn (C6: not in the same turn).

@@ -4,12 +4,18 @@
 //! implements [`BotGame`] here. The random and program bots are those of
 //! every game ([`crate::RandomBot`], [`crate::protocol`]).
 
+pub mod belief;
+pub mod deals;
 pub mod eval;
+pub mod features;
 pub mod greedy;
 pub mod heuristic;
 pub mod inference;
 pub mod playout;
+pub mod rollout;
 pub mod search;
+pub mod value;
+pub mod vsearch;
 
 pub use greedy::{greedy_choice, GreedyBot};
 pub use heuristic::{
@@ -40,6 +46,11 @@ impl BotGame for Game {
         let mut config = *config;
         if let Some(c) = cutoff {
             config.classic.cutoff = c;
+            config.classic.flat_cutoff = c;
+        }
+        if config.classic.flat {
+            let opts = rollout::RolloutOptions::from(&config.classic);
+            return Box::new(rollout::RolloutBot::new(name, seed, budget, opts));
         }
         Box::new(IsmctsBot::new(name, seed, budget, trees, config))
     }

@@ -166,8 +166,9 @@ pub fn outcome(game: &Game) -> Rewards {
     r
 }
 
-/// Searches the view's position with ISMCTS, as the bot does but over the
-/// [`HINT_ROOT_MOVES`] moves the heuristic ranks highest: per move, visits
+/// Searches the view's position as the bot does (the flat search of
+/// [`super::rollout`] or the ISMCTS tree, as `config` says) but over at
+/// least the [`HINT_ROOT_MOVES`] moves the heuristic ranks highest: per move, visits
 /// and the estimated chance of the view's team to win (for `sequence
 /// hint`). The view must be on its seat's turn.
 pub fn analyse(
@@ -180,7 +181,15 @@ pub fn analyse(
     let mut cfg = *config;
     cfg.classic.root_moves = cfg.classic.root_moves.max(HINT_ROOT_MOVES);
     let evidence = inference::Evidence::of_view(view, &cfg.classic);
-    let mut report = search_view(view, budget, trees, seed, &cfg, &evidence);
+    let mut report = if cfg.classic.flat {
+        let mut opts = super::rollout::RolloutOptions::from(&cfg.classic);
+        if opts.candidates > 0 {
+            opts.candidates = opts.candidates.max(HINT_ROOT_MOVES);
+        }
+        super::rollout::search(view, &opts, budget, seed, &evidence)
+    } else {
+        search_view(view, budget, trees, seed, &cfg, &evidence)
+    };
     // A placement that wins at once comes first: a free dead-card exchange
     // (C6) before it wins as surely in the search's eyes, but a later win
     // is no better and only the immediate one is certain.
