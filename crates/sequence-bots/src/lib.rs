@@ -68,6 +68,11 @@ pub trait Bot<G: Rules>: Send {
 /// search bot and the search's analysis (`sequence hint`). Random and
 /// program bots are written once for every game.
 pub trait BotGame: Notation {
+    /// Iterations per move of `level:5`, the search level: per game, so
+    /// that the top level keeps its measured strength (classic 3,000;
+    /// Sequence Stacks 10,000, docs/bots.md).
+    const TOP_LEVEL_ITERATIONS: u64 = 3000;
+
     /// The heuristic bot; `blunder` is the chance (0–1) of a random move.
     fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Self>>;
 
@@ -396,6 +401,21 @@ pub fn bot_from<G: BotGame>(
     config: &SearchConfig,
 ) -> Result<Box<dyn Bot<G>>, BotError> {
     let name = name.trim().to_string();
+    // `level:5` searches with this game's own budget.
+    let spec = match spec {
+        Spec::Ismcts {
+            trees,
+            cutoff,
+            flat,
+            ..
+        } if name.to_ascii_lowercase().starts_with("level") => Spec::Ismcts {
+            budget: Budget::Iterations(G::TOP_LEVEL_ITERATIONS),
+            trees,
+            cutoff,
+            flat,
+        },
+        spec => spec,
+    };
     Ok(match spec {
         Spec::Random => Box::new(RandomBot::new(name, seed)),
         Spec::Greedy { blunder } => G::greedy(name, seed, blunder),

@@ -19,6 +19,8 @@ use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport};
 use sequence_stacks::{Decision, Game, SeatView};
 
 impl BotGame for Game {
+    const TOP_LEVEL_ITERATIONS: u64 = 10_000;
+
     fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Game>> {
         Box::new(GreedyBot::new(name, seed, blunder))
     }

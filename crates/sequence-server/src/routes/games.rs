@@ -1,6 +1,7 @@
 //! `GET /api/games`: the games the server offers, from their engines:
 //! player counts, team counts per player count, rule options with their
-//! defaults (the lobby builds its form from this, never from the rules).
+//! defaults, the bot levels and their measured Elo (the lobby builds its
+//! form from this, never from the rules).
 
 use crate::tables::{game_of, GameKind};
 use axum::Json;
@@ -15,6 +16,10 @@ pub async fn list_games() -> Json<Value> {
     Json(json!({
         "games": games,
         "bots": crate::bots::LEVELS,
+        // Measured Elo of each level (classic, 2 players; random = 1000).
+        "level_elo": (1..=5u8)
+            .filter_map(|n| sequence_bots::level_elo(n).map(|e| (format!("level:{n}"), e)))
+            .collect::<serde_json::Map<String, Value>>(),
         "turn_seconds": {"default_public": crate::routes::tables::PUBLIC_TURN_SECONDS, "min": 1, "max": 3600},
         "window_seconds": crate::tables::WINDOW_SECONDS,
         "away_after": crate::tables::AWAY_AFTER,

@@ -56,6 +56,13 @@ export function levelName(level) {
   return m ? t("bot.level", { n: num(Number(m[1])) }) : level;
 }
 
+/** A level for the lobby's picker: its name and, where measured, its Elo
+ * ("level 3 (about 1520)", GET /api/games `level_elo`). */
+function levelLabel(level, cat) {
+  const elo = cat && cat.level_elo && cat.level_elo[level];
+  return elo ? t("bot.level_elo", { level: levelName(level), elo: num(elo) }) : levelName(level);
+}
+
 export function showLobby(app) {
   let stopped = false;
   let timer = null;
@@ -134,7 +141,7 @@ export function showLobby(app) {
     for (let s = 1; s < form.players; s++) {
       const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; syncTimer(); } },
         h("option", { value: "human" }, t("lobby.seat_person")),
-        LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelName(l) }))));
+        LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelLabel(l, cat) }))));
       sel.value = form.seats[s];
       seatRows.push(h("div", { class: "field seat-choice" }, h("label", { for: `seat-${s}` }, t("lobby.seat_n", { n: num(s + 1) })), sel));
     }
