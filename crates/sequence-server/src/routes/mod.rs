@@ -5,6 +5,7 @@
 //! through [`crate::app`] and the table core, and answer refusals as
 //! [`ApiError`]s.
 
+pub mod instance;
 pub mod moves;
 pub mod records;
 pub mod seats;
@@ -40,6 +41,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/seats/{seat}/bot", post(seats::seat_bot))
         .route("/api/tables/{id}/rematch", post(tables::rematch))
         .route("/api/tables/{id}/ws", get(ws::handler))
+        .route("/api/instance", get(instance::instance))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             rate_limit,

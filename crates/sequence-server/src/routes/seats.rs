@@ -115,7 +115,7 @@ fn may_be_bot(t: &Table, seat: u8) -> Result<(), TableError> {
         SeatKind::Free | SeatKind::Left | SeatKind::Bot => true,
         SeatKind::Human => {
             t.timed_out.get(i).copied().unwrap_or(false)
-                || (t.core.status == Status::Playing && t.connected.get(i) == Some(&0))
+                || (t.core.status == Status::Playing && !t.seat_connected(i))
         }
     };
     if seat == 0 {
