@@ -4,9 +4,14 @@
 //! CPU second of the searching thread (the latter does not depend on other
 //! load on the machine).
 //!
-//! `cargo run --release -p sequence-bots --example ismcts_speed [SECONDS]`
+//! `cargo run --release -p sequence-bots --example ismcts_speed [SECONDS] [WHICH]`
+//!
+//! `WHICH`: `all` (the default), `classic` (the three classic figures),
+//! `default` (the classic default search only), `stacks`, or
+//! `iterations:N` (exactly N iterations of the classic default search, for
+//! instruction counts).
 
-use sequence_bots::bench::{classic_throughput, stacks_throughput, Throughput};
+use sequence_bots::bench::{classic_iterations, classic_throughput, stacks_throughput, Throughput};
 
 fn show(name: &str, t: Throughput) {
     let cpu = t
@@ -25,27 +30,43 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(3.0);
-    show(
-        "classic 2p midgame, playouts to the end",
-        classic_throughput(secs, 0),
-    );
-    show(
-        "classic 2p midgame, playouts cut at 10",
-        classic_throughput(secs, 10),
-    );
-    show(
-        &format!(
-            "classic 2p midgame, default (cut at {})",
-            sequence_bots::classic::DEFAULT_CUTOFF
-        ),
-        classic_throughput(secs, sequence_bots::classic::DEFAULT_CUTOFF),
-    );
-    show(
-        "stacks 2p midgame, default (root Monte Carlo)",
-        stacks_throughput(secs, false),
-    );
-    show(
-        "stacks 2p midgame, ISMCTS tree",
-        stacks_throughput(secs, true),
-    );
+    let which = std::env::args().nth(2).unwrap_or_else(|| "all".into());
+    let default = sequence_bots::classic::DEFAULT_CUTOFF;
+    if let Some(n) = which
+        .strip_prefix("iterations:")
+        .and_then(|n| n.parse().ok())
+    {
+        show(
+            &format!("classic 2p midgame, default (cut at {default})"),
+            classic_iterations(n, default),
+        );
+        return;
+    }
+    let classic = matches!(which.as_str(), "all" | "classic");
+    if classic {
+        show(
+            "classic 2p midgame, playouts to the end",
+            classic_throughput(secs, 0),
+        );
+        show(
+            "classic 2p midgame, playouts cut at 10",
+            classic_throughput(secs, 10),
+        );
+    }
+    if classic || which == "default" {
+        show(
+            &format!("classic 2p midgame, default (cut at {default})"),
+            classic_throughput(secs, default),
+        );
+    }
+    if matches!(which.as_str(), "all" | "stacks") {
+        show(
+            "stacks 2p midgame, default (root Monte Carlo)",
+            stacks_throughput(secs, false),
+        );
+        show(
+            "stacks 2p midgame, ISMCTS tree",
+            stacks_throughput(secs, true),
+        );
+    }
 }

@@ -8,16 +8,22 @@ use std::time::Duration;
 
 /// A 2-player classic midgame: a game dealt from `seed` after 30 random
 /// moves (about a third of the board covered), seen by the seat to move.
+/// Each move is picked uniformly from the legal moves sorted by key, so
+/// the position does not depend on how the engine lists or samples moves.
 pub fn classic_midgame(seed: u64) -> sequence_classic::SeatView {
     let config = Config::new(2, None, Options::default())
         .unwrap_or_else(|_| unreachable!("2 players is a legal table"));
     let mut rng = game_rng(seed);
     let (mut game, _) = Game::deal(config, &mut rng);
     let mut plies = 0;
+    let mut moves: Vec<sequence_classic::Move> = Vec::new();
     while plies < 30 && !game.is_over() {
-        let Some(mv) = game.random_move(&mut rng) else {
+        game.legal_moves(&mut moves);
+        moves.sort_by_key(Game::move_key);
+        if moves.is_empty() {
             break;
-        };
+        }
+        let mv = moves[rand::Rng::random_range(&mut rng, 0..moves.len())];
         let seat = game.turn();
         if game.apply(seat, mv, &mut RngReshuffler(&mut rng)).is_err() {
             break;
@@ -28,13 +34,26 @@ pub fn classic_midgame(seed: u64) -> sequence_classic::SeatView {
 }
 
 /// A 2-player Sequence Stacks midgame: dealt from `seed`, 40 random
-/// decisions in, seen by the seat that must decide.
+/// decisions in (each picked uniformly from the legal decisions in the
+/// order listed, which does not depend on how random play samples), seen
+/// by the seat that must decide.
 pub fn stacks_midgame(seed: u64) -> sequence_stacks::SeatView {
     let mut rng = game_rng(seed);
     let config = sequence_stacks::Config::new(2, sequence_stacks::Options::default())
         .unwrap_or_else(|_| unreachable!("2 players is a legal table"));
     let (mut game, _) = sequence_stacks::Game::deal(config, &mut rng);
-    game.playout(&mut rng, 40);
+    let mut list: Vec<sequence_stacks::Decision> = Vec::new();
+    for _ in 0..40 {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_moves(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let d = list[rand::Rng::random_range(&mut rng, 0..list.len())];
+        if game.apply(seat, d, &mut RngReshuffler(&mut rng)).is_err() {
+            break;
+        }
+    }
     let seat = game.to_act().unwrap_or(game.turn());
     game.view(seat)
 }
@@ -82,6 +101,20 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
         1,
         cutoff,
     );
+    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
+    Throughput {
+        iterations: r.iterations,
+        wall: r.elapsed.as_secs_f64(),
+        cpu,
+    }
+}
+
+/// As [`classic_throughput`] with a budget of `iterations` (one tree): a
+/// fixed amount of work, for instruction counts.
+pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {
+    let view = classic_midgame(7);
+    let c0 = thread_cpu_ns();
+    let r = crate::classic::analyse_with(&view, Budget::Iterations(iterations), Some(1), 1, cutoff);
     let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
     Throughput {
         iterations: r.iterations,

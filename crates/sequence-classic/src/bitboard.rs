@@ -38,6 +38,13 @@ impl Space {
         }
     }
 
+    /// The space of a bit index known to be a space (from a layout or a
+    /// mask of spaces); not checked.
+    #[inline]
+    pub(crate) const fn from_bit_unchecked(bit: u8) -> Space {
+        Space(bit)
+    }
+
     /// The bit index `row * 11 + col`.
     #[inline]
     pub const fn bit(self) -> u8 {
@@ -146,6 +153,18 @@ pub const BOARD: Bitboard = {
     Bitboard(b)
 };
 
+/// `SPACE_BITS[i]` = `1 << i`: a space's bit from a table, for updates
+/// the compiler must make on the whole `u128` (see `Game::place`).
+pub(crate) static SPACE_BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 /// The four free corners `a1 j1 a10 j10` (C1).
 pub const CORNERS: Bitboard =
     Bitboard((1u128 << 0) | (1u128 << 9) | (1u128 << 99) | (1u128 << 108));
@@ -188,29 +207,36 @@ impl Bitboard {
         if n >= self.count() {
             return None;
         }
+        Some(self.nth_unchecked(n))
+    }
+
+    /// The `n`-th space (0-based) in reading order, `n` below the count
+    /// (else some bit index, not necessarily a space): branch-free
+    /// narrowing by halves (conditional moves) and a byte table.
+    #[inline]
+    pub(crate) fn nth_unchecked(self, n: u32) -> Space {
         let lo = self.0 as u64;
         let lc = lo.count_ones();
-        let hi_half = (n >= lc) as u32;
-        let w = if hi_half == 1 {
-            (self.0 >> 64) as u64
-        } else {
-            lo
-        };
-        let mut n = n - hi_half * lc;
-        let mut off = hi_half * 64;
-        let mut w = w;
-        // Narrow by halves without branches.
-        for width in [32u32, 16, 8] {
-            let c = (w & ((1u64 << width) - 1)).count_ones();
-            let take = (n >= c) as u32;
-            n -= take * c;
-            let sh = take * width;
-            w >>= sh;
-            off += sh;
-        }
-        Some(Space(
-            (off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8,
-        ))
+        let high = n >= lc;
+        let mut w = if high { (self.0 >> 64) as u64 } else { lo };
+        let mut n = if high { n - lc } else { n };
+        let mut off = if high { 64 } else { 0 };
+        let c = (w as u32).count_ones();
+        let up = n >= c;
+        w = if up { w >> 32 } else { w };
+        n = if up { n - c } else { n };
+        off += if up { 32 } else { 0 };
+        let c = (w as u16).count_ones();
+        let up = n >= c;
+        w = if up { w >> 16 } else { w };
+        n = if up { n - c } else { n };
+        off += if up { 16 } else { 0 };
+        let c = (w as u8).count_ones();
+        let up = n >= c;
+        w = if up { w >> 8 } else { w };
+        n = if up { n - c } else { n };
+        off += if up { 8 } else { 0 };
+        Space((off + NTH_IN_BYTE[(w & 0xFF) as usize][n as usize & 7] as u32) as u8)
     }
 
     /// Iterates over the spaces in reading order.

@@ -110,6 +110,18 @@ impl Card {
         self.0 as usize
     }
 
+    /// The index as a byte (for lane arithmetic on hands).
+    #[inline]
+    pub(crate) const fn code_byte(self) -> u8 {
+        self.0
+    }
+
+    /// The card of a byte made by [`Card::code_byte`].
+    #[inline]
+    pub(crate) const fn from_code_byte(b: u8) -> Card {
+        Card(b)
+    }
+
     /// The rank.
     pub fn rank(self) -> Rank {
         Rank(self.0 % 13)
@@ -145,8 +157,9 @@ impl Card {
 
     /// The two standard decks of C1 (104 cards, each card twice), in index
     /// order (unshuffled).
+    #[inline]
     pub fn double_deck() -> [Card; 104] {
-        std::array::from_fn(|i| Card((i % 52) as u8))
+        DOUBLE_DECK
     }
 
     /// The label with a suit symbol, e.g. `7♥`, `10♦` is written `T♦`.
@@ -166,6 +179,17 @@ impl fmt::Debug for Card {
         fmt::Display::fmt(self, f)
     }
 }
+
+/// [`Card::double_deck`], built at compile time.
+const DOUBLE_DECK: [Card; 104] = {
+    let mut d = [Card(0); 104];
+    let mut i = 0;
+    while i < 104 {
+        d[i] = Card((i % 52) as u8);
+        i += 1;
+    }
+    d
+};
 
 /// A card code that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

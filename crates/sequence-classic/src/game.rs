@@ -14,7 +14,7 @@ use crate::card::Card;
 use crate::layout::Layout;
 use crate::moves::Move;
 use crate::options::{Config, NoPlay};
-use crate::sequences::{Sequence, Window};
+use crate::sequences::{add_to_lines, remove_from_lines, Lines, Window, LINE_CORNERS};
 use rand::Rng;
 use sequence_common::Seat;
 use serde::{Deserialize, Serialize};
@@ -27,21 +27,21 @@ pub const MAX_PLAYERS: usize = 12;
 pub const DECK_SIZE: usize = 104;
 /// Capacity of a hand (the largest hand is 7, C4).
 pub const MAX_HAND: usize = 8;
-/// Empty spaces per card at the start: 2 for every non-jack (C1).
-const FREE_START: [u8; 64] = {
-    let mut f = [0u8; 64];
-    let mut i = 0;
-    while i < 52 {
-        f[i] = 2;
-        i += 1;
-    }
+/// Every non-jack card, one bit per card index (C1): the cards with two
+/// spaces on the board.
+pub(crate) const NON_JACKS: u64 = {
+    let mut m = (1u64 << 52) - 1;
     let mut s = 0;
     while s < 4 {
-        f[s * 13 + 10] = 0;
+        m &= !(1u64 << (s * 13 + 10));
         s += 1;
     }
-    f
+    m
 };
+/// The two-eyed jacks J♦ and J♣ (C6), one bit per card index.
+pub(crate) const TWO_EYED: u64 = (1u64 << (2 * 13 + 10)) | (1u64 << (3 * 13 + 10));
+/// The one-eyed jacks J♠ and J♥ (C6), one bit per card index.
+pub(crate) const ONE_EYED: u64 = (1u64 << 10) | (1u64 << (13 + 10));
 
 /// Most sequences kept on the board at once.
 pub const MAX_SEQUENCES: usize = 24;
@@ -110,12 +110,23 @@ pub enum Status {
     Draw,
 }
 
-/// A hand of at most [`MAX_HAND`] cards. A played card's slot is taken by
-/// the hand's last card, and a drawn card goes last.
+/// A hand of at most [`MAX_HAND`] cards, in the order a person sees it: a
+/// played card leaves a gap that the later cards close up (they keep their
+/// order), and a drawn card goes last. Besides the ordered cards it keeps
+/// which cards it holds as bitsets (bit = card index) and the spaces its
+/// cards show, so that counting moves takes a few popcounts
+/// ([`Game::random_move`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
     pub(crate) cards: [Card; MAX_HAND],
     pub(crate) len: u8,
+    /// Cards held at least once.
+    pub(crate) kinds: u64,
+    /// Cards held twice (both copies of C1).
+    pub(crate) twice: u64,
+    /// The spaces of the non-jack cards held (C1: two per card), empty or
+    /// not: the empty ones are the hand's placements of natural cards (C6).
+    pub(crate) spaces: u128,
 }
 
 impl Default for Hand {
@@ -123,9 +134,15 @@ impl Default for Hand {
         Hand {
             cards: [Card::JS; MAX_HAND],
             len: 0,
+            kinds: 0,
+            twice: 0,
+            spaces: 0,
         }
     }
 }
+
+/// `0x0101…01`: one in every byte lane of a `u64`.
+const LANES: u64 = 0x0101_0101_0101_0101;
 
 impl Hand {
     /// The cards.
@@ -149,30 +166,66 @@ impl Hand {
     /// Whether the hand holds `c`.
     #[inline]
     pub fn contains(&self, c: Card) -> bool {
-        self.cards().contains(&c)
+        self.kinds >> c.index() & 1 != 0
     }
 
+    /// The distinct cards held, one bit per card index.
     #[inline]
-    pub(crate) fn push(&mut self, c: Card) {
+    pub(crate) fn kinds(&self) -> u64 {
+        self.kinds
+    }
+
+    /// Adds `c` last; `spaces` are its spaces on the board (none for a
+    /// jack).
+    #[inline]
+    pub(crate) fn push(&mut self, c: Card, spaces: u128) {
         if (self.len as usize) < MAX_HAND {
             self.cards[self.len as usize] = c;
             self.len += 1;
+            let bit = 1u64 << (c.index() & 63);
+            self.twice |= self.kinds & bit;
+            self.kinds |= bit;
+            self.spaces |= spaces;
         }
     }
 
+    /// The cards as the 8 byte lanes of a `u64` (lane `i` = `cards[i]`).
     #[inline]
-    pub(crate) fn remove(&mut self, c: Card) -> bool {
-        let n = self.len as usize;
-        match self.cards[..n].iter().position(|&x| x == c) {
-            Some(i) => {
-                // The others keep their order (a person's hand on screen
-                // does not shuffle; the drawn card goes last).
-                self.cards.copy_within(i + 1..n, i);
-                self.len -= 1;
-                true
-            }
-            None => false,
+    fn lanes(&self) -> u64 {
+        u64::from_le_bytes(self.cards.map(Card::code_byte))
+    }
+
+    /// Removes the first copy of `c` (whose spaces on the board are
+    /// `spaces`); the later cards move up one place and keep their order.
+    /// Branch-free lane arithmetic on a `u64`, no memmove. Returns whether
+    /// `c` was held.
+    #[inline]
+    pub(crate) fn remove(&mut self, c: Card, spaces: u128) -> bool {
+        let bit = 1u64 << (c.index() & 63);
+        if self.kinds & bit == 0 {
+            return false;
         }
+        let x = self.lanes();
+        // Lanes equal to `c` become zero; the lowest zero lane of `v` is
+        // flagged exactly (a borrow only flags lanes above a zero lane).
+        let v = x ^ (LANES * c.code_byte() as u64);
+        let zero = v.wrapping_sub(LANES) & !v & (LANES << 7);
+        let i = zero.trailing_zeros() & !7; // bit offset of the lane
+        if i as usize >= 8 * self.len as usize {
+            return false;
+        }
+        let low = x & ((1u64 << i) - 1);
+        // `i` is at most 56, so `i + 8` at most 64: shift in two steps.
+        let high = (x >> i >> 8) << i;
+        self.cards = (low | high).to_le_bytes().map(Card::from_code_byte);
+        self.len -= 1;
+        let two = self.twice & bit;
+        self.twice ^= two;
+        self.kinds ^= bit ^ two;
+        // The last copy takes its spaces with it.
+        let last = ((two == 0) as u128).wrapping_neg();
+        self.spaces &= !(spaces & last);
+        true
     }
 }
 
@@ -224,13 +277,21 @@ pub(crate) struct RuleTables {
     pub(crate) layout: Layout,
     pub(crate) players: u8,
     pub(crate) teams: u8,
-    /// `seat % teams` per seat (a table lookup beats a division).
-    pub(crate) seat_team: [u8; MAX_PLAYERS],
+    /// `seat % teams` per seat (a table lookup beats a division; every
+    /// `u8`, so that no index is checked).
+    pub(crate) seat_team: [u8; 256],
     pub(crate) hand_size: u8,
-    /// Per bit index: the spaces within `len - 1` steps along the lines.
-    pub(crate) star: [[u128; 4]; 110],
-    /// Per card index: its two spaces' bit indices, lower first (jacks: 0).
-    pub(crate) card_spaces: [[u8; 2]; 52],
+    /// Per bit index: the bit (by card index) of the card the space shows;
+    /// 0 for the corners and gap bits.
+    pub(crate) space_card_bit: [u64; 128],
+    /// Per bit index: 0 when the space is the first in reading order of
+    /// the two of its card, 1 when the second ([`Game::free`]).
+    pub(crate) space_side: [u8; 128],
+    /// Per bit index: the card the space shows (a jack for the corners
+    /// and gap bits, which no move names).
+    pub(crate) space_card: [Card; 128],
+    /// Per card index: its two spaces (none for jacks and past 51).
+    pub(crate) card_mask: [u128; 64],
     pub(crate) win: u8,
     pub(crate) len: u8,
     pub(crate) reshuffle: bool,
@@ -244,11 +305,17 @@ pub(crate) struct RuleTables {
 pub struct Game {
     pub(crate) rules: Arc<RuleTables>,
     pub(crate) chips: [Bitboard; 3],
+    /// Per team, its chips and the corners in the four line boards
+    /// ([`crate::sequences::LINE_BIT`]).
+    pub(crate) lines: [Lines; 3],
     pub(crate) occupied: Bitboard,
     pub(crate) locked: Bitboard,
-    /// Per card index: how many of its spaces are empty (jacks: 0).
-    pub(crate) free: [u8; 64],
-    pub(crate) seqs: [Sequence; MAX_SEQUENCES],
+    /// `free[0]`: the cards (bit = card index) whose first space in reading
+    /// order is empty; `free[1]`: whose second is. A non-jack in neither is
+    /// dead (C6).
+    pub(crate) free: [u64; 2],
+    /// The completed sequences (their masks: [`Window::mask`]).
+    pub(crate) seqs: [Window; MAX_SEQUENCES],
     pub(crate) seq_team: [u8; MAX_SEQUENCES],
     pub(crate) nseq: u8,
     pub(crate) seq_count: [u8; 3],
@@ -346,6 +413,12 @@ impl Game {
     /// dealer is not a seat.
     pub fn new(config: Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
         check_deck(deck)?;
+        Game::new_unchecked(config, dealer, deck)
+    }
+
+    /// [`Game::new`] for a deck known to be two standard decks (a shuffle
+    /// of [`Card::double_deck`]): no deck check.
+    fn new_unchecked(config: Config, dealer: Seat, deck: &[Card]) -> Result<Game, SetupError> {
         let players = config.players();
         if dealer.0 >= players {
             return Err(SetupError::Dealer(dealer.0));
@@ -354,17 +427,28 @@ impl Game {
         let rules = RuleTables {
             players,
             teams: config.teams(),
-            seat_team: std::array::from_fn(|s| s as u8 % config.teams()),
+            seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
-            star: crate::sequences::star_masks(config.sequence_length()),
-            card_spaces: std::array::from_fn(|i| {
-                let m = Card::from_index(i as u8).map_or(Bitboard::EMPTY, |c| layout.spaces_of(c));
-                let mut it = m.iter();
-                match (it.next(), it.next()) {
-                    (Some(a), Some(b)) => [a.bit(), b.bit()],
-                    _ => [0, 0],
-                }
+            space_card_bit: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| 1u64 << c.index())
+            }),
+            space_side: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| {
+                        u8::from(layout.spaces_of(c).first() != Space::from_bit(b as u8))
+                    })
+            }),
+            space_card: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .unwrap_or(Card::JS)
+            }),
+            card_mask: std::array::from_fn(|i| {
+                Card::from_index(i as u8).map_or(0, |c| layout.spaces_of(c).0)
             }),
             len: config.sequence_length(),
             reshuffle: !config.options().no_reshuffle,
@@ -381,15 +465,13 @@ impl Game {
         let first = dealer.next(players, sequence_common::Direction::Clockwise);
         let mut g = Game {
             chips: [Bitboard::EMPTY; 3],
+            lines: [LINE_CORNERS; 3],
             occupied: Bitboard::EMPTY,
             locked: Bitboard::EMPTY,
-            free: FREE_START,
-            seqs: [Sequence {
-                window: Window {
-                    start: first_space(),
-                    dir: crate::sequences::Dir::East,
-                },
-                mask: Bitboard::EMPTY,
+            free: [NON_JACKS; 2],
+            seqs: [Window {
+                start: first_space(),
+                dir: crate::sequences::Dir::East,
             }; MAX_SEQUENCES],
             seq_team: [0; MAX_SEQUENCES],
             nseq: 0,
@@ -424,27 +506,52 @@ impl Game {
             return Err(SetupError::Dealer(dealer.0));
         }
         let mut g = self.clone();
-        g.chips = [Bitboard::EMPTY; 3];
-        g.occupied = Bitboard::EMPTY;
-        g.locked = Bitboard::EMPTY;
-        g.free = FREE_START;
-        g.nseq = 0;
-        g.seq_count = [0; 3];
-        g.hands = [Hand::default(); MAX_PLAYERS];
         for (i, c) in deck.iter().rev().enumerate() {
             g.draw[i] = *c;
         }
-        g.draw_len = DECK_SIZE as u8;
-        g.ndiscard = 0;
-        g.dealer = dealer;
-        g.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
-        g.dead_done = false;
-        g.stuck_run = 0;
-        g.status = Status::Playing;
-        g.ply = 0;
-        g.last = None;
-        g.deal_hands();
+        g.start(dealer);
         Ok(g)
+    }
+
+    /// A random game of the same table for playouts and research
+    /// ([`sequence_common::Rules::fresh_deal`]): a uniformly random dealer
+    /// and deck order from `rng` by the fast shuffle
+    /// ([`sequence_common::rng::shuffle_batched`], four indices per 64-bit
+    /// draw; not the documented shuffle of [`Game::deal`] that records rely
+    /// on). The deck is built here, so it is not checked.
+    pub fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut g = self.clone();
+        g.draw = Card::double_deck();
+        sequence_common::rng::shuffle_batched(&mut g.draw, rng);
+        let players = self.rules.players as u64;
+        let dealer = ((rng.next_u32() as u64 * players) >> 32) as u8;
+        g.start(Seat(dealer));
+        g
+    }
+
+    /// Resets everything but the rules and the draw pile (already the whole
+    /// deck, top last) and deals from it by `dealer` (C5).
+    fn start(&mut self, dealer: Seat) {
+        self.chips = [Bitboard::EMPTY; 3];
+        self.lines = [LINE_CORNERS; 3];
+        self.occupied = Bitboard::EMPTY;
+        self.locked = Bitboard::EMPTY;
+        self.free = [NON_JACKS; 2];
+        self.nseq = 0;
+        self.seq_count = [0; 3];
+        for h in &mut self.hands[..self.rules.players as usize] {
+            *h = Hand::default();
+        }
+        self.draw_len = DECK_SIZE as u8;
+        self.ndiscard = 0;
+        self.dealer = dealer;
+        self.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
+        self.dead_done = false;
+        self.stuck_run = 0;
+        self.status = Status::Playing;
+        self.ply = 0;
+        self.last = None;
+        self.deal_hands();
     }
 
     fn deal_hands(&mut self) {
@@ -453,7 +560,7 @@ impl Game {
         for _ in 0..(self.rules.hand_size as usize * players as usize) {
             self.draw_len -= 1;
             let c = self.draw[self.draw_len as usize];
-            self.hands[s.index()].push(c);
+            self.hands[s.index()].push(c, self.rules.card_mask[c.index() & 63]);
             s = s.next(players, sequence_common::Direction::Clockwise);
         }
     }
@@ -464,7 +571,7 @@ impl Game {
         let dealer = cut_for_dealer(config.players(), rng);
         let mut deck = Card::double_deck();
         sequence_common::rng::shuffle(&mut deck, rng);
-        match Game::new(config, dealer, &deck) {
+        match Game::new_unchecked(config, dealer, &deck) {
             Ok(g) => (g, deck.to_vec()),
             Err(e) => unreachable!("a shuffled double deck is valid: {e}"),
         }
@@ -497,7 +604,7 @@ impl Game {
     /// The team of `seat` (`seat % teams`, C3).
     #[inline]
     pub fn team_of(&self, seat: Seat) -> Team {
-        Team(self.rules.seat_team[seat.index() % MAX_PLAYERS])
+        Team(self.rules.seat_team[seat.0 as usize])
     }
 
     /// Spaces in a sequence (5, or 4 with the house rule).
@@ -614,7 +721,7 @@ impl Game {
 
     /// Every completed sequence with its team.
     pub fn sequences(&self) -> impl Iterator<Item = (Team, Window)> + '_ {
-        (0..self.nseq as usize).map(move |i| (Team(self.seq_team[i]), self.seqs[i].window))
+        (0..self.nseq as usize).map(move |i| (Team(self.seq_team[i]), self.seqs[i]))
     }
 
     /// The board as 10 strings of 10 characters, row 1 first: `B G R` chips,
@@ -646,7 +753,14 @@ impl Game {
     /// Jacks are never dead.
     #[inline]
     pub fn is_dead(&self, card: Card) -> bool {
-        !card.is_jack() && self.free[card.index()] == 0
+        self.dead_cards() >> card.index() & 1 != 0
+    }
+
+    /// The dead cards (C6), one bit per card index: non-jacks with no empty
+    /// space.
+    #[inline]
+    pub(crate) fn dead_cards(&self) -> u64 {
+        NON_JACKS & !(self.free[0] | self.free[1])
     }
 
     /// The spaces `card` may take or clear now for the seat to move: empty
@@ -663,12 +777,7 @@ impl Game {
             if card.is_two_eyed_jack() {
                 Bitboard(BOARD.0 & !self.occupied.0 & !CORNERS.0)
             } else {
-                let opp = Bitboard(self.occupied.0 & !self.chips[team.index()].0);
-                if self.rules.removable {
-                    opp
-                } else {
-                    Bitboard(opp.0 & !self.locked.0)
-                }
+                self.removable(team)
             }
         } else {
             let m = self.rules.layout.spaces_of(card);
@@ -678,11 +787,87 @@ impl Game {
 
     /// Whether the seat to move has a card it can play (C6 step 2).
     pub fn has_play(&self) -> bool {
-        let team = self.team_of(self.turn);
-        self.hands[self.turn.index()]
-            .cards()
-            .iter()
-            .any(|&c| !self.targets_for(c, team).is_empty())
+        self.play_count() != 0
+    }
+
+    /// The number of plays (C6 step 2) of the seat to move: placements of
+    /// its distinct non-jack cards on their empty spaces, of each two-eyed
+    /// jack on every empty space, and removals by each one-eyed jack. A few
+    /// popcounts.
+    #[inline]
+    pub(crate) fn play_count(&self) -> u32 {
+        let kinds = self.hands[self.turn.index()].kinds();
+        let mut n = (kinds & self.free[0]).count_ones() + (kinds & self.free[1]).count_ones();
+        if kinds & (TWO_EYED | ONE_EYED) != 0 {
+            n += (kinds & TWO_EYED).count_ones() * self.empty_count();
+            n += (kinds & ONE_EYED).count_ones() * self.removable(self.team_of(self.turn)).count();
+        }
+        n
+    }
+
+    /// Empty spaces a two-eyed jack may take (every space but the corners
+    /// and the chips, C6).
+    #[inline]
+    pub(crate) fn empty_count(&self) -> u32 {
+        96 - self.occupied.count()
+    }
+
+    /// The chips a one-eyed jack of `team` may remove (C6, C8, C11).
+    #[inline]
+    pub(crate) fn removable(&self, team: Team) -> Bitboard {
+        let opp = self.occupied.0 & !self.chips[team.index() % 3].0;
+        if self.rules.removable {
+            Bitboard(opp)
+        } else {
+            Bitboard(opp & !self.locked.0)
+        }
+    }
+
+    /// Puts a chip of `team` on `at` (every board but the sequences).
+    #[inline]
+    pub(crate) fn add_chip(&mut self, team: Team, at: Space) {
+        let t = team.index() % 3;
+        add_to_lines(&mut self.lines[t], at, self.rules.len);
+        self.chips[t] = self.chips[t].with(at);
+        self.occupied = self.occupied.with(at);
+        self.cover(at);
+    }
+
+    /// Takes the chip off `at` (every board but the sequences).
+    #[inline]
+    pub(crate) fn remove_chip(&mut self, at: Space) {
+        for t in 0..3 {
+            self.chips[t] = self.chips[t].without(at);
+            remove_from_lines(&mut self.lines[t], at);
+        }
+        self.occupied = self.occupied.without(at);
+        self.uncover(at);
+    }
+
+    /// Covers `at` with a chip: the card it shows has one empty space fewer.
+    #[inline]
+    pub(crate) fn cover(&mut self, at: Space) {
+        let i = at.bit() as usize & 127;
+        let side = &mut self.free[self.rules.space_side[i] as usize & 1];
+        *side &= !self.rules.space_card_bit[i];
+    }
+
+    /// Clears `at`: the card it shows has one empty space more.
+    #[inline]
+    pub(crate) fn uncover(&mut self, at: Space) {
+        let i = at.bit() as usize & 127;
+        let side = &mut self.free[self.rules.space_side[i] as usize & 1];
+        *side |= self.rules.space_card_bit[i];
+    }
+
+    /// Whether a window of mask `m` shares at most one space with each
+    /// sequence of `team` (C8).
+    #[inline]
+    pub(crate) fn may_count(&self, team: Team, m: u128) -> bool {
+        let len = self.rules.len;
+        (0..self.nseq as usize).all(|i| {
+            self.seq_team[i] != team.0 || (self.seqs[i].mask_on_board(len).0 & m).count_ones() <= 1
+        })
     }
 
     // ----- used by views and determinization ------------------------------------
@@ -699,7 +884,7 @@ impl Game {
         let h = &mut self.hands[seat.index()];
         *h = Hand::default();
         for &c in cards {
-            h.push(c);
+            h.push(c, self.rules.card_mask[c.index() & 63]);
         }
     }
 

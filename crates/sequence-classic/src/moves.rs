@@ -23,6 +23,21 @@ impl Declaration {
         Declaration { windows }
     }
 
+    /// The declared windows as a fixed array and their number.
+    #[inline]
+    pub(crate) fn window_array(&self) -> ([Window; 8], usize) {
+        let mut out = [Window {
+            start: Space::from_bit_unchecked(0),
+            dir: crate::sequences::Dir::East,
+        }; 8];
+        let mut n = 0;
+        for w in self.windows.iter().flatten() {
+            out[n] = *w;
+            n += 1;
+        }
+        (out, n)
+    }
+
     /// The declared windows.
     pub fn windows(&self) -> impl Iterator<Item = Window> + '_ {
         self.windows.iter().flatten().copied()

@@ -6,7 +6,7 @@ use crate::bitboard::{Bitboard, CORNERS};
 use crate::card::Card;
 use crate::game::{Game, Hand, SetupError, Team, MAX_HAND, MAX_PLAYERS, MAX_SEQUENCES};
 use crate::options::Config;
-use crate::sequences::{Sequence, Window};
+use crate::sequences::Window;
 use sequence_common::Seat;
 
 /// An arbitrary position for [`Game::from_position`].
@@ -87,9 +87,7 @@ impl Game {
                     h.len()
                 )));
             }
-            for &c in h {
-                g.hands[s].push(c);
-            }
+            g.set_hand(Seat(s as u8), h);
         }
         g.set_hidden(&[], &draw);
         g.ndiscard = 0;
@@ -111,11 +109,7 @@ impl Game {
             if g.occupied.contains(sq) {
                 return Err(bad(format!("two chips on {sq}")));
             }
-            g.chips[team.index()] = g.chips[team.index()].with(sq);
-            g.occupied = g.occupied.with(sq);
-            if let Some(c) = g.rules.layout.card_at(sq) {
-                g.free[c.index()] -= 1;
-            }
+            g.add_chip(team, sq);
         }
         for &(team, w) in &pos.sequences {
             let mask = w.mask(g.rules.len);
@@ -130,7 +124,7 @@ impl Game {
             if n >= MAX_SEQUENCES {
                 return Err(bad("too many sequences".into()));
             }
-            g.seqs[n] = Sequence { window: w, mask };
+            g.seqs[n] = w;
             g.seq_team[n] = team.0;
             g.nseq += 1;
             g.seq_count[team.index()] += 1;

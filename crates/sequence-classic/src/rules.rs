@@ -92,13 +92,7 @@ impl Rules for Game {
     }
 
     fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
-        let mut deck = Card::double_deck();
-        sequence_common::rng::shuffle_fast(&mut deck, rng);
-        let dealer = Seat(rng.random_range(0..self.players()));
-        match self.redeal(dealer, &deck) {
-            Ok(g) => g,
-            Err(e) => unreachable!("a shuffled double deck is valid: {e}"),
-        }
+        Game::fresh_deal(self, rng)
     }
 
     fn config(&self) -> &Config {

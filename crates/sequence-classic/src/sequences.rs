@@ -49,7 +49,8 @@ impl Dir {
         }
     }
 
-    fn index(self) -> usize {
+    #[inline]
+    pub(crate) const fn index(self) -> usize {
         self as usize
     }
 }
@@ -83,11 +84,36 @@ impl Window {
         w.at(len - 1).map(|_| w)
     }
 
-    /// Its `len` spaces as a mask.
+    /// Its `len` spaces as a mask (those on the board): one shift when
+    /// the window fits on the board.
+    #[inline]
     pub fn mask(self, len: u8) -> Bitboard {
-        (0..len)
-            .filter_map(|i| self.at(i))
-            .fold(Bitboard::EMPTY, |b, s| b.with(s))
+        let (dr, dc) = self.dir.delta();
+        let n = len as i16 - 1;
+        let r = self.start.row() as i16 + dr as i16 * n;
+        let c = self.start.col() as i16 + dc as i16 * n;
+        if (1..=5).contains(&len) && (0..10).contains(&r) && (0..10).contains(&c) {
+            self.mask_on_board(len)
+        } else {
+            (0..len)
+                .filter_map(|i| self.at(i))
+                .fold(Bitboard::EMPTY, |b, s| b.with(s))
+        }
+    }
+
+    /// [`Window::mask`] of a window known to fit on the board (a completed
+    /// sequence, a run of chips), `len` at most 5: the direction's
+    /// `len` steps shifted to the start.
+    #[inline]
+    pub(crate) fn mask_on_board(self, len: u8) -> Bitboard {
+        let s = self.dir.step() as u32;
+        let mut base = 0u128;
+        let mut i = 0;
+        while i < len as u32 && i < 5 {
+            base |= 1u128 << (i * s);
+            i += 1;
+        }
+        Bitboard(base << (self.start.bit() as u32 & 127))
     }
 
     /// Its last space.
@@ -206,6 +232,21 @@ impl Completions {
     /// sequences `existing`.
     #[inline]
     pub fn find(own: Bitboard, p: Space, len: u8, existing: &[Sequence]) -> Completions {
+        Completions::find_with(own, p, len, |m| {
+            existing.iter().all(|e| (e.mask.0 & m).count_ones() <= 1)
+        })
+    }
+
+    /// As [`Completions::find`], with `ok(mask)` saying whether a window of
+    /// that mask shares at most one space with each of the team's
+    /// sequences (C8). No allocation.
+    #[inline]
+    pub(crate) fn find_with(
+        own: Bitboard,
+        p: Space,
+        len: u8,
+        ok: impl Fn(u128) -> bool,
+    ) -> Completions {
         let mut out = Completions::default();
         for dir in Dir::ALL {
             let s = dir.step();
@@ -225,19 +266,23 @@ impl Completions {
             if nb + nf + 1 < len {
                 continue;
             }
-            out.fill_dir(dir, p, len, nb, nf, existing);
+            out.fill_dir(dir, p, len, nb, nf, &ok);
         }
         out
     }
 
-    #[cold]
-    fn fill_dir(&mut self, dir: Dir, p: Space, len: u8, nb: u8, nf: u8, existing: &[Sequence]) {
+    fn fill_dir(
+        &mut self,
+        dir: Dir,
+        p: Space,
+        len: u8,
+        nb: u8,
+        nf: u8,
+        ok_mask: &impl Fn(u128) -> bool,
+    ) {
         let s = dir.step();
         let d = dir.index();
-        let ok = |w: Window| {
-            let m = w.mask(len);
-            existing.iter().all(|e| (e.mask & m).count() <= 1)
-        };
+        let ok = |w: Window| ok_mask(w.mask(len).0);
         // Starts at p - k*s for k from nb down to 0, kept when the window
         // still reaches len spaces within the run.
         let mut i = 0;
@@ -283,27 +328,45 @@ impl Completions {
 
     /// The windows taken when the move names none (C8a): per direction the
     /// most, choosing the first (or last) window in reading order.
-    pub fn default_choice(&self, last: bool) -> impl Iterator<Item = Window> + '_ {
-        (0..4).flat_map(move |d| {
-            let mut v: [Option<Window>; 2] = [None, None];
+    pub fn default_choice(&self, last: bool) -> impl Iterator<Item = Window> {
+        let (ws, n) = self.default_windows(last);
+        ws.into_iter().take(n)
+    }
+
+    /// [`Completions::default_choice`] as a fixed array and its length (no
+    /// allocation, no iterator chain: the playout path).
+    #[inline]
+    pub(crate) fn default_windows(&self, last: bool) -> ([Window; 8], usize) {
+        let mut out = [Window {
+            start: Space::from_bit(0).unwrap_or_else(|| unreachable!("a1 is a space")),
+            dir: Dir::East,
+        }; 8];
+        let mut n = 0;
+        for d in 0..4 {
             match self.best[d] {
                 2 => {
                     if let Some((a, b)) = self.pair[d] {
-                        v = [Some(a), Some(b)];
+                        out[n] = a;
+                        out[n + 1] = b;
+                        n += 2;
                     }
                 }
                 1 => {
                     let c = self.cands[d].iter().flatten();
-                    v[0] = if last {
+                    let w = if last {
                         c.last().copied()
                     } else {
                         c.copied().next()
                     };
+                    if let Some(w) = w {
+                        out[n] = w;
+                        n += 1;
+                    }
                 }
                 _ => {}
             }
-            v.into_iter().flatten()
-        })
+        }
+        (out, n)
     }
 
     /// Every choice of windows that makes the most sequences (for bots and
@@ -369,79 +432,191 @@ impl Completions {
     }
 }
 
-/// Whether a run of `len` chips of `own` (team chips plus corners) passes
-/// through `at`, in any direction. `star` holds the spaces within `len-1`
-/// steps of `at` along the four lines: with fewer than `len-1` own chips
-/// there, no run is possible (the usual case, one popcount). Otherwise
-/// branch-free shifts find runs (ENGINE-NOTES.md).
-#[inline]
-pub(crate) fn is_sequence_possible(own: Bitboard, at: Space, len: u8, star: &[u128; 4]) -> bool {
-    let need = len as u32 - 1;
-    let x = own.0;
-    let bit = 1u128 << at.bit();
-    // Constant shifts per direction: 1 (→), 11 (↓), 12 (↘), 10 (↙).
-    macro_rules! dir {
-        ($k:expr, $s:expr) => {{
-            if (x & star[$k]).count_ones() >= need {
-                let covered = if len == 5 {
-                    runs_cover::<5, $s>(x)
-                } else {
-                    runs_cover::<4, $s>(x)
-                };
-                if covered & bit != 0 {
-                    return true;
-                }
-            }
-        }};
-    }
-    dir!(0, 1);
-    dir!(1, 11);
-    dir!(2, 12);
-    dir!(3, 10);
-    false
-}
+// ----- line boards ------------------------------------------------------------
+//
+// Besides its chips in the board's own layout, each team keeps four *line
+// boards*, one per direction of [`Dir::ALL`]: the same chips (and the
+// corners, which count for every team, C8) laid out so that every line of
+// that direction (the rows, the columns, the diagonals ↘ and ↙ of at least
+// 4 spaces; shorter ones never hold a sequence) is a run of consecutive
+// bits of one `u64`, one clear bit between lines, at least 4 clear bits
+// before the first line and after the last. A line board is two `u64`
+// words (rows 1–5 and 6–10; columns a–e and f–j; diagonals up to and from
+// the longest one). The 9 spaces of a line centred on a space are then 9
+// consecutive bits of one word, read with one shift, and a table gives the
+// run through the centre ([`RUNS`]): whether a placement made a sequence,
+// and how long its lines are, costs four shifts and four lookups.
 
-/// The spaces covered by runs of `L` set bits of `x` in steps of `S`.
-#[inline]
-fn runs_cover<const L: u32, const S: u32>(x: u128) -> u128 {
-    let mut run = x;
-    let mut i = 1;
-    while i < L {
-        run &= x >> (i * S);
-        i += 1;
-    }
-    let mut cover = run;
-    let mut i = 1;
-    while i < L {
-        cover |= run << (i * S);
-        i += 1;
-    }
-    cover
-}
+/// Clear bits before the first line of a word.
+const LINE_PAD: u8 = 4;
 
-/// Per space and direction, the spaces within `len - 1` steps of it along
-/// that line (a run through the space needs `len - 1` own chips there).
-pub(crate) fn star_masks(len: u8) -> [[u128; 4]; 110] {
-    let mut out = [[0u128; 4]; 110];
-    for sq in Space::all() {
-        for (k, d) in crate::sequences::Dir::ALL.iter().enumerate() {
-            let (dr, dc) = d.delta();
-            let mut m = 0u128;
-            for step in 1..len as i16 {
-                for sign in [-1i16, 1] {
-                    let r = sq.row() as i16 + sign * step * dr as i16;
-                    let c = sq.col() as i16 + sign * step * dc as i16;
-                    if (0..10).contains(&r) && (0..10).contains(&c) {
-                        if let Some(t) = Space::new(r as u8, c as u8) {
-                            m |= 1u128 << t.bit();
-                        }
+/// Where a space on no line board goes (a space of a diagonal too short
+/// for a sequence): a bit of the second word whose 9-bit window is always
+/// clear.
+const LINE_NOWHERE: u8 = 64 + 60;
+
+/// `LINE_AT[bit][d]`: where the space with bit index `bit` is in the line
+/// board of direction `d` (index of [`Dir::ALL`]): `64 × word + bit`, the
+/// bit at least 4 and at most 59. Gap bits and bits past the board:
+/// [`LINE_NOWHERE`].
+pub(crate) static LINE_AT: [[u8; 4]; 128] = {
+    let mut t = [[LINE_NOWHERE; 4]; 128];
+    let mut r = 0;
+    while r < 10 {
+        let mut c = 0;
+        while c < 10 {
+            let b = r * 11 + c;
+            // → rows and ↓ columns: five lines of 10 spaces and a gap per
+            // word.
+            t[b][0] = ((r / 5) * 64 + LINE_PAD as usize + (r % 5) * 11 + c) as u8;
+            t[b][1] = ((c / 5) * 64 + LINE_PAD as usize + (c % 5) * 11 + r) as u8;
+            // ↘ diagonal k = r - c + 9 and ↙ diagonal k = r + c, each of
+            // 10 - |k - 9| spaces, along which the row grows; k = 3 … 9 in
+            // the first word, 10 … 15 in the second.
+            let ks = [r + 9 - c, r + c];
+            let pos = [if r < c { r } else { c }, (r + c).saturating_sub(9)];
+            let mut i = 0;
+            while i < 2 {
+                let k = ks[i];
+                if k >= 3 && k <= 15 {
+                    let (word, first) = if k <= 9 { (0, 3) } else { (1, 10) };
+                    let mut off = LINE_PAD as usize;
+                    let mut j = first;
+                    while j < k {
+                        let l = if j <= 9 { j + 1 } else { 19 - j };
+                        off += l + 1;
+                        j += 1;
                     }
+                    let along = if i == 0 { pos[0] } else { r - pos[1] };
+                    t[b][2 + i] = (word * 64 + off + along) as u8;
                 }
+                i += 1;
             }
-            out[sq.bit() as usize][k] = m;
+            c += 1;
         }
+        r += 1;
+    }
+    t
+};
+
+/// `LINE_MASK[bit][d]`: the bit of [`LINE_AT`] in its word (0 for a space
+/// on no line board): a value from a table, so that updates are made on
+/// the whole word (see `Game::place`).
+pub(crate) static LINE_MASK: [[u64; 4]; 128] = {
+    let mut t = [[0u64; 4]; 128];
+    let mut b = 0;
+    while b < 128 {
+        let mut d = 0;
+        while d < 4 {
+            if LINE_AT[b][d] != LINE_NOWHERE {
+                t[b][d] = 1u64 << (LINE_AT[b][d] % 64);
+            }
+            d += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// One team's four line boards (index of [`Dir::ALL`]), two words each.
+pub(crate) type Lines = [[u64; 2]; 4];
+
+/// The four corners in each line board: every team's line boards start
+/// from these (a corner counts as a chip of every colour, C8).
+pub(crate) const LINE_CORNERS: Lines = {
+    let mut t = [[0u64; 2]; 4];
+    let corners = [0usize, 9, 99, 108];
+    let mut i = 0;
+    while i < 4 {
+        let mut d = 0;
+        while d < 4 {
+            let at = LINE_AT[corners[i]][d];
+            t[d][(at / 64) as usize] |= LINE_MASK[corners[i]][d];
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `RUNS[len - 4][pattern]` for 9 spaces of a line centred on a chip (bit
+/// 4 of `pattern`): bits 0–2 the chips just before the centre, bits 3–5
+/// just after it (each counted up to `len - 1`), bit 7 set when the run
+/// through the centre holds `len` chips (a sequence, C8).
+pub(crate) static RUNS: [[u8; 512]; 2] = {
+    let mut t = [[0u8; 512]; 2];
+    let mut l = 0;
+    while l < 2 {
+        let len = l + 4;
+        let mut p = 0;
+        while p < 512 {
+            let mut nb = 0;
+            while nb < len - 1 && (p >> (3 - nb)) & 1 == 1 {
+                nb += 1;
+            }
+            let mut nf = 0;
+            while nf < len - 1 && (p >> (5 + nf)) & 1 == 1 {
+                nf += 1;
+            }
+            let full = if p >> 4 & 1 == 1 && nb + nf + 1 >= len {
+                0x80
+            } else {
+                0
+            };
+            t[l][p] = (nb | nf << 3 | full) as u8;
+            p += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// Adds a chip on `at` to a team's line boards and returns the [`RUNS`]
+/// entries of `at` in each direction of [`Dir::ALL`] (a sequence through
+/// `at` when bit 7 is set, [`any_sequence`]). `len` is 4 or 5.
+#[inline(always)]
+pub(crate) fn add_to_lines(lines: &mut Lines, at: Space, len: u8) -> [u8; 4] {
+    let b = at.bit() as usize & 127;
+    let runs = &RUNS[(len == 5) as usize];
+    let mut out = [0u8; 4];
+    for d in 0..4 {
+        let pos = LINE_AT[b][d];
+        let word = &mut lines[d][(pos >> 6) as usize & 1];
+        let w = *word | LINE_MASK[b][d];
+        *word = w;
+        out[d] = runs[(w >> ((pos & 63) - LINE_PAD)) as usize & 0x1FF];
     }
     out
+}
+
+/// The [`RUNS`] entries of `at` (holding a chip) in a team's line boards.
+#[inline]
+pub(crate) fn line_runs(lines: &Lines, at: Space, len: u8) -> [u8; 4] {
+    let b = at.bit() as usize & 127;
+    let runs = &RUNS[(len == 5) as usize];
+    let mut out = [0u8; 4];
+    for d in 0..4 {
+        let pos = LINE_AT[b][d];
+        let w = lines[d][(pos >> 6) as usize & 1];
+        out[d] = runs[(w >> ((pos & 63) - LINE_PAD)) as usize & 0x1FF];
+    }
+    out
+}
+
+/// Takes the chip on `at` off a team's line boards.
+#[inline]
+pub(crate) fn remove_from_lines(lines: &mut Lines, at: Space) {
+    let b = at.bit() as usize & 127;
+    for d in 0..4 {
+        lines[d][(LINE_AT[b][d] >> 6) as usize & 1] &= !LINE_MASK[b][d];
+    }
+}
+
+/// Whether a run of `len` chips passes through `at` in any direction (C8):
+/// `runs` from [`add_to_lines`] or [`line_runs`].
+#[inline(always)]
+pub(crate) fn any_sequence(runs: [u8; 4]) -> bool {
+    u32::from_le_bytes(runs) & 0x8080_8080 != 0
 }
 
 #[cfg(test)]
@@ -466,6 +641,76 @@ mod tests {
         assert_eq!(Window::from_ends(sq("a6"), sq("e2"), 5).unwrap(), w);
         assert!(Window::from_ends(sq("a1"), sq("e6"), 5).is_err());
         assert_eq!(w.mask(5).count(), 5);
+    }
+
+    /// The line boards read the same runs as walking the board (C8): every
+    /// space, direction and sequence length over random chip sets.
+    #[test]
+    fn line_boards_read_the_runs_of_the_board() {
+        use rand::Rng;
+        let mut rng = sequence_common::rng::playout_rng(3);
+        for _ in 0..300 {
+            let mut own = CORNERS.0;
+            let mut lines = LINE_CORNERS;
+            for sq in Space::all() {
+                if rng.random_bool(0.55) && !sq.is_corner() {
+                    own |= sq.bb().0;
+                    add_to_lines(&mut lines, sq, 5);
+                }
+            }
+            for len in [4u8, 5] {
+                for at in Space::all() {
+                    let here = own | at.bb().0;
+                    let mut ls = lines;
+                    let runs = add_to_lines(&mut ls, at, len);
+                    assert_eq!(runs, line_runs(&ls, at, len));
+                    if own & at.bb().0 == 0 {
+                        remove_from_lines(&mut ls, at);
+                        assert_eq!(ls, lines, "{at}");
+                    }
+                    for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                        let s = dir.step();
+                        let (mut nb, mut q) = (0u8, at.bit());
+                        while nb < len - 1 && q >= s && here >> (q - s) & 1 != 0 {
+                            q -= s;
+                            nb += 1;
+                        }
+                        let (mut nf, mut q) = (0u8, at.bit());
+                        while nf < len - 1 && q + s < 110 && here >> (q + s) & 1 != 0 {
+                            q += s;
+                            nf += 1;
+                        }
+                        let full = nb + nf + 1 >= len;
+                        assert_eq!(runs[d] & 0x80 != 0, full, "{at} {dir:?}");
+                        if full {
+                            assert_eq!(runs[d] & 7, nb, "{at} {dir:?}");
+                            assert_eq!(runs[d] >> 3 & 7, nf, "{at} {dir:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A window's mask holds its spaces on the board, by one shift when
+    /// it fits (C8).
+    #[test]
+    fn window_masks_hold_the_spaces_on_the_board() {
+        for len in [4u8, 5] {
+            for start in Space::all() {
+                for dir in Dir::ALL {
+                    let w = Window { start, dir };
+                    let want = (0..len)
+                        .filter_map(|i| w.at(i))
+                        .fold(Bitboard::EMPTY, |b, s| b.with(s));
+                    assert_eq!(w.mask(len), want, "{w:?}");
+                    if Window::new(start, dir, len).is_some() {
+                        assert_eq!(w.mask_on_board(len), want, "{w:?}");
+                        assert_eq!(want.count(), len as u32);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

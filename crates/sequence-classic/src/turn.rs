@@ -4,49 +4,87 @@
 //! (C9), the draw after a full round of passes (C6a), the draw of a card and
 //! the reshuffle (C7).
 
-use crate::bitboard::{Bitboard, Space, CORNERS};
+use crate::bitboard::{Bitboard, Space, CORNERS, SPACE_BITS};
 use crate::card::Card;
-use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES};
+use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES, ONE_EYED, TWO_EYED};
 use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::NoPlay;
-use crate::sequences::{is_sequence_possible, Completions, Sequence, Window};
+use crate::sequences::{add_to_lines, any_sequence, line_runs, Completions, Dir, Window};
 use sequence_common::{MoveSink, Reshuffler, Seat};
 
 impl Game {
     // ----- move generation ---------------------------------------------------
 
     /// Fills `out` with every legal move of the seat to move: dead-card
-    /// exchanges first (when allowed), then plays in hand order; a pass (or
-    /// stuck discards) only when no play exists (C6, C6a). Distinct cards
-    /// only: two copies of a card give one set of moves. Placements carry no
-    /// declaration (the engine's default choice, C8a). Empty when the game
-    /// is over.
+    /// exchanges first (when allowed, in hand order), then the placements
+    /// of natural cards by space in reading order, then the jacks' plays
+    /// (in hand order); a pass (or stuck discards) only when no play exists
+    /// (C6, C6a). Distinct cards only: two copies of a card give one set of
+    /// moves. Placements carry no declaration (the engine's default choice,
+    /// C8a). Empty when the game is over.
+    #[inline]
     pub fn legal_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
         out.clear();
         if self.is_over() {
             return;
         }
+        let hand = &self.hands[self.turn.index()];
+        let kinds = hand.kinds();
+        if !self.dead_done && kinds & self.dead_cards() != 0 {
+            self.push_dead_moves(out);
+        }
+        // A space shows one card: the hand's placements are the empty
+        // spaces its natural cards show.
+        let natural = hand.spaces & !self.occupied.0;
+        for (base, half) in [(0u32, natural as u64), (64, (natural >> 64) as u64)] {
+            let mut m = half;
+            while m != 0 {
+                let bit = (base + m.trailing_zeros()) as u8;
+                m &= m - 1;
+                let card = self.rules.space_card[bit as usize & 127];
+                out.push(Move::place(card, Space::from_bit_unchecked(bit)));
+            }
+        }
+        let mut plays = natural != 0;
+        if kinds & (TWO_EYED | ONE_EYED) != 0 {
+            plays |= self.push_jack_moves(out);
+        }
+        if !plays {
+            self.push_stuck_moves(out);
+        }
+    }
+
+    /// The dead-card exchanges (C6), in hand order.
+    #[cold]
+    fn push_dead_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
+        let hand = &self.hands[self.turn.index()];
+        let dead = hand.kinds() & self.dead_cards();
+        let mut seen = 0u64;
+        for &c in hand.cards() {
+            let b = 1u64 << c.index();
+            if dead & b & !seen != 0 {
+                seen |= b;
+                out.push(Move::Dead { card: c });
+            }
+        }
+    }
+
+    /// The jacks' plays (C6), by jack in hand order; whether there is any.
+    #[inline(never)]
+    fn push_jack_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) -> bool {
         let team = self.team_of(self.turn);
         let hand = &self.hands[self.turn.index()];
         let mut seen = 0u64;
-        let mut plays = 0u32;
-        if !self.dead_done {
-            for &c in hand.cards() {
-                if !c.is_jack() && seen >> c.index() & 1 == 0 && self.is_dead(c) {
-                    seen |= 1 << c.index();
-                    out.push(Move::Dead { card: c });
-                }
-            }
-        }
-        seen = 0;
+        let mut any = false;
         for &c in hand.cards() {
-            if seen >> c.index() & 1 != 0 {
+            let b = 1u64 << c.index();
+            if b & (TWO_EYED | ONE_EYED) & !seen == 0 {
                 continue;
             }
-            seen |= 1 << c.index();
+            seen |= b;
             let t = self.targets_for(c, team);
-            plays += t.count();
-            if c.is_one_eyed_jack() {
+            any |= !t.is_empty();
+            if b & ONE_EYED != 0 {
                 for at in t {
                     out.push(Move::Remove { card: c, at });
                 }
@@ -56,11 +94,10 @@ impl Game {
                 }
             }
         }
-        if plays == 0 {
-            self.push_stuck_moves(out);
-        }
+        any
     }
 
+    #[cold]
     fn push_stuck_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
         let hand = &self.hands[self.turn.index()];
         if self.rules.no_play == NoPlay::Discard && !hand.is_empty() {
@@ -84,20 +121,9 @@ impl Game {
         }
         let team = self.team_of(self.turn);
         let own = self.chips[team.index()].with(at) | CORNERS;
-        let (seqs, n) = self.team_sequences(team);
-        Some(Completions::find(own, at, self.rules.len, &seqs[..n]))
-    }
-
-    pub(crate) fn team_sequences(&self, team: Team) -> ([Sequence; MAX_SEQUENCES], usize) {
-        let mut out = self.seqs;
-        let mut n = 0;
-        for i in 0..self.nseq as usize {
-            if self.seq_team[i] == team.0 {
-                out[n] = self.seqs[i];
-                n += 1;
-            }
-        }
-        (out, n)
+        Some(Completions::find_with(own, at, self.rules.len, |m| {
+            self.may_count(team, m)
+        }))
     }
 
     // ----- playing -------------------------------------------------------------
@@ -155,10 +181,11 @@ impl Game {
                 }
                 if let Some(d) = declare {
                     let own = self.chips[team.index()].with(at) | CORNERS;
-                    let (seqs, n) = self.team_sequences(team);
-                    let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
-                    let ws: Vec<Window> = d.windows().collect();
-                    comp.check_declared(&ws, self.rules.len)?;
+                    let comp = Completions::find_with(own, at, self.rules.len, |m| {
+                        self.may_count(team, m)
+                    });
+                    let (ws, n) = d.window_array();
+                    comp.check_declared(&ws[..n], self.rules.len)?;
                 }
                 Ok(())
             }
@@ -235,6 +262,78 @@ impl Game {
         r: &mut S,
     ) -> Result<Played, IllegalMove> {
         debug_assert_eq!(seat, self.turn, "apply for a seat not to move");
+        match mv {
+            // Most moves: a placement with a card left to draw.
+            Move::Place { card, at, declare } if self.draw_len > 0 => {
+                Ok(self.place(card, at, declare))
+            }
+            _ => self.apply_any(mv, r),
+        }
+    }
+
+    /// [`Game::apply`] of a placement by the seat to move while the draw
+    /// pile is not empty (so no reshuffle, C7): the card to the discard
+    /// pile, the chip placed (C6), sequences counted (C8, C8a) and the win
+    /// (C9), a card drawn, the turn passed on. The playout's fast path.
+    #[inline(always)]
+    pub(crate) fn place(&mut self, card: Card, at: Space, declare: Option<Declaration>) -> Played {
+        debug_assert!(self.draw_len > 0);
+        let seat = self.turn;
+        let team = self.team_of(seat);
+        let mask = self.rules.card_mask[card.index() & 63];
+        self.hands[seat.index()].remove(card, mask);
+        let n = self.ndiscard as usize;
+        self.discards[n] = card;
+        self.discard_seat[n] = seat.0;
+        self.ndiscard += 1;
+        // Whole-word updates from locals: the space's bit comes from a
+        // table, so the compiler cannot narrow the stores to the one 32-bit
+        // word the bit is in, which a later 64-bit load could not forward
+        // from (a stall of a dozen cycles on every move).
+        let t = team.index().min(2);
+        let bit = SPACE_BITS[at.bit() as usize & 127];
+        self.chips[t] = Bitboard(self.chips[t].0 | bit);
+        self.occupied = Bitboard(self.occupied.0 | bit);
+        let runs = add_to_lines(&mut self.lines[t], at, self.rules.len);
+        self.cover(at);
+        self.stuck_run = 0;
+        self.ply += 1;
+        let mut played = Played::default();
+        if any_sequence(runs) {
+            let (made, n) = self.count_sequences(team, at, declare, runs);
+            played.new_sequences = n;
+            // The last move as a record writes it: with the sequences it
+            // made declared (C8a).
+            self.last = Some((
+                seat,
+                Move::Place {
+                    card,
+                    at,
+                    declare: Some(made),
+                },
+            ));
+            if self.seq_count[team.index()] >= self.rules.win {
+                self.status = Status::Won(team);
+                played.ended = true;
+                return played;
+            }
+        } else {
+            self.last = Some((seat, Move::Place { card, at, declare }));
+        }
+        self.draw_len -= 1;
+        let c = self.draw[self.draw_len as usize];
+        self.hands[seat.index()].push(c, self.rules.card_mask[c.index() & 63]);
+        self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
+        self.dead_done = false;
+        played
+    }
+
+    /// [`Game::apply`] of any move (the general path).
+    fn apply_any<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        mv: Move,
+        r: &mut S,
+    ) -> Result<Played, IllegalMove> {
         let seat = self.turn;
         let team = self.team_of(seat);
         let mut played = Played::default();
@@ -249,7 +348,7 @@ impl Game {
         let before =
             (needs_draw && self.draw_len == 0 && self.rules.reshuffle).then(|| self.clone());
         if let Some(c) = card {
-            self.hands[seat.index()].remove(c);
+            self.hands[seat.index()].remove(c, self.rules.card_mask[c.index() & 63]);
             let n = self.ndiscard as usize;
             self.discards[n] = c;
             self.discard_seat[n] = seat.0;
@@ -258,21 +357,12 @@ impl Game {
         let mut ends_game = false;
         match mv {
             Move::Place { at, declare, .. } => {
-                self.chips[team.index()] = self.chips[team.index()].with(at);
-                self.occupied = self.occupied.with(at);
-                if let Some(c) = self.rules.layout.card_at(at) {
-                    self.free[c.index()] -= 1;
-                }
+                self.add_chip(team, at);
                 self.stuck_run = 0;
-                let own = self.chips[team.index()] | CORNERS;
-                if is_sequence_possible(
-                    own,
-                    at,
-                    self.rules.len,
-                    &self.rules.star[at.bit() as usize],
-                ) {
-                    let made = self.count_sequences(team, at, declare);
-                    played.new_sequences = made.len() as u8;
+                let runs = line_runs(&self.lines[team.index() % 3], at, self.rules.len);
+                if any_sequence(runs) {
+                    let (made, n) = self.count_sequences(team, at, declare, runs);
+                    played.new_sequences = n;
                     // The last move as a record writes it: with the
                     // sequences it made declared (C8a).
                     written = Move::Place {
@@ -287,13 +377,7 @@ impl Game {
                 }
             }
             Move::Remove { at, .. } => {
-                for t in 0..3 {
-                    self.chips[t] = self.chips[t].without(at);
-                }
-                self.occupied = self.occupied.without(at);
-                if let Some(c) = self.rules.layout.card_at(at) {
-                    self.free[c.index()] += 1;
-                }
+                self.remove_chip(at);
                 self.stuck_run = 0;
                 if self.locked.contains(at) {
                     self.break_sequences(at);
@@ -317,25 +401,16 @@ impl Game {
         }
         if needs_draw && !ends_game {
             if let Some(before) = before {
-                // The discard piles, the card just played included, become
-                // the new draw pile (C7).
-                let n = self.ndiscard as usize;
-                let mut pile = self.discards;
-                if let Err(e) = r.reshuffle(&mut pile[..n]) {
+                if let Err(e) = self.reshuffle(r) {
                     *self = before;
-                    return Err(e.into());
+                    return Err(e);
                 }
-                for (i, c) in pile[..n].iter().rev().enumerate() {
-                    self.draw[i] = *c;
-                }
-                self.draw_len = n as u8;
-                self.ndiscard = 0;
                 played.reshuffled = true;
             }
             if self.draw_len > 0 {
                 self.draw_len -= 1;
                 let c = self.draw[self.draw_len as usize];
-                self.hands[seat.index()].push(c);
+                self.hands[seat.index()].push(c, self.rules.card_mask[c.index() & 63]);
             }
         }
         self.ply += 1;
@@ -348,51 +423,99 @@ impl Game {
         Ok(played)
     }
 
+    /// The discard piles, the card just played included, become the new
+    /// draw pile in the reshuffler's order (C7).
+    #[cold]
+    fn reshuffle<S: Reshuffler<Card> + ?Sized>(&mut self, r: &mut S) -> Result<(), IllegalMove> {
+        let n = self.ndiscard as usize;
+        let mut pile = self.discards;
+        r.reshuffle(&mut pile[..n])?;
+        for (i, c) in pile[..n].iter().rev().enumerate() {
+            self.draw[i] = *c;
+        }
+        self.draw_len = n as u8;
+        self.ndiscard = 0;
+        Ok(())
+    }
+
     /// Adds the sequences a placement on `at` made (C8): the declared ones
-    /// or the engine's default choice (C8a); returns them.
+    /// or the engine's default choice (C8a); returns them. `runs` are the
+    /// placement's [`line_runs`]. No allocation. Usually each line through
+    /// the chip that holds a sequence is exactly a sequence long, and then
+    /// its one window is the choice; longer lines take the general search
+    /// of [`Completions`].
     #[cold]
     fn count_sequences(
         &mut self,
         team: Team,
         at: Space,
         declare: Option<Declaration>,
-    ) -> Declaration {
-        let own = self.chips[team.index()] | CORNERS;
-        let (seqs, n) = self.team_sequences(team);
-        let comp = Completions::find(own, at, self.rules.len, &seqs[..n]);
-        let mut added: [Window; 8] = [Window {
+        runs: [u8; 4],
+    ) -> (Declaration, u8) {
+        let len = self.rules.len;
+        let mut ws = [Window {
             start: at,
-            dir: crate::sequences::Dir::East,
+            dir: Dir::East,
         }; 8];
-        let mut n_added = 0usize;
-        let mut add = |g: &mut Game, w: Window| {
-            if (g.nseq as usize) < MAX_SEQUENCES {
-                let mask = w.mask(g.rules.len);
-                g.seqs[g.nseq as usize] = Sequence { window: w, mask };
-                g.seq_team[g.nseq as usize] = team.0;
-                g.nseq += 1;
-                g.seq_count[team.index()] += 1;
-                g.locked |= Bitboard(mask.0 & !CORNERS.0);
-                if n_added < added.len() {
-                    added[n_added] = w;
-                    n_added += 1;
+        let mut n = 0;
+        let mut simple = declare.is_none();
+        for e in runs {
+            simple &= e & 0x80 == 0 || (e & 7) + (e >> 3 & 7) + 1 == len;
+        }
+        if simple {
+            for (d, e) in runs.into_iter().enumerate() {
+                if e & 0x80 != 0 {
+                    let dir = Dir::ALL[d];
+                    let start = Space::from_bit_unchecked(at.bit() - (e & 7) * dir.step());
+                    let w = Window { start, dir };
+                    if self.may_count(team, w.mask_on_board(len).0) {
+                        ws[n] = w;
+                        n += 1;
+                    }
                 }
             }
-        };
-        match declare {
-            Some(d) => d.windows().for_each(|w| add(self, w)),
-            None => comp
-                .default_choice(self.rules.last_window)
-                .for_each(|w| add(self, w)),
+        } else {
+            (ws, n) = self.chosen_windows(team, at, declare);
         }
-        Declaration::new(&added[..n_added])
+        let n = n.min(MAX_SEQUENCES - self.nseq as usize);
+        for &w in &ws[..n] {
+            let mask = w.mask_on_board(len);
+            self.seqs[self.nseq as usize] = w;
+            self.seq_team[self.nseq as usize] = team.0;
+            self.nseq += 1;
+            self.locked |= Bitboard(mask.0 & !CORNERS.0);
+        }
+        self.seq_count[team.index()] += n as u8;
+        (Declaration::new(&ws[..n]), n as u8)
+    }
+
+    /// The windows a placement on `at` counts when its lines are longer than
+    /// a sequence or it declares them (C8a): the declared ones, or the
+    /// engine's default choice among every window through `at`.
+    #[cold]
+    #[inline(never)]
+    fn chosen_windows(
+        &self,
+        team: Team,
+        at: Space,
+        declare: Option<Declaration>,
+    ) -> ([Window; 8], usize) {
+        match declare {
+            Some(d) => d.window_array(),
+            None => {
+                let own = self.chips[team.index()] | CORNERS;
+                Completions::find_with(own, at, self.rules.len, |m| self.may_count(team, m))
+                    .default_windows(self.rules.last_window)
+            }
+        }
     }
 
     #[cold]
     fn break_sequences(&mut self, at: Space) {
         let mut k = 0;
+        let len = self.rules.len;
         for i in 0..self.nseq as usize {
-            if self.seqs[i].mask.contains(at) {
+            if self.seqs[i].mask_on_board(len).contains(at) {
                 self.seq_count[self.seq_team[i] as usize] -= 1;
             } else {
                 self.seqs[k] = self.seqs[i];
@@ -401,6 +524,7 @@ impl Game {
             }
         }
         self.nseq = k as u8;
-        self.locked = (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask) & !CORNERS;
+        self.locked =
+            (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask_on_board(len)) & !CORNERS;
     }
 }

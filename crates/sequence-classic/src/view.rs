@@ -30,6 +30,9 @@ pub struct SeatView {
     hand_sizes: Vec<u8>,
     /// The game with other hands and the draw pile blanked.
     public: Game,
+    /// The cards this seat cannot see ([`SeatView::unseen`]), in index
+    /// order: counted once, dealt by every determinization.
+    unseen: Vec<Card>,
 }
 
 impl SeatView {
@@ -55,12 +58,17 @@ impl SeatView {
             .map(|s| (s, vec![BLANK; hand_sizes[s.index()] as usize]))
             .collect();
         public.set_hidden(&blank_hands, &vec![BLANK; game.draw_pile_len()]);
-        SeatView {
+        let mut v = SeatView {
             seat,
             hand,
             hand_sizes,
             public,
-        }
+            unseen: Vec::new(),
+        };
+        let mut buf = [Card::JS; DECK_SIZE];
+        let n = v.count_unseen(&mut buf);
+        v.unseen = buf[..n].to_vec();
+        v
     }
 
     /// The seat this view belongs to; `None` for a spectator.
@@ -166,13 +174,19 @@ impl SeatView {
     /// The cards this seat cannot see: every card but its hand and the
     /// discard piles (cards reshuffled into the draw pile are unseen again).
     pub fn unseen(&self) -> Vec<Card> {
-        let mut buf = [Card::JS; DECK_SIZE];
-        let n = self.unseen_into(&mut buf);
-        buf[..n].to_vec()
+        self.unseen.clone()
     }
 
     /// [`SeatView::unseen`] into `buf` (no allocation); returns how many.
+    #[inline]
     fn unseen_into(&self, buf: &mut [Card; DECK_SIZE]) -> usize {
+        let n = self.unseen.len().min(DECK_SIZE);
+        buf[..n].copy_from_slice(&self.unseen[..n]);
+        n
+    }
+
+    /// Counts the unseen cards into `buf` (when the view is made).
+    fn count_unseen(&self, buf: &mut [Card; DECK_SIZE]) -> usize {
         let mut counts = [2u8; 52];
         for c in self
             .hand

@@ -18,6 +18,6 @@ pub mod seat;
 pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};
 pub use moves::{MoveList, MoveSink};
 pub use notation::{Notation, NotationError};
-pub use reshuffle::{NoReshuffler, ReshuffleError, Reshuffler, RngReshuffler};
+pub use reshuffle::{FastReshuffler, NoReshuffler, ReshuffleError, Reshuffler, RngReshuffler};
 pub use rng::{GameRng, PlayoutRng};
 pub use seat::{Direction, Seat};

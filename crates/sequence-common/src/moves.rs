@@ -17,6 +17,17 @@ pub trait MoveSink<M> {
             self.push(m);
         }
     }
+    /// Adds every move of `ms`, in order (a `Vec` or a fixed list copies
+    /// them at once).
+    #[inline]
+    fn push_all(&mut self, ms: &[M])
+    where
+        M: Copy,
+    {
+        for &m in ms {
+            self.push(m);
+        }
+    }
 }
 
 impl<M> MoveSink<M> for Vec<M> {
@@ -27,6 +38,13 @@ impl<M> MoveSink<M> for Vec<M> {
     #[inline]
     fn push(&mut self, m: M) {
         Vec::push(self, m);
+    }
+    #[inline]
+    fn push_all(&mut self, ms: &[M])
+    where
+        M: Copy,
+    {
+        self.extend_from_slice(ms);
     }
 }
 
@@ -105,6 +123,12 @@ impl<M: Copy, const N: usize> MoveSink<M> for MoveList<M, N> {
         MoveList::clear(self);
     }
     #[inline]
+    fn push_all(&mut self, ms: &[M]) {
+        let k = ms.len().min(N - self.len);
+        self.items[self.len..self.len + k].copy_from_slice(&ms[..k]);
+        self.len += k;
+    }
+    #[inline]
     fn push(&mut self, m: M) {
         MoveList::push(self, m);
     }
@@ -141,6 +165,13 @@ mod tests {
         l.push(3);
         l.push(4);
         assert_eq!(l.as_slice(), &[1, 2, 3]);
+        MoveSink::clear(&mut l);
+        MoveSink::push_all(&mut l, &[5, 6]);
+        MoveSink::push_all(&mut l, &[7, 8]);
+        assert_eq!(l.as_slice(), &[5, 6, 7]);
+        let mut v: Vec<u8> = vec![1];
+        MoveSink::push_all(&mut v, &[2, 3]);
+        assert_eq!(v, [1, 2, 3]);
         MoveSink::clear(&mut l);
         assert!(l.is_empty());
     }

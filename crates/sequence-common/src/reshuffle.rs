@@ -89,6 +89,19 @@ impl<C, R: RngCore + ?Sized> Reshuffler<C> for RngReshuffler<'_, R> {
     }
 }
 
+/// Reshuffles with a random generator by the fast shuffle of
+/// [`crate::rng::shuffle_batched`]: for playouts and searches, never for a
+/// record (whose orders come from [`RngReshuffler`] or [`Recording`]).
+pub struct FastReshuffler<'a, R: ?Sized>(pub &'a mut R);
+
+impl<C, R: RngCore + ?Sized> Reshuffler<C> for FastReshuffler<'_, R> {
+    #[inline]
+    fn reshuffle(&mut self, cards: &mut [C]) -> Result<(), ReshuffleError> {
+        crate::rng::shuffle_batched(cards, self.0);
+        Ok(())
+    }
+}
+
 /// Refuses every reshuffle: for tests and positions that cannot need one.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct NoReshuffler;

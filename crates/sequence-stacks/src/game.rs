@@ -243,6 +243,39 @@ impl Game {
             g.draw[i] = c;
         }
         g.draw_len = n as u8;
+        g.deal_hands();
+        g
+    }
+
+    /// A random game of the same table for playouts and research
+    /// ([`sequence_common::Rules::fresh_deal`]): a uniformly random dealer
+    /// and deck order from `rng` by the fast shuffle
+    /// ([`sequence_common::rng::shuffle_batched`]; not the documented
+    /// procedure of [`Game::deal`] that records rely on). The deck is built
+    /// here, so it is not checked.
+    pub fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let players = self.config.players;
+        let dealer = Seat(sequence_common::rng::below(rng, u32::from(players)) as u8);
+        let mut g = Self::deal_empty(players, self.config.options, dealer);
+        let mut n = 0;
+        for k in Card::ALL {
+            for _ in 0..k.copies(players) {
+                g.draw[n] = k;
+                n += 1;
+            }
+        }
+        sequence_common::rng::shuffle_batched(&mut g.draw[..n], rng);
+        g.draw_len = n as u8;
+        g.deal_hands();
+        g
+    }
+
+    /// Deals 5 cards to each seat, one at a time from the dealer's left
+    /// (S2), from the top of the draw pile.
+    fn deal_hands(&mut self) {
+        let players = self.config.players;
+        let dealer = self.dealer;
+        let g = self;
         let mut seat = dealer;
         for _ in 0..(HAND_SIZE as usize * players as usize) {
             seat = seat.next(players, Direction::Clockwise);
@@ -250,7 +283,6 @@ impl Game {
             let c = g.draw[g.draw_len as usize];
             g.give(seat, c);
         }
-        g
     }
 
     /// A new game of the table `config` with the dealer and deck order
@@ -339,6 +371,7 @@ impl Game {
     }
     /// The seat that must decide now: the offered seat during a Block
     /// window, else the seat whose turn it is; `None` once the game ended.
+    #[inline]
     pub fn to_act(&self) -> Option<Seat> {
         if self.status != Status::Playing {
             return None;

@@ -93,8 +93,7 @@ impl Rules for Game {
     }
 
     fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
-        let mut deck = [Card::B1; crate::card::MAX_CARDS];
-        Game::deal_into(*self.config(), rng, &mut deck)
+        Game::fresh_deal(self, rng)
     }
 
     fn config(&self) -> &Config {

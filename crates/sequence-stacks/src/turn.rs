@@ -3,7 +3,7 @@
 //! Block window (S5, S5b), the draws (S4, S4a), the reshuffle (S6, S6a), the
 //! win (S7) and the draw (S6a).
 
-use crate::card::{Card, Colour, Place, KINDS, MAX_CARDS};
+use crate::card::{Card, Colour, Place, KINDS};
 use crate::game::{meets_win, BlockOffer, Game, Status, HAND_SIZE};
 use crate::moves::{Decision, PlayError, Source};
 use crate::options::{BlockWindow, Refill, ReshuffleActions};
@@ -528,7 +528,11 @@ impl Game {
         } else {
             self.quiet_turns = 0;
         }
-        let steps = 1 + (self.skips as u16 % self.config.players as u16) as u8;
+        let steps = if self.skips == 0 {
+            1
+        } else {
+            1 + (self.skips as u16 % self.config.players as u16) as u8
+        };
         self.skips = 0;
         for _ in 0..steps {
             self.turn = self.turn.next(self.config.players, self.direction);
@@ -596,19 +600,20 @@ impl Game {
         reshuffler: &mut S,
     ) -> Result<(), PlayError> {
         let content = self.reshuffle_content();
-        let mut buf = [Card::B1; MAX_CARDS];
+        // The cards in kind order, straight into the (empty) draw pile's
+        // array: the reshuffler orders them top first, and the pile keeps
+        // its top last.
         let mut n = 0;
         for k in Card::ALL {
-            for _ in 0..content[k.index()] {
-                buf[n] = k;
-                n += 1;
-            }
+            let c = content[k.index()] as usize;
+            self.draw[n..n + c].fill(k);
+            n += c;
         }
         if n == 0 {
             return Ok(());
         }
         reshuffler
-            .reshuffle(&mut buf[..n])
+            .reshuffle(&mut self.draw[..n])
             .map_err(PlayError::Reshuffle)?;
         for (have, take) in self.completed.iter_mut().zip(&content[..12]) {
             self.completed_len -= take;
@@ -618,9 +623,7 @@ impl Game {
             self.actions_len -= take;
             *have -= take;
         }
-        for i in 0..n {
-            self.draw[i] = buf[n - 1 - i];
-        }
+        self.draw[..n].reverse();
         self.draw_len = n as u8;
         self.reshuffles = self.reshuffles.saturating_add(1);
         Ok(())

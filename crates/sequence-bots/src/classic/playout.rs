@@ -58,6 +58,45 @@ fn down(b: u128, s: u32) -> u128 {
     b >> (s & 127)
 }
 
+/// `x` and its copies shifted up by each step of a window: the spaces of
+/// the windows (length `L`, step `D`) starting at `x`. By doubling: three
+/// shifts for 4 or 5.
+#[inline(always)]
+fn spread_up<const D: u32, const L: u32>(x: u128) -> u128 {
+    let y = x | up(x, D);
+    let z = y | up(y, 2 * D);
+    if L == 5 {
+        z | up(x, 4 * D)
+    } else {
+        z
+    }
+}
+
+/// The window starts (length `L`, step `D`) whose window holds a bit of
+/// `x` (the mirror of [`spread_up`]).
+#[inline(always)]
+fn spread_down<const D: u32, const L: u32>(x: u128) -> u128 {
+    let y = x | down(x, D);
+    let z = y | down(y, 2 * D);
+    if L == 5 {
+        z | down(x, 4 * D)
+    } else {
+        z
+    }
+}
+
+/// The starts of the windows (length `L`, step `D`) that lie on the board.
+#[inline(always)]
+fn window_starts<const D: u32, const L: u32>() -> u128 {
+    let mut m = !0u128;
+    let mut k = 0;
+    while k < L {
+        m &= down(BOARD.0, k * D);
+        k += 1;
+    }
+    m
+}
+
 /// The board as [`Threats::of`] reads it.
 struct Board {
     empty: u128,
@@ -91,6 +130,7 @@ fn starts_through(len: u8) -> &'static [[u128; 128]; 4] {
 
 impl Threats {
     /// Computes the threats of every team of `game`.
+    #[inline]
     pub fn of(game: &Game) -> Threats {
         let len = game.sequence_length();
         let teams = game.teams().min(3) as usize;
@@ -139,21 +179,19 @@ impl Threats {
         // team whether it has a chip in it and whether two of the team's
         // sequence spaces are (C8: a new sequence shares at most one space
         // with the team's own).
-        let mut on_board = !0u128;
+        let on_board = window_starts::<D, L>();
         let (mut e0, mut e1, mut e2) = (0u128, 0u128, 0u128);
-        let mut any = [0u128; 3];
         for k in 0..L {
-            let s = k * D;
-            on_board &= down(BOARD.0, s);
-            let e = down(b.empty, s);
+            let e = down(b.empty, k * D);
             let c0 = e0 & e;
             e0 ^= e;
             let c1 = e1 & c0;
             e1 ^= c0;
             e2 |= c1;
-            for t in 0..teams {
-                any[t] |= down(b.chips[t], s);
-            }
+        }
+        let mut any = [0u128; 3];
+        for t in 0..teams {
+            any[t] = spread_down::<D, L>(b.chips[t]);
         }
         let mut l2 = [0u128; 3];
         if b.locked_all != 0 {
@@ -185,20 +223,20 @@ impl Threats {
             if q[0] | q[1] | q[2] == 0 {
                 continue;
             }
-            let mut four = 0u128;
-            let mut three = 0u128;
-            for k in 0..L {
-                let s = k * D;
-                let e = down(b.empty, s);
-                for (f, qm) in self.fill[t].iter_mut().zip(q) {
-                    *f |= up(qm & e, s);
-                }
-                let c = down(b.chips[t], s);
-                four |= up(q[0] & c, s);
-                three |= up(q[1] & c, s);
+            // The spaces of the windows starting at q: q shifted by each
+            // step of a window (the starts are of windows on the board, so
+            // nothing is shifted out). The empty ones fill, the team's
+            // chips are the ones a one-eyed jack could take.
+            let cover = [
+                spread_up::<D, L>(q[0]),
+                spread_up::<D, L>(q[1]),
+                spread_up::<D, L>(q[2]),
+            ];
+            for (f, c) in self.fill[t].iter_mut().zip(cover) {
+                *f |= c & b.empty;
             }
-            self.four_chips[t] |= four;
-            self.three_chips[t] |= three;
+            self.four_chips[t] |= cover[0] & b.chips[t];
+            self.three_chips[t] |= cover[1] & b.chips[t];
         }
     }
 
@@ -220,6 +258,60 @@ impl Threats {
     ) {
         const OWN_GAIN: [f32; 5] = [9_960.0, 31.0, 6.0, 2.0, 1.0];
         const BLOCK_F: [f32; 5] = [600.0, 12.0, 2.0, 0.5, 0.0];
+        if spaces.count_ones() > 4 {
+            // Many spaces: weigh each window start once
+            // per direction, then sum the starts through each space. Every
+            // term is a multiple of 0.5 far below 2^23, so the f32 sums
+            // are exact and equal the window-by-window count below.
+            let mut w = [[0f32; 128]; 4];
+            for ((di, wd), dir) in w.iter_mut().enumerate().zip(Dir::ALL) {
+                // Only the starts of windows through a space asked about.
+                let d = dir.step() as u32;
+                let mut relevant = 0u128;
+                for k in 0..self.len as u32 {
+                    relevant |= down(spaces, k * d);
+                }
+                for u in 0..self.teams as usize {
+                    let q = &self.starts[u][di];
+                    let mut add = |m: u128, g: f32| {
+                        for b in Bitboard(m & relevant) {
+                            wd[b.bit() as usize & 127] += g;
+                        }
+                    };
+                    if u == team {
+                        for (&qm, g) in q.iter().zip(OWN_GAIN) {
+                            add(qm, g);
+                        }
+                    } else {
+                        add(
+                            q[0],
+                            if wins[u] {
+                                WINNING_BLOCK as f32
+                            } else {
+                                BLOCK_F[0]
+                            },
+                        );
+                        for (&qm, &g) in q[1..4].iter().zip(&BLOCK_F[1..4]) {
+                            add(qm, g);
+                        }
+                    }
+                }
+            }
+            for at in Bitboard(spaces) {
+                let bit = at.bit() as usize;
+                let mut v = 0.0f32;
+                for (wd, dir) in w.iter().zip(Dir::ALL) {
+                    let d = dir.step() as usize;
+                    for k in 0..self.len as usize {
+                        if let Some(start) = bit.checked_sub(k * d) {
+                            v += wd[start];
+                        }
+                    }
+                }
+                f(at, v);
+            }
+            return;
+        }
         let through = starts_through(self.len);
         for at in Bitboard(spaces) {
             let bit = at.bit() as usize;
@@ -292,14 +384,10 @@ pub fn tactical_move_with(game: &Game, rng: &mut PlayoutRng, random_share: f32) 
             natural |= layout.spaces_of(c).0 & empty;
         }
     }
-    let place_natural = |at: Space| -> Move {
-        let card = hand
-            .iter()
-            .copied()
-            .find(|&c| !c.is_jack() && layout.spaces_of(c).contains(at))
-            .unwrap_or(Card::JC);
-        Move::place(card, at)
-    };
+    // `at` is an empty space of a natural card in hand, and a space shows
+    // one card (C2): the card it shows.
+    let place_natural =
+        |at: Space| -> Move { Move::place(layout.card_at(at).unwrap_or(Card::JC), at) };
     let th = Threats::of(game);
     let teams = game.teams().min(3) as usize;
     let mut opp = [0u128; LEVELS];
@@ -499,6 +587,14 @@ mod tests {
                             n += 1;
                         });
                         assert_eq!(n, empty.count_ones());
+                        // Many spaces at once (window starts weighed once)
+                        // and one at a time (window by window) agree
+                        // exactly.
+                        th.place_values(me.index(), wins, empty, |at, v| {
+                            th.place_values(me.index(), wins, at.bb().0, |_, one| {
+                                assert_eq!(v, one, "seed {seed} ply {plies} {at}");
+                            });
+                        });
                     }
                     let mv = tactical_move(&game, &mut rng);
                     game.apply(
