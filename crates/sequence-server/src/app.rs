@@ -803,9 +803,9 @@ const MOVE_RETRIES: usize = 4;
 ///
 /// # Errors
 /// [`TableError::Stale`] (409, with the table's `move_number`) for a stale
-/// or early `move_number` — also after losing a race to another move —
-/// or not this seat's turn; [`TableError::Conflict`] for a game not being
-/// played or a move for another seat; [`TableError::Malformed`] for a move
+/// or early `move_number` — also after losing a race to another move —,
+/// a game not being played (over, or not started) or not this seat's
+/// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Malformed`] for a move
 /// that cannot be read; [`TableError::Illegal`] for one the rules refuse
 /// (both with the engine's code).
 pub async fn play_move(
@@ -816,7 +816,10 @@ pub async fn play_move(
     move_number: u32,
     mut mv: Value,
 ) -> Result<(), TableError> {
-    if app.may_lag(t) {
+    // a move for a position this instance has not seen yet (made at
+    // another instance, its notification still on the way) is checked
+    // after catching up
+    if app.may_lag(t) || check_move_number(t, move_number).is_err() {
         app.sync(tref, t).await?;
     }
     check_move_number(t, move_number)?;
@@ -852,6 +855,15 @@ pub async fn play_move(
             Ok(()) => return Ok(()),
             // another change was stored first; the table caught up: check again
             Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
+            // refused by the rules or not this seat's turn: when another
+            // instance may have changed the table meanwhile, the refusal
+            // stands only if the table is still where it was
+            Err(e @ (TableError::Conflict(_) | TableError::Illegal { .. }))
+                if app.db.shared() && app.sync(tref, t).await? =>
+            {
+                tracing::debug!("a move refused on a table that changed elsewhere: {e}");
+                continue;
+            }
             // not this seat's turn (the engine's core refused it)
             Err(TableError::Conflict(m)) => return Err(stale(t, &m)),
             Err(e) => return Err(e),
@@ -876,10 +888,13 @@ fn stale(t: &Table, message: &str) -> TableError {
 /// table's, or it is not the seat's turn.
 fn check_move_number(t: &Table, move_number: u32) -> Result<(), TableError> {
     if t.core.status != Status::Playing {
-        return Err(TableError::conflict(format!(
-            "the game is not being played (table is {})",
-            t.core.status.name()
-        )));
+        return Err(stale(
+            t,
+            &format!(
+                "the game is not being played (table is {})",
+                t.core.status.name()
+            ),
+        ));
     }
     if move_number > t.core.moves {
         return Err(stale(

@@ -610,7 +610,7 @@ pub async fn take_over_dead(app: &Arc<App>, lease_ms: i64) -> Result<(), crate::
                     });
                 }
             }
-            if n < 500 {
+            if n == 0 {
                 break;
             }
         }

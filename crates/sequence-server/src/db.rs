@@ -792,8 +792,9 @@ impl Db {
 
     /// Takes over at most `limit` tables of the dead instance `dead` for
     /// `me`: their ids and whether they are unfinished (those have bots or
-    /// clocks to run). Instances taking over together share the tables out
-    /// (PostgreSQL skips the rows another is claiming).
+    /// clocks to run). Instances taking over together share the tables
+    /// out: a row another is changing is waited for and then left alone if
+    /// it has a new owner. Call it until it returns none.
     ///
     /// # Errors
     /// The database error.
@@ -803,13 +804,11 @@ impl Db {
         me: &str,
         limit: i64,
     ) -> Result<Vec<(String, bool)>, DbError> {
-        let sql = if self.pg {
-            "UPDATE game_tables SET owner = $1 WHERE id IN (SELECT id FROM game_tables \
-             WHERE owner = $2 LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING id, status"
-        } else {
-            "UPDATE game_tables SET owner = $1 WHERE id IN (SELECT id FROM game_tables \
-             WHERE owner = $2 LIMIT $3) RETURNING id, status"
-        };
+        // the outer `owner = $2` is checked again on a row that was locked
+        // by another writer (a move being stored, another instance taking
+        // it over): a row is never skipped, and never taken twice
+        let sql = "UPDATE game_tables SET owner = $1 WHERE owner = $2 AND id IN \
+                   (SELECT id FROM game_tables WHERE owner = $2 LIMIT $3) RETURNING id, status";
         let rows = sqlx::query(sql)
             .bind(me)
             .bind(dead)
@@ -827,19 +826,15 @@ impl Db {
             .collect::<Result<_, sqlx::Error>>()?)
     }
 
-    /// Forgets instance `gone` once its tables are taken over: any table
-    /// left loses its owner (the next instance to load it claims it), its
-    /// presence rows and its row go. Returns the tables where it held WebSockets (their views
+    /// Forgets instance `gone` once its tables are taken over
+    /// ([`Db::take_over`] until none is left): its presence rows and its
+    /// row go. Returns the tables where it held WebSockets (their views
     /// change).
     ///
     /// # Errors
     /// The database error.
     pub async fn forget_instance(&self, gone: &str) -> Result<Vec<String>, DbError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE game_tables SET owner = NULL WHERE owner = $1")
-            .bind(gone)
-            .execute(&mut *tx)
-            .await?;
         let rows = sqlx::query("SELECT DISTINCT table_id FROM presence WHERE instance = $1")
             .bind(gone)
             .fetch_all(&mut *tx)
