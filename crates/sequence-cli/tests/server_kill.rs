@@ -248,12 +248,9 @@ fn spawn_pg(url: &str) -> (Child, String) {
         .stdout(Stdio::piped())
         .stderr(match std::env::var("SEQUENCE_KILL_TEST_LOGS") {
             // a folder for the servers' logs (to look into a failure)
-            Ok(dir) => std::fs::File::create(format!(
-                "{dir}/serve-{}.log",
-                rand::random::<u32>()
-            ))
-            .map(Stdio::from)
-            .unwrap_or(Stdio::null()),
+            Ok(dir) => std::fs::File::create(format!("{dir}/serve-{}.log", rand::random::<u32>()))
+                .map(Stdio::from)
+                .unwrap_or(Stdio::null()),
             Err(_) => Stdio::null(),
         })
         .spawn()
@@ -501,7 +498,10 @@ fn killing_the_owner_hands_its_bots_over() {
         *shared_addrs.lock().unwrap() = p.iter().map(|x| x.1.clone()).collect();
     }
     *stop.lock().unwrap() = true;
-    let results: Vec<_> = players.into_iter().map(|p| p.join().expect("player")).collect();
+    let results: Vec<_> = players
+        .into_iter()
+        .map(|p| p.join().expect("player"))
+        .collect();
     takeovers.sort();
     eprintln!(
         "{} kills: takeover p50 {:?}, max {:?}",
@@ -527,9 +527,9 @@ fn killing_the_owner_hands_its_bots_over() {
         );
         let stored = stored_moves(&rt, &db, id);
         for (key, mv) in acked {
-            let got = stored.get(key).unwrap_or_else(|| {
-                panic!("table {id}: acknowledged move {key:?} is not stored")
-            });
+            let got = stored
+                .get(key)
+                .unwrap_or_else(|| panic!("table {id}: acknowledged move {key:?} is not stored"));
             assert_eq!(
                 strip_declare(got.clone()),
                 strip_declare(mv.clone()),
@@ -540,10 +540,19 @@ fn killing_the_owner_hands_its_bots_over() {
             total += 1;
         }
         for g in finished {
-            let (st, rec) = http(&a, "GET", &format!("/api/tables/{id}/record?game={g}"), None, None)
-                .unwrap();
+            let (st, rec) = http(
+                &a,
+                "GET",
+                &format!("/api/tables/{id}/record?game={g}"),
+                None,
+                None,
+            )
+            .unwrap();
             assert_eq!(st, 200, "table {id} game {g}: {rec}");
-            assert!(replays(game, &rec), "table {id} game {g}: the record replays");
+            assert!(
+                replays(game, &rec),
+                "table {id} game {g}: the record replays"
+            );
             games_checked += 1;
         }
     }

@@ -236,7 +236,11 @@ impl App {
     /// memory (notes arriving now wait for its lock): the chat, and with
     /// PostgreSQL the events committed since it was read (their notes came
     /// before it was in memory) and the WebSockets of other instances.
-    async fn after_load(self: &Arc<Self>, tref: &TableRef, t: &mut Table) -> Result<(), TableError> {
+    async fn after_load(
+        self: &Arc<Self>,
+        tref: &TableRef,
+        t: &mut Table,
+    ) -> Result<(), TableError> {
         let lines = self.db.chat_since(&t.core.id, 0).await?;
         t.cluster.chat_next = lines.last().map_or(1, |(seq, _)| seq + 1);
         for (_, line) in lines {
@@ -310,8 +314,7 @@ impl App {
     /// Whether table `t` may lag the database: a commit of unknown outcome,
     /// or (PostgreSQL) notifications not arriving.
     fn may_lag(&self, t: &Table) -> bool {
-        t.cluster.stale
-            || (self.db.shared() && !self.cluster.listening.load(Ordering::Relaxed))
+        t.cluster.stale || (self.db.shared() && !self.cluster.listening.load(Ordering::Relaxed))
     }
 
     /// Reads the events appended since this instance last did (other
@@ -320,7 +323,11 @@ impl App {
     ///
     /// # Errors
     /// Database errors; a stored event that does not replay.
-    pub async fn sync(self: &Arc<Self>, tref: &TableRef, t: &mut Table) -> Result<bool, TableError> {
+    pub async fn sync(
+        self: &Arc<Self>,
+        tref: &TableRef,
+        t: &mut Table,
+    ) -> Result<bool, TableError> {
         if !self.db.shared() && !t.cluster.stale {
             return Ok(false);
         }
@@ -511,7 +518,8 @@ impl App {
                 version,
                 ..
             } => {
-                if instance != self.cluster.me && t.cluster.set_remote(&instance, seat, conns, version)
+                if instance != self.cluster.me
+                    && t.cluster.set_remote(&instance, seat, conns, version)
                 {
                     t.broadcast_views();
                 }
@@ -1062,7 +1070,11 @@ pub async fn check_timers(app: &Arc<App>) {
             continue;
         };
         let mask = timed_out_mask(&t) | (1u64 << (seat.index() as u64).min(63));
-        match app.db.set_timed_out(&t.core.id, t.core.next_seq, mask).await {
+        match app
+            .db
+            .set_timed_out(&t.core.id, t.core.next_seq, mask)
+            .await
+        {
             Ok(true) => {}
             Ok(false) => {
                 // changed elsewhere meanwhile: the notification will tell

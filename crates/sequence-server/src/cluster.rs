@@ -211,9 +211,7 @@ pub fn parse(payload: &str) -> Result<Note, String> {
         }
         Some("d") => {
             arity(2)?;
-            Ok(Note::Gone {
-                instance: inst(1)?,
-            })
+            Ok(Note::Gone { instance: inst(1)? })
         }
         _ => Err(bad("unknown kind (e, t, c, p or d)")),
     }

@@ -302,8 +302,6 @@ async fn sqlite_setup(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-
-
 /// `($1, $2, $3), ($1, $4, $5), …`: the values of a multi-row insert of
 /// `n` events of one table (`$1` the table id).
 fn event_rows(n: usize) -> String {
@@ -608,12 +606,11 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn load(&self, id: &str) -> Result<Option<StoredTable>, DbError> {
-        let row: Option<AnyRow> = sqlx::query(
-            "SELECT spec, owner, clock_ms, timed_out FROM game_tables WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row: Option<AnyRow> =
+            sqlx::query("SELECT spec, owner, clock_ms, timed_out FROM game_tables WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
         let Some(row) = row else { return Ok(None) };
         let spec: String = row.try_get(0)?;
         let owner: Option<String> = row.try_get(1)?;
@@ -916,13 +913,14 @@ impl Db {
     /// The database error.
     pub async fn set_timed_out(&self, id: &str, next_seq: i64, mask: u64) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
-        let n = sqlx::query("UPDATE game_tables SET timed_out = $1 WHERE id = $2 AND next_seq = $3")
-            .bind(mask as i64)
-            .bind(id)
-            .bind(next_seq)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+        let n =
+            sqlx::query("UPDATE game_tables SET timed_out = $1 WHERE id = $2 AND next_seq = $3")
+                .bind(mask as i64)
+                .bind(id)
+                .bind(next_seq)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
         if n == 1 && self.pg {
             notify_in(&mut tx, &format!("t {id} {next_seq} {mask}")).await?;
         }
@@ -1086,7 +1084,10 @@ impl Db {
 }
 
 /// `pg_notify` inside a transaction: sent when it commits.
-async fn notify_in(tx: &mut sqlx::Transaction<'_, sqlx::Any>, payload: &str) -> Result<(), DbError> {
+async fn notify_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    payload: &str,
+) -> Result<(), DbError> {
     sqlx::query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS n")
         .bind(CHANNEL)
         .bind(payload)

@@ -281,7 +281,10 @@ const BAR: &str = "{msg:12} {bar:40} {pos}/{len} {elapsed}";
 
 async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     if args.sockets == 1 || args.sockets > 2 {
-        anyhow::bail!("--sockets {}: give 2 (both seats play) or 0 (tables only)", args.sockets);
+        anyhow::bail!(
+            "--sockets {}: give 2 (both seats play) or 0 (tables only)",
+            args.sockets
+        );
     }
     let (urls, _kids, pids) = if args.servers.is_empty() {
         spawn_servers(args.instances, args.db.as_deref())?
@@ -350,7 +353,11 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_tables = total_rss(&pids);
     // 2. clients: seat s of table i on instance i + s
-    let n_sockets = if args.sockets == 2 { 2 * args.tables } else { 0 };
+    let n_sockets = if args.sockets == 2 {
+        2 * args.tables
+    } else {
+        0
+    };
     let bar = bar_of(n_sockets as u64, "websockets", BAR);
     let stop = Arc::new(tokio::sync::Notify::new());
     let measuring = Arc::new(AtomicBool::new(false));
@@ -513,8 +520,13 @@ async fn run(args: LoadtestArgs, fds: u64) -> anyhow::Result<()> {
             rss as f64 / 1024.0,
             peak_rss as f64 / 1024.0
         );
-        println!("| memory per table / per socket | {per_table_kib:.1} / {per_socket_kib:.1} KiB |");
-        println!("| server CPU | {:.0} % of one core |", 100.0 * cpu / elapsed);
+        println!(
+            "| memory per table / per socket | {per_table_kib:.1} / {per_socket_kib:.1} KiB |"
+        );
+        println!(
+            "| server CPU | {:.0} % of one core |",
+            100.0 * cpu / elapsed
+        );
     }
     if let Some(t) = tx_per_s {
         println!("| database transactions per second | {t:.1} |");
@@ -680,15 +692,15 @@ impl Client {
         let config = WebSocketConfig::default()
             .read_buffer_size(8 * 1024)
             .write_buffer_size(0);
-        let ws =
-            match tokio_tungstenite::connect_async_with_config(&self.ws, Some(config), true).await
-            {
-                Ok((ws, _)) => ws,
-                Err(e) => {
-                    self.stats.error(format!("connect: {e}"));
-                    return;
-                }
-            };
+        let ws = match tokio_tungstenite::connect_async_with_config(&self.ws, Some(config), true)
+            .await
+        {
+            Ok((ws, _)) => ws,
+            Err(e) => {
+                self.stats.error(format!("connect: {e}"));
+                return;
+            }
+        };
         drop(permit);
         let (mut sink, mut stream) = ws.split();
         if sink
@@ -725,10 +737,9 @@ impl Client {
                 continue;
             };
             match m.ty.as_str() {
-                "error" => me.stats.error(format!(
-                    "ws error {}",
-                    m.error.unwrap_or(Value::Null)
-                )),
+                "error" => me
+                    .stats
+                    .error(format!("ws error {}", m.error.unwrap_or(Value::Null))),
                 "view" => {
                     let Some(view) = m.view else { continue };
                     let n = view.move_number;

@@ -39,6 +39,9 @@ const QUEUE: usize = 64;
 /// The read buffer of a connection (it grows for a larger frame, up to
 /// the 16 KiB cap).
 const READ_BUFFER: usize = 4 * 1024;
+/// The largest frame read from the wire; messages over
+/// [`limits::MAX_BODY`] are refused (1009) once read.
+const WIRE_MAX: usize = 128 * 1024;
 /// Bytes of outgoing frames a connection may hold before it is closed
 /// (the kernel's socket buffer comes first).
 const MAX_WRITE_BUFFER: usize = 256 * 1024;
@@ -163,8 +166,12 @@ pub async fn handler(
     })?;
     let tref = app.table(&id).await?;
     Ok(ws
-        .max_frame_size(limits::MAX_BODY)
-        .max_message_size(limits::MAX_BODY)
+        // frames up to WIRE_MAX are read whole, so that one over the
+        // 16 KiB cap is closed with 1009 after the client's frame was read
+        // (a socket closed under unread bytes is reset and the client never
+        // sees the code); the cap itself is checked on each message
+        .max_frame_size(WIRE_MAX)
+        .max_message_size(WIRE_MAX)
         // tungstenite's defaults are 128 KiB buffers a connection; a
         // client sends small frames and a view is a few KiB
         .read_buffer_size(READ_BUFFER)
@@ -243,7 +250,9 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
         Ok(seat) => seat,
         Err(e) => return close_with(&mut socket, e).await,
     };
-    app.cluster.sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    app.cluster
+        .sockets
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
     let (close_tx, close_rx) = oneshot::channel();
     let writer = tokio::spawn(write(sink, rx, close_rx));
@@ -424,6 +433,8 @@ impl Conn {
     async fn read(&mut self, stream: &mut SplitStream<WebSocket>) -> Closing {
         while let Some(item) = stream.next().await {
             let text = match item {
+                Ok(Message::Text(t)) if t.len() > limits::MAX_BODY => return Closing::TooBig,
+                Ok(Message::Binary(b)) if b.len() > limits::MAX_BODY => return Closing::TooBig,
                 Ok(Message::Text(t)) => t,
                 Ok(Message::Close(_)) => return Closing::Plain,
                 Ok(Message::Binary(_)) => {

@@ -86,7 +86,10 @@ async fn race_table(
                 records.push(rec);
             }
             for r in &records[1..] {
-                assert_eq!(r, &records[0], "table {id}: records differ between instances");
+                assert_eq!(
+                    r, &records[0],
+                    "table {id}: records differ between instances"
+                );
             }
             verify_record(game, &records[0]);
             // every accepted move at its place, nothing else (a declined
@@ -102,7 +105,10 @@ async fn race_table(
                 .filter(|m| m.get("pass").is_none())
                 .map(|m| bare(m.clone()))
                 .collect();
-            assert_eq!(moves, expected, "table {id} game {game_no}: the accepted moves");
+            assert_eq!(
+                moves, expected,
+                "table {id} game {game_no}: the accepted moves"
+            );
             out.games += 1;
             accepted.clear();
             game_no += 1;
@@ -126,11 +132,7 @@ async fn race_table(
         }
         let token = &tokens[seat];
         let sends = servers.iter().zip(&picks).map(|(s, mv)| {
-            s.post_move(
-                &id,
-                Some(token),
-                json!({"move_number": number, "move": mv}),
-            )
+            s.post_move(&id, Some(token), json!({"move_number": number, "move": mv}))
         });
         let answers = join_all(sends).await;
         let winners: Vec<usize> = answers
@@ -162,7 +164,13 @@ async fn race_table(
     // the unfinished game: the same on every instance
     let views: Vec<Value> = join_all(servers.iter().map(|s| s.view(&id, None))).await;
     for v in &views[1..] {
-        for k in ["move_number", "board", "last_move", "draw_pile", "discard_piles"] {
+        for k in [
+            "move_number",
+            "board",
+            "last_move",
+            "draw_pile",
+            "discard_piles",
+        ] {
             assert_eq!(v.get(k), views[0].get(k), "table {id}: {k} differs");
         }
     }
@@ -254,7 +262,11 @@ async fn sockets_on_every_instance_see_every_move() {
             .expect("a legal move");
         let n = v["move_number"].as_u64().expect("move_number");
         let (st, body) = servers[(k + 1) % 3]
-            .post_move(&id, Some(&tokens[seat]), json!({"move_number": n, "move": mv}))
+            .post_move(
+                &id,
+                Some(&tokens[seat]),
+                json!({"move_number": n, "move": mv}),
+            )
             .await;
         assert_eq!(st, 200, "{body}");
         last = n + 1;
@@ -279,7 +291,9 @@ async fn sockets_on_every_instance_see_every_move() {
     for s in servers {
         let mut seen = false;
         for _ in 0..50 {
-            let (_, info) = s.call("GET", &format!("/api/tables/{id}"), None, None).await;
+            let (_, info) = s
+                .call("GET", &format!("/api/tables/{id}"), None, None)
+                .await;
             if info["seats"][1]["connected"] == true {
                 seen = true;
                 break;
