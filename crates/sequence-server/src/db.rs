@@ -105,8 +105,11 @@ pub fn is_unavailable(e: &sqlx::Error) -> bool {
         | sqlx::Error::Protocol(_) => true,
         sqlx::Error::Database(d) => {
             let code = d.code().map(|c| c.to_string()).unwrap_or_default();
+            // 55000: the database does not accept connections now
+            // (ALLOW_CONNECTIONS false, as while being maintained)
             code.starts_with("08")
                 || code.starts_with("57P0")
+                || code == "55000"
                 || code == "53300"
                 || code == "5"
                 || code == "6"

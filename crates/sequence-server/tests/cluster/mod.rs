@@ -36,6 +36,16 @@ impl PgDb {
         Some(PgDb { base, name, url })
     }
 
+    /// The URL of the server's own database (to manage this one from).
+    pub fn base_url(&self) -> String {
+        self.base.clone()
+    }
+
+    /// The database's name.
+    pub fn name(&self) -> String {
+        self.name.clone()
+    }
+
     /// Drops the database.
     pub async fn drop_db(self) {
         if let Err(e) = sequence_server::db::drop_database(&self.base, &self.name).await {
