@@ -38,35 +38,11 @@ pub fn move_to_json(seat: Seat, m: &Move, len: u8) -> Value {
 }
 
 fn card_field(o: &Map<String, Value>, k: &'static str) -> Result<Card, NotationError> {
-    match o.get(k) {
-        Some(Value::String(s)) => s
-            .parse::<Card>()
-            .map_err(|e| NotationError::field(k, e.to_string())),
-        Some(v) => Err(NotationError::field(
-            k,
-            format!(
-                "expected a card code string, found {}",
-                sequence_common::json::echo(&v.to_string())
-            ),
-        )),
-        None => Err(NotationError::Missing(k)),
-    }
+    sequence_common::notation::parsed_field(o, k, "a card code")
 }
 
 fn space_field(o: &Map<String, Value>, k: &'static str) -> Result<Space, NotationError> {
-    match o.get(k) {
-        Some(Value::String(s)) => s
-            .parse::<Space>()
-            .map_err(|e| NotationError::field(k, e.to_string())),
-        Some(v) => Err(NotationError::field(
-            k,
-            format!(
-                "expected a space name string, found {}",
-                sequence_common::json::echo(&v.to_string())
-            ),
-        )),
-        None => Err(NotationError::Missing(k)),
-    }
+    sequence_common::notation::parsed_field(o, k, "a space name")
 }
 
 /// Every key a classic move entry may have (RECORD.md), whatever its kind.

@@ -9,7 +9,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::options::{Config, Options};
 use crate::view::SeatView;
 use rand::Rng;
-use sequence_common::{GameKind, MoveSink, Outcome, Reshuffler, Rules, Seat, TableConfig};
+use sequence_common::{GameKind, Outcome, Reshuffler, Rules, Seat, TableConfig};
 
 /// Move keys: placements by card × space, then removals, dead cards, the
 /// pass and stuck discards (see [`Game::move_key`]).
@@ -91,18 +91,7 @@ impl Rules for Game {
         Game::deal(config.clone(), rng)
     }
 
-    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
-        Game::fresh_deal(self, rng)
-    }
-
-    fn config(&self) -> &Config {
-        Game::config(self)
-    }
-
-    #[inline]
-    fn players(&self) -> u8 {
-        Game::players(self)
-    }
+    sequence_common::forward_rules!();
 
     #[inline]
     fn sides(&self) -> u8 {
@@ -112,20 +101,6 @@ impl Rules for Game {
     #[inline]
     fn side_of(&self, seat: Seat) -> u8 {
         self.team_of(seat).0
-    }
-
-    fn dealer(&self) -> Seat {
-        Game::dealer(self)
-    }
-
-    #[inline]
-    fn to_act(&self) -> Option<Seat> {
-        Game::to_act(self)
-    }
-
-    #[inline]
-    fn outcome(&self) -> Outcome {
-        Game::outcome(self)
     }
 
     #[inline]
@@ -142,25 +117,6 @@ impl Rules for Game {
     }
 
     #[inline]
-    fn legal_moves<S: MoveSink<Move> + ?Sized>(&self, out: &mut S) {
-        Game::legal_moves(self, out)
-    }
-
-    #[inline]
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
-        Game::random_move(self, rng)
-    }
-
-    #[inline]
-    fn move_key(mv: &Move) -> usize {
-        Game::move_key(mv)
-    }
-
-    fn check(&self, seat: Seat, mv: Move) -> Result<(), IllegalMove> {
-        Game::check(self, seat, mv)
-    }
-
-    #[inline]
     fn apply<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,
@@ -168,10 +124,6 @@ impl Rules for Game {
         reshuffler: &mut S,
     ) -> Result<(), IllegalMove> {
         Game::apply(self, seat, mv, reshuffler).map(|_| ())
-    }
-
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
-        Game::playout(self, rng, max_moves)
     }
 
     fn view(&self, seat: Seat) -> SeatView {

@@ -45,7 +45,7 @@ pub fn run<G: CliGame>(a: BenchArgs) -> anyhow::Result<()> {
     pb.set_message("legal moves");
     let pos = midgame::<G>(&config);
     let mut list: Vec<G::Move> = Vec::with_capacity(256);
-    let median_ns = crate::median_ns_per_call(|| {
+    let median_ns = sequence_bots::bench::median_ns_per_call(|| {
         pos.legal_moves(&mut list);
         std::hint::black_box(&list);
     });

@@ -112,22 +112,6 @@ fn parse_bench_seconds(text: &str) -> Result<f64, String> {
     Ok(s)
 }
 
-/// `sequence bench`'s timing of one call of `f` (legal-move generation), in
-/// nanoseconds: the median of 200 samples of 1,000 calls each.
-pub(crate) fn median_ns_per_call(mut f: impl FnMut()) -> f64 {
-    let mut samples: Vec<f64> = (0..200)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            for _ in 0..1000 {
-                f();
-            }
-            t.elapsed().as_nanos() as f64 / 1000.0
-        })
-        .collect();
-    samples.sort_by(|x, y| x.total_cmp(y));
-    samples[samples.len() / 2]
-}
-
 /// Reports a refused argument as clap does: on stderr, exit code 2.
 fn usage_error(e: &anyhow::Error) -> ExitCode {
     eprintln!("error: {e:#}");

@@ -6,6 +6,7 @@
 //!
 //! Nothing here does I/O or keeps global state.
 
+mod forward;
 pub mod game;
 pub mod json;
 pub mod moves;
@@ -21,3 +22,6 @@ pub use notation::{Notation, NotationError};
 pub use reshuffle::{FastReshuffler, NoReshuffler, ReshuffleError, Reshuffler, RngReshuffler};
 pub use rng::{GameRng, PlayoutRng};
 pub use seat::{Direction, Seat};
+
+#[doc(hidden)]
+pub use rand as __rand;

@@ -103,6 +103,38 @@ pub fn seat_field(o: &Map<String, Value>) -> Result<Seat, NotationError> {
     }
 }
 
+/// The string field `k` of a move entry parsed as a `T` (a card code, a
+/// space name…); `what` names the expected string in the message
+/// ("a card code").
+///
+/// # Errors
+/// [`NotationError::Missing`] when absent; [`NotationError::Field`] when not
+/// a string (`expected {what} string, found …`) or when `T` refuses it (its
+/// own message).
+pub fn parsed_field<T>(
+    o: &Map<String, Value>,
+    k: &'static str,
+    what: &str,
+) -> Result<T, NotationError>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    match o.get(k) {
+        Some(Value::String(s)) => s
+            .parse::<T>()
+            .map_err(|e| NotationError::field(k, e.to_string())),
+        Some(v) => Err(NotationError::field(
+            k,
+            format!(
+                "expected {what} string, found {}",
+                crate::json::echo(&v.to_string())
+            ),
+        )),
+        None => Err(NotationError::Missing(k)),
+    }
+}
+
 /// Checks that a move entry chosen by its key `kind` (`remove`, `play`, …)
 /// holds no key outside `allowed`; a key that other moves use (one of
 /// `move_keys`) is named as a combination that does not go together.

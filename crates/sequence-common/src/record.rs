@@ -319,18 +319,8 @@ fn cards_field<G: Notation>(
 /// The keys a record may have: every game's, and `teams` where the game
 /// has teams.
 fn record_keys<G: Notation>() -> &'static [&'static str] {
-    const WITH_TEAMS: &[&str] = &[
-        "format",
-        "players",
+    const KEYS: &[&str] = &[
         "teams",
-        "options",
-        "dealer",
-        "deck",
-        "reshuffles",
-        "moves",
-        "result",
-    ];
-    const WITHOUT: &[&str] = &[
         "format",
         "players",
         "options",
@@ -341,9 +331,9 @@ fn record_keys<G: Notation>() -> &'static [&'static str] {
         "result",
     ];
     if G::TEAMS {
-        WITH_TEAMS
+        KEYS
     } else {
-        WITHOUT
+        &KEYS[1..]
     }
 }
 
@@ -505,9 +495,12 @@ impl<G: Rules> Clone for Match<G> {
     }
 }
 
-impl<G: Notation> Match<G> {
-    /// A new game of the table `config`, dealt from `seed`.
-    pub fn new(config: G::Config, seed: u64) -> Match<G> {
+impl<G: Notation> Record<G> {
+    /// A new game of the table `config` dealt from `seed` with ChaCha8 (C5,
+    /// S2), its record with no moves yet, and the generator to order its
+    /// reshuffles with (C7, S6): how [`Match::new`], `sequence selfplay` and
+    /// the Python package start a game.
+    pub fn deal(config: G::Config, seed: u64) -> (G, Record<G>, crate::rng::GameRng) {
         let mut rng = crate::rng::game_rng(seed);
         let (game, deck) = G::deal(&config, &mut rng);
         let record = Record {
@@ -518,6 +511,14 @@ impl<G: Notation> Match<G> {
             moves: vec![],
             result: None,
         };
+        (game, record, rng)
+    }
+}
+
+impl<G: Notation> Match<G> {
+    /// A new game of the table `config`, dealt from `seed`.
+    pub fn new(config: G::Config, seed: u64) -> Match<G> {
+        let (game, record, rng) = Record::deal(config, seed);
         Match { game, record, rng }
     }
 

@@ -203,108 +203,56 @@ impl AnyMove {
     pub fn fields(&self) -> MoveFields {
         use sequence_classic::Move as M;
         use sequence_stacks::{Decision as D, Source};
-        let src = |s: Source| {
-            Some(match s {
-                Source::Hand => "hand",
-                Source::Discard => "discard",
-            })
-        };
         match *self {
             AnyMove::Classic(m, len) => {
-                let card = m.card().map(|c| c.to_string());
-                match m {
-                    M::Place { at, declare, .. } => MoveFields {
-                        kind: "place",
-                        card,
-                        at: Some(at.to_string()),
-                        declare: declare.map(|d| {
-                            d.windows()
-                                .map(|w| (w.start.to_string(), w.last(len).to_string()))
-                                .collect()
-                        }),
-                        ..MoveFields::default()
-                    },
-                    M::Remove { at, .. } => MoveFields {
-                        kind: "remove",
-                        card,
-                        at: Some(at.to_string()),
-                        ..MoveFields::default()
-                    },
-                    M::Dead { .. } => MoveFields {
-                        kind: "dead",
-                        card,
-                        ..MoveFields::default()
-                    },
-                    M::Pass => MoveFields {
-                        kind: "pass",
-                        ..MoveFields::default()
-                    },
-                    M::Discard { .. } => MoveFields {
-                        kind: "discard",
-                        card,
-                        ..MoveFields::default()
-                    },
+                let (kind, at, declare) = match m {
+                    M::Place { at, declare, .. } => ("place", Some(at), declare),
+                    M::Remove { at, .. } => ("remove", Some(at), None),
+                    M::Dead { .. } => ("dead", None, None),
+                    M::Pass => ("pass", None, None),
+                    M::Discard { .. } => ("discard", None, None),
+                };
+                MoveFields {
+                    kind,
+                    card: m.card().map(|c| c.to_string()),
+                    at: at.map(|a| a.to_string()),
+                    declare: declare.map(|d| {
+                        d.windows()
+                            .map(|w| (w.start.to_string(), w.last(len).to_string()))
+                            .collect()
+                    }),
+                    ..MoveFields::default()
                 }
             }
             AnyMove::Stacks(d) => {
-                let card = d.card().map(|c| c.code().to_string());
-                match d {
-                    D::Pile { from, place, .. } => MoveFields {
-                        kind: "pile",
-                        card,
-                        place: Some(place.name()),
-                        source: src(from),
-                        ..MoveFields::default()
+                let (kind, from, target) = match d {
+                    D::Pile { from, .. } => ("pile", Some(from), None),
+                    D::Skip { from } => ("skip", Some(from), None),
+                    D::Reverse { from } => ("reverse", Some(from), None),
+                    D::StealCard { from, target } => ("steal_card", Some(from), Some(target)),
+                    D::StealChip { from, target, .. } => ("steal_chip", Some(from), Some(target)),
+                    D::Block => ("block", None, None),
+                    D::Pass => ("pass", None, None),
+                    D::Discard { .. } => ("discard", None, None),
+                    D::End => ("end", None, None),
+                };
+                MoveFields {
+                    kind,
+                    card: d.card().map(|c| c.code().to_string()),
+                    place: match d {
+                        D::Pile { place, .. } => Some(place.name()),
+                        _ => None,
                     },
-                    D::Skip { from } => MoveFields {
-                        kind: "skip",
-                        card,
-                        source: src(from),
-                        ..MoveFields::default()
+                    source: from.map(|s| match s {
+                        Source::Hand => "hand",
+                        Source::Discard => "discard",
+                    }),
+                    target: target.map(|t| t.0),
+                    colour: match d {
+                        D::StealChip { colour, .. } => Some(colour.name()),
+                        _ => None,
                     },
-                    D::Reverse { from } => MoveFields {
-                        kind: "reverse",
-                        card,
-                        source: src(from),
-                        ..MoveFields::default()
-                    },
-                    D::StealCard { from, target } => MoveFields {
-                        kind: "steal_card",
-                        card,
-                        source: src(from),
-                        target: Some(target.0),
-                        ..MoveFields::default()
-                    },
-                    D::StealChip {
-                        from,
-                        target,
-                        colour,
-                    } => MoveFields {
-                        kind: "steal_chip",
-                        card,
-                        source: src(from),
-                        target: Some(target.0),
-                        colour: Some(colour.name()),
-                        ..MoveFields::default()
-                    },
-                    D::Block => MoveFields {
-                        kind: "block",
-                        card,
-                        ..MoveFields::default()
-                    },
-                    D::Pass => MoveFields {
-                        kind: "pass",
-                        ..MoveFields::default()
-                    },
-                    D::Discard { .. } => MoveFields {
-                        kind: "discard",
-                        card,
-                        ..MoveFields::default()
-                    },
-                    D::End => MoveFields {
-                        kind: "end",
-                        ..MoveFields::default()
-                    },
+                    ..MoveFields::default()
                 }
             }
         }

@@ -32,16 +32,7 @@ impl<G: Notation> Session<G> {
     /// the game's rules say (C5, S2): the same deal as
     /// [`sequence_common::record::Match::new`] and `sequence selfplay`.
     pub fn new(config: G::Config, seed: u64) -> Session<G> {
-        let mut rng = game_rng(seed);
-        let (game, deck) = G::deal(&config, &mut rng);
-        let record = Record {
-            config,
-            dealer: game.dealer(),
-            deck,
-            reshuffles: vec![],
-            moves: vec![],
-            result: None,
-        };
+        let (game, record, rng) = Record::deal(config, seed);
         Session {
             game,
             rng,

@@ -579,30 +579,45 @@ impl<G: EnvGame> DynVec for VecCore<G> {
     }
 }
 
-/// A vector of `n` games of a table, every seat played by the caller, or
-/// (`opponents: Some((seat, spec))`) the caller at `seat` and bots built
-/// from `spec` everywhere else.
+/// What [`new_vec`] builds: `n` games of the table of `players` seats (in
+/// `teams` teams, classic only) with rule `options` (the record's JSON),
+/// dealt from `seed`; every seat played by the caller, or (`opponents:
+/// Some((seat, spec))`) the caller at `seat` and bots built from `spec`
+/// everywhere else.
+#[derive(Debug, Clone, Copy)]
+pub struct VecSpec<'a> {
+    /// Seats at each table.
+    pub players: u8,
+    /// Teams (classic; `None` for the rules' default).
+    pub teams: Option<u8>,
+    /// Rule options as in a record, `None` for the official rules.
+    pub options: Option<&'a serde_json::Value>,
+    /// Number of games.
+    pub n: usize,
+    /// Seed of the first deal.
+    pub seed: u64,
+    /// The caller's seat and the bot spec for the other seats.
+    pub opponents: Option<(u8, &'a str)>,
+}
+
+/// A vector of games of the table `spec` describes.
 ///
 /// # Errors
 /// [`FailureKind::Setup`] for a table or options that break the rules,
 /// [`FailureKind::Bot`] for a bot name that cannot be built.
 pub fn new_vec(
     kind: sequence_common::GameKind,
-    players: u8,
-    teams: Option<u8>,
-    options: Option<&serde_json::Value>,
-    n: usize,
-    seed: u64,
-    opponents: Option<(u8, &str)>,
+    spec: VecSpec<'_>,
 ) -> Result<Box<dyn DynVec>, Failure> {
-    fn go<G: crate::dynamic::DynEngine>(
-        players: u8,
-        teams: Option<u8>,
-        options: Option<&serde_json::Value>,
-        n: usize,
-        seed: u64,
-        opponents: Option<(u8, &str)>,
-    ) -> Result<Box<dyn DynVec>, Failure> {
+    fn go<G: crate::dynamic::DynEngine>(spec: VecSpec<'_>) -> Result<Box<dyn DynVec>, Failure> {
+        let VecSpec {
+            players,
+            teams,
+            options,
+            n,
+            seed,
+            opponents,
+        } = spec;
         let options = G::options_from_json(options)
             .map_err(|m| Failure::new(FailureKind::Setup, "options", m))?;
         let config = G::table(players, teams, options).map_err(|e| {
@@ -615,22 +630,16 @@ pub fn new_vec(
         let template = G::deal(&config, &mut sequence_common::rng::game_rng(seed)).0;
         Ok(match opponents {
             None => Box::new(VecCore::new(template, n, seed)),
-            Some((seat, spec)) => Box::new(VecCore::with_opponents(template, n, seed, seat, spec)?),
+            Some((seat, bots)) => Box::new(VecCore::with_opponents(template, n, seed, seat, bots)?),
         })
     }
     match kind {
-        sequence_common::GameKind::Classic => {
-            go::<sequence_classic::Game>(players, teams, options, n, seed, opponents)
-        }
-        sequence_common::GameKind::Stacks => {
-            if teams.is_some() {
-                return Err(Failure::new(
-                    FailureKind::Setup,
-                    "S1.teams",
-                    "Sequence Stacks has no teams: each seat plays alone (S1)",
-                ));
-            }
-            go::<sequence_stacks::Game>(players, None, options, n, seed, opponents)
-        }
+        sequence_common::GameKind::Classic => go::<sequence_classic::Game>(spec),
+        sequence_common::GameKind::Stacks if spec.teams.is_some() => Err(Failure::new(
+            FailureKind::Setup,
+            "S1.teams",
+            "Sequence Stacks has no teams: each seat plays alone (S1)",
+        )),
+        sequence_common::GameKind::Stacks => go::<sequence_stacks::Game>(spec),
     }
 }

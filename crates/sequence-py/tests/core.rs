@@ -65,16 +65,13 @@ fn observation_shows_only_the_view<G: EnvGame>(players: u8) {
 }
 
 #[test]
-fn classic_observations_show_only_the_view() {
-    observation_shows_only_the_view::<sequence_classic::Game>(2);
-    observation_shows_only_the_view::<sequence_classic::Game>(3);
-    observation_shows_only_the_view::<sequence_classic::Game>(4);
-}
-
-#[test]
-fn stacks_observations_show_only_the_view() {
-    observation_shows_only_the_view::<sequence_stacks::Game>(2);
-    observation_shows_only_the_view::<sequence_stacks::Game>(4);
+fn observations_show_only_the_view() {
+    for players in [2, 3, 4] {
+        observation_shows_only_the_view::<sequence_classic::Game>(players);
+    }
+    for players in [2, 4] {
+        observation_shows_only_the_view::<sequence_stacks::Game>(players);
+    }
 }
 
 /// The mask is exactly the actions that decode to a legal move; every
@@ -132,15 +129,13 @@ fn mask_matches_legal_moves<G: EnvGame>(players: u8) {
 }
 
 #[test]
-fn classic_mask_matches_legal_moves() {
-    mask_matches_legal_moves::<sequence_classic::Game>(2);
-    mask_matches_legal_moves::<sequence_classic::Game>(3);
-}
-
-#[test]
-fn stacks_mask_matches_legal_moves() {
-    mask_matches_legal_moves::<sequence_stacks::Game>(2);
-    mask_matches_legal_moves::<sequence_stacks::Game>(5);
+fn masks_match_legal_moves() {
+    for players in [2, 3] {
+        mask_matches_legal_moves::<sequence_classic::Game>(players);
+    }
+    for players in [2, 5] {
+        mask_matches_legal_moves::<sequence_stacks::Game>(players);
+    }
 }
 
 #[test]

@@ -48,12 +48,12 @@ async fn play_out(s: &common::Server, id: &str, tokens: &[String], seed: u64) ->
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn classic_table_life_cycle_and_errors() {
     let s = server(0).await;
-    let (st, body) = s.call("GET", "/healthz", None, None).await;
+    let (st, body) = s.get("/healthz", None).await;
     assert_eq!((st, body), (200, Value::String("ok".into())));
 
     let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "<Ann>", "options": {"sequence_length": 4, "win_sequences": 1}})).await;
     // the open table is listed, names escaped
-    let (_, list) = s.call("GET", "/api/tables", None, None).await;
+    let (_, list) = s.get("/api/tables", None).await;
     let t = list["tables"]
         .as_array()
         .unwrap()
@@ -72,9 +72,7 @@ async fn classic_table_life_cycle_and_errors() {
         )
         .await;
     assert_eq!(st, 409);
-    let (st, _) = s
-        .call("GET", &format!("/api/tables/{id}/record"), None, None)
-        .await;
+    let (st, _) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(st, 403);
 
     let (seat, guest) = s.join(&id, "Bob").await;
@@ -127,9 +125,7 @@ async fn classic_table_life_cycle_and_errors() {
         .await;
     assert_eq!(st, 401);
     // 404
-    let (st, _) = s
-        .call("GET", "/api/tables/0000000000000000/view", None, None)
-        .await;
+    let (st, _) = s.get("/api/tables/0000000000000000/view", None).await;
     assert_eq!(st, 404);
 
     let turn = v0["turn"].as_u64().unwrap() as usize;
@@ -214,9 +210,7 @@ async fn classic_table_life_cycle_and_errors() {
 
     // play to the end; the record replays to the same result
     let n = play_out(&s, &id, &tokens, 7).await;
-    let (st, rec) = s
-        .call("GET", &format!("/api/tables/{id}/record"), None, None)
-        .await;
+    let (st, rec) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(st, 200, "{rec}");
     let (record, game) =
         sequence_classic::record::Record::from_json_str(&rec.to_string()).expect("record replays");
@@ -245,17 +239,10 @@ async fn classic_table_life_cycle_and_errors() {
     assert_eq!(info["game_no"], 2);
     assert_eq!(info["status"], "playing");
     let (st, _) = s
-        .call(
-            "GET",
-            &format!("/api/tables/{id}/record?game=1"),
-            None,
-            None,
-        )
+        .get(&format!("/api/tables/{id}/record?game=1"), None)
         .await;
     assert_eq!(st, 200);
-    let (st, _) = s
-        .call("GET", &format!("/api/tables/{id}/record"), None, None)
-        .await;
+    let (st, _) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(st, 403);
 }
 
@@ -266,9 +253,7 @@ async fn bots_play_and_host_gives_a_left_seat_to_a_bot() {
     let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "level:2"}], "options": {"sequence_length": 4, "win_sequences": 1}})).await;
     let n = play_out(&s, &id, std::slice::from_ref(&host), 3).await;
     assert!(n > 2);
-    let (st, rec) = s
-        .call("GET", &format!("/api/tables/{id}/record"), None, None)
-        .await;
+    let (st, rec) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(st, 200);
     assert!(
         rec["moves"]
@@ -286,11 +271,10 @@ async fn bots_play_and_host_gives_a_left_seat_to_a_bot() {
     let (_, b) = s.join(&id, "Bob").await;
     let (_, c) = s.join(&id, "Cy").await;
     let (st, _) = s
-        .call(
-            "POST",
+        .post(
             &format!("/api/tables/{id}/seats/2/bot"),
-            Some(&b),
-            Some(json!({"level": "level:1"})),
+            &b,
+            json!({"level": "level:1"}),
         )
         .await;
     assert_eq!(st, 403, "only the host");
@@ -300,33 +284,29 @@ async fn bots_play_and_host_gives_a_left_seat_to_a_bot() {
     assert_eq!(st, 200);
     assert_eq!(info["seats"][2]["kind"], "left");
     let (st, _) = s
-        .call("GET", &format!("/api/tables/{id}/view"), Some(&c), None)
+        .get(&format!("/api/tables/{id}/view"), Some(c.as_str()))
         .await;
     assert_eq!(st, 401, "a left seat's token stops working");
     let (st, _) = s
-        .call(
-            "POST",
+        .post(
             &format!("/api/tables/{id}/seats/2/bot"),
-            Some(&host),
-            Some(json!({"level": "nope"})),
+            &host,
+            json!({"level": "nope"}),
         )
         .await;
     assert_eq!(st, 400);
     let (st, info) = s
-        .call(
-            "POST",
+        .post(
             &format!("/api/tables/{id}/seats/2/bot"),
-            Some(&host),
-            Some(json!({"level": "level:1"})),
+            &host,
+            json!({"level": "level:1"}),
         )
         .await;
     assert_eq!(st, 200, "{info}");
     assert_eq!(info["seats"][2]["kind"], "bot");
     let n = play_out(&s, &id, &[host.clone(), b.clone()], 5).await;
     assert!(n > 3);
-    let (st, rec) = s
-        .call("GET", &format!("/api/tables/{id}/record"), None, None)
-        .await;
+    let (st, rec) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(st, 200);
     sequence_stacks::Record::from_json_str(&rec.to_string()).expect("stacks record replays");
 }
@@ -377,12 +357,12 @@ async fn rate_limit_per_address_gives_429() {
     let s = server(2).await; // 2/s, burst 4
     let mut codes = vec![];
     for _ in 0..12 {
-        codes.push(s.call("GET", "/api/tables", None, None).await.0);
+        codes.push(s.get("/api/tables", None).await.0);
     }
     assert!(codes[..4].iter().all(|&c| c == 200), "{codes:?}");
     assert!(codes.contains(&429), "{codes:?}");
     // health checks are not limited
-    assert_eq!(s.call("GET", "/healthz", None, None).await.0, 200);
+    assert_eq!(s.get("/healthz", None).await.0, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -535,12 +515,7 @@ async fn query_and_method_errors_are_json() {
         .create(serde_json::json!({"game": "classic", "players": 2, "name": "Ann"}))
         .await;
     let (status, body) = s
-        .call(
-            "GET",
-            &format!("/api/tables/{id}/record?game=abc"),
-            None,
-            None,
-        )
+        .get(&format!("/api/tables/{id}/record?game=abc"), None)
         .await;
     assert_eq!(status, 400);
     assert!(

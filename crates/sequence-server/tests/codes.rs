@@ -81,9 +81,7 @@ async fn refused_moves_carry_the_engine_code_over_http() {
         .await;
     assert_eq!(st, 409, "{v}");
     assert!(v.get("code").is_none(), "{v}");
-    let (st, v) = s
-        .call("GET", "/api/tables/0000000000000000/view", None, None)
-        .await;
+    let (st, v) = s.get("/api/tables/0000000000000000/view", None).await;
     assert_eq!(st, 404, "{v}");
     assert!(v.get("code").is_none(), "{v}");
     assert_eq!(s.view(&id, Some(&tok)).await["move_number"], 0);
@@ -139,9 +137,7 @@ async fn bots_of_one_level_have_distinct_names() {
         .create(json!({"game": "classic", "players": 4, "name": "Ann",
                        "bots": [{"seat": 1, "level": "level:2"}, {"seat": 2, "level": "level:2"}]}))
         .await;
-    let (_, info) = s
-        .call("GET", &format!("/api/tables/{id}"), None, None)
-        .await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
     let names: Vec<&str> = info["seats"]
         .as_array()
         .expect("seats")
@@ -151,11 +147,10 @@ async fn bots_of_one_level_have_distinct_names() {
     assert_eq!(names, ["Ann", "Bot 2", "Bot 2 (b)"], "{info}");
     // a third bot of the level, given by the host
     let (st, info) = s
-        .call(
-            "POST",
+        .post(
             &format!("/api/tables/{id}/seats/3/bot"),
-            Some(&host),
-            Some(json!({"level": "level:2"})),
+            &host,
+            json!({"level": "level:2"}),
         )
         .await;
     assert_eq!(st, 200, "{info}");

@@ -233,9 +233,7 @@ async fn names_lose_bidi_controls_and_long_ids_are_not_echoed() {
                        "table_name": "\u{2066}Fun\u{2069} table\u{200F}"}),
         )
         .await;
-    let (_, info) = s
-        .call("GET", &format!("/api/tables/{id}"), None, None)
-        .await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
     assert_eq!(info["seats"][0]["name"], "Anngpj.exe");
     assert_eq!(info["name"], "Fun table");
 

@@ -72,9 +72,7 @@ async fn two_instances_share_one_postgres_database() {
         for t in &tokens {
             let v = this.view(&id, Some(t)).await;
             if v["table"]["status"] == "over" {
-                let (st, rec) = other
-                    .call("GET", &format!("/api/tables/{id}/record"), None, None)
-                    .await;
+                let (st, rec) = other.get(&format!("/api/tables/{id}/record"), None).await;
                 assert_eq!(st, 200, "{rec}");
                 let (r, _) = sequence_classic::record::Record::from_json_str(&rec.to_string())
                     .expect("replays");

@@ -245,11 +245,10 @@ async fn bot_seats_say_which_seats_may_be_bots() {
         .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
         .await;
     let (st, v) = s
-        .call(
-            "POST",
+        .post(
             &format!("/api/tables/{id}/seats/0/bot"),
-            Some(&host),
-            Some(json!({"level": "random"})),
+            &host,
+            json!({"level": "random"}),
         )
         .await;
     assert_eq!(st, 409, "{v}");
@@ -317,17 +316,13 @@ async fn a_table_without_a_name_says_whom_it_is_named_after() {
     let (id, _) = s
         .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
         .await;
-    let (_, info) = s
-        .call("GET", &format!("/api/tables/{id}"), None, None)
-        .await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
     assert_eq!(info["named_after"], "Ann", "{info}");
     assert_eq!(info["name"], "Ann's table", "{info}");
     let (id, _) = s
         .create(json!({"game": "classic", "players": 2, "name": "Ann", "table_name": "Fri"}))
         .await;
-    let (_, info) = s
-        .call("GET", &format!("/api/tables/{id}"), None, None)
-        .await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
     assert_eq!(info["named_after"], Value::Null, "{info}");
     assert_eq!(info["name"], "Fri", "{info}");
 }

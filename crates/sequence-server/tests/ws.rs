@@ -164,11 +164,10 @@ async fn turn_timer_marks_the_seat_and_the_host_gives_it_to_a_bot() {
     g.expect("welcome").await;
     if turn == 1 {
         let (st, _) = s
-            .call(
-                "POST",
+            .post(
                 &format!("/api/tables/{id}/seats/1/bot"),
-                Some(&host),
-                Some(json!({"level": "random"})),
+                &host,
+                json!({"level": "random"}),
             )
             .await;
         assert_eq!(st, 409);
@@ -182,11 +181,10 @@ async fn turn_timer_marks_the_seat_and_the_host_gives_it_to_a_bot() {
     );
     if turn == 1 {
         let (st, info) = s
-            .call(
-                "POST",
+            .post(
                 &format!("/api/tables/{id}/seats/1/bot"),
-                Some(&host),
-                Some(json!({"level": "random"})),
+                &host,
+                json!({"level": "random"}),
             )
             .await;
         assert_eq!(st, 200, "{info}");

@@ -173,14 +173,8 @@ def main():
                 css += [
                     "",
                     f"/* {file}: {pkg} {member}{f' at wght {weight}' if variable else ''}, {len(have)} characters */",
-                    "@font-face {",
-                    f'  font-family: "{FAMILY}";',
-                    f'  src: url("{file}") format("woff2");',
-                    f"  font-weight: {weight};",
-                    "  font-style: normal;",
-                    "  font-display: swap;",
-                    f"  unicode-range: {ranges(have)};",
-                    "}",
+                    f'@font-face {{ font-family: "{FAMILY}"; src: url("{file}") format("woff2"); '
+                    f"font-weight: {weight}; font-display: swap; unicode-range: {ranges(have)}; }}",
                 ]
                 print(f"{file}: {len(have)} characters, {path.stat().st_size} bytes")
     (OUT / "fonts.css").write_text("\n".join(css) + "\n", encoding="utf-8")

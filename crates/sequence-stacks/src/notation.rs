@@ -11,7 +11,7 @@ use crate::game::{Config, Game, Status};
 use crate::moves::{Decision, PlayError, Source};
 use crate::options::Options;
 use sequence_common::json::echo;
-use sequence_common::notation::{deny_unknown_move, seat_field};
+use sequence_common::notation::{deny_unknown_move, parsed_field, seat_field};
 use sequence_common::record::req_uint;
 use sequence_common::{Notation, NotationError, Reshuffler, Seat};
 use serde::{Deserialize, Serialize};
@@ -168,17 +168,8 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), NotationError> {
             .map(|n| Seat(n as u8))
             .map_err(|e| NotationError::field("target", e.trim_start_matches("field `target`: ")))
     };
-    if let Some(p) = o.get("play") {
-        let card: Card = p
-            .as_str()
-            .ok_or_else(|| {
-                NotationError::field(
-                    "play",
-                    format!("{} is not a card code", echo(&p.to_string())),
-                )
-            })?
-            .parse()
-            .map_err(|e: crate::card::BadCard| NotationError::field("play", e.to_string()))?;
+    if o.contains_key("play") {
+        let card: Card = parsed_field(o, "play", "a card code")?;
         let kind = format!("play: {}", card.code());
         let d = match card {
             Card::Skip | Card::Reverse => {
@@ -256,18 +247,9 @@ pub fn move_from_json(v: &Value) -> Result<(Seat, Decision), NotationError> {
         };
         return Ok((seat, d));
     }
-    if let Some(c) = o.get("discard") {
+    if o.contains_key("discard") {
         deny_unknown_move(o, &["seat", "discard"], "discard", MOVE_KEYS)?;
-        let card: Card = c
-            .as_str()
-            .ok_or_else(|| {
-                NotationError::field(
-                    "discard",
-                    format!("{} is not a card code", echo(&c.to_string())),
-                )
-            })?
-            .parse()
-            .map_err(|e: crate::card::BadCard| NotationError::field("discard", e.to_string()))?;
+        let card: Card = parsed_field(o, "discard", "a card code")?;
         return Ok((seat, Decision::Discard { card }));
     }
     if let Some(e) = o.get("end") {

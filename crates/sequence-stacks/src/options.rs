@@ -76,16 +76,22 @@ pub struct Options {
     pub dead_game_draw: bool,
 }
 
+impl Options {
+    /// The printed rules with RULES.md's interpretations (what
+    /// [`Options::default`] gives), usable in constants.
+    pub const DEFAULT: Options = Options {
+        piles_per_colour: 2,
+        refill: Refill::TurnStart,
+        steal_chip_can_win: false,
+        block_window: BlockWindow::AllOpponents,
+        reshuffle_actions: ReshuffleActions::WhenNoCompleted,
+        dead_game_draw: true,
+    };
+}
+
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            piles_per_colour: 2,
-            refill: Refill::TurnStart,
-            steal_chip_can_win: false,
-            block_window: BlockWindow::AllOpponents,
-            reshuffle_actions: ReshuffleActions::WhenNoCompleted,
-            dead_game_draw: true,
-        }
+        Options::DEFAULT
     }
 }
 

@@ -9,7 +9,7 @@ use crate::moves::{Decision, PlayError, Source};
 use crate::options::Options;
 use crate::view::SeatView;
 use rand::Rng;
-use sequence_common::{GameKind, MoveSink, Outcome, Reshuffler, Rules, Seat, TableConfig};
+use sequence_common::{GameKind, Outcome, Reshuffler, Rules, Seat, TableConfig};
 
 /// Where a game with this status stands, by side (seat).
 pub(crate) fn outcome(status: Status) -> Outcome {
@@ -92,17 +92,7 @@ impl Rules for Game {
         Game::deal(*config, rng)
     }
 
-    fn fresh_deal<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
-        Game::fresh_deal(self, rng)
-    }
-
-    fn config(&self) -> &Config {
-        Game::config(self)
-    }
-
-    fn players(&self) -> u8 {
-        Game::players(self)
-    }
+    sequence_common::forward_rules!();
 
     fn sides(&self) -> u8 {
         Game::players(self)
@@ -113,45 +103,12 @@ impl Rules for Game {
         seat.0
     }
 
-    fn dealer(&self) -> Seat {
-        Game::dealer(self)
-    }
-
-    #[inline]
-    fn to_act(&self) -> Option<Seat> {
-        Game::to_act(self)
-    }
-
-    #[inline]
-    fn outcome(&self) -> Outcome {
-        Game::outcome(self)
-    }
-
     fn ply(&self) -> u32 {
         self.ply
     }
 
     fn last_move(&self) -> Option<(Seat, Decision)> {
         self.last
-    }
-
-    #[inline]
-    fn legal_moves<S: MoveSink<Decision> + ?Sized>(&self, out: &mut S) {
-        Game::legal_moves(self, out)
-    }
-
-    #[inline]
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Decision> {
-        Game::random_move(self, rng)
-    }
-
-    #[inline]
-    fn move_key(mv: &Decision) -> usize {
-        Game::move_key(mv)
-    }
-
-    fn check(&self, seat: Seat, mv: Decision) -> Result<(), PlayError> {
-        Game::check(self, seat, mv)
     }
 
     #[inline]
@@ -171,10 +128,6 @@ impl Rules for Game {
         reshuffler: &mut S,
     ) -> Result<(), PlayError> {
         Game::play(self, seat, mv, reshuffler)
-    }
-
-    fn playout<R: Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
-        Game::playout(self, rng, max_moves)
     }
 
     fn view(&self, seat: Seat) -> SeatView {

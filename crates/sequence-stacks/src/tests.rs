@@ -91,14 +91,7 @@ fn pile(card: Card, place: Place) -> Decision {
     }
 }
 
-const D: Options = Options {
-    piles_per_colour: 2,
-    refill: Refill::TurnStart,
-    steal_chip_can_win: false,
-    block_window: BlockWindow::AllOpponents,
-    reshuffle_actions: ReshuffleActions::WhenNoCompleted,
-    dead_game_draw: true,
-};
+const D: Options = Options::DEFAULT;
 
 #[test]
 fn s2_deal_five_each_from_the_dealers_left() {

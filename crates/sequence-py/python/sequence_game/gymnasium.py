@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import ActionError, Bot, Game
+from ._render import render_text
 
 __all__ = ["SequenceEnv"]
 
@@ -166,14 +167,7 @@ class SequenceEnv(gymnasium.Env):
         return self._obs()["action_mask"].astype(bool)
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use 'human' or 'ansi')")
-            return None
-        text = str(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.game, self.render_mode)
 
 
 def _register() -> None:

@@ -31,6 +31,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ._core import Game
+from ._render import render_text
 
 __all__ = ["SequenceAECEnv", "env", "raw_env"]
 
@@ -154,16 +155,7 @@ class SequenceAECEnv(AECEnv, EzPickle):
             self.render()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() was called without a render_mode (use 'human' or 'ansi')")
-            return None
-        text = str(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -190,15 +182,9 @@ def raw_env(
     return SequenceAECEnv(game, players, teams, options, max_moves, render_mode)
 
 
-def env(
-    game: str = "classic",
-    players: int = 2,
-    teams: Optional[int] = None,
-    options: Optional[dict] = None,
-    max_moves: Optional[int] = None,
-    render_mode: Optional[str] = None,
-) -> SequenceAECEnv:
-    """The environment. It enforces the order of calls itself (``observe``
-    or ``step`` before ``reset`` raise), so it needs no PettingZoo wrapper;
-    wrap it as you like (``pettingzoo.utils.wrappers``)."""
-    return raw_env(game, players, teams, options, max_moves, render_mode)
+def env(*args: Any, **kwargs: Any) -> SequenceAECEnv:
+    """The environment (the arguments of :func:`raw_env`). It enforces the
+    order of calls itself (``observe`` or ``step`` before ``reset`` raise),
+    so it needs no PettingZoo wrapper; wrap it as you like
+    (``pettingzoo.utils.wrappers``)."""
+    return raw_env(*args, **kwargs)

@@ -883,16 +883,15 @@ impl PyVecEnv {
         }
         let kind = kind_of(game)?;
         let opts = options.map(py_to_json).transpose()?;
-        let mut inner = vector::new_vec(
-            kind,
+        let spec = vector::VecSpec {
             players,
             teams,
-            opts.as_ref(),
-            num_envs,
+            options: opts.as_ref(),
+            n: num_envs,
             seed,
-            opponents.map(|o| (seat, o)),
-        )
-        .map_err(fail)?;
+            opponents: opponents.map(|o| (seat, o)),
+        };
+        let mut inner = vector::new_vec(kind, spec).map_err(fail)?;
         inner.set_threads(threads);
         let (n, d, a, w) = (
             num_envs,
@@ -1000,56 +999,24 @@ impl PyVecEnv {
                 )
             })?;
         }
-        let obs = self.obs.bind(py);
-        let mask = self.mask.bind(py);
-        let to_act = self.to_act.bind(py);
-        let rewards = self.rewards.bind(py);
-        let done = self.done.bind(py);
-        {
-            let mut o = obs.readwrite();
-            let mut m = mask.readwrite();
-            let mut t = to_act.readwrite();
-            let mut r = rewards.readwrite();
-            let mut d = done.readwrite();
-            let mut done_u8 = vec![0u8; self.actions_buf.len()];
-            let mut out = Out {
-                obs: o
-                    .as_slice_mut()
-                    .map_err(|e| usage("env.buffer", e.to_string()))?,
-                mask: m
-                    .as_slice_mut()
-                    .map_err(|e| usage("env.buffer", e.to_string()))?,
-                to_act: t
-                    .as_slice_mut()
-                    .map_err(|e| usage("env.buffer", e.to_string()))?,
-                rewards: r
-                    .as_slice_mut()
-                    .map_err(|e| usage("env.buffer", e.to_string()))?,
-                done: &mut done_u8,
-            };
-            let actions = &self.actions_buf;
-            let inner = &self.inner;
+        let actions = &self.actions_buf;
+        let inner = &self.inner;
+        self.fill_arrays(py, |out| {
             py.detach(|| {
                 let mut core = match inner.lock() {
                     Ok(c) => c,
                     Err(p) => p.into_inner(),
                 };
-                core.step(actions, &mut out, observe)
+                core.step(actions, out, observe)
             })
-            .map_err(fail)?;
-            let d = d
-                .as_slice_mut()
-                .map_err(|e| usage("env.buffer", e.to_string()))?;
-            for (x, &y) in d.iter_mut().zip(&done_u8) {
-                *x = y != 0;
-            }
-        }
+            .map_err(fail)
+        })?;
         Ok((
-            obs.clone(),
-            mask.clone(),
-            to_act.clone(),
-            rewards.clone(),
-            done.clone(),
+            self.obs.bind(py).clone(),
+            self.mask.bind(py).clone(),
+            self.to_act.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.done.bind(py).clone(),
         ))
     }
 
@@ -1091,36 +1058,35 @@ impl PyVecEnv {
     }
 
     fn reset_arrays(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        let obs = self.obs.bind(py);
-        let mask = self.mask.bind(py);
-        let to_act = self.to_act.bind(py);
-        let rewards = self.rewards.bind(py);
-        let mut o = obs.readwrite();
-        let mut m = mask.readwrite();
-        let mut t = to_act.readwrite();
-        let mut r = rewards.readwrite();
+        self.fill_arrays(py, |out| self.lock().map(|mut core| core.reset(seed, out)))
+    }
+
+    /// Runs `f` on the output arrays (`obs`, `mask`, `to_act`, `rewards` as
+    /// writable slices, `done` as bytes, all zero), then copies `done` into
+    /// its boolean array.
+    fn fill_arrays(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Out<'_>) -> PyResult<()>,
+    ) -> PyResult<()> {
+        let buffer = |e: numpy::AsSliceError| usage("env.buffer", e.to_string());
+        let (obs, mask) = (self.obs.bind(py), self.mask.bind(py));
+        let (to_act, rewards) = (self.to_act.bind(py), self.rewards.bind(py));
+        let (mut o, mut m) = (obs.readwrite(), mask.readwrite());
+        let (mut t, mut r) = (to_act.readwrite(), rewards.readwrite());
         let mut done_u8 = vec![0u8; self.actions_buf.len()];
-        let mut out = Out {
-            obs: o
-                .as_slice_mut()
-                .map_err(|e| usage("env.buffer", e.to_string()))?,
-            mask: m
-                .as_slice_mut()
-                .map_err(|e| usage("env.buffer", e.to_string()))?,
-            to_act: t
-                .as_slice_mut()
-                .map_err(|e| usage("env.buffer", e.to_string()))?,
-            rewards: r
-                .as_slice_mut()
-                .map_err(|e| usage("env.buffer", e.to_string()))?,
+        f(&mut Out {
+            obs: o.as_slice_mut().map_err(buffer)?,
+            mask: m.as_slice_mut().map_err(buffer)?,
+            to_act: t.as_slice_mut().map_err(buffer)?,
+            rewards: r.as_slice_mut().map_err(buffer)?,
             done: &mut done_u8,
-        };
-        self.lock()?.reset(seed, &mut out);
+        })?;
         let done = self.done.bind(py);
         let mut d = done.readwrite();
-        d.as_slice_mut()
-            .map_err(|e| usage("env.buffer", e.to_string()))?
-            .fill(false);
+        for (x, &y) in d.as_slice_mut().map_err(buffer)?.iter_mut().zip(&done_u8) {
+            *x = y != 0;
+        }
         Ok(())
     }
 }

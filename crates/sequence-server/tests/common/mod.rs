@@ -68,6 +68,16 @@ impl Server {
         )
     }
 
+    /// `(status, body)` of `GET path`, with the seat token if any.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        self.call("GET", path, token, None).await
+    }
+
+    /// `(status, body)` of `POST path` with a JSON `body` and a seat token.
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
+        self.call("POST", path, Some(token), Some(body)).await
+    }
+
     /// `(status, body)` of `POST /api/tables/{id}/moves` with `body`
     /// (`{"move_number": …, "move": …}`).
     pub async fn post_move(&self, id: &str, token: Option<&str>, body: Value) -> (u16, Value) {

@@ -1,0 +1,68 @@
+//! [`forward_rules!`](crate::forward_rules): an engine's [`Rules`](crate::Rules)
+//! methods that only call its inherent methods of the same name, written
+//! once for every engine.
+
+/// Expands, inside an `impl Rules for Game` block, the [`Rules`](crate::Rules)
+/// methods that call the engine's inherent methods of the same name and
+/// signature: `fresh_deal`, `config`, `players`, `dealer`, `to_act`,
+/// `outcome`, `legal_moves`, `random_move`, `move_key`, `check` and
+/// `playout`.
+///
+/// The engine must have each of those as an inherent method (an inherent
+/// associated item wins over the trait's in `Self::name` paths); a missing
+/// one would make the trait method call itself, which the
+/// `unconditional_recursion` lint reports.
+#[macro_export]
+macro_rules! forward_rules {
+    () => {
+        fn fresh_deal<R: $crate::__rand::Rng + ?Sized>(&self, rng: &mut R) -> Self {
+            Self::fresh_deal(self, rng)
+        }
+
+        fn config(&self) -> &Self::Config {
+            Self::config(self)
+        }
+
+        #[inline]
+        fn players(&self) -> u8 {
+            Self::players(self)
+        }
+
+        fn dealer(&self) -> $crate::Seat {
+            Self::dealer(self)
+        }
+
+        #[inline]
+        fn to_act(&self) -> Option<$crate::Seat> {
+            Self::to_act(self)
+        }
+
+        #[inline]
+        fn outcome(&self) -> $crate::Outcome {
+            Self::outcome(self)
+        }
+
+        #[inline]
+        fn legal_moves<S: $crate::MoveSink<Self::Move> + ?Sized>(&self, out: &mut S) {
+            Self::legal_moves(self, out)
+        }
+
+        #[inline]
+        fn random_move<R: $crate::__rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Move> {
+            Self::random_move(self, rng)
+        }
+
+        #[inline]
+        fn move_key(mv: &Self::Move) -> usize {
+            Self::move_key(mv)
+        }
+
+        fn check(&self, seat: $crate::Seat, mv: Self::Move) -> Result<(), Self::Error> {
+            Self::check(self, seat, mv)
+        }
+
+        fn playout<R: $crate::__rand::Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
+            Self::playout(self, rng, max_moves)
+        }
+    };
+}
