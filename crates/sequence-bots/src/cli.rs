@@ -77,6 +77,14 @@ pub struct HintArgs {
     pub json: bool,
 }
 
+/// Returns a [`BadInput`] (exit code 2) with the message formatted as by
+/// `format!`.
+macro_rules! bad {
+    ($($t:tt)*) => {
+        return Err(BadInput(format!($($t)*)).into())
+    };
+}
+
 /// Runs `sequence arena`.
 ///
 /// # Errors
@@ -86,22 +94,22 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let game = match args.game.as_str() {
         "classic" => GameKind::Classic,
         "stacks" => GameKind::Stacks,
-        g => bail!("unknown game {g:?} (classic or stacks)"),
+        g => bad!("unknown game {g:?} (classic or stacks)"),
     };
     let json_out = match args.format.as_str() {
         "table" => false,
         "json" => true,
-        f => bail!("unknown format {f:?} (table or json)"),
+        f => bad!("unknown format {f:?} (table or json)"),
     };
     let bots: Vec<String> = args.bots.split(',').map(|s| s.trim().to_string()).collect();
     if bots.iter().any(|b| b.is_empty()) {
-        bail!(
+        bad!(
             "--bots: an empty name in {:?} (names are separated by single commas)",
             args.bots
         );
     }
     if bots.len() < 2 {
-        bail!("--bots: give at least two bot names to compare, e.g. --bots greedy,random (a bot is tallied as one row: against itself it would win every game)");
+        bad!("--bots: give at least two bot names to compare, e.g. --bots greedy,random (a bot is tallied as one row: against itself it would win every game)");
     }
     // Names are case-insensitive, but not the command of a cmd: bot.
     let key = |b: &str| {
@@ -113,23 +121,23 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     };
     for (i, b) in bots.iter().enumerate() {
         if bots[..i].iter().any(|a| key(a) == key(b)) {
-            bail!("--bots: {b} is listed twice (a bot's games are tallied under its name); to seat it more than once, use --players");
+            bad!("--bots: {b} is listed twice (a bot's games are tallied under its name); to seat it more than once, use --players");
         }
     }
     if args.games == 0 {
-        bail!("--games: play at least one game");
+        bad!("--games: play at least one game");
     }
     if args.games > arena::MAX_GAMES {
-        bail!("--games: at most {} in one run", arena::MAX_GAMES);
+        bad!("--games: at most {} in one run", arena::MAX_GAMES);
     }
     if args.move_time == 0 {
-        bail!("--move-time: give the time in milliseconds, at least 1");
+        bad!("--move-time: give the time in milliseconds, at least 1");
     }
     if args.jobs == 0 {
-        bail!("--jobs: play at least one game at a time");
+        bad!("--jobs: play at least one game at a time");
     }
     if game == GameKind::Stacks && args.teams.is_some() {
-        bail!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
+        bad!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
     }
     let players = args.players.unwrap_or(bots.len().max(2) as u8);
     let cfg = ArenaConfig {
@@ -153,11 +161,15 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         .append(true)
         .open(args.out.join("arena.csv"))
         .with_context(|| format!("cannot write in {}", args.out.display()))?;
-    let report = arena::run(&cfg)?;
+    let report = arena::run(&cfg).map_err(|e| BadInput(e.to_string()))?;
     report.write_csv(&args.out).context("writing arena.csv")?;
+    // Duplicate runs play whole deals: the games played, not asked for.
     let title = format!(
         "{} · {} players · {} games · seed {}",
-        args.game, players, args.games, args.seed
+        args.game,
+        players,
+        report.games.len(),
+        args.seed
     );
     report
         .write_svg(&args.out, &title)

@@ -58,6 +58,19 @@ fn mean_ci(xs: &[f64]) -> (f64, f64) {
     (mean, Z95 * (var / n).sqrt())
 }
 
+/// The 95 % interval of the mean of scores in [0, 1] over deals: the
+/// normal interval of the scores with two pseudo-deals added, one scored 0
+/// and one 1 (as the Agresti–Coull interval adds pseudo-games), so that a
+/// few deals that all score alike (every deal won, or every deal split)
+/// never give an interval of zero width.
+fn deal_interval(xs: &[f64]) -> (f64, f64) {
+    let mut padded = Vec::with_capacity(xs.len() + 2);
+    padded.extend_from_slice(xs);
+    padded.extend([0.0, 1.0]);
+    let (m, h) = mean_ci(&padded);
+    ((m - h).max(0.0), (m + h).min(1.0))
+}
+
 /// The points of bot `b` in game `r` (it plays at least one side there):
 /// 1 for a win of one of its sides, ½ for a draw without a failure of its
 /// own, 0 otherwise.
@@ -100,16 +113,24 @@ pub fn stats(names: &[String], games: &[GameResult]) -> Vec<DuplicateStats> {
                 .filter(|d| d.1 > 0)
                 .map(|d| d.0 / d.1 as f64)
                 .collect();
-            let (score, h) = mean_ci(&deal_scores);
-            let (_, naive_h) = mean_ci(&per_game);
-            let ci = ((score - h).max(0.0), (score + h).min(1.0));
+            let (score, _) = mean_ci(&deal_scores);
+            let ci = deal_interval(&deal_scores);
+            // As the plain arena table has it: the Wilson interval of the
+            // points over games.
+            let naive_ci =
+                crate::arena::wilson(per_game.iter().sum::<f64>(), per_game.len() as f64);
+            let width = ci.1 - ci.0;
             DuplicateStats {
                 name: name.clone(),
                 deals: deal_scores.len() as u32,
                 score,
                 ci,
-                naive_ci: ((score - naive_h).max(0.0), (score + naive_h).min(1.0)),
-                narrowing: if h > 0.0 { naive_h / h } else { 1.0 },
+                naive_ci,
+                narrowing: if width > 0.0 {
+                    (naive_ci.1 - naive_ci.0) / width
+                } else {
+                    1.0
+                },
                 elo: elo_of(score),
                 elo_ci: (elo_of(ci.0), elo_of(ci.1)),
             }
@@ -177,9 +198,10 @@ mod tests {
         assert_eq!(s[0].deals, 3);
         assert!((s[0].score - 5.0 / 6.0).abs() < 1e-9);
         assert!((s[1].score - 1.0 / 6.0).abs() < 1e-9);
-        // Per-deal scores of a: 0.5, 1, 1.
-        let (m, h) = mean_ci(&[0.5, 1.0, 1.0]);
-        assert!((s[0].ci.1 - (m + h).min(1.0)).abs() < 1e-9);
+        // Per-deal scores of a: 0.5, 1, 1 (and the pseudo-deals 0 and 1).
+        assert_eq!(s[0].ci, deal_interval(&[0.5, 1.0, 1.0]));
+        let (m, h) = mean_ci(&[0.5, 1.0, 1.0, 0.0, 1.0]);
+        assert!((s[0].ci.0 - (m - h)).abs() < 1e-9);
         assert!(s[0].elo > 1500.0 && s[1].elo < 1500.0);
         assert!((s[0].elo - 1500.0 + s[1].elo - 1500.0).abs() < 1e-6);
     }
@@ -196,8 +218,28 @@ mod tests {
         }
         let s = stats(&names, &games);
         assert!((s[0].score - 0.5).abs() < 1e-9);
-        // Every deal scores exactly ½: no variance over deals left.
-        assert_eq!(s[0].ci, (0.5, 0.5));
+        // Every deal scores exactly ½: almost no variance over deals left,
+        // but never a zero-width interval.
+        let width = s[0].ci.1 - s[0].ci.0;
+        assert!(width > 0.0 && width < 0.06, "{:?}", s[0].ci);
         assert!(s[0].naive_ci.1 - s[0].naive_ci.0 > 0.15);
+        assert!(s[0].narrowing > 3.0);
+    }
+
+    #[test]
+    fn a_few_deals_all_won_do_not_claim_certainty() {
+        // Regression: 10 deals, bot a won every game: the interval was
+        // 100.0–100.0 (Elo 900–900 for b).
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut games = Vec::new();
+        for d in 0..10 {
+            games.push(game(d, [0, 1], Some(0)));
+            games.push(game(d, [1, 0], Some(1)));
+        }
+        let s = stats(&names, &games);
+        assert_eq!(s[1].score, 0.0);
+        assert_eq!(s[1].ci.0, 0.0);
+        assert!(s[1].ci.1 > 0.1, "{:?}", s[1].ci);
+        assert!(s[0].ci.0 < 0.9, "{:?}", s[0].ci);
     }
 }

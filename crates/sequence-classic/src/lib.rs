@@ -36,7 +36,7 @@
 //! | C7 reshuffle | [`Game::apply`] in [`turn`], with a [`sequence_common::Reshuffler`] |
 //! | C8 sequences, C8a longer lines and declarations | [`sequences`] ([`Completions`]), counted in [`turn`] |
 //! | C9 the win | [`Game::apply`] in [`turn`] (a team reaching [`Config::win_sequences`]) |
-//! | C10 table talk | not a rule of play: a host action of the server |
+//! | C10 table talk | [`penalty`]: [`Game::penalty_discard`] (a host action of the server; records write it as a `penalty` entry) |
 //! | C11 house rules | [`Options`]: `win_sequences`, `sequence_length`, `removable_sequences`, `no_reshuffle`, `board` (random layout: [`Layout::from_rows`]) |
 //! | random play | [`playout`]: [`Game::random_move`], [`Game::playout`] |
 //! | records and notation | [`notation`], [`record`] |
@@ -48,6 +48,7 @@ pub mod layout;
 pub mod moves;
 pub mod notation;
 pub mod options;
+pub mod penalty;
 pub mod playout;
 pub mod position;
 pub mod record;

@@ -7,7 +7,7 @@
 use crate::bitboard::Space;
 use crate::card::Card;
 use crate::game::{Game, Status, Team};
-use crate::moves::{Declaration, Move};
+use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::{Config, Options};
 use crate::sequences::Window;
 use sequence_common::notation::{deny_unknown_move, seat_field};
@@ -218,5 +218,9 @@ impl Notation for Game {
 
     fn summary(&self, moves: usize) -> Value {
         summary(self, moves)
+    }
+
+    fn penalty_discard(&mut self, seat: Seat, card: Card) -> Option<Result<(), IllegalMove>> {
+        Some(Game::penalty_discard(self, seat, card))
     }
 }

@@ -5,6 +5,7 @@
 use crate::games::CliGame;
 use crate::BenchArgs;
 use indicatif::ProgressBar;
+use sequence_bots::cli::BadInput;
 use sequence_common::Outcome;
 use std::time::Instant;
 
@@ -18,7 +19,7 @@ const MAX_MOVES: u32 = 1_000_000;
 pub fn run<G: CliGame>(a: BenchArgs) -> anyhow::Result<()> {
     let players = a.players.unwrap_or(G::BENCH_PLAYERS);
     let config =
-        G::table(players, None, G::Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        G::table(players, None, G::Options::default()).map_err(|e| BadInput(e.to_string()))?;
     let mut rng = sequence_common::rng::playout_rng(1);
     let (proto, _) = G::deal(&config, &mut rng);
     let pb = ProgressBar::new_spinner();

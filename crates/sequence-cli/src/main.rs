@@ -11,6 +11,7 @@ mod stacks;
 mod verify;
 
 use clap::{Parser, Subcommand};
+use sequence_bots::cli::BadInput;
 use sequence_common::GameKind;
 use std::process::ExitCode;
 
@@ -187,6 +188,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A refused argument exits 2 in every command, as clap's own.
+        Err(e) if e.downcast_ref::<BadInput>().is_some() => usage_error(&e),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

@@ -5,8 +5,14 @@ use crate::games::{parse_options, side_name, CliGame};
 use crate::SelfplayArgs;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use sequence_bots::cli::BadInput;
 use sequence_common::record::Match;
 use sequence_common::{Outcome, TableConfig};
+
+/// The error as a refused argument (exit code 2).
+pub(crate) fn bad_input(e: anyhow::Error) -> anyhow::Error {
+    BadInput(format!("{e:#}")).into()
+}
 
 /// Moves after which a self-played game is abandoned as unfinished (random
 /// games end long before; a safety net only).
@@ -19,11 +25,15 @@ const MAX_MOVES: u32 = 1_000_000;
 /// # Errors
 /// Bad options or table, or a folder that cannot be written.
 pub fn run<G: CliGame>(a: SelfplayArgs) -> anyhow::Result<()> {
-    let options = parse_options::<G>(a.options.as_deref())?;
-    let config = G::table(a.players, a.teams, options).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if !G::TEAMS && a.teams.is_some_and(|t| t != a.players) {
-        anyhow::bail!("{} has no teams: each player plays alone", G::KIND.title());
+    if !G::TEAMS && a.teams.is_some() {
+        return Err(BadInput(format!(
+            "--teams: {} has no teams; every player plays alone",
+            G::KIND.title()
+        ))
+        .into());
     }
+    let options = parse_options::<G>(a.options.as_deref()).map_err(bad_input)?;
+    let config = G::table(a.players, a.teams, options).map_err(|e| BadInput(e.to_string()))?;
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -53,7 +63,7 @@ pub fn run<G: CliGame>(a: SelfplayArgs) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("engine refused its own move {mv:?}: {e}"))?;
             n += 1;
         }
-        total += m.game().ply() as u64;
+        total += m.record().moves.len() as u64;
         match m.game().outcome() {
             Outcome::Won(s) => wins[s as usize] += 1,
             Outcome::Draw => draws += 1,

@@ -156,7 +156,8 @@ fn arena_names_a_bot_program_that_exits() {
         None,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // A program that is not a bot is a refused argument: exit 2 (README).
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("cmd:true") && stderr.contains("crashed"),
         "{stderr}"
@@ -194,7 +195,7 @@ fn arena_refuses_a_single_or_repeated_bot() {
     for bots in ["greedy", "greedy,greedy", "greedy,random,greedy"] {
         let out = run(&["arena", "--bots", bots, "--games", "2"], None);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{bots}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{bots}: {stderr}");
         assert!(stderr.contains("--bots"), "{bots}: {stderr}");
     }
 }
@@ -261,7 +262,8 @@ fn arena_and_hint_refuse_meaningless_options() {
     ] {
         let out = run(args, None);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        // Every refused argument exits 2, in every command (README).
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
@@ -481,4 +483,73 @@ fn arena_reports_progress_without_a_terminal() {
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Regression (fresh tester): a table the rules refuse exited 1 in
+/// `selfplay` and `bench` but 2 in `play`, and `selfplay` took `--teams` for
+/// Sequence Stacks. Every refused argument exits 2.
+#[test]
+fn refused_tables_exit_2_in_every_command() {
+    for args in [
+        &["selfplay", "--players", "5", "--games", "1"][..],
+        &["bench", "--players", "5", "--seconds", "0.1"][..],
+        &[
+            "selfplay",
+            "--game",
+            "stacks",
+            "--players",
+            "3",
+            "--teams",
+            "3",
+        ][..],
+        &["selfplay", "--players", "2", "--options", "{bad"][..],
+    ] {
+        let out = run(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    }
+}
+
+/// Regression (fresh tester): Stacks `selfplay` counted declined Block
+/// offers as moves (68.0 for a record of 63 moves); it counts the record's
+/// moves, as `verify` does.
+#[test]
+fn selfplay_counts_the_moves_its_records_hold() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let out_dir = dir.path().to_string_lossy().to_string();
+    let out = run(
+        &[
+            "selfplay",
+            "--game",
+            "stacks",
+            "--players",
+            "2",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--out",
+            &out_dir,
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mean: f64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("mean moves: "))
+        .and_then(|m| m.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no mean in {stdout}"));
+    let mut total = 0usize;
+    for i in 1..=3 {
+        let text = std::fs::read_to_string(dir.path().join(format!("game-{i:05}.json")))
+            .expect("a record");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        total += v["moves"].as_array().expect("moves").len();
+    }
+    assert!(
+        (mean - total as f64 / 3.0).abs() < 0.051,
+        "{mean} vs {total}/3"
+    );
 }

@@ -12,6 +12,14 @@
 //!   action cards, discards, the Block prompt) until the game ends; the
 //!   record downloads and verifies.
 //!
+//! * `two_people_and_two_bots_see_every_move_in_their_logs`,
+//!   `a_seat_out_of_time_is_played_for_then_away_until_its_person_acts`,
+//!   the move log and the turn clock (issue #13).
+//! * `every_language_lays_out_on_a_phone_and_a_desktop`: the lobby (house
+//!   rules open), both tables and a replay in all five languages; on the
+//!   phone also `a_finished_game_replays_move_by_move_with_its_analysis`
+//!   (end panel, record, stepping, the stored analysis).
+//!
 //! Screenshots are saved to `target/e2e-artifacts/` (or `$E2E_ARTIFACTS`).
 //! Chromium and chromedriver come from Debian's `chromium` and
 //! `chromium-driver` (`/usr/bin/chromium`, `/usr/bin/chromedriver`, or
@@ -116,6 +124,11 @@ struct Rig {
 
 impl Rig {
     fn start(name: &str) -> Option<Rig> {
+        Rig::start_with(name, 0)
+    }
+
+    /// A rig whose server pauses `bot_delay_ms` before each bot move.
+    fn start_with(name: &str, bot_delay_ms: u64) -> Option<Rig> {
         let Some(chromium) = find_program(
             "CHROMIUM",
             &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
@@ -134,7 +147,10 @@ impl Rig {
                 .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
                 .arg("--db")
                 .arg(dir.join("e2e.db"))
-                .args(["--rate-limit", "0", "--bot-delay-ms", "0"])
+                .args(["--rate-limit", "0", "--bot-delay-ms"])
+                .arg(bot_delay_ms.to_string())
+                // a cheap analysis (the search's strength is not tested here)
+                .args(["--analysis-iterations", "8"])
                 .stdout(Stdio::null())
                 .stderr(
                     std::fs::File::create(dir.join("server.log"))
@@ -912,19 +928,37 @@ const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el
 if (document.documentElement.scrollWidth > vw + 1) out.push('the page is ' + document.documentElement.scrollWidth + ' px wide on a ' + vw + ' px screen');
 const shown = (el) => {
   if (el.closest('[hidden], .sr-only, [aria-hidden="true"]')) return false;
+  // inside a closed <details>, or otherwise not rendered
+  if (el.checkVisibility && !el.checkVisibility()) return false;
   const r = el.getBoundingClientRect();
   const cs = getComputedStyle(el);
   if (cs.position === 'absolute' && cs.clip !== 'auto') return false;
   return r.width > 1 && r.height > 1 && cs.visibility !== 'hidden';
 };
+// what a scrolling box (a move log) hides of its content is not drawn:
+// each box is cut to its scrolling ancestors
+const cut = (el, rects) => {
+  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    const cs = getComputedStyle(a);
+    if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+    const c = a.getBoundingClientRect();
+    rects = rects.map((r) => {
+      const left = Math.max(r.left, c.left), right = Math.min(r.right, c.right);
+      const top = Math.max(r.top, c.top), bottom = Math.min(r.bottom, c.bottom);
+      return { left, right, top, bottom };
+    }).filter((r) => r.right - r.left > 1 && r.bottom - r.top > 1);
+  }
+  return rects;
+};
 const boxes = [];
 for (const el of document.querySelectorAll('header *, main *')) {
   if (!shown(el)) continue;
+  if (!cut(el, [el.getBoundingClientRect()]).length) continue;
   const r = el.getBoundingClientRect();
   if (r.left < -1 || r.right > vw + 1) out.push(name(el) + ' sticks out of the screen (' + Math.round(r.left) + '…' + Math.round(r.right) + ')');
   const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
   // an inline element that wraps has one box per line
-  if (text || el.matches('button, input, select, .hand-card, .scard, .pile, .mini-card')) boxes.push([el, [...el.getClientRects()]]);
+  if (text || el.matches('button, input, select, .hand-card, .scard, .pile, .mini-card')) boxes.push([el, cut(el, [...el.getClientRects()])]);
 }
 const meet = (ra, rb) => Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 2 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 2;
 for (let i = 0; i < boxes.length; i++) {
@@ -1062,17 +1096,43 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
     let Some(rig) = Rig::start("layout") else {
         return;
     };
+    let mut finished: Option<String> = None;
     for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
-        let (c, _) = rig
+        let (c, downloads) = rig
             .browser_sized(&format!("layout-{size}"), Some((w, h)))
             .await;
         c.goto(&rig.base).await.expect("open the lobby");
         wait_for(&c, "#create").await;
+        if finished.is_none() {
+            // a game that plays itself to the end (its person times out),
+            // for the replay, while the other pages are checked
+            let (status, r) = fetch_json(
+                &c,
+                "/api/tables",
+                Some(
+                    json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
+                            "bots": [{"seat": 1, "level": "level:1"}],
+                            "options": {"sequence_length": 4, "win_sequences": 1}}),
+                ),
+            )
+            .await;
+            assert_eq!(status, 201, "{r}");
+            c.execute(
+                "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: 0, token: arguments[1]}));",
+                vec![r["table"].clone(), r["token"].clone()],
+            )
+            .await
+            .expect("save the seat");
+            finished = r["table"].as_str().map(str::to_string);
+        }
         let inner = c
             .execute("return [innerWidth, innerHeight];", vec![])
             .await
             .expect("the screen");
         assert_eq!(inner, json!([w, h]), "the page is {size}");
+        // the house rules open, so that every option is laid out too
+        click(&c, "#house-rules summary").await;
+        wait_for(&c, "#house-rules[open]").await;
         for lang in ["en", "ka", "fa", "uk", "kn"] {
             check_language(&c, "lobby", size, lang, json!([])).await;
         }
@@ -1163,6 +1223,46 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
             }
         }
         select_option(&c, "#lang", "en").await;
+
+        // The replay of the finished game, with its analysis.
+        let id = finished.clone().expect("a finished game");
+        let start = Instant::now();
+        while fetch_json(&c, &format!("/api/tables/{id}"), None).await.1["status"] != "over" {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the game never ended"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        if w < 600 {
+            // the end panel, the record, stepping, the stored analysis
+            a_finished_game_replays_move_by_move_with_its_analysis(&c, &rig.base, &id, &downloads)
+                .await;
+        }
+        c.goto(&format!("{}/replay/{id}?game=1", rig.base))
+            .await
+            .expect("open the replay");
+        wait_for(&c, "#replay-slider").await;
+        if c.find(Locator::Css("#analyse")).await.is_ok() {
+            click(&c, "#analyse").await;
+        }
+        wait_for(&c, "svg.analysis-graph").await;
+        click(&c, "#step-next").await;
+        for lang in ["en", "ka", "fa", "uk", "kn"] {
+            check_language(
+                &c,
+                "replay",
+                size,
+                lang,
+                json!([
+                    [".board-wrap", ".replay-controls"],
+                    [".board-wrap", ".analysis"],
+                    [".replay-controls", ".analysis"]
+                ]),
+            )
+            .await;
+        }
+        select_option(&c, "#lang", "en").await;
         let _ = c.close().await;
     }
 }
@@ -1225,4 +1325,457 @@ async fn seat_defaults_change_evenly(c: &Client) {
         seat_choices(c).await,
         json!(["human", "human", "human", "human", "human"])
     );
+}
+
+/// `GET`s (or with `body`, `POST`s) `path` with the page's `fetch`:
+/// `[status, json]`.
+async fn fetch_json(c: &Client, path: &str, body: Option<Value>) -> (u16, Value) {
+    let r = c
+        .execute_async(
+            "const [path, body, done] = arguments; \
+             const init = body === null ? {} : {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}; \
+             fetch(path, init).then(async (r) => done([r.status, await r.json()])).catch((e) => done([0, String(e)]));",
+            vec![json!(path), body.unwrap_or(Value::Null)],
+        )
+        .await
+        .expect("fetch");
+    (r[0].as_u64().unwrap_or(0) as u16, r[1].clone())
+}
+
+/// Joins table `id` from the page as `name` (the token saved as the UI
+/// does) and opens it.
+async fn join_table(c: &Client, base: &str, id: &str, name: &str) {
+    c.goto(base).await.expect("open the lobby");
+    let (status, r) = fetch_json(
+        c,
+        &format!("/api/tables/{id}/join"),
+        Some(json!({"name": name})),
+    )
+    .await;
+    assert_eq!(status, 200, "join: {r}");
+    c.execute(
+        "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: arguments[1], token: arguments[2]}));",
+        vec![json!(id), r["seat"].clone(), r["token"].clone()],
+    )
+    .await
+    .expect("save the seat");
+    c.goto(&format!("{base}/?table={id}"))
+        .await
+        .expect("open the table");
+}
+
+/// What the page of `c` shows of the move log and the board, and the
+/// server's log of table `id`.
+const LOG_SHOWN: &str = r#"
+const [id, done] = arguments;
+fetch(`/api/tables/${id}/log`).then((r) => r.json()).then(({ log }) => done({
+  log,
+  dom: [...document.querySelectorAll('#move-log .log-entry')].map((li) => ({
+    i: Number(li.dataset.i), since: li.classList.contains('since'),
+    text: li.querySelector('.log-text').textContent, code: li.querySelector('.log-code').textContent })),
+  recent: [...document.querySelectorAll('.board .space.recent')].map((g) => g.dataset.space).sort(),
+  last: [...document.querySelectorAll('.board .space.last')].map((g) => g.dataset.space),
+  move_number: (window.sequenceView || {}).move_number,
+}));
+"#;
+
+/// Checks, at the turn of `seat` shown in `c`, that its log lists every
+/// move of the game (newest first, in the server's order, each in words
+/// and notation), marks those since the seat's last move, and that the
+/// board marks their spaces. Returns how many moves are marked.
+async fn check_log(c: &Client, id: &str, seat: u64, who: &str) -> usize {
+    let start = Instant::now();
+    loop {
+        let s = c
+            .execute_async(LOG_SHOWN, vec![json!(id)])
+            .await
+            .expect("read the log");
+        let log = s["log"].as_array().cloned().unwrap_or_default();
+        let dom = s["dom"].as_array().cloned().unwrap_or_default();
+        let last_n = log.last().and_then(|e| e["n"].as_u64()).unwrap_or(0);
+        let current = s["move_number"].as_u64() == Some(last_n);
+        if dom.len() != log.len() || !current {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{who}'s page shows {} of {} moves: {s}",
+                dom.len(),
+                log.len()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
+        // newest first, every move, in the server's order
+        let order: Vec<u64> = dom.iter().filter_map(|e| e["i"].as_u64()).collect();
+        let want: Vec<u64> = (0..log.len() as u64).rev().collect();
+        assert_eq!(order, want, "{who}'s log order");
+        for (e, shown) in log.iter().rev().zip(&dom) {
+            assert!(
+                !shown["text"].as_str().unwrap_or("").is_empty()
+                    && !shown["code"].as_str().unwrap_or("").is_empty(),
+                "{who}: an entry without words or notation: {shown} for {e}"
+            );
+            if let Some(card) = e["move"]["card"].as_str() {
+                assert!(
+                    shown["code"].as_str().unwrap_or("").contains(card),
+                    "{who}: {shown} for {e}"
+                );
+            }
+        }
+        // the moves since the seat's own last move are marked, on the
+        // board too
+        let from = log
+            .iter()
+            .rposition(|e| e["seat"] == seat)
+            .map_or(0, |k| k + 1);
+        let since: Vec<&Value> = log[from..].iter().collect();
+        let marked: Vec<u64> = dom
+            .iter()
+            .filter(|e| e["since"] == true)
+            .filter_map(|e| e["i"].as_u64())
+            .collect();
+        let mut want: Vec<u64> = since.iter().filter_map(|e| e["i"].as_u64()).collect();
+        want.reverse();
+        assert_eq!(marked, want, "{who}'s marked moves");
+        let mut spaces: Vec<String> = since
+            .iter()
+            .filter_map(|e| e["move"]["at"].as_str().or(e["move"]["remove"].as_str()))
+            .map(str::to_string)
+            .collect();
+        spaces.sort();
+        spaces.dedup();
+        assert_eq!(s["recent"], json!(spaces), "{who}'s board marks");
+        return since.len();
+    }
+}
+
+/// Issue 13, the move log: a 4-player classic game with two people
+/// (seats 0 and 1, opponents) and two bots (their partners). At each of
+/// their turns each person's log shows every move of the other three, in
+/// order, newest first, in words and notation, and marks the moves since
+/// their own last one, whose spaces the board marks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_and_two_bots_see_every_move_in_their_logs() {
+    let _guard = SERIAL.lock().await;
+    let Some(rig) = Rig::start_with("movelog", 100) else {
+        return;
+    };
+    let (ann, _) = rig.browser("log-ann").await;
+    let (bob, _) = rig.browser("log-bob").await;
+    ann.goto(&rig.base).await.expect("open the lobby");
+    let id = open_new_table(
+        &ann,
+        &rig.base,
+        json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann",
+               "bots": [{"seat": 2, "level": "level:1"}, {"seat": 3, "level": "level:1"}]}),
+    )
+    .await;
+    join_table(&bob, &rig.base, &id, "Bob").await;
+    let people = [(&ann, 0u64, "Ann"), (&bob, 1u64, "Bob")];
+    let mut turns = [0usize; 2];
+    let start = Instant::now();
+    while turns.iter().any(|&n| n < 3) {
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "turns so far: {turns:?}"
+        );
+        let mut moved = false;
+        for (k, (c, seat, who)) in people.iter().enumerate() {
+            let v = view(c).await;
+            if v["status"] != "playing" {
+                assert!(
+                    v.is_null() || v["status"] == "waiting",
+                    "the game ended early: {v}"
+                );
+                continue;
+            }
+            if v["legal_moves"].as_array().is_none_or(|l| l.is_empty()) {
+                continue;
+            }
+            let marked = check_log(c, &id, *seat, who).await;
+            // the tab says whose turn it is: the mark on ours, none on
+            // the other person's
+            let titles = [text_of(&ann, "title").await, text_of(&bob, "title").await];
+            assert!(titles[k].starts_with('●'), "{who}'s tab: {titles:?}");
+            assert!(!titles[1 - k].starts_with('●'), "the other tab: {titles:?}");
+            if turns[k] > 0 {
+                // the three other seats moved once each since
+                assert!(marked >= 3, "{who} sees {marked} moves since the last turn");
+            }
+            let n = v["move_number"].as_u64().unwrap_or(0);
+            classic_move(c, n, false).await;
+            wait_move(c, n).await;
+            turns[k] += 1;
+            moved = true;
+        }
+        if !moved {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    shot(&ann, "movelog-ann").await;
+    // the turn sound: off by default, the choice remembered over a reload
+    assert_eq!(text_of(&bob, "#sound").await, "Sound: off");
+    click(&bob, "#sound").await;
+    wait_for(&bob, "#sound[aria-pressed=\"true\"]").await;
+    bob.refresh().await.expect("reload");
+    wait_for(&bob, "#sound[aria-pressed=\"true\"]").await;
+    let _ = ann.close().await;
+    let _ = bob.close().await;
+}
+
+/// The log entries of table `id` (the server's, through the page).
+async fn server_log(c: &Client, id: &str) -> Vec<Value> {
+    let (status, r) = fetch_json(c, &format!("/api/tables/{id}/log"), None).await;
+    assert_eq!(status, 200, "{r}");
+    r["log"].as_array().cloned().unwrap_or_default()
+}
+
+/// Issue 13, clocks: with a 3 s turn timer, a person who does not move
+/// has a move played for them within 1 s of the deadline (the log says
+/// so); three timeouts in a row mark the seat away and a bot plays for
+/// it; the person's next action takes the seat back, and they move again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
+    let _guard = SERIAL.lock().await;
+    let Some(rig) = Rig::start_with("clock", 400) else {
+        return;
+    };
+    let (ann, _) = rig.browser("clock-ann").await;
+    ann.goto(&rig.base).await.expect("open the lobby");
+    let id = open_new_table(
+        &ann,
+        &rig.base,
+        json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 3,
+               "bots": [{"seat": 1, "level": "level:1"}]}),
+    )
+    .await;
+    wait_for(&ann, ".game.classic").await;
+    for k in 1..=3usize {
+        let v = wait_my_turn(&ann).await;
+        let deadline = v["table"]["deadline_ms"].as_i64().expect("a deadline");
+        assert_eq!(v["table"]["deadline_seat"], 0, "{v}");
+        wait_for(&ann, "#turn-clock").await;
+        let clock = text_of(&ann, "#turn-clock").await;
+        assert!(
+            ["0:00", "0:01", "0:02", "0:03"].contains(&clock.as_str()),
+            "the countdown shows {clock}"
+        );
+        // Ann does nothing: the server moves for her
+        let start = Instant::now();
+        let entry = loop {
+            let log = server_log(&ann, &id).await;
+            let timeouts: Vec<Value> = log
+                .into_iter()
+                .filter(|e| e["seat"] == 0 && e["auto"] == "timeout")
+                .collect();
+            if timeouts.len() >= k {
+                break timeouts[k - 1].clone();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(8),
+                "no move for Ann's timeout {k}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let late = entry["at"].as_i64().expect("a time") - deadline;
+        assert!(
+            (0..=1000).contains(&late),
+            "timeout {k}: played {late} ms after the deadline"
+        );
+    }
+    // three in a row: away, and a bot plays for her
+    wait_for(&ann, "#away-notice").await;
+    let (_, info) = fetch_json(&ann, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["seats"][0]["away"], true, "{info}");
+    let start = Instant::now();
+    while !server_log(&ann, &id)
+        .await
+        .iter()
+        .any(|e| e["seat"] == 0 && e["auto"] == "away")
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no bot move for Ann while away"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // the log says so, in words
+    wait_for(&ann, "#move-log .log-entry.auto").await;
+    let auto = text_of(&ann, "#move-log .log-entry.auto").await;
+    assert!(
+        auto.contains("time ran out") || auto.contains("away"),
+        "an entry played for Ann: {auto}"
+    );
+    shot(&ann, "clock-away").await;
+    // her next action takes the seat back; then she moves herself
+    click_live(&ann, "#back").await;
+    let start = Instant::now();
+    loop {
+        let (_, info) = fetch_json(&ann, &format!("/api/tables/{id}"), None).await;
+        if info["seats"][0]["away"] == false {
+            assert_eq!(info["status"], "playing", "{info}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still away: {info}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let v = wait_my_turn(&ann).await;
+    assert!(
+        v["table"]["deadline_ms"].as_i64().is_some(),
+        "her clock runs again: {v}"
+    );
+    let n = v["move_number"].as_u64().unwrap_or(0);
+    classic_move(&ann, n, false).await;
+    wait_move(&ann, n).await;
+    let mine = server_log(&ann, &id)
+        .await
+        .into_iter()
+        .find(|e| e["n"] == n + 1)
+        .expect("her move is logged");
+    assert_eq!(mine["seat"], 0, "{mine}");
+    assert!(mine.get("auto").is_none(), "she made it herself: {mine}");
+    let _ = ann.close().await;
+}
+
+/// Issue 13, replay and analysis: a finished game shows the end panel;
+/// its replay steps to every move (arrow keys, buttons, the slider
+/// follows); "Analyse" draws one point per position; reloading the replay
+/// shows the stored analysis without a new search.
+/// (Run inside `every_language_lays_out_on_a_phone_and_a_desktop`,
+/// which has the finished game: one browser rig less.)
+async fn a_finished_game_replays_move_by_move_with_its_analysis(
+    ann: &Client,
+    base: &str,
+    id: &str,
+    downloads: &Path,
+) {
+    ann.goto(&format!("{base}/?table={id}"))
+        .await
+        .expect("open the table");
+    let title = c_text(ann, "#endgame .end-title", 40).await;
+    assert!(
+        ["You won", "You lost"].contains(&title.as_str()),
+        "end title: {title}"
+    );
+    shot(ann, "endgame").await;
+    let record = download_new(ann, "#download", downloads).await;
+    verify(&record);
+    click(ann, "#replay-link").await;
+    wait_for(ann, "#replay-slider").await;
+    let r = ann
+        .execute("return window.sequenceReplay;", vec![])
+        .await
+        .expect("the replay");
+    let positions = r["positions"].as_u64().expect("positions");
+    let moves = server_log(ann, id).await.len() as u64;
+    assert_eq!(positions, moves + 1);
+    assert_eq!(r["k"], 0);
+    // every move, one arrow key at a time
+    for k in 1..positions {
+        press_on_page(ann, ARROW_RIGHT).await;
+        let r = ann
+            .execute(
+                "return [window.sequenceReplay.k, document.getElementById('replay-slider').value, \
+                 document.querySelector('#replay-log .log-entry.current') ? Number(document.querySelector('#replay-log .log-entry.current').dataset.i) : null];",
+                vec![],
+            )
+            .await
+            .expect("where the replay is");
+        assert_eq!(r, json!([k, k.to_string(), k - 1]), "after {k} steps");
+    }
+    click(ann, "#step-first").await;
+    assert_eq!(
+        ann.execute("return window.sequenceReplay.k;", vec![])
+            .await
+            .expect("k"),
+        json!(0)
+    );
+    click(ann, "#step-next").await;
+    assert_eq!(
+        ann.execute("return window.sequenceReplay.k;", vec![])
+            .await
+            .expect("k"),
+        json!(1)
+    );
+    // the analysis: one point per position
+    click(ann, "#analyse").await;
+    wait_for(ann, "svg.analysis-graph").await;
+    let points = ann
+        .execute(
+            "return document.querySelectorAll('svg.analysis-graph .ana-point').length;",
+            vec![],
+        )
+        .await
+        .expect("points");
+    assert_eq!(points, json!(positions));
+    shot(ann, "replay-analysis").await;
+    // stored: a reload shows it at once, and the server answers from store
+    ann.refresh().await.expect("reload");
+    wait_for(ann, "#replay-slider").await;
+    let shown = ann
+        .execute(
+            "return [window.sequenceReplay.analysis, document.querySelectorAll('svg.analysis-graph .ana-point').length, \
+             !!document.getElementById('analyse'), !!document.getElementById('analysis-progress')];",
+            vec![],
+        )
+        .await
+        .expect("the reloaded replay");
+    assert_eq!(shown, json!([positions, positions, false, false]));
+    let (status, a) = fetch_json(ann, &format!("/api/tables/{id}/analysis"), Some(json!({}))).await;
+    assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
+}
+
+/// The text of `css` once it is on the page (waiting up to `secs`).
+async fn c_text(c: &Client, css: &str, secs: u64) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::Css(css)).await {
+            return e.text().await.unwrap_or_default();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "no {css} within {secs} s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Sends `key` to the page (its body when nothing else has focus).
+async fn press_on_page(c: &Client, key: &str) {
+    c.find(Locator::Css("body"))
+        .await
+        .expect("the page")
+        .send_keys(key)
+        .await
+        .expect("a key");
+}
+
+/// Clicks `css` on a page that redraws while it is clicked (bots moving):
+/// an element replaced between finding and clicking is found again.
+async fn click_live(c: &Client, css: &str) {
+    let mut last = String::new();
+    for _ in 0..20 {
+        match wait_for(c, css).await.click().await {
+            Ok(()) => return,
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("click {css}: {last}");
+}
+
+/// The text of the first `css` now (read in the page: no stale element
+/// on a page that redraws).
+async fn text_of(c: &Client, css: &str) -> String {
+    c.execute(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
+        vec![json!(css)],
+    )
+    .await
+    .expect("read the page")
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
 }

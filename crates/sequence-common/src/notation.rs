@@ -259,6 +259,20 @@ pub trait Notation: Rules {
         self.play(seat, mv, reshuffler)
     }
 
+    /// The table-talk penalty (C10, RULES.md): `seat` discards `card`, a
+    /// card of its choice, out of turn, and draws none, so that it plays
+    /// on one card short. Records write it as a `moves` entry
+    /// `{"seat": S, "penalty": CARD}` (RECORD.md). `None` when the game
+    /// has no such penalty (the default: Sequence Stacks has no teams);
+    /// nothing changes on error.
+    fn penalty_discard(
+        &mut self,
+        _seat: Seat,
+        _card: Self::Card,
+    ) -> Option<Result<(), Self::Error>> {
+        None
+    }
+
     /// After a record's last move: makes the moves its silence means
     /// (Stacks: an open Block window is closed). Default: nothing.
     ///

@@ -175,6 +175,20 @@ pub fn open_record<'a>(
     }
 }
 
+/// A table-talk penalty discard (C10) in a record: before the written
+/// move of index `before` (so `moves.len()` for one after the last move),
+/// `seat` discarded `card` out of turn and drew none. Records write it as
+/// a `moves` entry `{"seat": S, "penalty": CARD}` (RECORD.md).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Penalty<C> {
+    /// Index of the written move it comes before.
+    pub before: usize,
+    /// The seat that discarded.
+    pub seat: Seat,
+    /// The card discarded.
+    pub card: C,
+}
+
 /// A game record of either game (RECORD.md, RECORD-STACKS.md), typed: the
 /// table, the dealer, the deck order, every reshuffle's order and every
 /// written move with its seat. It replays to exactly one game.
@@ -190,6 +204,9 @@ pub struct Record<G: Rules> {
     pub reshuffles: Vec<Vec<G::Card>>,
     /// Every written move with its seat.
     pub moves: Vec<(Seat, G::Move)>,
+    /// Table-talk penalty discards (C10) among the moves, in order; empty
+    /// in most games.
+    pub penalties: Vec<Penalty<G::Card>>,
     /// `Some(Some(side))` a win, `Some(None)` a draw or an unfinished game,
     /// `None` when the record has no `result`.
     pub result: Option<Option<u8>>,
@@ -203,6 +220,7 @@ impl<G: Rules> Clone for Record<G> {
             deck: self.deck.clone(),
             reshuffles: self.reshuffles.clone(),
             moves: self.moves.clone(),
+            penalties: self.penalties.clone(),
             result: self.result,
         }
     }
@@ -216,6 +234,7 @@ impl<G: Rules> fmt::Debug for Record<G> {
             .field("deck", &self.deck)
             .field("reshuffles", &self.reshuffles)
             .field("moves", &self.moves)
+            .field("penalties", &self.penalties)
             .field("result", &self.result)
             .finish()
     }
@@ -228,6 +247,7 @@ impl<G: Rules> PartialEq for Record<G> {
             && self.deck == o.deck
             && self.reshuffles == o.reshuffles
             && self.moves == o.moves
+            && self.penalties == o.penalties
             && self.result == o.result
     }
 }
@@ -258,15 +278,16 @@ impl<G: Notation> Record<G> {
                 Value::Array(self.reshuffles.iter().map(|r| cards(r)).collect()),
             );
         }
-        o.insert(
-            "moves".into(),
-            Value::Array(
-                self.moves
-                    .iter()
-                    .map(|(s, m)| G::move_to_json(*s, m, &self.config))
-                    .collect(),
-            ),
-        );
+        let mut moves = Vec::with_capacity(self.moves.len() + self.penalties.len());
+        let mut penalties = self.penalties.iter().peekable();
+        for (i, (s, m)) in self.moves.iter().enumerate() {
+            while let Some(p) = penalties.next_if(|p| p.before <= i) {
+                moves.push(penalty_json::<G>(p));
+            }
+            moves.push(G::move_to_json(*s, m, &self.config));
+        }
+        moves.extend(penalties.map(penalty_json::<G>));
+        o.insert("moves".into(), Value::Array(moves));
         if let Some(r) = self.result {
             o.insert(
                 "result".into(),
@@ -290,6 +311,41 @@ impl<G: Notation> Record<G> {
         let v = crate::json::parse_strict(text).map_err(MalformedRecord)?;
         replay(&v, |_, _, _, _| {})
     }
+}
+
+/// A penalty discard (C10) as a record's `moves` entry.
+pub fn penalty_json<G: Notation>(p: &Penalty<G::Card>) -> Value {
+    json!({"seat": p.seat.0, "penalty": G::card_code(p.card)})
+}
+
+/// Reads a `moves` entry that is a penalty discard (C10): `Ok(None)` for
+/// an entry of another kind (one without `penalty`).
+///
+/// # Errors
+/// [`crate::NotationError`] for a penalty entry that cannot be read.
+pub fn penalty_from_json<G: Notation>(
+    v: &Value,
+) -> Result<Option<(Seat, G::Card)>, crate::NotationError> {
+    use crate::NotationError;
+    let Some(o) = v.as_object() else {
+        return Ok(None);
+    };
+    let Some(code) = o.get("penalty") else {
+        return Ok(None);
+    };
+    crate::notation::deny_unknown_move(o, &["seat", "penalty"], "penalty", &[])?;
+    let seat = crate::notation::seat_field(o)?;
+    let code = code.as_str().ok_or_else(|| {
+        NotationError::field(
+            "penalty",
+            format!(
+                "expected a card code string, found {}",
+                crate::json::echo(&code.to_string())
+            ),
+        )
+    })?;
+    let card = G::parse_card(code).map_err(|e| NotationError::field("penalty", e))?;
+    Ok(Some((seat, card)))
 }
 
 /// A list of card codes, field `what` of a record.
@@ -362,6 +418,23 @@ pub fn replay<G: Notation>(
     v: &Value,
     mut on_move: impl FnMut(usize, Seat, &G::Move, &G),
 ) -> Result<(Record<G>, G), ReplayError> {
+    replay_entries(v, |i, seat, m, g| {
+        if let Some(m) = m {
+            on_move(i, seat, m, g);
+        }
+    })
+}
+
+/// [`replay`], calling `on_entry(index, seat, move, game_after)` after
+/// every entry of `moves`: a written move (`Some(move)`) or a table-talk
+/// penalty discard (C10, `None`).
+///
+/// # Errors
+/// As [`replay`].
+pub fn replay_entries<G: Notation>(
+    v: &Value,
+    mut on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
+) -> Result<(Record<G>, G), ReplayError> {
     let o = open_record(v, G::KIND.record_format(), record_keys::<G>())?;
     let players = req_uint(o, "players", 255).map_err(MalformedRecord)? as u8;
     let teams = match o.get("teams") {
@@ -411,6 +484,7 @@ pub fn replay<G: Notation>(
         deck,
         reshuffles: vec![],
         moves: Vec::with_capacity(moves.len()),
+        penalties: vec![],
         result,
     };
     let mut resh = RecordedReshuffles::new(&reshuffles);
@@ -420,6 +494,34 @@ pub fn replay<G: Notation>(
             json: entry_text(mv),
             why,
         };
+        // a table-talk penalty discard (C10): out of turn, no draw
+        if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(|e| err(e.to_string()))? {
+            if seat.0 >= players {
+                return Err(err(format!(
+                    "seat {} does not exist ({players} players)",
+                    seat.0
+                ))
+                .into());
+            }
+            match game.penalty_discard(seat, card) {
+                None => {
+                    return Err(err(format!(
+                        "{} has no table-talk penalty (C10 is classic Sequence's)",
+                        G::KIND.title()
+                    ))
+                    .into())
+                }
+                Some(Err(e)) => return Err(err(format!("{e} (C10)")).into()),
+                Some(Ok(())) => {}
+            }
+            rec.penalties.push(Penalty {
+                before: rec.moves.len(),
+                seat,
+                card,
+            });
+            on_entry(i, seat, None, &game);
+            continue;
+        }
         let (seat, m) = G::move_from_json(mv, &rec.config).map_err(|e| err(e.to_string()))?;
         if seat.0 >= players {
             return Err(err(format!(
@@ -431,7 +533,7 @@ pub fn replay<G: Notation>(
         game.play_recorded(seat, m, &mut resh)
             .map_err(|e| err(e.to_string()))?;
         rec.moves.push((seat, m));
-        on_move(i, seat, &m, &game);
+        on_entry(i, seat, Some(&m), &game);
     }
     game.finish_recorded(&mut resh).map_err(|e| {
         let i = moves.len().saturating_sub(1);
@@ -470,7 +572,7 @@ pub fn replay<G: Notation>(
 /// As [`replay`].
 pub fn verify<G: Notation>(v: &Value) -> Result<Value, ReplayError> {
     let mut moves = 0;
-    let (_, game) = replay::<G>(v, |_, _, _, _| moves += 1)?;
+    let (_, game) = replay_entries::<G>(v, |_, _, _, _| moves += 1)?;
     Ok(game.summary(moves))
 }
 
@@ -509,6 +611,7 @@ impl<G: Notation> Record<G> {
             deck,
             reshuffles: vec![],
             moves: vec![],
+            penalties: vec![],
             result: None,
         };
         (game, record, rng)
@@ -575,6 +678,25 @@ impl<G: Notation> Match<G> {
             self.record.moves.push((seat, written));
         }
         Ok(())
+    }
+
+    /// The table-talk penalty (C10): `seat` discards `card` out of turn
+    /// and draws none ([`Notation::penalty_discard`]); the record writes
+    /// it among the moves. `None` when the game has no such penalty.
+    ///
+    /// # Errors
+    /// [`Rules::Error`] (the card is not in the seat's hand, the game is
+    /// over); nothing changes then.
+    pub fn penalty(&mut self, seat: Seat, card: G::Card) -> Option<Result<(), G::Error>> {
+        let r = self.game.penalty_discard(seat, card)?;
+        if r.is_ok() {
+            self.record.penalties.push(Penalty {
+                before: self.record.moves.len(),
+                seat,
+                card,
+            });
+        }
+        Some(r)
     }
 
     /// The record so far, with `result` set (`{"winner": null}` while

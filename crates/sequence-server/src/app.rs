@@ -18,7 +18,7 @@ use crate::cluster::{Cluster, Note};
 use crate::config::{ClusterConfig, ServerConfig};
 use crate::db::{Append, Db, DbError};
 use crate::limits::{echo, AddressLimiter};
-use crate::tables::{now_ms, Core, Event, SeatKind, Spec, Status, Table, TableError};
+use crate::tables::{now_ms, Auto, Core, Event, SeatKind, Spec, Status, Table, TableError};
 use sequence_common::Seat;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -44,6 +44,8 @@ pub struct App {
     pub cluster: Cluster,
     /// Per-address HTTP limiter.
     pub limiter: AddressLimiter,
+    /// The search worker: analyses of finished games, hints.
+    pub worker: crate::analysis::Worker,
     next_conn: AtomicU64,
 }
 
@@ -142,6 +144,7 @@ impl App {
             cfg,
             cluster: Cluster::new(ccfg),
             limiter,
+            worker: crate::analysis::Worker::new(),
             next_conn: AtomicU64::new(1),
         }
     }
@@ -207,7 +210,7 @@ impl App {
         let owned = self.decide_owner(id, stored.owner.as_deref()).await?;
         let mut table = Table::new(core);
         table.cluster.owned = owned;
-        set_clock(&mut table, stored.clock_ms, stored.timed_out);
+        set_clock(&mut table, stored.clock_ms);
         table.cluster.last_used = Some(Instant::now());
         let ours = Arc::new(Mutex::new(table));
         let mut guard = ours.clone().lock_owned().await;
@@ -342,23 +345,20 @@ impl App {
                 return Err(e);
             }
         }
-        self.after_change_elsewhere(tref, t, c.clock_ms, c.timed_out);
+        self.after_change_elsewhere(tref, t, c.clock_ms);
         Ok(true)
     }
 
     /// After events committed elsewhere were applied: the shared turn
-    /// clock and timed-out seats, everyone's views, the bots.
+    /// clock, everyone's views, the bots.
     fn after_change_elsewhere(
         self: &Arc<Self>,
         tref: &TableRef,
         t: &mut Table,
         clock_ms: Option<i64>,
-        timed_out: u64,
     ) {
         if clock_ms.is_some_and(|c| c != t.cluster.clock_ms) || t.deadline.is_none() {
-            set_clock(t, clock_ms, timed_out);
-        } else {
-            set_timed_out(t, timed_out);
+            set_clock(t, clock_ms);
         }
         t.broadcast_views();
         kick_bots(self, tref, t);
@@ -384,7 +384,7 @@ impl App {
             }
         };
         let mut behind = 0usize;
-        for (id, next, mask) in stored {
+        for (id, next, _) in stored {
             let Some(tref) = self.cached(&id) else {
                 continue;
             };
@@ -395,10 +395,6 @@ impl App {
                     tracing::warn!(table = %id, "cannot catch up: {e}");
                     t.cluster.stale = true;
                 }
-            } else if mask != timed_out_mask(&t) {
-                set_timed_out(&mut t, mask);
-                t.deadline = None;
-                t.broadcast_views();
             }
             if !t.subs.is_empty() {
                 self.catch_up_chat(&mut t).await;
@@ -462,7 +458,6 @@ impl App {
                 first,
                 last,
                 at_ms,
-                timed_out,
                 data,
                 ..
             } => {
@@ -478,7 +473,7 @@ impl App {
                         }
                     }
                     if !t.cluster.stale {
-                        self.after_change_elsewhere(&tref, &mut t, Some(at_ms), timed_out);
+                        self.after_change_elsewhere(&tref, &mut t, Some(at_ms));
                         return;
                     }
                 }
@@ -488,12 +483,10 @@ impl App {
                     t.cluster.stale = true;
                 }
             }
-            Note::TimedOut { next_seq, mask, .. } => {
-                if t.core.next_seq == next_seq {
-                    set_timed_out(&mut t, mask);
-                    t.deadline = None;
-                    t.broadcast_views();
-                } else if t.core.next_seq < next_seq {
+            Note::TimedOut { next_seq, .. } => {
+                // (a timeout is now a stored move; an older instance's
+                // note says the table changed at most)
+                if t.core.next_seq < next_seq {
                     if let Err(e) = self.sync(&tref, &mut t).await {
                         tracing::warn!(table = %id, "cannot catch up: {e}");
                     }
@@ -599,7 +592,7 @@ impl App {
         table.cluster.owned = true;
         table.cluster.chat_next = 1;
         table.cluster.last_used = Some(Instant::now());
-        set_clock(&mut table, Some(spec.created_ms), 0);
+        set_clock(&mut table, Some(spec.created_ms));
         let tref = Arc::new(Mutex::new(table));
         if let Ok(mut m) = self.tables.lock() {
             m.insert(id.clone(), tref.clone());
@@ -645,35 +638,13 @@ impl App {
     }
 }
 
-/// The timed-out seats of `t` as a mask (one bit per seat).
-pub fn timed_out_mask(t: &Table) -> u64 {
-    t.timed_out
-        .iter()
-        .enumerate()
-        .filter(|(i, &f)| f && *i < 64)
-        .fold(0u64, |m, (i, _)| m | (1 << i))
-}
-
-/// Sets the timed-out seats of `t` from a mask.
-fn set_timed_out(t: &mut Table, mask: u64) {
-    for (i, f) in t.timed_out.iter_mut().enumerate() {
-        *f = i < 64 && mask & (1 << i) != 0;
-    }
-}
-
 /// Sets the turn clock of `t` from the shared start of the turn
-/// (`clock_ms`, now when unknown) and the timed-out seats: a seat to act
-/// that has run out already has no deadline.
-fn set_clock(t: &mut Table, clock_ms: Option<i64>, timed_out: u64) {
-    set_timed_out(t, timed_out);
+/// (`clock_ms`, when the change that restarted it was committed, here or
+/// at another instance; now when unknown).
+fn set_clock(t: &mut Table, clock_ms: Option<i64>) {
     let clock = clock_ms.unwrap_or_else(now_ms);
     t.cluster.clock_ms = clock;
     t.reset_deadline_from(clock);
-    if let Some(seat) = t.core.to_act() {
-        if t.timed_out.get(seat.index()).copied().unwrap_or(false) {
-            t.deadline = None;
-        }
-    }
 }
 
 /// The events as stored (JSON text).
@@ -739,24 +710,6 @@ pub async fn commit(
         events.push(e);
     }
     let moved = (core.game_no, core.moves) != moves_before;
-    // a seat that moves, or that a bot takes, is in time again
-    let mut timed_out = t.timed_out.clone();
-    if moved {
-        if let Some(Event::Move { mv }) = events.first() {
-            if let Some(s) = mv.get("seat").and_then(Value::as_u64) {
-                if let Some(f) = timed_out.get_mut(s as usize) {
-                    *f = false;
-                }
-            }
-        }
-    }
-    for e in &events {
-        if let Event::Bot { seat, .. } = e {
-            if let Some(f) = timed_out.get_mut(*seat as usize) {
-                *f = false;
-            }
-        }
-    }
     let restart_clock = moved || t.deadline.is_none();
     let clock_ms = if restart_clock {
         now_ms()
@@ -764,18 +717,13 @@ pub async fn commit(
         t.cluster.clock_ms
     };
     let texts = event_texts(&events)?;
-    let mask = timed_out
-        .iter()
-        .enumerate()
-        .filter(|(i, &f)| f && *i < 64)
-        .fold(0u64, |m, (i, _)| m | (1 << i));
     let append = Append {
         id: &core.id,
         first_seq: first,
         events: &texts,
         status: core.status.name(),
         clock_ms,
-        timed_out: mask,
+        timed_out: 0,
     };
     match app.db.append(&append).await {
         Ok(()) => {}
@@ -789,7 +737,6 @@ pub async fn commit(
         }
     }
     t.core = core;
-    t.timed_out = timed_out;
     t.cluster.clock_ms = clock_ms;
     if restart_clock {
         t.reset_deadline_from(clock_ms);
@@ -934,16 +881,50 @@ fn shown_value(v: &Value) -> String {
     }
 }
 
-/// A bot's move to compute: for which seat, at which move of which game.
+/// A bot's move to compute: for which seat, at which move of which game,
+/// and whether it plays for a person (a seat away, a timeout).
 struct BotJob {
     seat: Seat,
     choose: crate::tables::BotMove,
     game_no: u32,
     moves: u32,
+    auto: Option<Auto>,
 }
 
-/// The move a bot must make at `t` now, if a bot is to move and this
-/// instance runs the table's bots; else marks the bot task stopped.
+/// The level of the bot that plays for a person: a timeout's one move,
+/// and every move of a seat away (docs/api.md "Turn timer").
+pub const STAND_IN_LEVEL: &str = "level:2";
+
+/// The job of the bot that plays `seat`'s move now: the seat's own bot,
+/// or for a person the stand-in bot (`auto` says why).
+fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -> Option<BotJob> {
+    let s = c.seats.get(seat.index())?;
+    let level = match auto {
+        None => s.level.as_deref().unwrap_or("random"),
+        Some(_) => STAND_IN_LEVEL,
+    };
+    let seed =
+        u64::from_str_radix(&c.id, 16).unwrap_or(0) ^ ((c.game_no as u64) << 32) ^ c.moves as u64;
+    let live = c.live.as_ref()?;
+    let choose = if c.penalty.first() == Some(&seat.0) {
+        // the table-talk penalty (C10): a card to discard
+        let mv = live.penalty_move(seat, seed);
+        Box::new(move || mv) as crate::tables::BotMove
+    } else {
+        live.bot_move(seat, level, seed)
+    };
+    Some(BotJob {
+        seat,
+        choose,
+        game_no: c.game_no,
+        moves: c.moves,
+        auto,
+    })
+}
+
+/// The move a bot must make at `t` now, if a bot is to move (a bot's
+/// seat, or a person's marked away) and this instance runs the table's
+/// bots; else marks the bot task stopped.
 fn next_bot_job(t: &mut Table) -> Option<BotJob> {
     let job = (|| {
         if !t.cluster.owned {
@@ -951,20 +932,11 @@ fn next_bot_job(t: &mut Table) -> Option<BotJob> {
         }
         let c = &t.core;
         let seat = c.to_act()?;
-        let s = c.seats.get(seat.index())?;
-        if s.kind != SeatKind::Bot {
+        if !c.bot_plays(seat) {
             return None;
         }
-        let level = s.level.as_deref().unwrap_or("random");
-        let seed = u64::from_str_radix(&c.id, 16).unwrap_or(0)
-            ^ ((c.game_no as u64) << 32)
-            ^ c.moves as u64;
-        Some(BotJob {
-            seat,
-            choose: c.live.as_ref()?.bot_move(seat, level, seed),
-            game_no: c.game_no,
-            moves: c.moves,
-        })
+        let is_bot = c.seats.get(seat.index())?.kind == SeatKind::Bot;
+        bot_job(c, seat, (!is_bot).then_some(Auto::Away))
     })();
     if job.is_none() {
         t.bot_running = false;
@@ -979,7 +951,7 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
         return;
     }
     let Some(seat) = t.core.to_act() else { return };
-    if t.core.seats.get(seat.index()).map(|s| s.kind) != Some(SeatKind::Bot) {
+    if !t.core.bot_plays(seat) {
         return;
     }
     t.bot_running = true;
@@ -1023,7 +995,11 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
             return;
         };
         t.bot_running = false; // commit may restart us; we loop only on a conflict or an outage
-        match commit(&app, &tref, &mut t, vec![Event::Move { mv }]).await {
+        let event = match job.auto {
+            None => Event::Move { mv },
+            Some(auto) => Event::Auto { mv, auto },
+        };
+        match commit(&app, &tref, &mut t, vec![event]).await {
             Ok(()) => return,
             Err(e) if e.is_conflict() => {
                 tracing::debug!("bot move at table {} lost a race: {e}", t.core.id);
@@ -1049,10 +1025,10 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
     }
 }
 
-/// Marks seats whose turn timer ran out (called every half second), at the
-/// tables whose clock this instance runs (it owns them). The mark is
-/// stored and sent to the other instances first, so that every instance
-/// shows it.
+/// Plays for seats whose time ran out (called five times a second) at the
+/// tables whose clock this instance runs (it owns them): see [`run_out`].
+/// The move is stored like any other, so every instance shows it and it
+/// is stored once.
 pub async fn check_timers(app: &Arc<App>) {
     let now = std::time::Instant::now();
     for tref in app.all_tables() {
@@ -1060,39 +1036,67 @@ pub async fn check_timers(app: &Arc<App>) {
         if !t.cluster.owned {
             continue;
         }
-        let Some((at, _, moves)) = t.deadline else {
-            continue;
-        };
-        if at > now || moves != t.core.moves {
-            continue;
-        }
-        let Some(seat) = t.core.to_act() else {
-            continue;
-        };
-        let mask = timed_out_mask(&t) | (1u64 << (seat.index() as u64).min(63));
-        match app
-            .db
-            .set_timed_out(&t.core.id, t.core.next_seq, mask)
-            .await
-        {
-            Ok(true) => {}
-            Ok(false) => {
-                // changed elsewhere meanwhile: the notification will tell
-                t.cluster.stale = true;
-                continue;
-            }
-            Err(e) => {
-                tracing::warn!(table = %t.core.id, "cannot store a timer that ran out: {e}");
-                continue;
+        if let Some((at, _, moves)) = t.deadline {
+            if at <= now && moves == t.core.moves {
+                t.deadline = None;
+                run_out(app, &tref, &mut t);
             }
         }
-        if let Some(f) = t.timed_out.get_mut(seat.index()) {
-            *f = true;
-        }
-        t.deadline = None;
-        tracing::info!(table = %t.core.id, seat = seat.0, "turn timer ran out");
-        t.broadcast_views();
     }
+}
+
+/// The seat to act at `t` ran out of time: the server answers for it.
+/// In a window asked out of turn (the Stacks Block window) it gives the
+/// default answer (no Block); on a turn a level-2 bot plays this one move
+/// for the seat (the seat stays its person's; the log says so), and after
+/// [`crate::tables::AWAY_AFTER`] timeouts in a row the seat is away: a bot
+/// plays it until its person acts again.
+pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
+    let Some(seat) = t.core.to_act() else { return };
+    tracing::info!(table = %t.core.id, seat = seat.0, "turn timer ran out");
+    let at = (t.core.game_no, t.core.moves);
+    let window = t.core.live.as_ref().is_some_and(|l| l.in_window());
+    // the default answer of a window, or a bot to choose the move
+    let answer: Result<Value, BotJob> = if window {
+        match t.core.live.as_ref().and_then(|l| l.window_default(seat)) {
+            Some(mv) => Ok(mv),
+            None => return,
+        }
+    } else {
+        match bot_job(&t.core, seat, Some(Auto::Timeout)) {
+            Some(job) => Err(job),
+            None => return,
+        }
+    };
+    let (app, tref) = (app.clone(), tref.clone());
+    tokio::spawn(async move {
+        let event = match answer {
+            Ok(mv) => Event::Auto {
+                mv,
+                auto: Auto::Window,
+            },
+            Err(job) => {
+                let Some(mv) = tokio::task::spawn_blocking(job.choose).await.ok().flatten() else {
+                    return;
+                };
+                Event::Auto {
+                    mv,
+                    auto: Auto::Timeout,
+                }
+            }
+        };
+        let mut t = tref.lock().await;
+        if (t.core.game_no, t.core.moves) != at {
+            return; // the seat moved after all
+        }
+        if let Err(e) = commit(&app, &tref, &mut t, vec![event]).await {
+            tracing::warn!(
+                "move for a seat out of time at table {} refused: {e}",
+                t.core.id
+            );
+            t.reset_deadline();
+        }
+    });
 }
 
 /// Adds a chat line of `seat` (already cleaned) to the table and sends it

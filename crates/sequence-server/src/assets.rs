@@ -1,5 +1,6 @@
 //! The web UI: files of `crates/sequence-server/web/` embedded in the
-//! binary, `index.html` at `/`, others by path with their content type.
+//! binary, `index.html` at `/` (and at the page's own routes, `/replay/ID`),
+//! others by path with their content type.
 
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -10,6 +11,12 @@ static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/web");
 /// Serves an embedded file for `uri` (404 JSON error when there is none).
 pub async fn serve(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
+    // the page's own routes (`/replay/ID`): the page decides what to show
+    let path = if path.starts_with("replay/") && !path[7..].contains('/') {
+        ""
+    } else {
+        path
+    };
     let path = if path.is_empty() || path.ends_with('/') {
         format!("{path}index.html")
     } else {

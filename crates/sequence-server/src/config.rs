@@ -13,6 +13,11 @@ pub struct ServerConfig {
     pub rate_burst: u32,
     /// Pause before each bot move (so people can follow).
     pub bot_delay: Duration,
+    /// Search iterations per position of a game's analysis: the most a
+    /// request may ask for, and the default when below
+    /// [`crate::analysis::ITERATIONS`]'s default; a hint's search too
+    /// ([`crate::analysis::HINT_ITERATIONS`] at most).
+    pub analysis_iterations: u64,
 }
 
 impl Default for ServerConfig {
@@ -22,6 +27,7 @@ impl Default for ServerConfig {
             rate_limit: 20,
             rate_burst: 60,
             bot_delay: Duration::from_millis(500),
+            analysis_iterations: crate::analysis::ITERATIONS.1,
         }
     }
 }

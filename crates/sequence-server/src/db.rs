@@ -908,29 +908,6 @@ impl Db {
 
     // --- turn clock, chat, presence (shared between instances) ---------
 
-    /// Records that the seats of `mask` ran out of time while the table was
-    /// at `next_seq`, and tells the other instances; `false` when the table
-    /// has changed since (nothing written).
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn set_timed_out(&self, id: &str, next_seq: i64, mask: u64) -> Result<bool, DbError> {
-        let mut tx = self.pool.begin().await?;
-        let n =
-            sqlx::query("UPDATE game_tables SET timed_out = $1 WHERE id = $2 AND next_seq = $3")
-                .bind(mask as i64)
-                .bind(id)
-                .bind(next_seq)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        if n == 1 && self.pg {
-            notify_in(&mut tx, &format!("t {id} {next_seq} {mask}")).await?;
-        }
-        tx.commit().await?;
-        Ok(n == 1)
-    }
-
     /// Stores a chat line (JSON) of table `id` under the table's next chat
     /// number, keeps the last [`CHAT_KEPT`], and tells every instance (the
     /// one sending it included: each shows lines in this order). Returns

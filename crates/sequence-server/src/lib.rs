@@ -14,8 +14,11 @@
 //!   token, with errors in words), [`error`] (error answers: the one place
 //!   a table refusal gets its HTTP status), [`limits`] (rate limits and
 //!   text caps), [`assets`] (the embedded web UI);
+//! * [`analysis`]: the search worker (analyses of finished games, hints)
+//!   off the async runtime;
 //! * [`config`]: settings; [`loadtest`]: the load tool.
 
+pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod auth;
@@ -67,6 +70,11 @@ pub struct ServeArgs {
     /// move to the others (it renews every third of it).
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(300..=600_000))]
     pub lease_ms: u64,
+    /// Search iterations per position of a finished game's analysis (the
+    /// most a request may ask for; each position's search runs on one
+    /// low-priority thread).
+    #[arg(long, default_value_t = analysis::ITERATIONS.1)]
+    pub analysis_iterations: u64,
 }
 
 /// A server running in the background (for tests and the load tool).
@@ -158,13 +166,13 @@ pub async fn start_with(
     }
     let timers = app.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        let mut tick = tokio::time::interval(Duration::from_millis(200));
         let mut sweeps = 0u64;
         while !timers.cluster.stopped() {
             tick.tick().await;
             app::check_timers(&timers).await;
             sweeps += 1;
-            if sweeps % 60 == 0 {
+            if sweeps % 150 == 0 {
                 let n = timers.unload_idle();
                 if n > 0 {
                     tracing::debug!(tables = n, "unloaded idle tables");
@@ -248,6 +256,7 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             rate_limit: args.rate_limit,
             rate_burst: args.rate_burst,
             bot_delay: Duration::from_millis(args.bot_delay_ms),
+            analysis_iterations: args.analysis_iterations.max(1),
         };
         let lease = Duration::from_millis(args.lease_ms);
         let ccfg = ClusterConfig {

@@ -532,3 +532,306 @@ async fn query_and_method_errors_are_json() {
     let v: serde_json::Value = r.json().await.expect("JSON body");
     assert!(v["error"].is_string(), "{v}");
 }
+
+/// A finished 2-seat classic game against a bot (short options); returns
+/// the table id and the host's token.
+async fn finished_game(s: &common::Server, seed: u64) -> (String, String) {
+    let (id, host) = s.create(json!({"game": "classic", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}], "options": {"sequence_length": 4, "win_sequences": 1}})).await;
+    play_out(s, &id, std::slice::from_ref(&host), seed).await;
+    (id, host)
+}
+
+/// Issue 13: a finished game's replay has one position per move and one
+/// more; its analysis has one point per position, is stored (a second
+/// request answers it at once, and the replay carries it), is refused
+/// while the game is played (403: hidden cards), and one client gets one
+/// analysis at a time (429).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replays_and_stored_analyses_of_finished_games() {
+    let s = server(0).await;
+    // a game being played: no replay, no analysis (its cards are hidden)
+    let (playing, _) = s.create(json!({"game": "classic", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
+    for (method, path) in [("GET", "replay"), ("POST", "analysis")] {
+        let (st, e) = s
+            .call(method, &format!("/api/tables/{playing}/{path}"), None, None)
+            .await;
+        assert_eq!(st, 403, "{path}: {e}");
+        assert!(e["error"].as_str().unwrap().contains("not over"), "{e}");
+    }
+    let (id, _) = finished_game(&s, 5).await;
+    let (st, r) = s
+        .call("GET", &format!("/api/tables/{id}/replay"), None, None)
+        .await;
+    assert_eq!(st, 200, "{r}");
+    let moves = r["log"].as_array().expect("a log").len();
+    let positions = r["positions"].as_array().expect("positions").len();
+    assert_eq!(positions, moves + 1);
+    assert!(r["analysis"].is_null());
+    let (st, a) = s
+        .call("POST", &format!("/api/tables/{id}/analysis"), None, None)
+        .await;
+    assert_eq!(st, 202, "{a}");
+    assert_eq!(a["total"], json!(positions));
+    let start = std::time::Instant::now();
+    let done = loop {
+        let (st, a) = s
+            .call("GET", &format!("/api/tables/{id}/analysis"), None, None)
+            .await;
+        assert_eq!(st, 200, "{a}");
+        if a["status"] == "done" {
+            break a;
+        }
+        assert!(
+            ["queued", "running"].contains(&a["status"].as_str().unwrap()),
+            "{a}"
+        );
+        assert!(start.elapsed().as_secs() < 60, "analysis unfinished: {a}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let points = done["analysis"]["points"].as_array().expect("points");
+    assert_eq!(points.len(), positions);
+    assert_eq!(points[positions - 1]["final"], true);
+    assert!(points[..positions - 1]
+        .iter()
+        .all(|p| p["win"].as_f64().is_some_and(|w| (0.0..=1.0).contains(&w))));
+    // stored: a second request answers at once (200, no new search), and
+    // the replay carries it
+    let (st, again) = s
+        .call("POST", &format!("/api/tables/{id}/analysis"), None, None)
+        .await;
+    assert_eq!(st, 200, "{again}");
+    assert_eq!(again["analysis"], done["analysis"]);
+    let (_, r) = s
+        .call("GET", &format!("/api/tables/{id}/replay"), None, None)
+        .await;
+    assert_eq!(r["analysis"], done["analysis"]);
+    // a second analysis of one client while its first runs: 429 (a
+    // server whose search budget makes the first take a while)
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("slow.db").to_string_lossy().to_string();
+    let slow = common::server_with(dir, db, |c| c.analysis_iterations = 20_000).await;
+    let (a, _) = finished_game(&slow, 6).await;
+    let (b, _) = finished_game(&slow, 7).await;
+    let (st, first) = slow
+        .call(
+            "POST",
+            &format!("/api/tables/{a}/analysis"),
+            None,
+            Some(json!({"iterations": 20000})),
+        )
+        .await;
+    assert_eq!(st, 202, "{first}");
+    let (st, e) = slow
+        .call("POST", &format!("/api/tables/{b}/analysis"), None, None)
+        .await;
+    assert_eq!(st, 429, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("one analysis at a time"),
+        "{e}"
+    );
+    // the same game asked again only reads where it stands
+    let (st, same) = slow
+        .call("POST", &format!("/api/tables/{a}/analysis"), None, None)
+        .await;
+    assert_eq!(st, 202, "{same}");
+    // while it runs (on its own low-priority thread), moves at another
+    // table are answered as usual: a generous bound that catches a search
+    // blocking the server, not a benchmark
+    let (id, host) = slow
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (_, guest) = slow.join(&id, "Bob").await;
+    let mut slowest = std::time::Duration::ZERO;
+    for _ in 0..10 {
+        let mut moved = false;
+        for t in [&host, &guest] {
+            let v = slow.view(&id, Some(t)).await;
+            let Some(mv) = v["legal_moves"].as_array().and_then(|l| l.first()).cloned() else {
+                continue;
+            };
+            let at = std::time::Instant::now();
+            let (st, body) = slow
+                .post_move(
+                    &id,
+                    Some(t),
+                    json!({"move_number": v["move_number"], "move": mv}),
+                )
+                .await;
+            slowest = slowest.max(at.elapsed());
+            assert_eq!(st, 200, "{body}");
+            moved = true;
+        }
+        assert!(moved);
+    }
+    let (_, p) = slow
+        .call("GET", &format!("/api/tables/{a}/analysis"), None, None)
+        .await;
+    assert_eq!(p["status"], "running", "the analysis ran all along: {p}");
+    assert!(
+        slowest.as_millis() < 1000,
+        "a move took {slowest:?} under analysis load"
+    );
+}
+
+/// Issue 13: a hint only in a practice game (every other seat a bot),
+/// never with other people.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_only_in_practice_games() {
+    let s = server(0).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (_, guest) = s.join(&id, "Bob").await;
+    for t in [&host, &guest] {
+        let (st, e) = s
+            .call("POST", &format!("/api/tables/{id}/hint"), Some(t), None)
+            .await;
+        assert_eq!(st, 403, "{e}");
+    }
+    let (id, host) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
+    let v = loop {
+        let v = s.view(&id, Some(&host)).await;
+        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
+            break v;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let (st, hint) = s
+        .call("POST", &format!("/api/tables/{id}/hint"), Some(&host), None)
+        .await;
+    assert_eq!(st, 200, "{hint}");
+    let legal = v["legal_moves"].as_array().expect("legal moves");
+    let moves = hint["moves"].as_array().expect("moves");
+    assert!(!moves.is_empty(), "{hint}");
+    for m in moves {
+        assert!(
+            legal.contains(&m["move"]),
+            "a hint that is not a legal move: {m}"
+        );
+    }
+}
+
+/// Issue 13: a public table waiting for people gets a 60 s turn timer
+/// unless the host picks one (or `null`: none); the lobby's list has
+/// public games in progress (to watch) besides waiting tables, never
+/// private ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_tables_get_a_timer_and_games_in_progress_are_listed() {
+    let s = server(0).await;
+    let (open, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
+        .await;
+    let (none, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": null}))
+        .await;
+    let (picked, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 15}))
+        .await;
+    let (playing, _) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
+    let (private, _) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann", "private": true}))
+        .await;
+    for (id, want) in [
+        (&open, json!(60)),
+        (&none, Value::Null),
+        (&picked, json!(15)),
+        (&playing, Value::Null),
+        (&private, Value::Null),
+    ] {
+        let (_, info) = s
+            .call("GET", &format!("/api/tables/{id}"), None, None)
+            .await;
+        assert_eq!(info["turn_seconds"], want, "{info}");
+    }
+    let (_, list) = s.call("GET", "/api/tables", None, None).await;
+    let status = |id: &str| {
+        list["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .map(|t| t["status"].clone())
+    };
+    assert_eq!(status(&open), Some(json!("waiting")));
+    assert_eq!(status(&playing), Some(json!("playing")));
+    assert_eq!(status(&private), None);
+}
+
+/// Issue 13, C10: the host gives a team the table-talk penalty; each of
+/// its members (bots here) discards a card of their choice out of turn,
+/// logged, and plays on one card short. Only the host may, only in a game
+/// with teams of two or more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_gives_a_team_the_table_talk_penalty() {
+    let s = server(0).await;
+    let (id, host) = s.create(json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})).await;
+    let my_turn = || async {
+        loop {
+            let v = s.view(&id, Some(&host)).await;
+            if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty())
+                && v.get("penalty").is_none()
+            {
+                return v;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    let before = my_turn().await;
+    let sizes = before["hand_sizes"].clone();
+    let (st, e) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/penalty"),
+            Some(&host),
+            Some(json!({"team": "purple"})),
+        )
+        .await;
+    assert_eq!(st, 400, "{e}");
+    let (st, info) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/penalty"),
+            Some(&host),
+            Some(json!({"team": "green"})),
+        )
+        .await;
+    assert_eq!(st, 200, "{info}");
+    let after = my_turn().await;
+    assert_eq!(
+        after["move_number"],
+        before["move_number"].as_u64().unwrap() + 2
+    );
+    for seat in [1usize, 3] {
+        assert_eq!(
+            after["hand_sizes"][seat].as_u64(),
+            sizes[seat].as_u64().map(|n| n - 1),
+            "seat {seat}: {after}"
+        );
+    }
+    let (_, log) = s
+        .call("GET", &format!("/api/tables/{id}/log"), None, None)
+        .await;
+    let paid: Vec<&Value> = log["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["move"].get("penalty").is_some())
+        .collect();
+    assert_eq!(paid.len(), 2, "{log}");
+    assert!(paid
+        .iter()
+        .all(|e| e["penalty"] == "green" && (e["seat"] == 1 || e["seat"] == 3)));
+    // a team game's penalty is the host's to give
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/tables/{id}/penalty"),
+            None,
+            Some(json!({"team": "blue"})),
+        )
+        .await;
+    assert_eq!(st, 401);
+}

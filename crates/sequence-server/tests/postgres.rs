@@ -17,6 +17,7 @@ async fn on(url: &str) -> common::Server {
         rate_limit: 0,
         rate_burst: 1,
         bot_delay: Duration::ZERO,
+        ..Default::default()
     };
     let running = start(cfg, "127.0.0.1:0")
         .await

@@ -12,6 +12,7 @@ fn cfg(db: String) -> ServerConfig {
         rate_limit: 0,
         rate_burst: 0,
         bot_delay: Duration::ZERO,
+        ..Default::default()
     }
 }
 
@@ -159,7 +160,10 @@ async fn a_second_instance_on_one_sqlite_file_is_refused() {
         msg.contains("another `sequence serve` is using this file"),
         "{msg}"
     );
-    assert!(msg.contains("postgres://"), "says what to use instead: {msg}");
+    assert!(
+        msg.contains("postgres://"),
+        "says what to use instead: {msg}"
+    );
     first.abort();
     let again = start(cfg(path), "127.0.0.1:0")
         .await

@@ -669,3 +669,47 @@ fn the_ui_does_not_work_out_teams_or_the_win_from_the_rules() {
         );
     }
 }
+
+/// Issue 13: refusals appear in the player's language. Every code a
+/// refused move can carry (the engines' move errors, the notation's, the
+/// table-talk penalty's; read from their sources, so that a new code
+/// without words fails here) has words in every language file.
+#[test]
+fn every_refusal_code_has_words_in_every_language() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut codes = BTreeSet::new();
+    for file in [
+        "sequence-classic/src/moves.rs",
+        "sequence-stacks/src/moves.rs",
+        "sequence-common/src/notation.rs",
+        "sequence-server/src/tables/live.rs",
+        "sequence-server/src/tables/mod.rs",
+    ] {
+        let text = std::fs::read_to_string(crates.join(file)).expect(file);
+        // `=> "C6.corner"` arms and `code: "C10.no_penalty"` fields
+        for part in text.split('"').skip(1).step_by(2) {
+            let Some((rule, name)) = part.split_once('.') else {
+                continue;
+            };
+            let rule_like = rule == "notation"
+                || (rule.len() >= 2
+                    && (rule.starts_with('C') || rule.starts_with('S'))
+                    && rule[1..].chars().all(|c| c.is_ascii_alphanumeric()));
+            if rule_like
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            {
+                codes.insert(part.to_string());
+            }
+        }
+    }
+    assert!(codes.len() > 40, "codes found: {codes:?}");
+    for lang in ["en", "fa", "ka", "kn", "uk"] {
+        let s = strings(lang);
+        let missing: Vec<&String> = codes
+            .iter()
+            .filter(|c| !s.contains_key(&format!("code.{c}")))
+            .collect();
+        assert!(missing.is_empty(), "{lang}: no words for {missing:?}");
+    }
+}

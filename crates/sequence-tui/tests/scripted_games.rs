@@ -445,6 +445,7 @@ fn a_line_of_six_offers_the_c8a_choice() {
             .iter()
             .map(|(s, k, at)| (Seat(*s), Move::place(c(k), sp(at))))
             .collect(),
+        penalties: vec![],
         result: None,
     };
     let text_in = record.to_json_string();

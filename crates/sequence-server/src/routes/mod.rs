@@ -1,13 +1,17 @@
-//! The HTTP API (docs/api.md), one file per resource: [`tables`] (create,
-//! list, info, rematch), [`seats`] (join, leave, a seat for a bot),
-//! [`moves`], [`views`], [`records`]; the table WebSocket is
+//! The HTTP API (docs/api.md), one file per resource: [`games`] (what
+//! the server offers), [`tables`] (create, list, info, rematch),
+//! [`seats`] (join, leave, a seat for a bot, back from away), [`moves`]
+//! (and hints), [`views`], [`records`], [`replay`] (move logs, replays,
+//! analyses); the table WebSocket is
 //! [`crate::ws`]. Handlers read the request ([`crate::input`]), act
 //! through [`crate::app`] and the table core, and answer refusals as
 //! [`ApiError`]s.
 
+pub mod games;
 pub mod instance;
 pub mod moves;
 pub mod records;
+pub mod replay;
 pub mod seats;
 pub mod tables;
 pub mod views;
@@ -32,6 +36,7 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/tables",
             post(tables::create_table).get(tables::list_tables),
         )
+        .route("/api/games", get(games::list_games))
         .route("/api/tables/{id}", get(tables::get_table))
         .route("/api/tables/{id}/join", post(seats::join))
         .route("/api/tables/{id}/leave", post(seats::leave))
@@ -40,6 +45,15 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/record", get(records::record))
         .route("/api/tables/{id}/seats/{seat}/bot", post(seats::seat_bot))
         .route("/api/tables/{id}/rematch", post(tables::rematch))
+        .route("/api/tables/{id}/back", post(seats::back))
+        .route("/api/tables/{id}/penalty", post(tables::penalty))
+        .route("/api/tables/{id}/hint", post(moves::hint))
+        .route("/api/tables/{id}/log", get(replay::log))
+        .route("/api/tables/{id}/replay", get(replay::replay))
+        .route(
+            "/api/tables/{id}/analysis",
+            get(replay::get_analysis).post(replay::post_analysis),
+        )
         .route("/api/tables/{id}/ws", get(ws::handler))
         .route("/api/instance", get(instance::instance))
         .layer(axum::middleware::from_fn_with_state(

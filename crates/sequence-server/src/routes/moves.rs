@@ -1,9 +1,12 @@
-//! `POST /api/tables/{id}/moves`: a seat's move.
+//! `POST /api/tables/{id}/moves`: a seat's move; `POST …/hint`: the
+//! search's advice in a practice game.
 
+use crate::analysis;
 use crate::app::App;
 use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
+use crate::tables::{SeatKind, TableError};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -40,4 +43,50 @@ pub async fn post_move(
     let req: MoveReq = input::body(body, MOVE_HINTS)?;
     t.play_move(&app, seat, req.move_number, req.mv).await?;
     Ok(Json(t.view(Some(seat))))
+}
+
+/// `POST /api/tables/{id}/hint`: the search's best moves for the seat
+/// that must decide, with their chances to win (as `sequence hint`), in a
+/// practice game only: every other seat a bot (403 otherwise: never a
+/// hint in a game with other people).
+pub async fn hint(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    token: SeatToken,
+) -> Result<Json<Value>, ApiError> {
+    let t = app.open(&id).await?;
+    let seat = t.core.seat_of_token(&token)?;
+    let practice = t
+        .core
+        .seats
+        .iter()
+        .enumerate()
+        .all(|(i, s)| i == seat as usize || s.kind == SeatKind::Bot);
+    if !practice {
+        return Err(TableError::Forbidden(
+            "hints are for practice games only (every other seat a bot)".into(),
+        )
+        .into());
+    }
+    super::replay::playing(&t.core)?;
+    let n = t.core.moves;
+    let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
+    let job = t
+        .core
+        .live
+        .as_ref()
+        .filter(|_| t.core.to_act() == Some(sequence_common::Seat(seat)))
+        .and_then(|l| {
+            let iterations = analysis::HINT_ITERATIONS.min(app.cfg.analysis_iterations);
+            l.hint(sequence_common::Seat(seat), iterations, 5, seed)
+        })
+        .ok_or_else(|| TableError::conflict("it is not your turn: a hint is for your own move"))?;
+    drop(t);
+    let mut out = app
+        .worker
+        .hint(job)
+        .await
+        .ok_or_else(|| TableError::Internal("the hint could not be computed".into()))?;
+    out["move_number"] = serde_json::json!(n);
+    Ok(Json(out))
 }

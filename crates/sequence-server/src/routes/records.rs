@@ -4,7 +4,6 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::input::ApiPath;
 use crate::limits::echo;
-use crate::tables::TableError;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
@@ -39,17 +38,8 @@ pub async fn record(
         })?),
     };
     let t = app.open(&id).await?;
-    let current = t.core.game_no;
-    match game {
-        Some(n) if n != current => t
-            .core
-            .finished
-            .get(n as usize - 1)
-            .cloned()
-            .map(Json)
-            .ok_or_else(|| TableError::NotFound(format!("no game {n} at this table")).into()),
-        _ => t.core.record().map(Json).ok_or_else(|| {
-            TableError::Forbidden("the record is available once the game is over".into()).into()
-        }),
-    }
+    // an earlier game's record also while the table waits after a
+    // rematch (the game number moves on when the next game starts)
+    let (_, record) = super::replay::finished_record(&t.core, game)?;
+    Ok(Json(record))
 }

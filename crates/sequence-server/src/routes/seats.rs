@@ -114,7 +114,8 @@ fn may_be_bot(t: &Table, seat: u8) -> Result<(), TableError> {
     let may = match s.kind {
         SeatKind::Free | SeatKind::Left | SeatKind::Bot => true,
         SeatKind::Human => {
-            t.timed_out.get(i).copied().unwrap_or(false)
+            t.core.timeouts.get(i).is_some_and(|&n| n > 0)
+                || t.core.away.get(i).copied().unwrap_or(false)
                 || (t.core.status == Status::Playing && !t.seat_connected(i))
         }
     };
@@ -159,9 +160,25 @@ pub async fn seat_bot(
         }],
     )
     .await?;
-    if let Some(f) = t.timed_out.get_mut(seat as usize) {
-        *f = false;
-    }
     disconnect(&mut t, seat);
+    Ok(Json(t.info()))
+}
+
+/// `POST /api/tables/{id}/back`: the person of a seat marked away (after
+/// timeouts in a row) is back; a bot no longer plays for it. Any of the
+/// seat's own moves does the same. 200 `TableInfo`.
+pub async fn back(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    token: SeatToken,
+) -> Result<Json<Value>, ApiError> {
+    let mut t = app.open(&id).await?;
+    let seat = t.core.seat_of_token(&token)?;
+    let i = seat as usize;
+    let marked = t.core.away.get(i).copied().unwrap_or(false)
+        || t.core.timeouts.get(i).is_some_and(|&n| n > 0);
+    if marked {
+        t.commit(&app, vec![Event::Back { seat }]).await?;
+    }
     Ok(Json(t.info()))
 }

@@ -39,8 +39,26 @@ struct CreateReq {
     name: String,
     #[serde(default)]
     table_name: Option<String>,
+    /// Absent: the default ([`PUBLIC_TURN_SECONDS`] at a public table
+    /// waiting for people, else none); `null`: no timer.
+    #[serde(default, deserialize_with = "present")]
+    turn_seconds: Option<Option<u32>>,
     #[serde(default)]
-    turn_seconds: Option<u32>,
+    private: bool,
+}
+
+/// The turn timer of a public table (listed in the lobby, a seat waiting
+/// for someone) created without one: strangers should not wait forever.
+pub const PUBLIC_TURN_SECONDS: u32 = 60;
+
+/// A field that may be `null`: present (`Some(None)` for `null`) or
+/// absent (`None`, through `#[serde(default)]`).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
 }
 
 const CREATE_HINTS: Hints = &[
@@ -64,6 +82,7 @@ const CREATE_HINTS: Hints = &[
         "turn_seconds",
         "a whole number of seconds from 1 to 3600, or null",
     ),
+    ("private", "true or false"),
 ];
 
 /// A person's name from a request: cleaned, capped, not empty.
@@ -116,11 +135,19 @@ pub async fn create_table(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateReq = input::body(body, CREATE_HINTS)?;
     let name = name_of(&req.name, "name")?;
-    if let Some(s) = req.turn_seconds {
+    if let Some(Some(s)) = req.turn_seconds {
         if !(1..=3600).contains(&s) {
             return Err(ApiError::bad("field `turn_seconds`: must be 1 to 3600"));
         }
     }
+    let awaits_people = req.bots.len() + 1 < usize::from(req.players);
+    let turn_seconds = match req.turn_seconds {
+        Some(t) => t,
+        None if !req.private && awaits_people => Some(PUBLIC_TURN_SECONDS),
+        None => None,
+    };
+    let mut options = req.options.unwrap_or(Value::Null);
+    crate::tables::game_of(req.game).prepare_options(&mut options);
     let own_name = req
         .table_name
         .as_deref()
@@ -130,12 +157,13 @@ pub async fn create_table(
         game: req.game,
         players: req.players,
         teams: req.teams,
-        options: req.options.unwrap_or(Value::Null),
+        options,
         name: own_name
             .clone()
             .unwrap_or_else(|| format!("{name}'s table")),
         named_after: own_name.is_none().then(|| name.clone()),
-        turn_seconds: req.turn_seconds,
+        turn_seconds,
+        private: req.private,
         created_ms: now_ms(),
     };
     spec.check().map_err(ApiError::bad)?;
@@ -153,23 +181,32 @@ pub async fn create_table(
     ))
 }
 
-/// `GET /api/tables`: open tables.
+/// `GET /api/tables`: the public tables waiting for players and the
+/// public games being played (to watch), newest first, at most 100 in all.
 pub async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
-    let ids = app
-        .db
-        .tables_with_status("waiting", 100)
-        .await
-        .map_err(crate::tables::TableError::from)?;
-    let mut out = vec![];
+    let mut ids = vec![];
+    for status in ["waiting", "playing"] {
+        ids.extend(
+            app.db
+                .tables_with_status(status, 100)
+                .await
+                .map_err(crate::tables::TableError::from)?,
+        );
+    }
+    let mut out: Vec<(i64, Value)> = vec![];
     for id in ids {
         if let Ok(t) = app.table(&id).await {
             let t = t.lock().await;
-            if t.core.status == Status::Waiting {
-                out.push(t.info());
+            let listed = matches!(t.core.status, Status::Waiting | Status::Playing);
+            if listed && !t.core.spec.private {
+                out.push((t.core.spec.created_ms, t.info()));
             }
         }
     }
-    Ok(Json(json!({"tables": out})))
+    out.sort_by_key(|t| std::cmp::Reverse(t.0));
+    out.truncate(100);
+    let tables: Vec<Value> = out.into_iter().map(|(_, v)| v).collect();
+    Ok(Json(json!({"tables": tables})))
 }
 
 /// `GET /api/tables/{id}`.
@@ -190,5 +227,39 @@ pub async fn rematch(
     let mut t = app.open(&id).await?;
     host_only(&token, &t.core)?;
     t.commit(&app, vec![Event::Rematch]).await?;
+    Ok(Json(t.info()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PenaltyReq {
+    team: Value,
+}
+
+const PENALTY_HINTS: Hints = &[("team", "a team's colour, such as \"green\"")];
+
+/// `POST /api/tables/{id}/penalty` (host): the table-talk penalty (C10)
+/// for a team of two or more: each of its members discards a card of their
+/// choice and plays on one card short. 200 `TableInfo`.
+pub async fn penalty(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    token: SeatToken,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let mut t = app.open(&id).await?;
+    host_only(&token, &t.core)?;
+    let req: PenaltyReq = input::body(body, PENALTY_HINTS)?;
+    let game = crate::tables::game_of(t.core.spec.game);
+    let teams = t.core.spec.team_count().unwrap_or(0);
+    let team = (0..teams)
+        .find(|&n| game.team_name(n) == req.team)
+        .ok_or_else(|| {
+            ApiError::bad(format!(
+                "field `team`: {} is not a team of this table",
+                echo(&req.team.to_string())
+            ))
+        })?;
+    t.commit(&app, vec![Event::Penalty { team }]).await?;
     Ok(Json(t.info()))
 }

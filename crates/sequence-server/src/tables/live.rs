@@ -9,12 +9,12 @@
 //!   that picks the concrete game of a [`GameKind`].
 
 use super::error::TableError;
+use super::game::ServerGame;
 use super::spec::{read_options, Spec};
-use sequence_bots::BotGame;
-use sequence_common::record::Match;
+use sequence_common::record::{penalty_from_json, Match};
 use sequence_common::{GameKind, Outcome, RuleError, Seat, SeatView, TableConfig};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 use std::any::Any;
 use std::marker::PhantomData;
 
@@ -22,6 +22,18 @@ use std::marker::PhantomData;
 /// thread): the move as the API takes it (with `seat`), or `None` when the
 /// seat has no legal move.
 pub type BotMove = Box<dyn FnOnce() -> Option<Value> + Send>;
+
+/// A hint to compute away from the table ([`LiveGame::hint`]).
+pub type Hint = Box<dyn FnOnce() -> Value + Send>;
+
+/// What a move did, for the log ([`LiveGame::play_logged`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Logged {
+    /// The move's own entry (`None`: records do not write the move).
+    pub entry: Option<Map<String, Value>>,
+    /// Fields to merge into the log's last entry.
+    pub previous: Map<String, Value>,
+}
 
 /// A live game of either kind, as the table core uses it. Everything a
 /// player is shown comes from the engine's views: the engine, not the
@@ -64,6 +76,45 @@ pub trait LiveGame: Send + Sync {
     /// [`crate::bots::level_ok`]) play at random.
     fn bot_move(&self, seat: Seat, level: &str, seed: u64) -> BotMove;
 
+    /// Plays a move as [`LiveGame::play_json`] and says what it did for
+    /// the move log: `Some(entry)` with `seat`, `move` (the record entry,
+    /// with the sequences it declared), `text` (in words) and its public
+    /// effects (see [`super::game::ServerGame::effects`]); `None` for a
+    /// move records do not write (a declined Block), whose effects (the
+    /// chip of a pile that stood) go to `previous`, the fields to merge
+    /// into the log's last entry.
+    ///
+    /// # Errors
+    /// As [`LiveGame::play_json`]; nothing changes then.
+    fn play_logged(&mut self, mv: &Value) -> Result<Logged, TableError>;
+
+    /// The search's best moves for `seat` from its view (a practice
+    /// game's hint), to compute away from the table; `None` when the seat
+    /// has no decision to make.
+    fn hint(&self, seat: Seat, iterations: u64, top: usize, seed: u64) -> Option<Hint>;
+
+    /// The seats of side `team` that hold a card, for the table-talk
+    /// penalty (C10); `None` when the game has no such penalty.
+    fn penalty_members(&self, team: u8) -> Option<Vec<Seat>>;
+
+    /// The penalty discard (C10) a bot makes for `seat`, as the API takes
+    /// it (`{"seat", "penalty": CARD}`).
+    fn penalty_move(&self, seat: Seat, seed: u64) -> Option<Value>;
+
+    /// Whether a seat is asked out of turn now (the Stacks Block window).
+    fn in_window(&self) -> bool;
+
+    /// The move that closes an open window for `seat` by default (a
+    /// declined Block), as the API takes it.
+    fn window_default(&self, seat: Seat) -> Option<Value>;
+
+    /// Adds the game's table facts to a view (the classic board layout).
+    fn decorate_view(&self, view: &mut Value);
+
+    /// Public facts of the end of the game per side (sequences per team,
+    /// chips per seat), for the end screen.
+    fn final_sides(&self) -> Value;
+
     /// A copy (a table applies a change to a copy first).
     fn clone_box(&self) -> Box<dyn LiveGame>;
 
@@ -78,7 +129,11 @@ impl Clone for Box<dyn LiveGame> {
     }
 }
 
-impl<G: BotGame> LiveGame for Match<G> {
+impl<G> LiveGame for Match<G>
+where
+    G: ServerGame,
+    G::Options: DeserializeOwned,
+{
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -132,6 +187,130 @@ impl<G: BotGame> LiveGame for Match<G> {
         Box::new(move || crate::bots::choose::<G>(&level, &view, &config, seed))
     }
 
+    fn play_logged(&mut self, mv: &Value) -> Result<Logged, TableError> {
+        let malformed = |e: sequence_common::NotationError| TableError::Malformed {
+            code: e.code(),
+            message: format!("malformed move: {e}"),
+        };
+        if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(malformed)? {
+            // the table-talk penalty (C10): out of turn, no draw
+            return match self.penalty(seat, card) {
+                None => Err(TableError::Illegal {
+                    code: "C10.no_penalty",
+                    message: format!(
+                        "illegal move: {} has no table-talk penalty (C10)",
+                        G::KIND.title()
+                    ),
+                }),
+                Some(Err(e)) => Err(TableError::Illegal {
+                    code: if e.code().ends_with(".not_in_hand") {
+                        "C10.not_in_hand"
+                    } else {
+                        e.code()
+                    },
+                    message: format!("illegal move: {e} (C10)"),
+                }),
+                Some(Ok(())) => {
+                    let mut e = Map::new();
+                    e.insert("seat".into(), json!(seat.0));
+                    e.insert(
+                        "move".into(),
+                        json!({"seat": seat.0, "penalty": G::card_code(card)}),
+                    );
+                    e.insert(
+                        "text".into(),
+                        json!(format!("penalty {}", G::card_code(card))),
+                    );
+                    Ok(Logged {
+                        entry: Some(e),
+                        previous: Map::new(),
+                    })
+                }
+            };
+        }
+        let before = self.game().clone();
+        let (seat, m) =
+            G::move_from_input(mv, self.game().config()).map_err(|e| TableError::Malformed {
+                code: e.code(),
+                message: format!("malformed move: {e}"),
+            })?;
+        self.play(seat, m).map_err(|e| TableError::Illegal {
+            code: e.code(),
+            message: format!("illegal move: {e}"),
+        })?;
+        let written = self
+            .game()
+            .last_move()
+            .filter(|(s, _)| *s == seat)
+            .map_or(m, |(_, w)| w);
+        let fx = G::effects(&before, self.game(), seat, &written);
+        let entry = G::is_recorded(&m).then(|| {
+            let mut e = Map::new();
+            e.insert("seat".into(), json!(seat.0));
+            e.insert(
+                "move".into(),
+                G::move_to_json(seat, &written, self.game().config()),
+            );
+            e.insert("text".into(), json!(G::move_text(&written)));
+            e.extend(fx.own.clone());
+            e
+        });
+        let mut previous = fx.previous;
+        if entry.is_none() {
+            previous.extend(fx.own);
+        }
+        Ok(Logged { entry, previous })
+    }
+
+    fn hint(&self, seat: Seat, iterations: u64, top: usize, seed: u64) -> Option<Hint> {
+        if self.game().to_act() != Some(seat) {
+            return None;
+        }
+        let view = self.game().view(seat);
+        let config = self.game().config().clone();
+        Some(Box::new(move || {
+            super::replay::hint::<G>(&view, &config, iterations, top, seed)
+        }))
+    }
+
+    fn penalty_members(&self, team: u8) -> Option<Vec<Seat>> {
+        // C10 is the penalty of a game with teams (classic); a member who
+        // holds no card has nothing to discard
+        if !G::TEAMS {
+            return None;
+        }
+        let g = self.game();
+        Some(
+            (0..g.players())
+                .map(Seat)
+                .filter(|&s| g.side_of(s) == team && G::penalty_choice(g, s, 0).is_some())
+                .collect(),
+        )
+    }
+
+    fn penalty_move(&self, seat: Seat, seed: u64) -> Option<Value> {
+        let card = G::penalty_choice(self.game(), seat, seed)?;
+        Some(json!({"seat": seat.0, "penalty": G::card_code(card)}))
+    }
+
+    fn in_window(&self) -> bool {
+        G::in_window(self.game())
+    }
+
+    fn window_default(&self, seat: Seat) -> Option<Value> {
+        G::window_default(seat)
+    }
+
+    fn decorate_view(&self, view: &mut Value) {
+        if let Some(o) = view.as_object_mut() {
+            G::view_extras(self.game(), o);
+        }
+    }
+
+    fn final_sides(&self) -> Value {
+        G::final_sides(self.game())
+    }
+
     fn clone_box(&self) -> Box<dyn LiveGame> {
         Box::new(self.clone())
     }
@@ -163,6 +342,30 @@ pub trait TableGame: Sync {
     /// # Errors
     /// As [`TableGame::check`].
     fn start(&self, spec: &Spec, seed: u64) -> Result<Box<dyn LiveGame>, String>;
+
+    /// The game for `GET /api/games` (see [`super::game::describe`]).
+    fn describe(&self) -> Value;
+
+    /// Replaces the lobby's shorthands in rule options (a random board).
+    fn prepare_options(&self, options: &mut Value);
+
+    /// The positions of a finished game's record (see
+    /// [`super::replay::positions`]).
+    ///
+    /// # Errors
+    /// A record that does not replay.
+    fn positions(&self, record: &Value) -> Result<Value, String>;
+
+    /// The analysis of a finished game's record, to run step by step.
+    ///
+    /// # Errors
+    /// A record that does not replay.
+    fn analysis(
+        &self,
+        record: &Value,
+        iterations: u64,
+        seed: u64,
+    ) -> Result<Box<dyn super::replay::Analysis>, String>;
 }
 
 /// [`TableGame`] of the game `G`.
@@ -175,7 +378,7 @@ struct Game<G> {
 
 impl<G> Game<G>
 where
-    G: BotGame,
+    G: ServerGame,
     G::Options: DeserializeOwned,
 {
     /// The engine's table of `spec`.
@@ -191,7 +394,7 @@ where
 
 impl<G> TableGame for Game<G>
 where
-    G: BotGame,
+    G: ServerGame,
     G::Options: DeserializeOwned,
 {
     fn kind(&self) -> GameKind {
@@ -208,6 +411,27 @@ where
 
     fn start(&self, spec: &Spec, seed: u64) -> Result<Box<dyn LiveGame>, String> {
         Ok(Box::new(Match::<G>::new(self.config(spec)?, seed)))
+    }
+
+    fn describe(&self) -> Value {
+        super::game::describe::<G>()
+    }
+
+    fn prepare_options(&self, options: &mut Value) {
+        G::prepare_options(options);
+    }
+
+    fn positions(&self, record: &Value) -> Result<Value, String> {
+        super::replay::positions::<G>(record)
+    }
+
+    fn analysis(
+        &self,
+        record: &Value,
+        iterations: u64,
+        seed: u64,
+    ) -> Result<Box<dyn super::replay::Analysis>, String> {
+        super::replay::analysis::<G>(record, iterations, seed)
     }
 }
 
@@ -241,6 +465,7 @@ mod tests {
             name: "t".into(),
             named_after: None,
             turn_seconds: None,
+            private: false,
             created_ms: 0,
         }
     }

@@ -11,7 +11,9 @@
 //! change acknowledged. Rebuilding a table = replaying its events.
 
 pub mod error;
+pub mod game;
 pub mod live;
+pub mod replay;
 pub mod spec;
 
 use crate::auth::SeatToken;
@@ -23,7 +25,7 @@ use std::time::Instant;
 use tokio::sync::mpsc;
 
 pub use error::TableError;
-pub use live::{game_of, BotMove, LiveGame, TableGame};
+pub use live::{game_of, BotMove, Hint, LiveGame, Logged, TableGame};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
 
@@ -57,14 +59,73 @@ pub enum Event {
         /// The seed of ChaCha8 for dealing and reshuffles.
         seed: u64,
     },
-    /// An accepted move in record format (with `seat`).
+    /// An accepted move in record format (with `seat`), made by the seat's
+    /// holder (a person or a bot).
     Move {
         /// The move.
         mv: Value,
     },
+    /// A move the server made for a seat whose holder did not (its time
+    /// ran out, or it is away), in record format (with `seat`).
+    Auto {
+        /// The move.
+        mv: Value,
+        /// Why the server made it.
+        auto: Auto,
+    },
+    /// The person of a seat marked away is back (their next action).
+    Back {
+        /// The seat.
+        seat: u8,
+    },
+    /// The host gives team `team` the table-talk penalty (C10): each of
+    /// its members who holds a card must discard one of their choice
+    /// (`{"seat", "penalty": CARD}` moves, in seat order) before play goes
+    /// on; they play on one card short.
+    Penalty {
+        /// The team (its number; views name it by colour).
+        team: u8,
+    },
+    /// The analysis of a finished game, stored so that a second visit
+    /// needs no search (docs/api.md "Analysis").
+    Analysis {
+        /// The game's number at the table.
+        game: u32,
+        /// The analysis.
+        result: Value,
+    },
     /// The host starts a new game at the same table.
     Rematch,
 }
+
+/// Who made a move for a seat when its holder did not (see
+/// [`Event::Move`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Auto {
+    /// The seat's time ran out: a level-2 bot played this one move.
+    Timeout,
+    /// The seat is away (three timeouts in a row): a bot plays for it.
+    Away,
+    /// A window asked out of turn (the Stacks Block window) closed by
+    /// itself when its time ran out: the default answer (no Block).
+    Window,
+}
+
+impl Auto {
+    /// `timeout`, `away` or `window`, as logs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Auto::Timeout => "timeout",
+            Auto::Away => "away",
+            Auto::Window => "window",
+        }
+    }
+}
+
+/// Timeouts in a row after which a seat is marked away and a bot plays
+/// for it until its person acts again.
+pub const AWAY_AFTER: u8 = 3;
 
 /// Who holds a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -146,6 +207,28 @@ pub struct Core {
     pub next_seq: i64,
     /// Records of earlier games (after rematches), oldest first.
     pub finished: Vec<Value>,
+    /// The move log of the current game (docs/api.md "Move log").
+    pub log: Vec<Value>,
+    /// Move logs of earlier games, oldest first.
+    pub finished_logs: Vec<Vec<Value>>,
+    /// When each game started and ended (Unix ms, when known), game 1
+    /// first.
+    pub times: Vec<(Option<i64>, Option<i64>)>,
+    /// Per seat: timeouts in a row (the seat's own move or return clears
+    /// them).
+    pub timeouts: Vec<u8>,
+    /// Per seat: marked away (a bot plays for it until its person acts).
+    pub away: Vec<bool>,
+    /// Stored analyses of finished games, by game number.
+    pub analyses: std::collections::BTreeMap<u32, Value>,
+    /// Whether changes happen now (times are kept: log entries' `at`,
+    /// games' start and end), not replayed from the stored log.
+    pub live_clock: bool,
+    /// Seats that still owe a table-talk penalty discard (C10), in the
+    /// order they make it, and the team penalised.
+    pub penalty: Vec<u8>,
+    /// The team of the pending penalty.
+    pub penalty_team: Option<u8>,
 }
 
 fn conflict(msg: impl Into<String>) -> TableError {
@@ -155,6 +238,7 @@ fn conflict(msg: impl Into<String>) -> TableError {
 impl Core {
     /// An empty table of `spec`.
     pub fn new(id: String, spec: Spec) -> Core {
+        let n = spec.players as usize;
         let seats = (0..spec.players)
             .map(|_| SeatCore {
                 kind: SeatKind::Free,
@@ -173,6 +257,15 @@ impl Core {
             status: Status::Waiting,
             next_seq: 0,
             finished: vec![],
+            log: vec![],
+            finished_logs: vec![],
+            times: vec![],
+            timeouts: vec![0; n],
+            away: vec![false; n],
+            analyses: Default::default(),
+            live_clock: false,
+            penalty: vec![],
+            penalty_team: None,
         }
     }
 
@@ -235,6 +328,7 @@ impl Core {
                     token: None,
                     level: Some(level.clone()),
                 };
+                self.clear_timeouts(*seat);
             }
             Event::Leave { seat } => {
                 let s = self.seat_mut(*seat)?;
@@ -256,29 +350,61 @@ impl Core {
                 self.game_no += 1;
                 self.moves = 0;
                 self.status = Status::Playing;
+                self.log.clear();
+                self.times.push((self.now(), None));
+                for s in 0..self.seats.len() {
+                    self.clear_timeouts(s as u8);
+                }
             }
-            Event::Move { mv } => {
+            Event::Move { mv } => self.play(mv, None)?,
+            Event::Auto { mv, auto } => self.play(mv, Some(*auto))?,
+            Event::Back { seat } => {
+                let s = self.seat_mut(*seat)?;
+                if s.kind != SeatKind::Human {
+                    return Err(conflict(format!("seat {seat} has no person")));
+                }
+                self.clear_timeouts(*seat);
+            }
+            Event::Penalty { team } => {
                 if self.status != Status::Playing {
+                    return Err(conflict(
+                        "the table-talk penalty is given during a game (C10)",
+                    ));
+                }
+                if !self.penalty.is_empty() {
+                    return Err(conflict(
+                        "a table-talk penalty is still being paid: wait until every card is discarded (C10)",
+                    ));
+                }
+                let live = self.live.as_ref().ok_or_else(|| conflict("no game"))?;
+                let Some(members) = live.penalty_members(*team) else {
                     return Err(conflict(format!(
-                        "the game is not being played (table is {})",
-                        self.status.name()
+                        "{} has no table-talk penalty (C10 is classic Sequence's)",
+                        self.spec.game.title()
+                    )));
+                };
+                let size = (0..self.seats.len())
+                    .filter(|&s| {
+                        self.spec
+                            .team_count()
+                            .is_some_and(|t| (s as u8) % t == *team)
+                    })
+                    .count();
+                if size < 2 {
+                    return Err(conflict(
+                        "the table-talk penalty is for a team of two or more players (C10)",
+                    ));
+                }
+                self.penalty = members.iter().map(|s| s.0).collect();
+                self.penalty_team = Some(*team);
+            }
+            Event::Analysis { game, result } => {
+                if *game == 0 || *game > self.game_no {
+                    return Err(TableError::NotFound(format!(
+                        "no game {game} at this table"
                     )));
                 }
-                let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
-                let to_act = self.to_act();
-                if to_act.map(|s| s.0 as u64) != Some(seat) {
-                    return Err(conflict(format!(
-                        "it is not seat {seat}'s turn (seat {} is to move)",
-                        to_act.map_or("none".to_string(), |s| s.0.to_string())
-                    )));
-                }
-                let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
-                live.play_json(mv)?;
-                let over = live.outcome().is_over();
-                self.moves += 1;
-                if over {
-                    self.status = Status::Over;
-                }
+                self.analyses.insert(*game, result.clone());
             }
             Event::Rematch => {
                 if self.status != Status::Over {
@@ -287,6 +413,7 @@ impl Core {
                 if let Some(r) = self.record() {
                     self.finished.push(r);
                 }
+                self.finished_logs.push(std::mem::take(&mut self.log));
                 self.live = None;
                 self.moves = 0;
                 self.status = Status::Waiting;
@@ -294,6 +421,134 @@ impl Core {
         }
         self.next_seq += 1;
         Ok(())
+    }
+
+    /// Plays a move of the seat to act (`auto`: made by the server for
+    /// it), logs it and keeps count of the seat's timeouts.
+    fn play(&mut self, mv: &Value, auto: Option<Auto>) -> Result<(), TableError> {
+        if self.status != Status::Playing {
+            return Err(conflict(format!(
+                "the game is not being played (table is {})",
+                self.status.name()
+            )));
+        }
+        let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
+        let to_act = self.to_act();
+        if to_act.map(|s| s.0 as u64) != Some(seat) {
+            return Err(conflict(format!(
+                "it is not seat {seat}'s turn (seat {} is to move)",
+                to_act.map_or("none".to_string(), |s| s.0.to_string())
+            )));
+        }
+        let paying = mv.get("penalty").is_some();
+        if paying == self.penalty.is_empty() {
+            return Err(if paying {
+                TableError::Illegal {
+                    code: "C10.no_penalty",
+                    message: "illegal move: no table-talk penalty is waiting for this seat (C10)"
+                        .into(),
+                }
+            } else {
+                conflict(format!(
+                    "seat {seat} must first discard a card for the table-talk penalty (C10)"
+                ))
+            });
+        }
+        let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
+        let mut logged = live.play_logged(mv)?;
+        if paying {
+            self.penalty.remove(0);
+            if let (Some(e), Some(t)) = (logged.entry.as_mut(), self.penalty_team) {
+                e.insert("penalty".into(), game_of(self.spec.game).team_name(t));
+            }
+            if self.penalty.is_empty() {
+                self.penalty_team = None;
+            }
+        }
+        let over = live.outcome().is_over();
+        self.moves += 1;
+        let at = self.now();
+        self.add_to_log(logged, auto, at);
+        let s = seat as usize;
+        match auto {
+            None => self.clear_timeouts(seat as u8),
+            Some(Auto::Timeout) => {
+                if let Some(n) = self.timeouts.get_mut(s) {
+                    *n = n.saturating_add(1);
+                    if *n >= AWAY_AFTER {
+                        if let Some(a) = self.away.get_mut(s) {
+                            *a = true;
+                        }
+                    }
+                }
+            }
+            Some(Auto::Away | Auto::Window) => {}
+        }
+        if over {
+            self.status = Status::Over;
+            let now = self.now();
+            if let Some(t) = self.times.last_mut() {
+                t.1 = now;
+            }
+        }
+        Ok(())
+    }
+
+    /// Unix ms now when this core is live (`None` while a stored log is
+    /// replayed: its times are not known).
+    fn now(&self) -> Option<i64> {
+        self.live_clock.then(now_ms)
+    }
+
+    fn clear_timeouts(&mut self, seat: u8) {
+        if let Some(n) = self.timeouts.get_mut(seat as usize) {
+            *n = 0;
+        }
+        if let Some(a) = self.away.get_mut(seat as usize) {
+            *a = false;
+        }
+    }
+
+    /// Adds a move to the log: its entry with `i` (its index in the log),
+    /// `n` (the table's move number after it), `auto` and `at`, and the
+    /// fields it gives the entry before it (a Stacks Block window closing).
+    fn add_to_log(&mut self, logged: Logged, auto: Option<Auto>, at: Option<i64>) {
+        if !logged.previous.is_empty() {
+            if let Some(Value::Object(last)) = self.log.last_mut() {
+                last.extend(logged.previous);
+            }
+        }
+        if let Some(mut e) = logged.entry {
+            e.insert("i".into(), json!(self.log.len()));
+            e.insert("n".into(), json!(self.moves));
+            if let Some(a) = auto {
+                e.insert("auto".into(), json!(a.name()));
+            }
+            if let Some(at) = at {
+                e.insert("at".into(), json!(at));
+            }
+            self.log.push(Value::Object(e));
+        }
+    }
+
+    /// The log of game `game` (1 = first; the current game's too).
+    pub fn log_of(&self, game: u32) -> Option<&[Value]> {
+        if game == self.game_no && self.live.is_some() {
+            Some(&self.log)
+        } else {
+            self.finished_logs
+                .get((game as usize).checked_sub(1)?)
+                .map(Vec::as_slice)
+        }
+    }
+
+    /// Whether a bot plays `seat` now: a bot's seat, or a person's marked
+    /// away.
+    pub fn bot_plays(&self, seat: Seat) -> bool {
+        self.seats
+            .get(seat.index())
+            .is_some_and(|s| s.kind == SeatKind::Bot)
+            || self.away.get(seat.index()).copied().unwrap_or(false)
     }
 
     /// Whether every seat is held by a person or a bot.
@@ -307,6 +562,9 @@ impl Core {
     pub fn to_act(&self) -> Option<Seat> {
         if self.status != Status::Playing {
             return None;
+        }
+        if let Some(&s) = self.penalty.first() {
+            return Some(Seat(s));
         }
         self.live.as_ref()?.to_act()
     }
@@ -359,8 +617,6 @@ pub struct Table {
     pub chat: VecDeque<Value>,
     /// Open connections per seat.
     pub connected: Vec<u32>,
-    /// Seats whose turn timer ran out (cleared when they move).
-    pub timed_out: Vec<bool>,
     /// Turn deadline: when, in Unix ms, and for which move number.
     pub deadline: Option<(Instant, i64, u32)>,
     /// Whether a bot task is running for this table.
@@ -380,14 +636,14 @@ pub fn now_ms() -> i64 {
 
 impl Table {
     /// Wraps a core.
-    pub fn new(core: Core) -> Table {
+    pub fn new(mut core: Core) -> Table {
         let n = core.seats.len();
+        core.live_clock = true;
         Table {
             core,
             subs: vec![],
             chat: VecDeque::new(),
             connected: vec![0; n],
-            timed_out: vec![false; n],
             deadline: None,
             bot_running: false,
             cluster: Default::default(),
@@ -416,7 +672,9 @@ impl Table {
                     "level": s.level,
                     "connected": s.kind == SeatKind::Bot || self.seat_connected(i),
                     "team": teams.map(|t| game.team_name((i as u8) % t)),
-                    "timed_out": self.timed_out[i],
+                    "timed_out": c.timeouts.get(i).is_some_and(|&n| n > 0),
+                    "timeouts": c.timeouts.get(i).copied().unwrap_or(0),
+                    "away": c.away.get(i).copied().unwrap_or(false),
                 })
             })
             .collect();
@@ -432,6 +690,11 @@ impl Table {
             "game_no": c.game_no,
             "turn_seconds": c.spec.turn_seconds,
             "deadline_ms": self.deadline.map(|d| d.1),
+            "deadline_seat": self.deadline.and_then(|_| c.to_act()).map(|s| s.0),
+            "private": c.spec.private,
+            "started_ms": c.times.last().and_then(|t| t.0),
+            "ended_ms": c.times.last().and_then(|t| t.1),
+            "now_ms": now_ms(),
             "host": 0,
             "seats": seats,
         })
@@ -448,9 +711,55 @@ impl Table {
             }
             Some(live) => live.view_json(seat.map(Seat)),
         };
+        if let Some(live) = c.live.as_ref() {
+            live.decorate_view(&mut v);
+        }
         if let Some(o) = v.as_object_mut() {
             if c.live.is_some() {
                 o.insert("move_number".into(), json!(c.moves));
+                let from = c.log.len().saturating_sub(LOG_TAIL);
+                o.insert("log".into(), json!(&c.log[from..]));
+                o.insert("log_size".into(), json!(c.log.len()));
+                if c.live.as_ref().is_some_and(|l| l.in_window()) {
+                    if let Some(Value::Object(w)) = o.get_mut("block_window") {
+                        w.insert("deadline_ms".into(), json!(self.deadline.map(|d| d.1)));
+                    }
+                }
+                if c.status == Status::Over {
+                    if let Some(live) = c.live.as_ref() {
+                        o.insert("final_sides".into(), live.final_sides());
+                    }
+                }
+                if let (Some(&first), Some(team)) = (c.penalty.first(), c.penalty_team) {
+                    // the table-talk penalty (C10): the seat that owes a
+                    // discard chooses one of its cards; nobody else moves
+                    let game = game_of(c.spec.game);
+                    o.insert(
+                        "penalty".into(),
+                        json!({"team": game.team_name(team), "pending": c.penalty}),
+                    );
+                    let choices: Vec<Value> = if seat == Some(first) {
+                        let mut cards: Vec<&str> = vec![];
+                        for c in o
+                            .get("hand")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                        {
+                            if !cards.contains(&c) {
+                                cards.push(c);
+                            }
+                        }
+                        cards
+                            .iter()
+                            .map(|c| json!({"seat": first, "penalty": c}))
+                            .collect()
+                    } else {
+                        vec![]
+                    };
+                    o.insert("legal_moves".into(), json!(choices));
+                }
             }
             o.insert("table".into(), self.info());
         }
@@ -513,7 +822,10 @@ impl Table {
         }
     }
 
-    /// Resets the turn timer after a change.
+    /// Resets the clock after a change: the seat to act gets
+    /// `turn_seconds` (none without a timer), or when it is asked out of
+    /// turn (the Stacks Block window) [`WINDOW_SECONDS`] (or the turn
+    /// timer if shorter). Seats a bot plays (bots, seats away) get none.
     pub fn reset_deadline(&mut self) {
         self.reset_deadline_from(now_ms());
     }
@@ -522,21 +834,36 @@ impl Table {
     /// that restarted it was committed, here or at another instance).
     pub fn reset_deadline_from(&mut self, clock_ms: i64) {
         self.deadline = None;
-        let Some(secs) = self.core.spec.turn_seconds else {
-            return;
-        };
         let Some(seat) = self.core.to_act() else {
             return;
         };
-        if self.core.seats[seat.index()].kind == SeatKind::Bot {
+        if self.core.bot_plays(seat) {
             return;
         }
+        let window = self.core.live.as_ref().is_some_and(|l| l.in_window());
+        let turn = self.core.spec.turn_seconds;
+        let secs = if window {
+            turn.map_or(WINDOW_SECONDS, |t| t.min(WINDOW_SECONDS))
+        } else {
+            match turn {
+                Some(t) => t,
+                None => return,
+            }
+        };
         let d = std::time::Duration::from_secs(secs as u64);
         let at_ms = clock_ms + d.as_millis() as i64;
         let left = std::time::Duration::from_millis(at_ms.saturating_sub(now_ms()).max(0) as u64);
         self.deadline = Some((Instant::now() + left, at_ms, self.core.moves));
     }
 }
+
+/// Entries of the move log a view carries (the newest); a page that
+/// misses older ones reads them from `GET …/log`.
+pub const LOG_TAIL: usize = 16;
+
+/// Seconds a seat asked out of turn (the Stacks Block window, S5b) has to
+/// answer before the server answers for it (no Block).
+pub const WINDOW_SECONDS: u32 = 15;
 
 #[cfg(test)]
 mod tests {
@@ -551,6 +878,7 @@ mod tests {
             name: "t".into(),
             named_after: None,
             turn_seconds: None,
+            private: false,
             created_ms: 0,
         };
         Core::new("00000000000000ab".into(), spec)

@@ -28,6 +28,9 @@ pub struct Spec {
     pub named_after: Option<String>,
     /// Turn timer in seconds.
     pub turn_seconds: Option<u32>,
+    /// Not listed in `GET /api/tables` (only the invite link finds it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
     /// Creation time, Unix ms.
     pub created_ms: i64,
 }

@@ -72,6 +72,7 @@ pub async fn instance(url: &str, ccfg: ClusterConfig) -> Server {
         rate_limit: 0,
         rate_burst: 1,
         bot_delay: Duration::ZERO,
+        ..ServerConfig::default()
     };
     let running = start_with(cfg, ccfg, "127.0.0.1:0")
         .await

@@ -23,12 +23,25 @@ pub async fn server(rate_limit: u32) -> Server {
 }
 
 pub async fn server_on(dir: tempfile::TempDir, db: String, rate_limit: u32) -> Server {
-    let cfg = ServerConfig {
+    server_with(dir, db, |c| c.rate_limit = rate_limit).await
+}
+
+/// A server over `db` with the tests' settings (no rate limit, no bot
+/// delay, a cheap analysis) changed by `f`.
+pub async fn server_with(
+    dir: tempfile::TempDir,
+    db: String,
+    f: impl FnOnce(&mut ServerConfig),
+) -> Server {
+    let mut cfg = ServerConfig {
         db,
-        rate_limit,
-        rate_burst: rate_limit * 2,
+        rate_limit: 0,
+        rate_burst: 0,
         bot_delay: Duration::ZERO,
+        analysis_iterations: 20,
     };
+    f(&mut cfg);
+    cfg.rate_burst = cfg.rate_limit * 2;
     let running = start(cfg, "127.0.0.1:0").await.expect("server starts");
     let base = format!("http://{}", running.addr);
     Server {

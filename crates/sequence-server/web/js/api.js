@@ -2,11 +2,13 @@
 // kept in the browser's storage so that a reload keeps the seat.
 
 /** An API failure: `status` is the HTTP status (0 when the server could not
- * be reached) and `message` the server's `error` text. */
+ * be reached), `message` the server's `error` text and `code` the stable
+ * code of a refused move (`C6.space_taken`), which the page translates. */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -27,7 +29,7 @@ async function call(method, path, body, token) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null);
   return data;
 }
 
@@ -41,6 +43,14 @@ export const api = {
   move: (id, token, moveNumber, move) => call("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move_number: moveNumber, move }, token),
   bot: (id, token, seat, level) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/bot`, { level }, token),
   rematch: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, token),
+  back: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/back`, {}, token),
+  hint: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/hint`, {}, token),
+  penalty: (id, token, team) => call("POST", `/api/tables/${encodeURIComponent(id)}/penalty`, { team }, token),
+  games: () => call("GET", "/api/games"),
+  log: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/log${gameNo ? `?game=${gameNo}` : ""}`),
+  replay: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${gameNo ? `?game=${gameNo}` : ""}`),
+  analysis: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis?game=${gameNo}`),
+  analyse: (id, gameNo, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/analysis?game=${gameNo}`, body || {}),
   recordUrl: (id, gameNo) => `/api/tables/${encodeURIComponent(id)}/record${gameNo ? `?game=${gameNo}` : ""}`,
 };
 

@@ -1,8 +1,10 @@
 // The classic board as SVG: 10×10 spaces, each showing its card (rank and
-// suit symbol), corners marked, chips told apart by colour *and* shape
-// (blue ring, green triangle, red cross), locked chips ringed in gold,
-// completed sequences drawn as lines, the last move outlined, and playable
-// spaces lit for the selected card. The board is one stop for Tab (the
+// suit symbol; the layout is the server's, C2 or a random board),
+// corners marked, chips told apart by colour *and* shape (blue ring, green
+// triangle, red cross), locked chips ringed in gold, completed sequences
+// drawn as lines, the last move outlined, the other moves since the
+// reader's last turn numbered in order, and playable spaces lit for the
+// selected card. The board is one stop for Tab (the
 // first lit space, else the last move); arrow keys move over all spaces,
 // `n` / `N` to the next / previous lit one, Enter or Space plays. Spaces
 // have spoken labels; keyboard focus is a black-and-white ring drawn over
@@ -37,13 +39,15 @@ function chipShape(team, cx, cy, locked) {
 
 /**
  * Draws the board into `host` (replacing its content).
- * `state`: { options, board (10 strings as in the view JSON), sequences
- * ([team, first, last]), lastAt (space name or null), targets (Map space →
- * "place" | "remove"), focus (space name to focus after drawing) }.
+ * `state`: { layout (the view's 10 rows of card codes), board (10 strings
+ * as in the view JSON), sequences ([team, first, last]), lastAt (space
+ * name or null), recent (Map space → {order, kind}: the moves since the
+ * reader's last turn), targets (Map space → "place" | "remove"), hinted
+ * (a space the hint suggests), focus (space name to focus after drawing) }.
  * `onSpace(name)` is called when a lit space is chosen.
  */
 export function drawBoard(host, state, onSpace) {
-  const grid = layoutGrid(state.options);
+  const grid = layoutGrid(state.layout);
   const root = svg("svg", {
     viewBox: `${-M} ${-M} ${10 * S + M} ${10 * S + M}`,
     class: "board",
@@ -67,9 +71,10 @@ export function drawBoard(host, state, onSpace) {
       const team = chipOf(ch);
       const locked = team && ch === ch.toLowerCase();
       const target = state.targets && state.targets.get(name);
+      const recent = state.recent && state.recent.get(name);
       const x = c * S, y = r * S;
       const g = svg("g", {
-        class: "space" + (corner ? " corner" : "") + (target ? ` target ${target}` : "") + (state.lastAt === name ? " last" : ""),
+        class: "space" + (corner ? " corner" : "") + (target ? ` target ${target}` : "") + (state.lastAt === name ? " last" : "") + (recent ? " recent" : ""),
         role: "gridcell",
         "data-space": name,
         "data-chip": team ? ch : "",
@@ -82,6 +87,7 @@ export function drawBoard(host, state, onSpace) {
       if (target === "place") label += ", " + t("space.can_place");
       if (target === "remove") label += ", " + t("space.can_remove");
       if (state.lastAt === name) label += ", " + t("space.last_move");
+      else if (recent) label += ", " + t("space.recent_move", { n: num(recent.order) });
       g.setAttribute("aria-label", label);
       g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, class: "card-bg" }));
       if (corner) {
@@ -94,7 +100,13 @@ export function drawBoard(host, state, onSpace) {
       }
       if (team) g.append(chipShape(team, x + S / 2, y + S / 2 + 4, locked));
       if (target) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "hl", "aria-hidden": "true" }));
+      if (recent && state.lastAt !== name) g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 9, class: "recent-ring", "aria-hidden": "true" }));
       if (state.lastAt === name) g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9, class: "last-ring", "aria-hidden": "true" }));
+      if (recent) {
+        g.append(svg("circle", { cx: x + S - 16, cy: y + S - 16, r: 14, class: `recent-badge ${recent.kind}`, "aria-hidden": "true" }));
+        g.append(svg("text", { x: x + S - 16, y: y + S - 8, class: "recent-n", "text-anchor": "middle", "aria-hidden": "true" }, num(recent.order)));
+      }
+      if (state.hinted === name) g.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "hint-ring", "aria-hidden": "true" }));
       // keyboard focus: drawn last, over the lit and last-move marks
       g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 9, class: "focus-ring", "aria-hidden": "true" }));
       g.append(svg("rect", { x: x + 11, y: y + 11, width: S - 22, height: S - 22, rx: 5, class: "focus-ring inner", "aria-hidden": "true" }));

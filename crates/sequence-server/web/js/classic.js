@@ -1,5 +1,5 @@
-// The classic game: status (whose turn, sequences per team, draw pile,
-// recent moves), the hand (dead cards marked, with a one-click exchange;
+// The classic game: status (whose turn and the clock, sequences per team,
+// draw pile, the last move), the hand (dead cards marked, with a one-click exchange;
 // arrow keys move between its cards), the board with the selected card's
 // playable spaces lit (for a one-eyed jack the chips it may remove), the
 // last move and completed sequences highlighted, and the C8a choice of
@@ -68,29 +68,19 @@ function scores(v, ctx) {
         : t("status.team_sequences", { team: t(`team.${team}`), n: num(count(team)), of: num(need) })))));
 }
 
-/** The moves list under the status: the winning move once the game is
- * won (the last move of its record), then the recent moves. */
-function moveList(v, ctx) {
-  const won = v.status === "won" && ctx.record && ctx.record.moves && ctx.record.moves.length
-    ? ctx.record.moves[ctx.record.moves.length - 1] : null;
-  // the record's moves, newest first: the winning one is shown above
-  const moves = (ctx.recent || []).slice(won ? 1 : 0);
-  return [
-    won ? h("p", { class: "winning-move", id: "winning-move" }, h("b", {}, t("status.winning_move")), " ", describeMove(won, ctx.seatName)) : null,
-    moves.length ? h("ol", { class: "recent", id: "recent-moves", "aria-label": t("status.recent_moves") },
-      moves.map((m) => h("li", {}, describeMove(m, ctx.seatName)))) : null,
-  ];
-}
-
 function infoPanel(v, ctx, myTurn) {
   const over = v.status === "won" || v.status === "draw";
+  const x = ctx.extras || {};
   return h("div", { class: "game-info" },
-    h("p", { class: `status-line${myTurn ? " mine" : ""}${over ? " over" : ""}`, id: "status", role: "status", "aria-live": "polite" }, statusText(v, ctx, myTurn)),
+    h("p", { class: `status-line${myTurn ? " mine" : ""}${over ? " over" : ""}` },
+      h("span", { id: "status", role: "status", "aria-live": "polite" }, statusText(v, ctx, myTurn)),
+      x.clock ? h("span", { class: "clock-wrap" }, " ", x.clock) : null),
+    x.notices,
     scores(v, ctx),
     h("p", { class: "counts" },
       h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })),
       v.team ? h("span", {}, " · ", t("status.your_team", { team: t(`team.${v.team}`) })) : null),
-    moveList(v, ctx));
+    x.last || null);
 }
 
 function cardButton(code, i, v, ctx, sel) {
@@ -142,6 +132,16 @@ function handTools(v, ctx, sel) {
       if (m) tools.push(h("button", { type: "button", class: "exchange-quick", "data-focus": `exchange-${code}`, onclick: () => ctx.sendMove(m) }, t("hand.exchange", { card: cardName(code) })));
     }
   }
+  const penalty = legal.filter((m) => m.penalty);
+  if (penalty.length) {
+    tools.length = 0;
+    tools.push(h("div", { class: "penalty-prompt", id: "penalty-prompt", role: "alert" },
+      h("p", {}, t("penalty.choose")),
+      h("div", { class: "buttons" }, penalty.map((m) => h("button", { type: "button", "data-focus": `penalty-${m.penalty}`, "data-penalty": m.penalty, onclick: () => ctx.sendMove(m) },
+        t("penalty.discard", { card: cardName(m.penalty) }))))));
+    return tools;
+  }
+  if (ctx.extras && ctx.extras.hint) tools.push(ctx.extras.hint);
   const pass = myTurn && legal.find((m) => m.pass);
   if (pass) tools.push(h("button", { type: "button", id: "pass", "data-focus": "pass", onclick: () => ctx.sendMove(pass) }, t("hand.pass")));
   if (ctx.ui.choices) {
@@ -166,8 +166,8 @@ function handPanel(v, ctx, sel) {
 
 /** Renders the classic view `v` (docs/api.md "Classic view"). `ctx`:
  * { ui (selection kept across renders), info (table info), seatName(seat),
- * sendMove(move), rerender(), recent (moves, newest first), record (the
- * finished game's record or null) }. */
+ * sendMove(move), rerender(), extras (table-live.js: clock, notices, the
+ * last move, the moves since our last turn for the board, the hint) }. */
 export function renderClassic(v, ctx) {
   const ui = ctx.ui;
   const hand = v.hand || [];
@@ -198,7 +198,8 @@ export function renderClassic(v, ctx) {
       ctx.rerender();
     }
   };
-  drawBoard(boardHost, { options: v.options, board: v.board, sequences: v.sequences, lastAt, targets }, onSpace);
+  const hinted = ctx.extras && ctx.extras.hintSpace;
+  drawBoard(boardHost, { layout: v.layout, options: v.options, board: v.board, sequences: v.sequences, lastAt, targets, recent: ctx.extras ? ctx.extras.board : null, hinted }, onSpace);
 
   const hp = v.seat !== null && v.seat !== undefined ? handPanel(v, ctx, sel) : null;
   return h("section", { class: "game classic" + (myTurn ? " my-turn" : "") }, infoPanel(v, ctx, myTurn), hp, boardHost);

@@ -13,7 +13,7 @@ let strings = {};
 let fallback = {};
 
 async function load(lang) {
-  const res = await fetch(`i18n/${lang}.json`, { cache: "no-cache" });
+  const res = await fetch(`/i18n/${lang}.json`, { cache: "no-cache" });
   if (!res.ok) throw new Error(`i18n/${lang}.json: HTTP ${res.status}`);
   return res.json();
 }
@@ -52,6 +52,11 @@ export function language() {
 function fill(s, params) {
   const iso = RTL.has(current);
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? (iso ? `\u2068${params[k]}\u2069` : String(params[k])) : m));
+}
+
+/** Whether `key` has a string (in the current language or English). */
+export function has(key) {
+  return key in strings || key in fallback;
 }
 
 /** The string for `key` with `{placeholders}` filled from `params`. */

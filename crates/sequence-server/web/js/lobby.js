@@ -1,23 +1,40 @@
 // The lobby: create a table (game, players, teams, bots and their levels,
-// rule options, turn timer), the open tables to join and the games in
-// progress to watch. The player counts and team choices below repeat rules
-// C3 and S1: the server does not list them yet (see docs/web.md).
-import { t, num } from "./i18n.js";
+// turn timer, listed or private, and the house rules: every rule option of
+// the game with its default shown), the open tables to join and the games
+// in progress to watch. What the games allow (player counts, team counts
+// per player count, options and their defaults) comes from the server
+// (GET /api/games), never from the rules.
+import { t, num, has } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, saveSeat, savedName, saveName, unescapeText } from "./api.js";
 import { banner, navigate } from "./main.js";
+import { refusalText } from "./errors.js";
 
-const CLASSIC_PLAYERS = [2, 3, 4, 6, 8, 9, 10, 12];
-const STACKS_PLAYERS = [2, 3, 4, 5, 6];
 const LEVELS = ["random", "level:1", "level:2", "level:3", "level:4", "level:5"];
+const TIMERS = [15, 30, 60, 120, 300, 600];
+let catalogue = null; // GET /api/games, read once
 
-/** Team counts allowed for a classic table (C3). */
-export function teamChoices(players) {
-  if (players <= 3) return [players];
-  const out = [];
-  if (players % 2 === 0) out.push(2);
-  if (players % 3 === 0) out.push(3);
-  return out;
+/** The games the server offers (GET /api/games), read once. */
+export async function games() {
+  if (!catalogue) catalogue = await api.games();
+  return catalogue;
+}
+
+/** Team counts allowed for `players` seats of `game` (the server's
+ * description), default first; empty for a game without teams. */
+function teamChoices(game, players) {
+  const all = (game.teams && game.teams[String(players)]) || [];
+  const d = game.default_teams && game.default_teams[String(players)];
+  return d ? [d, ...all.filter((n) => n !== d)] : all;
+}
+
+/** A value of a rule option in words: "5 (official)". */
+function optionValueText(name, value, isDefault) {
+  let text;
+  if (value === null) text = t(`opt.${name}.null`);
+  else if (typeof value === "number") text = num(value);
+  else text = has(`opt.${name}.${value}`) ? t(`opt.${name}.${value}`) : String(value);
+  return isDefault ? t("lobby.default_mark", { value: text }) : text;
 }
 
 /** A table's title from its info: its own name, or (`named_after`, a
@@ -44,7 +61,8 @@ export function showLobby(app) {
   let timer = null;
   // The form's choices, kept across re-renders (changing the game or the
   // player count redraws the form). `seats[s]` is who sits in seat s.
-  const form = { game: "classic", players: 2, teams: 2, seats: {}, seqLen: 5, timer: "", name: savedName(), tableName: "" };
+  const form = { game: "classic", players: 2, teams: 2, seats: {}, options: {}, timer: null, private: false, name: savedName(), tableName: "" };
+  let cat = null; // the games (GET /api/games)
   const seatDefault = () => (form.game === "stacks" ? "level:2" : "human");
 
   /** Evenly: every seat of a new game starts at the game's default; seats
@@ -57,17 +75,64 @@ export function showLobby(app) {
     for (const k of Object.keys(form.seats)) if (Number(k) >= form.players) delete form.seats[k];
   }
 
+  /** The timer a table gets unless the host picks one: the server's
+   * default for a public table waiting for people, else none. */
+  function defaultTimer() {
+    const people = Object.values(form.seats).some((v) => v === "human");
+    return !form.private && people ? String(cat.turn_seconds.default_public) : "";
+  }
+
+  /** Shows the default timer again after a choice that changes it (the
+   * host has not picked one). */
+  function syncTimer() {
+    const sel = document.getElementById("timer");
+    if (sel && form.timer === null) sel.value = defaultTimer();
+  }
+
+  /** A rule option's control: a checkbox for true/false, else a menu of
+   * its values, the default marked. */
+  function optionField(o) {
+    const id = o.name === "sequence_length" ? "seq-len" : `opt-${o.name}`;
+    const cur = o.name in form.options ? form.options[o.name] : o.default;
+    const label = h("label", { for: id }, t(`opt.${o.name}`), " ", h("span", { class: "rule-id" }, `(${o.rule})`));
+    if (o.values.length === 2 && typeof o.values[0] === "boolean") {
+      return h("div", { class: "field check" },
+        h("input", { type: "checkbox", id, checked: cur === true, onchange: (e) => { form.options[o.name] = e.target.checked; } }),
+        label, o.default === true ? h("span", { class: "hint" }, t("lobby.default_on")) : null);
+    }
+    const sel = h("select", { id, onchange: (e) => { form.options[o.name] = JSON.parse(e.target.value); } },
+      o.values.map((v) => h("option", { value: JSON.stringify(v) }, optionValueText(o.name, v, v === o.default))));
+    sel.value = JSON.stringify(cur);
+    return h("div", { class: "field" }, label, sel);
+  }
+
   function render() {
-    const players = form.game === "classic" ? CLASSIC_PLAYERS : STACKS_PLAYERS;
-    if (!players.includes(form.players)) form.players = 2;
-    const teams = teamChoices(form.players);
-    if (form.game === "classic" && !teams.includes(form.teams)) form.teams = teams[0];
+    if (!cat) {
+      app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
+      games().then((c) => {
+        cat = c;
+        if (!stopped) render();
+      }).catch((err) => {
+        if (stopped) return;
+        app.replaceChildren(h("div", { class: "card-panel" }, h("p", {}, err.status === 0 ? t("error.unreachable") : err.message),
+          h("button", { type: "button", onclick: render }, t("error.retry"))));
+      });
+      return;
+    }
+    const game = cat.games.find((g) => g.name === form.game) || cat.games[0];
+    const players = game.players;
+    if (!players.includes(form.players)) form.players = players[0];
+    const teams = teamChoices(game, form.players);
+    if (teams.length && !teams.includes(form.teams)) form.teams = teams[0];
     fillSeats();
+    const timerValue = form.timer === null ? defaultTimer() : form.timer;
+    const lengthOption = game.options.find((o) => o.name === "sequence_length");
+    const houseRules = game.options.filter((o) => o !== lengthOption);
 
     const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: form.name, oninput: (e) => { form.name = e.target.value; } });
     const seatRows = [];
     for (let s = 1; s < form.players; s++) {
-      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; } },
+      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; syncTimer(); } },
         h("option", { value: "human" }, t("lobby.seat_person")),
         LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelName(l) }))));
       sel.value = form.seats[s];
@@ -80,9 +145,9 @@ export function showLobby(app) {
       h("div", { class: "field" }, h("label", { for: "table-name" }, t("lobby.table_name")),
         h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint"), value: form.tableName, oninput: (e) => { form.tableName = e.target.value; } })),
       h("fieldset", { class: "field game-choice" }, h("legend", {}, t("lobby.game")),
-        ["classic", "stacks"].map((g) => h("label", { class: "radio" },
-          h("input", { type: "radio", name: "game", value: g, checked: form.game === g, onchange: () => { form.game = g; form.seats = {}; render(); } }),
-          t(`game.${g}`)))),
+        cat.games.map((g) => h("label", { class: "radio" },
+          h("input", { type: "radio", name: "game", value: g.name, checked: form.game === g.name, onchange: () => { form.game = g.name; form.seats = {}; form.options = {}; render(); } }),
+          t(`game.${g.name}`)))),
       h("div", { class: "field" }, h("label", { for: "players" }, t("lobby.players")),
         (() => {
           const sel = h("select", { id: "players", onchange: (e) => { form.players = Number(e.target.value); render(); } },
@@ -90,28 +155,37 @@ export function showLobby(app) {
           sel.value = String(form.players);
           return sel;
         })()),
-      form.game === "classic" && teams.length > 0 ? h("div", { class: "field" }, h("label", { for: "teams" }, t("lobby.teams")),
+      teams.length > 0 ? h("div", { class: "field" }, h("label", { for: "teams" }, t("lobby.teams")),
         (() => {
           const sel = h("select", { id: "teams", disabled: teams.length < 2, onchange: (e) => { form.teams = Number(e.target.value); } },
             teams.map((n) => h("option", { value: String(n) }, num(n))));
           sel.value = String(form.teams);
           return sel;
         })()) : null,
-      form.game === "classic" ? h("div", { class: "field" }, h("label", { for: "seq-len" }, t("lobby.sequence_length")),
-        (() => {
-          const sel = h("select", { id: "seq-len", onchange: (e) => { form.seqLen = Number(e.target.value); } },
-            h("option", { value: "5" }, t("lobby.seq_official", { n: num(5) })), h("option", { value: "4" }, num(4)));
-          sel.value = String(form.seqLen);
-          return sel;
-        })()) : null,
+      lengthOption ? (() => {
+        // the sequence length as before: "5 (official)" or 4
+        const cur = form.options.sequence_length ?? lengthOption.default;
+        const sel = h("select", { id: "seq-len", onchange: (e) => { form.options.sequence_length = Number(e.target.value); } },
+          lengthOption.values.map((v) => h("option", { value: String(v) }, v === lengthOption.default ? t("lobby.seq_official", { n: num(v) }) : num(v))));
+        sel.value = String(cur);
+        return h("div", { class: "field" }, h("label", { for: "seq-len" }, t("lobby.sequence_length")), sel);
+      })() : null,
       h("div", { class: "field" }, h("label", { for: "timer" }, t("lobby.turn_timer")),
         (() => {
           const sel = h("select", { id: "timer", onchange: (e) => { form.timer = e.target.value; } },
             h("option", { value: "" }, t("lobby.no_timer")),
-            [30, 60, 120, 300].map((s) => h("option", { value: String(s) }, t("lobby.seconds", { n: num(s) }))));
-          sel.value = form.timer;
+            TIMERS.map((s) => h("option", { value: String(s) }, t("lobby.seconds", { n: num(s) }))));
+          sel.value = timerValue;
           return sel;
-        })()),
+        })(),
+        h("span", { class: "hint" }, t("lobby.timer_hint", { n: num(cat.turn_seconds.default_public) }))),
+      h("div", { class: "field check" },
+        h("input", { type: "checkbox", id: "private", checked: form.private, onchange: (e) => { form.private = e.target.checked; syncTimer(); } }),
+        h("label", { for: "private" }, t("lobby.private"))),
+      h("details", { class: "house-rules", id: "house-rules", open: form.rulesOpen === true, ontoggle: (e) => { form.rulesOpen = e.target.open; } },
+        h("summary", {}, t("lobby.house_rules")),
+        h("p", { class: "hint" }, t("lobby.house_rules_hint")),
+        houseRules.map(optionField)),
       h("h3", {}, t("lobby.seats")),
       h("p", { class: "hint" }, t("lobby.seat_you")),
       seatRows,
@@ -143,11 +217,17 @@ export function showLobby(app) {
     const req = { game: form.game, players: form.players, name };
     const tableName = document.getElementById("table-name").value.trim();
     if (tableName) req.table_name = tableName;
-    if (form.game === "classic") {
-      req.teams = form.teams;
-      if (form.seqLen === 4) req.options = { sequence_length: 4 };
+    const game = cat.games.find((g) => g.name === form.game);
+    if (game.teams) req.teams = form.teams;
+    // only what differs from the defaults, as records write options
+    const options = {};
+    for (const o of game.options) {
+      if (o.name in form.options && form.options[o.name] !== o.default) options[o.name] = form.options[o.name];
     }
-    if (form.timer) req.turn_seconds = Number(form.timer);
+    if (Object.keys(options).length) req.options = options;
+    const timerValue = form.timer === null ? defaultTimer() : form.timer;
+    req.turn_seconds = timerValue ? Number(timerValue) : null;
+    if (form.private) req.private = true;
     req.bots = [];
     for (let s = 1; s < form.players; s++) {
       if (form.seats[s] && form.seats[s] !== "human") req.bots.push({ seat: s, level: form.seats[s] });
@@ -160,7 +240,7 @@ export function showLobby(app) {
       navigate(r.table);
     } catch (err) {
       button.disabled = false;
-      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: err.message }));
+      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
     }
   }
 

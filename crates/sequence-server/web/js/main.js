@@ -1,8 +1,10 @@
 // Entry point: language, the banner for errors, and routing between the
-// lobby (`/`) and a table (`/?table=ID`, the invite link).
+// lobby (`/`), a table (`/?table=ID`, the invite link) and the replay of a
+// finished game (`/replay/ID?game=N`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
+import { showReplay } from "./replay.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
@@ -41,7 +43,14 @@ function route() {
   banner("");
   connection("");
   const app = document.getElementById("app");
-  const id = new URLSearchParams(location.search).get("table");
+  const params = new URLSearchParams(location.search);
+  const replay = /^\/replay\/([0-9a-f]{1,64})$/.exec(location.pathname);
+  if (replay) {
+    const game = Number(params.get("game"));
+    current = showReplay(app, replay[1], Number.isInteger(game) && game > 0 ? game : null);
+    return;
+  }
+  const id = params.get("table");
   current = id && /^[0-9a-f]{1,64}$/.test(id) ? showTable(app, id) : showLobby(app);
 }
 

@@ -1,15 +1,14 @@
 // Sequence Stacks: the piles in progress, the hand and the top of the own
 // discard pile (both can be played from, S4), discard tops and chips per
 // player, action cards with prompts for their target and colour (S5), and
-// the Block window (S5b) as a timed prompt; a Block we play is confirmed
-// in the status panel, and the recent moves (at the end, the winning one)
-// are listed.
+// the Block window (S5b) as a prompt counting down to the server's
+// deadline for it (the server lets the pile stand when it passes); a
+// Block we play is confirmed in the status panel, and the last move is
+// shown (the move log lists them all).
 import { t, tn, num } from "./i18n.js";
 import { h, stacksCardFace, stacksCardName } from "./cards.js";
 import { rovingGroup } from "./focus.js";
-
-const BLOCK_SECONDS = 15;
-let blockTimer = null; // { key, interval }
+import { clockBadge } from "./clock.js";
 
 function chipBadge(colour, n) {
   return h("span", { class: `schip schip-${colour}`, role: "img", "aria-label": tn("stacks.chips_of", n, { colour: t(`colour.${colour}`), n: num(n) }) },
@@ -55,21 +54,6 @@ export const stacksStatus = {
   },
 };
 
-/** The winning move once the game is won (the last move of its record:
- * the pile that brought the chip; Block windows declined after it are not
- * in records), then the recent moves, newest first. */
-function moveList(winner, ctx) {
-  const rec = ctx.record && ctx.record.moves;
-  const win = winner !== null && rec && rec.length ? rec[rec.length - 1] : null;
-  // the record's moves, newest first: the winning one is shown above
-  const moves = (ctx.recent || []).slice(win ? 1 : 0);
-  return [
-    win ? h("p", { class: "winning-move", id: "winning-move" }, h("b", {}, t("status.winning_move")), " ", describeStacksMove(win, ctx.seatName)) : null,
-    moves.length ? h("ol", { class: "recent", id: "recent-moves", "aria-label": t("status.recent_moves") },
-      moves.map((m) => h("li", {}, describeStacksMove(m, ctx.seatName)))) : null,
-  ];
-}
-
 function won(v) {
   if (v.status && typeof v.status === "object" && "won" in v.status) return v.status.won;
   if (v.status === "won") return v.winner;
@@ -106,8 +90,12 @@ export function renderStacks(v, ctx) {
   else if (mine) status = t("status.your_turn");
   else status = t("status.turn_of_alone", { who: ctx.seatName(v.turn) });
 
+  const x = ctx.extras || {};
   const info = h("div", { class: "game-info" },
-    h("p", { class: `status-line${mine ? " mine" : ""}${over ? " over" : ""}`, id: "status", role: "status", "aria-live": "polite" }, status),
+    h("p", { class: `status-line${mine ? " mine" : ""}${over ? " over" : ""}` },
+      h("span", { id: "status", role: "status", "aria-live": "polite" }, status),
+      x.clock && !blockOpen ? h("span", { class: "clock-wrap" }, " ", x.clock) : null),
+    x.notices,
     h("p", { class: "counts" },
       h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })), " · ",
       h("span", {}, t(v.direction === "counterclockwise" ? "stacks.dir_ccw" : "stacks.dir_cw")), " · ",
@@ -116,18 +104,20 @@ export function renderStacks(v, ctx) {
       v.pending_skips ? h("span", {}, " · ", tn("stacks.skips", v.pending_skips, { n: num(v.pending_skips) })) : null),
     ctx.notice ? h("p", { class: "notice", id: "notice" }, ctx.notice) : null,
     h("p", { class: "hint goal" }, t("stacks.goal")),
-    moveList(winner, ctx));
+    x.last || null);
 
-  // The piles in progress.
+  // The piles in progress; those played on since our last turn marked.
+  const recentPlaces = new Set((x.since || []).map((e) => e.move && e.move.to).filter(Boolean));
   const piles = h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
     const colour = String(p.place).split("-")[0];
     const move = pileTargets.get(p.place);
+    const fresh = recentPlaces.has(p.place);
     const label = placeName(p.place) + ", " + (p.top ? tn("stacks.pile_top", p.cards.length, { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free"))
       + (move ? ", " + t("stacks.can_play_here") : "");
     const cards = p.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c)));
     return h("button", {
       type: "button",
-      class: `pile pile-${colour}${move ? " target" : ""}`,
+      class: `pile pile-${colour}${move ? " target" : ""}${fresh ? " recent" : ""}`,
       "data-place": p.place,
       "data-focus": `pile-${p.place}`,
       "aria-label": label,
@@ -138,28 +128,14 @@ export function renderStacks(v, ctx) {
     h("span", { class: "pile-top", "aria-hidden": "true" }, p.top ? num(p.top) : ""));
   }));
 
-  // Block window prompt (S5b), timed.
+  // Block window prompt (S5b), counting down to the server's deadline.
   let blockPrompt = null;
   if (blockMine) {
     const w = v.block_window;
     const canBlock = legal.find((m) => m.play === "BLOCK");
     const pass = legal.find((m) => m.pass);
-    const key = `${v.move_number}`;
-    const deadline = ctx.deadline || (blockTimer && blockTimer.key === key ? blockTimer.until : Date.now() + BLOCK_SECONDS * 1000);
-    const left = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    const counter = h("span", { class: "countdown", id: "block-countdown" }, num(left()));
-    if (!blockTimer || blockTimer.key !== key) {
-      if (blockTimer) clearInterval(blockTimer.interval);
-      blockTimer = { key, until: deadline, interval: setInterval(() => {
-        const el = document.getElementById("block-countdown");
-        const s = left();
-        if (el) el.textContent = num(s);
-        if (s <= 0) {
-          clearInterval(blockTimer.interval);
-          if (el && pass) ctx.sendMove(pass);
-        }
-      }, 250) };
-    }
+    const counter = clockBadge(w.deadline_ms || (v.table && v.table.deadline_ms), ctx.clockOffset || 0, true, "block-countdown")
+      || h("span", { class: "countdown", id: "block-countdown" });
     blockPrompt = h("div", { class: "block-prompt", role: "alertdialog", "aria-labelledby": "block-h", "aria-describedby": "block-text" },
       h("h2", { id: "block-h" }, t("stacks.block_title")),
       h("p", { id: "block-text" }, t("stacks.block_text", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })),
@@ -167,9 +143,6 @@ export function renderStacks(v, ctx) {
       h("div", { class: "buttons" },
         canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock, t("stacks.you_blocked", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
         pass ? h("button", { type: "button", id: "let-it-stand", "data-focus": "let-it-stand", onclick: () => ctx.sendMove(pass) }, t("stacks.block_no")) : null));
-  } else if (blockTimer) {
-    clearInterval(blockTimer.interval);
-    blockTimer = null;
   }
 
   // Hand, own discard top and the prompts for the selected card.
@@ -204,6 +177,7 @@ export function renderStacks(v, ctx) {
 
     const tools = [];
     if (mine && !blockMine) {
+      if (x.hint) tools.push(x.hint);
       if (!ui.sel) tools.push(h("p", { class: "hint" }, t("stacks.pick_card")));
       else {
         const name = stacksCardName(ui.sel.card);

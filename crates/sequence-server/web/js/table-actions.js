@@ -1,13 +1,17 @@
 // What a person at a table can do, each as one function over the table
 // state `st`: make a move, chat, give a seat to a bot, start a rematch,
-// leave, copy the invite link, fetch a finished game's record. `page` holds
+// leave, copy the invite link, read the
+// whole move log, come back after being away, ask for a hint (practice
+// games), give a team the table-talk penalty (C10, the host). `page` holds
 // the page's callbacks: render() and show(view) (take a new view).
 import { t } from "./i18n.js";
 import { api, forgetSeat } from "./api.js";
 import { banner, navigate } from "./main.js";
+import { refusalText } from "./errors.js";
+import { logHasGaps } from "./table-state.js";
 
 export function tableActions(st, page) {
-  const refused = (err) => banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: err.message }));
+  const refused = (err) => banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
 
   /** Sends `move` for the view shown. One move per view: a second click
    * before the view moves on is ignored. The WebSocket may bring the next
@@ -34,7 +38,7 @@ export function tableActions(st, page) {
       else page.render();
     } catch (err) {
       if (err.status === 0) banner(t("error.unreachable"));
-      else banner(t("error.move_refused", { message: err.message }));
+      else banner(t("error.move_refused", { message: refusalText(err) }));
       if (st.sentAt === at) st.sentAt = null;
       st.focusHand = false;
       page.render();
@@ -85,20 +89,63 @@ export function tableActions(st, page) {
     return false;
   }
 
-  /** Fetches the record of the finished current game once (it lists
-   * every move: the recent moves and the winning move come from it). */
-  async function fetchRecord() {
-    const n = st.info && st.info.game_no;
-    if (!n || st.info.status !== "over" || n in st.records) return;
-    st.records[n] = null;
+  /** Reads the whole move log once when entries are missing (a page
+   * opened mid-game, views missed while disconnected). */
+  async function fetchLog() {
+    if (st.logFetching || !logHasGaps(st) || !st.info) return;
+    st.logFetching = true;
+    const game = st.info.game_no;
     try {
-      st.records[n] = await fetch(api.recordUrl(st.id, n)).then((r) => (r.ok ? r.json() : null));
+      const r = await api.log(st.id, game);
+      if (st.info && st.info.game_no === game) {
+        for (const e of r.log || []) if (typeof e.i === "number" && !st.moves[e.i]) st.moves[e.i] = e;
+        page.render();
+      }
     } catch {
-      st.records[n] = null;
+      // the entries the views carry are still shown
+    } finally {
+      st.logFetching = false;
     }
-    // a failure is not retried (null): the moves seen are listed instead
-    if (st.records[n]) page.render();
   }
 
-  return { sendMove, giveToBot, rematch, leave, copyInvite, chat, fetchRecord };
+  /** Our seat was marked away (timeouts in a row): we are back. */
+  async function back() {
+    if (!st.token || st.backSent) return;
+    st.backSent = true;
+    try {
+      await api.back(st.id, st.token);
+    } catch (err) {
+      refused(err);
+    } finally {
+      st.backSent = false;
+    }
+  }
+
+  /** The search's best moves for our decision (practice games only). */
+  async function hint() {
+    if (!st.token || !st.view) return;
+    const at = st.view.move_number;
+    st.hint = { at, loading: true, moves: [] };
+    page.render();
+    try {
+      const r = await api.hint(st.id, st.token);
+      if (st.hint && st.hint.at === at) st.hint = { at, loading: false, moves: r.moves || [] };
+    } catch (err) {
+      st.hint = null;
+      refused(err);
+    }
+    page.render();
+  }
+
+  /** The host gives team `team` the table-talk penalty (C10). */
+  async function penalty(team) {
+    if (!confirm(t("penalty.confirm", { team: t(`team.${team}`) }))) return;
+    try {
+      await api.penalty(st.id, st.token, team);
+    } catch (err) {
+      refused(err);
+    }
+  }
+
+  return { sendMove, giveToBot, rematch, leave, copyInvite, chat, fetchLog, back, hint, penalty };
 }

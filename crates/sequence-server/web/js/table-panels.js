@@ -1,12 +1,15 @@
 // The side panels of a table page: the seats (names, "you" and "partner",
-// connection, whose turn, hand sizes and discard tops), the table's
-// actions (records to download, rematch, leave), the invite link, and the
-// chat. Each takes the table state `st` and the actions of table-actions.js.
+// connection, whose turn, away, hand sizes and discard tops), the table's
+// actions (records and replays of earlier games, leave, the host's
+// table-talk penalty in team games), the turn signals (sound, browser
+// notifications), the invite link, and the chat. Each takes the table
+// state `st` and the actions of table-actions.js.
 import { t, num } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, unescapeText } from "./api.js";
 import { levelName } from "./lobby.js";
-import { seatName, isPartner, seatToAct } from "./table-state.js";
+import { seatName, isPartner, seatToAct, tableTeams } from "./table-state.js";
+import { soundOn, setSound, notifyPermission, askNotify } from "./notify.js";
 import { classicStatus } from "./classic.js";
 import { stacksStatus } from "./stacks.js";
 
@@ -20,7 +23,8 @@ export function seatsList(st, info, view, actions) {
     if (s.kind === "bot") parts.push(t("table.bot", { level: levelName(s.level) }));
     if (s.kind === "free") parts.push(t("table.free_seat"));
     if (s.kind === "left") parts.push(t("table.left_seat"));
-    if (s.timed_out) parts.push(t("table.timed_out"));
+    if (s.away) parts.push(t("table.away"));
+    else if (s.timed_out) parts.push(t("table.timed_out"));
     const extra = view && view.game ? (view.game === "stacks" ? stacksStatus.seatExtra(view, s.seat) : classicStatus.seatExtra(view, s.seat)) : null;
     const conn = s.kind === "free" ? null : (s.connected ? "online" : "offline");
     const who = s.seat === st.seat ? t("table.you") : isPartner(info, st.seat, s.seat) ? t("table.partner") : null;
@@ -42,37 +46,61 @@ function hostSeatControls(st, info, s, actions) {
   return h("button", { type: "button", class: "small", onclick: () => actions.giveToBot(s.seat) }, t("table.give_to_bot"));
 }
 
-/** Links to the records of the table's games that are over: every game
- * before the current one (`?game=N`) and the current one once it ends. */
-function recordLinks(st, info) {
-  const over = info.status === "over";
+/** Links to the records and replays of the table's earlier games
+ * (`?game=N`; the current one's are in the end panel once it is over). */
+function earlierGames(st, info) {
   const earlier = [];
   for (let n = 1; n < info.game_no; n++) earlier.push(n);
-  const link = (n, current) => h("a", {
-    class: current ? "button" : "record-link",
-    id: current ? "download" : `download-${n}`,
-    href: api.recordUrl(st.id, n),
-    download: `sequence-${st.id}-${n}.json`,
-    "aria-label": current ? null : t("table.record_of", { n: num(n) }),
-  }, current ? t("table.download") : t("table.game_no", { n: num(n) }));
-  return [
-    over ? link(info.game_no, true) : null,
-    earlier.length ? h("p", { class: "records" }, t("table.records"), " ", earlier.flatMap((n, i) => [i ? " · " : "", link(n, false)])) : null,
-  ];
+  if (!earlier.length) return null;
+  return h("ul", { class: "records", "aria-label": t("table.records") }, earlier.map((n) => h("li", {},
+    h("span", {}, t("table.game_no", { n: num(n) }), ": "),
+    h("a", { class: "record-link", id: `download-${n}`, href: api.recordUrl(st.id, n), download: `sequence-${st.id}-${n}.json`, "aria-label": t("table.record_of", { n: num(n) }) }, t("table.record")),
+    " · ",
+    h("a", { class: "record-link", id: `replay-${n}`, href: `/replay/${st.id}?game=${n}`, "aria-label": t("table.replay_of", { n: num(n) }) }, t("end.replay")))));
 }
 
-function tableButtons(st, info, actions) {
-  const over = info.status === "over";
+/** The host's table-talk penalty (C10), in a game with teams of two or
+ * more: every member of the team named discards a card of their choice
+ * and plays on one card short. */
+function penaltyBox(st, info, actions) {
   const isHost = st.token && st.seat === info.host;
-  const [current, earlier] = recordLinks(st, info);
+  if (!isHost || info.status !== "playing" || info.game !== "classic") return null;
+  const teams = tableTeams(info).filter((team) => info.seats.filter((s) => s.team === team).length > 1);
+  if (!teams.length) return null;
+  const sel = h("select", { id: "penalty-team" }, teams.map((team) => h("option", { value: team }, t(`team.${team}`))));
+  return h("details", { class: "penalty-box" },
+    h("summary", {}, t("penalty.title")),
+    h("p", { class: "hint" }, t("penalty.explain")),
+    h("div", { class: "invite-row" },
+      h("label", { for: "penalty-team", class: "sr-only" }, t("penalty.team")), sel,
+      h("button", { type: "button", id: "penalty", onclick: () => actions.penalty(sel.value) }, t("penalty.give"))));
+}
+
+/** Sound and browser notifications for "your turn" (seats only). */
+function signalBox(st, render) {
+  if (!st.token) return null;
+  const on = soundOn();
+  const perm = notifyPermission();
+  return h("div", { class: "buttons signals" },
+    h("button", { type: "button", id: "sound", class: "small", "aria-pressed": on ? "true" : "false", onclick: () => {
+      setSound(!on);
+      render();
+    } }, t(on ? "notify.sound_on" : "notify.sound_off")),
+    perm === "default" ? h("button", { type: "button", id: "notify", class: "small", onclick: async () => {
+      await askNotify();
+      render();
+    } }, t("notify.ask")) : null,
+    perm === "granted" ? h("span", { class: "hint" }, t("notify.granted")) : null);
+}
+
+function tableButtons(st, info, actions, render) {
   return [
     h("div", { class: "buttons table-actions" },
-      current,
-      over && isHost ? h("button", { type: "button", id: "rematch", class: "primary", onclick: actions.rematch }, t("table.rematch")) : null,
-      over && st.token && !isHost ? h("p", { class: "hint" }, t("table.rematch_host")) : null,
       st.token ? h("button", { type: "button", id: "leave", onclick: actions.leave }, t("table.leave")) : null,
       !st.token ? h("span", { class: "hint" }, t("table.watching")) : null),
-    earlier,
+    signalBox(st, render),
+    penaltyBox(st, info, actions),
+    earlierGames(st, info),
   ];
 }
 
@@ -110,11 +138,11 @@ export function renderChat(st) {
 }
 
 /** The side column of a table page. */
-export function sidebar(st, view, actions) {
+export function sidebar(st, view, actions, render) {
   const info = st.info;
   return h("aside", { class: "side" },
     h("section", { class: "panel" }, h("h2", {}, t("table.seats")), seatsList(st, info, view, actions)),
-    h("section", { class: "panel" }, tableButtons(st, info, actions), inviteBox(st, actions)),
+    h("section", { class: "panel" }, tableButtons(st, info, actions, render), inviteBox(st, actions)),
     chatPanel(st, actions));
 }
 

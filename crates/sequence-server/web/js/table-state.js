@@ -1,11 +1,10 @@
 // The state of a table page and what it knows about the table: which
-// views to accept, the moves seen so far (for the "recent moves" list), and
-// questions answered from the server's table info (a seat's name and team)
-// rather than from the rules.
+// views to accept, the game's move log (the server's: each view carries its
+// newest entries, the rest is read once from GET …/log), and questions
+// answered from the server's table info (a seat's name and team) rather
+// than from the rules.
 import { t, num } from "./i18n.js";
 import { unescapeText } from "./api.js";
-
-const LOG_SIZE = 8;
 
 /** A fresh state for table `id`. */
 export function newTableState(id) {
@@ -20,9 +19,10 @@ export function newTableState(id) {
     stopped: false,
     ui: {}, // per-game UI state (selected card, …) kept across renders
     sentAt: null, // move_number of the move in flight
-    log: [], // recent moves, oldest first: {n, move}
+    moves: [], // the game's move log by index `i` (docs/api.md "Move log")
+    logSize: 0, // entries the server's log has
+    clockOffset: 0, // server time minus this browser's, in ms
     notice: null, // {text}: about our own last move (a Block), until the next one
-    records: {}, // game_no → the finished game's record (fetched once)
     focusHand: false, // after our move: put keyboard focus back in the hand
   };
 }
@@ -39,25 +39,39 @@ export function acceptView(st, view) {
   if (sameGame && typeof view.move_number === "number" && view.move_number < old.move_number) return false;
   if (old && !sameGame) {
     st.ui = {};
-    st.log = [];
+    st.moves = [];
+    st.logSize = 0;
     st.notice = null;
   }
-  if (view.last_move && (!sameGame || view.move_number > old.move_number)) {
-    st.log.push({ n: view.move_number, move: view.last_move });
-    if (st.log.length > LOG_SIZE) st.log.shift();
-  }
+  for (const e of view.log || []) if (typeof e.i === "number") st.moves[e.i] = e;
+  if (typeof view.log_size === "number") st.logSize = view.log_size;
+  if (view.table && typeof view.table.now_ms === "number") st.clockOffset = view.table.now_ms - Date.now();
   if (st.notice && view.status !== "playing") st.notice = null;
   st.view = view;
   st.info = view.table || st.info;
   return true;
 }
 
-/** The moves to list as recent, newest first: from the finished game's
- * record when there is one (it has every move), else those seen. */
-export function recentMoves(st, count) {
-  const rec = st.info && st.records[st.info.game_no];
-  const moves = rec && Array.isArray(rec.moves) ? rec.moves.slice(-count) : st.log.slice(-count).map((e) => e.move);
-  return moves.reverse();
+/** Whether entries of the log are missing (a page opened mid-game, or
+ * views missed while disconnected): then the whole log is read once. */
+export function logHasGaps(st) {
+  for (let i = 0; i < st.logSize; i++) if (!st.moves[i]) return true;
+  return false;
+}
+
+/** The log entries known, oldest first. */
+export function logEntries(st) {
+  return st.moves.filter(Boolean);
+}
+
+/** The entries since `seat`'s last move (its own excluded), oldest
+ * first: what happened since that seat last played. For a spectator
+ * (`seat` null), since the last move of the seat to act now. */
+export function sinceLastTurn(entries, seat, toAct) {
+  const who = seat === null || seat === undefined ? toAct : seat;
+  let k = entries.length - 1;
+  while (k >= 0 && entries[k].seat !== who) k--;
+  return entries.slice(k + 1).filter((e) => e.seat !== who);
 }
 
 /** The info of seat `s`, or null. */

@@ -11,11 +11,15 @@ import { banner, connection, navigate } from "./main.js";
 import { tableTitle } from "./lobby.js";
 import { renderClassic } from "./classic.js";
 import { renderStacks } from "./stacks.js";
-import { newTableState, acceptView, seatName, recentMoves } from "./table-state.js";
+import { newTableState, acceptView, seatName } from "./table-state.js";
 import { tableActions } from "./table-actions.js";
 import { sidebar, renderChat } from "./table-panels.js";
 import { renderJoin } from "./join.js";
 import { saveFocus, restoreFocus } from "./focus.js";
+import { refusalText } from "./errors.js";
+import { gameExtras, signals } from "./table-live.js";
+import { startClocks, stopClocks } from "./clock.js";
+import { clearTurnSignal } from "./notify.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
@@ -54,7 +58,7 @@ export function showTable(app, id) {
       banner("");
       connect();
     } catch (err) {
-      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: err.message }));
+      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
       if (err.status === 409) start();
     }
   }
@@ -83,7 +87,7 @@ export function showTable(app, id) {
       renderChat(st);
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
-      else banner(t("error.refused", { message: msg.error || "" }));
+      else banner(t("error.refused", { message: refusalText(msg) }));
     }
   }
 
@@ -108,7 +112,8 @@ export function showTable(app, id) {
     // for curious users in the browser console.
     window.sequenceView = view;
     render();
-    actions.fetchRecord();
+    actions.fetchLog();
+    signals(st, view, st.info);
   }
 
   function heading(info) {
@@ -122,19 +127,21 @@ export function showTable(app, id) {
       return h("section", { class: "waiting card-panel", "aria-live": "polite" },
         h("h2", {}, t("table.waiting")), h("p", {}, t("table.waiting_hint")));
     }
+    const name = (s) => seatName(info, s);
+    const extras = gameExtras(st, view, info, actions, name);
     const ctx = {
       ui: st.ui,
       info,
-      seatName: (s) => seatName(info, s),
+      seatName: name,
       sendMove: actions.sendMove,
       rerender: render,
-      deadline: info.deadline_ms,
-      recent: recentMoves(st, 3),
-      // the finished game's record: its last move is the one that won
-      record: st.records[info.game_no] || null,
+      extras,
+      clockOffset: st.clockOffset,
       notice: st.notice && st.notice.text,
     };
-    return view.game === "stacks" ? renderStacks(view, ctx) : renderClassic(view, ctx);
+    const section = view.game === "stacks" ? renderStacks(view, ctx) : renderClassic(view, ctx);
+    section.append(extras.log);
+    return h("div", { class: "game-wrap" }, extras.end, section);
   }
 
   function render() {
@@ -143,7 +150,7 @@ export function showTable(app, id) {
     const toHand = st.focusHand && st.sentAt !== st.view.move_number;
     if (toHand) st.focusHand = false;
     app.replaceChildren(h("div", { class: `table-page game-${st.view.game}` },
-      heading(st.info), h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions))));
+      heading(st.info), h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
     renderChat(st);
     restoreFocus(app, focus, toHand);
   }
@@ -157,10 +164,23 @@ export function showTable(app, id) {
     start();
   }
 
+  startClocks(() => st.info && st.info.deadline_ms ? { deadline: st.info.deadline_ms, offset: st.clockOffset } : null);
+  // Any action of a person marked away brings the seat back.
+  const backOnAction = () => {
+    const me = st.info && st.seat !== null && st.info.seats[st.seat];
+    if (me && me.away && st.token) actions.back();
+  };
+  app.addEventListener("pointerdown", backOnAction);
+  app.addEventListener("keydown", backOnAction);
+
   return {
     stop() {
       st.stopped = true;
       if (st.socket) st.socket.close();
+      stopClocks();
+      clearTurnSignal(t("app.title"));
+      app.removeEventListener("pointerdown", backOnAction);
+      app.removeEventListener("keydown", backOnAction);
     },
     rerender: () => (st.view ? render() : st.info ? start() : null),
   };

@@ -1,0 +1,22 @@
+//! `GET /api/games`: the games the server offers, from their engines:
+//! player counts, team counts per player count, rule options with their
+//! defaults (the lobby builds its form from this, never from the rules).
+
+use crate::tables::{game_of, GameKind};
+use axum::Json;
+use serde_json::{json, Value};
+
+/// `GET /api/games`.
+pub async fn list_games() -> Json<Value> {
+    let games: Vec<Value> = GameKind::ALL
+        .into_iter()
+        .map(|k| game_of(k).describe())
+        .collect();
+    Json(json!({
+        "games": games,
+        "bots": crate::bots::LEVELS,
+        "turn_seconds": {"default_public": crate::routes::tables::PUBLIC_TURN_SECONDS, "min": 1, "max": 3600},
+        "window_seconds": crate::tables::WINDOW_SECONDS,
+        "away_after": crate::tables::AWAY_AFTER,
+    }))
+}

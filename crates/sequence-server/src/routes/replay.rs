@@ -1,0 +1,289 @@
+//! A table's games move by move: `GET /api/tables/{id}/log` (the move
+//! log, public: every move is), `GET /api/tables/{id}/replay` (every
+//! position of a finished game), and its analysis
+//! (`POST`/`GET /api/tables/{id}/analysis`), which runs the search on the
+//! worker thread ([`crate::analysis`]) and is stored with the table.
+
+use crate::analysis::{self, Progress, Refusal};
+use crate::app::App;
+use crate::error::ApiError;
+use crate::input::{self, ApiPath, Hints};
+use crate::limits::echo;
+use crate::tables::{game_of, Event, Status, TableError};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// `?game=N`, read as text so that a bad value gets a message in words.
+#[derive(Deserialize)]
+pub struct GameQuery {
+    /// A game of the table (1 = first).
+    pub game: Option<String>,
+}
+
+/// The game a request names: `?game=N`, else the table's current game.
+///
+/// # Errors
+/// 400 for a query that is not `?game=N` with `N` ≥ 1.
+fn game_param(q: Result<Query<GameQuery>, QueryRejection>) -> Result<Option<u32>, ApiError> {
+    let Query(q) =
+        q.map_err(|_| ApiError::bad("the query string could not be read (expected ?game=N)"))?;
+    match q.game.as_deref() {
+        None => Ok(None),
+        Some(g) => g
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(Some)
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "query parameter `game` must be a whole number ≥ 1, got `{}`",
+                    echo(g)
+                ))
+            }),
+    }
+}
+
+/// The record of finished game `game` (default: the current one).
+///
+/// # Errors
+/// 404 no such game; 403 a game still being played (or not started).
+pub(crate) fn finished_record(
+    core: &crate::tables::Core,
+    game: Option<u32>,
+) -> Result<(u32, Value), TableError> {
+    let n = game.unwrap_or(core.game_no);
+    if n == 0 && game.is_none() {
+        return Err(TableError::Forbidden(
+            "no game has started yet: records and replays open once a game is over".into(),
+        ));
+    }
+    if n == 0 || n > core.game_no {
+        return Err(TableError::NotFound(format!("no game {n} at this table")));
+    }
+    if n == core.game_no && core.live.is_some() {
+        return core.record().map(|r| (n, r)).ok_or_else(|| {
+            TableError::Forbidden(
+                "the game is not over: its replay and analysis open once it ends (hidden cards \
+                 stay hidden until then)"
+                    .into(),
+            )
+        });
+    }
+    core.finished
+        .get(n as usize - 1)
+        .cloned()
+        .map(|r| (n, r))
+        .ok_or_else(|| TableError::NotFound(format!("no game {n} at this table")))
+}
+
+/// `GET /api/tables/{id}/log?game=N`: the move log of a game (default:
+/// the current one, also while it is played — moves are public).
+pub async fn log(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    q: Result<Query<GameQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game_param(q)?;
+    let t = app.open(&id).await?;
+    let n = game.unwrap_or(t.core.game_no);
+    let log = t
+        .core
+        .log_of(n)
+        .ok_or_else(|| TableError::NotFound(format!("no game {n} at this table")))?;
+    Ok(Json(json!({"game_no": n, "log": log})))
+}
+
+/// `GET /api/tables/{id}/replay?game=N`: every position of a finished
+/// game (default: the current one once over), its log, the table's info
+/// and the stored analysis if there is one.
+pub async fn replay(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    q: Result<Query<GameQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game_param(q)?;
+    let t = app.open(&id).await?;
+    let (n, record) = finished_record(&t.core, game)?;
+    let kind = t.core.spec.game;
+    let log = t.core.log_of(n).map(<[Value]>::to_vec).unwrap_or_default();
+    let times = t
+        .core
+        .times
+        .get(n as usize - 1)
+        .copied()
+        .unwrap_or((None, None));
+    let analysis = t.core.analyses.get(&n).cloned();
+    let info = t.info();
+    drop(t);
+    let progress = app.worker.progress(&(id.clone(), n));
+    let record2 = record.clone();
+    let positions = tokio::task::spawn_blocking(move || game_of(kind).positions(&record2))
+        .await
+        .map_err(|e| TableError::Internal(format!("replay: {e}")))?
+        .map_err(|e| {
+            TableError::Internal(format!("the record of game {n} does not replay: {e}"))
+        })?;
+    Ok(Json(json!({
+        "game": kind,
+        "game_no": n,
+        "table": info,
+        "result": record.get("result"),
+        "dealer": record.get("dealer"),
+        "started_ms": times.0,
+        "ended_ms": times.1,
+        "log": log,
+        "positions": positions["positions"],
+        "extras": positions["extras"],
+        "analysis": analysis,
+        "progress": progress.map(|p| p.to_json()),
+    })))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnalysisReq {
+    #[serde(default)]
+    iterations: Option<u64>,
+}
+
+const ANALYSIS_HINTS: Hints = &[(
+    "iterations",
+    "a whole number of search iterations per position (at most 20000)",
+)];
+
+/// `GET /api/tables/{id}/analysis?game=N`: the stored analysis (`status`
+/// `done`), where a running one stands (`queued`, `running`), or
+/// `none`.
+pub async fn get_analysis(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    q: Result<Query<GameQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game_param(q)?;
+    let t = app.open(&id).await?;
+    let n = game.unwrap_or(t.core.game_no);
+    if let Some(a) = t.core.analyses.get(&n) {
+        return Ok(Json(json!({"status": "done", "game_no": n, "analysis": a})));
+    }
+    drop(t);
+    Ok(Json(match app.worker.progress(&(id, n)) {
+        Some(p) => {
+            let mut v = p.to_json();
+            v["game_no"] = json!(n);
+            v
+        }
+        None => json!({"status": "none", "game_no": n}),
+    }))
+}
+
+/// `POST /api/tables/{id}/analysis?game=N`: analyses a finished game
+/// (never one being played: 403), one analysis at a time per client
+/// (429), stored once done (a second request answers it at once).
+pub async fn post_analysis(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    q: Result<Query<GameQuery>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let game = game_param(q)?;
+    let empty = body
+        .as_ref()
+        .is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
+    let req: AnalysisReq = if empty {
+        AnalysisReq::default()
+    } else {
+        input::body(body, ANALYSIS_HINTS)?
+    };
+    let t = app.open(&id).await?;
+    let (n, record) = finished_record(&t.core, game)?;
+    if let Some(a) = t.core.analyses.get(&n) {
+        return Ok((
+            StatusCode::OK,
+            Json(json!({"status": "done", "game_no": n, "analysis": a})),
+        ));
+    }
+    let kind = t.core.spec.game;
+    drop(t);
+    let key = (id.clone(), n);
+    if let Some(p) = app.worker.progress(&key) {
+        let mut v = p.to_json();
+        v["game_no"] = json!(n);
+        return Ok((StatusCode::ACCEPTED, Json(v)));
+    }
+    let client = addr.ip();
+    if let Some((other, g)) = app.worker.in_flight(client) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "one analysis at a time: game {g} of table {other} is still being analysed for you"
+            ),
+        ));
+    }
+    let most = app.cfg.analysis_iterations.min(analysis::ITERATIONS.1);
+    let default = analysis::ITERATIONS.0.min(most);
+    let positions = record["moves"].as_array().map_or(1, Vec::len) as u64 + 1;
+    let iterations = req
+        .iterations
+        .unwrap_or(default)
+        .clamp(1, most)
+        .min((analysis::TOTAL_ITERATIONS / positions).max(1));
+    let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
+    let job =
+        tokio::task::spawn_blocking(move || game_of(kind).analysis(&record, iterations, seed))
+            .await
+            .map_err(|e| TableError::Internal(format!("analysis: {e}")))?
+            .map_err(|e| {
+                TableError::Internal(format!("the record of game {n} does not replay: {e}"))
+            })?;
+    let total = job.total();
+    let rx = app.worker.submit(key, client, job).map_err(|r| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            match r {
+                Refusal::Busy => "one analysis at a time: another is still running for you",
+                Refusal::Full => "the server is analysing many games: try again in a minute",
+            },
+        )
+    })?;
+    let store = app.clone();
+    tokio::spawn(async move {
+        let Ok(result) = rx.await else { return };
+        match store.open(&id).await {
+            Ok(mut t) => {
+                if !t.core.analyses.contains_key(&n) {
+                    if let Err(e) = t
+                        .commit(&store, vec![Event::Analysis { game: n, result }])
+                        .await
+                    {
+                        tracing::warn!(table = %id, "analysis of game {n} not stored: {e}");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(table = %id, "analysis of game {n} not stored: {e}"),
+        }
+    });
+    let mut v = Progress::Queued.to_json();
+    v["game_no"] = json!(n);
+    v["total"] = json!(total);
+    v["iterations"] = json!(iterations);
+    Ok((StatusCode::ACCEPTED, Json(v)))
+}
+
+/// Whether the table's game is being played (for hints).
+pub(crate) fn playing(core: &crate::tables::Core) -> Result<(), TableError> {
+    if core.status != Status::Playing {
+        return Err(TableError::conflict(format!(
+            "the game is not being played (table is {})",
+            core.status.name()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,360 @@
+//! Finished games step by step and their analysis, written once over the
+//! game interface: the positions of a record (replayed by the engine, so
+//! the browser never repeats the rules), and the search's estimate of
+//! each side's chance to win at every position, made from what the seat
+//! to move could see there ([`Rules::view`]: never another seat's hand or
+//! the draw pile) — the same search as `sequence hint`.
+//!
+//! Only finished games are replayed or analysed: once a game is over its
+//! record (the deck included) is public, so a position shows every hand.
+
+use super::game::ServerGame;
+use sequence_bots::{Budget, SearchConfig};
+use sequence_common::record::replay;
+use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+
+/// Fields of a spectator view that a replayed position leaves out (the
+/// table's facts are sent once; no one moves in a replay).
+const TABLE_FIELDS: [&str; 8] = [
+    "game",
+    "seat",
+    "players",
+    "teams",
+    "options",
+    "win_sequences",
+    "legal_moves",
+    "move_number",
+];
+
+/// A replayed game: the states before the first move and after each
+/// written move, and each move with its seat.
+pub struct Replayed<G: Rules> {
+    /// `moves.len() + 1` states; the last is the game's end (what a
+    /// record's silence means made, S5b).
+    pub states: Vec<G>,
+    /// The written moves, in order.
+    pub moves: Vec<(Seat, G::Move)>,
+}
+
+/// Replays a finished game's record.
+///
+/// # Errors
+/// A record that does not replay (a message naming why).
+pub fn replay_record<G: ServerGame>(record: &Value) -> Result<Replayed<G>, String>
+where
+    G::Options: DeserializeOwned,
+{
+    let mut states: Vec<G> = vec![];
+    let (rec, last) =
+        replay::<G>(record, |_, _, _, g| states.push(g.clone())).map_err(|e| e.to_string())?;
+    let first = G::from_deck(&rec.config, rec.dealer, &rec.deck).map_err(|e| e.to_string())?;
+    states.insert(0, first);
+    if let Some(end) = states.last_mut() {
+        *end = last;
+    }
+    Ok(Replayed {
+        states,
+        moves: rec.moves,
+    })
+}
+
+/// A position as JSON: the spectator view without the table's facts,
+/// every seat's hand (`hands`, the game being over), and the board layout
+/// or other facts the game adds.
+fn position_json<G: ServerGame>(game: &G) -> Value
+where
+    G::Options: DeserializeOwned,
+{
+    let mut v = game.spectator_view().to_json();
+    if let Some(o) = v.as_object_mut() {
+        for k in TABLE_FIELDS {
+            o.remove(k);
+        }
+        let hands: Vec<Value> = (0..game.players())
+            .map(|s| game.view(Seat(s)).to_json()["hand"].clone())
+            .collect();
+        o.insert("hands".into(), json!(hands));
+        o.insert("to_act".into(), json!(game.to_act().map(|s| s.0)));
+    }
+    v
+}
+
+/// The positions of a finished game's record (see [`position_json`]),
+/// one more than its written moves, and the table facts (`layout`).
+///
+/// # Errors
+/// As [`replay_record`].
+pub fn positions<G: ServerGame>(record: &Value) -> Result<Value, String>
+where
+    G::Options: DeserializeOwned,
+{
+    let r = replay_record::<G>(record)?;
+    let positions: Vec<Value> = r.states.iter().map(position_json).collect();
+    let mut extras = Map::new();
+    if let Some(first) = r.states.first() {
+        G::view_extras(first, &mut extras);
+    }
+    Ok(json!({"positions": positions, "extras": extras}))
+}
+
+/// The analysis of a finished game, one position at a time (a worker
+/// runs [`Analysis::step`] between other work).
+pub trait Analysis: Send {
+    /// Analyses the next position; `true` once every position is done.
+    fn step(&mut self) -> bool;
+    /// Positions done so far.
+    fn done(&self) -> usize;
+    /// Positions in all.
+    fn total(&self) -> usize;
+    /// The analysis (complete once [`Analysis::step`] said so).
+    fn result(&self) -> Value;
+}
+
+/// [`Analysis`] of a game `G`.
+struct GameAnalysis<G: Rules> {
+    replayed: Replayed<G>,
+    iterations: u64,
+    seed: u64,
+    points: Vec<Value>,
+}
+
+/// The chance of `side` at the analysed point `p` (`None` when the point
+/// says only another side's, with three sides or more).
+fn chance_of(p: &Value, side: &Value, sides: u8) -> Option<f64> {
+    if p["final"] == json!(true) {
+        return Some(if p["winner"].is_null() {
+            1.0 / f64::from(sides.max(1))
+        } else if &p["winner"] == side {
+            1.0
+        } else {
+            0.0
+        });
+    }
+    let win = p["win"].as_f64()?;
+    if &p["side"] == side {
+        Some(win)
+    } else if sides == 2 {
+        Some(1.0 - win)
+    } else {
+        None
+    }
+}
+
+impl<G> Analysis for GameAnalysis<G>
+where
+    G: ServerGame,
+    G::Options: DeserializeOwned,
+{
+    fn step(&mut self) -> bool {
+        let i = self.points.len();
+        let Some(game) = self.replayed.states.get(i) else {
+            return true;
+        };
+        let point = match game.to_act() {
+            None => json!({
+                "final": true,
+                "winner": game.outcome().winner().map_or(Value::Null, G::side_to_json),
+            }),
+            Some(seat) => {
+                let view = game.view(seat);
+                let config = SearchConfig::default();
+                let seed = self.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let side = G::side_to_json(game.side_of(seat));
+                let legal = view.legal_moves().len();
+                match G::analyse(
+                    &view,
+                    Budget::Iterations(self.iterations),
+                    Some(1),
+                    seed,
+                    &config,
+                ) {
+                    Some(report) if !report.moves.is_empty() => {
+                        let best: Vec<Value> = report
+                            .moves
+                            .iter()
+                            .take(3)
+                            .map(|(m, visits, win)| {
+                                json!({
+                                    "move": G::move_to_json(seat, m, game.config()),
+                                    "text": G::move_text(m),
+                                    "win": round3(*win),
+                                    "visits": visits,
+                                })
+                            })
+                            .collect();
+                        let played = self
+                            .replayed
+                            .moves
+                            .get(i)
+                            .map(|(_, m)| G::move_key(m))
+                            .and_then(|k| report.moves.iter().find(|(m, _, _)| G::move_key(m) == k))
+                            .map(|(_, _, w)| round3(*w));
+                        json!({
+                            "seat": seat.0,
+                            "side": side,
+                            "win": round3(report.moves[0].2),
+                            "best": best,
+                            "played_win": played,
+                            "legal": legal,
+                        })
+                    }
+                    _ => json!({"seat": seat.0, "side": side, "win": null, "legal": legal}),
+                }
+            }
+        };
+        self.points.push(point);
+        self.points.len() >= self.replayed.states.len()
+    }
+
+    fn done(&self) -> usize {
+        self.points.len()
+    }
+
+    fn total(&self) -> usize {
+        self.replayed.states.len()
+    }
+
+    fn result(&self) -> Value {
+        let sides = self
+            .replayed
+            .states
+            .first()
+            .map_or(2, |g| g.config().sides());
+        // how much each move cost its side: its chance before the move
+        // against its chance after it (or, with three sides or more, the
+        // searched value of the move made against the best one)
+        let mut points = self.points.clone();
+        for i in 0..points.len().saturating_sub(1) {
+            let side = points[i]["side"].clone();
+            let before = points[i]["win"].as_f64();
+            let after = chance_of(&points[i + 1], &side, sides)
+                .or_else(|| points[i]["played_win"].as_f64());
+            if let (Some(b), Some(a)) = (before, after) {
+                points[i]["loss"] = json!(round3((b - a).max(0.0)));
+            }
+        }
+        json!({
+            "iterations": self.iterations,
+            "sides": (0..sides).map(G::side_to_json).collect::<Vec<_>>(),
+            "points": points,
+        })
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The analysis of a finished game's record with `iterations` of the
+/// search per position, seeded with `seed`.
+///
+/// # Errors
+/// As [`replay_record`].
+pub fn analysis<G: ServerGame>(
+    record: &Value,
+    iterations: u64,
+    seed: u64,
+) -> Result<Box<dyn Analysis>, String>
+where
+    G::Options: DeserializeOwned,
+{
+    let replayed = replay_record::<G>(record)?;
+    Ok(Box::new(GameAnalysis {
+        replayed,
+        iterations,
+        seed,
+        points: vec![],
+    }))
+}
+
+/// The search's best moves for `seat` from its view of `game` (the hint
+/// of a practice game, as `sequence hint` gives): `{"moves": [{"move",
+/// "text", "win", "visits"}], "iterations"}`, best first, at most `top`.
+pub fn hint<G: ServerGame>(
+    view: &G::View,
+    config: &G::Config,
+    iterations: u64,
+    top: usize,
+    seed: u64,
+) -> Value
+where
+    G::Options: DeserializeOwned,
+{
+    let Some(seat) = view.seat() else {
+        return json!({"moves": []});
+    };
+    match G::analyse(
+        view,
+        Budget::Iterations(iterations),
+        Some(1),
+        seed,
+        &SearchConfig::default(),
+    ) {
+        Some(report) => json!({
+            "iterations": report.iterations,
+            "moves": report.moves.iter().take(top).map(|(m, visits, win)| json!({
+                "move": G::move_to_json(seat, m, config),
+                "text": <G as Notation>::move_text(m),
+                "win": round3(*win),
+                "visits": visits,
+            })).collect::<Vec<_>>(),
+        }),
+        None => json!({"moves": []}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sequence_common::record::Match;
+
+    fn finished<G: ServerGame>(config: G::Config, seed: u64) -> Value
+    where
+        G::Options: DeserializeOwned,
+    {
+        let mut m = Match::<G>::new(config, seed);
+        let mut rng = sequence_common::rng::playout_rng(seed);
+        while let Some(seat) = m.to_act() {
+            let mv = m.game().random_move(&mut rng).expect("a move");
+            m.play(seat, mv).expect("legal");
+        }
+        m.to_json()
+    }
+
+    #[test]
+    fn a_finished_game_replays_to_one_position_per_move_and_one_more() {
+        let c = sequence_classic::Config::new(
+            2,
+            None,
+            sequence_classic::Options {
+                sequence_length: Some(4),
+                win_sequences: Some(1),
+                ..Default::default()
+            },
+        )
+        .expect("C3");
+        let rec = finished::<sequence_classic::Game>(c, 3);
+        let n = rec["moves"].as_array().unwrap().len();
+        let p = positions::<sequence_classic::Game>(&rec).expect("replays");
+        let ps = p["positions"].as_array().unwrap();
+        assert_eq!(ps.len(), n + 1);
+        assert_eq!(ps[0]["hands"].as_array().unwrap().len(), 2);
+        assert_eq!(ps[n]["to_act"], Value::Null);
+        assert!(p["extras"]["layout"].is_array());
+        let mut a = analysis::<sequence_classic::Game>(&rec, 30, 1).expect("replays");
+        while !a.step() {}
+        let r = a.result();
+        let pts = r["points"].as_array().unwrap();
+        assert_eq!(pts.len(), n + 1);
+        assert_eq!(pts[n]["final"], true);
+        assert!(pts[0]["win"].as_f64().is_some(), "{}", pts[0]);
+
+        let s = sequence_stacks::Config::new(3, Default::default()).expect("S1");
+        let rec = finished::<sequence_stacks::Game>(s, 5);
+        let n = rec["moves"].as_array().unwrap().len();
+        let p = positions::<sequence_stacks::Game>(&rec).expect("replays");
+        assert_eq!(p["positions"].as_array().unwrap().len(), n + 1);
+    }
+}

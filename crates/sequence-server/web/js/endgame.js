@@ -1,0 +1,89 @@
+// The end of a game: the result in large words for the reader ("You won",
+// "Your team lost", or for a spectator who won), a summary (moves, how
+// long it took, sequences or chips and piles per side, who played at what
+// level and how often the server played for a seat out of time), and the
+// buttons: rematch (the host), download the record, replay the game.
+import { t, tn, num } from "./i18n.js";
+import { h } from "./cards.js";
+import { api } from "./api.js";
+import { levelName } from "./lobby.js";
+import { seatTeam } from "./table-state.js";
+
+/** The winning side of a finished view: a team colour (classic), a seat
+ * (Stacks), or null for a draw. */
+function winnerOf(v) {
+  if (v.status && typeof v.status === "object" && "won" in v.status) return v.status.won;
+  if (v.status === "won") return v.winner;
+  return null;
+}
+
+/** The headline for the reader. */
+function headline(v, info, me, seatName) {
+  const w = winnerOf(v);
+  if (w === null || w === undefined) return { text: t("end.draw"), kind: "draw" };
+  if (v.game === "classic") {
+    const mine = me === null || me === undefined ? null : seatTeam(info, me);
+    const members = info.seats.filter((s) => s.team && s.team === mine).length;
+    if (mine === null) return { text: t("end.team_won", { team: t(`team.${w}`) }), kind: "watch" };
+    if (members > 1) return mine === w ? { text: t("end.your_team_won"), kind: "won" } : { text: t("end.your_team_lost"), kind: "lost" };
+    return mine === w ? { text: t("end.you_won"), kind: "won" } : { text: t("end.you_lost"), kind: "lost" };
+  }
+  if (me === null || me === undefined) return { text: t("end.seat_won", { who: seatName(w) }), kind: "watch" };
+  return me === w ? { text: t("end.you_won"), kind: "won" } : { text: t("end.you_lost"), kind: "lost" };
+}
+
+/** "12 min 5 s" in the page's digits. */
+export function durationText(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const m = Math.floor(s / 60);
+  return m ? t("end.minutes", { m: num(m), s: num(s % 60) }) : t("end.seconds", { s: num(s) });
+}
+
+/** One line per side: sequences per team, or chips and piles per seat. */
+function sides(v, entries, seatName) {
+  const out = [];
+  for (const f of v.final_sides || []) {
+    if (v.game === "classic") {
+      out.push(h("li", {}, h("span", { class: `chip-icon chip-${f.side}`, "aria-hidden": "true" }), " ",
+        tn("end.team_sequences", f.sequences, { team: t(`team.${f.side}`), n: num(f.sequences) })));
+    } else {
+      const piles = entries.filter((e) => e.seat === f.side && e.completed && e.chip).length;
+      out.push(h("li", {}, seatName(f.side), ": ",
+        t("end.chips", { blue: num(f.chips.blue), red: num(f.chips.red) }), " · ",
+        tn("end.piles", piles, { n: num(piles) })));
+    }
+  }
+  return out;
+}
+
+/** Who sat where: a person, or a bot and its level; moves the server made
+ * for the seat (timeouts, away). */
+function players(info, entries, seatName) {
+  return info.seats.map((s) => {
+    const auto = entries.filter((e) => e.seat === s.seat && e.auto).length;
+    const who = s.kind === "bot" ? t("end.bot", { level: levelName(s.level) }) : t("end.person");
+    return h("li", {}, s.team ? h("span", { class: `chip-icon small chip-${s.team}`, "aria-hidden": "true" }) : null,
+      " ", h("b", {}, seatName(s.seat)), " — ", who,
+      auto ? h("span", { class: "hint" }, " · ", tn("end.auto_moves", auto, { n: num(auto) })) : null);
+  });
+}
+
+/** The end panel of a finished game (`v` over). `actions.rematch` for
+ * the host's button. */
+export function endPanel(st, v, info, entries, actions, seatName) {
+  const head = headline(v, info, st.seat, seatName);
+  const isHost = st.token && st.seat === info.host;
+  const n = info.game_no;
+  const facts = [tn("end.moves", entries.length, { n: num(entries.length) })];
+  if (info.started_ms && info.ended_ms) facts.push(t("end.duration", { time: durationText(info.ended_ms - info.started_ms) }));
+  return h("section", { class: `endgame ${head.kind}`, id: "endgame", "aria-labelledby": "end-h" },
+    h("h2", { id: "end-h", class: "end-title" }, head.text),
+    h("p", { class: "end-facts" }, facts.join(" · ")),
+    h("ul", { class: "end-sides" }, sides(v, entries, seatName)),
+    h("details", { class: "end-players" }, h("summary", {}, t("end.players")), h("ul", {}, players(info, entries, seatName))),
+    h("div", { class: "buttons" },
+      isHost ? h("button", { type: "button", id: "rematch", class: "primary", onclick: actions.rematch }, t("table.rematch")) : null,
+      h("a", { class: "button", id: "download", href: api.recordUrl(st.id, n), download: `sequence-${st.id}-${n}.json` }, t("table.download")),
+      h("a", { class: "button", id: "replay-link", href: `/replay/${st.id}?game=${n}` }, t("end.replay")),
+      !isHost && st.token ? h("span", { class: "hint" }, t("table.rematch_host")) : null));
+}

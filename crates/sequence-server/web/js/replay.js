@@ -1,0 +1,242 @@
+// The replay of a finished game (`/replay/ID?game=N`): every position as
+// the server replayed it (the page never repeats the rules), stepped
+// through with buttons, the arrow keys (Home and End too) and a slider;
+// the move log beside the board (a click goes to a move), every hand
+// (the game is over: its record is public), and the analysis: "Analyse"
+// asks the server's search for each side's chance to win at every
+// position and draws it under the board (stored by the server, so a second
+// visit shows it at once).
+import { t, tn, num } from "./i18n.js";
+import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
+import { api } from "./api.js";
+import { banner, navigate } from "./main.js";
+import { tableTitle } from "./lobby.js";
+import { seatName, seatTeam } from "./table-state.js";
+import { drawBoard } from "./board.js";
+import { logPanel, entryText, notation } from "./movelog.js";
+import { placeName } from "./stacks.js";
+import { analysisGraph, mistakesList } from "./analysis.js";
+import { refusalText } from "./errors.js";
+import { durationText } from "./endgame.js";
+
+const ICONS = {
+  first: "M4 4h3v16H4zM20 4 9 12l11 8z",
+  prev: "M17 4 6 12l11 8z",
+  next: "M7 4l11 8-11 8z",
+  last: "M17 4h3v16h-3zM4 4l11 8-11 8z",
+};
+
+function icon(name) {
+  const s = svg("svg", { viewBox: "0 0 24 24", class: "step-icon", "aria-hidden": "true" });
+  s.append(svg("path", { d: ICONS[name] }));
+  return s;
+}
+
+/** The result of the game in words, for everyone. */
+function resultText(r) {
+  const w = r.result && r.result.winner;
+  if (w === null || w === undefined) return t("end.draw");
+  return r.game === "classic" ? t("end.team_won", { team: t(`team.${w}`) }) : t("end.seat_won", { who: seatName(r.table, w) });
+}
+
+export function showReplay(app, id, gameNo) {
+  const page = { k: 0, r: null, stopped: false, poll: null, analysing: false };
+
+  async function load() {
+    try {
+      page.r = await api.replay(id, gameNo);
+    } catch (err) {
+      app.replaceChildren(h("div", { class: "card-panel" },
+        h("h2", {}, err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : t("error.unreachable")),
+        h("p", { class: "hint" }, refusalText(err)),
+        h("button", { type: "button", onclick: () => navigate(id) }, t("replay.to_table"))));
+      return;
+    }
+    if (page.stopped) return;
+    const k = Number(new URLSearchParams(location.search).get("move"));
+    page.k = Number.isInteger(k) && k >= 0 && k < page.r.positions.length ? k : 0;
+    if (page.r.progress) follow();
+    render();
+  }
+
+  const last = () => page.r.positions.length - 1;
+
+  function go(k) {
+    page.k = Math.max(0, Math.min(last(), k));
+    render();
+  }
+
+  /** Starts the analysis (or finds it running) and follows it. */
+  async function analyse() {
+    page.analysing = true;
+    render();
+    try {
+      const a = await api.analyse(id, page.r.game_no);
+      if (a.status === "done") page.r.analysis = a.analysis;
+      else {
+        page.r.progress = a;
+        follow();
+      }
+    } catch (err) {
+      banner(err.status === 429 ? t("analysis.busy") : t("error.refused", { message: refusalText(err) }));
+    }
+    page.analysing = false;
+    render();
+  }
+
+  function follow() {
+    clearTimeout(page.poll);
+    page.poll = setTimeout(async () => {
+      if (page.stopped) return;
+      try {
+        const a = await api.analysis(id, page.r.game_no);
+        if (a.status === "done") {
+          page.r.analysis = a.analysis;
+          page.r.progress = null;
+        } else if (a.status === "none") page.r.progress = null;
+        else {
+          page.r.progress = a;
+          follow();
+        }
+      } catch {
+        follow();
+      }
+      render();
+    }, 600);
+  }
+
+  function onKey(e) {
+    if (!page.r || e.target.closest && e.target.closest("input, select, textarea")) return;
+    const rtl = document.documentElement.dir === "rtl";
+    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[e.key];
+    if (step !== undefined) go(page.k + step);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(last());
+    else return;
+    e.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
+  function controls() {
+    const btn = (name, k, label) => h("button", { type: "button", id: `step-${name}`, class: "step", "aria-label": label, title: label,
+      disabled: k < 0 || k > last() || k === page.k, onclick: () => { page.focus = `step-${name}`; go(k); } }, icon(name));
+    const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(last()), value: String(page.k), step: "1", "aria-label": t("replay.slider"),
+      oninput: (e) => { page.focus = "replay-slider"; go(Number(e.target.value)); } });
+    return h("div", { class: "replay-controls" },
+      btn("first", 0, t("replay.first")), btn("prev", page.k - 1, t("replay.prev")),
+      slider,
+      btn("next", page.k + 1, t("replay.next")), btn("last", last(), t("replay.last")),
+      h("span", { class: "replay-pos", id: "replay-pos" }, t("replay.position", { k: num(page.k), n: num(last()) })));
+  }
+
+  function stacksPosition(p, r) {
+    const piles = (p.piles || []).map((pile) => h("div", { class: `pile pile-${String(pile.place).split("-")[0]}`, "data-place": pile.place },
+      h("span", { class: "pile-name" }, placeName(pile.place)),
+      h("span", { class: "pile-cards" }, pile.cards.length ? pile.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c))) : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"))),
+      h("span", { class: "pile-top" }, pile.top ? num(pile.top) : "")));
+    return h("section", { class: "piles replay-piles", "aria-label": t("stacks.piles") }, piles,
+      h("p", { class: "replay-chips" }, (p.chips || []).map((c, s) => h("span", { class: "replay-chip" }, seatName(r.table, s), ": ",
+        t("end.chips", { blue: num(c.blue), red: num(c.red) })))));
+  }
+
+  function hands(p, r) {
+    return h("section", { class: "panel replay-hands", "aria-labelledby": "hands-h" },
+      h("h2", { id: "hands-h" }, t("replay.hands")),
+      h("ul", { class: "seats" }, (p.hands || []).map((cards, s) => {
+        const team = seatTeam(r.table, s);
+        return h("li", { class: `seat-row${p.to_act === s ? " turn" : ""}` },
+          team ? h("span", { class: `chip-icon chip-${team}`, "aria-hidden": "true" }) : null,
+          h("span", { class: "sname" }, seatName(r.table, s)),
+          h("span", { class: "replay-hand" }, (cards || []).map((c) => r.game === "classic"
+            ? h("span", { class: "mini-card", "data-card": c }, classicCardFace(c))
+            : h("span", { class: "mini-card", "data-card": c, title: stacksCardName(c) }, stacksCardFace(c)))));
+      })));
+  }
+
+  /** A move the search suggests for `seat`, in the page's language and
+   * the record's notation. */
+  function bestText(best, seat) {
+    const e = { seat, move: best.move };
+    return `${entryText(e, page.r.game, (s) => seatName(page.r.table, s))} (${notation(e, page.r.game)})`;
+  }
+
+  function analysisSection(r, entries) {
+    const name = (side) => (r.game === "classic" ? t(`team.${side}`) : seatName(r.table, side));
+    const parts = [h("h2", { id: "analysis-h" }, t("analysis.title"))];
+    if (r.analysis) {
+      parts.push(analysisGraph(r.analysis, page.k, go, name));
+      const p = r.analysis.points[page.k];
+      if (p && typeof p.win === "number") {
+        parts.push(h("p", { class: "ana-now-text", id: "analysis-now" }, t("analysis.at", { who: name(p.side), p: num(Math.round(p.win * 100)) }),
+          (p.best || [])[0] ? [" ", h("span", { class: "hint" }, t("analysis.best", { move: bestText(p.best[0], p.seat) }))] : null));
+      }
+      parts.push(h("h3", {}, t("analysis.mistakes")), mistakesList(r.analysis, entries, (s) => seatName(r.table, s), go, bestText));
+    } else if (r.progress) {
+      const total = r.progress.total || 0;
+      parts.push(h("p", {}, t("analysis.running")),
+        h("progress", { id: "analysis-progress", max: String(total || 1), value: String(r.progress.done || 0) }),
+        h("span", { class: "hint" }, " ", total ? t("analysis.done_of", { done: num(r.progress.done || 0), total: num(total) }) : t("analysis.queued")));
+    } else {
+      parts.push(h("p", { class: "hint" }, t("analysis.explain")),
+        h("button", { type: "button", id: "analyse", class: "primary", disabled: page.analysing, onclick: analyse }, t("analysis.button")));
+    }
+    return h("section", { class: "panel analysis", id: "analysis", "aria-labelledby": "analysis-h" }, parts);
+  }
+
+  function render() {
+    if (page.stopped || !page.r) return;
+    const r = page.r;
+    const p = r.positions[page.k];
+    const entries = r.log || [];
+    const moveEntry = page.k > 0 ? entries[page.k - 1] : null;
+    window.sequenceReplay = { k: page.k, positions: r.positions.length, analysis: r.analysis ? r.analysis.points.length : null };
+    const name = (s) => seatName(r.table, s);
+    const facts = [t(`game.${r.game}`), t("table.game_no", { n: num(r.game_no) }), tn("end.moves", entries.length, { n: num(entries.length) })];
+    if (r.started_ms && r.ended_ms) facts.push(durationText(r.ended_ms - r.started_ms));
+    let board;
+    if (r.game === "classic") {
+      board = h("div", { class: "board-wrap" });
+      const m = moveEntry && moveEntry.move;
+      drawBoard(board, { layout: r.extras.layout, board: p.board, sequences: p.sequences, lastAt: m ? m.at || m.remove || null : null }, () => {});
+    } else board = stacksPosition(p, r);
+    const line = page.k === 0 ? t("replay.start") : entryText(moveEntry || {}, r.game, name);
+    app.replaceChildren(h("div", { class: `replay-page game-${r.game}` },
+      h("div", { class: "table-head" },
+        h("h1", {}, t("replay.title", { name: tableTitle(r.table) })),
+        h("span", { class: "tgame" }, facts.join(" · "))),
+      h("div", { class: "replay-body" },
+        h("section", { class: "replay-main" },
+          h("div", { class: "game-info" },
+            h("p", { class: "status-line over", id: "replay-result" }, resultText(r)),
+            h("p", { class: "replay-move", id: "replay-move", "aria-live": "polite" },
+              page.k > 0 ? h("b", {}, t("replay.move_n", { n: num(page.k) }), " ") : null, line)),
+          board,
+          controls(),
+          analysisSection(r, entries)),
+        h("aside", { class: "side" },
+          hands(p, r),
+          logPanel(entries, [], { game: r.game, seatName: name, me: null, teamOf: (s) => seatTeam(r.table, s), current: page.k - 1, onPick: (i) => go(i + 1), id: "replay-log" }),
+          h("section", { class: "panel" }, h("div", { class: "buttons" },
+            h("a", { class: "button", id: "replay-download", href: api.recordUrl(id, r.game_no), download: `sequence-${id}-${r.game_no}.json` }, t("table.download")),
+            h("a", { class: "button", id: "replay-table", href: `/?table=${id}` }, t("replay.to_table"))))))));
+    if (page.focus) {
+      const f = document.getElementById(page.focus);
+      if (f && !f.disabled) f.focus();
+    }
+    // the current move in view inside the log's own scroll box
+    const cur = document.querySelector("#replay-log .log-entry.current");
+    const list = cur && cur.closest(".log-list");
+    if (list) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+  }
+
+  app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
+  load();
+  return {
+    stop() {
+      page.stopped = true;
+      clearTimeout(page.poll);
+      document.removeEventListener("keydown", onKey);
+    },
+    rerender: render,
+  };
+}
