@@ -246,7 +246,10 @@ impl ServerGame for sequence_classic::Game {
     fn prepare_options(options: &mut Value) {
         if let Some(o) = options.as_object_mut() {
             if o.get("board").and_then(Value::as_str) == Some("random") {
-                let layout = sequence_classic::Layout::random(&mut rand::rng());
+                // ChaCha8 from a fresh seed; the layout itself goes into the
+                // table's options and so into every record (C11).
+                let mut rng = sequence_common::rng::game_rng(rand::random());
+                let layout = sequence_classic::Layout::random(&mut rng);
                 o.insert("board".into(), json!(layout.to_rows()));
             }
         }
