@@ -300,6 +300,72 @@ pub(crate) struct RuleTables {
     pub(crate) last_window: bool,
 }
 
+/// Rule tables already built, one per configuration: every game with the
+/// same players and options shares one copy (a server holds thousands of
+/// games; a copy is about 3 KB). At most [`SHARED_RULES_MAX`] are kept;
+/// past that, games build their own.
+static SHARED_RULES: std::sync::Mutex<Vec<Arc<RuleTables>>> = std::sync::Mutex::new(Vec::new());
+
+/// How many configurations [`SHARED_RULES`] keeps.
+const SHARED_RULES_MAX: usize = 256;
+
+impl RuleTables {
+    /// The rule tables of `config`, shared with every other game of the
+    /// same configuration.
+    fn shared(config: Config) -> Arc<RuleTables> {
+        let Ok(mut kept) = SHARED_RULES.lock() else {
+            return Arc::new(RuleTables::build(config));
+        };
+        if let Some(r) = kept.iter().find(|r| r.config == config) {
+            return r.clone();
+        }
+        let r = Arc::new(RuleTables::build(config));
+        if kept.len() < SHARED_RULES_MAX {
+            kept.push(r.clone());
+        }
+        r
+    }
+
+    /// Builds the rule tables of `config`.
+    fn build(config: Config) -> RuleTables {
+        let layout = config.layout();
+        RuleTables {
+            players: config.players(),
+            teams: config.teams(),
+            seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
+            hand_size: config.hand_size() as u8,
+            win: config.win_sequences(),
+            space_card_bit: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| 1u64 << c.index())
+            }),
+            space_side: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .map_or(0, |c| {
+                        u8::from(layout.spaces_of(c).first() != Space::from_bit(b as u8))
+                    })
+            }),
+            space_card: std::array::from_fn(|b| {
+                Space::from_bit(b as u8)
+                    .and_then(|sq| layout.card_at(sq))
+                    .unwrap_or(Card::JS)
+            }),
+            card_mask: std::array::from_fn(|i| {
+                Card::from_index(i as u8).map_or(0, |c| layout.spaces_of(c).0)
+            }),
+            len: config.sequence_length(),
+            reshuffle: !config.options().no_reshuffle,
+            removable: config.options().removable_sequences,
+            no_play: config.options().no_play,
+            last_window: config.options().default_window == crate::options::DefaultWindow::Last,
+            layout,
+            config,
+        }
+    }
+}
+
 /// A game of classic Sequence in progress or ended.
 #[derive(Clone)]
 pub struct Game {
@@ -423,41 +489,7 @@ impl Game {
         if dealer.0 >= players {
             return Err(SetupError::Dealer(dealer.0));
         }
-        let layout = config.layout();
-        let rules = RuleTables {
-            players,
-            teams: config.teams(),
-            seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
-            hand_size: config.hand_size() as u8,
-            win: config.win_sequences(),
-            space_card_bit: std::array::from_fn(|b| {
-                Space::from_bit(b as u8)
-                    .and_then(|sq| layout.card_at(sq))
-                    .map_or(0, |c| 1u64 << c.index())
-            }),
-            space_side: std::array::from_fn(|b| {
-                Space::from_bit(b as u8)
-                    .and_then(|sq| layout.card_at(sq))
-                    .map_or(0, |c| {
-                        u8::from(layout.spaces_of(c).first() != Space::from_bit(b as u8))
-                    })
-            }),
-            space_card: std::array::from_fn(|b| {
-                Space::from_bit(b as u8)
-                    .and_then(|sq| layout.card_at(sq))
-                    .unwrap_or(Card::JS)
-            }),
-            card_mask: std::array::from_fn(|i| {
-                Card::from_index(i as u8).map_or(0, |c| layout.spaces_of(c).0)
-            }),
-            len: config.sequence_length(),
-            reshuffle: !config.options().no_reshuffle,
-            removable: config.options().removable_sequences,
-            no_play: config.options().no_play,
-            last_window: config.options().default_window == crate::options::DefaultWindow::Last,
-            layout,
-            config,
-        };
+        let rules = RuleTables::shared(config);
         let mut draw = [Card::JS; DECK_SIZE];
         for (i, c) in deck.iter().rev().enumerate() {
             draw[i] = *c;
@@ -489,7 +521,7 @@ impl Game {
             status: Status::Playing,
             ply: 0,
             last: None,
-            rules: Arc::new(rules),
+            rules,
         };
         g.deal_hands();
         Ok(g)
@@ -902,5 +934,31 @@ const fn first_space() -> Space {
     match Space::new(0, 0) {
         Some(s) => s,
         None => unreachable!(),
+    }
+}
+
+#[cfg(test)]
+mod shared_rules_tests {
+    use super::*;
+    use crate::options::Options;
+
+    /// Games of one configuration share one copy of the rule tables
+    /// (memory per table on a server); another configuration has its own.
+    #[test]
+    fn games_of_one_configuration_share_their_rule_tables() {
+        let deck = Card::double_deck();
+        let config = Config::new(2, None, Options::default()).expect("config");
+        let a = Game::new(config.clone(), Seat(0), &deck).expect("game");
+        let b = Game::new(config, Seat(1), &deck).expect("game");
+        assert!(Arc::ptr_eq(&a.rules, &b.rules));
+        let four = Options {
+            sequence_length: Some(4),
+            ..Options::default()
+        };
+        let other = Config::new(2, None, four).expect("config");
+        let c = Game::new(other, Seat(0), &deck).expect("game");
+        assert!(!Arc::ptr_eq(&a.rules, &c.rules));
+        assert_eq!(c.rules.len, 4);
+        assert_eq!(a.rules.len, 5);
     }
 }

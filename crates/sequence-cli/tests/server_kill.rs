@@ -225,3 +225,344 @@ fn sigkill_loses_no_acknowledged_move() {
     let _ = c.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sequence serve` on PostgreSQL with a short lease (a dead instance's
+/// tables are taken over within about a second).
+fn spawn_pg(url: &str) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sequence"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "0",
+            "--bot-delay-ms",
+            "0",
+            "--db-pool",
+            "3",
+            "--lease-ms",
+            "600",
+            "--db",
+            url,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(match std::env::var("SEQUENCE_KILL_TEST_LOGS") {
+            // a folder for the servers' logs (to look into a failure)
+            Ok(dir) => std::fs::File::create(format!("{dir}/serve-{}.log", rand::random::<u32>()))
+                .map(Stdio::from)
+                .unwrap_or(Stdio::null()),
+            Err(_) => Stdio::null(),
+        })
+        .spawn()
+        .expect("sequence serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("address line");
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, addr)
+}
+
+/// A finished game's record replays with its engine.
+fn replays(game: &str, rec: &Value) -> bool {
+    if game == "classic" {
+        sequence_common::record::verify::<sequence_classic::Game>(rec).is_ok()
+    } else {
+        sequence_common::record::verify::<sequence_stacks::Game>(rec).is_ok()
+    }
+}
+
+/// The moves stored for table `id`, by `(game_no, move_number)`, read
+/// from its event log (a declined Block included, which a Stacks record
+/// leaves out).
+fn stored_moves(
+    rt: &tokio::runtime::Runtime,
+    db: &sequence_server::db::Db,
+    id: &str,
+) -> BTreeMap<(u64, u64), Value> {
+    let events = rt
+        .block_on(db.events_since(id, 0))
+        .expect("the table's events");
+    let mut out = BTreeMap::new();
+    let (mut game, mut n) = (0u64, 0u64);
+    for (_, data) in events {
+        let e: Value = serde_json::from_str(&data).expect("an event is JSON");
+        match e["t"].as_str() {
+            Some("start") => {
+                game += 1;
+                n = 0;
+            }
+            Some("move") => {
+                let dup = out.insert((game, n), e["mv"].clone());
+                assert!(dup.is_none(), "table {id}: move {n} of game {game} twice");
+                n += 1;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Several instances on one PostgreSQL (runs when
+/// `SEQUENCE_TEST_POSTGRES_URL` is set; a database of its own): tables
+/// where every seat but the host's is a bot, the host seats moved by the
+/// test through any instance. Twenty-five times, the two instances that
+/// own the most tables (run their bots) are killed with SIGKILL together
+/// (50 kills) and started again: every table is owned by a survivor within
+/// 5 s, no bot waits 5 s to move, and no acknowledged move is lost or
+/// duplicated (each is stored at its number, once; every finished game's
+/// record replays).
+#[test]
+fn killing_the_owner_hands_its_bots_over() {
+    let Ok(base) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
+        eprintln!("SEQUENCE_TEST_POSTGRES_URL not set: PostgreSQL kill test skipped");
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let name = format!("seqtest_kill_{}", std::process::id());
+    let url = rt
+        .block_on(sequence_server::db::create_database(&base, &name))
+        .expect("a test database");
+    const INSTANCES: usize = 4;
+    const ROUNDS: usize = 25;
+    const KILLED: usize = 2;
+    let procs: Arc<Mutex<Vec<(Child, String)>>> =
+        Arc::new(Mutex::new((0..INSTANCES).map(|_| spawn_pg(&url)).collect()));
+    let addrs = || -> Vec<String> { procs.lock().unwrap().iter().map(|p| p.1.clone()).collect() };
+    // tables created on every instance, each owning its own at first
+    let mut tables = vec![];
+    for i in 0..8 {
+        let body = if i % 2 == 0 {
+            json!({"game": "classic", "players": 2, "name": format!("h{i}"),
+                   "options": {"sequence_length": 4, "win_sequences": 1},
+                   "bots": [{"seat": 1, "level": "random"}]})
+        } else {
+            json!({"game": "stacks", "players": 3, "name": format!("h{i}"),
+                   "bots": [{"seat": 1, "level": "random"}, {"seat": 2, "level": "greedy"}]})
+        };
+        let game = if i % 2 == 0 { "classic" } else { "stacks" };
+        let at = addrs()[i % INSTANCES].clone();
+        let (st, r) = http(&at, "POST", "/api/tables", None, Some(&body)).unwrap();
+        assert_eq!(st, 201, "{r}");
+        tables.push((
+            r["table"].as_str().unwrap().to_string(),
+            r["token"].as_str().unwrap().to_string(),
+            game,
+        ));
+    }
+    let stop = Arc::new(Mutex::new(false));
+    let shared_addrs = Arc::new(Mutex::new(addrs()));
+    let mut players = vec![];
+    for (i, (id, token, game)) in tables.clone().into_iter().enumerate() {
+        let addrs = shared_addrs.clone();
+        let stop = stop.clone();
+        players.push(std::thread::spawn(move || {
+            let mut rng = sequence_common::rng::game_rng(500 + i as u64);
+            // acknowledged host moves: (game_no, move_number) → move
+            let mut acked: BTreeMap<(u64, u64), Value> = BTreeMap::new();
+            let mut longest_bot_wait = Duration::ZERO;
+            let mut waiting_since: Option<(u64, u64, Instant)> = None;
+            let deadline = Instant::now() + Duration::from_secs(300);
+            let mut finished = vec![];
+            loop {
+                assert!(Instant::now() < deadline, "table {id}: the test ran too long");
+                let stopping = *stop.lock().unwrap();
+                let a = addrs.lock().unwrap().choose(&mut rng).cloned().unwrap();
+                let Ok((200, v)) =
+                    http(&a, "GET", &format!("/api/tables/{id}/view"), Some(&token), None)
+                else {
+                    std::thread::sleep(Duration::from_millis(20));
+                    continue;
+                };
+                let game_no = v["table"]["game_no"].as_u64().unwrap();
+                let n = v["move_number"].as_u64().unwrap();
+                if let Some((&(g, last), _)) = acked.iter().next_back() {
+                    assert!(
+                        g < game_no || n > last,
+                        "table {id}: move {last} of game {g} was acknowledged but the table is at {n}"
+                    );
+                }
+                if v["table"]["status"] == "over" {
+                    waiting_since = None;
+                    if finished.last() != Some(&game_no) {
+                        finished.push(game_no);
+                    }
+                    if stopping {
+                        break;
+                    }
+                    match http(&a, "POST", &format!("/api/tables/{id}/rematch"), Some(&token), None) {
+                        Ok((200, _)) | Ok((409, _)) | Ok((503, _)) | Err(_) => {}
+                        Ok((st, e)) => panic!("table {id}: rematch {st} {e}"),
+                    }
+                    continue;
+                }
+                if stopping {
+                    break;
+                }
+                let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
+                let Some(mv) = legal.choose(&mut rng).cloned() else {
+                    // a bot is to move: how long has it been?
+                    match waiting_since {
+                        Some((g, m, t)) if (g, m) == (game_no, n) => {
+                            longest_bot_wait = longest_bot_wait.max(t.elapsed());
+                        }
+                        _ => waiting_since = Some((game_no, n, Instant::now())),
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                    continue;
+                };
+                waiting_since = None;
+                match http(
+                    &a,
+                    "POST",
+                    &format!("/api/tables/{id}/moves"),
+                    Some(&token),
+                    Some(&json!({"move_number": n, "move": mv})),
+                ) {
+                    Ok((200, nv)) => {
+                        assert_eq!(nv["move_number"].as_u64(), Some(n + 1));
+                        acked.insert((game_no, n), mv);
+                    }
+                    // killed mid-request, a race with a view of the other
+                    // instance, or the database busy: not acknowledged
+                    Ok((409, _)) | Ok((503, _)) | Err(_) => {}
+                    Ok((st, e)) => panic!("table {id}: unexpected {st} {e}"),
+                }
+            }
+            (id, game, acked, longest_bot_wait, finished)
+        }));
+    }
+    // the killer
+    let mut rng = sequence_common::rng::game_rng(77);
+    let mut takeovers = vec![];
+    for k in 0..ROUNDS {
+        std::thread::sleep(Duration::from_millis(rng.random_range(100..300)));
+        // the instances that own the most tables
+        let owned: Vec<u64> = addrs()
+            .iter()
+            .map(|a| {
+                http(a, "GET", "/api/instance", None, None)
+                    .ok()
+                    .and_then(|(_, v)| v["tables_owned"].as_u64())
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..INSTANCES).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(owned[i]));
+        let victims = &order[..KILLED];
+        let t0 = Instant::now();
+        {
+            let mut p = procs.lock().unwrap();
+            for &v in victims {
+                p[v].0.kill().unwrap(); // SIGKILL
+                p[v].0.wait().unwrap();
+            }
+        }
+        // the survivors own every table within 5 s
+        let survivors: Vec<String> = addrs()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !victims.contains(i))
+            .map(|(_, a)| a.clone())
+            .collect();
+        *shared_addrs.lock().unwrap() = survivors.clone();
+        loop {
+            let all_owned = tables.iter().all(|(id, _, _)| {
+                survivors.iter().any(|a| {
+                    http(a, "GET", &format!("/api/instance?table={id}"), None, None)
+                        .is_ok_and(|(_, v)| v["owns"] == true)
+                })
+            });
+            if all_owned {
+                break;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(5),
+                "round {k}: the tables were not taken over within 5 s"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        takeovers.push(t0.elapsed());
+        let fresh: Vec<(Child, String)> = victims.iter().map(|_| spawn_pg(&url)).collect();
+        let mut p = procs.lock().unwrap();
+        for (&v, f) in victims.iter().zip(fresh) {
+            p[v] = f;
+        }
+        *shared_addrs.lock().unwrap() = p.iter().map(|x| x.1.clone()).collect();
+    }
+    *stop.lock().unwrap() = true;
+    let results: Vec<_> = players
+        .into_iter()
+        .map(|p| p.join().expect("player"))
+        .collect();
+    takeovers.sort();
+    eprintln!(
+        "{} kills: takeover p50 {:?}, max {:?}",
+        ROUNDS * KILLED,
+        takeovers[takeovers.len() / 2],
+        takeovers.last().unwrap()
+    );
+    let db = rt
+        .block_on(sequence_server::db::Db::open(&url))
+        .expect("the test database");
+    let a = addrs()[0].clone();
+    let mut total = 0;
+    let mut games_checked = 0;
+    for (id, game, acked, wait, finished) in &results {
+        eprintln!(
+            "table {id}: {} games over, {} acknowledged host moves, longest bot wait {wait:?}",
+            finished.len(),
+            acked.len()
+        );
+        assert!(
+            *wait < Duration::from_secs(5),
+            "table {id}: a bot waited {wait:?} to move"
+        );
+        let stored = stored_moves(&rt, &db, id);
+        for (key, mv) in acked {
+            let got = stored
+                .get(key)
+                .unwrap_or_else(|| panic!("table {id}: acknowledged move {key:?} is not stored"));
+            assert_eq!(
+                strip_declare(got.clone()),
+                strip_declare(mv.clone()),
+                "table {id}: game {} move {}",
+                key.0,
+                key.1
+            );
+            total += 1;
+        }
+        for g in finished {
+            let (st, rec) = http(
+                &a,
+                "GET",
+                &format!("/api/tables/{id}/record?game={g}"),
+                None,
+                None,
+            )
+            .unwrap();
+            assert_eq!(st, 200, "table {id} game {g}: {rec}");
+            assert!(
+                replays(game, &rec),
+                "table {id} game {g}: the record replays"
+            );
+            games_checked += 1;
+        }
+    }
+    eprintln!("{total} acknowledged host moves found at their place, {games_checked} finished games replayed");
+    assert!(total > 100, "the test made moves: {total}");
+    assert!(games_checked > 0, "games finished");
+    for (mut c, _) in procs.lock().unwrap().drain(..) {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    rt.block_on(db.close());
+    let _ = rt.block_on(sequence_server::db::drop_database(&base, &name));
+}

@@ -1,11 +1,22 @@
 //! The shared server state [`App`] and the paths every change goes
 //! through, for HTTP and the WebSocket alike: opening a table (load, lock,
-//! sync: [`App::open`]), committing events ([`commit`]), playing a move
-//! ([`play_move`]), the bots' task and the turn timers. Refusals are the
-//! table core's [`TableError`]s; the HTTP layer gives them a status.
+//! catch up: [`App::open`]), committing events ([`commit`]), playing a
+//! move ([`play_move`]), the bots' task, the turn timers, the chat, and
+//! applying what other server instances changed ([`App::apply_note`]).
+//! Refusals are the table core's [`TableError`]s; the HTTP layer gives
+//! them a status.
+//!
+//! Every change is checked against the table as this instance knows it
+//! and appended at the table's next event number; the database takes
+//! exactly one of two appends of the same number (two instances on one
+//! PostgreSQL), so a change is accepted only if it was checked against
+//! the latest stored state. The loser catches up and is checked again:
+//! a move whose `move_number` is then stale is refused (409 with the
+//! table's `move_number`).
 
-use crate::config::ServerConfig;
-use crate::db::{Db, DbError};
+use crate::cluster::{Cluster, Note};
+use crate::config::{ClusterConfig, ServerConfig};
+use crate::db::{Append, Db, DbError};
 use crate::limits::{echo, AddressLimiter};
 use crate::tables::{now_ms, Auto, Core, Event, SeatKind, Spec, Status, Table, TableError};
 use sequence_common::Seat;
@@ -14,6 +25,7 @@ use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// A table shared between requests.
@@ -27,6 +39,9 @@ pub struct App {
     pub tables: std::sync::Mutex<HashMap<String, TableRef>>,
     /// Settings.
     pub cfg: ServerConfig,
+    /// This instance among others on one database (ownership of tables,
+    /// notifications).
+    pub cluster: Cluster,
     /// Per-address HTTP limiter.
     pub limiter: AddressLimiter,
     /// The search worker: analyses of finished games, hints.
@@ -78,16 +93,56 @@ impl OpenTable {
     ) -> Result<(), TableError> {
         play_move(app, &self.tref, &mut self.table, seat, move_number, mv).await
     }
+
+    /// The seat of a request's token; a token this instance does not know
+    /// (a seat just taken at another instance) is looked for again after
+    /// catching up, before it is refused.
+    ///
+    /// # Errors
+    /// As [`crate::tables::Core::seat_of_token`].
+    pub async fn seat_of_token(
+        &mut self,
+        app: &Arc<App>,
+        token: &crate::auth::SeatToken,
+    ) -> Result<u8, TableError> {
+        seat_of_token(app, &self.tref, &mut self.table, token).await
+    }
+}
+
+/// The seat of `token` at `t`, catching up once before refusing a token
+/// this instance does not know.
+///
+/// # Errors
+/// As [`crate::tables::Core::seat_of_token`].
+pub async fn seat_of_token(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    token: &crate::auth::SeatToken,
+) -> Result<u8, TableError> {
+    match t.core.seat_of_token(token) {
+        Err(TableError::Unauthorized(_)) if token.token().is_ok() && app.db.shared() => {
+            app.sync(tref, t).await?;
+            t.core.seat_of_token(token)
+        }
+        r => r,
+    }
 }
 
 impl App {
-    /// A server state over `db`.
+    /// A server state over `db` with the default cluster settings.
     pub fn new(db: Db, cfg: ServerConfig) -> App {
+        App::with_cluster(db, cfg, ClusterConfig::default())
+    }
+
+    /// A server state over `db`.
+    pub fn with_cluster(db: Db, cfg: ServerConfig, ccfg: ClusterConfig) -> App {
         let limiter = AddressLimiter::new(cfg.rate_limit, cfg.rate_burst);
         App {
             db,
             tables: std::sync::Mutex::new(HashMap::new()),
             cfg,
+            cluster: Cluster::new(ccfg),
             limiter,
             worker: crate::analysis::Worker::new(),
             next_conn: AtomicU64::new(1),
@@ -99,7 +154,8 @@ impl App {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    fn cached(&self, id: &str) -> Option<TableRef> {
+    /// The table `id` if it is in memory.
+    pub fn cached(&self, id: &str) -> Option<TableRef> {
         self.tables.lock().ok()?.get(id).cloned()
     }
 
@@ -111,8 +167,16 @@ impl App {
             .unwrap_or_default()
     }
 
+    /// Ids of the tables in memory.
+    pub fn table_ids(&self) -> Vec<String> {
+        self.tables
+            .lock()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// The table `id`, loaded from the database if needed (its bots move
-    /// again).
+    /// again if this instance runs them).
     ///
     /// # Errors
     /// [`TableError::NotFound`] when there is no such table; a stored table
@@ -143,22 +207,81 @@ impl App {
         for (seq, data) in &stored.events {
             apply_stored(&mut core, *seq, data)?;
         }
+        let owned = self.decide_owner(id, stored.owner.as_deref()).await?;
         let mut table = Table::new(core);
-        table.reset_deadline();
+        table.cluster.owned = owned;
+        set_clock(&mut table, stored.clock_ms);
+        table.cluster.last_used = Some(Instant::now());
+        let ours = Arc::new(Mutex::new(table));
+        let mut guard = ours.clone().lock_owned().await;
         let tref = {
             let mut map = self
                 .tables
                 .lock()
                 .map_err(|_| TableError::Internal("lock".into()))?;
-            map.entry(id.to_string())
-                .or_insert_with(|| Arc::new(Mutex::new(table)))
-                .clone()
+            map.entry(id.to_string()).or_insert(ours.clone()).clone()
         };
-        {
-            let mut t = tref.lock().await;
-            kick_bots(self, &tref, &mut t);
+        if !Arc::ptr_eq(&tref, &ours) {
+            return Ok(tref); // another request loaded it first
         }
+        if let Err(e) = self.after_load(&tref, &mut guard).await {
+            drop(guard);
+            if let Ok(mut m) = self.tables.lock() {
+                m.remove(id);
+            }
+            return Err(e);
+        }
+        kick_bots(self, &tref, &mut guard);
         Ok(tref)
+    }
+
+    /// What a freshly loaded table reads besides its events, once it is in
+    /// memory (notes arriving now wait for its lock): the chat, and with
+    /// PostgreSQL the events committed since it was read (their notes came
+    /// before it was in memory) and the WebSockets of other instances.
+    async fn after_load(
+        self: &Arc<Self>,
+        tref: &TableRef,
+        t: &mut Table,
+    ) -> Result<(), TableError> {
+        let lines = self.db.chat_since(&t.core.id, 0).await?;
+        t.cluster.chat_next = lines.last().map_or(1, |(seq, _)| seq + 1);
+        for (_, line) in lines {
+            if let Ok(v) = serde_json::from_str::<Value>(&line) {
+                t.chat.push_back(v);
+            }
+        }
+        while t.chat.len() > 50 {
+            t.chat.pop_front();
+        }
+        if self.db.shared() {
+            self.sync(tref, t).await?;
+            for (instance, seat, conns) in self.db.presence(&t.core.id, &self.cluster.me).await? {
+                t.cluster.set_remote(&instance, seat, conns, 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether this instance runs the bots and clock of table `id`, whose
+    /// stored owner is `owner`: always with SQLite; with PostgreSQL when it
+    /// owns it, or claims it because it has no owner or its owner is dead.
+    async fn decide_owner(&self, id: &str, owner: Option<&str>) -> Result<bool, TableError> {
+        if !self.db.shared() || self.cluster.owns(id) {
+            return Ok(true);
+        }
+        let me = &self.cluster.me;
+        if owner == Some(me.as_str()) {
+            self.cluster.add_owned(id);
+            return Ok(true);
+        }
+        let lease = self.cluster.cfg.lease.as_millis() as i64;
+        if self.db.claim(id, me, lease).await? {
+            tracing::info!(table = %id, "claimed a table whose owner is gone");
+            self.cluster.add_owned(id);
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// The table `id` found ([`App::table`]), locked, and up to date with
@@ -169,33 +292,266 @@ impl App {
     pub async fn open(self: &Arc<Self>, id: &str) -> Result<OpenTable, TableError> {
         let tref = self.table(id).await?;
         let mut table = tref.clone().lock_owned().await;
-        self.sync(&mut table).await?;
+        table.cluster.last_used = Some(Instant::now());
+        self.sync(&tref, &mut table).await?;
         Ok(OpenTable { tref, table })
     }
 
-    /// Reads events other server instances appended (shared PostgreSQL).
+    /// The table `id` found and locked for a change (a move): as this
+    /// instance knows it, read again only when it may lag (notifications
+    /// not arriving, a commit of unknown outcome). The commit checks that
+    /// nothing was stored meanwhile.
     ///
     /// # Errors
-    /// Database errors.
-    pub async fn sync(&self, t: &mut Table) -> Result<bool, TableError> {
-        if !self.db.shared() {
+    /// As [`App::open`].
+    pub async fn open_for_change(self: &Arc<Self>, id: &str) -> Result<OpenTable, TableError> {
+        let tref = self.table(id).await?;
+        let mut table = tref.clone().lock_owned().await;
+        table.cluster.last_used = Some(Instant::now());
+        if self.may_lag(&table) {
+            self.sync(&tref, &mut table).await?;
+        }
+        Ok(OpenTable { tref, table })
+    }
+
+    /// Whether table `t` may lag the database: a commit of unknown outcome,
+    /// or (PostgreSQL) notifications not arriving.
+    fn may_lag(&self, t: &Table) -> bool {
+        t.cluster.stale || (self.db.shared() && !self.cluster.listening.load(Ordering::Relaxed))
+    }
+
+    /// Reads the events appended since this instance last did (other
+    /// instances on a shared PostgreSQL; on SQLite only after a commit of
+    /// unknown outcome) and applies them; whether any came.
+    ///
+    /// # Errors
+    /// Database errors; a stored event that does not replay.
+    pub async fn sync(
+        self: &Arc<Self>,
+        tref: &TableRef,
+        t: &mut Table,
+    ) -> Result<bool, TableError> {
+        if !self.db.shared() && !t.cluster.stale {
             return Ok(false);
         }
-        let evs = self.db.events_since(&t.core.id, t.core.next_seq).await?;
-        let changed = !evs.is_empty();
-        for (seq, data) in &evs {
-            apply_stored(&mut t.core, *seq, data)?;
+        let c = self.db.catch_up(&t.core.id, t.core.next_seq).await?;
+        t.cluster.stale = false;
+        if c.events.is_empty() {
+            return Ok(false);
         }
-        if changed {
-            t.reset_deadline();
-            t.broadcast_views();
+        for (seq, data) in &c.events {
+            if let Err(e) = apply_stored(&mut t.core, *seq, data) {
+                t.cluster.stale = true;
+                return Err(e);
+            }
         }
-        Ok(changed)
+        self.after_change_elsewhere(tref, t, c.clock_ms);
+        Ok(true)
+    }
+
+    /// After events committed elsewhere were applied: the shared turn
+    /// clock, everyone's views, the bots.
+    fn after_change_elsewhere(
+        self: &Arc<Self>,
+        tref: &TableRef,
+        t: &mut Table,
+        clock_ms: Option<i64>,
+    ) {
+        if clock_ms.is_some_and(|c| c != t.cluster.clock_ms) || t.deadline.is_none() {
+            set_clock(t, clock_ms);
+        }
+        t.broadcast_views();
+        kick_bots(self, tref, t);
+    }
+
+    /// Brings every table in memory up to date (after the notification
+    /// listener reconnected: notes sent meanwhile were lost): one query per
+    /// 500 tables finds those that changed; they, and the chat of the
+    /// tables someone watches, are read again.
+    pub async fn catch_up_all(self: &Arc<Self>) {
+        let ids = self.table_ids();
+        if ids.is_empty() {
+            return;
+        }
+        let stored = match self.db.next_seqs(&ids).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("cannot catch up after reconnecting: {e}");
+                for tref in self.all_tables() {
+                    tref.lock().await.cluster.stale = true;
+                }
+                return;
+            }
+        };
+        let mut behind = 0usize;
+        for (id, next, _) in stored {
+            let Some(tref) = self.cached(&id) else {
+                continue;
+            };
+            let mut t = tref.lock().await;
+            if next > t.core.next_seq {
+                behind += 1;
+                if let Err(e) = self.sync(&tref, &mut t).await {
+                    tracing::warn!(table = %id, "cannot catch up: {e}");
+                    t.cluster.stale = true;
+                }
+            }
+            if !t.subs.is_empty() {
+                self.catch_up_chat(&mut t).await;
+            }
+        }
+        if behind > 0 {
+            tracing::info!(tables = behind, "caught up tables changed elsewhere");
+        }
+    }
+
+    /// Reads and shows the chat lines of `t` this instance has not shown.
+    async fn catch_up_chat(&self, t: &mut Table) {
+        match self.db.chat_since(&t.core.id, t.cluster.chat_next).await {
+            Ok(lines) => {
+                for (seq, line) in lines {
+                    if seq >= t.cluster.chat_next {
+                        t.cluster.chat_next = seq + 1;
+                        if let Ok(v) = serde_json::from_str::<Value>(&line) {
+                            deliver_chat(t, v);
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(table = %t.core.id, "cannot read the chat: {e}"),
+        }
+    }
+
+    /// Applies a notification of another instance (or of this one, which
+    /// it already applied) to the table in memory; a table not in memory
+    /// is left alone, unless this instance owns it and it changed (its
+    /// bots may have to move).
+    pub async fn apply_note(self: &Arc<Self>, note: Note) {
+        let id = match note.table() {
+            Some(id) => id.to_string(),
+            None => {
+                if let Note::Gone { instance } = &note {
+                    for tref in self.all_tables() {
+                        let mut t = tref.lock().await;
+                        if t.cluster.drop_instance(instance) {
+                            t.broadcast_views();
+                        }
+                    }
+                }
+                return;
+            }
+        };
+        let Some(tref) = self.cached(&id) else {
+            if matches!(note, Note::Events { .. }) && self.cluster.owns(&id) {
+                if let Err(e) = self.table(&id).await {
+                    tracing::warn!(table = %id, "cannot load an owned table that changed: {e}");
+                }
+            } else {
+                self.cluster.notes.not_here.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(table = %id, "notification about a table not in memory here: ignored");
+            }
+            return;
+        };
+        let mut t = tref.lock().await;
+        match note {
+            Note::Events {
+                first,
+                last,
+                at_ms,
+                data,
+                ..
+            } => {
+                if t.core.next_seq > last {
+                    return; // applied already (this instance's own change, or read)
+                }
+                if t.core.next_seq == first && !data.is_empty() {
+                    for (i, d) in data.iter().enumerate() {
+                        if let Err(e) = apply_stored(&mut t.core, first + i as i64, d) {
+                            tracing::warn!(table = %id, "notified event does not apply: {e}");
+                            t.cluster.stale = true;
+                            break;
+                        }
+                    }
+                    if !t.cluster.stale {
+                        self.after_change_elsewhere(&tref, &mut t, Some(at_ms));
+                        return;
+                    }
+                }
+                // notes were lost, or the events did not fit: read them
+                if let Err(e) = self.sync(&tref, &mut t).await {
+                    tracing::warn!(table = %id, "cannot catch up: {e}");
+                    t.cluster.stale = true;
+                }
+            }
+            Note::TimedOut { next_seq, .. } => {
+                // (a timeout is now a stored move; an older instance's
+                // note says the table changed at most)
+                if t.core.next_seq < next_seq {
+                    if let Err(e) = self.sync(&tref, &mut t).await {
+                        tracing::warn!(table = %id, "cannot catch up: {e}");
+                    }
+                }
+            }
+            Note::Chat { seq, line, .. } => {
+                if seq < t.cluster.chat_next {
+                    return;
+                }
+                match line.and_then(|l| serde_json::from_str::<Value>(&l).ok()) {
+                    Some(v) if seq == t.cluster.chat_next => {
+                        t.cluster.chat_next = seq + 1;
+                        deliver_chat(&mut t, v);
+                    }
+                    _ => self.catch_up_chat(&mut t).await,
+                }
+            }
+            Note::Presence {
+                instance,
+                seat,
+                conns,
+                version,
+                ..
+            } => {
+                if instance != self.cluster.me
+                    && t.cluster.set_remote(&instance, seat, conns, version)
+                {
+                    t.broadcast_views();
+                }
+            }
+            Note::Gone { .. } => {}
+        }
+    }
+
+    /// After another instance took this one for dead (and its tables
+    /// over): this instance runs the bots and clocks of no table but
+    /// those the database says it owns.
+    pub async fn lost_ownership(self: &Arc<Self>) {
+        let owned = match self.db.owned_by(&self.cluster.me).await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::warn!("cannot read which tables this instance owns: {e}");
+                vec![]
+            }
+        };
+        self.cluster.set_owned(owned);
+        for tref in self.all_tables() {
+            let mut t = tref.lock().await;
+            t.cluster.owned = self.cluster.owns(&t.core.id);
+        }
+    }
+
+    /// A table in memory that this instance has just taken over: its bots
+    /// go on (its clock runs from the shared start of the turn).
+    pub async fn resume_owned(self: &Arc<Self>, tref: &TableRef, t: &mut Table) {
+        if let Err(e) = self.sync(tref, t).await {
+            tracing::warn!(table = %t.core.id, "cannot catch up a table taken over: {e}");
+            t.cluster.stale = true;
+        }
+        kick_bots(self, tref, t);
     }
 
     /// Creates a table of `spec` from its first `events` (the host's seat
     /// and any bots), starting its game at once when every seat is filled;
-    /// returns its id once it is stored.
+    /// returns its id once it is stored. This instance owns it.
     ///
     /// # Errors
     /// The first event's refusal, or a database error.
@@ -218,17 +574,25 @@ impl App {
         }
         let spec_text =
             serde_json::to_string(&spec).map_err(|e| TableError::Invalid(e.to_string()))?;
+        let shared = self.db.shared();
         self.db
             .create_table(
                 &id,
                 &spec_text,
                 core.status.name(),
                 spec.created_ms,
-                &event_texts(&events),
+                &event_texts(&events)?,
+                shared.then_some(self.cluster.me.as_str()),
             )
             .await?;
+        if shared {
+            self.cluster.add_owned(&id);
+        }
         let mut table = Table::new(core);
-        table.reset_deadline();
+        table.cluster.owned = true;
+        table.cluster.chat_next = 1;
+        table.cluster.last_used = Some(Instant::now());
+        set_clock(&mut table, Some(spec.created_ms));
         let tref = Arc::new(Mutex::new(table));
         if let Ok(mut m) = self.tables.lock() {
             m.insert(id.clone(), tref.clone());
@@ -240,12 +604,60 @@ impl App {
         tracing::info!(table = %id, "table created");
         Ok(id)
     }
+
+    /// Lets tables that nobody watches leave memory (no WebSocket, no
+    /// request holding them, no bot to move, no turn clock running,
+    /// unused for [`ClusterConfig::idle_unload`]); they are read again when
+    /// needed. Returns how many left.
+    pub fn unload_idle(&self) -> usize {
+        let idle = self.cluster.cfg.idle_unload;
+        let Ok(mut map) = self.tables.lock() else {
+            return 0;
+        };
+        let before = map.len();
+        map.retain(|_, tref| {
+            if Arc::strong_count(tref) > 1 {
+                return true; // a request, a connection or a task holds it
+            }
+            let Ok(t) = tref.try_lock() else {
+                return true;
+            };
+            let bot_to_move = t
+                .core
+                .to_act()
+                .and_then(|s| t.core.seats.get(s.index()))
+                .is_some_and(|s| s.kind == SeatKind::Bot);
+            !t.subs.is_empty()
+                || t.bot_running
+                || bot_to_move
+                || t.deadline.is_some()
+                || t.cluster.stale
+                || t.cluster.last_used.is_none_or(|u| u.elapsed() < idle)
+        });
+        before - map.len()
+    }
 }
 
-fn event_texts(events: &[Event]) -> Vec<String> {
+/// Sets the turn clock of `t` from the shared start of the turn
+/// (`clock_ms`, when the change that restarted it was committed, here or
+/// at another instance; now when unknown).
+fn set_clock(t: &mut Table, clock_ms: Option<i64>) {
+    let clock = clock_ms.unwrap_or_else(now_ms);
+    t.cluster.clock_ms = clock;
+    t.reset_deadline_from(clock);
+}
+
+/// The events as stored (JSON text).
+///
+/// # Errors
+/// An event that cannot be written (never for events the core built).
+fn event_texts(events: &[Event]) -> Result<Vec<String>, TableError> {
     events
         .iter()
-        .map(|e| serde_json::to_string(e).unwrap_or_default())
+        .map(|e| {
+            serde_json::to_string(e)
+                .map_err(|err| TableError::Internal(format!("an event cannot be stored: {err}")))
+        })
         .collect()
 }
 
@@ -265,20 +677,26 @@ fn apply_stored(core: &mut Core, seq: i64, data: &str) -> Result<(), TableError>
 }
 
 /// Applies `events` to a copy of the table's core (starting the game when
-/// every seat is filled), appends them to the database, and only once that
-/// has committed keeps the new state, broadcasts the views and wakes the
-/// bots. Nothing changes on error.
+/// every seat is filled) and appends them to the database at the table's
+/// next event number; only once that has committed keeps the new state,
+/// broadcasts the views and wakes the bots. Nothing changes on error.
 ///
 /// # Errors
-/// The first event's refusal, or a database error
-/// ([`TableError::Conflict`] when another server wrote first).
+/// The first event's refusal, or a database error:
+/// [`TableError::Conflict`] when another writer (a server instance)
+/// stored a change first — the table is then brought up to date, so a
+/// caller may check again and retry; [`TableError::Unavailable`] when the
+/// database cannot be reached (the table is read again before its next
+/// change, since the commit may or may not have happened).
 pub async fn commit(
     app: &Arc<App>,
     tref: &TableRef,
     t: &mut Table,
     mut events: Vec<Event>,
 ) -> Result<(), TableError> {
-    app.sync(t).await?;
+    if app.may_lag(t) {
+        app.sync(tref, t).await?;
+    }
     let mut core = t.core.clone();
     let first = core.next_seq;
     let moves_before = (core.game_no, core.moves);
@@ -291,36 +709,60 @@ pub async fn commit(
         core.apply(&e)?;
         events.push(e);
     }
-    match app
-        .db
-        .append(&core.id, first, &event_texts(&events), core.status.name())
-        .await
-    {
+    let moved = (core.game_no, core.moves) != moves_before;
+    let restart_clock = moved || t.deadline.is_none();
+    let clock_ms = if restart_clock {
+        now_ms()
+    } else {
+        t.cluster.clock_ms
+    };
+    let texts = event_texts(&events)?;
+    let append = Append {
+        id: &core.id,
+        first_seq: first,
+        events: &texts,
+        status: core.status.name(),
+        clock_ms,
+        timed_out: 0,
+    };
+    match app.db.append(&append).await {
         Ok(()) => {}
         Err(DbError::Conflict) => {
-            app.sync(t).await?;
+            app.sync(tref, t).await?;
             return Err(DbError::Conflict.into());
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            t.cluster.stale = true;
+            return Err(e.into());
+        }
     }
     t.core = core;
-    if (t.core.game_no, t.core.moves) != moves_before || t.deadline.is_none() {
-        t.reset_deadline();
+    t.cluster.clock_ms = clock_ms;
+    if restart_clock {
+        t.reset_deadline_from(clock_ms);
     }
     t.broadcast_views();
     kick_bots(app, tref, t);
     Ok(())
 }
 
+/// How many times a move is checked again after losing a race to a change
+/// that was not a move (a seat taken, a bot, …).
+const MOVE_RETRIES: usize = 4;
+
 /// Checks and plays a move for `seat` (shared by HTTP and WebSocket): the
 /// game must be on, `move_number` the table's, the move an object for
-/// this seat (its `seat` may be left out).
+/// this seat (its `seat` may be left out). The checks are made against
+/// the latest stored state: when another change was stored first the
+/// table catches up and the move is checked again.
 ///
 /// # Errors
-/// [`TableError::Conflict`] for a stale or early `move_number`, a move for
-/// another seat or not this seat's turn; [`TableError::Malformed`] for a
-/// move that cannot be read; [`TableError::Illegal`] for one the rules
-/// refuse (both with the engine's code).
+/// [`TableError::Stale`] (409, with the table's `move_number`) for a stale
+/// or early `move_number` — also after losing a race to another move —,
+/// a game not being played (over, or not started) or not this seat's
+/// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Malformed`] for a move
+/// that cannot be read; [`TableError::Illegal`] for one the rules refuse
+/// (both with the engine's code).
 pub async fn play_move(
     app: &Arc<App>,
     tref: &TableRef,
@@ -329,25 +771,13 @@ pub async fn play_move(
     move_number: u32,
     mut mv: Value,
 ) -> Result<(), TableError> {
-    app.sync(t).await?;
-    if t.core.status != Status::Playing {
-        return Err(TableError::conflict(format!(
-            "the game is not being played (table is {})",
-            t.core.status.name()
-        )));
+    // a move for a position this instance has not seen yet (made at
+    // another instance, its notification still on the way) is checked
+    // after catching up
+    if app.may_lag(t) || check_move_number(t, move_number).is_err() {
+        app.sync(tref, t).await?;
     }
-    if move_number > t.core.moves {
-        return Err(TableError::conflict(format!(
-            "move_number {move_number} is ahead of the game (at move_number {})",
-            t.core.moves
-        )));
-    }
-    if move_number < t.core.moves {
-        return Err(TableError::conflict(format!(
-            "stale move_number {move_number}: the game is at move_number {}",
-            t.core.moves
-        )));
-    }
+    check_move_number(t, move_number)?;
     let kind = sequence_common::json::kind_of(&mv);
     let o = mv.as_object_mut().ok_or_else(|| TableError::Malformed {
         code: sequence_common::NotationError::NotAnObject.code(),
@@ -373,7 +803,73 @@ pub async fn play_move(
             })
         }
     }
-    commit(app, tref, t, vec![Event::Move { mv }]).await
+    for _ in 0..MOVE_RETRIES {
+        check_move_number(t, move_number)?;
+        let before = t.core.next_seq;
+        match commit(app, tref, t, vec![Event::Move { mv: mv.clone() }]).await {
+            Ok(()) => return Ok(()),
+            // another change was stored first; the table caught up: check again
+            Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
+            // refused by the rules or not this seat's turn: when another
+            // instance may have changed the table meanwhile, the refusal
+            // stands only if the table is still where it was
+            Err(e @ (TableError::Conflict(_) | TableError::Illegal { .. }))
+                if app.db.shared() && app.sync(tref, t).await? =>
+            {
+                tracing::debug!("a move refused on a table that changed elsewhere: {e}");
+                continue;
+            }
+            // not this seat's turn (the engine's core refused it)
+            Err(TableError::Conflict(m)) => return Err(stale(t, &m)),
+            Err(e) => return Err(e),
+        }
+    }
+    check_move_number(t, move_number)?;
+    Err(stale(
+        t,
+        "the table kept changing while the move was being stored; retry",
+    ))
+}
+
+/// A [`TableError::Stale`] with the table's `move_number`.
+fn stale(t: &Table, message: &str) -> TableError {
+    TableError::Stale {
+        message: message.to_string(),
+        move_number: t.core.moves,
+    }
+}
+
+/// Refuses a move when the game is not on, `move_number` is not the
+/// table's, or it is not the seat's turn.
+fn check_move_number(t: &Table, move_number: u32) -> Result<(), TableError> {
+    if t.core.status != Status::Playing {
+        return Err(stale(
+            t,
+            &format!(
+                "the game is not being played (table is {})",
+                t.core.status.name()
+            ),
+        ));
+    }
+    if move_number > t.core.moves {
+        return Err(stale(
+            t,
+            &format!(
+                "move_number {move_number} is ahead of the game (at move_number {})",
+                t.core.moves
+            ),
+        ));
+    }
+    if move_number < t.core.moves {
+        return Err(stale(
+            t,
+            &format!(
+                "stale move_number {move_number}: the game is at move_number {}",
+                t.core.moves
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A JSON value of a request for a message: `the string "0"`, `-1`,
@@ -427,9 +923,13 @@ fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -> Option<Bo
 }
 
 /// The move a bot must make at `t` now, if a bot is to move (a bot's
-/// seat, or a person's marked away); else marks the bot task stopped.
+/// seat, or a person's marked away) and this instance runs the table's
+/// bots; else marks the bot task stopped.
 fn next_bot_job(t: &mut Table) -> Option<BotJob> {
     let job = (|| {
+        if !t.cluster.owned {
+            return None;
+        }
         let c = &t.core;
         let seat = c.to_act()?;
         if !c.bot_plays(seat) {
@@ -444,9 +944,10 @@ fn next_bot_job(t: &mut Table) -> Option<BotJob> {
     job
 }
 
-/// Starts the bot task of a table if a bot is to move and none runs.
+/// Starts the bot task of a table if a bot is to move, this instance runs
+/// the table's bots (it owns the table) and no task runs.
 pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
-    if t.bot_running {
+    if t.bot_running || !t.cluster.owned || app.cluster.stopped() {
         return;
     }
     let Some(seat) = t.core.to_act() else { return };
@@ -459,16 +960,28 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
 
 /// The bot task: while a bot is to move, waits the bot delay, computes its
 /// move on a blocking thread (without the table's lock) and commits it.
+/// It ends when the table has no bot to move, this instance no longer
+/// owns the table, or the server stops; a database that cannot be reached
+/// is waited for.
 async fn run_bots(app: Arc<App>, tref: TableRef) {
+    let mut backoff = Duration::from_millis(250);
     loop {
         if !app.cfg.bot_delay.is_zero() {
             tokio::time::sleep(app.cfg.bot_delay).await;
+        }
+        if app.cluster.stopped() {
+            tref.lock().await.bot_running = false;
+            return;
         }
         let Some(job) = next_bot_job(&mut *tref.lock().await) else {
             return;
         };
         let chosen = tokio::task::spawn_blocking(job.choose).await.ok().flatten();
         let mut t = tref.lock().await;
+        if app.cluster.stopped() || !t.cluster.owned {
+            t.bot_running = false;
+            return;
+        }
         if (t.core.game_no, t.core.moves) != (job.game_no, job.moves) {
             continue;
         }
@@ -481,31 +994,48 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
             t.bot_running = false;
             return;
         };
-        t.bot_running = false; // commit may restart us; we loop only on a conflict
+        t.bot_running = false; // commit may restart us; we loop only on a conflict or an outage
         let event = match job.auto {
             None => Event::Move { mv },
             Some(auto) => Event::Auto { mv, auto },
         };
         match commit(&app, &tref, &mut t, vec![event]).await {
             Ok(()) => return,
+            Err(e) if e.is_conflict() => {
+                tracing::debug!("bot move at table {} lost a race: {e}", t.core.id);
+                t.bot_running = true;
+                continue;
+            }
+            Err(TableError::Unavailable(_)) => {
+                tracing::warn!(
+                    "bot move at table {}: the database cannot be reached; retrying",
+                    t.core.id
+                );
+                t.bot_running = true;
+                drop(t);
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(2));
+                continue;
+            }
             Err(e) => {
                 tracing::warn!("bot move at table {} refused: {e}", t.core.id);
-                if matches!(e, TableError::Conflict(_)) {
-                    t.bot_running = true;
-                    continue;
-                }
                 return;
             }
         }
     }
 }
 
-/// Plays for seats whose time ran out (called five times a second): see
-/// [`run_out`].
+/// Plays for seats whose time ran out (called five times a second) at the
+/// tables whose clock this instance runs (it owns them): see [`run_out`].
+/// The move is stored like any other, so every instance shows it and it
+/// is stored once.
 pub async fn check_timers(app: &Arc<App>) {
     let now = std::time::Instant::now();
     for tref in app.all_tables() {
         let Ok(mut t) = tref.try_lock() else { continue };
+        if !t.cluster.owned {
+            continue;
+        }
         if let Some((at, _, moves)) = t.deadline {
             if at <= now && moves == t.core.moves {
                 t.deadline = None;
@@ -572,11 +1102,46 @@ pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
 /// Adds a chat line of `seat` (already cleaned) to the table and sends it
 /// to everyone; the last 50 lines are kept for newcomers.
 pub fn chat(t: &mut Table, seat: u8, text: String) {
+    let line = chat_line(t, seat, text);
+    deliver_chat(t, line);
+}
+
+/// The chat message of `seat` saying `text`.
+fn chat_line(t: &Table, seat: u8, text: String) -> Value {
     let name = t.core.seats.get(seat as usize).and_then(|s| s.name.clone());
-    let line = json!({"type": "chat", "seat": seat, "name": name, "text": text, "at": now_ms()});
+    json!({"type": "chat", "seat": seat, "name": name, "text": text, "at": now_ms()})
+}
+
+/// Shows a chat line: kept for newcomers (the last 50) and sent to every
+/// connection.
+fn deliver_chat(t: &mut Table, line: Value) {
     t.chat.push_back(line.clone());
     while t.chat.len() > 50 {
         t.chat.pop_front();
     }
     t.broadcast(&line);
+}
+
+/// Posts a chat line of `seat` (already cleaned): stored (the last 50 of
+/// a table are kept), then shown. With PostgreSQL every instance shows it
+/// when the notification comes, so that all show the lines of a table in
+/// one order.
+///
+/// # Errors
+/// A database error.
+pub async fn post_chat(
+    app: &Arc<App>,
+    tref: &TableRef,
+    seat: u8,
+    text: String,
+) -> Result<(), TableError> {
+    let mut t = tref.lock().await;
+    let line = chat_line(&t, seat, text);
+    let seq = app.db.add_chat(&t.core.id, &line.to_string()).await?;
+    let listening = app.cluster.listening.load(Ordering::Relaxed);
+    if !app.db.shared() || (!listening && seq == t.cluster.chat_next) {
+        t.cluster.chat_next = seq + 1;
+        deliver_chat(&mut t, line);
+    }
+    Ok(())
 }

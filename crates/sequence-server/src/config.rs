@@ -31,3 +31,35 @@ impl Default for ServerConfig {
         }
     }
 }
+
+/// Settings of running several instances on one PostgreSQL database
+/// (docs/deploy.md), and of the memory a server keeps.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// How often an instance renews its lease (its heartbeat).
+    pub heartbeat: Duration,
+    /// How old a heartbeat may be before other instances take the
+    /// instance for dead and take its tables over.
+    pub lease: Duration,
+    /// Connections to PostgreSQL per instance.
+    pub pool_size: u32,
+    /// How long a request waits for a database connection before it is
+    /// answered 503.
+    pub db_wait: Duration,
+    /// A table nobody watches (no WebSocket, no bot to move, no turn
+    /// clock running) leaves memory after this long unused; it is read
+    /// again from the database when needed.
+    pub idle_unload: Duration,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig {
+            heartbeat: Duration::from_secs(1),
+            lease: Duration::from_secs(3),
+            pool_size: 16,
+            db_wait: Duration::from_secs(5),
+            idle_unload: Duration::from_secs(120),
+        }
+    }
+}

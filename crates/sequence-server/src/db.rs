@@ -2,23 +2,52 @@
 //! default `sequence.db`) or PostgreSQL (`postgres://…`), through sqlx's
 //! `Any` driver with runtime queries.
 //!
-//! Two tables:
-//! * `game_tables(id, spec, status, created_ms)`: one row per table; `spec`
-//!   is the JSON the table was created with (no secrets), `status` is
-//!   `waiting`, `playing` or `over` (for listing open tables).
+//! Tables:
+//! * `game_tables(id, spec, status, created_ms, next_seq, owner,
+//!   clock_ms, timed_out, chat_seq)`: one row per table; `spec` is the
+//!   JSON the table was created with (no secrets), `status` is `waiting`,
+//!   `playing` or `over` (for listing open tables), `next_seq` the next
+//!   event's number, `owner` the server instance that runs the table's bots
+//!   and turn clock, `clock_ms` when the turn clock last restarted,
+//!   `timed_out` the seats whose turn timer ran out (one bit each).
 //! * `events(table_id, seq, data)`: every accepted change (seat taken, bot,
 //!   leave, game start with its seed, move, rematch), `seq` 0, 1, 2, … per
-//!   table. The primary key `(table_id, seq)` makes two server instances
-//!   sharing one PostgreSQL database refuse each other's stale writes.
+//!   table. The primary key `(table_id, seq)` decides every race: an
+//!   append names the `seq` it was checked against, and of two appends of
+//!   the same `seq` (two server instances, one PostgreSQL database) exactly
+//!   one commits; the other gets [`DbError::Conflict`].
+//! * `instances(id, pid, host, started_ms, heartbeat_ms)`: the running
+//!   server instances and their last heartbeat (table ownership).
+//! * `chat(table_id, seq, line)`: the last chat lines of each table
+//!   (PostgreSQL: shared by every instance, in one order).
+//! * `presence(table_id, instance, seat, conns)`: WebSockets per seat held
+//!   by each instance (PostgreSQL), so every instance shows who is
+//!   connected.
 //!
-//! A change is acknowledged only after its transaction has committed.
+//! A change is acknowledged only after its transaction has committed. On
+//! PostgreSQL each commit also sends a notification on [`CHANNEL`] (see
+//! [`crate::cluster`] for the payloads) so that other instances push it
+//! without polling. An SQLite file serves one instance: a second one is
+//! refused at start.
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long opening the database may take before `serve` gives up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The PostgreSQL notification channel of table changes.
+pub const CHANNEL: &str = "sequence_changes";
+
+/// The longest notification payload sent with the events in it; a longer
+/// change is announced by its numbers only and read from the database.
+/// (PostgreSQL takes at most 8000 bytes.)
+pub const MAX_PAYLOAD: usize = 7000;
+
+/// Chat lines kept per table.
+pub const CHAT_KEPT: i64 = 50;
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +71,10 @@ pub enum DbError {
          not an empty name"
     )]
     NoName,
+    /// The database cannot be reached now (restarting, connection lost,
+    /// every connection busy): the request may be retried shortly.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
     /// Anything else the database reported.
     #[error("database error: {0}")]
     Other(sqlx::Error),
@@ -49,24 +82,129 @@ pub enum DbError {
 
 impl From<sqlx::Error> for DbError {
     fn from(e: sqlx::Error) -> DbError {
-        DbError::Other(e)
+        if is_unavailable(&e) {
+            DbError::Unavailable(e.to_string())
+        } else {
+            DbError::Other(e)
+        }
+    }
+}
+
+/// Whether `e` says the database cannot be reached now (rather than that a
+/// query was wrong): network errors, a pool with no free connection in
+/// time, PostgreSQL shutting down or starting up (SQLSTATE 57P01–57P03),
+/// connection errors (class 08), too many connections (53300), SQLite busy
+/// or locked.
+pub fn is_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(d) => {
+            let code = d.code().map(|c| c.to_string()).unwrap_or_default();
+            // 55000: the database does not accept connections now
+            // (ALLOW_CONNECTIONS false, as while being maintained)
+            code.starts_with("08")
+                || code.starts_with("57P0")
+                || code == "55000"
+                || code == "53300"
+                || code == "5"
+                || code == "6"
+                || code == "517"
+        }
+        _ => false,
+    }
+}
+
+/// Settings of the connection pool.
+#[derive(Debug, Clone)]
+pub struct DbOptions {
+    /// Connections to PostgreSQL (SQLite always uses one writer).
+    pub pool_size: u32,
+    /// How long a request waits for a connection before it is answered 503.
+    pub acquire_timeout: Duration,
+}
+
+impl Default for DbOptions {
+    fn default() -> Self {
+        DbOptions {
+            pool_size: 16,
+            acquire_timeout: Duration::from_secs(5),
+        }
     }
 }
 
 /// Handle to the database (cheap to clone).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
-    shared: bool,
+    pg: bool,
+    /// The URL, for the notification listener (holds the password: never
+    /// shown).
+    url: Arc<str>,
+    /// SQLite: the lock that keeps a second instance off the file.
+    lock: Arc<std::sync::Mutex<Option<std::fs::File>>>,
 }
 
-/// One stored table: its spec JSON and its events in order.
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("postgres", &self.pg)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One stored table: its spec JSON, its events in order and its shared
+/// state.
 #[derive(Debug, Clone)]
 pub struct StoredTable {
     /// The creation spec (JSON text).
     pub spec: String,
     /// `(seq, event JSON)` in `seq` order.
     pub events: Vec<(i64, String)>,
+    /// The instance that runs its bots and clock, if any.
+    pub owner: Option<String>,
+    /// When its turn clock last restarted (Unix ms), if known.
+    pub clock_ms: Option<i64>,
+    /// Seats whose turn timer ran out, one bit each.
+    pub timed_out: u64,
+}
+
+/// An append of events to a table ([`Db::append`]).
+#[derive(Debug, Clone)]
+pub struct Append<'a> {
+    /// The table.
+    pub id: &'a str,
+    /// The `seq` of the first event: the table's next one as the change
+    /// was checked against it.
+    pub first_seq: i64,
+    /// The events (JSON), in order.
+    pub events: &'a [String],
+    /// The table's status after them.
+    pub status: &'a str,
+    /// When the turn clock was last restarted (Unix ms): the commit time
+    /// of this change or an earlier one, for every instance's turn clock.
+    pub clock_ms: i64,
+    /// Seats whose turn timer has run out after the change.
+    pub timed_out: u64,
+}
+
+/// A table's number of events and timed-out seats as stored (for
+/// catching up in bulk).
+pub type NextSeq = (String, i64, u64);
+
+/// What [`Db::catch_up`] read: new events and the table's shared state.
+#[derive(Debug, Clone, Default)]
+pub struct CatchUp {
+    /// `(seq, event JSON)` in order.
+    pub events: Vec<(i64, String)>,
+    /// When the turn clock last restarted (Unix ms), if known.
+    pub clock_ms: Option<i64>,
+    /// Seats whose turn timer ran out, one bit each.
+    pub timed_out: u64,
 }
 
 /// Whether `spec` is a PostgreSQL URL.
@@ -167,11 +305,50 @@ async fn sqlite_setup(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
+/// `($1, $2, $3), ($1, $4, $5), …`: the values of a multi-row insert of
+/// `n` events of one table (`$1` the table id).
+fn event_rows(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("($1, ${}, ${})", 2 + 2 * i, 3 + 2 * i))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The notification of an append: `e ID FIRST LAST CLOCK TIMED_OUT` and the
+/// events one per line, or the first line alone when they would not fit.
+pub fn events_payload(a: &Append<'_>) -> String {
+    let last = a.first_seq + a.events.len() as i64 - 1;
+    let head = format!(
+        "e {} {} {} {} {}",
+        a.id, a.first_seq, last, a.clock_ms, a.timed_out
+    );
+    let size = head.len() + a.events.iter().map(|e| e.len() + 1).sum::<usize>();
+    if size > MAX_PAYLOAD || a.events.iter().any(|e| e.contains('\n')) {
+        return head;
+    }
+    let mut p = head;
+    for e in a.events {
+        p.push('\n');
+        p.push_str(e);
+    }
+    p
+}
+
 impl Db {
+    /// Opens (creating if needed) the database with the default pool
+    /// ([`Db::open_with`]).
+    ///
+    /// # Errors
+    /// As [`Db::open_with`].
+    pub async fn open(spec: &str) -> Result<Db, DbError> {
+        Db::open_with(spec, &DbOptions::default()).await
+    }
+
     /// Opens (creating if needed) the database: a `postgres://` or
     /// `postgresql://` URL, a `sqlite:` URL, or else a path to an SQLite
     /// file, which is put in WAL mode (`synchronous=NORMAL`: a committed
-    /// move survives the process being killed).
+    /// move survives the process being killed) and locked for this process
+    /// (SQLite serves one instance).
     ///
     /// One connection is made first, so that a wrong path or host fails
     /// within [`CONNECT_TIMEOUT`] with its cause instead of the pool
@@ -179,9 +356,10 @@ impl Db {
     ///
     /// # Errors
     /// [`DbError::Open`] naming the file or host and the cause (not a
-    /// database, a directory, connection refused, no answer), or the
-    /// database error of creating the schema.
-    pub async fn open(spec: &str) -> Result<Db, DbError> {
+    /// database, a directory, connection refused, no answer, an SQLite file
+    /// another instance serves), or the database error of creating the
+    /// schema.
+    pub async fn open_with(spec: &str, opts: &DbOptions) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let pg = is_postgres(spec);
         if spec.trim().is_empty() || (!pg && sqlite_path(spec).trim().is_empty()) {
@@ -217,51 +395,126 @@ impl Db {
             Ok(Err(e)) => return Err(fail(cause_of(&e, spec))),
             Ok(Ok(())) => {}
         }
-        let opts = AnyPoolOptions::new()
-            .max_connections(if pg { 16 } else { 1 }) // SQLite: one writer, queued in the pool rather than in SQLite's busy handler
-            .acquire_timeout(Duration::from_secs(30));
-        let opts = if pg {
-            opts
+        let lock = if pg {
+            None
         } else {
-            opts.after_connect(|conn, _| Box::pin(sqlite_setup(conn)))
+            Some(lock_file(sqlite_path(spec)).map_err(fail)?)
         };
-        let pool = opts
+        let opts_pool = AnyPoolOptions::new()
+            .max_connections(if pg { opts.pool_size.max(2) } else { 1 }) // SQLite: one writer, queued in the pool rather than in SQLite's busy handler
+            .acquire_timeout(opts.acquire_timeout);
+        let opts_pool = if pg {
+            opts_pool
+        } else {
+            opts_pool.after_connect(|conn, _| Box::pin(sqlite_setup(conn)))
+        };
+        let pool = opts_pool
             .connect(&url)
             .await
             .map_err(|e| fail(cause_of(&e, spec)))?;
-        let db = Db { pool, shared: pg };
+        let db = Db {
+            pool,
+            pg,
+            url: url.into(),
+            lock: Arc::new(std::sync::Mutex::new(lock)),
+        };
         db.migrate().await?;
         Ok(db)
     }
 
     /// Whether other server instances may write to this database too
-    /// (PostgreSQL): tables are then re-read before each change.
+    /// (PostgreSQL): changes then travel between instances by
+    /// notification, and tables are re-read before answering.
     pub fn shared(&self) -> bool {
-        self.shared
+        self.pg
+    }
+
+    /// The URL (with its password: for the listener's connection only).
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Lets go of the SQLite file's lock (a server stopped in-process, so
+    /// that another may open the file).
+    pub fn unlock(&self) {
+        if let Ok(mut l) = self.lock.lock() {
+            l.take();
+        }
+    }
+
+    /// Closes every connection.
+    pub async fn close(&self) {
+        self.pool.close().await;
     }
 
     async fn migrate(&self) -> Result<(), DbError> {
-        self.pool
-            .execute(
-                "CREATE TABLE IF NOT EXISTS game_tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, \
-                 status TEXT NOT NULL, created_ms BIGINT NOT NULL)",
-            )
+        let mut tx = self.pool.begin().await?;
+        if self.pg {
+            // instances starting together: one creates the schema at a time
+            sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock(7311420161)) AS l")
+                .execute(&mut *tx)
+                .await?;
+        }
+        for stmt in [
+            "CREATE TABLE IF NOT EXISTS game_tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, \
+             status TEXT NOT NULL, created_ms BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, seq BIGINT NOT NULL, \
+             data TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
+            "CREATE INDEX IF NOT EXISTS game_tables_status ON game_tables (status, created_ms)",
+            "CREATE TABLE IF NOT EXISTS instances (id TEXT PRIMARY KEY, pid BIGINT NOT NULL, \
+             host TEXT NOT NULL, started_ms BIGINT NOT NULL, heartbeat_ms BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, seq BIGINT NOT NULL, \
+             line TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
+            "CREATE TABLE IF NOT EXISTS presence (table_id TEXT NOT NULL, instance TEXT NOT NULL, \
+             seat BIGINT NOT NULL, conns BIGINT NOT NULL, PRIMARY KEY (table_id, instance, seat))",
+            "CREATE INDEX IF NOT EXISTS presence_instance ON presence (instance)",
+        ] {
+            sqlx::query(stmt).execute(&mut *tx).await?;
+        }
+        for (col, ty) in [
+            ("next_seq", "BIGINT"),
+            ("owner", "TEXT"),
+            ("clock_ms", "BIGINT"),
+            ("timed_out", "BIGINT NOT NULL DEFAULT 0"),
+            ("chat_seq", "BIGINT NOT NULL DEFAULT 0"),
+        ] {
+            if self.pg {
+                sqlx::query(&format!(
+                    "ALTER TABLE game_tables ADD COLUMN IF NOT EXISTS {col} {ty}"
+                ))
+                .execute(&mut *tx)
+                .await?;
+            } else {
+                let n: i64 = sqlx::query(
+                    "SELECT COUNT(*) FROM pragma_table_info('game_tables') WHERE name = $1",
+                )
+                .bind(col)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get(0)?;
+                if n == 0 {
+                    sqlx::query(&format!("ALTER TABLE game_tables ADD COLUMN {col} {ty}"))
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+        }
+        // tables stored before next_seq was kept
+        sqlx::query(
+            "UPDATE game_tables SET next_seq = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events \
+             WHERE events.table_id = game_tables.id) WHERE next_seq IS NULL",
+        )
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("CREATE INDEX IF NOT EXISTS game_tables_owner ON game_tables (owner)")
+            .execute(&mut *tx)
             .await?;
-        self.pool
-            .execute(
-                "CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, seq BIGINT NOT NULL, \
-                 data TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
-            )
-            .await?;
-        self.pool
-            .execute(
-                "CREATE INDEX IF NOT EXISTS game_tables_status ON game_tables (status, created_ms)",
-            )
-            .await?;
+        tx.commit().await?;
         Ok(())
     }
 
-    /// Creates a table row and its first events in one transaction.
+    /// Creates a table row and its first events in one transaction; `owner`
+    /// runs its bots and clock.
     ///
     /// # Errors
     /// [`DbError::Conflict`] if the id exists, else the database error.
@@ -272,58 +525,81 @@ impl Db {
         status: &str,
         created_ms: i64,
         events: &[String],
+        owner: Option<&str>,
     ) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO game_tables (id, spec, status, created_ms) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO game_tables (id, spec, status, created_ms, next_seq, owner, clock_ms, \
+             timed_out, chat_seq) VALUES ($1, $2, $3, $4, $5, $6, $4, 0, 0)",
         )
         .bind(id)
         .bind(spec)
         .bind(status)
         .bind(created_ms)
+        .bind(events.len() as i64)
+        .bind(owner)
         .execute(&mut *tx)
         .await
         .map_err(conflict)?;
-        for (i, e) in events.iter().enumerate() {
-            sqlx::query("INSERT INTO events (table_id, seq, data) VALUES ($1, $2, $3)")
-                .bind(id)
-                .bind(i as i64)
-                .bind(e.as_str())
-                .execute(&mut *tx)
-                .await
-                .map_err(conflict)?;
+        if !events.is_empty() {
+            let sql = format!(
+                "INSERT INTO events (table_id, seq, data) VALUES {}",
+                event_rows(events.len())
+            );
+            let mut q = sqlx::query(&sql).bind(id);
+            for (i, e) in events.iter().enumerate() {
+                q = q.bind(i as i64).bind(e.as_str());
+            }
+            q.execute(&mut *tx).await.map_err(conflict)?;
         }
         tx.commit().await?;
         Ok(())
     }
 
-    /// Appends `events` to table `id` starting at `first_seq` and sets its
-    /// status, in one transaction that has committed when this returns.
+    /// Appends events to a table at `first_seq` and sets its status, commit
+    /// time and timed-out seats, in one transaction that has committed when
+    /// this returns; on PostgreSQL the transaction also notifies the other
+    /// instances ([`events_payload`]). Exactly one of two appends of the
+    /// same `seq` commits (the primary key decides, also between
+    /// instances).
     ///
     /// # Errors
-    /// [`DbError::Conflict`] when `first_seq` is already taken.
-    pub async fn append(
-        &self,
-        id: &str,
-        first_seq: i64,
-        events: &[String],
-        status: &str,
-    ) -> Result<(), DbError> {
-        let mut tx = self.pool.begin().await?;
-        for (i, e) in events.iter().enumerate() {
-            sqlx::query("INSERT INTO events (table_id, seq, data) VALUES ($1, $2, $3)")
-                .bind(id)
-                .bind(first_seq + i as i64)
-                .bind(e.as_str())
-                .execute(&mut *tx)
-                .await
-                .map_err(conflict)?;
+    /// [`DbError::Conflict`] when `first_seq` (or a later one) is already
+    /// taken: nothing was written. [`DbError::Unavailable`] when the
+    /// database cannot be reached; the change may then have been committed
+    /// or not (read the table again to know).
+    pub async fn append(&self, a: &Append<'_>) -> Result<(), DbError> {
+        if a.events.is_empty() {
+            return Ok(());
         }
-        sqlx::query("UPDATE game_tables SET status = $1 WHERE id = $2")
-            .bind(status)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let mut tx = self.pool.begin().await?;
+        let sql = format!(
+            "INSERT INTO events (table_id, seq, data) VALUES {} ON CONFLICT DO NOTHING",
+            event_rows(a.events.len())
+        );
+        let mut q = sqlx::query(&sql).bind(a.id);
+        for (i, e) in a.events.iter().enumerate() {
+            q = q.bind(a.first_seq + i as i64).bind(e.as_str());
+        }
+        let inserted = q.execute(&mut *tx).await?.rows_affected();
+        if inserted != a.events.len() as u64 {
+            tx.rollback().await?;
+            return Err(DbError::Conflict);
+        }
+        sqlx::query(
+            "UPDATE game_tables SET next_seq = $1, status = $2, clock_ms = $3, timed_out = $4 \
+             WHERE id = $5",
+        )
+        .bind(a.first_seq + a.events.len() as i64)
+        .bind(a.status)
+        .bind(a.clock_ms)
+        .bind(a.timed_out as i64)
+        .bind(a.id)
+        .execute(&mut *tx)
+        .await?;
+        if self.pg {
+            notify_in(&mut tx, &events_payload(a)).await?;
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -333,14 +609,24 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn load(&self, id: &str) -> Result<Option<StoredTable>, DbError> {
-        let row: Option<AnyRow> = sqlx::query("SELECT spec FROM game_tables WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row: Option<AnyRow> =
+            sqlx::query("SELECT spec, owner, clock_ms, timed_out FROM game_tables WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
         let Some(row) = row else { return Ok(None) };
         let spec: String = row.try_get(0)?;
+        let owner: Option<String> = row.try_get(1)?;
+        let clock_ms: Option<i64> = row.try_get(2)?;
+        let timed_out: i64 = row.try_get(3)?;
         let events = self.events_since(id, 0).await?;
-        Ok(Some(StoredTable { spec, events }))
+        Ok(Some(StoredTable {
+            spec,
+            events,
+            owner,
+            clock_ms,
+            timed_out: timed_out as u64,
+        }))
     }
 
     /// Events of table `id` with `seq >= from`, in order.
@@ -355,10 +641,64 @@ impl Db {
         .bind(from)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
+        Ok(rows
+            .iter()
             .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?)))
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(DbError::Other)
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    /// Events of table `id` with `seq >= from`, in order, with the table's
+    /// shared state after them (commit time of the last one, timed-out
+    /// seats; `None` when there are no such events), in one query.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn catch_up(&self, id: &str, from: i64) -> Result<CatchUp, DbError> {
+        let rows = sqlx::query(
+            "SELECT e.seq, e.data, g.clock_ms, g.timed_out FROM events e \
+             JOIN game_tables g ON g.id = e.table_id \
+             WHERE e.table_id = $1 AND e.seq >= $2 ORDER BY e.seq",
+        )
+        .bind(id)
+        .bind(from)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = CatchUp::default();
+        for r in &rows {
+            out.events
+                .push((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?));
+            out.clock_ms = r.try_get::<Option<i64>, _>(2)?;
+            out.timed_out = r.try_get::<i64, _>(3)? as u64;
+        }
+        Ok(out)
+    }
+
+    /// The stored `next_seq` and timed-out seats of each of `ids` (in
+    /// chunks of 500 ids a query), to find the tables that changed while
+    /// notifications were lost.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn next_seqs(&self, ids: &[String]) -> Result<Vec<NextSeq>, DbError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id, next_seq, timed_out FROM game_tables WHERE id IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql);
+            for id in chunk {
+                q = q.bind(id.as_str());
+            }
+            for r in q.fetch_all(&self.pool).await? {
+                let id: String = r.try_get(0)?;
+                let n: Option<i64> = r.try_get(1)?;
+                let mask: i64 = r.try_get(2)?;
+                out.push((id, n.unwrap_or(0), mask as u64));
+            }
+        }
+        Ok(out)
     }
 
     /// Ids of tables with `status`, newest first, at most `limit`.
@@ -377,17 +717,458 @@ impl Db {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
+        Ok(rows
+            .iter()
             .map(|r| r.try_get::<String, _>(0))
-            .collect::<Result<_, _>>()
-            .map_err(DbError::Other)
+            .collect::<Result<_, _>>()?)
     }
+
+    // --- instances and table ownership -------------------------------
+
+    /// The database's clock in Unix ms, as SQL (every instance's leases
+    /// are timed by the one clock of the database).
+    fn now_sql(&self) -> &'static str {
+        if self.pg {
+            "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
+        } else {
+            "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+        }
+    }
+
+    /// Registers (or renews) instance `me`, running on `host`.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn register(&self, me: &str, host: &str) -> Result<(), DbError> {
+        let now = self.now_sql();
+        sqlx::query(&format!(
+            "INSERT INTO instances (id, pid, host, started_ms, heartbeat_ms) \
+             VALUES ($1, $2, $3, {now}, {now}) \
+             ON CONFLICT (id) DO UPDATE SET heartbeat_ms = excluded.heartbeat_ms"
+        ))
+        .bind(me)
+        .bind(std::process::id() as i64)
+        .bind(host)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Renews instance `me`'s lease; `false` when its row is gone (other
+    /// instances took it for dead and took its tables over).
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn heartbeat(&self, me: &str) -> Result<bool, DbError> {
+        let n = sqlx::query(&format!(
+            "UPDATE instances SET heartbeat_ms = {} WHERE id = $1",
+            self.now_sql()
+        ))
+        .bind(me)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+
+    /// Instances but `me` whose last heartbeat is more than `lease_ms` old.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn expired_instances(&self, me: &str, lease_ms: i64) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT id FROM instances WHERE heartbeat_ms < {} - $1 AND id <> $2",
+            self.now_sql()
+        ))
+        .bind(lease_ms)
+        .bind(me)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Takes over at most `limit` tables of the dead instance `dead` for
+    /// `me`: their ids and whether they are unfinished (those have bots or
+    /// clocks to run). Instances taking over together share the tables
+    /// out: a row another is changing is waited for and then left alone if
+    /// it has a new owner. Call it until it returns none.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn take_over(
+        &self,
+        dead: &str,
+        me: &str,
+        limit: i64,
+    ) -> Result<Vec<(String, bool)>, DbError> {
+        // the outer `owner = $2` is checked again on a row that was locked
+        // by another writer (a move being stored, another instance taking
+        // it over): a row is never skipped, and never taken twice
+        let sql = "UPDATE game_tables SET owner = $1 WHERE owner = $2 AND id IN \
+                   (SELECT id FROM game_tables WHERE owner = $2 LIMIT $3) RETURNING id, status";
+        let rows = sqlx::query(sql)
+            .bind(me)
+            .bind(dead)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<String, _>(0)?,
+                    r.try_get::<String, _>(1)? != "over",
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    /// Forgets instance `gone` once its tables are taken over
+    /// ([`Db::take_over`] until none is left): its presence rows and its
+    /// row go. Returns the tables where it held WebSockets (their views
+    /// change).
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn forget_instance(&self, gone: &str) -> Result<Vec<String>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let rows = sqlx::query("SELECT DISTINCT table_id FROM presence WHERE instance = $1")
+            .bind(gone)
+            .fetch_all(&mut *tx)
+            .await?;
+        let tables: Vec<String> = rows
+            .iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()?;
+        sqlx::query("DELETE FROM presence WHERE instance = $1")
+            .bind(gone)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM instances WHERE id = $1")
+            .bind(gone)
+            .execute(&mut *tx)
+            .await?;
+        if self.pg {
+            notify_in(&mut tx, &format!("d {gone}")).await?;
+        }
+        tx.commit().await?;
+        Ok(tables)
+    }
+
+    /// Claims table `id` for `me` if it has no owner or its owner's
+    /// heartbeat is more than `lease_ms` old; whether `me` owns it now.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn claim(&self, id: &str, me: &str, lease_ms: i64) -> Result<bool, DbError> {
+        let row = sqlx::query(&format!(
+            "UPDATE game_tables SET owner = $1 WHERE id = $2 AND (owner IS NULL OR owner = $1 \
+             OR owner NOT IN (SELECT id FROM instances WHERE heartbeat_ms >= {} - $3)) \
+             RETURNING id",
+            self.now_sql()
+        ))
+        .bind(me)
+        .bind(id)
+        .bind(lease_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Tables owned by `me`.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn owned_by(&self, me: &str) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query("SELECT id FROM game_tables WHERE owner = $1")
+            .bind(me)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// A stopping instance lets go of its tables (others take them at
+    /// once) and of its presence rows.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn release(&self, me: &str) -> Result<(), DbError> {
+        sqlx::query("UPDATE instances SET heartbeat_ms = 0 WHERE id = $1")
+            .bind(me)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // --- turn clock, chat, presence (shared between instances) ---------
+
+    /// Stores a chat line (JSON) of table `id` under the table's next chat
+    /// number, keeps the last [`CHAT_KEPT`], and tells every instance (the
+    /// one sending it included: each shows lines in this order). Returns
+    /// the line's number.
+    ///
+    /// # Errors
+    /// The database error; [`DbError::Conflict`] for no such table.
+    pub async fn add_chat(&self, id: &str, line: &str) -> Result<i64, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "UPDATE game_tables SET chat_seq = chat_seq + 1 WHERE id = $1 RETURNING chat_seq",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            tx.rollback().await?;
+            return Err(DbError::Conflict);
+        };
+        let seq: i64 = row.try_get(0)?;
+        sqlx::query("INSERT INTO chat (table_id, seq, line) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(seq)
+            .bind(line)
+            .execute(&mut *tx)
+            .await
+            .map_err(conflict)?;
+        sqlx::query("DELETE FROM chat WHERE table_id = $1 AND seq <= $2")
+            .bind(id)
+            .bind(seq - CHAT_KEPT)
+            .execute(&mut *tx)
+            .await?;
+        if self.pg {
+            let payload = format!("c {id} {seq}\n{line}");
+            let payload = if payload.len() > MAX_PAYLOAD || line.contains('\n') {
+                format!("c {id} {seq}")
+            } else {
+                payload
+            };
+            notify_in(&mut tx, &payload).await?;
+        }
+        tx.commit().await?;
+        Ok(seq)
+    }
+
+    /// The chat lines of table `id` numbered from `from`, in order.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn chat_since(&self, id: &str, from: i64) -> Result<Vec<(i64, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT seq, line FROM chat WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(from)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?)))
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    /// Sets how many WebSockets instance `me` holds for `seat` of table
+    /// `id`, and tells the other instances (`version` orders the updates
+    /// of one instance).
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn set_presence(
+        &self,
+        id: &str,
+        me: &str,
+        seat: u8,
+        conns: u32,
+        version: u64,
+    ) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        if conns == 0 {
+            sqlx::query("DELETE FROM presence WHERE table_id = $1 AND instance = $2 AND seat = $3")
+                .bind(id)
+                .bind(me)
+                .bind(seat as i64)
+                .execute(&mut *tx)
+                .await?;
+        } else {
+            sqlx::query(
+                "INSERT INTO presence (table_id, instance, seat, conns) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (table_id, instance, seat) DO UPDATE SET conns = excluded.conns",
+            )
+            .bind(id)
+            .bind(me)
+            .bind(seat as i64)
+            .bind(conns as i64)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if self.pg {
+            notify_in(&mut tx, &format!("p {id} {me} {seat} {conns} {version}")).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// WebSockets per seat held by other instances than `me` for table
+    /// `id`: `(instance, seat, conns)`.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn presence(&self, id: &str, me: &str) -> Result<Vec<(String, u8, u32)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT instance, seat, conns FROM presence WHERE table_id = $1 AND instance <> $2",
+        )
+        .bind(id)
+        .bind(me)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<String, _>(0)?,
+                    r.try_get::<i64, _>(1)?.clamp(0, 255) as u8,
+                    r.try_get::<i64, _>(2)?.clamp(0, u32::MAX as i64) as u32,
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    /// Sends a notification on [`CHANNEL`] (PostgreSQL; nothing on SQLite).
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn notify(&self, payload: &str) -> Result<(), DbError> {
+        if self.pg {
+            sqlx::query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS n")
+                .bind(CHANNEL)
+                .bind(payload)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Queries run on this handle's pool (for tests and figures): one
+    /// `SELECT 1`, to tell whether the database answers.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+/// `pg_notify` inside a transaction: sent when it commits.
+async fn notify_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    payload: &str,
+) -> Result<(), DbError> {
+    sqlx::query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS n")
+        .bind(CHANNEL)
+        .bind(payload)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Locks an SQLite file for this process (`flock`, released when the
+/// process ends, even by SIGKILL): a second `sequence serve` on the same
+/// file is refused instead of both running the same tables' bots.
+///
+/// # Errors
+/// The cause in words.
+fn lock_file(path: &str) -> Result<std::fs::File, String> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .open(path)
+        .map_err(|e| format!("cannot open it to lock it: {e}"))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a file descriptor this function owns.
+        let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if r != 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(if e.kind() == std::io::ErrorKind::WouldBlock {
+                "another `sequence serve` is using this file (an SQLite database serves one \
+                 instance; to run several, give them one PostgreSQL database with \
+                 --db postgres://…)"
+                    .to_string()
+            } else {
+                format!("cannot lock it: {e}")
+            });
+        }
+    }
+    Ok(f)
+}
+
+/// The URL of database `name` on the PostgreSQL server of `url` (same
+/// user, password, host and parameters).
+pub fn with_database(url: &str, name: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+    let (before_query, query) = match rest.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (rest, None),
+    };
+    let authority = before_query.split('/').next().unwrap_or("");
+    let mut out = format!("{scheme}://{authority}/{name}");
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// Creates the empty database `name` (letters, digits and `_`) on the
+/// PostgreSQL server of `url`, dropping one of that name first; returns its
+/// URL. For tests and benchmarks that need a database of their own (the
+/// user must be allowed to create databases).
+///
+/// # Errors
+/// A bad name, or the database error.
+pub async fn create_database(url: &str, name: &str) -> Result<String, DbError> {
+    use sqlx::postgres::PgConnection;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(DbError::Open {
+            target: describe_target(url),
+            cause: format!("bad database name {name:?}"),
+        });
+    }
+    let mut c = PgConnection::connect(url).await?;
+    c.execute(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)").as_str())
+        .await?;
+    c.execute(format!("CREATE DATABASE \"{name}\"").as_str())
+        .await?;
+    c.close().await?;
+    Ok(with_database(url, name))
+}
+
+/// Drops the database `name` of [`create_database`] (closing its
+/// connections).
+///
+/// # Errors
+/// The database error.
+pub async fn drop_database(url: &str, name: &str) -> Result<(), DbError> {
+    use sqlx::postgres::PgConnection;
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Ok(());
+    }
+    let mut c = PgConnection::connect(url).await?;
+    c.execute(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)").as_str())
+        .await?;
+    c.close().await?;
+    Ok(())
 }
 
 fn conflict(e: sqlx::Error) -> DbError {
     match &e {
         sqlx::Error::Database(d) if d.is_unique_violation() => DbError::Conflict,
-        _ => DbError::Other(e),
+        _ => DbError::from(e),
     }
 }
 
@@ -407,6 +1188,15 @@ mod tests {
             describe_target("postgresql://db.example:5433"),
             "PostgreSQL at db.example:5433"
         );
+    }
+
+    #[test]
+    fn database_urls_swap_the_name() {
+        assert_eq!(
+            with_database("postgres://u:p@h:5/db?sslmode=disable", "x_1"),
+            "postgres://u:p@h:5/x_1?sslmode=disable"
+        );
+        assert_eq!(with_database("postgresql://h", "y"), "postgresql://h/y");
     }
 
     #[test]

@@ -10,15 +10,20 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
 
-/// An error answer: a status, `{"error": message}`, and for a malformed or
+/// An error answer: a status, `{"error": message}`, for a malformed or
 /// illegal move the engine's stable `code` (`notation.missing`,
-/// `C6.space_taken`).
+/// `C6.space_taken`), and for a move made for another position the
+/// table's `move_number`. A 503 (the database cannot be reached) has
+/// `Retry-After: 1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    /// HTTP status (400, 401, 403, 404, 405, 409, 413, 422, 429, 500).
+    /// HTTP status (400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503).
     pub status: StatusCode,
     /// The stable code of a refused move, for clients to translate.
     pub code: Option<&'static str>,
+    /// The table's `move_number` when a move came for another position
+    /// (a 409 of a stale move or a lost race).
+    pub move_number: Option<u32>,
     /// What was wrong.
     pub message: String,
 }
@@ -31,6 +36,7 @@ impl ApiError {
         ApiError {
             status,
             code: None,
+            move_number: None,
             message: limits::escape_controls(&message.into()),
         }
     }
@@ -46,6 +52,9 @@ impl ApiError {
         o.insert("error".into(), json!(self.message));
         if let Some(c) = self.code {
             o.insert("code".into(), json!(c));
+        }
+        if let Some(n) = self.move_number {
+            o.insert("move_number".into(), json!(n));
         }
         o
     }
@@ -63,7 +72,14 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(Value::Object(self.body()))).into_response()
+        let mut r = (self.status, Json(Value::Object(self.body()))).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            r.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("1"),
+            );
+        }
+        r
     }
 }
 
@@ -75,7 +91,8 @@ pub fn status_of(e: &TableError) -> StatusCode {
         TableError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
         TableError::Forbidden(_) => StatusCode::FORBIDDEN,
         TableError::NotFound(_) => StatusCode::NOT_FOUND,
-        TableError::Conflict(_) => StatusCode::CONFLICT,
+        TableError::Conflict(_) | TableError::Stale { .. } => StatusCode::CONFLICT,
+        TableError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         TableError::Illegal { .. } => StatusCode::UNPROCESSABLE_ENTITY,
         TableError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
@@ -85,6 +102,7 @@ impl From<TableError> for ApiError {
     fn from(e: TableError) -> ApiError {
         ApiError {
             code: e.code(),
+            move_number: e.move_number(),
             ..ApiError::new(status_of(&e), e.message())
         }
     }

@@ -6,7 +6,9 @@
 //!   game written once for both games, views for seats and spectators,
 //!   [`tables::TableError`]); [`app`] (the shared state, opening a table,
 //!   the commit path, moves, bots, timers); [`db`] (the event log in
-//!   SQLite or PostgreSQL); [`bots`] (bot glue); [`auth`] (tokens);
+//!   SQLite or PostgreSQL); [`cluster`] (several instances on one
+//!   PostgreSQL: notifications, table ownership, takeover); [`bots`] (bot
+//!   glue); [`auth`] (tokens);
 //! * the HTTP layer: [`routes`] (one file per resource), [`ws`] (the table
 //!   WebSocket), [`input`] (reading bodies, paths, queries and the seat
 //!   token, with errors in words), [`error`] (error answers: the one place
@@ -21,6 +23,7 @@ pub mod app;
 pub mod assets;
 pub mod auth;
 pub mod bots;
+pub mod cluster;
 pub mod config;
 pub mod db;
 pub mod error;
@@ -33,7 +36,7 @@ pub mod ws;
 
 use app::App;
 use clap::Args;
-pub use config::ServerConfig;
+pub use config::{ClusterConfig, ServerConfig};
 pub use loadtest::{run_loadtest, LoadtestArgs};
 pub use routes::{router, CONTENT_SECURITY_POLICY};
 use std::net::SocketAddr;
@@ -46,7 +49,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
-    /// Database: an SQLite file path (WAL mode) or a `postgres://` URL.
+    /// Database: an SQLite file path (WAL mode; one server) or a
+    /// `postgres://` URL (several servers may share it: docs/deploy.md).
     #[arg(long, default_value = "sequence.db")]
     pub db: String,
     /// HTTP requests per second allowed per client address (0: no limit).
@@ -58,6 +62,14 @@ pub struct ServeArgs {
     /// Pause before each bot move, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub bot_delay_ms: u64,
+    /// PostgreSQL: connections to the database per server.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub db_pool: u32,
+    /// PostgreSQL: a server whose heartbeat is older than this many
+    /// milliseconds is taken for dead and its tables' bots and turn clocks
+    /// move to the others (it renews every third of it).
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(300..=600_000))]
+    pub lease_ms: u64,
     /// Search iterations per position of a finished game's analysis (the
     /// most a request may ask for; each position's search runs on one
     /// low-priority thread).
@@ -75,9 +87,26 @@ pub struct Running {
 }
 
 impl Running {
-    /// Stops serving.
+    /// Stops serving at once, as if the process died: no new connection is
+    /// taken, bots, timers and notifications stop, the heartbeat stops (with
+    /// PostgreSQL the other instances take its tables over once its lease
+    /// runs out) and an SQLite file is let go.
     pub fn abort(&self) {
+        self.app.cluster.shut();
         self.task.abort();
+        self.app.db.unlock();
+    }
+
+    /// Stops serving and hands the tables over at once: as
+    /// [`Running::abort`], and with PostgreSQL the lease is given up so
+    /// that other instances take the tables over at their next heartbeat.
+    pub async fn shutdown(&self) {
+        self.abort();
+        if self.app.db.shared() {
+            if let Err(e) = self.app.db.release(&self.app.cluster.me).await {
+                tracing::warn!("cannot hand the tables over: {e}");
+            }
+        }
     }
 }
 
@@ -87,44 +116,70 @@ impl Running {
 /// # Errors
 /// The database cannot be opened or the address bound.
 pub async fn start(cfg: ServerConfig, listen: &str) -> anyhow::Result<Running> {
-    let db = db::Db::open(&cfg.db).await?;
-    let app = Arc::new(App::new(db, cfg));
-    for id in app.db.tables_with_status("playing", 100_000).await? {
-        if let Err(e) = app.table(&id).await {
-            tracing::error!(table = %id, "cannot resume: {e}");
+    start_with(cfg, ClusterConfig::default(), listen).await
+}
+
+/// [`start`] with cluster settings: on PostgreSQL the instance registers,
+/// listens for other instances' changes, renews its lease and takes over
+/// the tables of instances that stopped renewing theirs; on SQLite it
+/// resumes every unfinished game.
+///
+/// # Errors
+/// The database cannot be opened or the address bound.
+pub async fn start_with(
+    cfg: ServerConfig,
+    ccfg: ClusterConfig,
+    listen: &str,
+) -> anyhow::Result<Running> {
+    check_listen(listen)?;
+    let opts = db::DbOptions {
+        pool_size: ccfg.pool_size,
+        acquire_timeout: ccfg.db_wait,
+    };
+    let db = db::Db::open_with(&cfg.db, &opts).await?;
+    let app = Arc::new(App::with_cluster(db, cfg, ccfg));
+    let listener = match tokio::net::TcpListener::bind(listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            app.db.unlock();
+            return Err(listen_error(listen, &e));
+        }
+    };
+    let addr = listener.local_addr()?;
+    if app.db.shared() {
+        let me = app.cluster.me.clone();
+        app.db.register(&me, &cluster::host_name()).await?;
+        tokio::spawn(cluster::listen(app.clone()));
+        tokio::spawn(cluster::leases(app.clone()));
+        tokio::spawn(cluster::presence_writer(app.clone()));
+        let lease = app.cluster.cfg.lease.as_millis() as i64;
+        if let Err(e) = cluster::take_over_dead(&app, lease).await {
+            tracing::warn!("takeover at start: {e}");
+        }
+        tracing::info!(instance = %me, "instance registered");
+    } else {
+        for id in app.db.tables_with_status("playing", 100_000).await? {
+            if let Err(e) = app.table(&id).await {
+                tracing::error!(table = %id, "cannot resume: {e}");
+            }
         }
     }
-    check_listen(listen)?;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(|e| listen_error(listen, &e))?;
-    let addr = listener.local_addr()?;
     let timers = app.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(200));
-        loop {
+        let mut sweeps = 0u64;
+        while !timers.cluster.stopped() {
             tick.tick().await;
             app::check_timers(&timers).await;
-        }
-    });
-    if app.db.shared() {
-        // other instances may change tables this one pushes views for
-        let poll = app.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_millis(300));
-            loop {
-                tick.tick().await;
-                for tref in poll.all_tables() {
-                    let mut t = tref.lock().await;
-                    if !t.subs.is_empty() {
-                        if let Err(e) = poll.sync(&mut t).await {
-                            tracing::warn!(table = %t.core.id, "sync: {e}");
-                        }
-                    }
+            sweeps += 1;
+            if sweeps % 150 == 0 {
+                let n = timers.unload_idle();
+                if n > 0 {
+                    tracing::debug!(tables = n, "unloaded idle tables");
                 }
             }
-        });
-    }
+        }
+    });
     let router = router(app.clone());
     let task = tokio::spawn(async move {
         let svc = router.into_make_service_with_connect_info::<SocketAddr>();
@@ -184,7 +239,9 @@ fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
     }
 }
 
-/// Runs `sequence serve`: prints the address and serves until killed.
+/// Runs `sequence serve`: prints the address and serves until killed, or
+/// until SIGTERM or Ctrl-C, when it hands its tables over to the other
+/// instances (PostgreSQL) and exits.
 ///
 /// # Errors
 /// The database cannot be opened or the address bound.
@@ -201,12 +258,50 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             analysis_iterations: args.analysis_iterations.max(1),
         };
-        let running = start(cfg, &args.listen).await?;
+        let lease = Duration::from_millis(args.lease_ms);
+        let ccfg = ClusterConfig {
+            pool_size: args.db_pool,
+            lease,
+            heartbeat: lease / 3,
+            ..ClusterConfig::default()
+        };
+        let running = start_with(cfg, ccfg, &args.listen).await?;
         println!(
             "sequence serve: listening on http://{} (database {})",
-            running.addr, args.db
+            running.addr,
+            db::describe_target(&args.db)
         );
-        let _ = running.task.await;
+        let mut running = running;
+        let signalled = tokio::select! {
+            _ = stop_signal() => true,
+            r = &mut running.task => {
+                if let Err(e) = r {
+                    tracing::error!("server task: {e}");
+                }
+                false
+            }
+        };
+        if signalled {
+            tracing::info!("stopping: handing the tables over");
+            running.shutdown().await;
+        }
         Ok(())
     })
+}
+
+/// SIGTERM or Ctrl-C.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        if let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

@@ -36,6 +36,15 @@ const WS_PAUSE: Duration = Duration::from_millis(200);
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// Queued outgoing frames before a slow connection is dropped.
 const QUEUE: usize = 64;
+/// The read buffer of a connection (it grows for a larger frame, up to
+/// the 16 KiB cap).
+const READ_BUFFER: usize = 4 * 1024;
+/// The largest frame read from the wire; messages over
+/// [`limits::MAX_BODY`] are refused (1009) once read.
+const WIRE_MAX: usize = 128 * 1024;
+/// Bytes of outgoing frames a connection may hold before it is closed
+/// (the kernel's socket buffer comes first).
+const MAX_WRITE_BUFFER: usize = 256 * 1024;
 
 /// A message from a client.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -157,8 +166,17 @@ pub async fn handler(
     })?;
     let tref = app.table(&id).await?;
     Ok(ws
-        .max_frame_size(limits::MAX_BODY)
-        .max_message_size(limits::MAX_BODY)
+        // frames up to WIRE_MAX are read whole, so that one over the
+        // 16 KiB cap is closed with 1009 after the client's frame was read
+        // (a socket closed under unread bytes is reset and the client never
+        // sees the code); the cap itself is checked on each message
+        .max_frame_size(WIRE_MAX)
+        .max_message_size(WIRE_MAX)
+        // tungstenite's defaults are 128 KiB buffers a connection; a
+        // client sends small frames and a view is a few KiB
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| async move { run(app, tref, socket).await }))
 }
 
@@ -228,10 +246,13 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     };
     let (tx, rx) = mpsc::channel::<Arc<str>>(QUEUE);
     let id = app.conn_id();
-    let seat = match enter(&tref, id, &token, tx).await {
+    let seat = match enter(&app, &tref, id, &token, tx).await {
         Ok(seat) => seat,
         Err(e) => return close_with(&mut socket, e).await,
     };
+    app.cluster
+        .sockets
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
     let (close_tx, close_rx) = oneshot::channel();
     let writer = tokio::spawn(write(sink, rx, close_rx));
@@ -239,6 +260,10 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     let closing = conn.read(&mut stream).await;
     let _ = close_tx.send(closing);
     conn.leave().await;
+    conn.app
+        .cluster
+        .sockets
+        .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     let _ = writer.await;
     if closing != Closing::Plain {
         drain(&mut stream).await;
@@ -271,12 +296,14 @@ async fn hello(socket: &mut WebSocket) -> Option<SeatToken> {
     }
 }
 
-/// Finds the seat of the hello's `token` (none: a spectator) and
+/// Finds the seat of the hello's `token` (none: a spectator; a token this
+/// instance does not know yet is looked for again after catching up) and
 /// [`subscribe`]s the connection.
 ///
 /// # Errors
 /// 401 for a token of no seat of this table.
 async fn enter(
+    app: &Arc<App>,
     tref: &TableRef,
     id: u64,
     token: &SeatToken,
@@ -286,26 +313,45 @@ async fn enter(
     let seat = if token.is_missing() {
         None
     } else {
-        Some(t.core.seat_of_token(token)?)
+        Some(app::seat_of_token(app, tref, &mut t, token).await?)
     };
-    subscribe(&mut t, id, seat, tx);
+    subscribe(app, &mut t, id, seat, tx);
     Ok(seat)
 }
 
+/// The `view` message of `seat` (`None`: a spectator) at `t`.
+pub fn view_message(t: &Table, seat: Option<u8>) -> Arc<str> {
+    json!({"type": "view", "view": t.view(seat)})
+        .to_string()
+        .into()
+}
+
 /// Registers connection `id` of `seat` (`None`: a spectator) with the
-/// table: sends `welcome` and the recent chat, counts the seat connected
-/// and sends everyone their view (this one gets its first).
-fn subscribe(t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Sender<Arc<str>>) {
+/// table: sends `welcome`, the recent chat and its view; when the seat's
+/// connected flag changes, everyone gets a view (and other instances
+/// learn of it).
+fn subscribe(app: &App, t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Sender<Arc<str>>) {
     let _ = tx.try_send(json!({"type": "welcome", "seat": seat}).to_string().into());
     for c in t.chat.iter() {
         let _ = tx.try_send(c.to_string().into());
     }
+    let was = seat.map(|s| t.seat_connected(s as usize));
     if let Some(c) = seat.and_then(|s| t.connected.get_mut(s as usize)) {
         *c += 1;
     }
     t.subs.push(Sub { id, seat, tx });
-    // everyone sees the connected flag change; this connection gets its view
-    t.broadcast_views();
+    let flag_changed = seat.is_some_and(|s| was != Some(t.seat_connected(s as usize)));
+    if let Some(s) = seat {
+        if app.db.shared() {
+            app.cluster.presence_changed(&t.core.id, s);
+        }
+    }
+    if flag_changed {
+        // everyone sees the connected flag change; this connection gets its view
+        t.broadcast_views();
+    } else if let Some(sub) = t.subs.last() {
+        let _ = sub.tx.try_send(view_message(t, seat));
+    }
 }
 
 /// The writer: sends what the table queues for this connection until the
@@ -387,6 +433,8 @@ impl Conn {
     async fn read(&mut self, stream: &mut SplitStream<WebSocket>) -> Closing {
         while let Some(item) = stream.next().await {
             let text = match item {
+                Ok(Message::Text(t)) if t.len() > limits::MAX_BODY => return Closing::TooBig,
+                Ok(Message::Binary(b)) if b.len() > limits::MAX_BODY => return Closing::TooBig,
                 Ok(Message::Text(t)) => t,
                 Ok(Message::Close(_)) => return Closing::Plain,
                 Ok(Message::Binary(_)) => {
@@ -452,7 +500,7 @@ impl Conn {
                 })?;
                 let clean = limits::clean_text(&text, limits::MAX_CHAT);
                 if !clean.is_empty() {
-                    app::chat(&mut *self.tref.lock().await, seat, clean);
+                    app::post_chat(&self.app, &self.tref, seat, clean).await?;
                 }
                 Ok(Next::Go)
             }
@@ -483,12 +531,20 @@ impl Conn {
         }
     }
 
-    /// Leaves the table: the connection stops getting views and everyone
-    /// sees the connected flag change.
+    /// Leaves the table: the connection stops getting views, and everyone
+    /// sees the seat's connected flag change when it does.
     async fn leave(&self) {
         let mut t = self.tref.lock().await;
+        let was = self.seat.map(|s| t.seat_connected(s as usize));
         t.drop_subs(&[self.id]);
-        t.broadcast_views();
+        if let Some(s) = self.seat {
+            if self.app.db.shared() {
+                self.app.cluster.presence_changed(&t.core.id, s);
+            }
+            if was != Some(t.seat_connected(s as usize)) {
+                t.broadcast_views();
+            }
+        }
     }
 }
 

@@ -142,3 +142,31 @@ async fn a_server_that_is_not_postgres_is_named() {
     assert!(!msg.contains("bytes"), "{msg}");
     assert!(!msg.contains("pw@"), "{msg}");
 }
+
+/// An SQLite file serves one instance: a second `serve` on the same file
+/// is refused at once, saying why and what to use instead; once the first
+/// stops, the file may be served again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_instance_on_one_sqlite_file_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("one.db").to_string_lossy().to_string();
+    let first = start(cfg(path.clone()), "127.0.0.1:0")
+        .await
+        .expect("the first instance starts");
+    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(msg.contains("one.db"), "names the file: {msg}");
+    assert!(
+        msg.contains("another `sequence serve` is using this file"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("postgres://"),
+        "says what to use instead: {msg}"
+    );
+    first.abort();
+    let again = start(cfg(path), "127.0.0.1:0")
+        .await
+        .expect("the file is free once the first instance stopped");
+    again.abort();
+}

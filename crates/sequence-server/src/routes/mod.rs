@@ -8,6 +8,7 @@
 //! [`ApiError`]s.
 
 pub mod games;
+pub mod instance;
 pub mod moves;
 pub mod records;
 pub mod replay;
@@ -54,6 +55,7 @@ pub fn router(app: Arc<App>) -> Router {
             get(replay::get_analysis).post(replay::post_analysis),
         )
         .route("/api/tables/{id}/ws", get(ws::handler))
+        .route("/api/instance", get(instance::instance))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             rate_limit,

@@ -38,8 +38,8 @@ pub async fn post_move(
     token: SeatToken,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut t = app.open(&id).await?;
-    let seat = t.core.seat_of_token(&token)?;
+    let mut t = app.open_for_change(&id).await?;
+    let seat = t.seat_of_token(&app, &token).await?;
     let req: MoveReq = input::body(body, MOVE_HINTS)?;
     t.play_move(&app, seat, req.move_number, req.mv).await?;
     Ok(Json(t.view(Some(seat))))

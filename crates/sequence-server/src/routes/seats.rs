@@ -116,7 +116,7 @@ fn may_be_bot(t: &Table, seat: u8) -> Result<(), TableError> {
         SeatKind::Human => {
             t.core.timeouts.get(i).is_some_and(|&n| n > 0)
                 || t.core.away.get(i).copied().unwrap_or(false)
-                || (t.core.status == Status::Playing && t.connected.get(i) == Some(&0))
+                || (t.core.status == Status::Playing && !t.seat_connected(i))
         }
     };
     if seat == 0 {

@@ -46,6 +46,21 @@ pub enum TableError {
     /// stale `move_number`, a seat taken, a write that lost a race.
     #[error("{0}")]
     Conflict(String),
+    /// A move for a position that is not the table's now: a stale or early
+    /// `move_number`, not this seat's turn, or a race lost to another move
+    /// (another connection or server instance); `move_number` is the
+    /// table's now.
+    #[error("{message}")]
+    Stale {
+        /// What is wrong, with the table's `move_number`.
+        message: String,
+        /// The table's `move_number` now.
+        move_number: u32,
+    },
+    /// The database cannot be reached now (restarting, connection lost):
+    /// nothing changed that was not committed; retry shortly.
+    #[error("{0}")]
+    Unavailable(String),
     /// The server failed (the database, a stored table that does not
     /// replay).
     #[error("{0}")]
@@ -61,8 +76,11 @@ impl TableError {
             | TableError::Forbidden(m)
             | TableError::NotFound(m)
             | TableError::Conflict(m)
+            | TableError::Unavailable(m)
             | TableError::Internal(m) => m,
-            TableError::Malformed { message, .. } | TableError::Illegal { message, .. } => message,
+            TableError::Malformed { message, .. }
+            | TableError::Illegal { message, .. }
+            | TableError::Stale { message, .. } => message,
         }
     }
 
@@ -72,6 +90,19 @@ impl TableError {
             TableError::Malformed { code, .. } | TableError::Illegal { code, .. } => Some(code),
             _ => None,
         }
+    }
+
+    /// The table's `move_number` of a [`TableError::Stale`] refusal.
+    pub fn move_number(&self) -> Option<u32> {
+        match self {
+            TableError::Stale { move_number, .. } => Some(*move_number),
+            _ => None,
+        }
+    }
+
+    /// Whether the refusal is a conflict with the table's state (a 409).
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, TableError::Conflict(_) | TableError::Stale { .. })
     }
 
     /// A [`TableError::Conflict`].
@@ -84,6 +115,14 @@ impl From<DbError> for TableError {
     fn from(e: DbError) -> TableError {
         match e {
             DbError::Conflict => TableError::Conflict(e.to_string()),
+            DbError::Unavailable(cause) => {
+                tracing::warn!("database unavailable: {cause}");
+                TableError::Unavailable(
+                    "the database cannot be reached right now: nothing was changed that was not \
+                     stored; retry in a moment"
+                        .into(),
+                )
+            }
             e => {
                 tracing::error!("{e}");
                 TableError::Internal("database error".into())

@@ -621,6 +621,9 @@ pub struct Table {
     pub deadline: Option<(Instant, i64, u32)>,
     /// Whether a bot task is running for this table.
     pub bot_running: bool,
+    /// Its part in a cluster of instances (ownership, other instances'
+    /// WebSockets, chat position): see [`crate::cluster`].
+    pub cluster: crate::cluster::TableCluster,
 }
 
 /// Current Unix time in ms.
@@ -643,7 +646,13 @@ impl Table {
             connected: vec![0; n],
             deadline: None,
             bot_running: false,
+            cluster: Default::default(),
         }
+    }
+
+    /// Whether a WebSocket holds `seat`, here or at another instance.
+    pub fn seat_connected(&self, seat: usize) -> bool {
+        self.connected.get(seat).is_some_and(|&c| c > 0) || self.cluster.remote_connected(seat)
     }
 
     /// Public table info (see docs/api.md "Table info").
@@ -661,7 +670,7 @@ impl Table {
                     "name": s.name,
                     "kind": s.kind.name(),
                     "level": s.level,
-                    "connected": s.kind == SeatKind::Bot || self.connected[i] > 0,
+                    "connected": s.kind == SeatKind::Bot || self.seat_connected(i),
                     "team": teams.map(|t| game.team_name((i as u8) % t)),
                     "timed_out": c.timeouts.get(i).is_some_and(|&n| n > 0),
                     "timeouts": c.timeouts.get(i).copied().unwrap_or(0),
@@ -818,6 +827,12 @@ impl Table {
     /// turn (the Stacks Block window) [`WINDOW_SECONDS`] (or the turn
     /// timer if shorter). Seats a bot plays (bots, seats away) get none.
     pub fn reset_deadline(&mut self) {
+        self.reset_deadline_from(now_ms());
+    }
+
+    /// Resets the turn timer as of `clock_ms` (Unix ms: when the change
+    /// that restarted it was committed, here or at another instance).
+    pub fn reset_deadline_from(&mut self, clock_ms: i64) {
         self.deadline = None;
         let Some(seat) = self.core.to_act() else {
             return;
@@ -836,11 +851,9 @@ impl Table {
             }
         };
         let d = std::time::Duration::from_secs(secs as u64);
-        self.deadline = Some((
-            Instant::now() + d,
-            now_ms() + d.as_millis() as i64,
-            self.core.moves,
-        ));
+        let at_ms = clock_ms + d.as_millis() as i64;
+        let left = std::time::Duration::from_millis(at_ms.saturating_sub(now_ms()).max(0) as u64);
+        self.deadline = Some((Instant::now() + left, at_ms, self.core.moves));
     }
 }
 

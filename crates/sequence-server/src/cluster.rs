@@ -1,0 +1,736 @@
+//! Several server instances on one PostgreSQL database (docs/deploy.md).
+//!
+//! * **Changes** are decided by the database: an append names the event
+//!   number it was checked against and the primary key lets exactly one of
+//!   two racing appends commit ([`crate::db::Db::append`]).
+//! * **Push**: every commit sends a notification on
+//!   [`crate::db::CHANNEL`] ([`Note`]); each instance listens
+//!   ([`listen`]) and brings up to date only the tables it has in memory
+//!   that changed — with the events in the payload when they fit, without
+//!   a query. After a lost connection to the database it reconnects and
+//!   catches up every table it holds ([`crate::app::App::catch_up_all`]).
+//!   Nothing polls per table.
+//! * **Ownership**: one instance at a time runs a table's bots and turn
+//!   clock: the one named in `game_tables.owner`. Each instance renews a
+//!   heartbeat every [`ClusterConfig::heartbeat`]; one whose heartbeat is
+//!   older than [`ClusterConfig::lease`] is dead, and the others take its
+//!   tables over ([`leases`]), load them and go on with their bots and
+//!   clocks.
+//! * **Shared live state**: the seats' WebSocket counts (`presence`), the
+//!   turn timers that ran out and the chat travel the same way, so every
+//!   instance shows the same table.
+//!
+//! An SQLite database serves one instance, which owns every table.
+
+use crate::app::App;
+use crate::config::ClusterConfig;
+use crate::db::CHANNEL;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A notification between instances (the payload on [`CHANNEL`], text):
+///
+/// | payload | meaning |
+/// | --- | --- |
+/// | `e ID FIRST LAST AT MASK` + one line per event | table `ID` has events `FIRST..=LAST` (their JSON follows, or nothing when too long: read them), committed at `AT` (Unix ms), timed-out seats `MASK` |
+/// | `t ID NEXT MASK` | at event number `NEXT`, the seats of `MASK` have run out of time |
+/// | `c ID SEQ` + the line | chat line `SEQ` of table `ID` (JSON; read it when absent) |
+/// | `p ID INSTANCE SEAT CONNS VERSION` | `INSTANCE` holds `CONNS` WebSockets of `SEAT` |
+/// | `d INSTANCE` | `INSTANCE` is gone (its WebSockets with it) |
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// New events of a table.
+    Events {
+        /// The table.
+        id: String,
+        /// The first event's number.
+        first: i64,
+        /// The last event's number.
+        last: i64,
+        /// Commit time, Unix ms.
+        at_ms: i64,
+        /// Timed-out seats after the change.
+        timed_out: u64,
+        /// The events' JSON, or empty: read them from the database.
+        data: Vec<String>,
+    },
+    /// A turn timer ran out.
+    TimedOut {
+        /// The table.
+        id: String,
+        /// The table's next event number when it ran out.
+        next_seq: i64,
+        /// Timed-out seats.
+        mask: u64,
+    },
+    /// A chat line.
+    Chat {
+        /// The table.
+        id: String,
+        /// Its number at the table.
+        seq: i64,
+        /// The line (JSON), or `None`: read it.
+        line: Option<String>,
+    },
+    /// WebSockets of a seat at another instance.
+    Presence {
+        /// The table.
+        id: String,
+        /// The instance holding them.
+        instance: String,
+        /// The seat.
+        seat: u8,
+        /// How many.
+        conns: u32,
+        /// The instance's counter, to keep the latest of two.
+        version: u64,
+    },
+    /// An instance is gone.
+    Gone {
+        /// Its id.
+        instance: String,
+    },
+}
+
+impl Note {
+    /// The table the note is about (`None` for [`Note::Gone`]).
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            Note::Events { id, .. }
+            | Note::TimedOut { id, .. }
+            | Note::Chat { id, .. }
+            | Note::Presence { id, .. } => Some(id),
+            Note::Gone { .. } => None,
+        }
+    }
+}
+
+/// Whether `s` may be an instance id (1–64 letters, digits, `-`, `_`, `.`).
+pub fn instance_id_ok(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// Reads a notification payload.
+///
+/// # Errors
+/// What is wrong with it, in words (the payload is capped in the message).
+pub fn parse(payload: &str) -> Result<Note, String> {
+    let (head, rest) = payload.split_once('\n').unwrap_or((payload, ""));
+    let f: Vec<&str> = head.split(' ').collect();
+    let bad = |why: &str| {
+        let shown: String = head.chars().take(80).collect();
+        format!("notification {shown:?}: {why}")
+    };
+    let id = |i: usize| -> Result<String, String> {
+        let s = f.get(i).copied().unwrap_or("");
+        if crate::auth::table_id_ok(s) {
+            Ok(s.to_string())
+        } else {
+            Err(bad("not a table id (16 hex characters)"))
+        }
+    };
+    let num = |i: usize| -> Result<i64, String> {
+        f.get(i)
+            .and_then(|s| s.parse::<i64>().ok())
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| bad("a number is missing or malformed"))
+    };
+    let inst = |i: usize| -> Result<String, String> {
+        let s = f.get(i).copied().unwrap_or("");
+        if instance_id_ok(s) {
+            Ok(s.to_string())
+        } else {
+            Err(bad("not an instance id"))
+        }
+    };
+    let arity = |n: usize| -> Result<(), String> {
+        if f.len() == n {
+            Ok(())
+        } else {
+            Err(bad(&format!("expected {n} fields, got {}", f.len())))
+        }
+    };
+    match f.first().copied() {
+        Some("e") => {
+            arity(6)?;
+            let (first, last) = (num(2)?, num(3)?);
+            if last < first || last - first > 10_000 {
+                return Err(bad("the event numbers are out of order"));
+            }
+            let data: Vec<String> = if rest.is_empty() {
+                vec![]
+            } else {
+                rest.split('\n').map(str::to_string).collect()
+            };
+            if !data.is_empty() && data.len() as i64 != last - first + 1 {
+                return Err(bad("the number of events does not match"));
+            }
+            Ok(Note::Events {
+                id: id(1)?,
+                first,
+                last,
+                at_ms: num(4)?,
+                timed_out: num(5)? as u64,
+                data,
+            })
+        }
+        Some("t") => {
+            arity(4)?;
+            Ok(Note::TimedOut {
+                id: id(1)?,
+                next_seq: num(2)?,
+                mask: num(3)? as u64,
+            })
+        }
+        Some("c") => {
+            arity(3)?;
+            Ok(Note::Chat {
+                id: id(1)?,
+                seq: num(2)?,
+                line: (!rest.is_empty()).then(|| rest.to_string()),
+            })
+        }
+        Some("p") => {
+            arity(6)?;
+            let seat = num(3)?;
+            if seat > 255 {
+                return Err(bad("no such seat"));
+            }
+            Ok(Note::Presence {
+                id: id(1)?,
+                instance: inst(2)?,
+                seat: seat as u8,
+                conns: num(4)?.min(u32::MAX as i64) as u32,
+                version: num(5)? as u64,
+            })
+        }
+        Some("d") => {
+            arity(2)?;
+            Ok(Note::Gone { instance: inst(1)? })
+        }
+        _ => Err(bad("unknown kind (e, t, c, p or d)")),
+    }
+}
+
+/// WebSockets another instance holds at a table, per seat.
+#[derive(Debug, Clone)]
+pub struct Remote {
+    instance: Box<str>,
+    version: u64,
+    conns: Vec<u32>,
+}
+
+/// A table's part in the cluster: whether this instance runs its bots and
+/// clock, the WebSockets other instances hold, the chat position, and
+/// whether the table may lag the database.
+#[derive(Debug, Clone, Default)]
+pub struct TableCluster {
+    /// This instance runs the table's bots and turn clock.
+    pub owned: bool,
+    /// WebSockets held by other instances (PostgreSQL).
+    pub remote: Vec<Remote>,
+    /// The next chat line's number (PostgreSQL).
+    pub chat_next: i64,
+    /// The table may lag the database (a commit whose outcome is unknown,
+    /// a notification that could not be applied): read it before the next
+    /// change.
+    pub stale: bool,
+    /// When the turn clock last restarted (Unix ms), as stored.
+    pub clock_ms: i64,
+    /// When a request last used the table (unloading idle tables).
+    pub last_used: Option<std::time::Instant>,
+}
+
+impl TableCluster {
+    /// Whether another instance holds a WebSocket of `seat`.
+    pub fn remote_connected(&self, seat: usize) -> bool {
+        self.remote
+            .iter()
+            .any(|r| r.conns.get(seat).is_some_and(|&c| c > 0))
+    }
+
+    /// Records `conns` WebSockets of `seat` at `instance` (unless an
+    /// update of a later `version` came first); whether the seat's
+    /// connected flag changed.
+    pub fn set_remote(&mut self, instance: &str, seat: u8, conns: u32, version: u64) -> bool {
+        let before = self.remote_connected(seat as usize);
+        let i = match self.remote.iter().position(|r| &*r.instance == instance) {
+            Some(i) => i,
+            None => {
+                self.remote.push(Remote {
+                    instance: instance.into(),
+                    version: 0,
+                    conns: vec![],
+                });
+                self.remote.len() - 1
+            }
+        };
+        let r = &mut self.remote[i];
+        if version < r.version {
+            return false;
+        }
+        r.version = version;
+        let s = seat as usize;
+        if r.conns.len() <= s {
+            r.conns.resize(s + 1, 0);
+        }
+        r.conns[s] = conns;
+        if r.conns.iter().all(|&c| c == 0) {
+            self.remote.swap_remove(i);
+        }
+        before != self.remote_connected(seat as usize)
+    }
+
+    /// Forgets the WebSockets of `instance`; whether any seat's connected
+    /// flag may have changed.
+    pub fn drop_instance(&mut self, instance: &str) -> bool {
+        let n = self.remote.len();
+        self.remote.retain(|r| &*r.instance != instance);
+        n != self.remote.len()
+    }
+}
+
+/// This instance in the cluster.
+pub struct Cluster {
+    /// Its id (in `instances` and `game_tables.owner`).
+    pub me: String,
+    /// Its settings.
+    pub cfg: ClusterConfig,
+    /// Whether the notification listener is connected (changes made
+    /// elsewhere arrive by themselves); while it is not, tables are read
+    /// before each change.
+    pub listening: AtomicBool,
+    /// The server has been stopped: background tasks and bots end.
+    pub stopped: AtomicBool,
+    /// Wakes background tasks when the server stops.
+    pub stop: tokio::sync::Notify,
+    /// Tables this instance owns (PostgreSQL; on SQLite it owns them all).
+    owned: Mutex<HashSet<String>>,
+    /// Counter of presence updates.
+    pub presence_version: AtomicU64,
+    /// Open WebSockets.
+    pub sockets: AtomicU64,
+    /// Notifications received, applied and ignored (figures and tests).
+    pub notes: NoteCounts,
+    /// Tables whose WebSocket counts must be written (PostgreSQL).
+    presence_dirty: Mutex<HashSet<(String, u8)>>,
+    presence_wake: tokio::sync::Notify,
+}
+
+/// Counts of notifications received.
+#[derive(Debug, Default)]
+pub struct NoteCounts {
+    /// Received.
+    pub received: AtomicU64,
+    /// Malformed (ignored with a warning).
+    pub malformed: AtomicU64,
+    /// About tables not in memory here (ignored).
+    pub not_here: AtomicU64,
+    /// Times the listener (re)connected.
+    pub connects: AtomicU64,
+}
+
+impl Cluster {
+    /// A new instance with a fresh random id.
+    pub fn new(cfg: ClusterConfig) -> Cluster {
+        let me = format!("{:016x}", rand::random::<u64>());
+        Cluster {
+            me,
+            cfg,
+            listening: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
+            stop: tokio::sync::Notify::new(),
+            owned: Mutex::new(HashSet::new()),
+            presence_version: AtomicU64::new(1),
+            sockets: AtomicU64::new(0),
+            notes: NoteCounts::default(),
+            presence_dirty: Mutex::new(HashSet::new()),
+            presence_wake: tokio::sync::Notify::new(),
+        }
+    }
+
+    /// Whether the server has been stopped.
+    pub fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Stops the background tasks and bots.
+    pub fn shut(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        self.stop.notify_waiters();
+        self.presence_wake.notify_waiters();
+    }
+
+    /// Whether this instance owns table `id` (bookkeeping of PostgreSQL).
+    pub fn owns(&self, id: &str) -> bool {
+        self.owned.lock().map(|o| o.contains(id)).unwrap_or(false)
+    }
+
+    /// Notes that this instance owns table `id`.
+    pub fn add_owned(&self, id: &str) {
+        if let Ok(mut o) = self.owned.lock() {
+            o.insert(id.to_string());
+        }
+    }
+
+    /// Replaces the set of owned tables.
+    pub fn set_owned(&self, ids: impl IntoIterator<Item = String>) {
+        if let Ok(mut o) = self.owned.lock() {
+            o.clear();
+            o.extend(ids);
+        }
+    }
+
+    /// How many tables this instance owns (PostgreSQL).
+    pub fn owned_count(&self) -> usize {
+        self.owned.lock().map(|o| o.len()).unwrap_or(0)
+    }
+
+    /// Asks the presence writer to store this instance's WebSocket count
+    /// of `seat` at table `id`.
+    pub fn presence_changed(&self, id: &str, seat: u8) {
+        if let Ok(mut d) = self.presence_dirty.lock() {
+            d.insert((id.to_string(), seat));
+        }
+        self.presence_wake.notify_one();
+    }
+
+    fn take_presence(&self) -> Vec<(String, u8)> {
+        self.presence_dirty
+            .lock()
+            .map(|mut d| d.drain().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Sleeps `d` unless the server stops first; whether it is still running.
+async fn pause(app: &App, d: Duration) -> bool {
+    let stop = app.cluster.stop.notified();
+    tokio::select! {
+        _ = tokio::time::sleep(d) => {}
+        _ = stop => {}
+    }
+    !app.cluster.stopped()
+}
+
+/// The notification listener (PostgreSQL): applies every note to the
+/// tables in memory; after connecting (again) catches up every table
+/// held, since notes sent meanwhile are lost. Runs until the server stops.
+pub async fn listen(app: Arc<App>) {
+    use sqlx::postgres::PgListener;
+    let mut backoff = Duration::from_millis(100);
+    let mut first = true;
+    while !app.cluster.stopped() {
+        let connect = async {
+            let mut l = PgListener::connect(app.db.url()).await?;
+            l.listen(CHANNEL).await?;
+            Ok::<_, sqlx::Error>(l)
+        };
+        let mut listener = match tokio::time::timeout(Duration::from_secs(10), connect).await {
+            Ok(Ok(l)) => l,
+            Ok(Err(e)) => {
+                tracing::warn!("notification listener cannot connect: {e}; retrying");
+                if !pause(&app, backoff).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(2));
+                continue;
+            }
+            Err(_) => {
+                tracing::warn!("notification listener: no answer in 10 s; retrying");
+                continue;
+            }
+        };
+        backoff = Duration::from_millis(100);
+        app.cluster.listening.store(true, Ordering::Relaxed);
+        app.cluster.notes.connects.fetch_add(1, Ordering::Relaxed);
+        if !first {
+            tracing::info!("notification listener reconnected: catching up every table held");
+        }
+        // notes sent before LISTEN took effect are lost: read the tables
+        let catch = app.clone();
+        tokio::spawn(async move { catch.catch_up_all().await });
+        first = false;
+        loop {
+            let idle = tokio::time::sleep(Duration::from_secs(15));
+            let stop = app.cluster.stop.notified();
+            tokio::select! {
+                r = listener.try_recv() => match r {
+                    Ok(Some(n)) => {
+                        app.cluster.notes.received.fetch_add(1, Ordering::Relaxed);
+                        on_payload(&app, n.payload());
+                    }
+                    Ok(None) => {
+                        tracing::warn!("notification listener lost its connection; reconnecting");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::warn!("notification listener: {e}; reconnecting");
+                        break;
+                    }
+                },
+                _ = idle => {
+                    // a quiet connection may be dead without saying so
+                    let ping = sqlx::query("SELECT 1").execute(&mut listener);
+                    match tokio::time::timeout(Duration::from_secs(5), ping).await {
+                        Ok(Ok(_)) => {}
+                        _ => {
+                            tracing::warn!("notification listener does not answer; reconnecting");
+                            break;
+                        }
+                    }
+                }
+                _ = stop => break,
+            }
+        }
+        app.cluster.listening.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Applies one payload: malformed ones and notes about tables not in
+/// memory here are ignored with a log line.
+pub fn on_payload(app: &Arc<App>, payload: &str) {
+    match parse(payload) {
+        Ok(note) => {
+            let app = app.clone();
+            tokio::spawn(async move { app.apply_note(note).await });
+        }
+        Err(e) => {
+            app.cluster.notes.malformed.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!("ignored a malformed {e}");
+        }
+    }
+}
+
+/// Writes this instance's WebSocket counts as they change (PostgreSQL),
+/// the latest count of each seat, one at a time, so that other instances
+/// show who is connected.
+pub async fn presence_writer(app: Arc<App>) {
+    loop {
+        let wake = app.cluster.presence_wake.notified();
+        let dirty = app.cluster.take_presence();
+        if dirty.is_empty() {
+            if app.cluster.stopped() {
+                return;
+            }
+            wake.await;
+            continue;
+        }
+        for (id, seat) in dirty {
+            let Some(tref) = app.cached(&id) else {
+                continue;
+            };
+            let conns = {
+                let t = tref.lock().await;
+                t.connected.get(seat as usize).copied().unwrap_or(0)
+            };
+            let version = app.cluster.presence_version.fetch_add(1, Ordering::Relaxed);
+            if let Err(e) = app
+                .db
+                .set_presence(&id, &app.cluster.me, seat, conns, version)
+                .await
+            {
+                tracing::warn!(table = %id, "cannot store who is connected: {e}");
+                app.cluster.presence_changed(&id, seat);
+                if !pause(&app, Duration::from_millis(500)).await {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Heartbeats and takeovers (PostgreSQL): renews this instance's lease
+/// every [`ClusterConfig::heartbeat`]; takes over the tables of instances
+/// whose lease ran out, loads the unfinished ones (their bots and clocks go
+/// on here); notices when this instance itself was taken for dead.
+pub async fn leases(app: Arc<App>) {
+    let lease_ms = app.cluster.cfg.lease.as_millis() as i64;
+    let me = app.cluster.me.clone();
+    loop {
+        if !pause(&app, app.cluster.cfg.heartbeat).await {
+            return;
+        }
+        match app.db.heartbeat(&me).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(
+                    instance = %me,
+                    "this instance was taken for dead (no heartbeat within the lease): \
+                     its tables were taken over; registering again"
+                );
+                app.lost_ownership().await;
+                if let Err(e) = app.db.register(&me, &host_name()).await {
+                    tracing::warn!("cannot register this instance: {e}");
+                }
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!("heartbeat failed: {e}");
+                continue;
+            }
+        }
+        if let Err(e) = take_over_dead(&app, lease_ms).await {
+            tracing::warn!("takeover: {e}");
+        }
+    }
+}
+
+/// Takes over the tables of every instance whose lease ran out.
+///
+/// # Errors
+/// The database error.
+pub async fn take_over_dead(app: &Arc<App>, lease_ms: i64) -> Result<(), crate::db::DbError> {
+    let me = &app.cluster.me;
+    for dead in app.db.expired_instances(me, lease_ms).await? {
+        let mut taken = 0usize;
+        loop {
+            let batch = app.db.take_over(&dead, me, 500).await?;
+            let n = batch.len();
+            for (id, unfinished) in batch {
+                app.cluster.add_owned(&id);
+                taken += 1;
+                if let Some(tref) = app.cached(&id) {
+                    let mut t = tref.lock().await;
+                    t.cluster.owned = true;
+                    app.resume_owned(&tref, &mut t).await;
+                } else if unfinished {
+                    let app2 = app.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = app2.table(&id).await {
+                            tracing::warn!(table = %id, "cannot load a table taken over: {e}");
+                        }
+                    });
+                }
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        let tables = app.db.forget_instance(&dead).await?;
+        tracing::warn!(
+            instance = %dead,
+            tables = taken,
+            "instance stopped renewing its lease: took over its tables"
+        );
+        for id in tables {
+            if let Some(tref) = app.cached(&id) {
+                let mut t = tref.lock().await;
+                if t.cluster.drop_instance(&dead) {
+                    t.broadcast_views();
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// This machine's name, for the `instances` table.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().chars().take(64).collect())
+        .filter(|h: &String| !h.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "00000000000000ab";
+
+    #[test]
+    fn notes_parse() {
+        assert_eq!(
+            parse(&format!("e {ID} 3 4 1700 2\n{{\"a\":1}}\n{{\"b\":2}}")),
+            Ok(Note::Events {
+                id: ID.into(),
+                first: 3,
+                last: 4,
+                at_ms: 1700,
+                timed_out: 2,
+                data: vec!["{\"a\":1}".into(), "{\"b\":2}".into()],
+            })
+        );
+        assert!(matches!(
+            parse(&format!("e {ID} 3 4 1700 0")),
+            Ok(Note::Events { data, .. }) if data.is_empty()
+        ));
+        assert_eq!(
+            parse(&format!("t {ID} 9 1")),
+            Ok(Note::TimedOut {
+                id: ID.into(),
+                next_seq: 9,
+                mask: 1
+            })
+        );
+        assert_eq!(
+            parse(&format!("p {ID} abc-1 2 3 7")),
+            Ok(Note::Presence {
+                id: ID.into(),
+                instance: "abc-1".into(),
+                seat: 2,
+                conns: 3,
+                version: 7
+            })
+        );
+        assert_eq!(
+            parse(&format!("c {ID} 5\n{{\"type\":\"chat\"}}")),
+            Ok(Note::Chat {
+                id: ID.into(),
+                seq: 5,
+                line: Some("{\"type\":\"chat\"}".into())
+            })
+        );
+        assert_eq!(
+            parse("d abc"),
+            Ok(Note::Gone {
+                instance: "abc".into()
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_notes_say_why() {
+        for (p, why) in [
+            ("", "unknown kind"),
+            ("x 1", "unknown kind"),
+            ("e nothex 1 2 3 0", "table id"),
+            ("e 00000000000000ab 1 2 3", "expected 6"),
+            ("e 00000000000000ab 5 2 3 0", "out of order"),
+            ("e 00000000000000ab -1 2 3 0", "malformed"),
+            ("e 00000000000000ab 1 2 3 0\n{}", "does not match"),
+            ("t 00000000000000ab x 1", "malformed"),
+            ("p 00000000000000ab bad/inst 1 1 1", "instance"),
+            ("p 00000000000000ab a 300 1 1", "no such seat"),
+            ("d", "expected 2"),
+        ] {
+            let e = parse(p).unwrap_err();
+            assert!(e.contains(why), "{p:?}: {e}");
+        }
+        let long = format!("e {}", "9".repeat(10_000));
+        assert!(parse(&long).unwrap_err().len() < 200);
+    }
+
+    #[test]
+    fn remote_presence_keeps_the_latest() {
+        let mut c = TableCluster::default();
+        assert!(c.set_remote("a", 1, 2, 5));
+        assert!(c.remote_connected(1));
+        assert!(!c.remote_connected(0));
+        assert!(!c.set_remote("a", 1, 0, 4), "an older update is ignored");
+        assert!(c.remote_connected(1));
+        assert!(!c.set_remote("b", 1, 1, 1), "still connected");
+        assert!(c.drop_instance("a"));
+        assert!(c.remote_connected(1));
+        assert!(c.set_remote("b", 1, 0, 2));
+        assert!(c.remote.is_empty());
+    }
+}
