@@ -263,6 +263,19 @@ async fn no_message_leaks_hidden_information() {
             let mut seen = HashSet::new();
             let mut body = view.clone();
             body.as_object_mut().unwrap().remove("table"); // names are not cards
+                                                           // The move log is history: every card it names must have been
+                                                           // public at some move up to this one (played, discarded, taken
+                                                           // from a discard pile), never a card only a hand held.
+            if let Some(log) = body.as_object_mut().unwrap().remove("log") {
+                let mut logged = HashSet::new();
+                collect_strings(&log, &mut logged);
+                for c in logged.iter().filter(|c| is_card(kind, c)) {
+                    assert!(
+                        truth.iter().any(|(m, t)| *m <= k && t.public.contains(c)),
+                        "the move log named card {c}, never public up to move {k}: {text}"
+                    );
+                }
+            }
             collect_strings(&body, &mut seen);
             match seat {
                 Some(s) => {
