@@ -18,7 +18,7 @@ pub async fn list_games() -> Json<Value> {
         "bots": crate::bots::LEVELS,
         // Measured Elo of each level (classic, 2 players; random = 1000).
         "level_elo": (1..=5u8)
-            .filter_map(|n| sequence_bots::level_elo(n).map(|e| (format!("level:{n}"), e)))
+            .filter_map(|n| sequence_bots::level_elo(n).map(|e| (format!("level:{n}"), json!(e))))
             .collect::<serde_json::Map<String, Value>>(),
         "turn_seconds": {"default_public": crate::routes::tables::PUBLIC_TURN_SECONDS, "min": 1, "max": 3600},
         "window_seconds": crate::tables::WINDOW_SECONDS,
