@@ -149,7 +149,7 @@ pub enum IllegalMove {
     #[error("not {0}'s turn (C5)")]
     WrongSeat(Seat),
     /// The card is not in the player's hand.
-    #[error("{0} not in hand (C6)")]
+    #[error("{0} not in hand")]
     NotInHand(Card),
     /// Placement on a corner (C6).
     #[error("corner is a free space (C6)")]

@@ -131,7 +131,7 @@ pub enum PlayError {
     #[error("cannot block one's own completion (S5)")]
     OwnBlock,
     /// The card is not in the seat's hand.
-    #[error("{0} not in hand (S4)")]
+    #[error("{0} not in hand")]
     NotInHand(Card),
     /// The card is not the top of the seat's discard pile.
     #[error("{0} is not on top of the seat's discard pile (S4)")]

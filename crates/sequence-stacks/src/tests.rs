@@ -307,7 +307,7 @@ fn s4_turn_ends_with_a_discard_and_not_seats_turn_refused() {
         )
         .unwrap_err()
         .to_string(),
-        "R5 not in hand (S4)"
+        "R5 not in hand"
     );
     assert_eq!(
         g.play(Seat(0), Decision::End, &mut NoReshuffle),
