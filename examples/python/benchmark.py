@@ -40,6 +40,7 @@ def bare_loop(seconds):
 
 
 def aec(seconds):
+    from random_agent import play_game  # this folder's random agent
     from sequence_game.pettingzoo import env as make_env
 
     rng = random.Random(0)
@@ -47,17 +48,7 @@ def aec(seconds):
 
     def one(n):
         e.reset(seed=n)
-        steps = 0
-        for agent in e.agent_iter():
-            obs, reward, term, trunc, info = e.last()
-            if term or trunc:
-                a = None
-            else:
-                legal = obs["action_mask"].nonzero()[0]
-                a = int(legal[rng.randrange(len(legal))])
-            e.step(a)
-            steps += 1
-        return steps
+        return play_game(e, rng)[1]
 
     games, steps, dt = timed(seconds, one)
     print(f"PettingZoo AEC, random agents: {games / dt:,.0f} games/s ({steps / dt:,.0f} steps/s)")

@@ -393,6 +393,9 @@ pub struct Game {
     pub(crate) discards: [Card; DECK_SIZE],
     pub(crate) discard_seat: [u8; DECK_SIZE],
     pub(crate) ndiscard: u8,
+    /// The cards of the discard piles as bitsets (bit = card index):
+    /// `[0]` the cards there at least once, `[1]` twice ([`Game::push_discard`]).
+    pub(crate) discarded: [u64; 2],
     pub(crate) dealer: Seat,
     pub(crate) turn: Seat,
     pub(crate) dead_done: bool,
@@ -514,6 +517,7 @@ impl Game {
             discards: [Card::JS; DECK_SIZE],
             discard_seat: [0; DECK_SIZE],
             ndiscard: 0,
+            discarded: [0; 2],
             dealer,
             turn: first,
             dead_done: false,
@@ -576,6 +580,7 @@ impl Game {
         }
         self.draw_len = DECK_SIZE as u8;
         self.ndiscard = 0;
+        self.discarded = [0; 2];
         self.dealer = dealer;
         self.turn = dealer.next(self.rules.players, sequence_common::Direction::Clockwise);
         self.dead_done = false;
@@ -698,6 +703,20 @@ impl Game {
         self.hands[seat.index()].cards()
     }
 
+    /// The cards `seat` holds, one bit per card index (two copies of a
+    /// card give one bit). Hidden information, as [`Game::hand`].
+    #[inline]
+    pub fn hand_kinds(&self, seat: Seat) -> u64 {
+        self.hands[seat.index()].kinds()
+    }
+
+    /// The empty spaces that the non-jack cards of `seat`'s hand show: the
+    /// placements its natural cards have (C6).
+    #[inline]
+    pub fn natural_targets(&self, seat: Seat) -> Bitboard {
+        Bitboard(self.hands[seat.index()].spaces & !self.occupied.0)
+    }
+
     /// Cards left in the draw pile.
     pub fn draw_pile_len(&self) -> usize {
         self.draw_len as usize
@@ -719,6 +738,27 @@ impl Game {
     /// first.
     pub fn discards(&self) -> impl Iterator<Item = (Seat, Card)> + '_ {
         (0..self.ndiscard as usize).map(move |i| (Seat(self.discard_seat[i]), self.discards[i]))
+    }
+
+    /// Copies of each card in the discard piles since the last reshuffle
+    /// (C7) as two bitsets (bit = card index, as [`Card::index`]): the
+    /// cards there at least once, and the cards there twice (C1: two of
+    /// each). Kept as cards are discarded, so reading it costs nothing.
+    #[inline]
+    pub fn discard_copies(&self) -> [u64; 2] {
+        self.discarded
+    }
+
+    /// Puts `card` on the discard pile of `seat` (C6).
+    #[inline(always)]
+    pub(crate) fn push_discard(&mut self, seat: Seat, card: Card) {
+        let n = self.ndiscard as usize;
+        self.discards[n] = card;
+        self.discard_seat[n] = seat.0;
+        self.ndiscard += 1;
+        let bit = 1u64 << (card.index() & 63);
+        self.discarded[1] |= self.discarded[0] & bit;
+        self.discarded[0] |= bit;
     }
 
     /// The chips of `team`.
@@ -791,7 +831,7 @@ impl Game {
     /// The dead cards (C6), one bit per card index: non-jacks with no empty
     /// space.
     #[inline]
-    pub(crate) fn dead_cards(&self) -> u64 {
+    pub fn dead_cards(&self) -> u64 {
         NON_JACKS & !(self.free[0] | self.free[1])
     }
 

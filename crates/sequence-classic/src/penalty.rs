@@ -34,10 +34,7 @@ impl Game {
         if !self.hands[seat.index()].remove(card, spaces) {
             return Err(IllegalMove::NotInHand(card));
         }
-        let n = self.ndiscard as usize;
-        self.discards[n] = card;
-        self.discard_seat[n] = seat.0;
-        self.ndiscard += 1;
+        self.push_discard(seat, card);
         Ok(())
     }
 }

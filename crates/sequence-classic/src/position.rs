@@ -91,13 +91,12 @@ impl Game {
         }
         g.set_hidden(&[], &draw);
         g.ndiscard = 0;
+        g.discarded = [0; 2];
         for &(seat, c) in &pos.discards {
             if seat.0 >= players {
                 return Err(SetupError::Dealer(seat.0));
             }
-            g.discards[g.ndiscard as usize] = c;
-            g.discard_seat[g.ndiscard as usize] = seat.0;
-            g.ndiscard += 1;
+            g.push_discard(seat, c);
         }
         for &(team, sq) in &pos.chips {
             if team.0 >= teams {

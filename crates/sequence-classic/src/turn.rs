@@ -282,10 +282,7 @@ impl Game {
         let team = self.team_of(seat);
         let mask = self.rules.card_mask[card.index() & 63];
         self.hands[seat.index()].remove(card, mask);
-        let n = self.ndiscard as usize;
-        self.discards[n] = card;
-        self.discard_seat[n] = seat.0;
-        self.ndiscard += 1;
+        self.push_discard(seat, card);
         // Whole-word updates from locals: the space's bit comes from a
         // table, so the compiler cannot narrow the stores to the one 32-bit
         // word the bit is in, which a later 64-bit load could not forward
@@ -349,10 +346,7 @@ impl Game {
             (needs_draw && self.draw_len == 0 && self.rules.reshuffle).then(|| self.clone());
         if let Some(c) = card {
             self.hands[seat.index()].remove(c, self.rules.card_mask[c.index() & 63]);
-            let n = self.ndiscard as usize;
-            self.discards[n] = c;
-            self.discard_seat[n] = seat.0;
-            self.ndiscard += 1;
+            self.push_discard(seat, c);
         }
         let mut ends_game = false;
         match mv {
@@ -435,6 +429,7 @@ impl Game {
         }
         self.draw_len = n as u8;
         self.ndiscard = 0;
+        self.discarded = [0; 2];
         Ok(())
     }
 

@@ -71,6 +71,27 @@ proptest! {
             let g = m.game().clone();
             // Conservation: hands + draw pile + discard piles = two decks.
             prop_assert_eq!(all_cards(&g), [2u8; 52]);
+            // The discard piles' bitsets count their cards (C7: emptied by
+            // each reshuffle).
+            let mut copies = [0u8; 52];
+            for (_, c) in g.discards() {
+                copies[c.index()] += 1;
+            }
+            let [once, twice] = g.discard_copies();
+            for (i, &n) in copies.iter().enumerate() {
+                prop_assert_eq!((once >> i & 1) + (twice >> i & 1), n as u64, "card {}", i);
+            }
+            // The hand's bitsets: its cards, and the empty spaces its
+            // natural cards show (C6).
+            let (mut kinds, mut natural) = (0u64, 0u128);
+            for &c in g.hand(g.turn()) {
+                kinds |= 1 << c.index();
+                if !c.is_jack() {
+                    natural |= g.targets(c).0;
+                }
+            }
+            prop_assert_eq!(g.hand_kinds(g.turn()), kinds);
+            prop_assert_eq!(g.natural_targets(g.turn()).0, natural);
             g.legal_moves(&mut list);
             prop_assert!(!list.is_empty());
             // Every listed move is accepted by the checker.

@@ -15,7 +15,7 @@
 //! `A 2 … 9 T J Q K` (so `AS` = 0, `7H` = 19). A placement declares the
 //! sequences the engine chooses by default (C8a).
 
-use crate::env::{layout, ActionBits, EnvGame, ObsPart};
+use crate::env::{layout, spread_bits, spread_counts, ActionBits, EnvGame, ObsPart};
 use sequence_classic::options::NoPlay;
 use sequence_classic::{Bitboard, Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
@@ -33,6 +33,33 @@ pub const ACTIONS: usize = 405;
 /// Most seats a classic observation has room for (C3).
 const SEATS: usize = 12;
 
+/// Five board rows of a bitboard word (row `r` at bits `11 r …`, column
+/// `a` lowest) as 50 bits in reading order (row `r` at bits `10 r …`).
+#[inline]
+fn squeeze_rows(x: u64) -> u64 {
+    let mut v = 0;
+    for r in 0..5 {
+        v |= ((x >> (11 * r)) & 0x3FF) << (10 * r);
+    }
+    v
+}
+
+/// A bitboard as two words of 50 bits in reading order: spaces `a1` … `j5`
+/// (reading indices 0–49) and `a6` … `j10` (50–99).
+#[inline]
+fn reading_halves(bb: Bitboard) -> [u64; 2] {
+    [squeeze_rows(bb.0 as u64), squeeze_rows((bb.0 >> 55) as u64)]
+}
+
+/// Adds the actions `base + i` for each space of `bb` (`i` its reading
+/// index).
+#[inline]
+fn set_spaces(bits: &mut ActionBits, base: usize, bb: Bitboard) {
+    let [lo, hi] = reading_halves(bb);
+    bits.set_run(base, lo, 50);
+    bits.set_run(base + 50, hi, 50);
+}
+
 /// The ten columns of a board row's bits as bytes 0/1, for every row
 /// value: a row of a bitboard becomes ten bytes in one copy.
 static ROW_BYTES: [[u8; 10]; 1024] = {
@@ -49,18 +76,25 @@ static ROW_BYTES: [[u8; 10]; 1024] = {
     t
 };
 
-/// Row `r` (0-based) of a bitboard as ten bits, column `a` lowest.
-#[inline]
-fn row_bits(bb: Bitboard, r: usize) -> usize {
-    ((bb.0 >> (r * 11)) & 0x3FF) as usize
-}
-
-/// A bitboard as 100 bytes 0/1 in reading order.
+/// A bitboard as 100 bytes 0/1 in reading order, a row at a time.
 #[inline]
 fn plane(bb: Bitboard, out: &mut [u8]) {
     for (r, row) in out.chunks_exact_mut(10).take(10).enumerate() {
-        row.copy_from_slice(&ROW_BYTES[row_bits(bb, r)]);
+        row.copy_from_slice(&ROW_BYTES[((bb.0 >> (r * 11)) & 0x3FF) as usize]);
     }
+}
+
+/// The bitsets of the cards of `cards` held at least once and twice (bit =
+/// card index).
+#[inline]
+fn copies(cards: &[Card]) -> [u64; 2] {
+    let (mut once, mut twice) = (0u64, 0u64);
+    for c in cards {
+        let b = 1u64 << (c.index() & 63);
+        twice |= once & b;
+        once |= b;
+    }
+    [once, twice]
 }
 
 /// The space of a reading-order index.
@@ -153,94 +187,83 @@ impl EnvGame for Game {
         }
     }
 
-    /// The mask straight from the bitboards (the same actions as the
-    /// legal moves, C6, C6a; the crate's tests compare them).
+    /// The mask straight from the bitboards and the hand's bitset (the
+    /// same actions as the legal moves, C6, C6a; the crate's tests compare
+    /// them), written as bits and then spread into bytes.
     fn write_mask(&self, seat: Seat, mask: &mut [u8], bits: &mut ActionBits) -> usize {
-        mask.fill(0);
         *bits = ActionBits::default();
-        fn set(mask: &mut [u8], bits: &mut ActionBits, a: usize) {
-            if let Some(x) = mask.get_mut(a) {
-                *x = 1;
-            }
-            bits.set(a);
-        }
-        let hand = self.hand(seat);
+        let kinds = self.hand_kinds(seat);
         if !self.dead_exchanged() {
-            for &c in hand {
-                if self.is_dead(c) {
-                    set(mask, bits, DEAD + c.index());
-                }
-            }
+            bits.set_run(DEAD, kinds & self.dead_cards(), 52);
         }
-        let mut seen = 0u64;
-        let mut plays = 0;
-        for &c in hand {
-            if seen >> c.index() & 1 != 0 {
-                continue;
-            }
-            seen |= 1 << c.index();
-            let t = self.targets(c);
-            plays += t.count();
-            if c.is_jack() {
-                // A jack's targets fill its own 100 actions (J♦ and J♣
-                // alike, J♠ and J♥ alike): a row at a time.
-                let base = if c.is_one_eyed_jack() {
-                    JACK_REMOVE
-                } else {
-                    JACK_PLACE
-                };
-                plane(t, &mut mask[base..base + 100]);
-                for r in 0..10 {
-                    bits.set_run(base + r * 10, row_bits(t, r) as u64, 10);
-                }
+        let natural = self.natural_targets(seat);
+        set_spaces(bits, PLACE, natural);
+        let mut plays = !natural.is_empty();
+        let bit = |c: Card| 1u64 << (c.index() & 63);
+        // J♦ and J♣ fill the same 100 actions, J♠ and J♥ too.
+        if kinds & (bit(Card::JD) | bit(Card::JC)) != 0 {
+            let t = self.targets(Card::JD);
+            plays |= !t.is_empty();
+            set_spaces(bits, JACK_PLACE, t);
+        }
+        if kinds & (bit(Card::JS) | bit(Card::JH)) != 0 {
+            let t = self.targets(Card::JS);
+            plays |= !t.is_empty();
+            set_spaces(bits, JACK_REMOVE, t);
+        }
+        if !plays {
+            if self.config().options().no_play == NoPlay::Discard && kinds != 0 {
+                bits.set_run(DISCARD, kinds, 52);
             } else {
-                for at in t {
-                    set(mask, bits, PLACE + at.reading_index());
-                }
+                bits.set(PASS);
             }
         }
-        if plays == 0 {
-            if self.config().options().no_play == NoPlay::Discard && !hand.is_empty() {
-                for &c in hand {
-                    set(mask, bits, DISCARD + c.index());
-                }
-            } else {
-                set(mask, bits, PASS);
-            }
-        }
+        spread_bits(&bits.0, mask);
         bits.count()
     }
 
     fn observe(&self, seat: Seat, out: &mut [u8]) {
-        out.fill(0);
         let players = self.players() as usize;
         let teams = self.teams();
         let me = self.team_of(seat).0;
+        let (chips, rest) = out.split_at_mut(300);
         // chips [3, 10, 10]: team-relative planes.
-        for k in 0..teams.min(3) {
-            let team = Team((me + k) % teams);
-            plane(
-                self.chips(team),
-                &mut out[k as usize * 100..(k as usize + 1) * 100],
-            );
+        let mut team = me;
+        for (k, p) in chips.chunks_exact_mut(100).enumerate() {
+            if k < teams as usize {
+                plane(self.chips(Team(team)), p);
+                team = if team + 1 == teams { 0 } else { team + 1 };
+            } else {
+                p.fill(0);
+            }
         }
-        let (locked, rest) = out[300..].split_at_mut(100);
+        let (locked, rest) = rest.split_at_mut(100);
         plane(self.locked(), locked);
         let (hand, rest) = rest.split_at_mut(52);
-        for c in self.hand(seat) {
-            hand[c.index()] += 1;
-        }
+        let [once, twice] = copies(self.hand(seat));
+        spread_counts(once, twice, hand);
         let (discards, rest) = rest.split_at_mut(52);
-        for (_, c) in self.discards() {
-            discards[c.index()] = discards[c.index()].saturating_add(1);
-        }
+        let [once, twice] = self.discard_copies();
+        spread_counts(once, twice, discards);
         let (sizes, rest) = rest.split_at_mut(SEATS);
-        for (k, n) in sizes.iter_mut().enumerate().take(players) {
-            *n = self.hand(Seat(((seat.index() + k) % players) as u8)).len() as u8;
+        let mut s = seat.index();
+        for (k, n) in sizes.iter_mut().enumerate() {
+            *n = if k < players {
+                self.hand(Seat(s as u8)).len() as u8
+            } else {
+                0
+            };
+            s = if s + 1 == players { 0 } else { s + 1 };
         }
         let (seqs, rest) = rest.split_at_mut(3);
-        for (k, n) in seqs.iter_mut().enumerate().take(teams as usize) {
-            *n = self.sequence_count(Team((me + k as u8) % teams));
+        let mut team = me;
+        for (k, n) in seqs.iter_mut().enumerate() {
+            *n = if k < teams as usize {
+                self.sequence_count(Team(team))
+            } else {
+                0
+            };
+            team = if team + 1 == teams { 0 } else { team + 1 };
         }
         rest[0] = self.draw_pile_len() as u8;
         rest[1] = self.dead_exchanged() as u8;
@@ -248,7 +271,8 @@ impl EnvGame for Game {
         rest[3] = self.sequence_length();
         rest[4] = self.win_sequences();
         rest[5] = match Rules::to_act(self) {
-            Some(s) => ((s.index() + players - seat.index()) % players) as u8,
+            Some(s) if s.index() >= seat.index() => (s.index() - seat.index()) as u8,
+            Some(s) => (s.index() + players - seat.index()) as u8,
             None => players as u8,
         };
     }

@@ -166,16 +166,77 @@ impl ActionBits {
         for (i, &w) in self.0.iter().enumerate() {
             let c = w.count_ones() as usize;
             if n < c {
-                let mut w = w;
+                // Skip whole bytes by their counts, then clear the lower
+                // set bits of the byte that holds it (at most 7).
+                let (mut w, mut base) = (w, 0);
+                while n >= (w & 0xFF).count_ones() as usize {
+                    n -= (w & 0xFF).count_ones() as usize;
+                    w >>= 8;
+                    base += 8;
+                }
                 for _ in 0..n {
                     w &= w - 1;
                 }
-                return Some(i * 64 + w.trailing_zeros() as usize);
+                return Some(i * 64 + base + w.trailing_zeros() as usize);
             }
             n -= c;
         }
         None
     }
+}
+
+/// Eight bits as eight bytes 0/1, for every byte value: lane `i` (byte
+/// `i` in memory order) of entry `v` is bit `i` of `v`.
+static BYTES8: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[v] |= ((v as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// The 64 bits of `once` as 64 bytes 0/1 (byte `i` = bit `i`), plus the
+/// bits of `twice` likewise: eight bytes per table lookup.
+#[inline(always)]
+fn spread_word(once: u64, twice: u64) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    if once | twice != 0 {
+        for k in 0..8 {
+            let byte = |w: u64| (w >> (8 * k)) as usize & 0xFF;
+            let v = BYTES8[byte(once)] + BYTES8[byte(twice)];
+            out[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Writes bit `i` of `bits` (bit `i % 64` of word `i / 64`) as byte `i`
+/// of `out`, 0 or 1, for every byte of `out` (bits past the words are 0).
+#[inline]
+pub fn spread_bits(bits: &[u64], out: &mut [u8]) {
+    let mut blocks = out.chunks_exact_mut(64);
+    let mut words = bits.iter().copied();
+    for block in &mut blocks {
+        block.copy_from_slice(&spread_word(words.next().unwrap_or(0), 0));
+    }
+    let rest = blocks.into_remainder();
+    let n = rest.len();
+    rest.copy_from_slice(&spread_word(words.next().unwrap_or(0), 0)[..n]);
+}
+
+/// Writes the copies of each card as bytes (0, 1 or 2) into `out` (at most
+/// 64 cards: `out` has at most 64 bytes): bit `i` of `once` says card `i`
+/// is there at least once, of `twice` that it is there twice.
+#[inline]
+pub fn spread_counts(once: u64, twice: u64, out: &mut [u8]) {
+    let n = out.len().min(64);
+    out[..n].copy_from_slice(&spread_word(once, twice)[..n]);
 }
 
 /// Collects an action mask from the legal moves: one byte and one bit per

@@ -37,6 +37,36 @@ pub struct Out<'a> {
     pub done: &'a mut [u8],
 }
 
+/// Owned output buffers for a vector of games (for Rust callers; the
+/// Python binding lends numpy arrays instead): [`Buffers::out`] lends
+/// them as an [`Out`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Buffers {
+    /// `N × obs_len` observations.
+    pub obs: Vec<u8>,
+    /// `N × ACTIONS` masks.
+    pub mask: Vec<u8>,
+    /// `N` seats to act.
+    pub to_act: Vec<i64>,
+    /// `N × reward_width` rewards.
+    pub rewards: Vec<f32>,
+    /// `N` done flags.
+    pub done: Vec<u8>,
+}
+
+impl Buffers {
+    /// The buffers as the [`Out`] a step writes.
+    pub fn out(&mut self) -> Out<'_> {
+        Out {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            to_act: &mut self.to_act,
+            rewards: &mut self.rewards,
+            done: &mut self.done,
+        }
+    }
+}
+
 /// The result counters of the vector since it was built or reset.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -197,8 +227,13 @@ impl<G: EnvGame> Slot<G> {
     }
 }
 
-/// Splits the output buffers into one [`Row`] per game.
-fn rows<'a>(out: &'a mut Out<'_>, obs_len: usize, actions: usize, width: usize) -> Vec<Row<'a>> {
+/// The output buffers as one [`Row`] per game.
+fn rows<'a>(
+    out: &'a mut Out<'_>,
+    obs_len: usize,
+    actions: usize,
+    width: usize,
+) -> impl Iterator<Item = Row<'a>> {
     out.obs
         .chunks_mut(obs_len.max(1))
         .zip(out.mask.chunks_mut(actions.max(1)))
@@ -212,7 +247,6 @@ fn rows<'a>(out: &'a mut Out<'_>, obs_len: usize, actions: usize, width: usize) 
             rewards,
             done,
         })
-        .collect()
 }
 
 /// `N` games stepped together (see the module docs).
@@ -224,6 +258,15 @@ pub struct VecCore<G: EnvGame> {
     obs_len: usize,
     threads: usize,
     tally: Tally,
+}
+
+/// The refusal of an action the caller's mask does not list.
+fn not_in_mask<G: EnvGame>(a: i64) -> env::ActionError {
+    env::ActionError {
+        action: a,
+        code: "env.not_legal",
+        why: format!("{} is not in the mask", G::action_text(a as usize)),
+    }
 }
 
 /// SplitMix64 finaliser: per-game seeds from one seed.
@@ -323,6 +366,18 @@ impl<G: EnvGame> VecCore<G> {
         }
     }
 
+    /// Zeroed output buffers of the right sizes for this vector.
+    pub fn buffers(&self) -> Buffers {
+        let n = self.slots.len();
+        Buffers {
+            obs: vec![0; n * self.obs_len],
+            mask: vec![0; n * G::ACTIONS],
+            to_act: vec![0; n],
+            rewards: vec![0.0; n * self.reward_width()],
+            done: vec![0; n],
+        }
+    }
+
     /// The games (for tests and inspection).
     pub fn games(&self) -> Vec<&G> {
         self.slots.iter().map(|s| &s.game).collect()
@@ -380,15 +435,15 @@ impl<G: EnvGame> VecCore<G> {
         out.rewards.fill(0.0);
         out.done.fill(0);
         let (obs_len, width) = (self.obs_len, self.reward_width());
-        let mut rows = rows(out, obs_len, G::ACTIONS, width);
+        let rows = rows(out, obs_len, G::ACTIONS, width);
         let sh = Shared {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
             obs_len,
             observe: true,
         };
-        for (slot, row) in self.slots.iter_mut().zip(rows.iter_mut()) {
-            slot.write(&sh, row);
+        for (slot, mut row) in self.slots.iter_mut().zip(rows) {
+            slot.write(&sh, &mut row);
         }
     }
 
@@ -421,21 +476,26 @@ impl<G: EnvGame> VecCore<G> {
             ));
         }
         // Check every action before any game moves: it must be in the mask
-        // the caller was given, and the engine must agree.
+        // the caller was given. That mask lists exactly the legal moves
+        // (`EnvGame::write_mask`; the crate's tests compare them with the
+        // engine's), so a listed action is not checked by the engine again.
         let mut moves = Vec::with_capacity(n);
         for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
             let listed = a >= 0 && slot.legal.contains(a as usize);
-            let checked = env::legal_move_of(&slot.game, a).and_then(|m| {
-                if listed {
-                    Ok(m)
-                } else {
-                    Err(env::ActionError {
-                        action: a,
-                        code: "env.not_legal",
-                        why: format!("{} is not in the mask", G::action_text(a as usize)),
-                    })
-                }
-            });
+            let checked =
+                match slot.game.to_act() {
+                    Some(seat) if listed => slot
+                        .game
+                        .move_of(seat, a as usize)
+                        .map(|m| (seat, m))
+                        .ok_or_else(|| not_in_mask::<G>(a)),
+                    // Not in the mask: the engine's reason when it has one.
+                    _ => Err(env::legal_move_of(&slot.game, a)
+                        .map_or_else(|e| e, |_| not_in_mask::<G>(a))),
+                };
+            debug_assert!(checked
+                .as_ref()
+                .map_or(true, |&(seat, m)| slot.game.check(seat, m).is_ok()));
             match checked {
                 Ok(m) => moves.push(m),
                 Err(e) => {
@@ -455,18 +515,19 @@ impl<G: EnvGame> VecCore<G> {
             observe,
         };
         let obs_len = sh.obs_len;
-        let mut rows = rows(out, obs_len, G::ACTIONS, width);
+        let rows = rows(out, obs_len, G::ACTIONS, width);
         let threads = self.threads.min(n / GAMES_PER_THREAD).max(1);
         let mut tally = Tally {
             wins: vec![0; self.template.sides() as usize],
             ..Tally::default()
         };
         if threads == 1 {
-            for ((slot, row), (seat, mv)) in self.slots.iter_mut().zip(rows.iter_mut()).zip(moves) {
-                slot.step(&sh, seat, mv, row, &mut tally);
+            for ((slot, mut row), (seat, mv)) in self.slots.iter_mut().zip(rows).zip(moves) {
+                slot.step(&sh, seat, mv, &mut row, &mut tally);
             }
         } else {
             let per = n.div_ceil(threads);
+            let mut rows: Vec<Row<'_>> = rows.collect();
             let tallies: Vec<Tally> = std::thread::scope(|scope| {
                 let handles: Vec<_> = self
                     .slots

@@ -8,7 +8,7 @@ use sequence_common::rng::{game_rng, playout_rng};
 use sequence_common::{Notation, Rules, Seat, SeatView};
 use sequence_py::dynamic::{self, FailureKind};
 use sequence_py::env::{action_mask, action_mask_bits, legal_move_of, ActionBits, EnvGame};
-use sequence_py::vector::{Out, VecCore};
+use sequence_py::vector::VecCore;
 use serde_json::json;
 
 fn table<G: Rules>(players: u8) -> G {
@@ -246,29 +246,11 @@ fn refusals_carry_codes_and_change_nothing() {
     }
 }
 
-type Buffers = (Vec<u8>, Vec<u8>, Vec<i64>, Vec<f32>, Vec<u8>);
-
-fn buffers(n: usize, obs: usize, actions: usize, width: usize) -> Buffers {
-    (
-        vec![0; n * obs],
-        vec![0; n * actions],
-        vec![0; n],
-        vec![0.0; n * width],
-        vec![0; n],
-    )
-}
-
 fn run_vec<G: EnvGame>(v: &mut VecCore<G>, steps: usize) -> (Vec<u8>, u64) {
     let n = v.len();
-    let (mut o, mut m, mut t, mut r, mut d) = buffers(n, v.obs_len(), G::ACTIONS, v.reward_width());
+    let mut bufs = v.buffers();
     let mut a = vec![0i64; n];
-    let mut out = Out {
-        obs: &mut o,
-        mask: &mut m,
-        to_act: &mut t,
-        rewards: &mut r,
-        done: &mut d,
-    };
+    let mut out = bufs.out();
     v.reset(7, &mut out);
     let mut done = 0;
     for _ in 0..steps {
@@ -320,14 +302,8 @@ fn vector_refuses_an_illegal_action_and_moves_nothing() {
     let t: sequence_classic::Game = table(2);
     let mut v = VecCore::new(t, 3, 4);
     let n = v.len();
-    let (mut o, mut m, mut tt, mut r, mut d) = buffers(n, v.obs_len(), 405, 2);
-    let mut out = Out {
-        obs: &mut o,
-        mask: &mut m,
-        to_act: &mut tt,
-        rewards: &mut r,
-        done: &mut d,
-    };
+    let mut bufs = v.buffers();
+    let mut out = bufs.out();
     v.reset(4, &mut out);
     let before: Vec<u32> = v.games().iter().map(|g| g.ply()).collect();
     let mut a = vec![0i64; n];
@@ -348,14 +324,8 @@ fn vector_refuses_an_illegal_action_and_moves_nothing() {
 fn greedy_opponents_beat_a_random_agent_in_the_vector() {
     let t: sequence_classic::Game = table(2);
     let mut v = VecCore::with_opponents(t, 16, 3, 0, "greedy").expect("bots");
-    let (mut o, mut m, mut tt, mut r, mut d) = buffers(16, v.obs_len(), 405, 1);
-    let mut out = Out {
-        obs: &mut o,
-        mask: &mut m,
-        to_act: &mut tt,
-        rewards: &mut r,
-        done: &mut d,
-    };
+    let mut bufs = v.buffers();
+    let mut out = bufs.out();
     v.reset(3, &mut out);
     let mut a = vec![0i64; 16];
     let (mut wins, mut losses) = (0, 0);

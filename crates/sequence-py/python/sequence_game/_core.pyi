@@ -4,7 +4,7 @@ bindings). Rule ids (C1–C11 classic, S1–S7 Stacks) refer to RULES.md."""
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union, type_check_only
 
 import numpy as np
 import numpy.typing as npt
@@ -96,21 +96,33 @@ class Move:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
-class View:
-    """What one seat (or a spectator) may see."""
+@type_check_only
+class _Position:
+    """The properties ``Game`` and ``View`` share (no such class at run
+    time)."""
 
     @property
     def game(self) -> GameName: ...
     @property
-    def seat(self) -> Optional[int]: ...
-    @property
-    def to_act(self) -> Optional[int]: ...
+    def to_act(self) -> Optional[int]:
+        """The seat that must decide now (in Stacks also a seat offered to
+        Block, S5b); None once over."""
     @property
     def status(self) -> Status: ...
     @property
-    def winner(self) -> Optional[int]: ...
+    def winner(self) -> Optional[int]:
+        """The winning side (team or seat); None while playing or drawn."""
     @property
-    def ply(self) -> int: ...
+    def is_over(self) -> bool: ...
+    @property
+    def ply(self) -> int:
+        """Moves made so far (every decision counts one)."""
+
+class View(_Position):
+    """What one seat (or a spectator) may see."""
+
+    @property
+    def seat(self) -> Optional[int]: ...
     def legal_moves(self) -> List[Move]: ...
     def to_json(self) -> Dict[str, Any]:
         """The view as the server and the bot protocol send it."""
@@ -120,7 +132,7 @@ class View:
         ``seed``), without a record: for searching agents."""
     def observation(self) -> npt.NDArray[np.uint8]: ...
 
-class Game:
+class Game(_Position):
     """A game of classic Sequence (C1–C11) or Sequence Stacks (S1–S7)."""
 
     def __init__(
@@ -135,8 +147,6 @@ class Game:
     def from_record(record: RecordLike, seed: int = 0) -> Game:
         """Replays a record into a game that goes on (RecordError)."""
     @property
-    def game(self) -> GameName: ...
-    @property
     def players(self) -> int: ...
     @property
     def teams(self) -> Optional[int]: ...
@@ -147,16 +157,6 @@ class Game:
     def dealer(self) -> int: ...
     @property
     def options(self) -> Dict[str, Any]: ...
-    @property
-    def to_act(self) -> Optional[int]: ...
-    @property
-    def status(self) -> Status: ...
-    @property
-    def winner(self) -> Optional[int]: ...
-    @property
-    def is_over(self) -> bool: ...
-    @property
-    def ply(self) -> int: ...
     @property
     def last_move(self) -> Optional[Tuple[int, Move]]: ...
     def legal_moves(self) -> List[Move]: ...

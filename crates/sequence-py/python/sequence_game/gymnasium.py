@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import ActionError, Bot, Game
-from ._render import render_text
+from ._envs import observation_space, render_text, table
 
 __all__ = ["SequenceEnv"]
 
@@ -63,12 +63,9 @@ class SequenceEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self._table, probe = table(game, players, teams, options, render_mode, self.metadata["render_modes"])
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
-        self._table = dict(game=game, players=players, teams=teams, options=options)
-        probe = Game(game, players=players, teams=teams, options=options, seed=0)
         if not 0 <= seat < probe.players:
             raise ValueError(f"seat {seat} is not at the table (seats 0 to {probe.players - 1})")
         if isinstance(opponents, str):
@@ -86,17 +83,7 @@ class SequenceEnv(gymnasium.Env):
         self.max_moves = max_moves
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0,
-                    high=probe.observation_high(),
-                    shape=(probe.observation_size,),
-                    dtype=np.uint8,
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(probe.num_actions,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(probe)
         self.action_space = spaces.Discrete(probe.num_actions)
         self.game: Game = probe
         self._bots: List[Optional[Bot]] = []

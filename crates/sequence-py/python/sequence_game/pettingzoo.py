@@ -31,7 +31,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ._core import Game
-from ._render import render_text
+from ._envs import observation_space, render_text, table
 
 __all__ = ["SequenceAECEnv", "env", "raw_env"]
 
@@ -63,30 +63,15 @@ class SequenceAECEnv(AECEnv, EzPickle):
     ) -> None:
         EzPickle.__init__(self, game, players, teams, options, max_moves, render_mode)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        self._table = dict(game=game, players=players, teams=teams, options=options)
-        # Validates the table at once (SetupError naming the rule).
-        probe = Game(game, players=players, teams=teams, options=options, seed=0)
+        self._table, probe = table(game, players, teams, options, render_mode, self.metadata["render_modes"])
         self.game_name = probe.game
         self.metadata = dict(self.metadata, name=f"sequence_{probe.game}_v0")
         self.render_mode = render_mode
         self.max_moves = max_moves
         self.possible_agents: List[str] = [f"player_{i}" for i in range(probe.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0,
-                    high=probe.observation_high(),
-                    shape=(probe.observation_size,),
-                    dtype=np.uint8,
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(probe.num_actions,), dtype=np.int8),
-            }
-        )
         # One space object per agent (PettingZoo seeds them separately).
-        self.observation_spaces = {a: _copy_space(obs_space) for a in self.possible_agents}
+        self.observation_spaces = {a: observation_space(probe) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
         self._seeds = random.Random()
         self.game: Game = probe
@@ -161,25 +146,11 @@ class SequenceAECEnv(AECEnv, EzPickle):
         pass
 
 
-def _copy_space(space: spaces.Dict) -> spaces.Dict:
-    return spaces.Dict(
-        {
-            k: spaces.Box(low=s.low, high=s.high, shape=s.shape, dtype=s.dtype)
-            for k, s in space.spaces.items()
-        }
-    )
-
-
-def raw_env(
-    game: str = "classic",
-    players: int = 2,
-    teams: Optional[int] = None,
-    options: Optional[dict] = None,
-    max_moves: Optional[int] = None,
-    render_mode: Optional[str] = None,
-) -> SequenceAECEnv:
-    """The environment without wrappers."""
-    return SequenceAECEnv(game, players, teams, options, max_moves, render_mode)
+def raw_env(*args: Any, **kwargs: Any) -> SequenceAECEnv:
+    """The environment without wrappers (the arguments of
+    :class:`SequenceAECEnv`: ``game``, ``players``, ``teams``,
+    ``options``, ``max_moves``, ``render_mode``)."""
+    return SequenceAECEnv(*args, **kwargs)
 
 
 def env(*args: Any, **kwargs: Any) -> SequenceAECEnv:

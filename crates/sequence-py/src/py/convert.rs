@@ -90,17 +90,11 @@ fn to_json(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         }
         return Ok(Value::Object(m));
     }
-    if let Ok(l) = o.cast::<PyList>() {
-        return l
-            .iter()
-            .map(|x| to_json(&x, depth + 1))
-            .collect::<PyResult<_>>()
-            .map(Value::Array);
-    }
-    if let Ok(t) = o.cast::<PyTuple>() {
-        return t
-            .iter()
-            .map(|x| to_json(&x, depth + 1))
+    // Lists and tuples alike become arrays.
+    if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
+        return o
+            .try_iter()?
+            .map(|x| to_json(&x?, depth + 1))
             .collect::<PyResult<_>>()
             .map(Value::Array);
     }

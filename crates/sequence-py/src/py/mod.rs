@@ -35,6 +35,58 @@ fn status(o: Outcome) -> &'static str {
     o.name()
 }
 
+/// The getters a game and a view share, written once for both classes
+/// (`$class` holds `inner`, a [`DynGame`] or a [`DynView`]): which game,
+/// who must decide, and how it stands.
+macro_rules! position_getters {
+    ($class:ty) => {
+        #[pymethods]
+        impl $class {
+            /// `classic` or `stacks`.
+            #[getter]
+            fn game(&self) -> &'static str {
+                self.inner.kind().name()
+            }
+
+            /// The seat that must decide now (in Stacks also a seat offered
+            /// to Block, S5b); `None` once the game is over.
+            #[getter]
+            fn to_act(&self) -> Option<u8> {
+                self.inner.to_act()
+            }
+
+            /// `playing`, `won` or `draw`.
+            #[getter]
+            fn status(&self) -> &'static str {
+                status(self.inner.outcome())
+            }
+
+            /// The winning side (team or seat), `None` while playing or
+            /// drawn.
+            #[getter]
+            fn winner(&self) -> Option<u8> {
+                self.inner.outcome().winner()
+            }
+
+            /// Whether the game has ended (a win, C9 / S7, or a draw, C6a /
+            /// S6a).
+            #[getter]
+            fn is_over(&self) -> bool {
+                self.inner.outcome().is_over()
+            }
+
+            /// Moves made so far (every decision counts one).
+            #[getter]
+            fn ply(&self) -> u32 {
+                self.inner.ply()
+            }
+        }
+    };
+}
+
+position_getters!(PyGame);
+position_getters!(PyView);
+
 /// One move of either game (immutable, hashable, comparable). Moves come
 /// from `Game.legal_moves()`, `View.legal_moves()`, `Game.parse_move()`
 /// and the bots.
@@ -261,12 +313,6 @@ impl PyGame {
             .map_err(fail)
     }
 
-    /// `classic` or `stacks`.
-    #[getter]
-    fn game(&self) -> &'static str {
-        self.inner.kind().name()
-    }
-
     /// Seats at the table, numbered 0 … players-1 clockwise.
     #[getter]
     fn players(&self) -> u8 {
@@ -301,37 +347,6 @@ impl PyGame {
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.inner.options())
-    }
-
-    /// The seat that must decide now (in Stacks also a seat offered to
-    /// Block, S5b); `None` once the game is over.
-    #[getter]
-    fn to_act(&self) -> Option<u8> {
-        self.inner.to_act()
-    }
-
-    /// `playing`, `won` or `draw`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        status(self.inner.outcome())
-    }
-
-    /// The winning side (team or seat), `None` while playing or drawn.
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.inner.outcome().winner()
-    }
-
-    /// Whether the game has ended (a win, C9 / S7, or a draw, C6a / S6a).
-    #[getter]
-    fn is_over(&self) -> bool {
-        self.inner.outcome().is_over()
-    }
-
-    /// Moves made so far (every decision counts one).
-    #[getter]
-    fn ply(&self) -> u32 {
-        self.inner.ply()
     }
 
     /// The last move and its seat, as a record writes it.
@@ -604,40 +619,10 @@ pub struct PyView {
 
 #[pymethods]
 impl PyView {
-    /// `classic` or `stacks`.
-    #[getter]
-    fn game(&self) -> &'static str {
-        self.inner.kind().name()
-    }
-
     /// The view's seat; `None` for a spectator.
     #[getter]
     fn seat(&self) -> Option<u8> {
         self.inner.seat()
-    }
-
-    /// The seat that must decide now; `None` once over.
-    #[getter]
-    fn to_act(&self) -> Option<u8> {
-        self.inner.to_act()
-    }
-
-    /// `playing`, `won` or `draw`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        status(self.inner.outcome())
-    }
-
-    /// The winning side, if any.
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.inner.outcome().winner()
-    }
-
-    /// Moves made so far.
-    #[getter]
-    fn ply(&self) -> u32 {
-        self.inner.ply()
     }
 
     /// The seat's legal moves when it must decide, else empty.
