@@ -102,76 +102,57 @@ impl PyMove {
     }
 }
 
+/// The read-only properties of a move, written once: each getter applies
+/// its function to the move.
+macro_rules! move_getters {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $get:expr;)*) => {
+        #[pymethods]
+        impl PyMove {
+            $(
+                $(#[doc = $doc])*
+                #[getter]
+                fn $name(&self) -> $ty {
+                    let get: fn(&AnyMove) -> $ty = $get;
+                    get(&self.mv)
+                }
+            )*
+        }
+    };
+}
+
+move_getters! {
+    /// The kind of move: classic `place`, `remove`, `dead`, `pass`,
+    /// `discard`; Stacks `pile`, `skip`, `reverse`, `steal_card`,
+    /// `steal_chip`, `block`, `pass`, `discard`, `end`.
+    kind: &'static str = |m| m.fields().kind;
+    /// The card played or discarded (record code, e.g. `7H`, `B3`), if any.
+    card: Option<String> = |m| m.fields().card;
+    /// Classic: the space a chip goes on or leaves (`e5`).
+    at: Option<String> = |m| m.fields().at;
+    /// Stacks: the place of the pile (`blue-a`).
+    place: Option<&'static str> = |m| m.fields().place;
+    /// Stacks: where the card comes from, `hand` or `discard`.
+    source: Option<&'static str> = |m| m.fields().source;
+    /// Stacks: the seat a steal robs.
+    target: Option<u8> = |m| m.fields().target;
+    /// Stacks: the colour of the chip a Steal-a-Chip takes.
+    colour: Option<&'static str> = |m| m.fields().colour;
+    /// Classic: the sequences a placement declared (C8a), as
+    /// `(first, last)` spaces; `None` for the engine's default choice.
+    declare: Option<Vec<(String, String)>> = |m| m.fields().declare;
+    /// The engine's dense move key (the same move has the same key in any
+    /// position).
+    key: usize = |m| m.key();
+    /// The move in words, e.g. `7♥ on d6`.
+    text: String = |m| m.text();
+}
+
 #[pymethods]
 impl PyMove {
     /// `classic` or `stacks`.
     #[getter]
     fn game(&self) -> &'static str {
         self.mv.kind().name()
-    }
-
-    /// The kind of move: classic `place`, `remove`, `dead`, `pass`,
-    /// `discard`; Stacks `pile`, `skip`, `reverse`, `steal_card`,
-    /// `steal_chip`, `block`, `pass`, `discard`, `end`.
-    #[getter]
-    fn kind(&self) -> &'static str {
-        self.mv.fields().kind
-    }
-
-    /// The card played or discarded (record code, e.g. `7H`, `B3`), if any.
-    #[getter]
-    fn card(&self) -> Option<String> {
-        self.mv.fields().card
-    }
-
-    /// Classic: the space a chip goes on or leaves (`e5`).
-    #[getter]
-    fn at(&self) -> Option<String> {
-        self.mv.fields().at
-    }
-
-    /// Stacks: the place of the pile (`blue-a`).
-    #[getter]
-    fn place(&self) -> Option<&'static str> {
-        self.mv.fields().place
-    }
-
-    /// Stacks: where the card comes from, `hand` or `discard`.
-    #[getter]
-    fn source(&self) -> Option<&'static str> {
-        self.mv.fields().source
-    }
-
-    /// Stacks: the seat a steal robs.
-    #[getter]
-    fn target(&self) -> Option<u8> {
-        self.mv.fields().target
-    }
-
-    /// Stacks: the colour of the chip a Steal-a-Chip takes.
-    #[getter]
-    fn colour(&self) -> Option<&'static str> {
-        self.mv.fields().colour
-    }
-
-    /// Classic: the sequences a placement declared (C8a), as
-    /// `(first, last)` spaces; `None` for the engine's default choice.
-    #[getter]
-    fn declare(&self) -> Option<Vec<(String, String)>> {
-        self.mv.fields().declare
-    }
-
-    /// The engine's dense move key (the same move has the same key in any
-    /// position).
-    #[getter]
-    fn key(&self) -> usize {
-        self.mv.key()
-    }
-
-    /// The move in words, e.g. `7♥ on d6`.
-    #[getter]
-    fn text(&self) -> String {
-        self.mv.text()
     }
 
     /// The move by `seat` as a record entry (RECORD.md,
