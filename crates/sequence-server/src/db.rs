@@ -1104,10 +1104,10 @@ struct GroupCounts {
     appends: AtomicU64,
 }
 
-/// The append writer: takes every append waiting (up to [`MAX_GROUP`]),
-/// writes them in one transaction in table order (so that two instances'
-/// transactions lock rows in one order), and answers each after the
-/// commit. When the transaction fails for another reason than the
+/// The append writer: takes every append waiting (up to [`MAX_GROUP`],
+/// one per table: a second one of a table waits for the next group),
+/// writes them in one transaction in table order, and answers each after
+/// the commit. When the transaction fails for another reason than the
 /// database being unavailable (a deadlock with another instance's
 /// takeover, an unexpected error), each append is written again in a
 /// transaction of its own, so that one cannot fail the others.
@@ -1117,9 +1117,33 @@ async fn write_appends(
     mut queue: mpsc::UnboundedReceiver<Pending>,
     counts: Arc<GroupCounts>,
 ) {
-    let mut group = Vec::with_capacity(MAX_GROUP);
-    while queue.recv_many(&mut group, MAX_GROUP).await > 0 {
+    let mut group: Vec<Pending> = Vec::with_capacity(MAX_GROUP);
+    // appends of a table that already has one in the group: the next group
+    let mut later: Vec<Pending> = Vec::new();
+    loop {
+        group.append(&mut later);
+        if group.is_empty() {
+            if queue.recv_many(&mut group, MAX_GROUP).await == 0 {
+                return;
+            }
+        } else {
+            while group.len() < MAX_GROUP {
+                match queue.try_recv() {
+                    Ok(p) => group.push(p),
+                    Err(_) => break,
+                }
+            }
+        }
+        // stable: two appends of one table keep their order
         group.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut i = 1;
+        while i < group.len() {
+            if group[i].id == group[i - 1].id {
+                later.push(group.remove(i));
+            } else {
+                i += 1;
+            }
+        }
         let written = write_group(&pool, pg, &group).await;
         let answers: Vec<Result<(), DbError>> = match written {
             Ok(done) => {
@@ -1423,5 +1447,86 @@ mod tests {
         assert_eq!(pg_address("postgresql://[::1]/x"), "[::1]:5432");
         assert_eq!(pg_address("postgresql://[::1]:6000"), "[::1]:6000");
         assert_eq!(pg_address("postgres://"), "localhost:5432");
+    }
+
+    /// Group commit keeps exactly-once: 40 appends sent at once, two at
+    /// the same event number for each of 20 tables (so that both of a
+    /// table may wait in one group): one of each pair is written and the
+    /// other refused with a conflict, every table holds its winner's events
+    /// in order, and the appends went in fewer transactions than appends.
+    async fn racing_appends_in_groups(db: &Db) {
+        let start = vec!["\"start\"".to_string()];
+        for t in 0..20 {
+            db.create_table(&format!("g{t}"), "{}", "playing", 1, &start, None)
+                .await
+                .expect("create");
+        }
+        let mut set = tokio::task::JoinSet::new();
+        for k in 0..40 {
+            let db = db.clone();
+            set.spawn(async move {
+                let id = format!("g{}", k % 20);
+                let events = vec![format!("\"move {k}\""), format!("\"after {k}\"")];
+                let a = Append {
+                    id: &id,
+                    first_seq: 1,
+                    events: &events,
+                    status: "playing",
+                    clock_ms: 7,
+                    timed_out: 0,
+                };
+                (k, db.append(&a).await)
+            });
+        }
+        let mut winners = std::collections::BTreeMap::new();
+        while let Some(r) = set.join_next().await {
+            let (k, r) = r.expect("task");
+            match r {
+                Ok(()) => assert!(winners.insert(k % 20, k).is_none(), "two winners"),
+                Err(DbError::Conflict) => {}
+                Err(e) => panic!("append {k}: {e}"),
+            }
+        }
+        assert_eq!(winners.len(), 20, "one winner per table");
+        for (t, k) in winners {
+            let events = db.events_since(&format!("g{t}"), 0).await.expect("read");
+            let want = vec![
+                (0, "\"start\"".to_string()),
+                (1, format!("\"move {k}\"")),
+                (2, format!("\"after {k}\"")),
+            ];
+            assert_eq!(events, want);
+        }
+        let (commits, appends) = db.group_commits();
+        assert_eq!(appends, 40);
+        assert!(commits < appends, "{commits} commits for {appends} appends");
+    }
+
+    #[tokio::test]
+    async fn group_commit_keeps_exactly_once_on_sqlite() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("g.db");
+        let db = Db::open(path.to_str().expect("path")).await.expect("open");
+        racing_appends_in_groups(&db).await;
+    }
+
+    #[tokio::test]
+    async fn group_commit_keeps_exactly_once_on_postgres() {
+        let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
+            eprintln!("SEQUENCE_TEST_POSTGRES_URL not set: skipped");
+            return;
+        };
+        let url = create_database(&url, "seq_group_commit")
+            .await
+            .expect("create");
+        let db = Db::open(&url).await.expect("open");
+        racing_appends_in_groups(&db).await;
+        db.close().await;
+        drop_database(
+            &std::env::var("SEQUENCE_TEST_POSTGRES_URL").unwrap_or_default(),
+            "seq_group_commit",
+        )
+        .await
+        .expect("drop");
     }
 }
