@@ -325,6 +325,14 @@ fn event_rows(n: usize) -> String {
         .join(", ")
 }
 
+/// `($FROM, $FROM+1), ($FROM+2, $FROM+3), …`: `n` rows of two values.
+fn value_rows(from: usize, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("(${}, ${})", from + 2 * i, from + 1 + 2 * i))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The notification of an append: `e ID FIRST LAST CLOCK TIMED_OUT` and the
 /// events one per line, or the first line alone when they would not fit.
 pub fn events_payload(a: &Append<'_>) -> String {
@@ -1209,70 +1217,49 @@ fn appended(written: bool) -> Result<(), DbError> {
     }
 }
 
-/// PostgreSQL's append of a whole group in one statement (its own
-/// transaction): `$1` the appends as a JSON array of objects `{id, seq,
-/// status, clock, mask, note, events}` (`events` the events' JSON texts),
-/// `$2` the notification channel. A table row is updated only if its
-/// `next_seq` is still the append's `seq` — a racing writer holds the
-/// row's lock until it commits, and the condition is checked again on the
-/// row it wrote —, then that append's events are inserted and its
-/// notification queued for the commit. Returns the ids of the tables
-/// written.
-const APPEND_GROUP_PG: &str = "WITH a AS (SELECT * FROM json_to_recordset($1::json) AS \
-     a(id text, seq bigint, status text, clock bigint, mask bigint, note text, events json)), \
-     u AS (UPDATE game_tables g SET next_seq = a.seq + json_array_length(a.events), \
-     status = a.status, clock_ms = a.clock, timed_out = a.mask FROM a \
-     WHERE g.id = a.id AND g.next_seq = a.seq \
-     RETURNING g.id, a.seq, a.events, pg_notify($2, a.note)), \
-     i AS (INSERT INTO events (table_id, seq, data) SELECT u.id, u.seq + e.n - 1, e.data \
-     FROM u, json_array_elements_text(u.events) WITH ORDINALITY AS e(data, n)) \
-     SELECT id FROM u";
-
 /// Writes `group` in one transaction: whether each append was written
-/// (`false`: its table's next event was no longer its `first_seq`). One
-/// round trip on PostgreSQL ([`APPEND_GROUP_PG`]); on SQLite (in-process,
-/// one instance) two statements per append between `BEGIN` and `COMMIT`.
+/// (`false`: its table's next event was no longer its `first_seq`).
 async fn write_group(pool: &AnyPool, pg: bool, group: &[Pending]) -> Result<Vec<bool>, DbError> {
-    if pg {
-        let appends: Vec<serde_json::Value> = group
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "id": p.id, "seq": p.first_seq, "status": p.status, "clock": p.clock_ms,
-                    "mask": p.timed_out, "note": p.payload, "events": p.events,
-                })
-            })
-            .collect();
-        let rows = sqlx::query(APPEND_GROUP_PG)
-            .bind(serde_json::Value::Array(appends).to_string())
-            .bind(CHANNEL)
-            .fetch_all(pool)
-            .await
-            .map_err(conflict)?;
-        let written: std::collections::HashSet<String> =
-            read_rows(&rows, text0)?.into_iter().collect();
-        return Ok(group.iter().map(|p| written.contains(&p.id)).collect());
-    }
     let mut tx = pool.begin().await?;
     let mut done = Vec::with_capacity(group.len());
     for p in group {
-        done.push(append_in(&mut tx, p).await?);
+        done.push(append_in(&mut tx, pg, p).await?);
     }
     tx.commit().await?;
     Ok(done)
 }
 
-/// Writes one append inside an SQLite transaction: the table row is
-/// updated only if its `next_seq` is still the append's `first_seq`, and
-/// only then are the events inserted.
-async fn append_in(conn: &mut AnyConnection, p: &Pending) -> Result<bool, DbError> {
+/// Writes one append inside a transaction: the table row is updated only
+/// if its `next_seq` is still the append's `first_seq` (a racing writer
+/// holds the row's lock until it commits, and the check is made again on
+/// the row it wrote), and only then are the events inserted. PostgreSQL
+/// does both, and queues the notification, in one statement; SQLite (one
+/// instance, in-process) in two.
+async fn append_in(conn: &mut AnyConnection, pg: bool, p: &Pending) -> Result<bool, DbError> {
+    let n = p.events.len() as i64;
     let update = "UPDATE game_tables SET next_seq = $1, status = $2, clock_ms = $3, \
                   timed_out = $4 WHERE id = $5 AND next_seq = $6";
-    let updated = bind_update(update, p)
+    if pg {
+        let sql = format!(
+            "WITH u AS ({update} RETURNING id, pg_notify($7, $8)) \
+             INSERT INTO events (table_id, seq, data) SELECT u.id, v.seq, v.data \
+             FROM u, (VALUES {}) AS v(seq, data)",
+            value_rows(9, p.events.len())
+        );
+        let q = bind_update(&sql, p).bind(CHANNEL).bind(p.payload.as_str());
+        let inserted = bind_events(q, p)
+            .execute(&mut *conn)
+            .await
+            .map_err(conflict)?
+            .rows_affected();
+        return Ok(inserted == n as u64);
+    }
+    if bind_update(update, p)
         .execute(&mut *conn)
         .await?
-        .rows_affected();
-    if updated == 0 {
+        .rows_affected()
+        == 0
+    {
         return Ok(false);
     }
     let sql = format!(
