@@ -12,7 +12,7 @@ mod common;
 use cluster::{quick, PgDb};
 use common::Server;
 use rand::seq::IndexedRandom;
-use serde_json::{json, Value};
+use serde_json::Value;
 use sqlx::{Connection, Executor};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

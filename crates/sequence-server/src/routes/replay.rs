@@ -233,7 +233,7 @@ fn progress_of(p: &Progress, n: u32) -> Value {
 ///
 /// # Errors
 /// 500 when the task fails or the record does not replay.
-async fn replayed<T: Send + 'static, E: std::fmt::Display>(
+async fn replayed<T: Send + 'static, E: std::fmt::Display + Send + 'static>(
     n: u32,
     what: &str,
     work: impl FnOnce() -> Result<T, E> + Send + 'static,
