@@ -173,7 +173,7 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
         // the seat to act, by its view (any answer but 500 is fine here)
         let mut acting = None;
         for (seat, tok) in tokens.iter().enumerate() {
-            let (st, v) = s.at("GET", &id, "view", Some(tok), None).await;
+            let (st, v) = s.at("GET", id, "view", Some(tok), None).await;
             *statuses.entry(st).or_default() += 1;
             assert_ne!(st, 500, "a view during the outage: {v}");
             if st == 503 {
