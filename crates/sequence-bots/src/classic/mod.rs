@@ -27,32 +27,28 @@ pub use search::{
     HINT_ROOT_MOVES, ROOT_MOVES,
 };
 
-use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport};
+use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport, SearchSpec, ShellBot};
 use sequence_classic::{Game, Move, SeatView};
+use sequence_common::rng::GameRng;
 
 impl BotGame for Game {
-    fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Game>> {
-        Box::new(GreedyBot::new(name, seed, blunder))
+    fn greedy_choice(view: &SeatView, moves: &[Move], rng: &mut GameRng) -> Move {
+        let game = heuristic::board_game(view, rng);
+        greedy::greedy_choice(&game, moves, rng)
     }
 
-    fn ismcts(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        cutoff: Option<u32>,
-        config: &SearchConfig,
-    ) -> Box<dyn Bot<Game>> {
-        let mut config = *config;
-        if let Some(c) = cutoff {
-            config.classic.cutoff = c;
-            config.classic.flat_cutoff = c;
+    fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
+        let mut search = *search;
+        if let Some(c) = search.cutoff {
+            search.config.classic.cutoff = c;
+            search.config.classic.flat_cutoff = c;
         }
-        if config.classic.flat {
-            let opts = rollout::RolloutOptions::from(&config.classic);
-            return Box::new(rollout::RolloutBot::new(name, seed, budget, opts));
+        if search.config.classic.flat {
+            let opts = rollout::RolloutOptions::from(&search.config.classic);
+            let bot = rollout::RolloutBot::new(search.budget, opts);
+            return Box::new(ShellBot::new(name, seed, bot));
         }
-        Box::new(IsmctsBot::new(name, seed, budget, trees, config))
+        Box::new(ShellBot::new(name, seed, IsmctsBot::new(search)))
     }
 
     fn analyse(

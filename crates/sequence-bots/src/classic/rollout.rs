@@ -13,10 +13,10 @@
 use super::{greedy_choice, greedy_scores, inference, playout, with_declaration};
 use crate::config::ClassicSearch;
 use crate::ismcts::{Budget, SearchReport};
-use crate::Bot;
+use crate::{Decide, Shell};
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
-use sequence_common::rng::{game_rng, playout_rng, GameRng, PlayoutRng};
+use sequence_common::rng::{game_rng, playout_rng, PlayoutRng};
 
 /// Settings of [`search`].
 #[derive(Debug, Clone, PartialEq)]
@@ -216,11 +216,7 @@ pub fn search_with(
 /// A bot searching with [`search`]; a winning placement and a dead-card
 /// exchange are made at once, as [`super::IsmctsBot`] does.
 pub struct RolloutBot {
-    name: String,
-    seed: u64,
-    moves_made: u64,
     budget: Budget,
-    rng: GameRng,
     opts: RolloutOptions,
     evidence: inference::Evidence,
     belief: super::belief::Belief,
@@ -230,13 +226,9 @@ pub struct RolloutBot {
 
 impl RolloutBot {
     /// A root Monte Carlo bot.
-    pub fn new(name: String, seed: u64, budget: Budget, opts: RolloutOptions) -> RolloutBot {
+    pub fn new(budget: Budget, opts: RolloutOptions) -> RolloutBot {
         RolloutBot {
-            name,
-            seed,
-            moves_made: 0,
             budget,
-            rng: game_rng(seed),
             opts,
             evidence: inference::Evidence::new(&crate::SearchConfig::default().classic),
             belief: super::belief::Belief::default(),
@@ -245,44 +237,36 @@ impl RolloutBot {
     }
 }
 
-impl Bot<Game> for RolloutBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for RolloutBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Move {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return Move::Pass;
-        }
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
         self.evidence.update(view);
         self.belief.observe(view);
-        self.moves_made += 1;
-        let game = view.determinize(&mut self.rng);
-        let mv = if moves.len() == 1 {
-            moves[0]
-        } else if let Some(m) = super::vsearch::winning_placement(&game, &moves) {
-            m
-        } else if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+        shell.count_move();
+        let game = view.determinize(&mut shell.rng);
+        let mv = match super::search::obvious_move(&game, moves) {
             // Free (C6); the turn goes on.
-            return *m;
-        } else {
-            let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-            let report = if self.opts.belief && self.opts.inference {
-                let belief = &self.belief;
-                search_with(
-                    view,
-                    &self.opts,
-                    self.budget,
-                    seed,
-                    &mut |rng: &mut PlayoutRng| belief.determinize(view, rng),
-                )
-            } else {
-                search(view, &self.opts, self.budget, seed, &self.evidence)
-            };
-            let best = report.best().unwrap_or(moves[0]);
-            self.last = Some(report);
-            best
+            Some(m @ Move::Dead { .. }) => return m,
+            Some(m) => m,
+            None => {
+                let seed = shell.search_seed();
+                let report = if self.opts.belief && self.opts.inference {
+                    let belief = &self.belief;
+                    search_with(
+                        view,
+                        &self.opts,
+                        self.budget,
+                        seed,
+                        &mut |rng: &mut PlayoutRng| belief.determinize(view, rng),
+                    )
+                } else {
+                    search(view, &self.opts, self.budget, seed, &self.evidence)
+                };
+                let best = report.best().unwrap_or(moves[0]);
+                self.last = Some(report);
+                best
+            }
         };
         if !matches!(mv, Move::Dead { .. }) {
             self.belief.record(view, mv);

@@ -6,9 +6,10 @@ use super::greedy::greedy_choice;
 use super::heuristic::{game_score, score};
 use crate::config::{SearchConfig, StacksPlayout, StacksSearch};
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
-use crate::Bot;
+use crate::shell::jittered_best;
+use crate::{BotGame, Decide, SearchSpec, Shell};
 use rand::Rng;
-use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use sequence_common::rng::{game_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Seat};
 use sequence_stacks::{Card, Decision, Decisions, Game, SeatView, Source, Status};
 
@@ -120,20 +121,11 @@ fn playout_with(
         } else if rng.random::<f64>() < epsilon {
             list[rng.random_range(0..list.len())]
         } else {
-            let mut best = list[0];
-            let mut best_v = f64::NEG_INFINITY;
-            for &d in list.iter() {
-                let v = if Some(seat) == me {
-                    own_score(game, d, own)
-                } else {
-                    game_score(game, d)
-                } + rng.random::<f64>() * 0.5;
-                if v > best_v {
-                    best_v = v;
-                    best = d;
-                }
-            }
-            best
+            let scored = list.iter().map(|&d| match me {
+                Some(s) if s == seat => (d, own_score(game, d, own)),
+                _ => (d, game_score(game, d)),
+            });
+            jittered_best(scored, rng).unwrap_or(list[0])
         };
         if game.play(seat, d, &mut RngReshuffler(&mut *rng)).is_err() {
             break;
@@ -216,24 +208,6 @@ pub fn outcome(game: &Game) -> Rewards {
         }
     }
     r
-}
-
-/// Searches the view's position as the bot does (the view's seat must
-/// decide): [`parallel_rollout_search`] by default, the SO-ISMCTS tree
-/// ([`tree_search`]) when [`StacksSearch::flat`] is off. `None` when the
-/// view cannot be determinized (inconsistent) or is a spectator's.
-pub fn analyse(
-    view: &SeatView,
-    budget: Budget,
-    trees: Option<usize>,
-    seed: u64,
-    config: &SearchConfig,
-) -> Option<SearchReport<Decision>> {
-    if config.stacks.flat {
-        parallel_rollout_search(view, budget, trees, seed, &config.stacks)
-    } else {
-        tree_search(view, budget, trees, seed, config)
-    }
 }
 
 /// The SO-ISMCTS tree of [`crate::ismcts`] over [`StacksState`] (the
@@ -438,68 +412,40 @@ fn unreachable_view() -> ! {
 /// [`StacksState`] instead. Completions that win, and Blocks that stop a
 /// win, are played at once.
 pub struct IsmctsBot {
-    name: String,
-    seed: u64,
-    moves_made: u64,
-    budget: Budget,
-    trees: Option<usize>,
-    rng: GameRng,
-    /// The search's settings.
-    pub config: SearchConfig,
+    /// The search's budget, trees and settings.
+    pub search: SearchSpec,
     /// The last search's report.
     pub last: Option<SearchReport<Decision>>,
 }
 
 impl IsmctsBot {
-    /// An ISMCTS bot with a per-decision budget, tree count and settings.
-    pub fn new(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        config: SearchConfig,
-    ) -> IsmctsBot {
-        IsmctsBot {
-            name,
-            seed,
-            moves_made: 0,
-            budget,
-            trees,
-            rng: game_rng(seed),
-            config,
-            last: None,
-        }
+    /// An ISMCTS bot searching as `search` says.
+    pub fn new(search: SearchSpec) -> IsmctsBot {
+        IsmctsBot { search, last: None }
     }
 }
 
-impl Bot<Game> for IsmctsBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for IsmctsBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Decision {
-        if view.legal.is_empty() {
-            return Decision::Pass;
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Decision]) -> Decision {
+        if let [only] = moves {
+            return *only;
         }
-        if view.legal.len() == 1 {
-            return view.legal[0];
-        }
-        self.moves_made += 1;
+        shell.count_move();
         // Obvious cases: a win now, or a Block that stops one.
-        for &d in &view.legal {
-            if score(view, d) >= 1000.0 {
-                return d;
-            }
+        if let Some(&d) = moves.iter().find(|&&d| score(view, d) >= 1000.0) {
+            return d;
         }
-        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = analyse(view, self.budget, self.trees, seed, &self.config);
-        match report {
+        let s = &self.search;
+        let seed = shell.search_seed();
+        match Game::analyse(view, s.budget, s.trees, seed, &s.config) {
             Some(report) => {
-                let best = report.best().unwrap_or(view.legal[0]);
+                let best = report.best().unwrap_or(moves[0]);
                 self.last = Some(report);
                 best
             }
-            None => greedy_choice(view, &mut self.rng),
+            None => greedy_choice(view, &mut shell.rng),
         }
     }
 }
