@@ -56,22 +56,17 @@ fn parallel_search_merges_its_threads() {
         if view.legal.len() < 2 {
             continue;
         }
-        let a = parallel_rollout_search(
-            &view,
-            Budget::Iterations(400),
-            Some(2),
-            seed,
-            &Default::default(),
-        )
-        .expect("search");
-        let b = parallel_rollout_search(
-            &view,
-            Budget::Iterations(400),
-            Some(2),
-            seed,
-            &Default::default(),
-        )
-        .expect("search");
+        let search = || {
+            parallel_rollout_search(
+                &view,
+                Budget::Iterations(400),
+                Some(2),
+                seed,
+                &Default::default(),
+            )
+            .expect("search")
+        };
+        let (a, b) = (search(), search());
         assert_eq!(a.trees, 2);
         assert!(view.legal.contains(&a.best().expect("a move")));
         assert_eq!(a.best(), b.best(), "reproducible with fixed threads");

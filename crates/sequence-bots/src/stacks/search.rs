@@ -108,15 +108,8 @@ fn playout_with(
     me: Option<Seat>,
     own: u32,
 ) -> u32 {
-    let mut list = Decisions::new();
-    let mut n = 0;
-    while n < max {
-        let Some(seat) = game.to_act() else { break };
-        game.legal_moves(&mut list);
-        if list.is_empty() {
-            break;
-        }
-        let d = if list.len() == 1 {
+    play_out(game, rng, max, |game, seat, list, rng| {
+        if list.len() == 1 {
             list[0]
         } else if rng.random::<f64>() < epsilon {
             list[rng.random_range(0..list.len())]
@@ -126,27 +119,15 @@ fn playout_with(
                 _ => (d, game_score(game, d)),
             });
             jittered_best(scored, rng).unwrap_or(list[0])
-        };
-        if game.play(seat, d, &mut RngReshuffler(&mut *rng)).is_err() {
-            break;
         }
-        n += 1;
-    }
-    n
+    })
 }
 
 /// A playout policy a little better than uniform: a seat plays what it can
 /// (piles, action cards) before it discards, a pile-completing play first;
 /// otherwise moves are random. No allocation.
 pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
-    let mut list = Decisions::new();
-    let mut n = 0;
-    while n < max {
-        let Some(seat) = game.to_act() else { break };
-        game.legal_moves(&mut list);
-        if list.is_empty() {
-            break;
-        }
+    play_out(game, rng, max, |game, _, list, rng| {
         let mut plays = 0usize;
         let mut complete = usize::MAX;
         for (i, d) in list.iter().enumerate() {
@@ -161,7 +142,7 @@ pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
                 _ => plays += 1,
             }
         }
-        let d = if complete != usize::MAX {
+        if complete != usize::MAX {
             list[complete]
         } else if plays > 0 && rng.random::<f32>() < 0.9 {
             let mut k = rng.random_range(0..plays);
@@ -179,7 +160,29 @@ pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
             pick
         } else {
             list[rng.random_range(0..list.len())]
-        };
+        }
+    })
+}
+
+/// Plays `game` on, `policy` choosing each decision of the seat to act
+/// among its legal ones (never empty), until the game ends or after `max`
+/// decisions; returns how many were played. No allocation.
+#[inline]
+fn play_out(
+    game: &mut Game,
+    rng: &mut PlayoutRng,
+    max: u32,
+    mut policy: impl FnMut(&Game, Seat, &Decisions, &mut PlayoutRng) -> Decision,
+) -> u32 {
+    let mut list = Decisions::new();
+    let mut n = 0;
+    while n < max {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_moves(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let d = policy(game, seat, &list, rng);
         if game.play(seat, d, &mut RngReshuffler(&mut *rng)).is_err() {
             break;
         }
