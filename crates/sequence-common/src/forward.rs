@@ -6,7 +6,9 @@
 /// methods that call the engine's inherent methods of the same name and
 /// signature: `fresh_deal`, `config`, `players`, `dealer`, `to_act`,
 /// `outcome`, `legal_moves`, `random_move`, `move_key`, `check` and
-/// `playout`.
+/// `playout`; and those of the optional ones named in the call:
+/// `is_over`, `ply`, `last_move`, `apply`, `play`, `view`,
+/// `spectator_view` (e.g. `forward_rules!(apply, play)`).
 ///
 /// The engine must have each of those as an inherent method (an inherent
 /// associated item wins over the trait's in `Self::name` paths); a missing
@@ -14,7 +16,54 @@
 /// `unconditional_recursion` lint reports.
 #[macro_export]
 macro_rules! forward_rules {
-    () => {
+    (@is_over) => {
+        #[inline]
+        fn is_over(&self) -> bool {
+            Self::is_over(self)
+        }
+    };
+    (@ply) => {
+        fn ply(&self) -> u32 {
+            Self::ply(self)
+        }
+    };
+    (@last_move) => {
+        fn last_move(&self) -> Option<($crate::Seat, Self::Move)> {
+            Self::last_move(self)
+        }
+    };
+    (@apply) => {
+        #[inline]
+        fn apply<S: $crate::Reshuffler<Self::Card> + ?Sized>(
+            &mut self,
+            seat: $crate::Seat,
+            mv: Self::Move,
+            reshuffler: &mut S,
+        ) -> Result<(), Self::Error> {
+            Self::apply(self, seat, mv, reshuffler)
+        }
+    };
+    (@play) => {
+        fn play<S: $crate::Reshuffler<Self::Card> + ?Sized>(
+            &mut self,
+            seat: $crate::Seat,
+            mv: Self::Move,
+            reshuffler: &mut S,
+        ) -> Result<(), Self::Error> {
+            Self::play(self, seat, mv, reshuffler)
+        }
+    };
+    (@view) => {
+        fn view(&self, seat: $crate::Seat) -> Self::View {
+            Self::view(self, seat)
+        }
+    };
+    (@spectator_view) => {
+        fn spectator_view(&self) -> Self::View {
+            Self::spectator_view(self)
+        }
+    };
+    ($($optional:ident),* $(,)?) => {
         fn fresh_deal<R: $crate::__rand::Rng + ?Sized>(&self, rng: &mut R) -> Self {
             Self::fresh_deal(self, rng)
         }
@@ -64,5 +113,7 @@ macro_rules! forward_rules {
         fn playout<R: $crate::__rand::Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
             Self::playout(self, rng, max_moves)
         }
+
+        $($crate::forward_rules!(@$optional);)*
     };
 }

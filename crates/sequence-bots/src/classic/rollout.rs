@@ -170,11 +170,7 @@ pub fn search_with(
             // Successive halving: the budget split evenly over the phases,
             // each phase's share over its live arms in whole rounds and one
             // last partial round, so exactly `n` playouts run in all.
-            let phases = if opts.halving && arms.len() > 2 {
-                (usize::BITS - (arms.len() - 1).leading_zeros()) as u64
-            } else {
-                1
-            };
+            let phases = crate::ismcts::halving_phases(opts.halving, arms.len());
             for phase in 0..phases {
                 let share = n / phases + u64::from(phase < n % phases);
                 let per = live.len() as u64;
@@ -284,31 +280,20 @@ impl Decide for RolloutBot {
 /// # Errors
 /// A message naming the option.
 pub fn parse(spec: &str) -> Result<(Budget, RolloutOptions), String> {
-    let mut parts = spec.split(':');
-    if parts.next() != Some("rmc") {
-        return Err(format!("{spec:?} is not rmc:…"));
-    }
-    let mut budget = Budget::Iterations(3000);
     let mut o = RolloutOptions::default();
-    for p in parts {
-        let num = |t: &str| {
-            t.parse::<u64>()
-                .map_err(|_| format!("{spec}: {p:?} is not an option"))
-        };
+    let budget = super::vsearch::parse_options(spec, "rmc", |p, num| {
         match p {
             "gp" => o.greedy_opponents = true,
             "noinf" => o.inference = false,
             "flat" => o.halving = false,
             "bel" => o.belief = true,
             "1t" => {}
-            _ if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') => {
-                budget = crate::parse_budget(p)?;
-            }
             _ if p.starts_with('c') => o.cutoff = Some(num(&p[1..])? as u32).filter(|&c| c > 0),
             _ if p.starts_with('k') => o.candidates = num(&p[1..])? as usize,
-            _ => return Err(format!("{spec}: {p:?} is not an option")),
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
     Ok((budget, o))
 }
 

@@ -251,35 +251,52 @@ impl Decide for VBot {
 /// # Errors
 /// A message naming the option.
 pub fn parse(spec: &str) -> Result<(Budget, Option<usize>, SearchOptions), String> {
-    let mut parts = spec.split(':');
-    if parts.next() != Some("vmcts") {
-        return Err(format!("{spec:?} is not vmcts:…"));
-    }
-    let mut budget = Budget::Iterations(3000);
     let mut trees = Some(1);
     let mut o = SearchOptions::default();
-    for p in parts {
-        let num = |t: &str| {
-            t.parse::<u64>()
-                .map_err(|_| format!("{spec}: {p:?} is not an option"))
-        };
+    let budget = parse_options(spec, "vmcts", |p, num| {
         match p {
             "old" => o.learned = false,
             "gp" => o.greedy_playouts = true,
             "gt" => o.greedy_tree = true,
             "noinf" => o.inference = false,
-            _ if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') => {
-                budget = crate::parse_budget(p)?;
-            }
             _ if p.ends_with('t') => trees = Some(num(&p[..p.len() - 1])?.max(1) as usize),
             "leaf" => o.cutoff = Some(0),
             _ if p.starts_with('c') => o.cutoff = Some(num(&p[1..])? as u32).filter(|&c| c > 0),
             _ if p.starts_with("kv") => o.value_root_moves = num(&p[2..])? as usize,
             _ if p.starts_with('k') => o.root_moves = num(&p[1..])? as usize,
-            _ => return Err(format!("{spec}: {p:?} is not an option")),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok((budget, trees, o))
+}
+
+/// Reads a spec `NAME:OPTION:…` of the experimental classic bots: an
+/// option ending in `it`, `ms` or `s` is the budget (default 3000
+/// iterations), any other goes to `option`, which answers whether it
+/// knows it; `num` reads a number for it.
+///
+/// # Errors
+/// A message naming the spec and the option not understood.
+pub(crate) fn parse_options(
+    spec: &str,
+    name: &str,
+    mut option: impl FnMut(&str, &dyn Fn(&str) -> Result<u64, String>) -> Result<bool, String>,
+) -> Result<Budget, String> {
+    let mut parts = spec.split(':');
+    if parts.next() != Some(name) {
+        return Err(format!("{spec:?} is not {name}:…"));
+    }
+    let mut budget = Budget::Iterations(3000);
+    for p in parts {
+        let not_an_option = || format!("{spec}: {p:?} is not an option");
+        if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') {
+            budget = crate::parse_budget(p)?;
+        } else if !option(p, &|t| t.parse::<u64>().map_err(|_| not_an_option()))? {
+            return Err(not_an_option());
         }
     }
-    Ok((budget, trees, o))
+    Ok(budget)
 }
 
 /// The search's playout policy ([`playout::tactical_move`]) as a bot: a

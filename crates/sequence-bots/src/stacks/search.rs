@@ -281,11 +281,7 @@ pub fn rollout_search(
         Budget::Iterations(n) => {
             // Successive halving: equal shares of the budget per phase,
             // the better half of the moves goes on to the next.
-            let phases = if cfg.halving && arms.len() > 2 {
-                (usize::BITS - (arms.len() - 1).leading_zeros()) as u64
-            } else {
-                1
-            };
+            let phases = ismcts::halving_phases(cfg.halving, arms.len());
             for phase in 0..phases {
                 let k = (n / phases / live.len() as u64).max(1);
                 for _ in 0..k {
