@@ -5,14 +5,12 @@
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use sequence_bots::bench::{classic_midgame, stacks_midgame};
-use sequence_bots::{BotGame, Budget, SearchConfig};
+use sequence_bots::{BotGame, Budget, SearchSpec};
 
 /// 2,000 iterations on one tree from `view`.
 fn search<G: BotGame>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, view: &G::View) {
-    let config = SearchConfig::default();
-    g.bench_function(name, |b| {
-        b.iter(|| G::analyse(view, Budget::Iterations(2000), Some(1), 1, &config))
-    });
+    let search = SearchSpec::new(Budget::Iterations(2000), Some(1));
+    g.bench_function(name, |b| b.iter(|| G::analyse(view, 1, &search)));
 }
 
 fn bench(c: &mut Criterion) {

@@ -90,10 +90,8 @@ pub trait BotGame: Notation {
     /// outside that does not add up).
     fn analyse(
         view: &Self::View,
-        budget: Budget,
-        trees: Option<usize>,
         seed: u64,
-        config: &SearchConfig,
+        search: &SearchSpec,
     ) -> Option<SearchReport<Self::Move>>;
 }
 

@@ -145,6 +145,29 @@ pub struct SearchSpec {
     pub config: SearchConfig,
 }
 
+impl SearchSpec {
+    /// A search of `budget` on `trees` trees with the default settings.
+    pub fn new(budget: Budget, trees: Option<usize>) -> SearchSpec {
+        SearchSpec {
+            budget,
+            trees,
+            cutoff: None,
+            config: SearchConfig::default(),
+        }
+    }
+
+    /// The settings with the cutoff, if any, put in (classic: the tree's
+    /// and the flat search's playout cutoff).
+    pub fn config_with_cutoff(&self) -> SearchConfig {
+        let mut config = self.config;
+        if let Some(c) = self.cutoff {
+            config.classic.cutoff = c;
+            config.classic.flat_cutoff = c;
+        }
+        config
+    }
+}
+
 /// The move of `scored` (move, score) with the best score after a uniform
 /// jitter below ½ is added to each (one draw of `rng` per move, in
 /// order): near-ties are broken at random. `None` when `scored` is empty.

@@ -33,24 +33,20 @@ macro_rules! forward_rules {
         }
     };
     (@apply) => {
-        #[inline]
-        fn apply<S: $crate::Reshuffler<Self::Card> + ?Sized>(
-            &mut self,
-            seat: $crate::Seat,
-            mv: Self::Move,
-            reshuffler: &mut S,
-        ) -> Result<(), Self::Error> {
-            Self::apply(self, seat, mv, reshuffler)
-        }
+        $crate::forward_rules!(@move apply #[inline]);
     };
     (@play) => {
-        fn play<S: $crate::Reshuffler<Self::Card> + ?Sized>(
+        $crate::forward_rules!(@move play);
+    };
+    (@move $name:ident $(#[$attr:meta])*) => {
+        $(#[$attr])*
+        fn $name<S: $crate::Reshuffler<Self::Card> + ?Sized>(
             &mut self,
             seat: $crate::Seat,
             mv: Self::Move,
             reshuffler: &mut S,
         ) -> Result<(), Self::Error> {
-            Self::play(self, seat, mv, reshuffler)
+            Self::$name(self, seat, mv, reshuffler)
         }
     };
     (@view) => {

@@ -27,7 +27,7 @@ pub use search::{
     HINT_ROOT_MOVES, ROOT_MOVES,
 };
 
-use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport, SearchSpec, ShellBot};
+use crate::{Bot, BotGame, SearchReport, SearchSpec, ShellBot};
 use sequence_classic::{Game, Move, SeatView};
 use sequence_common::rng::GameRng;
 
@@ -39,10 +39,7 @@ impl BotGame for Game {
 
     fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
         let mut search = *search;
-        if let Some(c) = search.cutoff {
-            search.config.classic.cutoff = c;
-            search.config.classic.flat_cutoff = c;
-        }
+        search.config = search.config_with_cutoff();
         if search.config.classic.flat {
             let opts = rollout::RolloutOptions::from(&search.config.classic);
             let bot = rollout::RolloutBot::new(search.budget, opts);
@@ -51,14 +48,9 @@ impl BotGame for Game {
         Box::new(ShellBot::new(name, seed, IsmctsBot::new(search)))
     }
 
-    fn analyse(
-        view: &SeatView,
-        budget: Budget,
-        trees: Option<usize>,
-        seed: u64,
-        config: &SearchConfig,
-    ) -> Option<SearchReport<Move>> {
-        let mut report = analyse(view, budget, trees, seed, config);
+    fn analyse(view: &SeatView, seed: u64, search: &SearchSpec) -> Option<SearchReport<Move>> {
+        let config = search.config_with_cutoff();
+        let mut report = analyse(view, search.budget, search.trees, seed, &config);
         // Placements declare as the bot would (C8a); the board is public,
         // so any determinization serves.
         let game = view.determinize(&mut sequence_common::rng::game_rng(seed));

@@ -15,7 +15,7 @@ pub use search::{
     IsmctsBot, StacksState, PLAYOUT_CAP,
 };
 
-use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport, SearchSpec, ShellBot};
+use crate::{Bot, BotGame, SearchReport, SearchSpec, ShellBot};
 use sequence_common::rng::GameRng;
 use sequence_stacks::{Decision, Game, SeatView};
 
@@ -35,13 +35,8 @@ impl BotGame for Game {
     /// ([`tree_search`]) when [`crate::config::StacksSearch::flat`] is off.
     /// `None` when the view cannot be determinized (inconsistent) or is a
     /// spectator's.
-    fn analyse(
-        view: &SeatView,
-        budget: Budget,
-        trees: Option<usize>,
-        seed: u64,
-        config: &SearchConfig,
-    ) -> Option<SearchReport<Decision>> {
+    fn analyse(view: &SeatView, seed: u64, search: &SearchSpec) -> Option<SearchReport<Decision>> {
+        let (budget, trees, config) = (search.budget, search.trees, &search.config);
         if config.stacks.flat {
             parallel_rollout_search(view, budget, trees, seed, &config.stacks)
         } else {

@@ -436,9 +436,8 @@ impl Decide for IsmctsBot {
         if let Some(&d) = moves.iter().find(|&&d| score(view, d) >= 1000.0) {
             return d;
         }
-        let s = &self.search;
         let seed = shell.search_seed();
-        match Game::analyse(view, s.budget, s.trees, seed, &s.config) {
+        match Game::analyse(view, seed, &self.search) {
             Some(report) => {
                 let best = report.best().unwrap_or(moves[0]);
                 self.last = Some(report);
