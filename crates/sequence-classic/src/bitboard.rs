@@ -124,7 +124,7 @@ impl FromStr for Space {
     }
 }
 
-crate::card::serde_as_text!(Space);
+sequence_common::serde_as_text!(Space);
 
 /// A set of spaces as bits of a `u128` (bit `row * 11 + col`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]

@@ -217,28 +217,7 @@ impl FromStr for Card {
     }
 }
 
-/// Serializes `$t` as its text ([`fmt::Display`]) and reads it back with
-/// [`FromStr`] (a bad code is a serde error with the parse error's text):
-/// cards and spaces are codes in records (RECORD.md).
-macro_rules! serde_as_text {
-    ($t:ty) => {
-        impl serde::Serialize for $t {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $t {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
-                let s = <String as serde::Deserialize>::deserialize(d)?;
-                s.parse().map_err(serde::de::Error::custom)
-            }
-        }
-    };
-}
-pub(crate) use serde_as_text;
-
-serde_as_text!(Card);
+sequence_common::serde_as_text!(Card);
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`forward_rules!`](crate::forward_rules): an engine's [`Rules`](crate::Rules)
 //! methods that only call its inherent methods of the same name, written
-//! once for every engine.
+//! once for every engine; and [`serde_as_text!`](crate::serde_as_text) for
+//! the engines' cards and places.
 
 /// Expands, inside an `impl Rules for Game` block, the [`Rules`](crate::Rules)
 /// methods that call the engine's inherent methods of the same name and
@@ -111,5 +112,27 @@ macro_rules! forward_rules {
         }
 
         $($crate::forward_rules!(@$optional);)*
+    };
+}
+
+/// Serializes `$t` as its text ([`std::fmt::Display`]) and reads it back with
+/// [`std::str::FromStr`] (a bad code is a serde error with the parse error's text):
+/// cards, spaces and places are codes in records (RECORD.md,
+/// RECORD-STACKS.md).
+#[macro_export]
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl $crate::__serde::Serialize for $t {
+            fn serialize<S: $crate::__serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> $crate::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let s = <String as $crate::__serde::Deserialize>::deserialize(d)?;
+                s.parse().map_err($crate::__serde::de::Error::custom)
+            }
+        }
     };
 }
