@@ -9,7 +9,7 @@
 //! record (the deck included) is public, so a position shows every hand.
 
 use super::game::ServerGame;
-use sequence_bots::{Budget, SearchConfig};
+use sequence_bots::{Budget, SearchSpec};
 use sequence_common::record::replay;
 use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
 use serde_json::{json, Map, Value};
@@ -145,17 +145,11 @@ impl<G: ServerGame> Analysis for GameAnalysis<G> {
             }),
             Some(seat) => {
                 let view = game.view(seat);
-                let config = SearchConfig::default();
                 let seed = self.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 let side = G::side_to_json(game.side_of(seat));
                 let legal = view.legal_moves().len();
-                match G::analyse(
-                    &view,
-                    Budget::Iterations(self.iterations),
-                    Some(1),
-                    seed,
-                    &config,
-                ) {
+                let search = SearchSpec::new(Budget::Iterations(self.iterations), Some(1));
+                match G::analyse(&view, seed, &search) {
                     Some(report) if !report.moves.is_empty() => {
                         let best: Vec<Value> = report
                             .moves
@@ -267,10 +261,8 @@ pub fn hint<G: ServerGame>(
     };
     match G::analyse(
         view,
-        Budget::Iterations(iterations),
-        Some(1),
         seed,
-        &SearchConfig::default(),
+        &SearchSpec::new(Budget::Iterations(iterations), Some(1)),
     ) {
         Some(report) => json!({
             "iterations": report.iterations,
