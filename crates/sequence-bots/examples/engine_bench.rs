@@ -197,23 +197,28 @@ fn main() {
         .expect("classic or stacks");
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
     match kind {
-        GameKind::Classic => {
-            let config = sequence_classic::Game::table(players, None, Default::default())
-                .expect("a valid table (C3)");
-            if want_stats {
-                stats::<sequence_classic::Game>(config, args)
-            } else {
-                bench::<sequence_classic::Game>(config, 30, args)
-            }
-        }
-        GameKind::Stacks => {
-            let config = sequence_stacks::Game::table(players, None, Default::default())
-                .expect("2 to 6 players (S1)");
-            if want_stats {
-                stats::<sequence_stacks::Game>(config, args)
-            } else {
-                bench::<sequence_stacks::Game>(config, 40, args)
-            }
-        }
+        GameKind::Classic => run::<sequence_classic::Game>(players, 30, want_stats, args, "C3"),
+        GameKind::Stacks => run::<sequence_stacks::Game>(players, 40, want_stats, args, "S1"),
+    }
+}
+
+/// The statistics or the benchmark (from midgames after `midgame_moves`
+/// moves) of the game `G` at a table of `players` (the rule `rule` says
+/// which tables are valid).
+fn run<G: Rules>(
+    players: u8,
+    midgame_moves: u32,
+    want_stats: bool,
+    args: impl Iterator<Item = String>,
+    rule: &str,
+) {
+    let config = match G::table(players, None, Default::default()) {
+        Ok(c) => c,
+        Err(e) => panic!("{players} players: not a valid table ({rule}): {e}"),
+    };
+    if want_stats {
+        stats::<G>(config, args)
+    } else {
+        bench::<G>(config, midgame_moves, args)
     }
 }

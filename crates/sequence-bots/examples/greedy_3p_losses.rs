@@ -9,6 +9,7 @@
 //! turn.
 
 use sequence_bots::classic::{lines, GreedyBot};
+use sequence_bots::Greedy;
 use sequence_bots::{Bot, RandomBot};
 use sequence_classic::{Config, Game, Move, Options, RngReshuffler, Space, Status, Team, CORNERS};
 use sequence_common::rng::game_rng;
@@ -146,7 +147,11 @@ fn main() {
             let mut bots: Vec<Box<dyn Bot<Game>>> = (0..3)
                 .map(|s| -> Box<dyn Bot<Game>> {
                     if greedy[s] {
-                        Box::new(GreedyBot::new("greedy".into(), gs ^ (s as u64 + 11), 0.0))
+                        Box::new(GreedyBot::new(
+                            "greedy".into(),
+                            gs ^ (s as u64 + 11),
+                            Greedy::new(0.0),
+                        ))
                     } else {
                         Box::new(RandomBot::new("random".into(), gs ^ (s as u64 + 77)))
                     }

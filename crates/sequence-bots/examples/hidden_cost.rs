@@ -99,19 +99,13 @@ fn play(
     })
 }
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let deals: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);
     let spec = args.next().unwrap_or_else(|| "rmc:3000it".into());
     let field = args.next().unwrap_or_else(|| "greedy".into());
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
-    let cfg = match Config::new(players, None, Options::default()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let cfg = Config::new(players, None, Options::default())?;
     let sides = cfg.teams() as usize;
     for cheat in [true, false] {
         let mut xs = Vec::new();
@@ -119,13 +113,7 @@ fn main() {
             let seed = deal_seed(1, d);
             let mut s = 0.0;
             for r in 0..sides {
-                match play(&cfg, seed, r, &spec, &field, cheat) {
-                    Ok(x) => s += x,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        std::process::exit(1);
-                    }
-                }
+                s += play(&cfg, seed, r, &spec, &field, cheat).map_err(anyhow::Error::msg)?;
             }
             xs.push(s / sides as f64);
         }
@@ -143,4 +131,5 @@ fn main() {
             196.0 * (v / n).sqrt()
         );
     }
+    Ok(())
 }

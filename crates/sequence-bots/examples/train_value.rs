@@ -367,16 +367,7 @@ fn fit(m: &mut Model, d: &Data, train: &[usize], epochs: usize, rng: &mut GameRn
     for _ in 0..epochs {
         sequence_common::rng::shuffle(&mut order, rng);
         for chunk in order.chunks(batch) {
-            g.iter_mut().for_each(|x| *x = 0.0);
-            for &i in chunk {
-                let (z, n) = inputs_of(m, d, i);
-                let s: Vec<f32> = (0..n).map(|t| m.score_z(&z[t])).collect();
-                let pr = softmax(&s, n);
-                for t in 0..n {
-                    let ds = (pr[t] - d.y[i * n + t]) / chunk.len() as f32;
-                    backprop(m, &z[t], ds, &mut g);
-                }
-            }
+            batch_gradient(m, d, chunk, &mut g);
             step += 1;
             // Learning rate: 3e-3 falling linearly to 3e-4.
             let lr = 3e-3 * (1.0 - 0.9 * step as f32 / steps_total);
@@ -451,6 +442,20 @@ fn td_round(m: &mut Model, cfg: &Config, seed: u64, games: u32, rng: &mut GameRn
     before
 }
 
+/// The gradient `g` of the mean log loss over the positions `chunk`.
+fn batch_gradient(m: &Model, d: &Data, chunk: &[usize], g: &mut [f32]) {
+    g.iter_mut().for_each(|x| *x = 0.0);
+    for &i in chunk {
+        let (z, n) = inputs_of(m, d, i);
+        let s: Vec<f32> = (0..n).map(|t| m.score_z(&z[t])).collect();
+        let pr = softmax(&s, n);
+        for t in 0..n {
+            let ds = (pr[t] - d.y[i * n + t]) / chunk.len() as f32;
+            backprop(m, &z[t], ds, g);
+        }
+    }
+}
+
 /// One Adam pass from the current weights at a fixed learning rate.
 fn fit_from(m: &mut Model, d: &Data, train: &[usize], epochs: usize, rng: &mut GameRng, lr: f32) {
     let mut p = params(m);
@@ -462,20 +467,7 @@ fn fit_from(m: &mut Model, d: &Data, train: &[usize], epochs: usize, rng: &mut G
     for _ in 0..epochs {
         sequence_common::rng::shuffle(&mut order, rng);
         for chunk in order.chunks(256) {
-            g.iter_mut().for_each(|x| *x = 0.0);
-            for &i in chunk {
-                let (z, n) = inputs_of(m, d, i);
-                let s: Vec<f32> = (0..n).map(|t| m.score_z(&z[t])).collect();
-                let pr = softmax(&s, n);
-                for t in 0..n {
-                    backprop(
-                        m,
-                        &z[t],
-                        (pr[t] - d.y[i * n + t]) / chunk.len() as f32,
-                        &mut g,
-                    );
-                }
-            }
+            batch_gradient(m, d, chunk, &mut g);
             step += 1;
             let c1 = 1.0 - 0.9f32.powi(step);
             let c2 = 1.0 - 0.999f32.powi(step);

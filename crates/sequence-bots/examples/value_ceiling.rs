@@ -17,18 +17,12 @@ use sequence_common::rng::playout_rng;
 /// An evaluation of a full position: each team's chance to win.
 type Evaluation = fn(&Game) -> Rewards;
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let positions: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
     let playouts: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(64);
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
-    let cfg = match Config::new(players, None, Options::default()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let cfg = Config::new(players, None, Options::default())?;
     let mut rng = playout_rng(11);
     let evals: [(&str, Evaluation); 2] = [
         ("learned value", value::evaluate),
@@ -105,4 +99,5 @@ fn main() {
             ce_outcome[k] / n
         );
     }
+    Ok(())
 }

@@ -12,18 +12,12 @@ use sequence_common::rng::playout_rng;
 use std::hint::black_box;
 use std::time::Instant;
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     let players: u8 = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2);
-    let cfg = match Config::new(players, None, Options::default()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let cfg = Config::new(players, None, Options::default())?;
     let mut rng = playout_rng(7);
     let mut positions = Vec::new();
     while positions.len() < 20_000 {
@@ -61,13 +55,7 @@ fn main() {
     let mid = &positions[30];
     let view = mid.view(mid.turn());
     for spec in ["vmcts:1t", "vmcts:1t:old"] {
-        let (_, _, opts) = match vsearch::parse(spec) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("error: {e}");
-                std::process::exit(2);
-            }
-        };
+        let (_, _, opts) = vsearch::parse(spec).map_err(anyhow::Error::msg)?;
         let opts = std::sync::Arc::new(opts);
         let t = Instant::now();
         let r = vsearch::search(
@@ -84,6 +72,7 @@ fn main() {
             r.iterations as f64 / s
         );
     }
+    Ok(())
 }
 
 #[allow(dead_code)]

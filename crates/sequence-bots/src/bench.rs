@@ -1,7 +1,7 @@
 //! Fixed positions for benchmarks and the search throughput
 //! measurements ([`classic_throughput`], [`stacks_throughput`]).
 
-use crate::Budget;
+use crate::{Budget, SearchReport};
 use sequence_classic::{Config, Game, Options, RngReshuffler};
 use sequence_common::rng::game_rng;
 use std::time::Duration;
@@ -110,20 +110,16 @@ impl Throughput {
 /// playout cutoff `cutoff` (0: playouts to the end).
 pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
     let view = classic_midgame(7);
-    let c0 = thread_cpu_ns();
-    let r = crate::classic::analyse_with(
-        &view,
-        Budget::Time(Duration::from_secs_f64(seconds)),
-        Some(1),
-        1,
-        cutoff,
-    );
-    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
-    Throughput {
-        iterations: r.iterations,
-        wall: r.elapsed.as_secs_f64(),
-        cpu,
-    }
+    let budget = Budget::Time(Duration::from_secs_f64(seconds));
+    measure(seconds, || {
+        Some(crate::classic::analyse_with(
+            &view,
+            budget,
+            Some(1),
+            1,
+            cutoff,
+        ))
+    })
 }
 
 /// As [`classic_throughput`] for the classic default search, the flat
@@ -131,39 +127,33 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
 /// iteration: a candidate move, its policy moves, the learned value).
 pub fn classic_flat_throughput(seconds: f64) -> Throughput {
     let view = classic_midgame(7);
-    let c0 = thread_cpu_ns();
-    let opts = crate::classic::rollout::RolloutOptions::default();
-    let evidence = crate::classic::inference::Evidence::of_view(
-        &view,
-        &crate::SearchConfig::default().classic,
-    );
-    let r = crate::classic::rollout::search(
-        &view,
-        &opts,
-        Budget::Time(Duration::from_secs_f64(seconds)),
-        1,
-        &evidence,
-    );
-    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
-    Throughput {
-        iterations: r.iterations,
-        wall: r.elapsed.as_secs_f64(),
-        cpu,
-    }
+    measure(seconds, || {
+        let opts = crate::classic::rollout::RolloutOptions::default();
+        let evidence = crate::classic::inference::Evidence::of_view(
+            &view,
+            &crate::SearchConfig::default().classic,
+        );
+        let budget = Budget::Time(Duration::from_secs_f64(seconds));
+        Some(crate::classic::rollout::search(
+            &view, &opts, budget, 1, &evidence,
+        ))
+    })
 }
 
 /// As [`classic_throughput`] with a budget of `iterations` (one tree): a
 /// fixed amount of work, for instruction counts.
 pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {
     let view = classic_midgame(7);
-    let c0 = thread_cpu_ns();
-    let r = crate::classic::analyse_with(&view, Budget::Iterations(iterations), Some(1), 1, cutoff);
-    let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
-    Throughput {
-        iterations: r.iterations,
-        wall: r.elapsed.as_secs_f64(),
-        cpu,
-    }
+    let budget = Budget::Iterations(iterations);
+    measure(0.0, || {
+        Some(crate::classic::analyse_with(
+            &view,
+            budget,
+            Some(1),
+            1,
+            cutoff,
+        ))
+    })
 }
 
 /// As [`classic_throughput`] for the Sequence Stacks 2-player midgame:
@@ -171,14 +161,23 @@ pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {
 /// or, with `tree`, the SO-ISMCTS tree.
 pub fn stacks_throughput(seconds: f64, tree: bool) -> Throughput {
     let view = stacks_midgame(7);
-    let c0 = thread_cpu_ns();
     let budget = Budget::Time(Duration::from_secs_f64(seconds));
     let config = crate::SearchConfig::default();
-    let r = if tree {
-        crate::stacks::tree_search(&view, budget, Some(1), 1, &config)
-    } else {
-        crate::stacks::parallel_rollout_search(&view, budget, Some(1), 1, &config.stacks)
-    };
+    measure(seconds, || {
+        if tree {
+            crate::stacks::tree_search(&view, budget, Some(1), 1, &config)
+        } else {
+            crate::stacks::parallel_rollout_search(&view, budget, Some(1), 1, &config.stacks)
+        }
+    })
+}
+
+/// Runs `search` on this thread and measures it: its iterations, its wall
+/// time and this thread's CPU time; a search that could not run counts 0
+/// iterations in `seconds`.
+fn measure<M>(seconds: f64, search: impl FnOnce() -> Option<SearchReport<M>>) -> Throughput {
+    let c0 = thread_cpu_ns();
+    let r = search();
     let cpu = c0.zip(thread_cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
     let (iterations, wall) = r.map_or((0, seconds), |r| (r.iterations, r.elapsed.as_secs_f64()));
     Throughput {

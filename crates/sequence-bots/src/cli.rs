@@ -1,7 +1,7 @@
 //! Command-line entry points: `sequence arena` and `sequence hint`.
 
 use crate::arena::{self, ArenaConfig};
-use crate::{parse_budget, BotGame, Budget, SearchConfig};
+use crate::{parse_budget, BotGame, Budget, SearchSpec};
 use anyhow::{bail, Context};
 use clap::Args;
 use sequence_common::record::{detect_kind, Record};
@@ -273,7 +273,7 @@ fn hint_for<G: BotGame>(
         );
     }
     let view = game.view(Seat(seat));
-    let Some(report) = G::analyse(&view, budget, None, seed, &SearchConfig::default()) else {
+    let Some(report) = G::analyse(&view, seed, &SearchSpec::new(budget, None)) else {
         bail!("the record's position cannot be searched (inconsistent view)");
     };
     let moves: Vec<Value> = report

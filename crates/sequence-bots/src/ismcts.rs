@@ -439,3 +439,14 @@ pub fn search_among<S: SearchState>(
         trees,
     }
 }
+
+/// Phases of successive halving over `arms` root moves (each phase keeps
+/// the better half): enough to end with one or two, i.e. ⌈log2 arms⌉
+/// when `halving` is on and there are more than 2 arms; else 1.
+pub fn halving_phases(halving: bool, arms: usize) -> u64 {
+    if halving && arms > 2 {
+        (usize::BITS - (arms - 1).leading_zeros()) as u64
+    } else {
+        1
+    }
+}

@@ -30,6 +30,7 @@ pub mod duplicate;
 pub mod ismcts;
 pub mod protocol;
 pub mod random;
+pub mod shell;
 pub mod stacks;
 
 use sequence_common::{Notation, Rules};
@@ -38,6 +39,8 @@ use std::time::Duration;
 pub use config::SearchConfig;
 pub use ismcts::{Budget, SearchReport};
 pub use random::RandomBot;
+use sequence_common::rng::GameRng;
+pub use shell::{Decide, Greedy, GreedyBot, SearchSpec, Shell, ShellBot};
 
 /// A bot for the game `G`. It decides from the seat's view only.
 pub trait Bot<G: Rules>: Send {
@@ -73,20 +76,13 @@ pub trait BotGame: Notation {
     /// Sequence Stacks 10,000, docs/bots.md).
     const TOP_LEVEL_ITERATIONS: u64 = 3000;
 
-    /// The heuristic bot; `blunder` is the chance (0–1) of a random move.
-    fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Self>>;
+    /// The one-ply heuristic's choice among `moves`, the view's legal
+    /// moves (ties broken by `rng`): the decision of [`GreedyBot`].
+    fn greedy_choice(view: &Self::View, moves: &[Self::Move], rng: &mut GameRng) -> Self::Move;
 
-    /// The search bot with a per-move budget, a number of trees (`None`:
-    /// one per core for a time budget, 4 for iterations), a playout cutoff
-    /// (classic; `None`: the default) and the search's settings.
-    fn ismcts(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        cutoff: Option<u32>,
-        config: &SearchConfig,
-    ) -> Box<dyn Bot<Self>>;
+    /// The search bot named `name`, seeded with `seed`, searching as
+    /// `search` says.
+    fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Self>>;
 
     /// The search bot's analysis of the view's position (the view's seat
     /// must decide): per move, visits and the estimated chance to win, best
@@ -94,10 +90,8 @@ pub trait BotGame: Notation {
     /// outside that does not add up).
     fn analyse(
         view: &Self::View,
-        budget: Budget,
-        trees: Option<usize>,
         seed: u64,
-        config: &SearchConfig,
+        search: &SearchSpec,
     ) -> Option<SearchReport<Self::Move>>;
 }
 
@@ -418,19 +412,24 @@ pub fn bot_from<G: BotGame>(
     };
     Ok(match spec {
         Spec::Random => Box::new(RandomBot::new(name, seed)),
-        Spec::Greedy { blunder } => G::greedy(name, seed, blunder),
+        Spec::Greedy { blunder } => Box::new(GreedyBot::new(name, seed, Greedy::<G>::new(blunder))),
         Spec::Ismcts {
             budget,
             trees,
             cutoff,
             flat,
         } => {
-            let mut config = *config;
+            let mut search = SearchSpec {
+                budget,
+                trees,
+                cutoff,
+                config: *config,
+            };
             if let Some(f) = flat {
-                config.classic.flat = f;
-                config.stacks.flat = f;
+                search.config.classic.flat = f;
+                search.config.stacks.flat = f;
             }
-            G::ismcts(name, seed, budget, trees, cutoff, &config)
+            G::ismcts(name, seed, &search)
         }
         Spec::Command { command, move_time } => Box::new(
             protocol::ProgramBot::start(&command, G::KIND.name(), move_time, seed)

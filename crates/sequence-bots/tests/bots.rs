@@ -225,20 +225,10 @@ fn greedy_blocks_an_open_four() {
 fn ismcts_with_an_iteration_budget_is_reproducible() {
     let g = classic_after(11, 24, 2);
     let view = g.view(g.turn());
-    let a = sequence_bots::classic::analyse(
-        &view,
-        Budget::Iterations(600),
-        Some(3),
-        42,
-        &SearchConfig::default(),
-    );
-    let b = sequence_bots::classic::analyse(
-        &view,
-        Budget::Iterations(600),
-        Some(3),
-        42,
-        &SearchConfig::default(),
-    );
+    let config = SearchConfig::default();
+    let search =
+        || sequence_bots::classic::analyse(&view, Budget::Iterations(600), Some(3), 42, &config);
+    let (a, b) = (search(), search());
     assert_eq!(a.iterations, b.iterations);
     assert_eq!(a.iterations, 600);
     let ma: Vec<_> = a.moves.iter().map(|m| (m.0, m.1)).collect();

@@ -5,7 +5,7 @@
 use sequence_bots::stacks::{game_score, rollout_search, score};
 use sequence_bots::Budget;
 use sequence_common::rng::{game_rng, playout_rng};
-use sequence_stacks::{Game, Options};
+use sequence_stacks::{Game, Options, SeatView};
 
 fn position(seed: u64, decisions: u32, players: u8) -> Game {
     let mut rng = game_rng(seed);
@@ -15,14 +15,26 @@ fn position(seed: u64, decisions: u32, players: u8) -> Game {
     g
 }
 
+/// For each seed, the [`position`] after `decisions(seed)` decisions at a
+/// table of `players(seed)`, and the view of the seat that must decide
+/// (seeds whose game ended are skipped).
+fn views(
+    seeds: std::ops::Range<u64>,
+    decisions: impl Fn(u64) -> u32,
+    players: impl Fn(u64) -> u8,
+) -> impl Iterator<Item = (u64, Game, SeatView)> {
+    seeds.filter_map(move |seed| {
+        let g = position(seed, decisions(seed), players(seed));
+        let view = g.view(g.to_act()?);
+        Some((seed, g, view))
+    })
+}
+
 /// Both read one scoring function now; plays from the discard pile used to
 /// differ (the view-based copy skipped a hand card that was not played).
 #[test]
 fn game_score_matches_score() {
-    for seed in 0..300u64 {
-        let g = position(seed, (seed % 120) as u32, 2 + (seed % 4) as u8);
-        let Some(seat) = g.to_act() else { continue };
-        let view = g.view(seat);
+    for (seed, g, view) in views(0..300, |s| (s % 120) as u32, |s| 2 + (s % 4) as u8) {
         for &d in &view.legal {
             assert_eq!(game_score(&g, d), score(&view, d), "seed {seed}: {d:?}");
         }
@@ -31,10 +43,7 @@ fn game_score_matches_score() {
 
 #[test]
 fn rollout_search_is_legal_and_reproducible() {
-    for seed in 0..20u64 {
-        let g = position(seed, 40, 2 + (seed % 3) as u8);
-        let Some(seat) = g.to_act() else { continue };
-        let view = g.view(seat);
+    for (seed, _, view) in views(0..20, |_| 40, |s| 2 + (s % 3) as u8) {
         let a = rollout_search(&view, Budget::Iterations(300), seed, &Default::default())
             .expect("search");
         let b = rollout_search(&view, Budget::Iterations(300), seed, &Default::default())
@@ -49,29 +58,21 @@ fn rollout_search_is_legal_and_reproducible() {
 #[test]
 fn parallel_search_merges_its_threads() {
     use sequence_bots::stacks::parallel_rollout_search;
-    for seed in 0..10u64 {
-        let g = position(seed, 40, 2 + (seed % 3) as u8);
-        let Some(seat) = g.to_act() else { continue };
-        let view = g.view(seat);
+    for (seed, _, view) in views(0..10, |_| 40, |s| 2 + (s % 3) as u8) {
         if view.legal.len() < 2 {
             continue;
         }
-        let a = parallel_rollout_search(
-            &view,
-            Budget::Iterations(400),
-            Some(2),
-            seed,
-            &Default::default(),
-        )
-        .expect("search");
-        let b = parallel_rollout_search(
-            &view,
-            Budget::Iterations(400),
-            Some(2),
-            seed,
-            &Default::default(),
-        )
-        .expect("search");
+        let search = || {
+            parallel_rollout_search(
+                &view,
+                Budget::Iterations(400),
+                Some(2),
+                seed,
+                &Default::default(),
+            )
+            .expect("search")
+        };
+        let (a, b) = (search(), search());
         assert_eq!(a.trees, 2);
         assert!(view.legal.contains(&a.best().expect("a move")));
         assert_eq!(a.best(), b.best(), "reproducible with fixed threads");

@@ -4,7 +4,6 @@
 //! with a row stride of 11, column 10 is a gap that is never set, so the
 //! shifts 1 (→), 11 (↓), 12 (↘) and 10 (↙) never wrap into the next row.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 use std::str::FromStr;
@@ -125,18 +124,7 @@ impl FromStr for Space {
     }
 }
 
-impl Serialize for Space {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Space {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Space, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+sequence_common::serde_as_text!(Space);
 
 /// A set of spaces as bits of a `u128` (bit `row * 11 + col`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]

@@ -91,7 +91,7 @@ impl Rules for Game {
         Game::deal(config.clone(), rng)
     }
 
-    sequence_common::forward_rules!();
+    sequence_common::forward_rules!(is_over, ply, last_move, view);
 
     #[inline]
     fn sides(&self) -> u8 {
@@ -104,19 +104,6 @@ impl Rules for Game {
     }
 
     #[inline]
-    fn is_over(&self) -> bool {
-        Game::is_over(self)
-    }
-
-    fn ply(&self) -> u32 {
-        Game::ply(self)
-    }
-
-    fn last_move(&self) -> Option<(Seat, Move)> {
-        Game::last_move(self)
-    }
-
-    #[inline]
     fn apply<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,
@@ -124,10 +111,6 @@ impl Rules for Game {
         reshuffler: &mut S,
     ) -> Result<(), IllegalMove> {
         Game::apply(self, seat, mv, reshuffler).map(|_| ())
-    }
-
-    fn view(&self, seat: Seat) -> SeatView {
-        SeatView::new(self, seat)
     }
 
     fn spectator_view(&self) -> SeatView {

@@ -76,59 +76,45 @@ fn err_of(v: &Value) -> ReplayError {
     replay_value(v, |_, _, _, _| {}).map(|_| ()).unwrap_err()
 }
 
+/// How the first example is refused after `edit`: the exit code and the
+/// message.
+fn refusal(edit: impl FnOnce(&mut Value)) -> (i32, String) {
+    let mut v = first_example();
+    edit(&mut v);
+    let e = err_of(&v);
+    (e.exit_code(), e.to_string())
+}
+
 #[test]
 fn bad_input_names_the_field() {
-    let mut v = first_example();
-    v["colour"] = Value::from("blue");
-    let e = err_of(&v);
-    assert_eq!(e.exit_code(), 2);
-    assert!(e.to_string().contains("unknown key `colour`"), "{e}");
+    let (code, e) = refusal(|v| v["colour"] = Value::from("blue"));
+    assert_eq!(code, 2);
+    assert!(e.contains("unknown key `colour`"), "{e}");
 
-    let mut v = first_example();
-    v["deck"][3] = Value::from("1X");
-    let e = err_of(&v);
-    assert_eq!(e.exit_code(), 2);
-    assert!(
-        e.to_string().contains("deck") && e.to_string().contains("1X"),
-        "{e}"
-    );
+    let (code, e) = refusal(|v| v["deck"][3] = Value::from("1X"));
+    assert_eq!(code, 2);
+    assert!(e.contains("deck") && e.contains("1X"), "{e}");
 
-    let mut v = first_example();
-    v["deck"][3] = v["deck"][4].clone();
-    let e = err_of(&v);
-    assert_eq!(e.exit_code(), 2);
-    assert!(e.to_string().contains("two standard decks"), "{e}");
+    let (code, e) = refusal(|v| v["deck"][3] = v["deck"][4].clone());
+    assert_eq!(code, 2);
+    assert!(e.contains("two standard decks"), "{e}");
 
-    let mut v = first_example();
-    v["moves"][2]["at"] = Value::from("k11");
-    let e = err_of(&v);
-    assert_eq!(e.exit_code(), 1);
-    assert!(
-        e.to_string().starts_with("move 2 ") && e.to_string().contains("k11"),
-        "{e}"
-    );
+    let (code, e) = refusal(|v| v["moves"][2]["at"] = Value::from("k11"));
+    assert_eq!(code, 1);
+    assert!(e.starts_with("move 2 ") && e.contains("k11"), "{e}");
 
-    let mut v = first_example();
-    v["moves"][0]["seat"] = Value::from("one");
-    let e = err_of(&v);
-    assert!(
-        e.to_string().starts_with("move 0 ") && e.to_string().contains("seat"),
-        "{e}"
-    );
+    let (_, e) = refusal(|v| v["moves"][0]["seat"] = Value::from("one"));
+    assert!(e.starts_with("move 0 ") && e.contains("seat"), "{e}");
 
-    let mut v = first_example();
-    v["players"] = Value::from(5);
-    let e = err_of(&v);
-    assert_eq!(e.exit_code(), 2);
-    assert!(e.to_string().contains("C3"), "{e}");
+    let (code, e) = refusal(|v| v["players"] = Value::from(5));
+    assert_eq!(code, 2);
+    assert!(e.contains("C3"), "{e}");
 
     // Regression (fresh-user test): `options` must be an object.
     for bad in [Value::Null, serde_json::json!([])] {
-        let mut v = first_example();
-        v["options"] = bad;
-        let e = err_of(&v);
-        assert_eq!(e.exit_code(), 2);
-        assert!(e.to_string().contains("field `options`"), "{e}");
+        let (code, e) = refusal(|v| v["options"] = bad);
+        assert_eq!(code, 2);
+        assert!(e.contains("field `options`"), "{e}");
     }
 
     let mut v = first_example();

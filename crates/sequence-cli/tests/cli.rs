@@ -29,6 +29,12 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().expect("sequence ends")
 }
 
+/// `sequence LINE` as typed in a shell (arguments split at spaces, so
+/// none may hold one), without input.
+fn sequence(line: &str) -> Output {
+    run(&line.split_whitespace().collect::<Vec<_>>(), None)
+}
+
 fn path(rel: &str) -> String {
     examples().join(rel).to_string_lossy().to_string()
 }
@@ -105,32 +111,10 @@ fn replay_shows_both_games_and_exits_like_verify() {
 #[test]
 fn options_must_be_a_json_object() {
     // Regression: `--options '[]'` was accepted as the defaults.
-    let o = run(
-        &[
-            "selfplay",
-            "--players",
-            "2",
-            "--games",
-            "1",
-            "--options",
-            "[]",
-        ],
-        None,
-    );
+    let o = sequence("selfplay --players 2 --games 1 --options []");
     assert_ne!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stderr).contains("JSON object"));
-    let ok = run(
-        &[
-            "selfplay",
-            "--players",
-            "3",
-            "--games",
-            "2",
-            "--options",
-            "{\"sequence_length\":4}",
-        ],
-        None,
-    );
+    let ok = sequence("selfplay --players 3 --games 2 --options {\"sequence_length\":4}");
     assert_eq!(
         ok.status.code(),
         Some(0),
@@ -143,18 +127,7 @@ fn options_must_be_a_json_object() {
 /// (it used to kill the arena silently with SIGPIPE).
 #[test]
 fn arena_names_a_bot_program_that_exits() {
-    let out = run(
-        &[
-            "arena",
-            "--bots",
-            "cmd:true,greedy",
-            "--games",
-            "2",
-            "--out",
-            "/tmp",
-        ],
-        None,
-    );
+    let out = sequence("arena --bots cmd:true,greedy --games 2 --out /tmp");
     let stderr = String::from_utf8_lossy(&out.stderr);
     // A program that is not a bot is a refused argument: exit 2 (README).
     assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -168,18 +141,7 @@ fn arena_names_a_bot_program_that_exits() {
 #[test]
 fn arena_checks_its_output_folder_first() {
     let t = std::time::Instant::now();
-    let out = run(
-        &[
-            "arena",
-            "--bots",
-            "ismcts:50000it:1t,greedy",
-            "--games",
-            "50",
-            "--out",
-            "/proc/nope",
-        ],
-        None,
-    );
+    let out = sequence("arena --bots ismcts:50000it:1t,greedy --games 50 --out /proc/nope");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/proc/nope"));
     assert!(

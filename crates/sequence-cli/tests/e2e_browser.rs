@@ -38,6 +38,8 @@ use std::time::{Duration, Instant};
 /// browsers, and the CI machine has two cores.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// The languages of the web UI.
+const LANGUAGES: [&str; 5] = ["en", "ka", "fa", "uk", "kn"];
 const ENTER: &str = "\u{E007}";
 const TAB: &str = "\u{E004}";
 const HOME: &str = "\u{E011}";
@@ -120,15 +122,20 @@ struct Rig {
     server: Option<Proc>,
     _driver: Proc,
     dir: PathBuf,
+    /// Held while the rig lives ([`SERIAL`]).
+    _serial: tokio::sync::MutexGuard<'static, ()>,
 }
 
 impl Rig {
-    fn start(name: &str) -> Option<Rig> {
-        Rig::start_with(name, 0)
+    /// A rig for test `name` once no other test holds one; `None` (the
+    /// test is skipped) without Chromium or chromedriver.
+    async fn start(name: &str) -> Option<Rig> {
+        Rig::start_with(name, 0).await
     }
 
     /// A rig whose server pauses `bot_delay_ms` before each bot move.
-    fn start_with(name: &str, bot_delay_ms: u64) -> Option<Rig> {
+    async fn start_with(name: &str, bot_delay_ms: u64) -> Option<Rig> {
+        let serial = SERIAL.lock().await;
         let Some(chromium) = find_program(
             "CHROMIUM",
             &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
@@ -178,6 +185,7 @@ impl Rig {
             server: Some(server),
             _driver: driver,
             dir,
+            _serial: serial,
         })
     }
 
@@ -262,6 +270,11 @@ async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
     }
 }
 
+/// The text `css` shows once it is on the page (see [`wait_for`]).
+async fn wait_text(c: &Client, css: &str) -> String {
+    wait_for(c, css).await.text().await.unwrap_or_default()
+}
+
 async fn view(c: &Client) -> Value {
     c.execute("return window.sequenceView || null;", vec![])
         .await
@@ -294,6 +307,35 @@ async fn wait_reach(c: &Client, want: u64) -> Value {
         }
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
+}
+
+/// Asks `probe` every `every_ms` milliseconds until it answers `Ok`, and
+/// gives that answer; after `secs` seconds the test fails with the last
+/// `Err` (what was awaited, and what was seen instead).
+async fn until<T>(
+    secs: u64,
+    every_ms: u64,
+    mut probe: impl AsyncFnMut() -> Result<T, String>,
+) -> T {
+    let start = Instant::now();
+    loop {
+        match probe().await {
+            Ok(v) => return v,
+            Err(why) => assert!(start.elapsed() < Duration::from_secs(secs), "{why}"),
+        }
+        tokio::time::sleep(Duration::from_millis(every_ms)).await;
+    }
+}
+
+/// `c`'s view while its game is being played, `None` once it is over;
+/// fails the test with `late` once `deadline` has passed.
+async fn playing_view(c: &Client, deadline: Instant, late: &str) -> Option<Value> {
+    let v = view(c).await;
+    if !is_playing(&v) {
+        return None;
+    }
+    assert!(Instant::now() < deadline, "{late}");
+    Some(v)
 }
 
 fn is_playing(v: &Value) -> bool {
@@ -501,30 +543,31 @@ async fn keyboard_move(c: &Client, n: u64, hand: i64, m: &Value) {
         "keyboard focus on a lit space shows a black ring"
     );
     press(c, ENTER).await;
-    let start = Instant::now();
-    while view(c).await["move_number"].as_u64().unwrap_or(0) <= n {
+    // C8a: a choice of sequences to declare ends the move here
+    let chose = until(20, 30, async || {
+        if view(c).await["move_number"].as_u64().unwrap_or(0) > n {
+            return Ok(false);
+        }
         if let Ok(b) = c.find(Locator::Css(".choice button")).await {
             b.click().await.expect("choose a sequence");
-            return;
+            return Ok(true);
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the keyboard move did not go"
-        );
-        tokio::time::sleep(Duration::from_millis(30)).await;
+        Err("the keyboard move did not go".to_string())
+    })
+    .await;
+    if chose {
+        return;
     }
-    let start = Instant::now();
-    loop {
+    until(5, 30, async || {
         let focus = active(c).await;
         if focus.starts_with("hand-") {
-            break;
+            return Ok(());
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
+        Err(format!(
             "after a keyboard move focus is back in the hand, not {focus:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
+        ))
+    })
+    .await;
 }
 
 async fn download_record(c: &Client, downloads: &Path) -> PathBuf {
@@ -538,25 +581,18 @@ async fn download_new(c: &Client, css: &str, downloads: &Path) -> PathBuf {
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
     click(c, css).await;
-    let start = Instant::now();
-    loop {
-        if let Ok(rd) = std::fs::read_dir(downloads) {
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.extension().is_some_and(|x| x == "json")
-                    && !before.contains(&p)
-                    && std::fs::metadata(&p).map(|m| m.len() > 0).unwrap_or(false)
-                {
-                    return p;
-                }
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the record did not download within 20 s"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until(20, 100, async || {
+        let files = std::fs::read_dir(downloads).into_iter().flatten().flatten();
+        files
+            .map(|e| e.path())
+            .find(|p| {
+                p.extension().is_some_and(|x| x == "json")
+                    && !before.contains(p)
+                    && std::fs::metadata(p).map(|m| m.len() > 0).unwrap_or(false)
+            })
+            .ok_or_else(|| "the record did not download within 20 s".to_string())
+    })
+    .await
 }
 
 fn verify(path: &Path) -> Value {
@@ -576,8 +612,7 @@ fn verify(path: &Path) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn classic_two_browsers_play_to_a_win() {
-    let _guard = SERIAL.lock().await;
-    let Some(rig) = Rig::start("classic") else {
+    let Some(rig) = Rig::start("classic").await else {
         return;
     };
     let (a, a_downloads) = rig.browser("ann").await;
@@ -624,14 +659,10 @@ async fn classic_two_browsers_play_to_a_win() {
     let mut persian = false;
     let deadline = Instant::now() + Duration::from_secs(240);
     loop {
-        let v = view(&a).await;
-        if !is_playing(&v) {
+        let late = format!("the game did not end in time ({moves} moves)");
+        let Some(v) = playing_view(&a, deadline, &late).await else {
             break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the game did not end in time ({moves} moves)"
-        );
+        };
         let n = v["move_number"].as_u64().expect("move_number");
         let turn = v["turn"].as_u64().expect("turn");
         let c = if turn == 0 { &a } else { &b };
@@ -663,11 +694,7 @@ async fn classic_two_browsers_play_to_a_win() {
             // Switch Ann's UI to Persian from the menu and play on in it.
             select_option(&a, "#lang", "fa").await;
             wait_for(&a, "html[dir=\"rtl\"]").await;
-            let status = wait_for(&a, "#status")
-                .await
-                .text()
-                .await
-                .unwrap_or_default();
+            let status = wait_text(&a, "#status").await;
             assert!(
                 status
                     .chars()
@@ -696,11 +723,7 @@ async fn classic_two_browsers_play_to_a_win() {
     select_option(&a, "#lang", "en").await;
     wait_for(&a, "html[dir=\"ltr\"]").await;
     wait_reach(&b, end["move_number"].as_u64().unwrap_or(0)).await;
-    let status = wait_for(&a, "#status")
-        .await
-        .text()
-        .await
-        .unwrap_or_default();
+    let status = wait_text(&a, "#status").await;
     assert!(status.contains("wins"), "the end is announced: {status}");
     shot(&a, "classic-over").await;
 
@@ -723,8 +746,7 @@ async fn classic_two_browsers_play_to_a_win() {
     // Chat: Ann's line reaches Bob (escaped by the server, shown as text).
     type_into(&a, "#chat-input", "gg <b>well played</b>").await;
     click(&a, ".chat-form button[type=\"submit\"]").await;
-    let start = Instant::now();
-    loop {
+    until(10, 100, async || {
         let log = b
             .execute(
                 "return document.getElementById('chat-log').textContent;",
@@ -732,36 +754,25 @@ async fn classic_two_browsers_play_to_a_win() {
             )
             .await
             .expect("read the chat");
-        if log
-            .as_str()
-            .is_some_and(|t| t.contains("Ann: gg <b>well played</b>"))
-        {
-            break;
+        match log.as_str() {
+            Some(t) if t.contains("Ann: gg <b>well played</b>") => Ok(()),
+            _ => Err(format!("the chat line did not arrive: {log}")),
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the chat line did not arrive: {log}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await;
 
     // The host asks for a rematch: both browsers get game 2.
     click(&a, "#rematch").await;
     for c in [&a, &b] {
-        let start = Instant::now();
-        loop {
+        let v = until(10, 100, async || {
             let v = view(c).await;
             if v["table"]["game_no"] == 2 && is_playing(&v) {
-                assert_eq!(v["move_number"].as_u64(), Some(0));
-                break;
+                return Ok(v);
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no rematch view: {}",
-                v["table"]
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+            Err(format!("no rematch view: {}", v["table"]))
+        })
+        .await;
+        assert_eq!(v["move_number"].as_u64(), Some(0));
     }
 
     // After the rematch the first game's record is still there to
@@ -777,24 +788,17 @@ async fn classic_two_browsers_play_to_a_win() {
     // When the server goes away the page says so (and keeps retrying).
     let mut rig = rig;
     drop(rig.server.take());
-    let start = Instant::now();
-    loop {
+    until(15, 100, async || {
         let banner = a
             .execute("const b = document.getElementById('banner'); return b.hidden ? '' : b.textContent;", vec![])
             .await
             .expect("read the banner");
-        if banner
-            .as_str()
-            .is_some_and(|t| t.contains("lost") || t.contains("cannot be reached"))
-        {
-            break;
+        match banner.as_str() {
+            Some(t) if t.contains("lost") || t.contains("cannot be reached") => Ok(()),
+            _ => Err(format!("no message after the server stopped: {banner}")),
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(15),
-            "no message after the server stopped: {banner}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await;
     shot(&a, "classic-server-gone").await;
     let _ = a.close().await;
     let _ = b.close().await;
@@ -815,8 +819,7 @@ return { move: m, hand: m.from === 'discard' ? -1 : v.hand.indexOf(card) };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stacks_against_a_bot_runs_to_its_end() {
-    let _guard = SERIAL.lock().await;
-    let Some(rig) = Rig::start("stacks") else {
+    let Some(rig) = Rig::start("stacks").await else {
         return;
     };
     let (a, downloads) = rig.browser("ann").await;
@@ -834,14 +837,10 @@ async fn stacks_against_a_bot_runs_to_its_end() {
     let deadline = Instant::now() + Duration::from_secs(240);
     let mut last_seen = 0u64;
     loop {
-        let v = view(&a).await;
-        if !is_playing(&v) {
+        let late = format!("the Stacks game did not end in time ({decisions} decisions)");
+        let Some(v) = playing_view(&a, deadline, &late).await else {
             break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the Stacks game did not end in time ({decisions} decisions)"
-        );
+        };
         let n = v["move_number"].as_u64().unwrap_or(0);
         let mine = v["to_act"] == 0 && v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
         if !mine {
@@ -1069,19 +1068,15 @@ async fn open_new_table(c: &Client, base: &str, body: Value) -> String {
 
 /// Waits until the seat in `c` may move (and no Block window is open).
 async fn wait_my_turn(c: &Client) -> Value {
-    let start = Instant::now();
-    loop {
+    until(30, 50, async || {
         let v = view(c).await;
         let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
         if mine && v["block_window"].is_null() {
-            return v;
+            return Ok(v);
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never my turn: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        Err(format!("never my turn: {v}"))
+    })
+    .await
 }
 
 /// Tester's report: on a phone (390×844) the Stacks piles pushed the hand
@@ -1092,8 +1087,7 @@ async fn wait_my_turn(c: &Client) -> Value {
 /// board (or piles) and the whole hand are on the first screen together.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_language_lays_out_on_a_phone_and_a_desktop() {
-    let _guard = SERIAL.lock().await;
-    let Some(rig) = Rig::start("layout") else {
+    let Some(rig) = Rig::start("layout").await else {
         return;
     };
     let mut finished: Option<String> = None;
@@ -1133,7 +1127,7 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
         // the house rules open, so that every option is laid out too
         click(&c, "#house-rules summary").await;
         wait_for(&c, "#house-rules[open]").await;
-        for lang in ["en", "ka", "fa", "uk", "kn"] {
+        for lang in LANGUAGES {
             check_language(&c, "lobby", size, lang, json!([])).await;
         }
         select_option(&c, "#lang", "en").await;
@@ -1154,32 +1148,12 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
         wait_my_turn(&c).await;
         click(&c, ".hand-card:not(.idle)").await;
         wait_for(&c, ".hand-card.selected").await;
-        let partner = wait_for(&c, ".seat-row.partner[data-seat=\"2\"] .you")
-            .await
-            .text()
-            .await
-            .unwrap_or_default();
+        let partner = wait_text(&c, ".seat-row.partner[data-seat=\"2\"] .you").await;
         assert!(
             partner.contains("partner"),
             "seat 2 is Ann's partner: {partner}"
         );
-        for lang in ["en", "ka", "fa", "uk", "kn"] {
-            check_language(
-                &c,
-                "classic",
-                size,
-                lang,
-                json!([
-                    [".hand-panel", ".board-wrap"],
-                    [".game-info", ".board-wrap"],
-                    [".game-info", ".hand-panel"]
-                ]),
-            )
-            .await;
-            if w < 600 {
-                on_first_screen(&c, &[".board-wrap", ".hand"], lang).await;
-            }
-        }
+        check_table_languages(&c, "classic", size, w < 600, [".board-wrap", ".hand"]).await;
 
         // Stacks, three players, a card selected.
         open_new_table(
@@ -1205,35 +1179,18 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
             _ => click(&c, ".scard:not(.idle)").await,
         }
         wait_for(&c, ".scard.selected").await;
-        for lang in ["en", "ka", "fa", "uk", "kn"] {
-            check_language(
-                &c,
-                "stacks",
-                size,
-                lang,
-                json!([
-                    [".hand-panel", ".piles"],
-                    [".game-info", ".piles"],
-                    [".game-info", ".hand-panel"]
-                ]),
-            )
-            .await;
-            if w < 600 {
-                on_first_screen(&c, &[".piles", ".shand"], lang).await;
-            }
-        }
+        check_table_languages(&c, "stacks", size, w < 600, [".piles", ".shand"]).await;
         select_option(&c, "#lang", "en").await;
 
         // The replay of the finished game, with its analysis.
         let id = finished.clone().expect("a finished game");
-        let start = Instant::now();
-        while fetch_json(&c, &format!("/api/tables/{id}"), None).await.1["status"] != "over" {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "the game never ended"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        until(60, 200, async || {
+            let (_, info) = fetch_json(&c, &format!("/api/tables/{id}"), None).await;
+            (info["status"] == "over")
+                .then_some(())
+                .ok_or_else(|| "the game never ended".to_string())
+        })
+        .await;
         if w < 600 {
             // the end panel, the record, stepping, the stored analysis
             a_finished_game_replays_move_by_move_with_its_analysis(&c, &rig.base, &id, &downloads)
@@ -1248,7 +1205,7 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
         }
         wait_for(&c, "svg.analysis-graph").await;
         click(&c, "#step-next").await;
-        for lang in ["en", "ka", "fa", "uk", "kn"] {
+        for lang in LANGUAGES {
             check_language(
                 &c,
                 "replay",
@@ -1269,6 +1226,30 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
 
 /// Checks that the parts `css` are wholly on the first screen (scrolled to
 /// the top) together.
+/// The table page `page` ("classic" or "stacks") in every language (see
+/// [`check_language`]): the hand panel, the game info and the board (or
+/// piles) `board` do not overlap, and on a `phone` the board and the hand
+/// `hand` are on the first screen together.
+async fn check_table_languages(
+    c: &Client,
+    page: &str,
+    size: &str,
+    phone: bool,
+    [board, hand]: [&str; 2],
+) {
+    let pairs = json!([
+        [".hand-panel", board],
+        [".game-info", board],
+        [".game-info", ".hand-panel"]
+    ]);
+    for lang in LANGUAGES {
+        check_language(c, page, size, lang, pairs.clone()).await;
+        if phone {
+            on_first_screen(c, &[board, hand], lang).await;
+        }
+    }
+}
+
 async fn on_first_screen(c: &Client, css: &[&str], lang: &str) {
     let r = c
         .execute(
@@ -1455,8 +1436,7 @@ async fn check_log(c: &Client, id: &str, seat: u64, who: &str) -> usize {
 /// their own last one, whose spaces the board marks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_and_two_bots_see_every_move_in_their_logs() {
-    let _guard = SERIAL.lock().await;
-    let Some(rig) = Rig::start_with("movelog", 100) else {
+    let Some(rig) = Rig::start_with("movelog", 100).await else {
         return;
     };
     let (ann, _) = rig.browser("log-ann").await;
@@ -1535,8 +1515,7 @@ async fn server_log(c: &Client, id: &str) -> Vec<Value> {
 /// it; the person's next action takes the seat back, and they move again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
-    let _guard = SERIAL.lock().await;
-    let Some(rig) = Rig::start_with("clock", 400) else {
+    let Some(rig) = Rig::start_with("clock", 400).await else {
         return;
     };
     let (ann, _) = rig.browser("clock-ann").await;
@@ -1560,22 +1539,16 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
             "the countdown shows {clock}"
         );
         // Ann does nothing: the server moves for her
-        let start = Instant::now();
-        let entry = loop {
+        let entry = until(8, 50, async || {
             let log = server_log(&ann, &id).await;
-            let timeouts: Vec<Value> = log
+            let mut timeouts = log
                 .into_iter()
-                .filter(|e| e["seat"] == 0 && e["auto"] == "timeout")
-                .collect();
-            if timeouts.len() >= k {
-                break timeouts[k - 1].clone();
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(8),
-                "no move for Ann's timeout {k}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
+                .filter(|e| e["seat"] == 0 && e["auto"] == "timeout");
+            timeouts
+                .nth(k - 1)
+                .ok_or_else(|| format!("no move for Ann's timeout {k}"))
+        })
+        .await;
         let late = entry["at"].as_i64().expect("a time") - deadline;
         assert!(
             (0..=1000).contains(&late),
@@ -1586,18 +1559,14 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
     wait_for(&ann, "#away-notice").await;
     let (_, info) = fetch_json(&ann, &format!("/api/tables/{id}"), None).await;
     assert_eq!(info["seats"][0]["away"], true, "{info}");
-    let start = Instant::now();
-    while !server_log(&ann, &id)
-        .await
-        .iter()
-        .any(|e| e["seat"] == 0 && e["auto"] == "away")
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "no bot move for Ann while away"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    until(10, 50, async || {
+        let log = server_log(&ann, &id).await;
+        log.iter()
+            .any(|e| e["seat"] == 0 && e["auto"] == "away")
+            .then_some(())
+            .ok_or_else(|| "no bot move for Ann while away".to_string())
+    })
+    .await;
     // the log says so, in words
     wait_for(&ann, "#move-log .log-entry.auto").await;
     let auto = text_of(&ann, "#move-log .log-entry.auto").await;
@@ -1608,19 +1577,15 @@ async fn a_seat_out_of_time_is_played_for_then_away_until_its_person_acts() {
     shot(&ann, "clock-away").await;
     // her next action takes the seat back; then she moves herself
     click_live(&ann, "#back").await;
-    let start = Instant::now();
-    loop {
+    let info = until(5, 50, async || {
         let (_, info) = fetch_json(&ann, &format!("/api/tables/{id}"), None).await;
         if info["seats"][0]["away"] == false {
-            assert_eq!(info["status"], "playing", "{info}");
-            break;
+            return Ok(info);
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "still away: {info}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        Err(format!("still away: {info}"))
+    })
+    .await;
+    assert_eq!(info["status"], "playing", "{info}");
     let v = wait_my_turn(&ann).await;
     assert!(
         v["table"]["deadline_ms"].as_i64().is_some(),
@@ -1685,20 +1650,15 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
             .expect("where the replay is");
         assert_eq!(r, json!([k, k.to_string(), k - 1]), "after {k} steps");
     }
-    click(ann, "#step-first").await;
-    assert_eq!(
-        ann.execute("return window.sequenceReplay.k;", vec![])
+    // the step buttons
+    for (button, k) in [("#step-first", 0), ("#step-next", 1)] {
+        click(ann, button).await;
+        let at = ann
+            .execute("return window.sequenceReplay.k;", vec![])
             .await
-            .expect("k"),
-        json!(0)
-    );
-    click(ann, "#step-next").await;
-    assert_eq!(
-        ann.execute("return window.sequenceReplay.k;", vec![])
-            .await
-            .expect("k"),
-        json!(1)
-    );
+            .expect("k");
+        assert_eq!(at, json!(k), "after {button}");
+    }
     // the analysis: one point per position
     click(ann, "#analyse").await;
     wait_for(ann, "svg.analysis-graph").await;
@@ -1729,17 +1689,13 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
 
 /// The text of `css` once it is on the page (waiting up to `secs`).
 async fn c_text(c: &Client, css: &str, secs: u64) -> String {
-    let start = Instant::now();
-    loop {
-        if let Ok(e) = c.find(Locator::Css(css)).await {
-            return e.text().await.unwrap_or_default();
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(secs),
-            "no {css} within {secs} s"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let e = until(secs, 100, async || {
+        c.find(Locator::Css(css))
+            .await
+            .map_err(|_| format!("no {css} within {secs} s"))
+    })
+    .await;
+    e.text().await.unwrap_or_default()
 }
 
 /// Sends `key` to the page (its body when nothing else has focus).

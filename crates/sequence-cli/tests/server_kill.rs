@@ -4,13 +4,16 @@
 //! (every record ends up with every acknowledged move at its place) and
 //! every game goes on to its end.
 
+#[path = "../../sequence-server/tests/common/moves.rs"]
+mod moves;
+
 use rand::seq::IndexedRandom;
 use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -47,33 +50,18 @@ fn http(
     ))
 }
 
-fn spawn(db: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sequence"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--bot-delay-ms",
-            "0",
-            "--db",
-        ])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+/// `sequence serve` on `db` (an SQLite file or a PostgreSQL URL) with
+/// `extra` arguments: the child and the address it listens at.
+fn spawn_with(db: &str, extra: &[&str], stderr: Stdio) -> (Child, String) {
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_sequence"));
+    let (child, url) = sequence_server::loadtest::spawn_server(exe, db, extra, stderr)
         .expect("sequence serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("address line");
-    let addr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let addr = url.trim_start_matches("http://").to_string();
     (child, addr)
+}
+
+fn spawn(db: &std::path::Path) -> (Child, String) {
+    spawn_with(&db.to_string_lossy(), &[], Stdio::null())
 }
 
 fn strip_declare(mut m: Value) -> Value {
@@ -144,12 +132,7 @@ fn sigkill_loses_no_acknowledged_move() {
                     if v["table"]["status"] == "over" {
                         break 'game;
                     }
-                    let Some(mv) = v["legal_moves"]
-                        .as_array()
-                        .unwrap()
-                        .choose(&mut rng)
-                        .cloned()
-                    else {
+                    let Some(mv) = moves::random_legal(&v, &mut rng) else {
                         continue;
                     };
                     match http(
@@ -229,42 +212,14 @@ fn sigkill_loses_no_acknowledged_move() {
 /// `sequence serve` on PostgreSQL with a short lease (a dead instance's
 /// tables are taken over within about a second).
 fn spawn_pg(url: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sequence"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--bot-delay-ms",
-            "0",
-            "--db-pool",
-            "3",
-            "--lease-ms",
-            "600",
-            "--db",
-            url,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(match std::env::var("SEQUENCE_KILL_TEST_LOGS") {
-            // a folder for the servers' logs (to look into a failure)
-            Ok(dir) => std::fs::File::create(format!("{dir}/serve-{}.log", rand::random::<u32>()))
-                .map(Stdio::from)
-                .unwrap_or(Stdio::null()),
-            Err(_) => Stdio::null(),
-        })
-        .spawn()
-        .expect("sequence serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("address line");
-    let addr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    (child, addr)
+    let stderr = match std::env::var("SEQUENCE_KILL_TEST_LOGS") {
+        // a folder for the servers' logs (to look into a failure)
+        Ok(dir) => std::fs::File::create(format!("{dir}/serve-{}.log", rand::random::<u32>()))
+            .map(Stdio::from)
+            .unwrap_or(Stdio::null()),
+        Err(_) => Stdio::null(),
+    };
+    spawn_with(url, &["--db-pool", "3", "--lease-ms", "600"], stderr)
 }
 
 /// A finished game's record replays with its engine.
@@ -287,24 +242,7 @@ fn stored_moves(
     let events = rt
         .block_on(db.events_since(id, 0))
         .expect("the table's events");
-    let mut out = BTreeMap::new();
-    let (mut game, mut n) = (0u64, 0u64);
-    for (_, data) in events {
-        let e: Value = serde_json::from_str(&data).expect("an event is JSON");
-        match e["t"].as_str() {
-            Some("start") => {
-                game += 1;
-                n = 0;
-            }
-            Some("move") => {
-                let dup = out.insert((game, n), e["mv"].clone());
-                assert!(dup.is_none(), "table {id}: move {n} of game {game} twice");
-                n += 1;
-            }
-            _ => {}
-        }
-    }
-    out
+    moves::stored_moves(id, events)
 }
 
 /// Several instances on one PostgreSQL (runs when

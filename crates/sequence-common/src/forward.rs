@@ -1,12 +1,15 @@
 //! [`forward_rules!`](crate::forward_rules): an engine's [`Rules`](crate::Rules)
 //! methods that only call its inherent methods of the same name, written
-//! once for every engine.
+//! once for every engine; and [`serde_as_text!`](crate::serde_as_text) for
+//! the engines' cards and places.
 
 /// Expands, inside an `impl Rules for Game` block, the [`Rules`](crate::Rules)
 /// methods that call the engine's inherent methods of the same name and
 /// signature: `fresh_deal`, `config`, `players`, `dealer`, `to_act`,
 /// `outcome`, `legal_moves`, `random_move`, `move_key`, `check` and
-/// `playout`.
+/// `playout`; and those of the optional ones named in the call:
+/// `is_over`, `ply`, `last_move`, `apply`, `play`, `view`,
+/// `spectator_view` (e.g. `forward_rules!(apply, play)`).
 ///
 /// The engine must have each of those as an inherent method (an inherent
 /// associated item wins over the trait's in `Self::name` paths); a missing
@@ -14,7 +17,50 @@
 /// `unconditional_recursion` lint reports.
 #[macro_export]
 macro_rules! forward_rules {
-    () => {
+    (@is_over) => {
+        #[inline]
+        fn is_over(&self) -> bool {
+            Self::is_over(self)
+        }
+    };
+    (@ply) => {
+        fn ply(&self) -> u32 {
+            Self::ply(self)
+        }
+    };
+    (@last_move) => {
+        fn last_move(&self) -> Option<($crate::Seat, Self::Move)> {
+            Self::last_move(self)
+        }
+    };
+    (@apply) => {
+        $crate::forward_rules!(@move apply #[inline]);
+    };
+    (@play) => {
+        $crate::forward_rules!(@move play);
+    };
+    (@move $name:ident $(#[$attr:meta])*) => {
+        $(#[$attr])*
+        fn $name<S: $crate::Reshuffler<Self::Card> + ?Sized>(
+            &mut self,
+            seat: $crate::Seat,
+            mv: Self::Move,
+            reshuffler: &mut S,
+        ) -> Result<(), Self::Error> {
+            Self::$name(self, seat, mv, reshuffler)
+        }
+    };
+    (@view) => {
+        fn view(&self, seat: $crate::Seat) -> Self::View {
+            Self::view(self, seat)
+        }
+    };
+    (@spectator_view) => {
+        fn spectator_view(&self) -> Self::View {
+            Self::spectator_view(self)
+        }
+    };
+    ($($optional:ident),* $(,)?) => {
         fn fresh_deal<R: $crate::__rand::Rng + ?Sized>(&self, rng: &mut R) -> Self {
             Self::fresh_deal(self, rng)
         }
@@ -63,6 +109,30 @@ macro_rules! forward_rules {
 
         fn playout<R: $crate::__rand::Rng + ?Sized>(&mut self, rng: &mut R, max_moves: u32) -> u32 {
             Self::playout(self, rng, max_moves)
+        }
+
+        $($crate::forward_rules!(@$optional);)*
+    };
+}
+
+/// Serializes `$t` as its text ([`std::fmt::Display`]) and reads it back with
+/// [`std::str::FromStr`] (a bad code is a serde error with the parse error's text):
+/// cards, spaces and places are codes in records (RECORD.md,
+/// RECORD-STACKS.md).
+#[macro_export]
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl $crate::__serde::Serialize for $t {
+            fn serialize<S: $crate::__serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> $crate::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let s = <String as $crate::__serde::Deserialize>::deserialize(d)?;
+                s.parse().map_err($crate::__serde::de::Error::custom)
+            }
         }
     };
 }

@@ -25,3 +25,5 @@ pub use seat::{Direction, Seat};
 
 #[doc(hidden)]
 pub use rand as __rand;
+#[doc(hidden)]
+pub use serde as __serde;

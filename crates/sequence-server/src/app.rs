@@ -725,16 +725,16 @@ pub async fn commit(
         clock_ms,
         timed_out: 0,
     };
+    // the append is written even if this request stops waiting for it
+    // (a client that went away): until the answer comes the table may lag
+    t.cluster.stale = true;
     match app.db.append(&append).await {
-        Ok(()) => {}
+        Ok(()) => t.cluster.stale = false,
         Err(DbError::Conflict) => {
             app.sync(tref, t).await?;
             return Err(DbError::Conflict.into());
         }
-        Err(e) => {
-            t.cluster.stale = true;
-            return Err(e.into());
-        }
+        Err(e) => return Err(e.into()),
     }
     t.core = core;
     t.cluster.clock_ms = clock_ms;

@@ -507,9 +507,17 @@ pub fn on_payload(app: &Arc<App>, payload: &str) {
     }
 }
 
+/// How long the presence writer gathers seat changes before writing them
+/// in one transaction.
+const PRESENCE_GATHER: Duration = Duration::from_millis(50);
+
+/// Most seats written in one presence transaction.
+const PRESENCE_GROUP: usize = 1000;
+
 /// Writes this instance's WebSocket counts as they change (PostgreSQL),
-/// the latest count of each seat, one at a time, so that other instances
-/// show who is connected.
+/// the latest count of each seat, so that other instances show who is
+/// connected: the changes of [`PRESENCE_GATHER`] go in one transaction
+/// (a crowd connecting costs a few transactions, not one per socket).
 pub async fn presence_writer(app: Arc<App>) {
     loop {
         let wake = app.cluster.presence_wake.notified();
@@ -519,24 +527,29 @@ pub async fn presence_writer(app: Arc<App>) {
                 return;
             }
             wake.await;
+            if !pause(&app, PRESENCE_GATHER).await {
+                return;
+            }
             continue;
         }
-        for (id, seat) in dirty {
-            let Some(tref) = app.cached(&id) else {
-                continue;
-            };
-            let conns = {
-                let t = tref.lock().await;
-                t.connected.get(seat as usize).copied().unwrap_or(0)
-            };
-            let version = app.cluster.presence_version.fetch_add(1, Ordering::Relaxed);
-            if let Err(e) = app
-                .db
-                .set_presence(&id, &app.cluster.me, seat, conns, version)
-                .await
-            {
-                tracing::warn!(table = %id, "cannot store who is connected: {e}");
-                app.cluster.presence_changed(&id, seat);
+        for chunk in dirty.chunks(PRESENCE_GROUP) {
+            let mut rows = Vec::with_capacity(chunk.len());
+            for (id, seat) in chunk {
+                let Some(tref) = app.cached(id) else {
+                    continue;
+                };
+                let conns = {
+                    let t = tref.lock().await;
+                    t.connected.get(*seat as usize).copied().unwrap_or(0)
+                };
+                let version = app.cluster.presence_version.fetch_add(1, Ordering::Relaxed);
+                rows.push((id.clone(), *seat, conns, version));
+            }
+            if let Err(e) = app.db.set_presence(&app.cluster.me, &rows).await {
+                tracing::warn!(seats = rows.len(), "cannot store who is connected: {e}");
+                for (id, seat, _, _) in &rows {
+                    app.cluster.presence_changed(id, *seat);
+                }
                 if !pause(&app, Duration::from_millis(500)).await {
                     return;
                 }
@@ -556,9 +569,9 @@ pub async fn leases(app: Arc<App>) {
         if !pause(&app, app.cluster.cfg.heartbeat).await {
             return;
         }
-        match app.db.heartbeat(&me).await {
-            Ok(true) => {}
-            Ok(false) => {
+        let dead = match app.db.heartbeat(&me, lease_ms).await {
+            Ok(Some(dead)) => dead,
+            Ok(None) => {
                 tracing::warn!(
                     instance = %me,
                     "this instance was taken for dead (no heartbeat within the lease): \
@@ -574,8 +587,8 @@ pub async fn leases(app: Arc<App>) {
                 tracing::warn!("heartbeat failed: {e}");
                 continue;
             }
-        }
-        if let Err(e) = take_over_dead(&app, lease_ms).await {
+        };
+        if let Err(e) = take_over_from(&app, dead).await {
             tracing::warn!("takeover: {e}");
         }
     }
@@ -586,8 +599,17 @@ pub async fn leases(app: Arc<App>) {
 /// # Errors
 /// The database error.
 pub async fn take_over_dead(app: &Arc<App>, lease_ms: i64) -> Result<(), crate::db::DbError> {
+    let dead = app.db.expired_instances(&app.cluster.me, lease_ms).await?;
+    take_over_from(app, dead).await
+}
+
+/// Takes over the tables of the instances `dead` (their leases ran out).
+///
+/// # Errors
+/// The database error.
+async fn take_over_from(app: &Arc<App>, dead: Vec<String>) -> Result<(), crate::db::DbError> {
     let me = &app.cluster.me;
-    for dead in app.db.expired_instances(me, lease_ms).await? {
+    for dead in dead {
         let mut taken = 0usize;
         loop {
             let batch = app.db.take_over(&dead, me, 500).await?;

@@ -32,8 +32,10 @@
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
 
 /// How long opening the database may take before `serve` gives up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -142,6 +144,11 @@ impl Default for DbOptions {
 pub struct Db {
     pool: AnyPool,
     pg: bool,
+    /// The queue of the one writer task that stores every append
+    /// ([`Db::append`]): group commit.
+    writer: mpsc::UnboundedSender<Pending>,
+    /// Transactions and appends the writer has committed (figures).
+    written: Arc<GroupCounts>,
     /// The URL, for the notification listener (holds the password: never
     /// shown).
     url: Arc<str>,
@@ -195,6 +202,10 @@ pub struct Append<'a> {
 /// A table's number of events and timed-out seats as stored (for
 /// catching up in bulk).
 pub type NextSeq = (String, i64, u64);
+
+/// A seat's WebSockets at one instance, for [`Db::set_presence`]:
+/// `(table, seat, conns, version)`.
+pub type PresenceRow = (String, u8, u32, u64);
 
 /// What [`Db::catch_up`] read: new events and the table's shared state.
 #[derive(Debug, Clone, Default)]
@@ -314,6 +325,14 @@ fn event_rows(n: usize) -> String {
         .join(", ")
 }
 
+/// `($FROM, $FROM+1), ($FROM+2, $FROM+3), …`: `n` rows of two values.
+fn value_rows(from: usize, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("(${}, ${})", from + 2 * i, from + 1 + 2 * i))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The notification of an append: `e ID FIRST LAST CLOCK TIMED_OUT` and the
 /// events one per line, or the first line alone when they would not fit.
 pub fn events_payload(a: &Append<'_>) -> String {
@@ -412,9 +431,14 @@ impl Db {
             .connect(&url)
             .await
             .map_err(|e| fail(cause_of(&e, spec)))?;
+        let (writer, queue) = mpsc::unbounded_channel();
+        let written = Arc::new(GroupCounts::default());
+        tokio::spawn(write_appends(pool.clone(), pg, queue, written.clone()));
         let db = Db {
             pool,
             pg,
+            writer,
+            written,
             url: url.into(),
             lock: Arc::new(std::sync::Mutex::new(lock)),
         };
@@ -557,51 +581,54 @@ impl Db {
     }
 
     /// Appends events to a table at `first_seq` and sets its status, commit
-    /// time and timed-out seats, in one transaction that has committed when
-    /// this returns; on PostgreSQL the transaction also notifies the other
+    /// time and timed-out seats; returns once the transaction holding it
+    /// has committed. On PostgreSQL the transaction also notifies the other
     /// instances ([`events_payload`]). Exactly one of two appends of the
-    /// same `seq` commits (the primary key decides, also between
-    /// instances).
+    /// same `seq` commits: the table's `next_seq` must still be
+    /// `first_seq` (the row lock orders racing writers, also between
+    /// instances) and the `(table, seq)` primary key backs it up.
+    ///
+    /// Appends are queued to one writer task per database that writes all
+    /// those waiting in one transaction (group commit), so a busy server
+    /// commits once for many moves; each caller is answered after that
+    /// commit. A caller that stops waiting does not cancel its append.
     ///
     /// # Errors
-    /// [`DbError::Conflict`] when `first_seq` (or a later one) is already
-    /// taken: nothing was written. [`DbError::Unavailable`] when the
+    /// [`DbError::Conflict`] when the table's next event is no longer
+    /// `first_seq`: nothing was written. [`DbError::Unavailable`] when the
     /// database cannot be reached; the change may then have been committed
     /// or not (read the table again to know).
     pub async fn append(&self, a: &Append<'_>) -> Result<(), DbError> {
         if a.events.is_empty() {
             return Ok(());
         }
-        let mut tx = self.pool.begin().await?;
-        let sql = format!(
-            "INSERT INTO events (table_id, seq, data) VALUES {} ON CONFLICT DO NOTHING",
-            event_rows(a.events.len())
-        );
-        let mut q = sqlx::query(&sql).bind(a.id);
-        for (i, e) in a.events.iter().enumerate() {
-            q = q.bind(a.first_seq + i as i64).bind(e.as_str());
-        }
-        let inserted = q.execute(&mut *tx).await?.rows_affected();
-        if inserted != a.events.len() as u64 {
-            tx.rollback().await?;
-            return Err(DbError::Conflict);
-        }
-        sqlx::query(
-            "UPDATE game_tables SET next_seq = $1, status = $2, clock_ms = $3, timed_out = $4 \
-             WHERE id = $5",
+        let (reply, answer) = oneshot::channel();
+        let pending = Pending {
+            id: a.id.to_string(),
+            first_seq: a.first_seq,
+            events: a.events.to_vec(),
+            status: a.status.to_string(),
+            clock_ms: a.clock_ms,
+            timed_out: a.timed_out as i64,
+            payload: if self.pg {
+                events_payload(a)
+            } else {
+                String::new()
+            },
+            reply,
+        };
+        let stopped = || DbError::Unavailable("the database writer has stopped".to_string());
+        self.writer.send(pending).map_err(|_| stopped())?;
+        answer.await.unwrap_or_else(|_| Err(stopped()))
+    }
+
+    /// Transactions the append writer has committed, and the appends in
+    /// them (their ratio is the mean group size).
+    pub fn group_commits(&self) -> (u64, u64) {
+        (
+            self.written.commits.load(Ordering::Relaxed),
+            self.written.appends.load(Ordering::Relaxed),
         )
-        .bind(a.first_seq + a.events.len() as i64)
-        .bind(a.status)
-        .bind(a.clock_ms)
-        .bind(a.timed_out as i64)
-        .bind(a.id)
-        .execute(&mut *tx)
-        .await?;
-        if self.pg {
-            notify_in(&mut tx, &events_payload(a)).await?;
-        }
-        tx.commit().await?;
-        Ok(())
     }
 
     /// Loads a table, `None` if there is none with this id.
@@ -634,17 +661,29 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn events_since(&self, id: &str, from: i64) -> Result<Vec<(i64, String)>, DbError> {
-        let rows = sqlx::query(
+        self.numbered_since(
             "SELECT seq, data FROM events WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
+            id,
+            from,
         )
-        .bind(id)
-        .bind(from)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?)))
-            .collect::<Result<_, sqlx::Error>>()?)
+        .await
+    }
+
+    /// The rows of query `q` on the pool.
+    async fn fetch(&self, q: AnyQuery<'_>) -> Result<Vec<AnyRow>, DbError> {
+        Ok(q.fetch_all(&self.pool).await?)
+    }
+
+    /// The `(seq, text)` rows of `sql`, a query of table `$1` from number
+    /// `$2` on.
+    async fn numbered_since(
+        &self,
+        sql: &str,
+        id: &str,
+        from: i64,
+    ) -> Result<Vec<(i64, String)>, DbError> {
+        let rows = self.fetch(sqlx::query(sql).bind(id).bind(from)).await?;
+        read_rows(&rows, numbered)
     }
 
     /// Events of table `id` with `seq >= from`, in order, with the table's
@@ -654,15 +693,17 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn catch_up(&self, id: &str, from: i64) -> Result<CatchUp, DbError> {
-        let rows = sqlx::query(
-            "SELECT e.seq, e.data, g.clock_ms, g.timed_out FROM events e \
+        let rows = self
+            .fetch(
+                sqlx::query(
+                    "SELECT e.seq, e.data, g.clock_ms, g.timed_out FROM events e \
              JOIN game_tables g ON g.id = e.table_id \
              WHERE e.table_id = $1 AND e.seq >= $2 ORDER BY e.seq",
-        )
-        .bind(id)
-        .bind(from)
-        .fetch_all(&self.pool)
-        .await?;
+                )
+                .bind(id)
+                .bind(from),
+            )
+            .await?;
         let mut out = CatchUp::default();
         for r in &rows {
             out.events
@@ -710,17 +751,10 @@ impl Db {
         status: &str,
         limit: i64,
     ) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query(
+        let rows = self.fetch(sqlx::query(
             "SELECT id FROM game_tables WHERE status = $1 ORDER BY created_ms DESC LIMIT $2",
-        )
-        .bind(status)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get::<String, _>(0))
-            .collect::<Result<_, _>>()?)
+        ).bind(status).bind(limit)).await?;
+        read_rows(&rows, text0)
     }
 
     // --- instances and table ownership -------------------------------
@@ -754,21 +788,48 @@ impl Db {
         Ok(())
     }
 
-    /// Renews instance `me`'s lease; `false` when its row is gone (other
+    /// Renews instance `me`'s lease and lists the other instances whose
+    /// heartbeat is more than `lease_ms` old (dead: take their tables
+    /// over), in one statement on PostgreSQL — the one query an idle
+    /// instance makes per heartbeat. `None` when `me`'s row is gone (other
     /// instances took it for dead and took its tables over).
     ///
     /// # Errors
     /// The database error.
-    pub async fn heartbeat(&self, me: &str) -> Result<bool, DbError> {
-        let n = sqlx::query(&format!(
-            "UPDATE instances SET heartbeat_ms = {} WHERE id = $1",
-            self.now_sql()
+    pub async fn heartbeat(&self, me: &str, lease_ms: i64) -> Result<Option<Vec<String>>, DbError> {
+        let now = self.now_sql();
+        let renew = format!("UPDATE instances SET heartbeat_ms = {now} WHERE id = $1");
+        if !self.pg {
+            let n = sqlx::query(&renew)
+                .bind(me)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+            return if n == 1 {
+                Ok(Some(self.expired_instances(me, lease_ms).await?))
+            } else {
+                Ok(None)
+            };
+        }
+        let row = sqlx::query(&format!(
+            "WITH hb AS ({renew} RETURNING id) SELECT (SELECT COUNT(*) FROM hb), \
+             (SELECT string_agg(id, ' ') FROM instances WHERE heartbeat_ms < {now} - $2 \
+             AND id <> $1)"
         ))
         .bind(me)
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        Ok(n == 1)
+        .bind(lease_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        if row.try_get::<i64, _>(0)? != 1 {
+            return Ok(None);
+        }
+        let dead: Option<String> = row.try_get(1)?;
+        Ok(Some(
+            dead.unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
+        ))
     }
 
     /// Instances but `me` whose last heartbeat is more than `lease_ms` old.
@@ -776,18 +837,17 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn expired_instances(&self, me: &str, lease_ms: i64) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query(&format!(
-            "SELECT id FROM instances WHERE heartbeat_ms < {} - $1 AND id <> $2",
-            self.now_sql()
-        ))
-        .bind(lease_ms)
-        .bind(me)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get::<String, _>(0))
-            .collect::<Result<_, _>>()?)
+        let rows = self
+            .fetch(
+                sqlx::query(&format!(
+                    "SELECT id FROM instances WHERE heartbeat_ms < {} - $1 AND id <> $2",
+                    self.now_sql()
+                ))
+                .bind(lease_ms)
+                .bind(me),
+            )
+            .await?;
+        read_rows(&rows, text0)
     }
 
     /// Takes over at most `limit` tables of the dead instance `dead` for
@@ -809,21 +869,12 @@ impl Db {
         // it over): a row is never skipped, and never taken twice
         let sql = "UPDATE game_tables SET owner = $1 WHERE owner = $2 AND id IN \
                    (SELECT id FROM game_tables WHERE owner = $2 LIMIT $3) RETURNING id, status";
-        let rows = sqlx::query(sql)
-            .bind(me)
-            .bind(dead)
-            .bind(limit)
-            .fetch_all(&self.pool)
+        let rows = self
+            .fetch(sqlx::query(sql).bind(me).bind(dead).bind(limit))
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                Ok((
-                    r.try_get::<String, _>(0)?,
-                    r.try_get::<String, _>(1)? != "over",
-                ))
-            })
-            .collect::<Result<_, sqlx::Error>>()?)
+        read_rows(&rows, |r| {
+            Ok((text0(r)?, r.try_get::<String, _>(1)? != "over"))
+        })
     }
 
     /// Forgets instance `gone` once its tables are taken over
@@ -839,10 +890,7 @@ impl Db {
             .bind(gone)
             .fetch_all(&mut *tx)
             .await?;
-        let tables: Vec<String> = rows
-            .iter()
-            .map(|r| r.try_get::<String, _>(0))
-            .collect::<Result<_, _>>()?;
+        let tables = read_rows(&rows, text0)?;
         sqlx::query("DELETE FROM presence WHERE instance = $1")
             .bind(gone)
             .execute(&mut *tx)
@@ -883,14 +931,10 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn owned_by(&self, me: &str) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query("SELECT id FROM game_tables WHERE owner = $1")
-            .bind(me)
-            .fetch_all(&self.pool)
+        let rows = self
+            .fetch(sqlx::query("SELECT id FROM game_tables WHERE owner = $1").bind(me))
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get::<String, _>(0))
-            .collect::<Result<_, _>>()?)
+        read_rows(&rows, text0)
     }
 
     /// A stopping instance lets go of its tables (others take them at
@@ -958,55 +1002,44 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn chat_since(&self, id: &str, from: i64) -> Result<Vec<(i64, String)>, DbError> {
-        let rows = sqlx::query(
+        self.numbered_since(
             "SELECT seq, line FROM chat WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
+            id,
+            from,
         )
-        .bind(id)
-        .bind(from)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?)))
-            .collect::<Result<_, sqlx::Error>>()?)
+        .await
     }
 
-    /// Sets how many WebSockets instance `me` holds for `seat` of table
-    /// `id`, and tells the other instances (`version` orders the updates
-    /// of one instance).
+    /// Sets how many WebSockets instance `me` holds for each seat of
+    /// `seats` (`(table, seat, conns, version)`: `version` orders the
+    /// updates of one instance), all in one transaction, and tells the
+    /// other instances.
     ///
     /// # Errors
     /// The database error.
-    pub async fn set_presence(
-        &self,
-        id: &str,
-        me: &str,
-        seat: u8,
-        conns: u32,
-        version: u64,
-    ) -> Result<(), DbError> {
+    pub async fn set_presence(&self, me: &str, seats: &[PresenceRow]) -> Result<(), DbError> {
+        if seats.is_empty() {
+            return Ok(());
+        }
         let mut tx = self.pool.begin().await?;
-        if conns == 0 {
-            sqlx::query("DELETE FROM presence WHERE table_id = $1 AND instance = $2 AND seat = $3")
-                .bind(id)
+        for (id, seat, conns, version) in seats {
+            let sql = if *conns == 0 {
+                "DELETE FROM presence WHERE table_id = $1 AND instance = $2 AND seat = $3 \
+                 AND $4 >= 0"
+            } else {
+                "INSERT INTO presence (table_id, instance, seat, conns) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (table_id, instance, seat) DO UPDATE SET conns = excluded.conns"
+            };
+            sqlx::query(sql)
+                .bind(id.as_str())
                 .bind(me)
-                .bind(seat as i64)
+                .bind(*seat as i64)
+                .bind(*conns as i64)
                 .execute(&mut *tx)
                 .await?;
-        } else {
-            sqlx::query(
-                "INSERT INTO presence (table_id, instance, seat, conns) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (table_id, instance, seat) DO UPDATE SET conns = excluded.conns",
-            )
-            .bind(id)
-            .bind(me)
-            .bind(seat as i64)
-            .bind(conns as i64)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if self.pg {
-            notify_in(&mut tx, &format!("p {id} {me} {seat} {conns} {version}")).await?;
+            if self.pg {
+                notify_in(&mut tx, &format!("p {id} {me} {seat} {conns} {version}")).await?;
+            }
         }
         tx.commit().await?;
         Ok(())
@@ -1018,23 +1051,16 @@ impl Db {
     /// # Errors
     /// The database error.
     pub async fn presence(&self, id: &str, me: &str) -> Result<Vec<(String, u8, u32)>, DbError> {
-        let rows = sqlx::query(
+        let rows = self.fetch(sqlx::query(
             "SELECT instance, seat, conns FROM presence WHERE table_id = $1 AND instance <> $2",
-        )
-        .bind(id)
-        .bind(me)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                Ok((
-                    r.try_get::<String, _>(0)?,
-                    r.try_get::<i64, _>(1)?.clamp(0, 255) as u8,
-                    r.try_get::<i64, _>(2)?.clamp(0, u32::MAX as i64) as u32,
-                ))
-            })
-            .collect::<Result<_, sqlx::Error>>()?)
+        ).bind(id).bind(me)).await?;
+        read_rows(&rows, |r| {
+            Ok((
+                text0(r)?,
+                r.try_get::<i64, _>(1)?.clamp(0, 255) as u8,
+                r.try_get::<i64, _>(2)?.clamp(0, u32::MAX as i64) as u32,
+            ))
+        })
     }
 
     /// Sends a notification on [`CHANNEL`] (PostgreSQL; nothing on SQLite).
@@ -1061,6 +1087,208 @@ impl Db {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
+}
+
+/// Most appends written in one transaction.
+const MAX_GROUP: usize = 512;
+
+/// An append waiting for the writer ([`Db::append`]).
+struct Pending {
+    id: String,
+    first_seq: i64,
+    events: Vec<String>,
+    status: String,
+    clock_ms: i64,
+    timed_out: i64,
+    /// The notification (PostgreSQL), sent when the append commits.
+    payload: String,
+    reply: oneshot::Sender<Result<(), DbError>>,
+}
+
+/// Counts of the append writer.
+#[derive(Debug, Default)]
+struct GroupCounts {
+    commits: AtomicU64,
+    appends: AtomicU64,
+}
+
+/// The append writer: takes every append waiting (up to [`MAX_GROUP`],
+/// one per table: a second one of a table waits for the next group),
+/// writes them in one transaction in table order, and answers each after
+/// the commit. When the transaction fails for another reason than the
+/// database being unavailable (a deadlock with another instance's
+/// takeover, an unexpected error), each append is written again in a
+/// transaction of its own, so that one cannot fail the others.
+async fn write_appends(
+    pool: AnyPool,
+    pg: bool,
+    mut queue: mpsc::UnboundedReceiver<Pending>,
+    counts: Arc<GroupCounts>,
+) {
+    let mut group: Vec<Pending> = Vec::with_capacity(MAX_GROUP);
+    // appends of a table that already has one in the group: the next group
+    let mut later: Vec<Pending> = Vec::new();
+    loop {
+        group.append(&mut later);
+        if group.is_empty() {
+            if queue.recv_many(&mut group, MAX_GROUP).await == 0 {
+                return;
+            }
+        } else {
+            while group.len() < MAX_GROUP {
+                match queue.try_recv() {
+                    Ok(p) => group.push(p),
+                    Err(_) => break,
+                }
+            }
+        }
+        // stable: two appends of one table keep their order
+        group.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut i = 1;
+        while i < group.len() {
+            if group[i].id == group[i - 1].id {
+                later.push(group.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        let written = write_group(&pool, pg, &group).await;
+        let answers: Vec<Result<(), DbError>> = match written {
+            Ok(done) => {
+                counts.commits.fetch_add(1, Ordering::Relaxed);
+                counts
+                    .appends
+                    .fetch_add(group.len() as u64, Ordering::Relaxed);
+                done.into_iter().map(appended).collect()
+            }
+            Err(DbError::Unavailable(m)) => group
+                .iter()
+                .map(|_| Err(DbError::Unavailable(m.clone())))
+                .collect(),
+            Err(e) if group.len() == 1 => vec![Err(e)],
+            Err(e) => {
+                tracing::debug!(
+                    appends = group.len(),
+                    "a group commit failed ({e}); writing its appends one by one"
+                );
+                let mut out = Vec::with_capacity(group.len());
+                for p in &group {
+                    let one = write_group(&pool, pg, std::slice::from_ref(p)).await;
+                    out.push(one.and_then(|d| appended(d[0])));
+                }
+                out
+            }
+        };
+        for (p, answer) in group.drain(..).zip(answers) {
+            // a caller that stopped waiting: its table catches up later
+            let _ = p.reply.send(answer);
+        }
+    }
+}
+
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// `sql` (an update of the table row as in [`append_in`]) with `p`'s
+/// values bound to `$1`–`$6`.
+fn bind_update<'q>(sql: &'q str, p: &'q Pending) -> AnyQuery<'q> {
+    sqlx::query(sql)
+        .bind(p.first_seq + p.events.len() as i64)
+        .bind(p.status.as_str())
+        .bind(p.clock_ms)
+        .bind(p.timed_out)
+        .bind(p.id.as_str())
+        .bind(p.first_seq)
+}
+
+/// `q` with `(seq, data)` of each of `p`'s events bound next.
+fn bind_events<'q>(mut q: AnyQuery<'q>, p: &'q Pending) -> AnyQuery<'q> {
+    for (i, e) in p.events.iter().enumerate() {
+        q = q.bind(p.first_seq + i as i64).bind(e.as_str());
+    }
+    q
+}
+
+/// `Ok` for an append written, [`DbError::Conflict`] for one refused.
+fn appended(written: bool) -> Result<(), DbError> {
+    if written {
+        Ok(())
+    } else {
+        Err(DbError::Conflict)
+    }
+}
+
+/// Writes `group` in one transaction: whether each append was written
+/// (`false`: its table's next event was no longer its `first_seq`).
+async fn write_group(pool: &AnyPool, pg: bool, group: &[Pending]) -> Result<Vec<bool>, DbError> {
+    let mut tx = pool.begin().await?;
+    let mut done = Vec::with_capacity(group.len());
+    for p in group {
+        done.push(append_in(&mut tx, pg, p).await?);
+    }
+    tx.commit().await?;
+    Ok(done)
+}
+
+/// Writes one append inside a transaction: the table row is updated only
+/// if its `next_seq` is still the append's `first_seq` (a racing writer
+/// holds the row's lock until it commits, and the check is made again on
+/// the row it wrote), and only then are the events inserted. PostgreSQL
+/// does both, and queues the notification, in one statement; SQLite (one
+/// instance, in-process) in two.
+async fn append_in(conn: &mut AnyConnection, pg: bool, p: &Pending) -> Result<bool, DbError> {
+    let n = p.events.len() as i64;
+    let update = "UPDATE game_tables SET next_seq = $1, status = $2, clock_ms = $3, \
+                  timed_out = $4 WHERE id = $5 AND next_seq = $6";
+    if pg {
+        let sql = format!(
+            "WITH u AS ({update} RETURNING id, pg_notify($7, $8)) \
+             INSERT INTO events (table_id, seq, data) SELECT u.id, v.seq, v.data \
+             FROM u, (VALUES {}) AS v(seq, data)",
+            value_rows(9, p.events.len())
+        );
+        let q = bind_update(&sql, p).bind(CHANNEL).bind(p.payload.as_str());
+        let inserted = bind_events(q, p)
+            .execute(&mut *conn)
+            .await
+            .map_err(conflict)?
+            .rows_affected();
+        return Ok(inserted == n as u64);
+    }
+    if bind_update(update, p)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected()
+        == 0
+    {
+        return Ok(false);
+    }
+    let sql = format!(
+        "INSERT INTO events (table_id, seq, data) VALUES {}",
+        event_rows(p.events.len())
+    );
+    bind_events(sqlx::query(&sql).bind(p.id.as_str()), p)
+        .execute(&mut *conn)
+        .await
+        .map_err(conflict)?;
+    Ok(true)
+}
+
+/// Each of `rows` read by `read`.
+fn read_rows<T>(
+    rows: &[AnyRow],
+    read: impl Fn(&AnyRow) -> Result<T, sqlx::Error>,
+) -> Result<Vec<T>, DbError> {
+    Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
+}
+
+/// A row's first column as text.
+fn text0(r: &AnyRow) -> Result<String, sqlx::Error> {
+    r.try_get(0)
+}
+
+/// A row's `(number, text)`: an event or a chat line.
+fn numbered(r: &AnyRow) -> Result<(i64, String), sqlx::Error> {
+    Ok((r.try_get(0)?, r.try_get(1)?))
 }
 
 /// `pg_notify` inside a transaction: sent when it commits.
@@ -1206,5 +1434,86 @@ mod tests {
         assert_eq!(pg_address("postgresql://[::1]/x"), "[::1]:5432");
         assert_eq!(pg_address("postgresql://[::1]:6000"), "[::1]:6000");
         assert_eq!(pg_address("postgres://"), "localhost:5432");
+    }
+
+    /// Group commit keeps exactly-once: 40 appends sent at once, two at
+    /// the same event number for each of 20 tables (so that both of a
+    /// table may wait in one group): one of each pair is written and the
+    /// other refused with a conflict, every table holds its winner's events
+    /// in order, and the appends went in fewer transactions than appends.
+    async fn racing_appends_in_groups(db: &Db) {
+        let start = vec!["\"start\"".to_string()];
+        for t in 0..20 {
+            db.create_table(&format!("g{t}"), "{}", "playing", 1, &start, None)
+                .await
+                .expect("create");
+        }
+        let mut set = tokio::task::JoinSet::new();
+        for k in 0..40 {
+            let db = db.clone();
+            set.spawn(async move {
+                let id = format!("g{}", k % 20);
+                let events = vec![format!("\"move {k}\""), format!("\"after {k}\"")];
+                let a = Append {
+                    id: &id,
+                    first_seq: 1,
+                    events: &events,
+                    status: "playing",
+                    clock_ms: 7,
+                    timed_out: 0,
+                };
+                (k, db.append(&a).await)
+            });
+        }
+        let mut winners = std::collections::BTreeMap::new();
+        while let Some(r) = set.join_next().await {
+            let (k, r) = r.expect("task");
+            match r {
+                Ok(()) => assert!(winners.insert(k % 20, k).is_none(), "two winners"),
+                Err(DbError::Conflict) => {}
+                Err(e) => panic!("append {k}: {e}"),
+            }
+        }
+        assert_eq!(winners.len(), 20, "one winner per table");
+        for (t, k) in winners {
+            let events = db.events_since(&format!("g{t}"), 0).await.expect("read");
+            let want = vec![
+                (0, "\"start\"".to_string()),
+                (1, format!("\"move {k}\"")),
+                (2, format!("\"after {k}\"")),
+            ];
+            assert_eq!(events, want);
+        }
+        let (commits, appends) = db.group_commits();
+        assert_eq!(appends, 40);
+        assert!(commits < appends, "{commits} commits for {appends} appends");
+    }
+
+    #[tokio::test]
+    async fn group_commit_keeps_exactly_once_on_sqlite() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("g.db");
+        let db = Db::open(path.to_str().expect("path")).await.expect("open");
+        racing_appends_in_groups(&db).await;
+    }
+
+    #[tokio::test]
+    async fn group_commit_keeps_exactly_once_on_postgres() {
+        let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
+            eprintln!("SEQUENCE_TEST_POSTGRES_URL not set: skipped");
+            return;
+        };
+        let url = create_database(&url, "seq_group_commit")
+            .await
+            .expect("create");
+        let db = Db::open(&url).await.expect("open");
+        racing_appends_in_groups(&db).await;
+        db.close().await;
+        drop_database(
+            &std::env::var("SEQUENCE_TEST_POSTGRES_URL").unwrap_or_default(),
+            "seq_group_commit",
+        )
+        .await
+        .expect("drop");
     }
 }

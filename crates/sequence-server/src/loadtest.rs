@@ -181,7 +181,6 @@ impl Drop for Children {
 /// Starts `n` servers on `db` (SQLite in a temporary folder when `None`);
 /// their URLs and process ids.
 fn spawn_servers(n: u32, db: Option<&str>) -> anyhow::Result<(Vec<String>, Children, Vec<String>)> {
-    use std::io::BufRead;
     let exe = std::env::current_exe()?;
     let mut kids = Children {
         children: vec![],
@@ -206,37 +205,62 @@ fn spawn_servers(n: u32, db: Option<&str>) -> anyhow::Result<(Vec<String>, Child
     let mut urls = vec![];
     let mut pids = vec![];
     for _ in 0..n {
-        let mut child = std::process::Command::new(&exe)
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--rate-limit",
-                "0",
-                "--bot-delay-ms",
-                "0",
-                "--db",
-                &db,
-            ])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .spawn()?;
+        let (child, url) = spawn_server(&exe, &db, &[], std::process::Stdio::inherit())?;
         pids.push(child.id().to_string());
-        let out = child
-            .stdout
-            .take()
-            .ok_or_else(|| anyhow::anyhow!("no stdout from the server"))?;
         kids.children.push(child);
-        let mut line = String::new();
-        std::io::BufReader::new(out).read_line(&mut line)?;
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .ok_or_else(|| anyhow::anyhow!("the server did not say where it listens: {line:?}"))?
-            .to_string();
         urls.push(url);
     }
     Ok((urls, kids, pids))
+}
+
+/// Starts `exe serve` (the `sequence` binary) on a free port of 127.0.0.1
+/// without rate limit or bot delay, on `db` (an SQLite file or a
+/// PostgreSQL URL) with `extra` arguments, its log to `stderr`; the
+/// child and the URL it listens at (`http://…`, from its first line).
+///
+/// # Errors
+/// The program does not start or does not say where it listens (it is
+/// killed then).
+pub fn spawn_server(
+    exe: &std::path::Path,
+    db: &str,
+    extra: &[&str],
+    stderr: std::process::Stdio,
+) -> anyhow::Result<(std::process::Child, String)> {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(exe)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "0",
+            "--bot-delay-ms",
+            "0",
+            "--db",
+            db,
+        ])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()?;
+    let mut line = String::new();
+    let read = match child.stdout.take() {
+        Some(out) => std::io::BufReader::new(out).read_line(&mut line).is_ok(),
+        None => false,
+    };
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .filter(|_| read);
+    match url {
+        Some(url) => Ok((child, url.to_string())),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            anyhow::bail!("the server did not say where it listens: {line:?}")
+        }
+    }
 }
 
 /// The sum of the servers' resident memory in KiB (0 when they run

@@ -23,13 +23,7 @@ async fn play_out(s: &common::Server, id: &str, tokens: &[String], seed: u64) ->
             }
             let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
             if let Some(mv) = legal.choose(&mut r) {
-                let (st, body) = s
-                    .post_move(
-                        id,
-                        Some(t),
-                        json!({"move_number": v["move_number"], "move": mv}),
-                    )
-                    .await;
+                let (st, body) = s.play(id, Some(t), &v["move_number"], &mv).await;
                 assert_eq!(st, 200, "{body}");
                 assert_eq!(
                     body["move_number"].as_u64(),
@@ -64,13 +58,7 @@ async fn classic_table_life_cycle_and_errors() {
     assert_eq!(t["seats"][0]["name"], "&lt;Ann&gt;");
     assert_eq!(t["status"], "waiting");
     // moves before the game starts → 409; record → 403
-    let (st, _) = s
-        .post_move(
-            &id,
-            Some(&host),
-            json!({"move_number": 0, "move": {"pass": true}}),
-        )
-        .await;
+    let (st, _) = s.play(&id, Some(&host), 0, json!({"pass": true})).await;
     assert_eq!(st, 409);
     let (st, _) = s.get(&format!("/api/tables/{id}/record"), None).await;
     assert_eq!(st, 403);
@@ -79,12 +67,7 @@ async fn classic_table_life_cycle_and_errors() {
     assert_eq!(seat, 1);
     // full table
     let (st, e) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/join"),
-            None,
-            Some(json!({"name": "Cy"})),
-        )
+        .at("POST", &id, "join", None, Some(json!({"name": "Cy"})))
         .await;
     assert_eq!(st, 409, "{e}");
     assert!(e["error"].as_str().unwrap().contains("full"));
@@ -103,26 +86,18 @@ async fn classic_table_life_cycle_and_errors() {
 
     // 401: wrong / malformed token
     let (st, e) = s
-        .call(
+        .at(
             "GET",
-            &format!("/api/tables/{id}/view"),
+            &id,
+            "view",
             Some("0123456789abcdef0123456789abcdef"),
             None,
         )
         .await;
     assert_eq!(st, 401, "{e}");
-    let (st, _) = s
-        .call(
-            "GET",
-            &format!("/api/tables/{id}/view"),
-            Some("nonsense"),
-            None,
-        )
-        .await;
+    let (st, _) = s.at("GET", &id, "view", Some("nonsense"), None).await;
     assert_eq!(st, 401);
-    let (st, _) = s
-        .post_move(&id, None, json!({"move_number": 0, "move": {"pass": true}}))
-        .await;
+    let (st, _) = s.play(&id, None, 0, json!({"pass": true})).await;
     assert_eq!(st, 401);
     // 404
     let (st, _) = s.get("/api/tables/0000000000000000/view", None).await;
@@ -135,21 +110,11 @@ async fn classic_table_life_cycle_and_errors() {
     // not this seat's turn → 409
     let mut mv_other = mv.clone();
     mv_other.as_object_mut().unwrap().remove("seat");
-    let (st, e) = s
-        .post_move(
-            &id,
-            Some(other),
-            json!({"move_number": 0, "move": mv_other}),
-        )
-        .await;
+    let (st, e) = s.play(&id, Some(other), 0, &mv_other).await;
     assert_eq!(st, 409, "{e}");
     // malformed move → 400 naming the field
     let (st, e) = s
-        .post_move(
-            &id,
-            Some(mover),
-            json!({"move_number": 0, "move": {"card": "ZZ", "at": "e5"}}),
-        )
+        .play(&id, Some(mover), 0, json!({"card": "ZZ", "at": "e5"}))
         .await;
     assert_eq!(st, 400, "{e}");
     assert!(e["error"].as_str().unwrap().contains("card"), "{e}");
@@ -164,11 +129,7 @@ async fn classic_table_life_cycle_and_errors() {
     if let Some(card) = card {
         // a corner is never a card's space (C2)
         let (st, e) = s
-            .post_move(
-                &id,
-                Some(mover),
-                json!({"move_number": 0, "move": {"card": card, "at": "a1"}}),
-            )
+            .play(&id, Some(mover), 0, json!({"card": card, "at": "a1"}))
             .await;
         assert_eq!(st, 422, "{e}");
         assert!(
@@ -197,14 +158,10 @@ async fn classic_table_life_cycle_and_errors() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 413);
     // the good move, then the same move again (stale) → 409
-    let (st, v1) = s
-        .post_move(&id, Some(mover), json!({"move_number": 0, "move": mv}))
-        .await;
+    let (st, v1) = s.play(&id, Some(mover), 0, &mv).await;
     assert_eq!(st, 200, "{v1}");
     assert_eq!(v1["move_number"], 1);
-    let (st, e) = s
-        .post_move(&id, Some(mover), json!({"move_number": 0, "move": mv}))
-        .await;
+    let (st, e) = s.play(&id, Some(mover), 0, &mv).await;
     assert_eq!(st, 409, "{e}");
     assert!(e["error"].as_str().unwrap().contains("stale"));
 
@@ -218,23 +175,9 @@ async fn classic_table_life_cycle_and_errors() {
     assert!(game.is_over());
 
     // rematch: host only
-    let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/rematch"),
-            Some(&guest),
-            None,
-        )
-        .await;
+    let (st, _) = s.at("POST", &id, "rematch", Some(&guest), None).await;
     assert_eq!(st, 403);
-    let (st, info) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/rematch"),
-            Some(&host),
-            None,
-        )
-        .await;
+    let (st, info) = s.at("POST", &id, "rematch", Some(&host), None).await;
     assert_eq!(st, 200, "{info}");
     assert_eq!(info["game_no"], 2);
     assert_eq!(info["status"], "playing");
@@ -265,43 +208,21 @@ async fn bots_play_and_host_gives_a_left_seat_to_a_bot() {
     );
 
     // three humans; one leaves; the host gives the seat to a bot
-    let (id, host) = s
-        .create(json!({"game": "stacks", "players": 3, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("stacks", 3).await;
     let (_, b) = s.join(&id, "Bob").await;
     let (_, c) = s.join(&id, "Cy").await;
-    let (st, _) = s
-        .post(
-            &format!("/api/tables/{id}/seats/2/bot"),
-            &b,
-            json!({"level": "level:1"}),
-        )
-        .await;
+    let (st, _) = s.seat_bot(&id, 2, &b, "level:1").await;
     assert_eq!(st, 403, "only the host");
-    let (st, info) = s
-        .call("POST", &format!("/api/tables/{id}/leave"), Some(&c), None)
-        .await;
+    let (st, info) = s.at("POST", &id, "leave", Some(&c), None).await;
     assert_eq!(st, 200);
     assert_eq!(info["seats"][2]["kind"], "left");
     let (st, _) = s
         .get(&format!("/api/tables/{id}/view"), Some(c.as_str()))
         .await;
     assert_eq!(st, 401, "a left seat's token stops working");
-    let (st, _) = s
-        .post(
-            &format!("/api/tables/{id}/seats/2/bot"),
-            &host,
-            json!({"level": "nope"}),
-        )
-        .await;
+    let (st, _) = s.seat_bot(&id, 2, &host, "nope").await;
     assert_eq!(st, 400);
-    let (st, info) = s
-        .post(
-            &format!("/api/tables/{id}/seats/2/bot"),
-            &host,
-            json!({"level": "level:1"}),
-        )
-        .await;
+    let (st, info) = s.seat_bot(&id, 2, &host, "level:1").await;
     assert_eq!(st, 200, "{info}");
     assert_eq!(info["seats"][2]["kind"], "bot");
     let n = play_out(&s, &id, &[host.clone(), b.clone()], 5).await;
@@ -341,9 +262,7 @@ async fn bad_table_configurations_are_refused_with_reasons() {
             "surprise",
         ),
     ] {
-        let (st, e) = s
-            .call("POST", "/api/tables", None, Some(body.clone()))
-            .await;
+        let (st, e) = s.try_create(body.clone()).await;
         assert_eq!(st, 400, "{body} → {e}");
         assert!(
             e["error"].as_str().unwrap().to_lowercase().contains(word),
@@ -374,34 +293,21 @@ async fn web_assets_are_served_with_content_types() {
         .to_str()
         .unwrap()
         .starts_with("text/html"));
-    let r = s
-        .http
-        .get(format!("{}/no/such/file.js", s.base))
-        .send()
-        .await
-        .unwrap();
+    let r = s.raw(reqwest::Method::GET, "/no/such/file.js").await;
     assert_eq!(r.status().as_u16(), 404);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restart_rebuilds_tables_from_the_log() {
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let (_, guest) = s.join(&id, "Bob").await;
     let mut r = rng(11);
     for _ in 0..10 {
         for t in [&host, &guest] {
             let v = s.view(&id, Some(t)).await;
             if let Some(mv) = v["legal_moves"].as_array().unwrap().choose(&mut r) {
-                let (st, _) = s
-                    .post_move(
-                        &id,
-                        Some(t),
-                        json!({"move_number": v["move_number"], "move": mv}),
-                    )
-                    .await;
+                let (st, _) = s.play(&id, Some(t), &v["move_number"], &mv).await;
                 assert_eq!(st, 200);
             }
         }
@@ -436,9 +342,7 @@ async fn restart_rebuilds_tables_from_the_log() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn garbage_bodies_get_clear_errors_and_change_nothing() {
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let (_, guest) = s.join(&id, "Bob").await;
     let before = s.view(&id, Some(&host)).await;
     let mut r = rng(77);
@@ -511,9 +415,7 @@ async fn garbage_bodies_get_clear_errors_and_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn query_and_method_errors_are_json() {
     let s = common::server(0).await;
-    let (id, _) = s
-        .create(serde_json::json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, _) = s.host("classic", 2).await;
     let (status, body) = s
         .get(&format!("/api/tables/{id}/record?game=abc"), None)
         .await;
@@ -523,11 +425,8 @@ async fn query_and_method_errors_are_json() {
         "{body}"
     );
     let r = s
-        .http
-        .delete(format!("{}/api/tables/{id}", s.base))
-        .send()
-        .await
-        .expect("request");
+        .raw(reqwest::Method::DELETE, &format!("/api/tables/{id}"))
+        .await;
     assert_eq!(r.status().as_u16(), 405);
     let v: serde_json::Value = r.json().await.expect("JSON body");
     assert!(v["error"].is_string(), "{v}");
@@ -559,24 +458,18 @@ async fn replays_and_stored_analyses_of_finished_games() {
         assert!(e["error"].as_str().unwrap().contains("not over"), "{e}");
     }
     let (id, _) = finished_game(&s, 5).await;
-    let (st, r) = s
-        .call("GET", &format!("/api/tables/{id}/replay"), None, None)
-        .await;
+    let (st, r) = s.at("GET", &id, "replay", None, None).await;
     assert_eq!(st, 200, "{r}");
     let moves = r["log"].as_array().expect("a log").len();
     let positions = r["positions"].as_array().expect("positions").len();
     assert_eq!(positions, moves + 1);
     assert!(r["analysis"].is_null());
-    let (st, a) = s
-        .call("POST", &format!("/api/tables/{id}/analysis"), None, None)
-        .await;
+    let (st, a) = s.at("POST", &id, "analysis", None, None).await;
     assert_eq!(st, 202, "{a}");
     assert_eq!(a["total"], json!(positions));
     let start = std::time::Instant::now();
     let done = loop {
-        let (st, a) = s
-            .call("GET", &format!("/api/tables/{id}/analysis"), None, None)
-            .await;
+        let (st, a) = s.at("GET", &id, "analysis", None, None).await;
         assert_eq!(st, 200, "{a}");
         if a["status"] == "done" {
             break a;
@@ -596,14 +489,10 @@ async fn replays_and_stored_analyses_of_finished_games() {
         .all(|p| p["win"].as_f64().is_some_and(|w| (0.0..=1.0).contains(&w))));
     // stored: a second request answers at once (200, no new search), and
     // the replay carries it
-    let (st, again) = s
-        .call("POST", &format!("/api/tables/{id}/analysis"), None, None)
-        .await;
+    let (st, again) = s.at("POST", &id, "analysis", None, None).await;
     assert_eq!(st, 200, "{again}");
     assert_eq!(again["analysis"], done["analysis"]);
-    let (_, r) = s
-        .call("GET", &format!("/api/tables/{id}/replay"), None, None)
-        .await;
+    let (_, r) = s.at("GET", &id, "replay", None, None).await;
     assert_eq!(r["analysis"], done["analysis"]);
     // a second analysis of one client while its first runs: 429 (a
     // server whose search budget makes the first take a while)
@@ -613,17 +502,16 @@ async fn replays_and_stored_analyses_of_finished_games() {
     let (a, _) = finished_game(&slow, 6).await;
     let (b, _) = finished_game(&slow, 7).await;
     let (st, first) = slow
-        .call(
+        .at(
             "POST",
-            &format!("/api/tables/{a}/analysis"),
+            &a,
+            "analysis",
             None,
             Some(json!({"iterations": 20000})),
         )
         .await;
     assert_eq!(st, 202, "{first}");
-    let (st, e) = slow
-        .call("POST", &format!("/api/tables/{b}/analysis"), None, None)
-        .await;
+    let (st, e) = slow.at("POST", &b, "analysis", None, None).await;
     assert_eq!(st, 429, "{e}");
     assert!(
         e["error"]
@@ -633,16 +521,12 @@ async fn replays_and_stored_analyses_of_finished_games() {
         "{e}"
     );
     // the same game asked again only reads where it stands
-    let (st, same) = slow
-        .call("POST", &format!("/api/tables/{a}/analysis"), None, None)
-        .await;
+    let (st, same) = slow.at("POST", &a, "analysis", None, None).await;
     assert_eq!(st, 202, "{same}");
     // while it runs (on its own low-priority thread), moves at another
     // table are answered as usual: a generous bound that catches a search
     // blocking the server, not a benchmark
-    let (id, host) = slow
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = slow.host("classic", 2).await;
     let (_, guest) = slow.join(&id, "Bob").await;
     let mut slowest = std::time::Duration::ZERO;
     for _ in 0..10 {
@@ -653,22 +537,14 @@ async fn replays_and_stored_analyses_of_finished_games() {
                 continue;
             };
             let at = std::time::Instant::now();
-            let (st, body) = slow
-                .post_move(
-                    &id,
-                    Some(t),
-                    json!({"move_number": v["move_number"], "move": mv}),
-                )
-                .await;
+            let (st, body) = slow.play(&id, Some(t), &v["move_number"], &mv).await;
             slowest = slowest.max(at.elapsed());
             assert_eq!(st, 200, "{body}");
             moved = true;
         }
         assert!(moved);
     }
-    let (_, p) = slow
-        .call("GET", &format!("/api/tables/{a}/analysis"), None, None)
-        .await;
+    let (_, p) = slow.at("GET", &a, "analysis", None, None).await;
     assert_eq!(p["status"], "running", "the analysis ran all along: {p}");
     assert!(
         slowest.as_millis() < 1000,
@@ -681,14 +557,10 @@ async fn replays_and_stored_analyses_of_finished_games() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_only_in_practice_games() {
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let (_, guest) = s.join(&id, "Bob").await;
     for t in [&host, &guest] {
-        let (st, e) = s
-            .call("POST", &format!("/api/tables/{id}/hint"), Some(t), None)
-            .await;
+        let (st, e) = s.at("POST", &id, "hint", Some(t), None).await;
         assert_eq!(st, 403, "{e}");
     }
     let (id, host) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
@@ -699,9 +571,7 @@ async fn hints_only_in_practice_games() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     };
-    let (st, hint) = s
-        .call("POST", &format!("/api/tables/{id}/hint"), Some(&host), None)
-        .await;
+    let (st, hint) = s.at("POST", &id, "hint", Some(&host), None).await;
     assert_eq!(st, 200, "{hint}");
     let legal = v["legal_moves"].as_array().expect("legal moves");
     let moves = hint["moves"].as_array().expect("moves");
@@ -721,9 +591,7 @@ async fn hints_only_in_practice_games() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn public_tables_get_a_timer_and_games_in_progress_are_listed() {
     let s = server(0).await;
-    let (open, _) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (open, _) = s.host("classic", 2).await;
     let (none, _) = s
         .create(json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": null}))
         .await;
@@ -782,21 +650,11 @@ async fn the_host_gives_a_team_the_table_talk_penalty() {
     let before = my_turn().await;
     let sizes = before["hand_sizes"].clone();
     let (st, e) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/penalty"),
-            Some(&host),
-            Some(json!({"team": "purple"})),
-        )
+        .post_at(&id, "penalty", &host, json!({"team": "purple"}))
         .await;
     assert_eq!(st, 400, "{e}");
     let (st, info) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/penalty"),
-            Some(&host),
-            Some(json!({"team": "green"})),
-        )
+        .post_at(&id, "penalty", &host, json!({"team": "green"}))
         .await;
     assert_eq!(st, 200, "{info}");
     let after = my_turn().await;
@@ -811,9 +669,7 @@ async fn the_host_gives_a_team_the_table_talk_penalty() {
             "seat {seat}: {after}"
         );
     }
-    let (_, log) = s
-        .call("GET", &format!("/api/tables/{id}/log"), None, None)
-        .await;
+    let (_, log) = s.at("GET", &id, "log", None, None).await;
     let paid: Vec<&Value> = log["log"]
         .as_array()
         .unwrap()
@@ -826,12 +682,7 @@ async fn the_host_gives_a_team_the_table_talk_penalty() {
         .all(|e| e["penalty"] == "green" && (e["seat"] == 1 || e["seat"] == 3)));
     // a team game's penalty is the host's to give
     let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/tables/{id}/penalty"),
-            None,
-            Some(json!({"team": "blue"})),
-        )
+        .at("POST", &id, "penalty", None, Some(json!({"team": "blue"})))
         .await;
     assert_eq!(st, 401);
 }

@@ -13,33 +13,14 @@ fn code_of(v: &Value) -> &str {
         .unwrap_or_else(|| panic!("a code in {v}"))
 }
 
-/// A 2-seat table of `game` that is playing: (id, token of the seat to
-/// act, that seat).
-async fn playing(s: &common::Server, game: &str) -> (String, String, u64) {
-    let (id, host) = s
-        .create(json!({"game": game, "players": 2, "name": "Ann"}))
-        .await;
-    let (_, guest) = s.join(&id, "Bob").await;
-    let v = s.view(&id, Some(&host)).await;
-    let seat = v["to_act"]
-        .as_u64()
-        .or_else(|| v["turn"].as_u64())
-        .expect("a seat acts");
-    (id, if seat == 0 { host } else { guest }, seat)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refused_moves_carry_the_engine_code_over_http() {
-    let s = common::server(0).await;
-    let (id, tok, _) = playing(&s, "classic").await;
+    let (s, id, tok, _) = common::playing("classic").await;
     let post = |mv: Value| {
         let s = &s;
         let id = id.clone();
         let tok = tok.clone();
-        async move {
-            s.post_move(&id, Some(&tok), json!({"move_number": 0, "move": mv}))
-                .await
-        }
+        async move { s.play(&id, Some(&tok), 0, &mv).await }
     };
     // malformed: the notation's code
     let (st, v) = post(json!({"card": "ZZ", "at": "e5"})).await;
@@ -72,13 +53,7 @@ async fn refused_moves_carry_the_engine_code_over_http() {
     assert_eq!(st, 422, "{v}");
     assert_eq!(code_of(&v), "C6a.not_stuck");
     // other refusals have no code
-    let (st, v) = s
-        .post_move(
-            &id,
-            Some(&tok),
-            json!({"move_number": 3, "move": {"pass": true}}),
-        )
-        .await;
+    let (st, v) = s.play(&id, Some(&tok), 3, json!({"pass": true})).await;
     assert_eq!(st, 409, "{v}");
     assert!(v.get("code").is_none(), "{v}");
     let (st, v) = s.get("/api/tables/0000000000000000/view", None).await;
@@ -89,23 +64,12 @@ async fn refused_moves_carry_the_engine_code_over_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stacks_refusals_and_websocket_errors_carry_codes() {
-    let s = common::server(0).await;
-    let (id, tok, _) = playing(&s, "stacks").await;
-    let (st, v) = s
-        .post_move(
-            &id,
-            Some(&tok),
-            json!({"move_number": 0, "move": {"pass": true}}),
-        )
-        .await;
+    let (s, id, tok, _) = common::playing("stacks").await;
+    let (st, v) = s.play(&id, Some(&tok), 0, json!({"pass": true})).await;
     assert_eq!(st, 422, "{v}");
     assert!(code_of(&v).starts_with("S5"), "{v}");
     let (st, v) = s
-        .post_move(
-            &id,
-            Some(&tok),
-            json!({"move_number": 0, "move": {"play": "B9", "to": "blue-a"}}),
-        )
+        .play(&id, Some(&tok), 0, json!({"play": "B9", "to": "blue-a"}))
         .await;
     assert_eq!(st, 400, "{v}");
     assert!(code_of(&v).starts_with("notation."), "{v}");
@@ -146,13 +110,7 @@ async fn bots_of_one_level_have_distinct_names() {
         .collect();
     assert_eq!(names, ["Ann", "Bot 2", "Bot 2 (b)"], "{info}");
     // a third bot of the level, given by the host
-    let (st, info) = s
-        .post(
-            &format!("/api/tables/{id}/seats/3/bot"),
-            &host,
-            json!({"level": "level:2"}),
-        )
-        .await;
+    let (st, info) = s.seat_bot(&id, 3, &host, "level:2").await;
     assert_eq!(st, 200, "{info}");
     assert_eq!(info["seats"][3]["name"], "Bot 2 (c)", "{info}");
 }

@@ -37,10 +37,23 @@ async fn raw(
     (status, ct, v)
 }
 
-fn error_of(v: &Value) -> &str {
-    v["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("JSON error body: {v}"))
+use common::error_of;
+/// Asserts that `method path` (with an `Authorization` header `auth` and
+/// a JSON `body`) is refused with `status` and a JSON `{"error": …}` whose
+/// words contain `part`, in plain words.
+async fn refused(
+    s: &common::Server,
+    (method, path, auth, body): (reqwest::Method, &str, Option<&str>, Option<&str>),
+    status: u16,
+    part: &str,
+) {
+    let (st, ct, v) = raw(s, method.clone(), path, auth, body).await;
+    let body = body.unwrap_or("");
+    assert_eq!(st, status, "{method} {path} {body} → {v}");
+    assert!(ct.starts_with("application/json"), "{method} {path} → {ct}");
+    let e = error_of(&v);
+    assert!(e.contains(part), "{method} {path} {body} → {e}");
+    plain(e);
 }
 
 /// No Rust vocabulary in a message.
@@ -61,9 +74,7 @@ fn plain(msg: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn path_query_and_routing_refusals_are_json_in_words() {
     let s = common::server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 4, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 4).await;
     let post = reqwest::Method::POST;
     let get = reqwest::Method::GET;
     let bearer = format!("Bearer {host}");
@@ -119,21 +130,14 @@ async fn path_query_and_routing_refusals_are_json_in_words() {
         ),
     ];
     for (method, path, status, part) in cases {
-        let (st, ct, v) = raw(&s, method.clone(), &path, Some(&bearer), body).await;
-        assert_eq!(st, status, "{method} {path} → {v}");
-        assert!(ct.starts_with("application/json"), "{method} {path} → {ct}");
-        let e = error_of(&v);
-        assert!(e.contains(part), "{method} {path} → {e}");
-        plain(e);
+        refused(&s, (method, &path, Some(&bearer), body), status, part).await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn body_field_errors_name_the_field_in_words() {
     let s = common::server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let _guest = s.join(&id, "Bob").await;
     let bearer = format!("Bearer {host}");
     let post = reqwest::Method::POST;
@@ -194,21 +198,14 @@ async fn body_field_errors_name_the_field_in_words() {
         ),
     ];
     for (path, auth, body, part) in cases {
-        let (st, ct, v) = raw(&s, post.clone(), &path, auth, Some(body)).await;
-        assert_eq!(st, 400, "{path} {body} → {v}");
-        assert!(ct.starts_with("application/json"), "{path} → {ct}");
-        let e = error_of(&v);
-        assert!(e.contains(part), "{path} {body} → {e}");
-        plain(e);
+        refused(&s, (post.clone(), &path, auth, Some(body)), 400, part).await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bearer_scheme_is_case_insensitive() {
     let s = common::server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     for scheme in ["Bearer", "bearer", "BEARER"] {
         let auth = format!("{scheme} {host}");
         let (st, _, v) = raw(
@@ -256,12 +253,7 @@ async fn names_lose_bidi_controls_and_long_ids_are_not_echoed() {
 async fn every_answer_has_the_security_headers() {
     let s = common::server(0).await;
     for path in ["/", "/js/main.js", "/style.css", "/api/tables", "/nope"] {
-        let r = s
-            .http
-            .get(format!("{}{path}", s.base))
-            .send()
-            .await
-            .expect("request");
+        let r = s.raw(reqwest::Method::GET, path).await;
         let h = r.headers();
         let get = |k: &str| h.get(k).and_then(|v| v.to_str().ok()).unwrap_or("");
         let csp = get("content-security-policy");

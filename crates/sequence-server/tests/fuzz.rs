@@ -9,18 +9,7 @@ use sequence_server::ws::parse_client;
 use serde_json::{json, Value};
 
 fn table(game: GameKind) -> Core {
-    let spec = Spec {
-        game,
-        players: 2,
-        teams: None,
-        options: Value::Null,
-        name: "t".into(),
-        named_after: None,
-        turn_seconds: None,
-        private: false,
-        created_ms: 0,
-    };
-    let mut c = Core::new("00000000000000aa".into(), spec);
+    let mut c = Core::new("00000000000000aa".into(), Spec::plain(game, 2, "t"));
     for s in 0..2u8 {
         c.apply(&Event::Bot {
             seat: s,

@@ -6,29 +6,12 @@
 
 mod common;
 
-use rand::seq::IndexedRandom;
-use sequence_server::{start, ServerConfig};
 use serde_json::json;
-use std::time::Duration;
 
+/// An instance on the database `url` with the tests' settings.
 async fn on(url: &str) -> common::Server {
-    let cfg = ServerConfig {
-        db: url.to_string(),
-        rate_limit: 0,
-        rate_burst: 1,
-        bot_delay: Duration::ZERO,
-        ..Default::default()
-    };
-    let running = start(cfg, "127.0.0.1:0")
-        .await
-        .expect("server on PostgreSQL");
-    let base = format!("http://{}", running.addr);
-    common::Server {
-        running,
-        dir: tempfile::tempdir().unwrap(),
-        base,
-        http: reqwest::Client::new(),
-    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::server_on(dir, url.to_string(), 0).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -53,9 +36,7 @@ async fn two_instances_share_one_postgres_database() {
         };
         let v = a.view(&id, Some(t)).await;
         let mv = v["legal_moves"][0].clone();
-        let (st, _) = a
-            .post_move(&id, Some(t), json!({"move_number": 0, "move": mv}))
-            .await;
+        let (st, _) = a.play(&id, Some(t), 0, &mv).await;
         assert_eq!(st, 200);
         loop {
             let v = watch.expect("view").await;
@@ -80,26 +61,17 @@ async fn two_instances_share_one_postgres_database() {
                 assert_eq!(r.moves.len() as u64, v["move_number"].as_u64().unwrap());
                 return;
             }
-            let Some(mv) = v["legal_moves"]
-                .as_array()
-                .unwrap()
-                .choose(&mut rng)
-                .cloned()
-            else {
+            let Some(mv) = common::moves::random_legal(&v, &mut rng) else {
                 continue;
             };
             let n = v["move_number"].as_u64().unwrap();
-            let (st, body) = this
-                .post_move(&id, Some(t), json!({"move_number": n, "move": mv}))
-                .await;
+            let (st, body) = this.play(&id, Some(t), n, &mv).await;
             assert_eq!(st, 200, "{body}");
             // the other instance sees it, and refuses the same move again
             let ov = other.view(&id, Some(t)).await;
             assert_eq!(ov["move_number"].as_u64(), Some(n + 1));
             assert_eq!(ov["hand"], body["hand"]);
-            let (st, _) = other
-                .post_move(&id, Some(t), json!({"move_number": n, "move": mv}))
-                .await;
+            let (st, _) = other.play(&id, Some(t), n, &mv).await;
             assert_eq!(st, 409);
             acted = true;
         }

@@ -9,10 +9,10 @@
 mod cluster;
 mod common;
 
-use cluster::{instance, quick, PgDb};
+use cluster::{quick, PgDb};
 use common::Server;
 use rand::seq::IndexedRandom;
-use serde_json::{json, Value};
+use serde_json::Value;
 use sqlx::{Connection, Executor};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -23,23 +23,7 @@ async fn stored_moves(url: &str, id: &str) -> BTreeMap<(u64, u64), Value> {
     let db = sequence_server::db::Db::open(url).await.expect("database");
     let events = db.events_since(id, 0).await.expect("events");
     db.close().await;
-    let mut out = BTreeMap::new();
-    let (mut game, mut n) = (0u64, 0u64);
-    for (_, data) in events {
-        let e: Value = serde_json::from_str(&data).expect("an event is JSON");
-        match e["t"].as_str() {
-            Some("start") => {
-                game += 1;
-                n = 0;
-            }
-            Some("move") => {
-                assert!(out.insert((game, n), e["mv"].clone()).is_none());
-                n += 1;
-            }
-            _ => {}
-        }
-    }
-    out
+    common::moves::stored_moves(id, events)
 }
 
 /// `GET /api/instance` of `s`.
@@ -52,11 +36,8 @@ async fn bad_notifications_are_ignored_with_a_log_line() {
     let Some(db) = PgDb::fresh("notes").await else {
         return;
     };
-    let a = instance(&db.url, quick()).await;
-    let b = instance(&db.url, quick()).await;
-    let (id, host) = a
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let [a, b] = db.instances(quick()).await;
+    let (id, host) = a.host("classic", 2).await;
     let (_, guest) = b.join(&id, "Bob").await;
     let mut watch = b.ws(&id, None).await;
     let before = instance_info(&b).await["notifications"].clone();
@@ -111,9 +92,7 @@ async fn bad_notifications_are_ignored_with_a_log_line() {
         (guest, g)
     };
     let mv = v["legal_moves"][0].clone();
-    let (st, body) = a
-        .post_move(&id, Some(&tok), json!({"move_number": 0, "move": mv}))
-        .await;
+    let (st, body) = a.play(&id, Some(&tok), 0, &mv).await;
     assert_eq!(st, 200, "{body}");
     loop {
         let m = watch.expect("view").await;
@@ -158,16 +137,11 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
     };
     let mut cfg = quick();
     cfg.db_wait = Duration::from_millis(500);
-    let servers = [
-        instance(&db.url, cfg.clone()).await,
-        instance(&db.url, cfg).await,
-    ];
+    let servers: [Server; 2] = db.instances(cfg).await;
     // four tables, seats taken on both instances
     let mut tables = vec![];
     for i in 0..4 {
-        let (id, host) = servers[i % 2]
-            .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-            .await;
+        let (id, host) = servers[i % 2].host("classic", 2).await;
         let (_, guest) = servers[(i + 1) % 2].join(&id, "Bob").await;
         tables.push((id, [host, guest]));
     }
@@ -199,9 +173,7 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
         // the seat to act, by its view (any answer but 500 is fine here)
         let mut acting = None;
         for (seat, tok) in tokens.iter().enumerate() {
-            let (st, v) = s
-                .call("GET", &format!("/api/tables/{id}/view"), Some(tok), None)
-                .await;
+            let (st, v) = s.at("GET", id, "view", Some(tok), None).await;
             *statuses.entry(st).or_default() += 1;
             assert_ne!(st, 500, "a view during the outage: {v}");
             if st == 503 {
@@ -226,11 +198,7 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
             .cloned()
             .expect("a legal move");
         let (st, body) = servers[(k + 1) % 2]
-            .post_move(
-                id,
-                Some(&tokens[seat]),
-                json!({"move_number": n, "move": mv}),
-            )
+            .play(id, Some(&tokens[seat]), n, &mv)
             .await;
         *statuses.entry(st).or_default() += 1;
         match st {
@@ -267,9 +235,7 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
         for tok in tokens {
             let v = servers[0].view(id, Some(tok)).await;
             if let Some(mv) = v["legal_moves"].as_array().and_then(|l| l.first()) {
-                let (st, body) = servers[0]
-                    .post_move(id, Some(tok), json!({"move_number": n, "move": mv}))
-                    .await;
+                let (st, body) = servers[0].play(id, Some(tok), n, &mv).await;
                 assert_eq!(st, 200, "{body}");
                 made = true;
                 break;

@@ -113,12 +113,7 @@ async fn race_table(
             accepted.clear();
             game_no += 1;
             let (st, e) = servers[turn % n]
-                .call(
-                    "POST",
-                    &format!("/api/tables/{id}/rematch"),
-                    Some(&tokens[0]),
-                    None,
-                )
+                .at("POST", &id, "rematch", Some(&tokens[0]), None)
                 .await;
             assert_eq!(st, 200, "rematch: {e}");
             continue;
@@ -131,9 +126,10 @@ async fn race_table(
             picks.push(picks[0].clone());
         }
         let token = &tokens[seat];
-        let sends = servers.iter().zip(&picks).map(|(s, mv)| {
-            s.post_move(&id, Some(token), json!({"move_number": number, "move": mv}))
-        });
+        let sends = servers
+            .iter()
+            .zip(&picks)
+            .map(|(s, mv)| s.play(&id, Some(token), number, mv));
         let answers = join_all(sends).await;
         let winners: Vec<usize> = answers
             .iter()
@@ -232,13 +228,9 @@ async fn sockets_on_every_instance_see_every_move() {
     let Some(db) = PgDb::fresh("push").await else {
         return;
     };
-    let a = instance(&db.url, quick()).await;
-    let b = instance(&db.url, quick()).await;
-    let c = instance(&db.url, quick()).await;
+    let [a, b, c] = db.instances(quick()).await;
     let servers = [&a, &b, &c];
-    let (id, host) = a
-        .create(json!({"game": "stacks", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = a.host("stacks", 2).await;
     let (_, guest) = b.join(&id, "Bob").await;
     // the guest's token, issued by b, works on c's WebSocket at once
     let mut gws = c.ws(&id, Some(&guest)).await;
@@ -262,11 +254,7 @@ async fn sockets_on_every_instance_see_every_move() {
             .expect("a legal move");
         let n = v["move_number"].as_u64().expect("move_number");
         let (st, body) = servers[(k + 1) % 3]
-            .post_move(
-                &id,
-                Some(&tokens[seat]),
-                json!({"move_number": n, "move": mv}),
-            )
+            .play(&id, Some(&tokens[seat]), n, mv)
             .await;
         assert_eq!(st, 200, "{body}");
         last = n + 1;

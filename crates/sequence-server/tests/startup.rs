@@ -32,16 +32,23 @@ fn assert_once(msg: &str, part: &str) {
     assert_eq!(msg.matches(part).count(), 1, "{part:?} once in: {msg}");
 }
 
+/// The error of starting on `db`, which must come within 5 s, name
+/// `names` (the file or host) and say `cause` once.
+async fn fails_at_once(db: &str, names: &str, cause: &str) -> String {
+    let (msg, took) = failure(db.to_string(), "127.0.0.1:0").await;
+    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
+    assert!(msg.contains(names), "{msg}");
+    assert_once(&msg, cause);
+    msg
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_file_that_is_not_sqlite_fails_at_once_naming_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("notdb.bin");
     std::fs::write(&path, "this is not an SQLite database\n".repeat(40)).expect("write");
     let path = path.to_string_lossy().to_string();
-    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
-    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
-    assert!(msg.contains(&path), "{msg}");
-    assert_once(&msg, "not an SQLite database");
+    let msg = fails_at_once(&path, &path, "not an SQLite database").await;
     assert!(!msg.contains("pool timed out"), "{msg}");
 }
 
@@ -49,10 +56,7 @@ async fn a_file_that_is_not_sqlite_fails_at_once_naming_it() {
 async fn a_directory_fails_at_once_naming_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().to_string_lossy().to_string();
-    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
-    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
-    assert!(msg.contains(&path), "{msg}");
-    assert_once(&msg, "is a directory");
+    fails_at_once(&path, &path, "is a directory").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -60,18 +64,13 @@ async fn a_missing_directory_names_the_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("no/such/dir/x.db");
     let path = path.to_string_lossy().to_string();
-    let (msg, took) = failure(path.clone(), "127.0.0.1:0").await;
-    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
-    assert!(msg.contains(&path), "{msg}");
-    assert_once(&msg, "cannot be opened");
+    fails_at_once(&path, &path, "cannot be opened").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_refusing_fails_at_once_naming_the_host_not_the_password() {
-    let (msg, took) = failure("postgres://u:secretpw@127.0.0.1:1/db".into(), "127.0.0.1:0").await;
-    assert!(took < Duration::from_secs(5), "took {took:?}: {msg}");
-    assert!(msg.contains("127.0.0.1:1"), "{msg}");
-    assert_once(&msg, "connection refused");
+    let db = "postgres://u:secretpw@127.0.0.1:1/db";
+    let msg = fails_at_once(db, "127.0.0.1:1", "connection refused").await;
     assert!(!msg.contains("secretpw"), "{msg}");
 }
 

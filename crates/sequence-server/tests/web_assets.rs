@@ -607,23 +607,15 @@ async fn the_server_serves_the_fonts() {
     let s = common::server(0).await;
     for face in faces() {
         let r = s
-            .http
-            .get(format!("{}/fonts/{}", s.base, face.file))
-            .send()
-            .await
-            .expect("GET a font");
+            .raw(reqwest::Method::GET, &format!("/fonts/{}", face.file))
+            .await;
         assert_eq!(r.status(), 200, "{}", face.file);
         assert_eq!(r.headers()["content-type"], "font/woff2", "{}", face.file);
         let body = r.bytes().await.expect("body");
         let file = std::fs::read(web().join("fonts").join(&face.file)).expect("font file");
         assert!(body[..] == file[..], "{} is served as it is", face.file);
     }
-    let r = s
-        .http
-        .get(format!("{}/fonts/fonts.css", s.base))
-        .send()
-        .await
-        .expect("GET fonts.css");
+    let r = s.raw(reqwest::Method::GET, "/fonts/fonts.css").await;
     assert_eq!(r.headers()["content-type"], "text/css; charset=utf-8");
 }
 

@@ -9,37 +9,12 @@ mod common;
 use reqwest::header::{HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 
-fn error_of(v: &Value) -> &str {
-    v["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("JSON error body: {v}"))
-}
-
-/// A 2-seat classic table that is playing: (id, token of the seat to move,
-/// that seat).
-async fn playing(s: &common::Server) -> (String, String, u64) {
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
-    let (_, guest) = s.join(&id, "Bob").await;
-    let v = s.view(&id, Some(&host)).await;
-    let turn = v["turn"].as_u64().expect("turn");
-    let tok = if turn == 0 { host } else { guest };
-    (id, tok, turn)
-}
-
+use common::error_of;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_that_is_not_a_number_is_a_400_over_http_and_websocket() {
-    let s = common::server(0).await;
-    let (id, tok, turn) = playing(&s).await;
+    let (s, id, tok, turn) = common::playing("classic").await;
     let mv = json!({"seat": turn.to_string(), "card": "7H", "at": "d6"});
-    let (st, v) = s
-        .post_move(
-            &id,
-            Some(&tok),
-            json!({"move_number": 0, "move": mv.clone()}),
-        )
-        .await;
+    let (st, v) = s.play(&id, Some(&tok), 0, &mv).await;
     assert_eq!(st, 400, "{v}");
     let e = error_of(&v);
     assert!(e.contains("seat must be a number"), "{e}");
@@ -60,10 +35,11 @@ async fn a_seat_that_is_not_a_number_is_a_400_over_http_and_websocket() {
     );
     // another seat's number is still a 409
     let (st, v) = s
-        .post_move(
+        .play(
             &id,
             Some(&tok),
-            json!({"move_number": 0, "move": {"seat": 1 - turn, "card": "7H", "at": "d6"}}),
+            0,
+            json!({"seat": 1 - turn, "card": "7H", "at": "d6"}),
         )
         .await;
     assert_eq!(st, 409, "{v}");
@@ -71,15 +47,8 @@ async fn a_seat_that_is_not_a_number_is_a_400_over_http_and_websocket() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_number_ahead_of_the_game_is_not_called_stale() {
-    let s = common::server(0).await;
-    let (id, tok, _) = playing(&s).await;
-    let (st, v) = s
-        .post_move(
-            &id,
-            Some(&tok),
-            json!({"move_number": 5, "move": {"pass": true}}),
-        )
-        .await;
+    let (s, id, tok, _) = common::playing("classic").await;
+    let (st, v) = s.play(&id, Some(&tok), 5, json!({"pass": true})).await;
     assert_eq!(st, 409, "{v}");
     assert_eq!(
         error_of(&v),
@@ -88,17 +57,9 @@ async fn a_move_number_ahead_of_the_game_is_not_called_stale() {
     // play one legal move, then an old number is stale
     let view = s.view(&id, Some(&tok)).await;
     let mv = view["legal_moves"][0].clone();
-    let (st, v) = s
-        .post_move(
-            &id,
-            Some(&tok),
-            json!({"move_number": 0, "move": mv.clone()}),
-        )
-        .await;
+    let (st, v) = s.play(&id, Some(&tok), 0, &mv).await;
     assert_eq!(st, 200, "{v}");
-    let (st, v) = s
-        .post_move(&id, Some(&tok), json!({"move_number": 0, "move": mv}))
-        .await;
+    let (st, v) = s.play(&id, Some(&tok), 0, &mv).await;
     assert_eq!(st, 409, "{v}");
     assert!(error_of(&v).starts_with("stale move_number 0"), "{v}");
 }
@@ -134,12 +95,7 @@ async fn options_must_be_an_object_and_bad_values_are_named_once() {
     ];
     for (game, options, part) in cases {
         let (st, v) = s
-            .call(
-                "POST",
-                "/api/tables",
-                None,
-                Some(json!({"game": game, "players": 2, "name": "A", "options": options})),
-            )
+            .try_create(json!({"game": game, "players": 2, "name": "A", "options": options}))
             .await;
         assert_eq!(st, 400, "{game} {options} → {v}");
         let e = error_of(&v);
@@ -158,12 +114,7 @@ async fn options_must_be_an_object_and_bad_values_are_named_once() {
     // an object and null are fine
     for options in [json!({}), Value::Null, json!({"sequence_length": 4})] {
         let (st, v) = s
-            .call(
-                "POST",
-                "/api/tables",
-                None,
-                Some(json!({"game": "classic", "players": 2, "name": "A", "options": options})),
-            )
+            .try_create(json!({"game": "classic", "players": 2, "name": "A", "options": options}))
             .await;
         assert_eq!(st, 201, "{options} → {v}");
     }
@@ -184,27 +135,32 @@ async fn view_with(s: &common::Server, id: &str, auth: HeaderValue) -> (u16, Val
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn authorization_headers_are_refused_in_words() {
     let s = common::server(0).await;
-    let (id, _) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
-    let unreadable = HeaderValue::from_bytes(b"Bearer \xff\xfe").expect("header");
-    let (st, v) = view_with(&s, &id, unreadable).await;
-    assert_eq!(st, 401, "{v}");
-    let e = error_of(&v);
-    assert!(e.contains("not readable text"), "{e}");
-    assert!(!e.contains("missing"), "{e}");
-
-    let (st, v) = view_with(&s, &id, HeaderValue::from_static("Basic abc")).await;
-    assert_eq!(st, 401, "{v}");
-    let e = error_of(&v);
-    assert!(
-        e.contains("use `Authorization: Bearer <seat token>`"),
-        "{e}"
-    );
-
-    let (st, v) = view_with(&s, &id, HeaderValue::from_static("Bearer xyz")).await;
-    assert_eq!(st, 401, "{v}");
-    assert!(error_of(&v).contains("32 hex characters"), "{v}");
+    let (id, _) = s.host("classic", 2).await;
+    // (header, words the refusal says, words it must not say)
+    let cases = [
+        (
+            HeaderValue::from_bytes(b"Bearer \xff\xfe").expect("header"),
+            "not readable text",
+            Some("missing"),
+        ),
+        (
+            HeaderValue::from_static("Basic abc"),
+            "use `Authorization: Bearer <seat token>`",
+            None,
+        ),
+        (
+            HeaderValue::from_static("Bearer xyz"),
+            "32 hex characters",
+            None,
+        ),
+    ];
+    for (header, says, not) in cases {
+        let (st, v) = view_with(&s, &id, header).await;
+        assert_eq!(st, 401, "{v}");
+        let e = error_of(&v);
+        assert!(e.contains(says), "{e}");
+        assert!(not.is_none_or(|w| !e.contains(w)), "{e}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -229,28 +185,15 @@ async fn bot_seats_say_which_seats_may_be_bots() {
     ];
     for (players, seat, want) in cases {
         let (st, v) = s
-            .call(
-                "POST",
-                "/api/tables",
-                None,
-                Some(json!({"game": "classic", "players": players, "name": "A",
-                            "bots": [{"seat": seat, "level": "random"}]})),
-            )
+            .try_create(json!({"game": "classic", "players": players, "name": "A",
+                            "bots": [{"seat": seat, "level": "random"}]}))
             .await;
         assert_eq!(st, 400, "{v}");
         assert_eq!(error_of(&v), format!("bots: {want}"));
     }
     // the same words when the host asks for a bot in seat 0 later
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
-    let (st, v) = s
-        .post(
-            &format!("/api/tables/{id}/seats/0/bot"),
-            &host,
-            json!({"level": "random"}),
-        )
-        .await;
+    let (id, host) = s.host("classic", 2).await;
+    let (st, v) = s.seat_bot(&id, 0, &host, "random").await;
     assert_eq!(st, 409, "{v}");
     assert!(
         error_of(&v).contains("seat 0 is the host's and cannot be a bot"),
@@ -260,13 +203,13 @@ async fn bot_seats_say_which_seats_may_be_bots() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_moves_say_move_once() {
-    let s = common::server(0).await;
-    let (id, tok, turn) = playing(&s).await;
+    let (s, id, tok, turn) = common::playing("classic").await;
     let (st, v) = s
-        .post_move(
+        .play(
             &id,
             Some(&tok),
-            json!({"move_number": 0, "move": {"seat": turn, "dead": "7H", "card": "7H"}}),
+            0,
+            json!({"seat": turn, "dead": "7H", "card": "7H"}),
         )
         .await;
     assert_eq!(st, 400, "{v}");
@@ -279,25 +222,15 @@ async fn malformed_moves_say_move_once() {
 async fn bidi_controls_in_refused_values_are_escaped() {
     let s = common::server(0).await;
     let (st, v) = s
-        .call(
-            "POST",
-            "/api/tables",
-            None,
-            Some(json!({"game": "cla\u{202e}ssic", "players": 2, "name": "A"})),
-        )
+        .try_create(json!({"game": "cla\u{202e}ssic", "players": 2, "name": "A"}))
         .await;
     assert_eq!(st, 400, "{v}");
     let e = error_of(&v);
     assert!(!e.contains('\u{202e}'), "{e:?}");
     assert!(e.contains("cla\\u{202e}ssic"), "{e}");
     let (st, v) = s
-        .call(
-            "POST",
-            "/api/tables",
-            None,
-            Some(json!({"game": "classic", "players": 2, "name": "A",
-                        "bots": [{"seat": 1, "level": "lev\u{7}el\u{2066}"}]})),
-        )
+        .try_create(json!({"game": "classic", "players": 2, "name": "A",
+                        "bots": [{"seat": 1, "level": "lev\u{7}el\u{2066}"}]}))
         .await;
     assert_eq!(st, 400, "{v}");
     let e = error_of(&v);
@@ -313,9 +246,7 @@ async fn bidi_controls_in_refused_values_are_escaped() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_without_a_name_says_whom_it_is_named_after() {
     let s = common::server(0).await;
-    let (id, _) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, _) = s.host("classic", 2).await;
     let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
     assert_eq!(info["named_after"], "Ann", "{info}");
     assert_eq!(info["name"], "Ann's table", "{info}");

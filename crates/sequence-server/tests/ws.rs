@@ -12,9 +12,7 @@ use tokio_tungstenite::tungstenite::Message;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn views_chat_reconnect_and_limits() {
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let mut h = s.ws(&id, Some(&host)).await;
     assert_eq!(h.expect("welcome").await["seat"], 0);
     let v = h.expect("view").await;
@@ -124,9 +122,7 @@ async fn views_chat_reconnect_and_limits() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn flooding_a_socket_is_limited() {
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let mut h = s.ws(&id, Some(&host)).await;
     for _ in 0..30 {
         h.send(json!({"type": "ping"})).await;
@@ -163,13 +159,7 @@ async fn turn_timer_marks_the_seat_and_the_host_gives_it_to_a_bot() {
     let mut g = s.ws(&id, Some(&tokens[turn])).await;
     g.expect("welcome").await;
     if turn == 1 {
-        let (st, _) = s
-            .post(
-                &format!("/api/tables/{id}/seats/1/bot"),
-                &host,
-                json!({"level": "random"}),
-            )
-            .await;
+        let (st, _) = s.seat_bot(&id, 1, &host, "random").await;
         assert_eq!(st, 409);
     }
     tokio::time::sleep(std::time::Duration::from_millis(2200)).await;
@@ -180,13 +170,7 @@ async fn turn_timer_marks_the_seat_and_the_host_gives_it_to_a_bot() {
         v["table"]
     );
     if turn == 1 {
-        let (st, info) = s
-            .post(
-                &format!("/api/tables/{id}/seats/1/bot"),
-                &host,
-                json!({"level": "random"}),
-            )
-            .await;
+        let (st, info) = s.seat_bot(&id, 1, &host, "random").await;
         assert_eq!(st, 200, "{info}");
         assert_eq!(info["seats"][1]["kind"], "bot");
         // the bot moves by itself
@@ -206,9 +190,7 @@ async fn turn_timer_marks_the_seat_and_the_host_gives_it_to_a_bot() {
 async fn close_codes_for_flooding_and_oversized_frames() {
     use futures_util::StreamExt;
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     async fn close_code(w: &mut common::Ws) -> Option<u16> {
         loop {
             let m = tokio::time::timeout(std::time::Duration::from_secs(10), w.ws.next())
@@ -241,9 +223,7 @@ async fn close_codes_for_flooding_and_oversized_frames() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_backs_off_after_429_stays_connected() {
     let s = server(0).await;
-    let (id, host) = s
-        .create(json!({"game": "classic", "players": 2, "name": "Ann"}))
-        .await;
+    let (id, host) = s.host("classic", 2).await;
     let mut h = s.ws(&id, Some(&host)).await;
     let mut refusals = 0;
     for _round in 0..3 {

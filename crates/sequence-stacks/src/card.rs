@@ -202,45 +202,20 @@ impl Card {
     /// How many cards of this kind the game uses with `players` players
     /// (S1; S2 removes 8 action cards with 2 players).
     pub fn copies(self, players: u8) -> u8 {
-        let two = players == 2;
-        match self {
-            Card::BW | Card::RW => 7,
-            Card::Skip => {
-                if two {
-                    2
-                } else {
-                    3
-                }
-            }
-            Card::Reverse => {
-                if two {
-                    0
-                } else {
-                    3
-                }
-            }
-            Card::StealCard => {
-                if two {
-                    2
-                } else {
-                    3
-                }
-            }
-            Card::StealChip => {
-                if two {
-                    2
-                } else {
-                    4
-                }
-            }
-            Card::Block => {
-                if two {
-                    2
-                } else {
-                    3
-                }
-            }
-            _ => 9,
+        // (with 3 or more players, with 2)
+        let (more, two) = match self {
+            Card::BW | Card::RW => (7, 7),
+            Card::Skip => (3, 2),
+            Card::Reverse => (3, 0),
+            Card::StealCard => (3, 2),
+            Card::StealChip => (4, 2),
+            Card::Block => (3, 2),
+            _ => (9, 9),
+        };
+        if players == 2 {
+            two
+        } else {
+            more
         }
     }
 }
@@ -295,18 +270,7 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.code())
-    }
-}
-
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+sequence_common::serde_as_text!(Card);
 
 /// Most pile places per colour any option allows (S3a).
 pub const MAX_PLACES_PER_COLOUR: usize = 4;

@@ -210,7 +210,7 @@ impl Game {
 
     /// Whether Steal-a-Chip of `colour` is allowed for `seat` (S5a).
     #[inline]
-    fn steal_chip_allowed(&self, seat: Seat, colour: Colour) -> bool {
+    pub(crate) fn steal_chip_allowed(&self, seat: Seat, colour: Colour) -> bool {
         if self.config.options.steal_chip_can_win {
             return true;
         }

@@ -9,7 +9,7 @@ use crate::moves::{Decision, PlayError, Source};
 use crate::options::Options;
 use crate::view::SeatView;
 use rand::Rng;
-use sequence_common::{GameKind, Outcome, Reshuffler, Rules, Seat, TableConfig};
+use sequence_common::{GameKind, Outcome, Rules, Seat, TableConfig};
 
 /// Where a game with this status stands, by side (seat).
 pub(crate) fn outcome(status: Status) -> Outcome {
@@ -92,7 +92,7 @@ impl Rules for Game {
         Game::deal(*config, rng)
     }
 
-    sequence_common::forward_rules!();
+    sequence_common::forward_rules!(apply, play, view, spectator_view);
 
     fn sides(&self) -> u8 {
         Game::players(self)
@@ -109,32 +109,5 @@ impl Rules for Game {
 
     fn last_move(&self) -> Option<(Seat, Decision)> {
         self.last
-    }
-
-    #[inline]
-    fn apply<S: Reshuffler<Card> + ?Sized>(
-        &mut self,
-        seat: Seat,
-        mv: Decision,
-        reshuffler: &mut S,
-    ) -> Result<(), PlayError> {
-        Game::apply(self, seat, mv, reshuffler)
-    }
-
-    fn play<S: Reshuffler<Card> + ?Sized>(
-        &mut self,
-        seat: Seat,
-        mv: Decision,
-        reshuffler: &mut S,
-    ) -> Result<(), PlayError> {
-        Game::play(self, seat, mv, reshuffler)
-    }
-
-    fn view(&self, seat: Seat) -> SeatView {
-        Game::view(self, seat)
-    }
-
-    fn spectator_view(&self) -> SeatView {
-        Game::spectator_view(self)
     }
 }

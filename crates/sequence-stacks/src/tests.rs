@@ -759,21 +759,16 @@ fn s7_a_winning_completion_on_an_empty_draw_pile_draws_nothing() {
 
 #[test]
 fn s7_five_chips_of_one_colour_do_not_win() {
-    let mut g = table(2, D, &[&[Card::B5, Card::B1], &[]]);
-    set_pile(&mut g, BA, 4);
-    g.chips[0] = [4, 0];
-    play(&mut g, 0, pile(Card::B5, BA));
-    play(&mut g, 1, Decision::Pass);
-    assert_eq!(g.chips(Seat(0)), [5, 0]);
-    assert_eq!(g.status(), Status::Playing, "five blue: plays on");
-    // Nor 5 blue and 1 red.
-    let mut g = table(2, D, &[&[Card::B5, Card::B1], &[]]);
-    set_pile(&mut g, BA, 4);
-    g.chips[0] = [4, 1];
-    play(&mut g, 0, pile(Card::B5, BA));
-    play(&mut g, 1, Decision::Pass);
-    assert_eq!(g.chips(Seat(0)), [5, 1]);
-    assert_eq!(g.status(), Status::Playing, "wrong mix: plays on");
+    // Five blue; nor 5 blue and 1 red.
+    for (before, after, what) in [([4, 0], [5, 0], "five blue"), ([4, 1], [5, 1], "wrong mix")] {
+        let mut g = table(2, D, &[&[Card::B5, Card::B1], &[]]);
+        set_pile(&mut g, BA, 4);
+        g.chips[0] = before;
+        play(&mut g, 0, pile(Card::B5, BA));
+        play(&mut g, 1, Decision::Pass);
+        assert_eq!(g.chips(Seat(0)), after);
+        assert_eq!(g.status(), Status::Playing, "{what}: plays on");
+    }
     assert!(!crate::game::meets_win([5, 0]));
     assert!(!crate::game::meets_win([2, 2]));
     assert!(crate::game::meets_win([2, 3]));

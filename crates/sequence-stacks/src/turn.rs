@@ -122,8 +122,8 @@ impl Game {
             }
             Card::StealChip => {
                 let ok = [
-                    !self.steal_would_be_refused(s, Colour::Blue),
-                    !self.steal_would_be_refused(s, Colour::Red),
+                    self.steal_chip_allowed(s, Colour::Blue),
+                    self.steal_chip_allowed(s, Colour::Red),
                 ];
                 for t in 0..self.config.players {
                     let c = self.chips[t as usize];
@@ -148,16 +148,6 @@ impl Game {
             }
             _ => {}
         }
-    }
-
-    #[inline]
-    fn steal_would_be_refused(&self, s: Seat, colour: Colour) -> bool {
-        if self.config.options.steal_chip_can_win {
-            return false;
-        }
-        let mut c = self.chips[s.index()];
-        c[colour.index()] += 1;
-        meets_win(c)
     }
 
     /// Whether `card` may go onto the pile at `place` now (S3): same colour,
@@ -270,7 +260,7 @@ impl Game {
                 if self.chips[target.index()][colour.index()] == 0 {
                     return Err(PlayError::NoSuchChip);
                 }
-                if self.steal_would_be_refused(seat, colour) {
+                if !self.steal_chip_allowed(seat, colour) {
                     return Err(PlayError::StealChipWins);
                 }
             }

@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use rand::Rng;
+use sequence_common::rng::PlayoutRng;
 use sequence_common::Seat;
 use sequence_common::{NoReshuffler as NoReshuffle, RngReshuffler};
 use sequence_stacks::card::{deck_counts, Card, Colour, Place};
@@ -74,13 +75,21 @@ fn arbitrary_decision<R: Rng>(rng: &mut R, players: u8) -> Decision {
     }
 }
 
+/// A game of `players` under the options `opt` ([`options`]) dealt from
+/// `seed`, and the generator that dealt it (to play on with).
+fn dealt(players: u8, seed: u64, opt: u8) -> (Game, PlayoutRng) {
+    let mut rng = sequence_common::rng::playout_rng(seed);
+    let config = Config::new(players, options(opt)).expect("2 to 6 players (S1)");
+    let (g, _) = Game::deal(config, &mut rng);
+    (g, rng)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn cards_and_chips_conserved_and_every_game_ends(players in 2u8..=6, seed in any::<u64>(), opt in 0u8..6) {
-        let mut rng = sequence_common::rng::playout_rng(seed);
-        let (mut g, _) = Game::deal(Config::new(players, options(opt)).unwrap(), &mut rng);
+        let (mut g, mut rng) = dealt(players, seed, opt);
         let mut list = Decisions::new();
         let mut n = 0;
         while let Some(seat) = g.to_act() {
@@ -98,8 +107,7 @@ proptest! {
 
     #[test]
     fn listed_decisions_accepted_others_refused(players in 2u8..=6, seed in any::<u64>(), opt in 0u8..6) {
-        let mut rng = sequence_common::rng::playout_rng(seed);
-        let (mut g, _) = Game::deal(Config::new(players, options(opt)).unwrap(), &mut rng);
+        let (mut g, mut rng) = dealt(players, seed, opt);
         let mut list = Decisions::new();
         let mut steps = 0;
         while let Some(seat) = g.to_act() {

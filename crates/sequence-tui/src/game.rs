@@ -138,8 +138,9 @@ pub trait TuiGame: BotGame {
         s.message.clone()
     }
 
-    /// The keys line under it, for what is on screen now.
-    fn keys_help(s: &GameScreen<Self>) -> &'static str;
+    /// The keys line under it while a person decides for the seat shown
+    /// (the other lines are the shell's: [`GameScreen::keys_help`]).
+    fn human_keys(s: &GameScreen<Self>) -> &'static str;
 }
 
 /// A game screen made by [`GameEntry`], or why it could not be.

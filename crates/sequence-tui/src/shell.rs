@@ -90,6 +90,17 @@ impl<G: TuiGame> GameScreen<G> {
         self.seating.kinds()
     }
 
+    /// The keys line under the prompt, for what is on screen now: the
+    /// game's own ([`TuiGame::human_keys`]) while a person decides.
+    pub fn keys_help(&self) -> &'static str {
+        match self.seen() {
+            Seen::Human(_) => G::human_keys(self),
+            Seen::PassDevice(_) => "Enter: show the hand   s save  q quit  ? rules",
+            Seen::Bot(_) => "bots are playing…   s save  q quit  ? rules  u (why no undo)",
+            Seen::Over => "s save the record  q quit",
+        }
+    }
+
     /// What is on screen now.
     pub fn seen(&self) -> Seen {
         self.seating.seen(self.game().to_act())
@@ -310,10 +321,7 @@ impl<G: TuiGame> GameScreen<G> {
                     G::prompt_line(self),
                     Style::new().add_modifier(Modifier::BOLD),
                 )),
-                Line::from(Span::styled(
-                    G::keys_help(self),
-                    Style::new().fg(Color::Gray),
-                )),
+                Line::from(Span::styled(self.keys_help(), Style::new().fg(Color::Gray))),
             ]),
             area,
         );

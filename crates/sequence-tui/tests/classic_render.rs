@@ -401,6 +401,17 @@ fn mouse_selects_a_card_and_plays_on_a_clicked_space() {
     assert_eq!(c.game().chip_at(target), Some(c.game().team_of(Seat(0))));
 }
 
+/// The screen `t` names every seat of `players` as `P1`, `P2`, … followed
+/// by `after`; a missing one is reported as `what` it is.
+fn assert_names_every_seat(t: &str, players: u8, after: &str, what: &str) {
+    for s in 1..=players {
+        assert!(
+            t.contains(&format!("P{s}{after}")),
+            "{players} players: {what}P{s} missing:\n{t}"
+        );
+    }
+}
+
 #[test]
 fn every_table_size_fits_the_smallest_terminal() {
     for players in [2u8, 3, 4, 6, 8, 9, 10, 12] {
@@ -417,13 +428,7 @@ fn every_table_size_fits_the_smallest_terminal() {
                 "{players} players, card {k}:\n{t}"
             );
         }
-        for s in 0..players {
-            assert!(
-                t.contains(&format!("P{}", s + 1)),
-                "{players} players: discard top of P{} missing:\n{t}",
-                s + 1
-            );
-        }
+        assert_names_every_seat(&t, players, "", "discard top of ");
     }
     for players in 2u8..=6 {
         let setup = table(GameKind::Stacks, person_and_bots(players), 3);
@@ -438,13 +443,7 @@ fn every_table_size_fits_the_smallest_terminal() {
             t.contains("Hand of P1") && t.contains("red-b"),
             "{players} players:\n{t}"
         );
-        for s in 0..players {
-            assert!(
-                t.contains(&format!("P{} ", s + 1)),
-                "{players} players: P{} missing:\n{t}",
-                s + 1
-            );
-        }
+        assert_names_every_seat(&t, players, " ", "");
     }
 }
 

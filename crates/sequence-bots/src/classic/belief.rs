@@ -84,19 +84,7 @@ impl SeatEvidence {
         for sq in Bitboard(opp) {
             one = one.max(h.remove_value(me, sq) - one_cost(sq));
         }
-        let mut best = [f64::NEG_INFINITY; 52];
-        for c in Card::all() {
-            best[c.index()] = if c.is_two_eyed_jack() {
-                two
-            } else if c.is_one_eyed_jack() {
-                one
-            } else {
-                Bitboard(layout.spaces_of(c).0 & empty)
-                    .iter()
-                    .map(|sq| h.place_value(me, sq))
-                    .fold(f64::NEG_INFINITY, f64::max)
-            };
-        }
+        let best = super::inference::best_per_card(h, me, layout, empty, [one, two]);
         Some(SeatEvidence {
             mv,
             seat: seat.0,

@@ -257,20 +257,6 @@ where
 {
     let mut rng = game_rng(deal_seed);
     let (mut game, _deck) = Game::deal(config.clone(), &mut rng);
-    play_game(&mut game, deal_seed, hero_side, hero, field)
-}
-
-fn play_game<H, F>(
-    game: &mut Game,
-    deal_seed: u64,
-    hero_side: usize,
-    hero: &H,
-    field: &F,
-) -> (f64, u32)
-where
-    H: Fn(u64) -> Box<dyn Bot<Game>> + ?Sized,
-    F: Fn(u64) -> Box<dyn Bot<Game>> + ?Sized,
-{
     let players = game.players();
     let teams = game.teams() as usize;
     let mut bots: Vec<Box<dyn Bot<Game>>> = (0..players)

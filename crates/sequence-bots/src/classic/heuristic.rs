@@ -5,7 +5,9 @@
 //! greedy bot, the search's prior and root ordering, and the inference.
 
 use rand::RngCore;
-use sequence_classic::{Bitboard, Declaration, Game, Move, SeatView, Space, Team, Window, CORNERS};
+use sequence_classic::{
+    Bitboard, Config, Declaration, Game, Move, SeatView, Space, Team, Window, CORNERS,
+};
 use std::sync::OnceLock;
 
 // ----- lines through spaces ---------------------------------------------------
@@ -89,50 +91,45 @@ impl Heuristic {
     /// Reads the board of a view.
     pub fn from_view(view: &SeatView) -> Heuristic {
         let cfg = view.config();
-        let len = cfg.sequence_length();
-        let teams = cfg.teams();
-        let mut chips = [0u128; 3];
-        for t in 0..teams.min(3) {
-            chips[t as usize] = view.chips(Team(t)).0;
-        }
-        let mut locked = [0u128; 3];
-        let mut seq_count = [0u8; 3];
-        for (t, w) in view.sequences() {
-            locked[t.index() % 3] |= w.mask(len).0 & !CORNERS.0;
-            seq_count[t.index() % 3] += 1;
-        }
-        Heuristic {
-            chips,
-            occupied: chips[0] | chips[1] | chips[2],
-            locked,
-            teams,
-            len,
-            win: cfg.win_sequences(),
-            seq_count,
-        }
+        let mut h = Heuristic::of_board(cfg, |t| view.chips(t).0, view.sequences());
+        h.occupied = h.chips[0] | h.chips[1] | h.chips[2];
+        h
     }
 
     /// Reads the board of a full game.
     pub fn from_game(game: &Game) -> Heuristic {
-        let len = game.sequence_length();
-        let teams = game.teams();
+        let mut h = Heuristic::of_board(game.config(), |t| game.chips(t).0, game.sequences());
+        h.occupied = game.occupied().0;
+        h
+    }
+
+    /// The board of a table `cfg` with these chips by team and these
+    /// sequences (C8); `occupied` is left empty for the caller.
+    #[inline]
+    fn of_board(
+        cfg: &Config,
+        chips_of: impl Fn(Team) -> u128,
+        sequences: impl IntoIterator<Item = (Team, Window)>,
+    ) -> Heuristic {
+        let len = cfg.sequence_length();
+        let teams = cfg.teams();
         let mut chips = [0u128; 3];
         for t in 0..teams.min(3) {
-            chips[t as usize] = game.chips(Team(t)).0;
+            chips[t as usize] = chips_of(Team(t));
         }
         let mut locked = [0u128; 3];
         let mut seq_count = [0u8; 3];
-        for (t, w) in game.sequences() {
+        for (t, w) in sequences {
             locked[t.index() % 3] |= w.mask(len).0 & !CORNERS.0;
             seq_count[t.index() % 3] += 1;
         }
         Heuristic {
             chips,
-            occupied: game.occupied().0,
+            occupied: 0,
             locked,
             teams,
             len,
-            win: game.win_sequences(),
+            win: cfg.win_sequences(),
             seq_count,
         }
     }

@@ -17,7 +17,7 @@
 use super::heuristic::{Heuristic, ONE_EYED_COST, TWO_EYED_COST};
 use crate::config::ClassicSearch;
 use rand::RngCore;
-use sequence_classic::{Bitboard, Card, Game, Move, SeatView, BOARD, CORNERS};
+use sequence_classic::{Bitboard, Card, Game, Layout, Move, SeatView, Team, BOARD, CORNERS};
 
 /// Scale of the points a seat may leave on the table, for the acceptance
 /// probability `exp(-d / T)`.
@@ -92,7 +92,6 @@ impl LastMove {
             _ if played.is_jack() => h.place_value(mover, at) - TWO_EYED_COST,
             _ => h.place_value(mover, at),
         };
-        let mut best = [f64::NEG_INFINITY; 52];
         let mut two = f64::NEG_INFINITY;
         for sq in Bitboard(empty) {
             two = two.max(h.place_value(mover, sq) - TWO_EYED_COST);
@@ -102,23 +101,11 @@ impl LastMove {
         for sq in Bitboard(opp_chips & !(h.locked[0] | h.locked[1] | h.locked[2]) & !CORNERS.0) {
             one = one.max(h.remove_value(mover, sq) - ONE_EYED_COST);
         }
-        for c in Card::all() {
-            best[c.index()] = if c.is_two_eyed_jack() {
-                two
-            } else if c.is_one_eyed_jack() {
-                one
-            } else {
-                Bitboard(layout.spaces_of(c).0 & empty)
-                    .iter()
-                    .map(|sq| h.place_value(mover, sq))
-                    .fold(f64::NEG_INFINITY, f64::max)
-            };
-        }
         Some(LastMove {
             seat: seat.index(),
             played,
             value,
-            best,
+            best: best_per_card(&h, mover, &layout, empty, [one, two]),
             temperature,
         })
     }
@@ -180,6 +167,34 @@ impl LastMove {
 }
 
 /// `C(n, k)` as a float.
+/// Per card (by [`Card::index`]), the value for `team` of the best play
+/// the card offers on the board of `h` (the [`Heuristic`] values): a
+/// natural card on its best `empty` space (minus infinity when none is
+/// empty), a one-eyed jack `jacks[0]` and a two-eyed jack `jacks[1]`
+/// (the best such plays, their costs paid).
+pub(crate) fn best_per_card(
+    h: &Heuristic,
+    team: Team,
+    layout: &Layout,
+    empty: u128,
+    jacks: [f64; 2],
+) -> [f64; 52] {
+    let mut best = [f64::NEG_INFINITY; 52];
+    for c in Card::all() {
+        best[c.index()] = if c.is_two_eyed_jack() {
+            jacks[1]
+        } else if c.is_one_eyed_jack() {
+            jacks[0]
+        } else {
+            Bitboard(layout.spaces_of(c).0 & empty)
+                .iter()
+                .map(|sq| h.place_value(team, sq))
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+    }
+    best
+}
+
 fn binomial(n: usize, k: usize) -> f64 {
     if k > n {
         return 0.0;

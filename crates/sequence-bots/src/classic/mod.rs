@@ -27,42 +27,30 @@ pub use search::{
     HINT_ROOT_MOVES, ROOT_MOVES,
 };
 
-use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport};
+use crate::{Bot, BotGame, SearchReport, SearchSpec, ShellBot};
 use sequence_classic::{Game, Move, SeatView};
+use sequence_common::rng::GameRng;
 
 impl BotGame for Game {
-    fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Game>> {
-        Box::new(GreedyBot::new(name, seed, blunder))
+    fn greedy_choice(view: &SeatView, moves: &[Move], rng: &mut GameRng) -> Move {
+        let game = heuristic::board_game(view, rng);
+        greedy::greedy_choice(&game, moves, rng)
     }
 
-    fn ismcts(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        cutoff: Option<u32>,
-        config: &SearchConfig,
-    ) -> Box<dyn Bot<Game>> {
-        let mut config = *config;
-        if let Some(c) = cutoff {
-            config.classic.cutoff = c;
-            config.classic.flat_cutoff = c;
+    fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
+        let mut search = *search;
+        search.config = search.config_with_cutoff();
+        if search.config.classic.flat {
+            let opts = rollout::RolloutOptions::from(&search.config.classic);
+            let bot = rollout::RolloutBot::new(search.budget, opts);
+            return Box::new(ShellBot::new(name, seed, bot));
         }
-        if config.classic.flat {
-            let opts = rollout::RolloutOptions::from(&config.classic);
-            return Box::new(rollout::RolloutBot::new(name, seed, budget, opts));
-        }
-        Box::new(IsmctsBot::new(name, seed, budget, trees, config))
+        Box::new(ShellBot::new(name, seed, IsmctsBot::new(search)))
     }
 
-    fn analyse(
-        view: &SeatView,
-        budget: Budget,
-        trees: Option<usize>,
-        seed: u64,
-        config: &SearchConfig,
-    ) -> Option<SearchReport<Move>> {
-        let mut report = analyse(view, budget, trees, seed, config);
+    fn analyse(view: &SeatView, seed: u64, search: &SearchSpec) -> Option<SearchReport<Move>> {
+        let config = search.config_with_cutoff();
+        let mut report = analyse(view, search.budget, search.trees, seed, &config);
         // Placements declare as the bot would (C8a); the board is public,
         // so any determinization serves.
         let game = view.determinize(&mut sequence_common::rng::game_rng(seed));

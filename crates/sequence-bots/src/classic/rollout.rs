@@ -13,10 +13,10 @@
 use super::{greedy_choice, greedy_scores, inference, playout, with_declaration};
 use crate::config::ClassicSearch;
 use crate::ismcts::{Budget, SearchReport};
-use crate::Bot;
+use crate::{Decide, Shell};
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
-use sequence_common::rng::{game_rng, playout_rng, GameRng, PlayoutRng};
+use sequence_common::rng::{game_rng, playout_rng, PlayoutRng};
 
 /// Settings of [`search`].
 #[derive(Debug, Clone, PartialEq)]
@@ -170,11 +170,7 @@ pub fn search_with(
             // Successive halving: the budget split evenly over the phases,
             // each phase's share over its live arms in whole rounds and one
             // last partial round, so exactly `n` playouts run in all.
-            let phases = if opts.halving && arms.len() > 2 {
-                (usize::BITS - (arms.len() - 1).leading_zeros()) as u64
-            } else {
-                1
-            };
+            let phases = crate::ismcts::halving_phases(opts.halving, arms.len());
             for phase in 0..phases {
                 let share = n / phases + u64::from(phase < n % phases);
                 let per = live.len() as u64;
@@ -216,11 +212,7 @@ pub fn search_with(
 /// A bot searching with [`search`]; a winning placement and a dead-card
 /// exchange are made at once, as [`super::IsmctsBot`] does.
 pub struct RolloutBot {
-    name: String,
-    seed: u64,
-    moves_made: u64,
     budget: Budget,
-    rng: GameRng,
     opts: RolloutOptions,
     evidence: inference::Evidence,
     belief: super::belief::Belief,
@@ -230,13 +222,9 @@ pub struct RolloutBot {
 
 impl RolloutBot {
     /// A root Monte Carlo bot.
-    pub fn new(name: String, seed: u64, budget: Budget, opts: RolloutOptions) -> RolloutBot {
+    pub fn new(budget: Budget, opts: RolloutOptions) -> RolloutBot {
         RolloutBot {
-            name,
-            seed,
-            moves_made: 0,
             budget,
-            rng: game_rng(seed),
             opts,
             evidence: inference::Evidence::new(&crate::SearchConfig::default().classic),
             belief: super::belief::Belief::default(),
@@ -245,44 +233,36 @@ impl RolloutBot {
     }
 }
 
-impl Bot<Game> for RolloutBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for RolloutBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Move {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return Move::Pass;
-        }
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
         self.evidence.update(view);
         self.belief.observe(view);
-        self.moves_made += 1;
-        let game = view.determinize(&mut self.rng);
-        let mv = if moves.len() == 1 {
-            moves[0]
-        } else if let Some(m) = super::vsearch::winning_placement(&game, &moves) {
-            m
-        } else if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
+        shell.count_move();
+        let game = view.determinize(&mut shell.rng);
+        let mv = match super::search::obvious_move(&game, moves) {
             // Free (C6); the turn goes on.
-            return *m;
-        } else {
-            let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-            let report = if self.opts.belief && self.opts.inference {
-                let belief = &self.belief;
-                search_with(
-                    view,
-                    &self.opts,
-                    self.budget,
-                    seed,
-                    &mut |rng: &mut PlayoutRng| belief.determinize(view, rng),
-                )
-            } else {
-                search(view, &self.opts, self.budget, seed, &self.evidence)
-            };
-            let best = report.best().unwrap_or(moves[0]);
-            self.last = Some(report);
-            best
+            Some(m @ Move::Dead { .. }) => return m,
+            Some(m) => m,
+            None => {
+                let seed = shell.search_seed();
+                let report = if self.opts.belief && self.opts.inference {
+                    let belief = &self.belief;
+                    search_with(
+                        view,
+                        &self.opts,
+                        self.budget,
+                        seed,
+                        &mut |rng: &mut PlayoutRng| belief.determinize(view, rng),
+                    )
+                } else {
+                    search(view, &self.opts, self.budget, seed, &self.evidence)
+                };
+                let best = report.best().unwrap_or(moves[0]);
+                self.last = Some(report);
+                best
+            }
         };
         if !matches!(mv, Move::Dead { .. }) {
             self.belief.record(view, mv);
@@ -300,31 +280,20 @@ impl Bot<Game> for RolloutBot {
 /// # Errors
 /// A message naming the option.
 pub fn parse(spec: &str) -> Result<(Budget, RolloutOptions), String> {
-    let mut parts = spec.split(':');
-    if parts.next() != Some("rmc") {
-        return Err(format!("{spec:?} is not rmc:…"));
-    }
-    let mut budget = Budget::Iterations(3000);
     let mut o = RolloutOptions::default();
-    for p in parts {
-        let num = |t: &str| {
-            t.parse::<u64>()
-                .map_err(|_| format!("{spec}: {p:?} is not an option"))
-        };
+    let budget = super::vsearch::parse_options(spec, "rmc", |p, num| {
         match p {
             "gp" => o.greedy_opponents = true,
             "noinf" => o.inference = false,
             "flat" => o.halving = false,
             "bel" => o.belief = true,
             "1t" => {}
-            _ if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') => {
-                budget = crate::parse_budget(p)?;
-            }
             _ if p.starts_with('c') => o.cutoff = Some(num(&p[1..])? as u32).filter(|&c| c > 0),
             _ if p.starts_with('k') => o.candidates = num(&p[1..])? as usize,
-            _ => return Err(format!("{spec}: {p:?} is not an option")),
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
     Ok((budget, o))
 }
 

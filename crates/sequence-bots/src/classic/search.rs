@@ -10,9 +10,9 @@ use super::heuristic::{
 use super::{eval, inference, playout};
 use crate::config::{ClassicSearch, SearchConfig};
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
-use crate::Bot;
+use crate::{Decide, SearchSpec, Shell};
 use sequence_classic::{Game, Move, RngReshuffler, SeatView, Status, Team, CORNERS};
-use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use sequence_common::rng::{game_rng, PlayoutRng};
 
 /// A determinization of classic Sequence for [`ismcts`]. Sides are teams.
 /// Playouts play `cutoff` moves of [`playout::tactical_move`] (0 = to the
@@ -284,14 +284,9 @@ pub(crate) fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move>
 /// placement is taken without search; the chosen placement declares as
 /// [`super::heuristic::best_declaration`] says.
 pub struct IsmctsBot {
-    name: String,
-    seed: u64,
-    moves_made: u64,
-    budget: Budget,
-    trees: Option<usize>,
-    rng: GameRng,
-    /// The search's settings (the playout cutoff among them).
-    pub config: SearchConfig,
+    /// The search's budget, trees and settings (the playout cutoff among
+    /// them).
+    pub search: SearchSpec,
     /// The last search's report (for UIs and `sequence hint`).
     pub last: Option<SearchReport<Move>>,
     /// What the recent moves of the seat before ours told of its hand.
@@ -299,64 +294,46 @@ pub struct IsmctsBot {
 }
 
 impl IsmctsBot {
-    /// An ISMCTS bot with a per-move budget and tree count (see
-    /// [`ismcts::search`]).
-    pub fn new(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        config: SearchConfig,
-    ) -> IsmctsBot {
+    /// An ISMCTS bot searching as `search` says (see [`ismcts::search`];
+    /// its cutoff is read from `search.config`).
+    pub fn new(search: SearchSpec) -> IsmctsBot {
         IsmctsBot {
-            name,
-            seed,
-            moves_made: 0,
-            budget,
-            trees,
-            rng: game_rng(seed),
-            config,
+            search,
             last: None,
-            evidence: inference::Evidence::new(&config.classic),
+            evidence: inference::Evidence::new(&search.config.classic),
         }
     }
 }
 
-impl Bot<Game> for IsmctsBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for IsmctsBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Move {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return Move::Pass;
-        }
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
         self.evidence.update(view);
-        self.moves_made += 1;
-        let game = board_game(view, &mut self.rng);
-        if moves.len() == 1 {
-            return with_declaration(&game, moves[0]);
+        shell.count_move();
+        let game = board_game(view, &mut shell.rng);
+        if let Some(m) = obvious_move(&game, moves) {
+            return m;
         }
-        // A placement that wins ends the game: no search needed.
-        if let Some(m) = winning_placement(&game, &moves) {
-            return with_declaration(&game, m);
-        }
-        // A dead-card exchange is free: make it before searching.
-        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
-            return *m;
-        }
-        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = search_view(
-            view,
-            self.budget,
-            self.trees,
-            seed,
-            &self.config,
-            &self.evidence,
-        );
+        let s = &self.search;
+        let seed = shell.search_seed();
+        let report = search_view(view, s.budget, s.trees, seed, &s.config, &self.evidence);
         let best = report.best().unwrap_or(moves[0]);
         self.last = Some(report);
         with_declaration(&game, best)
     }
+}
+
+/// A move that needs no search, if any: the only legal one, a placement
+/// that wins at once (C9) or a dead-card exchange (free, C6: the turn
+/// goes on); placements declared as [`with_declaration`] says (C8a).
+pub(crate) fn obvious_move(game: &Game, moves: &[Move]) -> Option<Move> {
+    let m = if moves.len() == 1 {
+        moves[0]
+    } else if let Some(m) = winning_placement(game, moves) {
+        m
+    } else {
+        *moves.iter().find(|m| matches!(m, Move::Dead { .. }))?
+    };
+    Some(with_declaration(game, m))
 }

@@ -15,10 +15,10 @@
 
 use super::features::{self, FEATURES};
 use crate::ismcts::{Rewards, MAX_SIDES};
-use crate::Bot;
+use crate::{Decide, Shell};
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
-use sequence_common::rng::{game_rng, playout_rng, GameRng};
+use sequence_common::rng::playout_rng;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -262,8 +262,6 @@ pub const ONE_PLY_DEALS: usize = 16;
 /// exchange (free, C6) are made at once; a placement declares as
 /// [`super::best_declaration`] says.
 pub struct ValueBot {
-    name: String,
-    rng: GameRng,
     deals: usize,
     /// The evaluation of positions (default [`evaluate`]).
     pub eval: fn(&Game) -> Rewards,
@@ -271,10 +269,8 @@ pub struct ValueBot {
 
 impl ValueBot {
     /// A one-ply value bot.
-    pub fn new(name: String, seed: u64, deals: usize) -> ValueBot {
+    pub fn new(deals: usize) -> ValueBot {
         ValueBot {
-            name,
-            rng: game_rng(seed),
             deals: deals.max(1),
             eval: evaluate,
         }
@@ -324,24 +320,16 @@ pub fn one_ply_values_with(
         .collect()
 }
 
-impl Bot<Game> for ValueBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for ValueBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Move {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return Move::Pass;
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
+        let rng = &mut shell.rng;
+        let game = view.determinize(rng);
+        if let Some(m) = super::search::obvious_move(&game, moves) {
+            return m;
         }
-        let game = view.determinize(&mut self.rng);
-        if let Some(m) = super::vsearch::winning_placement(&game, &moves) {
-            return super::with_declaration(&game, m);
-        }
-        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
-            return *m;
-        }
-        let values = one_ply_values_with(view, &moves, self.deals, self.rng.next_u64(), self.eval);
+        let values = one_ply_values_with(view, moves, self.deals, rng.next_u64(), self.eval);
         let mut best = 0;
         for (i, v) in values.iter().enumerate() {
             if *v > values[best] {
@@ -356,6 +344,7 @@ impl Bot<Game> for ValueBot {
 mod tests {
     use super::*;
     use sequence_classic::{Config, Options};
+    use sequence_common::rng::game_rng;
 
     #[test]
     fn the_fast_score_is_the_plain_one() {

@@ -10,14 +10,15 @@
 //! `value[:N]` (the one-ply [`super::value::ValueBot`], N deals) and
 //! `vmcts:…` (this search; see [`parse`]).
 
+use super::search::obvious_move;
 use super::{
     greedy_choice, greedy_scores, inference, playout, with_declaration, ClassicState,
     DEFAULT_CUTOFF, ROOT_MOVES,
 };
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState};
-use crate::{Bot, SearchConfig};
+use crate::{Bot, Decide, SearchConfig, Shell, ShellBot};
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
-use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use sequence_common::rng::{game_rng, PlayoutRng};
 use std::sync::Arc;
 
 /// What [`VState`] does differently from [`ClassicState`].
@@ -200,12 +201,8 @@ pub fn search(
 /// The ISMCTS bot with [`SearchOptions`] (otherwise as
 /// [`super::IsmctsBot`]).
 pub struct VBot {
-    name: String,
-    seed: u64,
-    moves_made: u64,
     budget: Budget,
     trees: Option<usize>,
-    rng: GameRng,
     opts: Arc<SearchOptions>,
     evidence: inference::Evidence,
     /// The last search's report.
@@ -214,20 +211,10 @@ pub struct VBot {
 
 impl VBot {
     /// A bot searching with `opts`.
-    pub fn new(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        opts: SearchOptions,
-    ) -> VBot {
+    pub fn new(budget: Budget, trees: Option<usize>, opts: SearchOptions) -> VBot {
         VBot {
-            name,
-            seed,
-            moves_made: 0,
             budget,
             trees,
-            rng: game_rng(seed),
             opts: Arc::new(opts),
             evidence: inference::Evidence::new(&SearchConfig::default().classic),
             last: None,
@@ -235,37 +222,19 @@ impl VBot {
     }
 }
 
-impl Bot<Game> for VBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for VBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Move {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return Move::Pass;
-        }
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
         self.evidence.update(view);
-        self.moves_made += 1;
-        let game = view.determinize(&mut self.rng);
-        if moves.len() == 1 {
-            return with_declaration(&game, moves[0]);
+        shell.count_move();
+        let game = view.determinize(&mut shell.rng);
+        if let Some(m) = obvious_move(&game, moves) {
+            return m;
         }
-        if let Some(m) = winning_placement(&game, &moves) {
-            return with_declaration(&game, m);
-        }
-        if let Some(m) = moves.iter().find(|m| matches!(m, Move::Dead { .. })) {
-            return *m;
-        }
-        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = search(
-            view,
-            &self.opts,
-            self.budget,
-            self.trees,
-            seed,
-            &self.evidence,
-        );
+        let seed = shell.search_seed();
+        let (budget, trees) = (self.budget, self.trees);
+        let report = search(view, &self.opts, budget, trees, seed, &self.evidence);
         let best = report.best().unwrap_or(moves[0]);
         self.last = Some(report);
         with_declaration(&game, best)
@@ -282,35 +251,52 @@ impl Bot<Game> for VBot {
 /// # Errors
 /// A message naming the option.
 pub fn parse(spec: &str) -> Result<(Budget, Option<usize>, SearchOptions), String> {
-    let mut parts = spec.split(':');
-    if parts.next() != Some("vmcts") {
-        return Err(format!("{spec:?} is not vmcts:…"));
-    }
-    let mut budget = Budget::Iterations(3000);
     let mut trees = Some(1);
     let mut o = SearchOptions::default();
-    for p in parts {
-        let num = |t: &str| {
-            t.parse::<u64>()
-                .map_err(|_| format!("{spec}: {p:?} is not an option"))
-        };
+    let budget = parse_options(spec, "vmcts", |p, num| {
         match p {
             "old" => o.learned = false,
             "gp" => o.greedy_playouts = true,
             "gt" => o.greedy_tree = true,
             "noinf" => o.inference = false,
-            _ if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') => {
-                budget = crate::parse_budget(p)?;
-            }
             _ if p.ends_with('t') => trees = Some(num(&p[..p.len() - 1])?.max(1) as usize),
             "leaf" => o.cutoff = Some(0),
             _ if p.starts_with('c') => o.cutoff = Some(num(&p[1..])? as u32).filter(|&c| c > 0),
             _ if p.starts_with("kv") => o.value_root_moves = num(&p[2..])? as usize,
             _ if p.starts_with('k') => o.root_moves = num(&p[1..])? as usize,
-            _ => return Err(format!("{spec}: {p:?} is not an option")),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok((budget, trees, o))
+}
+
+/// Reads a spec `NAME:OPTION:…` of the experimental classic bots: an
+/// option ending in `it`, `ms` or `s` is the budget (default 3000
+/// iterations), any other goes to `option`, which answers whether it
+/// knows it; `num` reads a number for it.
+///
+/// # Errors
+/// A message naming the spec and the option not understood.
+pub(crate) fn parse_options(
+    spec: &str,
+    name: &str,
+    mut option: impl FnMut(&str, &dyn Fn(&str) -> Result<u64, String>) -> Result<bool, String>,
+) -> Result<Budget, String> {
+    let mut parts = spec.split(':');
+    if parts.next() != Some(name) {
+        return Err(format!("{spec:?} is not {name}:…"));
+    }
+    let mut budget = Budget::Iterations(3000);
+    for p in parts {
+        let not_an_option = || format!("{spec}: {p:?} is not an option");
+        if p.ends_with("it") || p.ends_with("ms") || p.ends_with('s') {
+            budget = crate::parse_budget(p)?;
+        } else if !option(p, &|t| t.parse::<u64>().map_err(|_| not_an_option()))? {
+            return Err(not_an_option());
         }
     }
-    Ok((budget, trees, o))
+    Ok(budget)
 }
 
 /// The search's playout policy ([`playout::tactical_move`]) as a bot: a
@@ -347,9 +333,9 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
                 .map_err(|_| format!("{spec}: deals e.g. value-old:16"))?,
             None => super::value::ONE_PLY_DEALS,
         };
-        let mut b = super::value::ValueBot::new(spec.to_string(), seed, deals);
+        let mut b = super::value::ValueBot::new(deals);
         b.eval = super::eval::evaluate;
-        return Ok(Box::new(b));
+        return Ok(Box::new(ShellBot::new(spec.to_string(), seed, b)));
     }
     if spec == "value" || spec.starts_with("value:") {
         let deals = match spec.strip_prefix("value:") {
@@ -358,11 +344,8 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
                 .map_err(|_| format!("{spec}: deals e.g. value:16"))?,
             None => super::value::ONE_PLY_DEALS,
         };
-        return Ok(Box::new(super::value::ValueBot::new(
-            spec.to_string(),
-            seed,
-            deals,
-        )));
+        let b = super::value::ValueBot::new(deals);
+        return Ok(Box::new(ShellBot::new(spec.to_string(), seed, b)));
     }
     if spec == "tactical" {
         return Ok(Box::new(TacticalBot {
@@ -371,22 +354,13 @@ pub fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
     }
     if spec.starts_with("rmc") {
         let (budget, opts) = super::rollout::parse(spec)?;
-        return Ok(Box::new(super::rollout::RolloutBot::new(
-            spec.to_string(),
-            seed,
-            budget,
-            opts,
-        )));
+        let b = super::rollout::RolloutBot::new(budget, opts);
+        return Ok(Box::new(ShellBot::new(spec.to_string(), seed, b)));
     }
     if spec.starts_with("vmcts") {
         let (budget, trees, opts) = parse(spec)?;
-        return Ok(Box::new(VBot::new(
-            spec.to_string(),
-            seed,
-            budget,
-            trees,
-            opts,
-        )));
+        let b = VBot::new(budget, trees, opts);
+        return Ok(Box::new(ShellBot::new(spec.to_string(), seed, b)));
     }
     crate::bot::<Game>(spec, seed).map_err(|e| e.to_string())
 }

@@ -11,38 +11,36 @@ pub mod search;
 pub use greedy::{greedy_choice, GreedyBot};
 pub use heuristic::{game_score, score};
 pub use search::{
-    analyse, greedy_playout, guided_playout, outcome, parallel_rollout_search, rollout_search,
-    tree_search, IsmctsBot, StacksState, PLAYOUT_CAP,
+    greedy_playout, guided_playout, outcome, parallel_rollout_search, rollout_search, tree_search,
+    IsmctsBot, StacksState, PLAYOUT_CAP,
 };
 
-use crate::{Bot, BotGame, Budget, SearchConfig, SearchReport};
+use crate::{Bot, BotGame, SearchReport, SearchSpec, ShellBot};
+use sequence_common::rng::GameRng;
 use sequence_stacks::{Decision, Game, SeatView};
 
 impl BotGame for Game {
     const TOP_LEVEL_ITERATIONS: u64 = 10_000;
 
-    fn greedy(name: String, seed: u64, blunder: f64) -> Box<dyn Bot<Game>> {
-        Box::new(GreedyBot::new(name, seed, blunder))
+    fn greedy_choice(view: &SeatView, _moves: &[Decision], rng: &mut GameRng) -> Decision {
+        greedy_choice(view, rng)
     }
 
-    fn ismcts(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        _cutoff: Option<u32>,
-        config: &SearchConfig,
-    ) -> Box<dyn Bot<Game>> {
-        Box::new(IsmctsBot::new(name, seed, budget, trees, *config))
+    fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
+        Box::new(ShellBot::new(name, seed, IsmctsBot::new(*search)))
     }
 
-    fn analyse(
-        view: &SeatView,
-        budget: Budget,
-        trees: Option<usize>,
-        seed: u64,
-        config: &SearchConfig,
-    ) -> Option<SearchReport<Decision>> {
-        analyse(view, budget, trees, seed, config)
+    /// Searches the view's position as the bot does (the view's seat must
+    /// decide): [`parallel_rollout_search`] by default, the SO-ISMCTS tree
+    /// ([`tree_search`]) when [`crate::config::StacksSearch::flat`] is off.
+    /// `None` when the view cannot be determinized (inconsistent) or is a
+    /// spectator's.
+    fn analyse(view: &SeatView, seed: u64, search: &SearchSpec) -> Option<SearchReport<Decision>> {
+        let (budget, trees, config) = (search.budget, search.trees, &search.config);
+        if config.stacks.flat {
+            parallel_rollout_search(view, budget, trees, seed, &config.stacks)
+        } else {
+            tree_search(view, budget, trees, seed, config)
+        }
     }
 }

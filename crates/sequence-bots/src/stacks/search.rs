@@ -6,9 +6,10 @@ use super::greedy::greedy_choice;
 use super::heuristic::{game_score, score};
 use crate::config::{SearchConfig, StacksPlayout, StacksSearch};
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
-use crate::Bot;
+use crate::shell::jittered_best;
+use crate::{BotGame, Decide, SearchSpec, Shell};
 use rand::Rng;
-use sequence_common::rng::{game_rng, GameRng, PlayoutRng};
+use sequence_common::rng::{game_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Seat};
 use sequence_stacks::{Card, Decision, Decisions, Game, SeatView, Source, Status};
 
@@ -107,54 +108,26 @@ fn playout_with(
     me: Option<Seat>,
     own: u32,
 ) -> u32 {
-    let mut list = Decisions::new();
-    let mut n = 0;
-    while n < max {
-        let Some(seat) = game.to_act() else { break };
-        game.legal_moves(&mut list);
-        if list.is_empty() {
-            break;
-        }
-        let d = if list.len() == 1 {
+    play_out(game, rng, max, |game, seat, list, rng| {
+        if list.len() == 1 {
             list[0]
         } else if rng.random::<f64>() < epsilon {
             list[rng.random_range(0..list.len())]
         } else {
-            let mut best = list[0];
-            let mut best_v = f64::NEG_INFINITY;
-            for &d in list.iter() {
-                let v = if Some(seat) == me {
-                    own_score(game, d, own)
-                } else {
-                    game_score(game, d)
-                } + rng.random::<f64>() * 0.5;
-                if v > best_v {
-                    best_v = v;
-                    best = d;
-                }
-            }
-            best
-        };
-        if game.play(seat, d, &mut RngReshuffler(&mut *rng)).is_err() {
-            break;
+            let scored = list.iter().map(|&d| match me {
+                Some(s) if s == seat => (d, own_score(game, d, own)),
+                _ => (d, game_score(game, d)),
+            });
+            jittered_best(scored, rng).unwrap_or(list[0])
         }
-        n += 1;
-    }
-    n
+    })
 }
 
 /// A playout policy a little better than uniform: a seat plays what it can
 /// (piles, action cards) before it discards, a pile-completing play first;
 /// otherwise moves are random. No allocation.
 pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
-    let mut list = Decisions::new();
-    let mut n = 0;
-    while n < max {
-        let Some(seat) = game.to_act() else { break };
-        game.legal_moves(&mut list);
-        if list.is_empty() {
-            break;
-        }
+    play_out(game, rng, max, |game, _, list, rng| {
         let mut plays = 0usize;
         let mut complete = usize::MAX;
         for (i, d) in list.iter().enumerate() {
@@ -169,7 +142,7 @@ pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
                 _ => plays += 1,
             }
         }
-        let d = if complete != usize::MAX {
+        if complete != usize::MAX {
             list[complete]
         } else if plays > 0 && rng.random::<f32>() < 0.9 {
             let mut k = rng.random_range(0..plays);
@@ -187,7 +160,29 @@ pub fn guided_playout(game: &mut Game, rng: &mut PlayoutRng, max: u32) -> u32 {
             pick
         } else {
             list[rng.random_range(0..list.len())]
-        };
+        }
+    })
+}
+
+/// Plays `game` on, `policy` choosing each decision of the seat to act
+/// among its legal ones (never empty), until the game ends or after `max`
+/// decisions; returns how many were played. No allocation.
+#[inline]
+fn play_out(
+    game: &mut Game,
+    rng: &mut PlayoutRng,
+    max: u32,
+    mut policy: impl FnMut(&Game, Seat, &Decisions, &mut PlayoutRng) -> Decision,
+) -> u32 {
+    let mut list = Decisions::new();
+    let mut n = 0;
+    while n < max {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_moves(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let d = policy(game, seat, &list, rng);
         if game.play(seat, d, &mut RngReshuffler(&mut *rng)).is_err() {
             break;
         }
@@ -216,24 +211,6 @@ pub fn outcome(game: &Game) -> Rewards {
         }
     }
     r
-}
-
-/// Searches the view's position as the bot does (the view's seat must
-/// decide): [`parallel_rollout_search`] by default, the SO-ISMCTS tree
-/// ([`tree_search`]) when [`StacksSearch::flat`] is off. `None` when the
-/// view cannot be determinized (inconsistent) or is a spectator's.
-pub fn analyse(
-    view: &SeatView,
-    budget: Budget,
-    trees: Option<usize>,
-    seed: u64,
-    config: &SearchConfig,
-) -> Option<SearchReport<Decision>> {
-    if config.stacks.flat {
-        parallel_rollout_search(view, budget, trees, seed, &config.stacks)
-    } else {
-        tree_search(view, budget, trees, seed, config)
-    }
 }
 
 /// The SO-ISMCTS tree of [`crate::ismcts`] over [`StacksState`] (the
@@ -304,11 +281,7 @@ pub fn rollout_search(
         Budget::Iterations(n) => {
             // Successive halving: equal shares of the budget per phase,
             // the better half of the moves goes on to the next.
-            let phases = if cfg.halving && arms.len() > 2 {
-                (usize::BITS - (arms.len() - 1).leading_zeros()) as u64
-            } else {
-                1
-            };
+            let phases = ismcts::halving_phases(cfg.halving, arms.len());
             for phase in 0..phases {
                 let k = (n / phases / live.len() as u64).max(1);
                 for _ in 0..k {
@@ -438,68 +411,39 @@ fn unreachable_view() -> ! {
 /// [`StacksState`] instead. Completions that win, and Blocks that stop a
 /// win, are played at once.
 pub struct IsmctsBot {
-    name: String,
-    seed: u64,
-    moves_made: u64,
-    budget: Budget,
-    trees: Option<usize>,
-    rng: GameRng,
-    /// The search's settings.
-    pub config: SearchConfig,
+    /// The search's budget, trees and settings.
+    pub search: SearchSpec,
     /// The last search's report.
     pub last: Option<SearchReport<Decision>>,
 }
 
 impl IsmctsBot {
-    /// An ISMCTS bot with a per-decision budget, tree count and settings.
-    pub fn new(
-        name: String,
-        seed: u64,
-        budget: Budget,
-        trees: Option<usize>,
-        config: SearchConfig,
-    ) -> IsmctsBot {
-        IsmctsBot {
-            name,
-            seed,
-            moves_made: 0,
-            budget,
-            trees,
-            rng: game_rng(seed),
-            config,
-            last: None,
-        }
+    /// An ISMCTS bot searching as `search` says.
+    pub fn new(search: SearchSpec) -> IsmctsBot {
+        IsmctsBot { search, last: None }
     }
 }
 
-impl Bot<Game> for IsmctsBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
+impl Decide for IsmctsBot {
+    type Game = Game;
 
-    fn choose(&mut self, view: &SeatView) -> Decision {
-        if view.legal.is_empty() {
-            return Decision::Pass;
+    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Decision]) -> Decision {
+        if let [only] = moves {
+            return *only;
         }
-        if view.legal.len() == 1 {
-            return view.legal[0];
-        }
-        self.moves_made += 1;
+        shell.count_move();
         // Obvious cases: a win now, or a Block that stops one.
-        for &d in &view.legal {
-            if score(view, d) >= 1000.0 {
-                return d;
-            }
+        if let Some(&d) = moves.iter().find(|&&d| score(view, d) >= 1000.0) {
+            return d;
         }
-        let seed = crate::mix(self.seed ^ crate::mix(self.moves_made));
-        let report = analyse(view, self.budget, self.trees, seed, &self.config);
-        match report {
+        let seed = shell.search_seed();
+        match Game::analyse(view, seed, &self.search) {
             Some(report) => {
-                let best = report.best().unwrap_or(view.legal[0]);
+                let best = report.best().unwrap_or(moves[0]);
                 self.last = Some(report);
                 best
             }
-            None => greedy_choice(view, &mut self.rng),
+            None => greedy_choice(view, &mut shell.rng),
         }
     }
 }

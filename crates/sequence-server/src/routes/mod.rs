@@ -2,11 +2,13 @@
 //! the server offers), [`tables`] (create, list, info, rematch),
 //! [`seats`] (join, leave, a seat for a bot, back from away), [`moves`]
 //! (and hints), [`views`], [`records`], [`replay`] (move logs, replays,
-//! analyses); the table WebSocket is
+//! analyses); [`extract`] holds the extractors they share (the game of a
+//! query, the table of a URL, the seat of a token); the table WebSocket is
 //! [`crate::ws`]. Handlers read the request ([`crate::input`]), act
 //! through [`crate::app`] and the table core, and answer refusals as
 //! [`ApiError`]s.
 
+pub mod extract;
 pub mod games;
 pub mod instance;
 pub mod moves;

@@ -1,6 +1,7 @@
 //! `POST /api/tables/{id}/moves`: a seat's move; `POST …/hint`: the
 //! search's advice in a practice game.
 
+use super::extract::SeatAt;
 use crate::analysis;
 use crate::app::App;
 use crate::auth::SeatToken;
@@ -51,11 +52,8 @@ pub async fn post_move(
 /// hint in a game with other people).
 pub async fn hint(
     State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-    token: SeatToken,
+    SeatAt { id, t, seat }: SeatAt,
 ) -> Result<Json<Value>, ApiError> {
-    let t = app.open(&id).await?;
-    let seat = t.core.seat_of_token(&token)?;
     let practice = t
         .core
         .seats

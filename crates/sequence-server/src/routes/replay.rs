@@ -4,51 +4,21 @@
 //! (`POST`/`GET /api/tables/{id}/analysis`), which runs the search on the
 //! worker thread ([`crate::analysis`]) and is stored with the table.
 
+use super::extract::{GameAt, GameParam};
 use crate::analysis::{self, Progress, Refusal};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
-use crate::limits::echo;
 use crate::tables::{game_of, Event, Status, TableError};
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
-
-/// `?game=N`, read as text so that a bad value gets a message in words.
-#[derive(Deserialize)]
-pub struct GameQuery {
-    /// A game of the table (1 = first).
-    pub game: Option<String>,
-}
-
-/// The game a request names: `?game=N`, else the table's current game.
-///
-/// # Errors
-/// 400 for a query that is not `?game=N` with `N` ≥ 1.
-fn game_param(q: Result<Query<GameQuery>, QueryRejection>) -> Result<Option<u32>, ApiError> {
-    let Query(q) =
-        q.map_err(|_| ApiError::bad("the query string could not be read (expected ?game=N)"))?;
-    match q.game.as_deref() {
-        None => Ok(None),
-        Some(g) => g
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .map(Some)
-            .ok_or_else(|| {
-                ApiError::bad(format!(
-                    "query parameter `game` must be a whole number ≥ 1, got `{}`",
-                    echo(g)
-                ))
-            }),
-    }
-}
 
 /// The record of finished game `game` (default: the current one).
 ///
@@ -85,13 +55,7 @@ pub(crate) fn finished_record(
 
 /// `GET /api/tables/{id}/log?game=N`: the move log of a game (default:
 /// the current one, also while it is played — moves are public).
-pub async fn log(
-    State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-    q: Result<Query<GameQuery>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let game = game_param(q)?;
-    let t = app.open(&id).await?;
+pub async fn log(GameAt { t, game, .. }: GameAt) -> Result<Json<Value>, ApiError> {
     let n = game.unwrap_or(t.core.game_no);
     let log = t
         .core
@@ -105,11 +69,8 @@ pub async fn log(
 /// and the stored analysis if there is one.
 pub async fn replay(
     State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-    q: Result<Query<GameQuery>, QueryRejection>,
+    GameAt { id, t, game }: GameAt,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game_param(q)?;
-    let t = app.open(&id).await?;
     let (n, record) = finished_record(&t.core, game)?;
     let kind = t.core.spec.game;
     let log = t.core.log_of(n).map(<[Value]>::to_vec).unwrap_or_default();
@@ -122,14 +83,9 @@ pub async fn replay(
     let analysis = t.core.analyses.get(&n).cloned();
     let info = t.info();
     drop(t);
-    let progress = app.worker.progress(&(id.clone(), n));
+    let progress = app.worker.progress(&(id, n));
     let record2 = record.clone();
-    let positions = tokio::task::spawn_blocking(move || game_of(kind).positions(&record2))
-        .await
-        .map_err(|e| TableError::Internal(format!("replay: {e}")))?
-        .map_err(|e| {
-            TableError::Internal(format!("the record of game {n} does not replay: {e}"))
-        })?;
+    let positions = replayed(n, "replay", move || game_of(kind).positions(&record2)).await?;
     Ok(Json(json!({
         "game": kind,
         "game_no": n,
@@ -163,22 +119,15 @@ const ANALYSIS_HINTS: Hints = &[(
 /// `none`.
 pub async fn get_analysis(
     State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-    q: Result<Query<GameQuery>, QueryRejection>,
+    GameAt { id, t, game }: GameAt,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game_param(q)?;
-    let t = app.open(&id).await?;
     let n = game.unwrap_or(t.core.game_no);
     if let Some(a) = t.core.analyses.get(&n) {
-        return Ok(Json(json!({"status": "done", "game_no": n, "analysis": a})));
+        return Ok(Json(done(n, a)));
     }
     drop(t);
     Ok(Json(match app.worker.progress(&(id, n)) {
-        Some(p) => {
-            let mut v = p.to_json();
-            v["game_no"] = json!(n);
-            v
-        }
+        Some(p) => progress_of(&p, n),
         None => json!({"status": "none", "game_no": n}),
     }))
 }
@@ -190,10 +139,9 @@ pub async fn post_analysis(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    q: Result<Query<GameQuery>, QueryRejection>,
+    GameParam(game): GameParam,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let game = game_param(q)?;
     let empty = body
         .as_ref()
         .is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
@@ -205,18 +153,13 @@ pub async fn post_analysis(
     let t = app.open(&id).await?;
     let (n, record) = finished_record(&t.core, game)?;
     if let Some(a) = t.core.analyses.get(&n) {
-        return Ok((
-            StatusCode::OK,
-            Json(json!({"status": "done", "game_no": n, "analysis": a})),
-        ));
+        return Ok((StatusCode::OK, Json(done(n, a))));
     }
     let kind = t.core.spec.game;
     drop(t);
     let key = (id.clone(), n);
     if let Some(p) = app.worker.progress(&key) {
-        let mut v = p.to_json();
-        v["game_no"] = json!(n);
-        return Ok((StatusCode::ACCEPTED, Json(v)));
+        return Ok((StatusCode::ACCEPTED, Json(progress_of(&p, n))));
     }
     let client = addr.ip();
     if let Some((other, g)) = app.worker.in_flight(client) {
@@ -236,13 +179,10 @@ pub async fn post_analysis(
         .clamp(1, most)
         .min((analysis::TOTAL_ITERATIONS / positions).max(1));
     let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
-    let job =
-        tokio::task::spawn_blocking(move || game_of(kind).analysis(&record, iterations, seed))
-            .await
-            .map_err(|e| TableError::Internal(format!("analysis: {e}")))?
-            .map_err(|e| {
-                TableError::Internal(format!("the record of game {n} does not replay: {e}"))
-            })?;
+    let job = replayed(n, "analysis", move || {
+        game_of(kind).analysis(&record, iterations, seed)
+    })
+    .await?;
     let total = job.total();
     let rx = app.worker.submit(key, client, job).map_err(|r| {
         ApiError::new(
@@ -270,11 +210,38 @@ pub async fn post_analysis(
             Err(e) => tracing::warn!(table = %id, "analysis of game {n} not stored: {e}"),
         }
     });
-    let mut v = Progress::Queued.to_json();
-    v["game_no"] = json!(n);
+    let mut v = progress_of(&Progress::Queued, n);
     v["total"] = json!(total);
     v["iterations"] = json!(iterations);
     Ok((StatusCode::ACCEPTED, Json(v)))
+}
+
+/// A stored analysis of game `n` as the analysis routes answer it.
+fn done(n: u32, analysis: &Value) -> Value {
+    json!({"status": "done", "game_no": n, "analysis": analysis})
+}
+
+/// Where the analysis of game `n` stands (`queued`, `running`).
+fn progress_of(p: &Progress, n: u32) -> Value {
+    let mut v = p.to_json();
+    v["game_no"] = json!(n);
+    v
+}
+
+/// Runs `work` on game `n`'s record (a replay, an analysis: `what`) on a
+/// blocking thread.
+///
+/// # Errors
+/// 500 when the task fails or the record does not replay.
+async fn replayed<T: Send + 'static, E: std::fmt::Display + Send + 'static>(
+    n: u32,
+    what: &str,
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> Result<T, TableError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| TableError::Internal(format!("{what}: {e}")))?
+        .map_err(|e| TableError::Internal(format!("the record of game {n} does not replay: {e}")))
 }
 
 /// Whether the table's game is being played (for hints).

@@ -1,6 +1,7 @@
 //! Seats: `POST /api/tables/{id}/join`, `POST /api/tables/{id}/leave`,
 //! `POST /api/tables/{id}/seats/{seat}/bot`.
 
+use super::extract::SeatAt;
 use super::host_only;
 use super::tables::name_of;
 use crate::app::App;
@@ -80,11 +81,8 @@ fn disconnect(t: &mut Table, seat: u8) {
 /// `POST /api/tables/{id}/leave`.
 pub async fn leave(
     State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-    token: SeatToken,
+    SeatAt { mut t, seat, .. }: SeatAt,
 ) -> Result<Json<Value>, ApiError> {
-    let mut t = app.open(&id).await?;
-    let seat = t.core.seat_of_token(&token)?;
     t.commit(&app, vec![Event::Leave { seat }]).await?;
     disconnect(&mut t, seat);
     Ok(Json(t.info()))
@@ -169,11 +167,8 @@ pub async fn seat_bot(
 /// seat's own moves does the same. 200 `TableInfo`.
 pub async fn back(
     State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-    token: SeatToken,
+    SeatAt { mut t, seat, .. }: SeatAt,
 ) -> Result<Json<Value>, ApiError> {
-    let mut t = app.open(&id).await?;
-    let seat = t.core.seat_of_token(&token)?;
     let i = seat as usize;
     let marked = t.core.away.get(i).copied().unwrap_or(false)
         || t.core.timeouts.get(i).is_some_and(|&n| n > 0);

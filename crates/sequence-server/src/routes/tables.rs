@@ -1,6 +1,7 @@
 //! Tables: `POST /api/tables` (create), `GET /api/tables` (open tables),
 //! `GET /api/tables/{id}` (info), `POST /api/tables/{id}/rematch`.
 
+use super::extract::TableAt;
 use super::host_only;
 use crate::app::App;
 use crate::auth::{self, SeatToken};
@@ -210,21 +211,16 @@ pub async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, Api
 }
 
 /// `GET /api/tables/{id}`.
-pub async fn get_table(
-    State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
-) -> Result<Json<Value>, ApiError> {
-    let t = app.open(&id).await?;
+pub async fn get_table(TableAt { t, .. }: TableAt) -> Result<Json<Value>, ApiError> {
     Ok(Json(t.info()))
 }
 
 /// `POST /api/tables/{id}/rematch`.
 pub async fn rematch(
     State(app): State<Arc<App>>,
-    ApiPath(id): ApiPath<String>,
+    TableAt { mut t, .. }: TableAt,
     token: SeatToken,
 ) -> Result<Json<Value>, ApiError> {
-    let mut t = app.open(&id).await?;
     host_only(&token, &t.core)?;
     t.commit(&app, vec![Event::Rematch]).await?;
     Ok(Json(t.info()))

@@ -32,10 +32,7 @@ pub struct Effects {
 
 /// The server's game-specific knowledge of a game `G`, on top of the
 /// game interface and the bots. Implemented for both games.
-pub trait ServerGame: BotGame
-where
-    Self::Options: DeserializeOwned,
-{
+pub trait ServerGame: BotGame<Options: DeserializeOwned> {
     /// What `mv` by `seat` did, seen from `before` and `after` (public
     /// facts only).
     fn effects(before: &Self, after: &Self, seat: Seat, mv: &Self::Move) -> Effects;
@@ -104,10 +101,7 @@ where
 /// The description of game `G` for `GET /api/games`: its name and title,
 /// the player counts the engine allows, the team counts per player count
 /// (the default first), and the rule options.
-pub fn describe<G: ServerGame>() -> Value
-where
-    G::Options: DeserializeOwned,
-{
+pub fn describe<G: ServerGame>() -> Value {
     let mut players = vec![];
     let mut teams = Map::new();
     let mut default_teams = Map::new();
@@ -364,45 +358,34 @@ impl ServerGame for sequence_stacks::Game {
     }
 
     fn option_choices() -> Value {
-        type O = sequence_stacks::Options;
-        json!([
-            choice(
-                "piles_per_colour",
-                "S3a",
-                json!([1, 2, 3, 4]),
-                default_of::<O>("piles_per_colour")
-            ),
-            choice(
-                "refill",
-                "S4a",
-                json!(["turn_start", "turn_end"]),
-                default_of::<O>("refill")
-            ),
-            choice(
-                "steal_chip_can_win",
-                "S5a",
-                json!([false, true]),
-                default_of::<O>("steal_chip_can_win")
-            ),
-            choice(
+        // (option, rule, values offered); the defaults are the engine's
+        let options = [
+            ("piles_per_colour", "S3a", json!([1, 2, 3, 4])),
+            ("refill", "S4a", json!(["turn_start", "turn_end"])),
+            ("steal_chip_can_win", "S5a", json!([false, true])),
+            (
                 "block_window",
                 "S5b",
                 json!(["all_opponents", "next_player"]),
-                default_of::<O>("block_window")
             ),
-            choice(
+            (
                 "reshuffle_actions",
                 "S6a",
                 json!(["when_no_completed", "always", "never"]),
-                default_of::<O>("reshuffle_actions")
             ),
-            choice(
-                "dead_game_draw",
-                "S7",
-                json!([true, false]),
-                default_of::<O>("dead_game_draw")
-            ),
-        ])
+            ("dead_game_draw", "S7", json!([true, false])),
+        ];
+        options
+            .into_iter()
+            .map(|(name, rule, values)| {
+                choice(
+                    name,
+                    rule,
+                    values,
+                    default_of::<sequence_stacks::Options>(name),
+                )
+            })
+            .collect()
     }
 
     fn final_sides(game: &Self) -> Value {

@@ -13,7 +13,6 @@ use super::game::ServerGame;
 use super::spec::{read_options, Spec};
 use sequence_common::record::{penalty_from_json, Match};
 use sequence_common::{GameKind, Outcome, RuleError, Seat, SeatView, TableConfig};
-use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 use std::any::Any;
 use std::marker::PhantomData;
@@ -129,11 +128,7 @@ impl Clone for Box<dyn LiveGame> {
     }
 }
 
-impl<G> LiveGame for Match<G>
-where
-    G: ServerGame,
-    G::Options: DeserializeOwned,
-{
+impl<G: ServerGame> LiveGame for Match<G> {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -158,15 +153,7 @@ where
     }
 
     fn play_json(&mut self, mv: &Value) -> Result<(), TableError> {
-        let (seat, mv) =
-            G::move_from_input(mv, self.game().config()).map_err(|e| TableError::Malformed {
-                code: e.code(),
-                message: format!("malformed move: {e}"),
-            })?;
-        self.play(seat, mv).map_err(|e| TableError::Illegal {
-            code: e.code(),
-            message: format!("illegal move: {e}"),
-        })
+        play_input(self, mv).map(|_| ())
     }
 
     fn view_json(&self, seat: Option<Seat>) -> Value {
@@ -188,10 +175,6 @@ where
     }
 
     fn play_logged(&mut self, mv: &Value) -> Result<Logged, TableError> {
-        let malformed = |e: sequence_common::NotationError| TableError::Malformed {
-            code: e.code(),
-            message: format!("malformed move: {e}"),
-        };
         if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(malformed)? {
             // the table-talk penalty (C10): out of turn, no draw
             return match self.penalty(seat, card) {
@@ -229,15 +212,7 @@ where
             };
         }
         let before = self.game().clone();
-        let (seat, m) =
-            G::move_from_input(mv, self.game().config()).map_err(|e| TableError::Malformed {
-                code: e.code(),
-                message: format!("malformed move: {e}"),
-            })?;
-        self.play(seat, m).map_err(|e| TableError::Illegal {
-            code: e.code(),
-            message: format!("illegal move: {e}"),
-        })?;
+        let (seat, m) = play_input(self, mv)?;
         let written = self
             .game()
             .last_move()
@@ -376,11 +351,32 @@ struct Game<G> {
     game: PhantomData<fn() -> G>,
 }
 
-impl<G> Game<G>
-where
-    G: ServerGame,
-    G::Options: DeserializeOwned,
-{
+/// A move that could not be read, refused (400).
+fn malformed(e: sequence_common::NotationError) -> TableError {
+    TableError::Malformed {
+        code: e.code(),
+        message: format!("malformed move: {e}"),
+    }
+}
+
+/// Reads the move `mv` sent as JSON and plays it: its seat and the move.
+///
+/// # Errors
+/// [`TableError::Malformed`] for a move that cannot be read,
+/// [`TableError::Illegal`] (with the rule's code) for one the rules refuse.
+fn play_input<G: ServerGame>(
+    game: &mut Match<G>,
+    mv: &Value,
+) -> Result<(Seat, G::Move), TableError> {
+    let (seat, m) = G::move_from_input(mv, game.game().config()).map_err(malformed)?;
+    game.play(seat, m).map_err(|e| TableError::Illegal {
+        code: e.code(),
+        message: format!("illegal move: {e}"),
+    })?;
+    Ok((seat, m))
+}
+
+impl<G: ServerGame> Game<G> {
     /// The engine's table of `spec`.
     fn config(&self, spec: &Spec) -> Result<G::Config, String> {
         let options = read_options::<G::Options>(&spec.options, self.options_example)?;
@@ -392,11 +388,7 @@ where
     }
 }
 
-impl<G> TableGame for Game<G>
-where
-    G: ServerGame,
-    G::Options: DeserializeOwned,
-{
+impl<G: ServerGame> TableGame for Game<G> {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -458,15 +450,9 @@ mod tests {
 
     fn spec(game: GameKind, players: u8, teams: Option<u8>, options: Value) -> Spec {
         Spec {
-            game,
-            players,
             teams,
             options,
-            name: "t".into(),
-            named_after: None,
-            turn_seconds: None,
-            private: false,
-            created_ms: 0,
+            ..Spec::plain(game, players, "t")
         }
     }
 

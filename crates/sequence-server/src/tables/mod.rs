@@ -870,18 +870,7 @@ mod tests {
     use super::*;
 
     fn core(game: GameKind, players: u8) -> Core {
-        let spec = Spec {
-            game,
-            players,
-            teams: None,
-            options: Value::Null,
-            name: "t".into(),
-            named_after: None,
-            turn_seconds: None,
-            private: false,
-            created_ms: 0,
-        };
-        Core::new("00000000000000ab".into(), spec)
+        Core::new("00000000000000ab".into(), Spec::plain(game, players, "t"))
     }
 
     fn names(c: &Core) -> Vec<Option<&str>> {

@@ -9,10 +9,9 @@
 //! record (the deck included) is public, so a position shows every hand.
 
 use super::game::ServerGame;
-use sequence_bots::{Budget, SearchConfig};
+use sequence_bots::{Budget, SearchSpec};
 use sequence_common::record::replay;
 use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
-use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
 /// Fields of a spectator view that a replayed position leaves out (the
@@ -42,10 +41,7 @@ pub struct Replayed<G: Rules> {
 ///
 /// # Errors
 /// A record that does not replay (a message naming why).
-pub fn replay_record<G: ServerGame>(record: &Value) -> Result<Replayed<G>, String>
-where
-    G::Options: DeserializeOwned,
-{
+pub fn replay_record<G: ServerGame>(record: &Value) -> Result<Replayed<G>, String> {
     let mut states: Vec<G> = vec![];
     let (rec, last) =
         replay::<G>(record, |_, _, _, g| states.push(g.clone())).map_err(|e| e.to_string())?;
@@ -63,10 +59,7 @@ where
 /// A position as JSON: the spectator view without the table's facts,
 /// every seat's hand (`hands`, the game being over), and the board layout
 /// or other facts the game adds.
-fn position_json<G: ServerGame>(game: &G) -> Value
-where
-    G::Options: DeserializeOwned,
-{
+fn position_json<G: ServerGame>(game: &G) -> Value {
     let mut v = game.spectator_view().to_json();
     if let Some(o) = v.as_object_mut() {
         for k in TABLE_FIELDS {
@@ -86,10 +79,7 @@ where
 ///
 /// # Errors
 /// As [`replay_record`].
-pub fn positions<G: ServerGame>(record: &Value) -> Result<Value, String>
-where
-    G::Options: DeserializeOwned,
-{
+pub fn positions<G: ServerGame>(record: &Value) -> Result<Value, String> {
     let r = replay_record::<G>(record)?;
     let positions: Vec<Value> = r.states.iter().map(position_json).collect();
     let mut extras = Map::new();
@@ -142,11 +132,7 @@ fn chance_of(p: &Value, side: &Value, sides: u8) -> Option<f64> {
     }
 }
 
-impl<G> Analysis for GameAnalysis<G>
-where
-    G: ServerGame,
-    G::Options: DeserializeOwned,
-{
+impl<G: ServerGame> Analysis for GameAnalysis<G> {
     fn step(&mut self) -> bool {
         let i = self.points.len();
         let Some(game) = self.replayed.states.get(i) else {
@@ -159,17 +145,11 @@ where
             }),
             Some(seat) => {
                 let view = game.view(seat);
-                let config = SearchConfig::default();
                 let seed = self.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 let side = G::side_to_json(game.side_of(seat));
                 let legal = view.legal_moves().len();
-                match G::analyse(
-                    &view,
-                    Budget::Iterations(self.iterations),
-                    Some(1),
-                    seed,
-                    &config,
-                ) {
+                let search = SearchSpec::new(Budget::Iterations(self.iterations), Some(1));
+                match G::analyse(&view, seed, &search) {
                     Some(report) if !report.moves.is_empty() => {
                         let best: Vec<Value> = report
                             .moves
@@ -256,10 +236,7 @@ pub fn analysis<G: ServerGame>(
     record: &Value,
     iterations: u64,
     seed: u64,
-) -> Result<Box<dyn Analysis>, String>
-where
-    G::Options: DeserializeOwned,
-{
+) -> Result<Box<dyn Analysis>, String> {
     let replayed = replay_record::<G>(record)?;
     Ok(Box::new(GameAnalysis {
         replayed,
@@ -278,19 +255,14 @@ pub fn hint<G: ServerGame>(
     iterations: u64,
     top: usize,
     seed: u64,
-) -> Value
-where
-    G::Options: DeserializeOwned,
-{
+) -> Value {
     let Some(seat) = view.seat() else {
         return json!({"moves": []});
     };
     match G::analyse(
         view,
-        Budget::Iterations(iterations),
-        Some(1),
         seed,
-        &SearchConfig::default(),
+        &SearchSpec::new(Budget::Iterations(iterations), Some(1)),
     ) {
         Some(report) => json!({
             "iterations": report.iterations,
@@ -310,10 +282,7 @@ mod tests {
     use super::*;
     use sequence_common::record::Match;
 
-    fn finished<G: ServerGame>(config: G::Config, seed: u64) -> Value
-    where
-        G::Options: DeserializeOwned,
-    {
+    fn finished<G: ServerGame>(config: G::Config, seed: u64) -> Value {
         let mut m = Match::<G>::new(config, seed);
         let mut rng = sequence_common::rng::playout_rng(seed);
         while let Some(seat) = m.to_act() {

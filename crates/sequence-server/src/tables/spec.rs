@@ -36,6 +36,23 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// A table of `game` for `players` named `name` with everything else
+    /// left as it comes: default teams and options, no turn timer, listed,
+    /// created at time 0 (for building tables directly, as tests do).
+    pub fn plain(game: GameKind, players: u8, name: &str) -> Spec {
+        Spec {
+            game,
+            players,
+            teams: None,
+            options: Value::Null,
+            name: name.to_string(),
+            named_after: None,
+            turn_seconds: None,
+            private: false,
+            created_ms: 0,
+        }
+    }
+
     /// Checks the configuration with the engine (players, teams, options).
     ///
     /// # Errors

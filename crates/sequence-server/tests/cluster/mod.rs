@@ -36,6 +36,16 @@ impl PgDb {
         Some(PgDb { base, name, url })
     }
 
+    /// `N` instances on this database with cluster settings `cfg`.
+    pub async fn instances<const N: usize>(&self, cfg: ClusterConfig) -> [Server; N] {
+        let mut out = Vec::with_capacity(N);
+        for _ in 0..N {
+            out.push(instance(&self.url, cfg.clone()).await);
+        }
+        out.try_into()
+            .unwrap_or_else(|_: Vec<Server>| unreachable!("{N} instances"))
+    }
+
     /// The URL of the server's own database (to manage this one from).
     pub fn base_url(&self) -> String {
         self.base.clone()

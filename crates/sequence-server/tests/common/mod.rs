@@ -3,6 +3,8 @@
 //! clients.
 #![allow(dead_code)]
 
+pub mod moves;
+
 use futures_util::{SinkExt, StreamExt};
 use sequence_server::{start, Running, ServerConfig};
 use serde_json::{json, Value};
@@ -20,6 +22,20 @@ pub async fn server(rate_limit: u32) -> Server {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("test.db").to_string_lossy().to_string();
     server_on(dir, db, rate_limit).await
+}
+
+/// A fresh server with a 2-seat table of `game` that is playing: (the
+/// server, table id, token of the seat to act, that seat).
+pub async fn playing(game: &str) -> (Server, String, String, u64) {
+    let s = server(0).await;
+    let (id, host) = s.host(game, 2).await;
+    let (_, guest) = s.join(&id, "Bob").await;
+    let v = s.view(&id, Some(&host)).await;
+    let seat = v["to_act"]
+        .as_u64()
+        .or_else(|| v["turn"].as_u64())
+        .expect("a seat acts");
+    (s, id, if seat == 0 { host } else { guest }, seat)
 }
 
 pub async fn server_on(dir: tempfile::TempDir, db: String, rate_limit: u32) -> Server {
@@ -50,6 +66,13 @@ pub async fn server_with(
         base,
         http: reqwest::Client::new(),
     }
+}
+
+/// The words of a JSON refusal `{"error": …}`.
+pub fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("JSON error body: {v}"))
 }
 
 impl Server {
@@ -103,6 +126,64 @@ impl Server {
         .await
     }
 
+    /// `(status, body)` of `method /api/tables/{id}/{what}` (`what` is
+    /// the resource below the table, such as `"rematch"` or
+    /// `"record?game=1"`).
+    pub async fn at(
+        &self,
+        method: &str,
+        id: &str,
+        what: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let path = format!("/api/tables/{id}/{what}");
+        self.call(method, &path, token, body).await
+    }
+
+    /// `(status, body)` of `POST /api/tables/{id}/{what}` with a JSON
+    /// `body` and a seat token.
+    pub async fn post_at(&self, id: &str, what: &str, token: &str, body: Value) -> (u16, Value) {
+        self.at("POST", id, what, Some(token), Some(body)).await
+    }
+
+    /// `(status, body)` of playing `mv` as move `move_number` at table `id`.
+    pub async fn play(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        move_number: impl serde::Serialize,
+        mv: impl serde::Serialize,
+    ) -> (u16, Value) {
+        let body = json!({"move_number": move_number, "move": mv});
+        self.post_move(id, token, body).await
+    }
+
+    /// `(status, body)` of the host (or whoever holds `token`) giving
+    /// `seat` of table `id` to a bot of `level`.
+    pub async fn seat_bot(&self, id: &str, seat: u8, token: &str, level: &str) -> (u16, Value) {
+        let what = format!("seats/{seat}/bot");
+        self.post_at(id, &what, token, json!({ "level": level }))
+            .await
+    }
+
+    /// The raw answer to `method path` sent without a body or token (to
+    /// read headers, or for methods [`Server::call`] does not send).
+    pub async fn raw(&self, method: reqwest::Method, path: &str) -> reqwest::Response {
+        let url = format!("{}{path}", self.base);
+        self.http
+            .request(method, url)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// `(status, body)` of `POST /api/tables` with `body` (for refusals;
+    /// [`Server::create`] expects success).
+    pub async fn try_create(&self, body: Value) -> (u16, Value) {
+        self.call("POST", "/api/tables", None, Some(body)).await
+    }
+
     /// Creates a table; returns (id, host token).
     pub async fn create(&self, body: Value) -> (String, String) {
         let (s, r) = self.call("POST", "/api/tables", None, Some(body)).await;
@@ -111,6 +192,13 @@ impl Server {
             r["table"].as_str().expect("id").to_string(),
             r["token"].as_str().expect("token").to_string(),
         )
+    }
+
+    /// Creates a table of `game` for `players` hosted by "Ann"; returns
+    /// (id, host token).
+    pub async fn host(&self, game: &str, players: u8) -> (String, String) {
+        self.create(json!({"game": game, "players": players, "name": "Ann"}))
+            .await
     }
 
     pub async fn join(&self, id: &str, name: &str) -> (u8, String) {

@@ -318,15 +318,8 @@ impl TuiGame for Game {
         draw::prompt_line(s)
     }
 
-    fn keys_help(s: &ClassicScreen) -> &'static str {
-        match s.seen() {
-            Seen::Human(_) => {
-                "1-7 card  arrows/e5 space  n next  Enter play  x dead  s save  q quit  ? rules"
-            }
-            Seen::PassDevice(_) => "Enter: show the hand   s save  q quit  ? rules",
-            Seen::Bot(_) => "bots are playing…   s save  q quit  ? rules  u (why no undo)",
-            Seen::Over => "s save the record  q quit",
-        }
+    fn human_keys(_: &ClassicScreen) -> &'static str {
+        "1-7 card  arrows/e5 space  n next  Enter play  x dead  s save  q quit  ? rules"
     }
 }
 

@@ -397,17 +397,11 @@ impl TuiGame for Game {
         draw::table(s, f, body)
     }
 
-    fn keys_help(s: &StacksScreen) -> &'static str {
-        match s.seen() {
-            Seen::Human(_) if s.game().block_offer().is_some() => {
-                "b block  n let it stand   s save  q quit  ? rules"
-            }
-            Seen::Human(_) => {
-                "1-9/d card  ↑↓ action  Enter play  e end  s save  q quit  ? rules  u (why no undo)"
-            }
-            Seen::PassDevice(_) => "Enter: show the hand   s save  q quit  ? rules",
-            Seen::Bot(_) => "bots are playing…   s save  q quit  ? rules",
-            Seen::Over => "s save the record  q quit",
+    fn human_keys(s: &StacksScreen) -> &'static str {
+        if s.game().block_offer().is_some() {
+            "b block  n let it stand   s save  q quit  ? rules"
+        } else {
+            "1-9/d card  ↑↓ action  Enter play  e end  s save  q quit  ? rules  u (why no undo)"
         }
     }
 }
