@@ -108,6 +108,13 @@ def test_gymnasium_episode_against_greedy_and_illegal_actions():
     _, r, term, _, info = env.step(bad)
     assert (r, term) == (-1.0, True) and env.game.ply == ply
     assert info["illegal_action"]["code"]
+    # the episode ended with the illegal action: no more steps, no second reward
+    good = int(np.flatnonzero(obs["action_mask"])[0])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(good)
+    assert env.game.ply == ply
+    obs, _ = env.reset(seed=4)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     strict = SequenceEnv("stacks", players=3, illegal_action="raise", opponents=["random", "greedy", "random"])
     obs, _ = strict.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])

@@ -87,6 +87,9 @@ class SequenceEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(probe.num_actions)
         self.game: Game = probe
         self._bots: List[Optional[Bot]] = []
+        # the episode ended (won, drawn, truncated or lost by an illegal
+        # action): step() refuses until reset()
+        self._ended = True
 
     # ------------------------------------------------------------------
 
@@ -122,25 +125,28 @@ class SequenceEnv(gymnasium.Env):
             # A game the bots finished before the agent moved is dealt again.
             if not self.game.is_over:
                 break
+        self._ended = False
         obs = self._obs()
         if self.render_mode == "human":
             self.render()
         return obs, self._info(obs)
 
     def step(self, action: Any) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
-        if self.game.is_over:
+        if self._ended or self.game.is_over:
             raise RuntimeError("the episode is over: call reset()")
         try:
             self.game.play_action(int(action))
         except ActionError as e:
             if self.illegal_action == "raise":
                 raise
+            self._ended = True
             obs = self._obs()
             return obs, -1.0, True, False, self._info(obs, illegal_action={"code": e.code, "message": str(e)})
         self._bots_play()
         terminated = self.game.is_over
         reward = self.game.reward(self.seat) if terminated else 0.0
         truncated = not terminated and self.max_moves is not None and self.game.ply >= self.max_moves
+        self._ended = terminated or truncated
         obs = self._obs()
         info = self._info(obs)
         if terminated:
