@@ -417,7 +417,7 @@ fn td_round(m: &mut Model, cfg: &Config, seed: u64, games: u32, rng: &mut GameRn
             _ => vec![1.0 / teams as f32; teams],
         };
         for k in 0..hist.len() {
-            if prng.next_u32() % 4 != 0 {
+            if !prng.next_u32().is_multiple_of(4) {
                 continue;
             }
             let target: Vec<f32> = if k + 2 < hist.len() {

@@ -175,7 +175,7 @@ fn search_tree<S: SearchState>(
             }
         }
         if let Some(d) = deadline {
-            if done % 32 == 0 && done > 0 && Instant::now() >= d {
+            if done.is_multiple_of(32) && done > 0 && Instant::now() >= d {
                 break;
             }
         }

@@ -699,8 +699,27 @@ impl Game {
 
     /// A seat's hand. Only the engine's owner (a server, a local game) may
     /// read other seats' hands; players get a [`crate::view::SeatView`].
+    #[inline]
     pub fn hand(&self, seat: Seat) -> &[Card] {
         self.hands[seat.index()].cards()
+    }
+
+    /// Number of cards in `seat`'s hand (public: every seat sees how many
+    /// cards the others hold).
+    #[inline]
+    pub fn hand_len(&self, seat: Seat) -> usize {
+        self.hands[seat.index()].len as usize
+    }
+
+    /// Copies of each card in `seat`'s hand as two bitsets (bit = card
+    /// index, as [`Card::index`]): the cards held at least once and the
+    /// cards held twice (C1: two of each). Hidden information, as
+    /// [`Game::hand`]. Kept as cards come and go, so reading it costs
+    /// nothing.
+    #[inline]
+    pub fn hand_copies(&self, seat: Seat) -> [u64; 2] {
+        let h = &self.hands[seat.index()];
+        [h.kinds, h.twice]
     }
 
     /// The cards `seat` holds, one bit per card index (two copies of a

@@ -112,7 +112,7 @@ impl Config {
     pub fn default_teams(players: u8) -> u8 {
         if players <= 3 {
             players
-        } else if players % 2 == 0 {
+        } else if players.is_multiple_of(2) {
             2
         } else {
             3
@@ -132,7 +132,7 @@ impl Config {
         let ok = if players <= 3 {
             teams == players
         } else {
-            (teams == 2 || teams == 3) && players % teams == 0
+            (teams == 2 || teams == 3) && players.is_multiple_of(teams)
         };
         if !ok {
             return Err(ConfigError::Teams { players, teams });

@@ -103,7 +103,7 @@ impl Rules for Game {
         self.team_of(seat).0
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,

@@ -254,7 +254,7 @@ impl Game {
     /// # Errors
     /// Only [`IllegalMove::Reshuffle`] when the reshuffler refuses (the
     /// state is then unchanged).
-    #[inline]
+    #[inline(always)]
     pub fn apply<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,

@@ -3,8 +3,10 @@
 //! of a step, in CPU time of this process (wall clock where the system
 //! does not report it).
 //! `cargo run --release -p sequence-py --example vec_speed [-- GAMES
-//! [SECONDS]]` (GAMES: games in the vector, default 1024; SECONDS per
-//! measure, default 3).
+//! [SECONDS [PARTS]]]` (GAMES: games in the vector, default 1024; SECONDS
+//! per measure, default 3; PARTS: seconds per part, default SECONDS / 3,
+//! 0 skips them; a fourth argument `observe` or `bare` runs only that
+//! measure, e.g. for counting instructions).
 use sequence_common::{rng, Rules};
 use sequence_py::env::{action_mask, legal_move_of, EnvGame};
 use sequence_py::vector::VecCore;
@@ -49,9 +51,14 @@ fn main() {
     let arg = |i: usize| std::env::args().nth(i).and_then(|a| a.parse::<f64>().ok());
     let n = arg(1).map_or(1024, |x| x as usize).max(1);
     let seconds = arg(2).unwrap_or(3.0);
+    let parts = arg(3).unwrap_or(seconds / 3.0);
     let c = sequence_classic::Game::table(2, None, Default::default()).expect("C3");
     let t = <sequence_classic::Game as Rules>::deal(&c, &mut rng::game_rng(1)).0;
+    let only = std::env::args().nth(4);
     for observe in [true, false] {
+        if only.as_deref().is_some_and(|o| (o == "observe") != observe) {
+            continue;
+        }
         let mut v = VecCore::new(t.clone(), n, 1);
         let mut bufs = v.buffers();
         let mut out = bufs.out();
@@ -59,18 +66,24 @@ fn main() {
         let mut a = vec![0i64; n];
         let clock = Clock::start();
         let mut steps = 0u64;
+        // The clock is read every 16 steps (reading it costs a system call).
         while clock.seconds() < seconds {
-            v.random_actions(&mut a);
-            v.step_with(&a, &mut out, observe).expect("legal");
-            steps += n as u64;
+            for _ in 0..16 {
+                v.random_actions(&mut a);
+                v.step_with(&a, &mut out, observe).expect("legal");
+            }
+            steps += 16 * n as u64;
         }
         let s = clock.seconds();
         println!(
-            "x{n} observe={observe}: {:.0} games/s, {:.0} steps/s, {:.0} ns/step",
+            "x{n} observe={observe}: {:.0} games/s, {:.0} steps/s, {:.0} ns/step ({steps} steps)",
             v.tally().games as f64 / s,
             steps as f64 / s,
             s * 1e9 / steps as f64
         );
+    }
+    if parts <= 0.0 {
+        return;
     }
     // Parts, on a mid-game position.
     let mut g = t.clone();
@@ -82,7 +95,7 @@ fn main() {
     let time = |name: &str, f: &mut dyn FnMut()| {
         let clock = Clock::start();
         let mut k = 0u64;
-        while clock.seconds() < seconds / 3.0 {
+        while clock.seconds() < parts {
             for _ in 0..1000 {
                 f();
             }

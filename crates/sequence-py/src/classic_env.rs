@@ -15,7 +15,8 @@
 //! `A 2 … 9 T J Q K` (so `AS` = 0, `7H` = 19). A placement declares the
 //! sequences the engine chooses by default (C8a).
 
-use crate::env::{layout, spread_bits, spread_counts, ActionBits, EnvGame, ObsPart};
+use crate::env::{layout, ActionBits, EnvGame, ObsPart};
+use crate::spread::{bits_to_bytes, boards_to_bytes, counts_to_bytes};
 use sequence_classic::options::NoPlay;
 use sequence_classic::{Bitboard, Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
@@ -58,43 +59,6 @@ fn set_spaces(bits: &mut ActionBits, base: usize, bb: Bitboard) {
     let [lo, hi] = reading_halves(bb);
     bits.set_run(base, lo, 50);
     bits.set_run(base + 50, hi, 50);
-}
-
-/// The ten columns of a board row's bits as bytes 0/1, for every row
-/// value: a row of a bitboard becomes ten bytes in one copy.
-static ROW_BYTES: [[u8; 10]; 1024] = {
-    let mut t = [[0u8; 10]; 1024];
-    let mut v = 0;
-    while v < 1024 {
-        let mut c = 0;
-        while c < 10 {
-            t[v][c] = ((v >> c) & 1) as u8;
-            c += 1;
-        }
-        v += 1;
-    }
-    t
-};
-
-/// A bitboard as 100 bytes 0/1 in reading order, a row at a time.
-#[inline]
-fn plane(bb: Bitboard, out: &mut [u8]) {
-    for (r, row) in out.chunks_exact_mut(10).take(10).enumerate() {
-        row.copy_from_slice(&ROW_BYTES[((bb.0 >> (r * 11)) & 0x3FF) as usize]);
-    }
-}
-
-/// The bitsets of the cards of `cards` held at least once and twice (bit =
-/// card index).
-#[inline]
-fn copies(cards: &[Card]) -> [u64; 2] {
-    let (mut once, mut twice) = (0u64, 0u64);
-    for c in cards {
-        let b = 1u64 << (c.index() & 63);
-        twice |= once & b;
-        once |= b;
-    }
-    [once, twice]
 }
 
 /// The space of a reading-order index.
@@ -141,6 +105,7 @@ impl EnvGame for Game {
         }
     }
 
+    #[inline(always)]
     fn move_of(&self, seat: Seat, action: usize) -> Option<Move> {
         let hand = self.hand(seat);
         let jack = |a: Card, b: Card| {
@@ -190,6 +155,7 @@ impl EnvGame for Game {
     /// The mask straight from the bitboards and the hand's bitset (the
     /// same actions as the legal moves, C6, C6a; the crate's tests compare
     /// them), written as bits and then spread into bytes.
+    #[inline(always)]
     fn write_mask(&self, seat: Seat, mask: &mut [u8], bits: &mut ActionBits) -> usize {
         *bits = ActionBits::default();
         let kinds = self.hand_kinds(seat);
@@ -218,51 +184,43 @@ impl EnvGame for Game {
                 bits.set(PASS);
             }
         }
-        spread_bits(&bits.0, mask);
+        bits_to_bytes::<ACTIONS>(&bits.0, mask);
         bits.count()
     }
 
+    #[inline(always)]
     fn observe(&self, seat: Seat, out: &mut [u8]) {
         let players = self.players() as usize;
         let teams = self.teams();
         let me = self.team_of(seat).0;
-        let (chips, rest) = out.split_at_mut(300);
-        // chips [3, 10, 10]: team-relative planes.
+        // chips [3, 10, 10] (team-relative planes) and locked [10, 10].
+        let mut boards = [0u128; 4];
         let mut team = me;
-        for (k, p) in chips.chunks_exact_mut(100).enumerate() {
-            if k < teams as usize {
-                plane(self.chips(Team(team)), p);
-                team = if team + 1 == teams { 0 } else { team + 1 };
-            } else {
-                p.fill(0);
-            }
+        for b in boards.iter_mut().take(teams as usize) {
+            *b = self.chips(Team(team)).0;
+            team = if team + 1 == teams { 0 } else { team + 1 };
         }
-        let (locked, rest) = rest.split_at_mut(100);
-        plane(self.locked(), locked);
+        boards[3] = self.locked().0;
+        let (planes, rest) = out.split_at_mut(400);
+        boards_to_bytes(&boards, planes);
         let (hand, rest) = rest.split_at_mut(52);
-        let [once, twice] = copies(self.hand(seat));
-        spread_counts(once, twice, hand);
+        let [once, twice] = self.hand_copies(seat);
+        counts_to_bytes::<52>(once, twice, hand);
         let (discards, rest) = rest.split_at_mut(52);
         let [once, twice] = self.discard_copies();
-        spread_counts(once, twice, discards);
+        counts_to_bytes::<52>(once, twice, discards);
         let (sizes, rest) = rest.split_at_mut(SEATS);
+        sizes.fill(0);
         let mut s = seat.index();
-        for (k, n) in sizes.iter_mut().enumerate() {
-            *n = if k < players {
-                self.hand(Seat(s as u8)).len() as u8
-            } else {
-                0
-            };
+        for n in sizes.iter_mut().take(players) {
+            *n = self.hand_len(Seat(s as u8)) as u8;
             s = if s + 1 == players { 0 } else { s + 1 };
         }
         let (seqs, rest) = rest.split_at_mut(3);
+        seqs.fill(0);
         let mut team = me;
-        for (k, n) in seqs.iter_mut().enumerate() {
-            *n = if k < teams as usize {
-                self.sequence_count(Team(team))
-            } else {
-                0
-            };
+        for n in seqs.iter_mut().take(teams as usize) {
+            *n = self.sequence_count(Team(team));
             team = if team + 1 == teams { 0 } else { team + 1 };
         }
         rest[0] = self.draw_pile_len() as u8;

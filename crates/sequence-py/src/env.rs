@@ -162,22 +162,12 @@ impl ActionBits {
     }
 
     /// The `n`-th action of the set (0-based, ascending).
+    #[inline]
     pub fn nth(&self, mut n: usize) -> Option<usize> {
         for (i, &w) in self.0.iter().enumerate() {
             let c = w.count_ones() as usize;
             if n < c {
-                // Skip whole bytes by their counts, then clear the lower
-                // set bits of the byte that holds it (at most 7).
-                let (mut w, mut base) = (w, 0);
-                while n >= (w & 0xFF).count_ones() as usize {
-                    n -= (w & 0xFF).count_ones() as usize;
-                    w >>= 8;
-                    base += 8;
-                }
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some(i * 64 + base + w.trailing_zeros() as usize);
+                return Some(i * 64 + select(w, n as u32) as usize);
             }
             n -= c;
         }
@@ -185,58 +175,44 @@ impl ActionBits {
     }
 }
 
-/// Eight bits as eight bytes 0/1, for every byte value: lane `i` (byte
-/// `i` in memory order) of entry `v` is bit `i` of `v`.
-static BYTES8: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut v = 0;
-    while v < 256 {
-        let mut i = 0;
+/// `SELECT_IN_BYTE[b][k]`: the position of the `k`-th set bit of the
+/// byte `b` (8 where it has fewer).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut i, mut k) = (0, 0);
         while i < 8 {
-            t[v] |= ((v as u64 >> i) & 1) << (8 * i);
+            if b >> i & 1 == 1 {
+                t[b][k] = i as u8;
+                k += 1;
+            }
             i += 1;
         }
-        v += 1;
+        b += 1;
     }
     t
 };
 
-/// The 64 bits of `once` as 64 bytes 0/1 (byte `i` = bit `i`), plus the
-/// bits of `twice` likewise: eight bytes per table lookup.
-#[inline(always)]
-fn spread_word(once: u64, twice: u64) -> [u8; 64] {
-    let mut out = [0u8; 64];
-    if once | twice != 0 {
-        for k in 0..8 {
-            let byte = |w: u64| (w >> (8 * k)) as usize & 0xFF;
-            let v = BYTES8[byte(once)] + BYTES8[byte(twice)];
-            out[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
-        }
-    }
-    out
-}
-
-/// Writes bit `i` of `bits` (bit `i % 64` of word `i / 64`) as byte `i`
-/// of `out`, 0 or 1, for every byte of `out` (bits past the words are 0).
+/// The position of the `k`-th set bit of `w` (0-based from the lowest;
+/// `k` < the number of set bits): the byte that holds it from the
+/// bytes' running bit counts (compared all at once), then a table.
 #[inline]
-pub fn spread_bits(bits: &[u64], out: &mut [u8]) {
-    let mut blocks = out.chunks_exact_mut(64);
-    let mut words = bits.iter().copied();
-    for block in &mut blocks {
-        block.copy_from_slice(&spread_word(words.next().unwrap_or(0), 0));
-    }
-    let rest = blocks.into_remainder();
-    let n = rest.len();
-    rest.copy_from_slice(&spread_word(words.next().unwrap_or(0), 0)[..n]);
-}
-
-/// Writes the copies of each card as bytes (0, 1 or 2) into `out` (at most
-/// 64 cards: `out` has at most 64 bytes): bit `i` of `once` says card `i`
-/// is there at least once, of `twice` that it is there twice.
-#[inline]
-pub fn spread_counts(once: u64, twice: u64, out: &mut [u8]) {
-    let n = out.len().min(64);
-    out[..n].copy_from_slice(&spread_word(once, twice)[..n]);
+fn select(w: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Set bits per byte, then their running sums (byte i: bytes 0..=i).
+    let mut c = w - ((w >> 1) & 0x5555_5555_5555_5555);
+    c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
+    c = (c + (c >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    let sums = c.wrapping_mul(ONES);
+    // The bytes whose running sum is at most k come before the one that
+    // holds the bit (every sum is at most 64, so no byte borrows).
+    let before = ((((k as u64) * ONES) | HIGH) - sums) & HIGH;
+    let byte = before.count_ones();
+    let skipped = ((sums << 8) >> (8 * byte)) as u32 & 0xFF;
+    let b = (w >> (8 * byte)) as usize & 0xFF;
+    8 * byte + SELECT_IN_BYTE[b][(k - skipped) as usize & 7] as u32
 }
 
 /// Collects an action mask from the legal moves: one byte and one bit per
@@ -276,6 +252,7 @@ pub fn action_mask<G: EnvGame>(game: &G, mask: &mut [u8]) -> usize {
 }
 
 /// As [`action_mask`], also writing the legal actions as bits.
+#[inline(always)]
 pub fn action_mask_bits<G: EnvGame>(game: &G, mask: &mut [u8], bits: &mut ActionBits) -> usize {
     match game.to_act() {
         None => {
@@ -354,5 +331,31 @@ pub fn reward<G: Rules>(game: &G, seat: Seat) -> f32 {
         Some(side) if side == game.side_of(seat) => 1.0,
         Some(_) => -1.0,
         None => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn nth_is_the_nth_action_in_ascending_order() {
+        let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for case in 0..2000 {
+            // Sparse, dense, full and empty words.
+            let bits = ActionBits(std::array::from_fn(|k| match (case + k) % 4 {
+                0 => r.random::<u64>() & r.random::<u64>() & r.random::<u64>(),
+                1 => r.random(),
+                2 => u64::MAX,
+                _ => 0,
+            }));
+            let all: Vec<usize> = (0..512).filter(|&a| bits.contains(a)).collect();
+            assert_eq!(bits.count(), all.len());
+            for (n, &a) in all.iter().enumerate() {
+                assert_eq!(bits.nth(n), Some(a), "case {case}, n = {n}");
+            }
+            assert_eq!(bits.nth(all.len()), None);
+        }
     }
 }

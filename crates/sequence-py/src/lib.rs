@@ -18,7 +18,9 @@
 pub mod classic_env;
 pub mod dynamic;
 pub mod env;
+pub mod isa;
 pub mod session;
+pub mod spread;
 pub mod stacks_env;
 pub mod vector;
 

@@ -16,7 +16,7 @@
 
 use crate::dynamic::{Failure, FailureKind};
 use crate::env::{self, ActionBits, EnvGame};
-use rand::Rng;
+use rand::RngCore;
 use sequence_bots::Bot;
 use sequence_common::rng::{playout_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Seat};
@@ -103,6 +103,8 @@ struct Slot<G: EnvGame> {
     game: G,
     rng: PlayoutRng,
     legal: ActionBits,
+    /// Number of actions in `legal`.
+    legal_count: usize,
     bots: SeatBots<G>,
 }
 
@@ -112,6 +114,8 @@ struct Shared<'a, G: EnvGame> {
     /// The caller's seat in the single-agent mode.
     me: Option<Seat>,
     obs_len: usize,
+    /// Rewards per game in a step.
+    width: usize,
     observe: bool,
 }
 
@@ -167,17 +171,19 @@ impl<G: EnvGame> Slot<G> {
         }
     }
 
+    #[inline(always)]
     fn write(&mut self, sh: &Shared<'_, G>, row: &mut Row<'_>) {
         if sh.observe {
             let seat = sh.me.or(self.game.to_act()).unwrap_or(Seat(0));
             self.game.observe(seat, row.obs);
         }
-        env::action_mask_bits(&self.game, row.mask, &mut self.legal);
+        self.legal_count = env::action_mask_bits(&self.game, row.mask, &mut self.legal);
         *row.to_act = self.game.to_act().map_or(-1, |s| s.0 as i64);
     }
 
     /// Makes the checked move, lets the bots answer, and on the game's end
     /// counts it, reports the rewards and deals again.
+    #[inline(always)]
     fn step(
         &mut self,
         sh: &Shared<'_, G>,
@@ -195,7 +201,7 @@ impl<G: EnvGame> Slot<G> {
         {
             tally.moves += 1;
             let mut r = 0.0;
-            if !self.game.is_over() {
+            if sh.me.is_some() && !self.game.is_over() {
                 let (rb, m) = self.run_bots(sh.me);
                 r = rb;
                 tally.moves += m;
@@ -249,6 +255,95 @@ fn rows<'a>(
         })
 }
 
+/// The move of each game's action, each in the mask its game's caller
+/// was given.
+///
+/// # Errors
+/// The first game whose action is not in its mask, naming the game and
+/// the engine's reason when it has one.
+#[inline(always)]
+fn check_all<G: EnvGame>(
+    slots: &[Slot<G>],
+    actions: &[i64],
+) -> Result<Vec<(Seat, G::Move)>, Failure> {
+    let mut moves = Vec::with_capacity(slots.len());
+    for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
+        let listed = a >= 0 && slot.legal.contains(a as usize);
+        let checked = match slot.game.to_act() {
+            Some(seat) if listed => slot
+                .game
+                .move_of(seat, a as usize)
+                .map(|m| (seat, m))
+                .ok_or_else(|| not_in_mask::<G>(a)),
+            // Not in the mask: the engine's reason when it has one.
+            _ => Err(env::legal_move_of(&slot.game, a).map_or_else(|e| e, |_| not_in_mask::<G>(a))),
+        };
+        debug_assert!(checked
+            .as_ref()
+            .map_or(true, |&(seat, m)| slot.game.check(seat, m).is_ok()));
+        match checked {
+            Ok(m) => moves.push(m),
+            Err(e) => {
+                return Err(Failure::new(
+                    FailureKind::Action,
+                    e.code,
+                    format!("game {i}: {e}"),
+                ))
+            }
+        }
+    }
+    Ok(moves)
+}
+
+/// Steps each slot with its checked move and writes its rows of `out`
+/// (which holds exactly these slots' rows); returns the results.
+fn step_run<G: EnvGame>(
+    slots: &mut [Slot<G>],
+    out: &mut Out<'_>,
+    moves: &[(Seat, G::Move)],
+    sh: &Shared<'_, G>,
+) -> Tally {
+    crate::isa::with_v3(
+        #[inline(always)]
+        || {
+            let mut t = Tally {
+                wins: vec![0; sh.template.sides() as usize],
+                ..Tally::default()
+            };
+            let rows = rows(out, sh.obs_len, G::ACTIONS, sh.width);
+            for ((slot, mut row), &(seat, mv)) in slots.iter_mut().zip(rows).zip(moves) {
+                slot.step(sh, seat, mv, &mut row, &mut t);
+            }
+            t
+        },
+    )
+}
+
+/// Splits `out` into the rows of consecutive groups of `per` games.
+fn split_out<'a>(
+    out: &'a mut Out<'_>,
+    per: usize,
+    obs_len: usize,
+    actions: usize,
+    width: usize,
+) -> Vec<Out<'a>> {
+    let per = per.max(1);
+    out.obs
+        .chunks_mut(per * obs_len.max(1))
+        .zip(out.mask.chunks_mut(per * actions.max(1)))
+        .zip(out.to_act.chunks_mut(per))
+        .zip(out.rewards.chunks_mut(per * width.max(1)))
+        .zip(out.done.chunks_mut(per))
+        .map(|((((obs, mask), to_act), rewards), done)| Out {
+            obs,
+            mask,
+            to_act,
+            rewards,
+            done,
+        })
+        .collect()
+}
+
 /// `N` games stepped together (see the module docs).
 pub struct VecCore<G: EnvGame> {
     template: G,
@@ -267,6 +362,23 @@ fn not_in_mask<G: EnvGame>(a: i64) -> env::ActionError {
         code: "env.not_legal",
         why: format!("{} is not in the mask", G::action_text(a as usize)),
     }
+}
+
+/// A uniformly random number in `0..n` (`n` ≥ 1, below 2³²): Lemire's
+/// multiply-and-shift, redrawing the few draws that would favour some
+/// numbers, so every number is exactly as likely.
+#[inline(always)]
+fn below(rng: &mut PlayoutRng, n: usize) -> usize {
+    let n = n.clamp(1, u32::MAX as usize) as u64;
+    let mut m = u64::from(rng.next_u32()) * n;
+    if (m as u32 as u64) < n {
+        // The draws below 2³² mod n would land on some numbers once more.
+        let floor = (1u64 << 32) % n;
+        while (m as u32 as u64) < floor {
+            m = u64::from(rng.next_u32()) * n;
+        }
+    }
+    (m >> 32) as usize
 }
 
 /// SplitMix64 finaliser: per-game seeds from one seed.
@@ -290,6 +402,7 @@ impl<G: EnvGame> VecCore<G> {
                     game: template.clone(),
                     rng: playout_rng(0),
                     legal: ActionBits::default(),
+                    legal_count: 0,
                     bots: vec![],
                 })
                 .collect(),
@@ -418,6 +531,7 @@ impl<G: EnvGame> VecCore<G> {
             template: &self.template,
             me,
             obs_len: self.obs_len,
+            width: self.reward_width(),
             observe: false,
         };
         let mut unused = Tally::default();
@@ -440,6 +554,7 @@ impl<G: EnvGame> VecCore<G> {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
             obs_len,
+            width,
             observe: true,
         };
         for (slot, mut row) in self.slots.iter_mut().zip(rows) {
@@ -479,76 +594,33 @@ impl<G: EnvGame> VecCore<G> {
         // the caller was given. That mask lists exactly the legal moves
         // (`EnvGame::write_mask`; the crate's tests compare them with the
         // engine's), so a listed action is not checked by the engine again.
-        let mut moves = Vec::with_capacity(n);
-        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
-            let listed = a >= 0 && slot.legal.contains(a as usize);
-            let checked =
-                match slot.game.to_act() {
-                    Some(seat) if listed => slot
-                        .game
-                        .move_of(seat, a as usize)
-                        .map(|m| (seat, m))
-                        .ok_or_else(|| not_in_mask::<G>(a)),
-                    // Not in the mask: the engine's reason when it has one.
-                    _ => Err(env::legal_move_of(&slot.game, a)
-                        .map_or_else(|e| e, |_| not_in_mask::<G>(a))),
-                };
-            debug_assert!(checked
-                .as_ref()
-                .map_or(true, |&(seat, m)| slot.game.check(seat, m).is_ok()));
-            match checked {
-                Ok(m) => moves.push(m),
-                Err(e) => {
-                    return Err(Failure::new(
-                        FailureKind::Action,
-                        e.code,
-                        format!("game {i}: {e}"),
-                    ))
-                }
-            }
-        }
+        let moves = crate::isa::with_v3(
+            #[inline(always)]
+            || check_all(&self.slots, actions),
+        )?;
         let width = self.reward_width();
         let sh = Shared {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
             obs_len: self.obs_len,
+            width,
             observe,
         };
-        let obs_len = sh.obs_len;
-        let rows = rows(out, obs_len, G::ACTIONS, width);
         let threads = self.threads.min(n / GAMES_PER_THREAD).max(1);
-        let mut tally = Tally {
-            wins: vec![0; self.template.sides() as usize],
-            ..Tally::default()
-        };
-        if threads == 1 {
-            for ((slot, mut row), (seat, mv)) in self.slots.iter_mut().zip(rows).zip(moves) {
-                slot.step(&sh, seat, mv, &mut row, &mut tally);
-            }
+        let tally = if threads == 1 {
+            step_run(&mut self.slots, out, &moves, &sh)
         } else {
             let per = n.div_ceil(threads);
-            let mut rows: Vec<Row<'_>> = rows.collect();
+            let outs = split_out(out, per, sh.obs_len, G::ACTIONS, width);
             let tallies: Vec<Tally> = std::thread::scope(|scope| {
                 let handles: Vec<_> = self
                     .slots
                     .chunks_mut(per)
-                    .zip(rows.chunks_mut(per))
+                    .zip(outs)
                     .zip(moves.chunks(per))
-                    .map(|((slots, rows), moves)| {
+                    .map(|((slots, mut out), moves)| {
                         let sh = &sh;
-                        let wins = tally.wins.len();
-                        scope.spawn(move || {
-                            let mut t = Tally {
-                                wins: vec![0; wins],
-                                ..Tally::default()
-                            };
-                            for ((slot, row), &(seat, mv)) in
-                                slots.iter_mut().zip(rows.iter_mut()).zip(moves)
-                            {
-                                slot.step(sh, seat, mv, row, &mut t);
-                            }
-                            t
-                        })
+                        scope.spawn(move || step_run(slots, &mut out, moves, sh))
                     })
                     .collect();
                 handles
@@ -556,10 +628,12 @@ impl<G: EnvGame> VecCore<G> {
                     .map(|h| h.join().unwrap_or_default())
                     .collect()
             });
+            let mut tally = Tally::default();
             for t in &tallies {
                 tally.add(t);
             }
-        }
+            tally
+        };
         self.tally.add(&tally);
         Ok(())
     }
@@ -568,16 +642,21 @@ impl<G: EnvGame> VecCore<G> {
     /// of its mask), from the games' own generators: a random agent that
     /// never leaves Rust. `-1` for a game with no legal action.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
-            let n = slot.legal.count();
-            *a = if n == 0 {
-                -1
-            } else {
-                slot.legal
-                    .nth(slot.rng.random_range(0..n))
-                    .map_or(-1, |x| x as i64)
-            };
-        }
+        crate::isa::with_v3(
+            #[inline(always)]
+            || {
+                for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
+                    let n = slot.legal_count;
+                    *a = if n == 0 {
+                        -1
+                    } else {
+                        slot.legal
+                            .nth(below(&mut slot.rng, n))
+                            .map_or(-1, |x| x as i64)
+                    };
+                }
+            },
+        )
     }
 }
 

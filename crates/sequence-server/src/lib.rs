@@ -172,7 +172,7 @@ pub async fn start_with(
             tick.tick().await;
             app::check_timers(&timers).await;
             sweeps += 1;
-            if sweeps % 150 == 0 {
+            if sweeps.is_multiple_of(150) {
                 let n = timers.unload_idle();
                 if n > 0 {
                     tracing::debug!(tables = n, "unloaded idle tables");

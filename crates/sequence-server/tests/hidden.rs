@@ -154,7 +154,7 @@ async fn client(
             ws.send(json!({"type": "chat", "text": format!("<i>move {n}</i>")}))
                 .await;
         }
-        if seat.unwrap_or(0) % 2 == 0 {
+        if seat.unwrap_or(0).is_multiple_of(2) {
             let (st, body) = s
                 .post_move(&id, token.as_deref(), json!({"move_number": n, "move": mv}))
                 .await;

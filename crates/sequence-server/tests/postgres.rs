@@ -48,7 +48,11 @@ async fn two_instances_share_one_postgres_database() {
     let mut rng = sequence_common::rng::game_rng(3);
     let mut i = 0usize;
     loop {
-        let (this, other) = if i % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let (this, other) = if i.is_multiple_of(2) {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
         i += 1;
         let mut acted = false;
         for t in &tokens {
