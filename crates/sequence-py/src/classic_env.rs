@@ -35,14 +35,20 @@ pub const ACTIONS: usize = 405;
 const SEATS: usize = 12;
 
 /// Five board rows of a bitboard word (row `r` at bits `11 r …`, column
-/// `a` lowest) as 50 bits in reading order (row `r` at bits `10 r …`).
+/// `a` lowest) as 50 bits in reading order (row `r` at bits `10 r …`):
+/// row `r` moves down by `r` bits, in three steps of 1, 2 and 4 (rows 1
+/// and 3, then 2 and 3, then 4), each a mask, a shift and an or.
 #[inline]
 fn squeeze_rows(x: u64) -> u64 {
-    let mut v = 0;
-    for r in 0..5 {
-        v |= ((x >> (11 * r)) & 0x3FF) << (10 * r);
-    }
-    v
+    const ROW: u64 = 0x3FF;
+    const ROWS: u64 = ROW | ROW << 11 | ROW << 22 | ROW << 33 | ROW << 44;
+    const STEP1: u64 = ROW << 11 | ROW << 33;
+    const STEP2: u64 = ROW << 22 | ROW << 32;
+    const STEP4: u64 = ROW << 44;
+    let x = x & ROWS;
+    let x = (x & !STEP1) | ((x & STEP1) >> 1);
+    let x = (x & !STEP2) | ((x & STEP2) >> 2);
+    (x & !STEP4) | ((x & STEP4) >> 4)
 }
 
 /// A bitboard as two words of 50 bits in reading order: spaces `a1` … `j5`
@@ -194,15 +200,22 @@ impl EnvGame for Game {
         let teams = self.teams();
         let me = self.team_of(seat).0;
         // chips [3, 10, 10] (team-relative planes) and locked [10, 10].
-        let mut boards = [0u128; 4];
-        let mut team = me;
-        for b in boards.iter_mut().take(teams as usize) {
-            *b = self.chips(Team(team)).0;
-            team = if team + 1 == teams { 0 } else { team + 1 };
-        }
-        boards[3] = self.locked().0;
         let (planes, rest) = out.split_at_mut(400);
-        boards_to_bytes(&boards, planes);
+        // The team `k` places clockwise from the observer's (k < teams).
+        let other = |k: u8| {
+            let t = me + k;
+            self.chips(Team(if t >= teams { t - teams } else { t })).0
+        };
+        if teams == 3 {
+            boards_to_bytes(&[other(0), other(1), other(2), self.locked().0], planes);
+        } else {
+            // Two teams: the third plane stays empty.
+            let (two, rest) = planes.split_at_mut(200);
+            boards_to_bytes(&[other(0), other(1)], two);
+            let (third, locked) = rest.split_at_mut(100);
+            third.fill(0);
+            boards_to_bytes(&[self.locked().0], locked);
+        }
         let (hand, rest) = rest.split_at_mut(52);
         let [once, twice] = self.hand_copies(seat);
         counts_to_bytes::<52>(once, twice, hand);

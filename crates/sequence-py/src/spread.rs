@@ -159,10 +159,9 @@ pub(crate) mod portable {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::{
-        __m128i, __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_broadcastsi128_si256,
-        _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_set1_epi32, _mm256_set1_epi64x,
-        _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256,
-        _mm_loadu_si128,
+        __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
+        _mm256_loadu_si256, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set1_epi8,
+        _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256, _mm_set_epi64x,
     };
 
     /// 32 bits as 32 bytes 0/1 (byte `i` = bit `i`).
@@ -263,11 +262,12 @@ mod x86 {
         for (board, plane) in boards.iter().zip(out.chunks_exact_mut(100)) {
             // The board's 16 bytes in both 128-bit halves: every output
             // byte can pick any of them.
-            let b = board.to_le_bytes();
-            // SAFETY: `b` has 16 bytes; the load is unaligned.
-            let v = _mm256_broadcastsi128_si256(unsafe {
-                _mm_loadu_si128(b.as_ptr().cast::<__m128i>())
-            });
+            // (From the two words in registers: a 16-byte load of a board
+            // just written as two words would wait for the stores.)
+            let v = _mm256_broadcastsi128_si256(_mm_set_epi64x(
+                (board >> 64) as u64 as i64,
+                *board as u64 as i64,
+            ));
             for g in 0..4 {
                 let bit = table(&BOARD_PICK[1][g]);
                 let x = _mm256_and_si256(_mm256_shuffle_epi8(v, table(&BOARD_PICK[0][g])), bit);
