@@ -160,7 +160,7 @@ pub(crate) mod portable {
 mod x86 {
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
-        _mm256_loadu_si256, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set1_epi8,
+        _mm256_load_si256, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_set1_epi8,
         _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256, _mm_set_epi64x,
     };
 
@@ -233,9 +233,13 @@ mod x86 {
     /// overlaps the third).
     const BOARD_GROUPS: [usize; 4] = [0, 32, 64, 68];
 
+    /// 32-byte rows on 32-byte boundaries: each loads in one instruction.
+    #[repr(align(32))]
+    struct Aligned([[[u8; 32]; 4]; 2]);
+
     /// Per group of a board, the byte of the board each output byte
     /// picks, and the bit it tests there.
-    static BOARD_PICK: [[[u8; 32]; 4]; 2] = {
+    static BOARD_PICK: Aligned = Aligned({
         let mut t = [[[0u8; 32]; 4]; 2];
         let mut g = 0;
         while g < 4 {
@@ -249,14 +253,15 @@ mod x86 {
             g += 1;
         }
         t
-    };
+    });
 
     /// See [`super::boards_to_bytes`]; `out` has `100 × K` bytes.
     #[target_feature(enable = "avx2")]
     pub(super) fn boards_to_bytes<const K: usize>(boards: &[u128; K], out: &mut [u8]) {
         let table = |t: &[u8; 32]| {
-            // SAFETY: `t` has 32 bytes; the load is unaligned.
-            unsafe { _mm256_loadu_si256(t.as_ptr().cast::<__m256i>()) }
+            // SAFETY: `t` has 32 bytes on a 32-byte boundary (a row of
+            // `Aligned`).
+            unsafe { _mm256_load_si256(t.as_ptr().cast::<__m256i>()) }
         };
         let one = _mm256_set1_epi8(1);
         for (board, plane) in boards.iter().zip(out.chunks_exact_mut(100)) {
@@ -268,10 +273,10 @@ mod x86 {
                 (board >> 64) as u64 as i64,
                 *board as u64 as i64,
             ));
-            for g in 0..4 {
-                let bit = table(&BOARD_PICK[1][g]);
-                let x = _mm256_and_si256(_mm256_shuffle_epi8(v, table(&BOARD_PICK[0][g])), bit);
-                let at = BOARD_GROUPS[g];
+            let [picks, bits] = &BOARD_PICK.0;
+            for ((pick, bit), &at) in picks.iter().zip(bits).zip(&BOARD_GROUPS) {
+                let bit = table(bit);
+                let x = _mm256_and_si256(_mm256_shuffle_epi8(v, table(pick)), bit);
                 let dst: &mut [u8; 32] = (&mut plane[at..at + 32]).try_into().expect("32 bytes");
                 let y = _mm256_and_si256(_mm256_cmpeq_epi8(x, bit), one);
                 // SAFETY: `dst` has 32 bytes; the store is unaligned.
