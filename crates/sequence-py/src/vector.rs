@@ -192,7 +192,12 @@ impl<G: EnvGame> Slot<G> {
         row: &mut Row<'_>,
         tally: &mut Tally,
     ) {
-        row.rewards.fill(0.0);
+        // (One or two rewards a game mostly: stores, not a fill call.)
+        match &mut *row.rewards {
+            [a] => *a = 0.0,
+            [a, b] => (*a, *b) = (0.0, 0.0),
+            r => r.fill(0.0),
+        }
         *row.done = 0;
         if self
             .game
