@@ -23,7 +23,7 @@ def test_records_round_trip_as_text_dict_and_path(game, tmp_path):
     assert json.loads(text) == rec
     p = tmp_path / "game.json"
     p.write_text(text)
-    for source in (text, rec, p, text.encode()):
+    for source in (text, rec, p, str(p), text.encode()):
         assert sg.verify(source) == g.summary()
     back = sg.Game.from_record(p)
     assert str(back) == str(g) and back.record() == rec
@@ -90,9 +90,11 @@ def test_a_wrong_result_is_a_mismatch():
 
 
 def test_a_missing_file_is_a_record_error(tmp_path):
-    with pytest.raises(sg.RecordError) as e:
-        sg.verify(tmp_path / "nope.json")
-    assert e.value.exit_code == 2
+    for missing in (tmp_path / "nope.json", str(tmp_path / "nope.json")):
+        with pytest.raises(sg.RecordError) as e:
+            sg.verify(missing)
+        assert e.value.exit_code == 2 and e.value.code == "record.unreadable"
+        assert "nope.json" in str(e.value)
 
 
 def shared_examples(repo):

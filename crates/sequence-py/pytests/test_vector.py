@@ -55,22 +55,78 @@ def test_reproducible_whatever_the_threads():
 
 def test_an_illegal_action_names_the_game_and_moves_nothing():
     env = sg.VecEnv("classic", num_envs=3, seed=4)
+    twin = sg.VecEnv("classic", num_envs=3, seed=4)
     obs, mask, to_act = env.reset()
-    before = obs.copy()
-    a = env.random_actions()
-    a[2] = int(np.flatnonzero(mask[2] == 0)[0])
+    twin.reset()
+    snap = [x.copy() for x in (obs, mask, to_act)]
+    legal = np.argmax(mask, axis=1)  # the first legal action of each game
+    bad = legal.copy()
+    bad[2] = int(np.flatnonzero(mask[2] == 0)[0])
     with pytest.raises(sg.ActionError) as e:
-        env.step(a)
+        env.step(bad)
     assert str(e.value).startswith("game 2: action")
-    # Nothing moved: the same legal actions step as before.
-    a[2] = int(np.flatnonzero(mask[2])[0])
-    env.step(a)
     with pytest.raises(sg.ActionError) as e:
         env.step([0, 0])
     assert e.value.code == "env.batch_size"
     with pytest.raises(sg.ActionError):
         env.step([-1, 10**6, 0])
-    assert (before == before).all()
+    for x, y in zip((obs, mask, to_act), snap):
+        assert (x == y).all()
+    # Nothing moved: the refused vector steps exactly as its twin that saw
+    # no refusal.
+    got, want = env.step(legal), twin.step(legal)
+    for x, y in zip(got, want):
+        assert (x == y).all()
+
+
+def test_reset_without_a_seed_deals_new_games_reproducibly():
+    env = sg.VecEnv("classic", num_envs=4, seed=3)
+    first = env.reset()[0].copy()
+    assert (sg.VecEnv("classic", num_envs=4, seed=3).reset()[0] == first).all()
+    second = env.reset()[0].copy()
+    assert not (second == first).all()  # not the same deals again
+    again = sg.VecEnv("classic", num_envs=4, seed=3)
+    again.reset()
+    assert (again.reset()[0] == second).all()  # the same sequence of seeds
+    assert (env.reset(seed=3)[0] == first).all()
+
+
+def test_arrays_made_read_only_or_resized_are_replaced():
+    env = sg.VecEnv("classic", num_envs=4, seed=5)
+    twin = sg.VecEnv("classic", num_envs=4, seed=5)
+    obs, mask, to_act = env.reset()
+    twin.reset()
+    obs.flags.writeable = False
+    mask.resize((1,), refcheck=False)
+    a = np.argmax(twin.reset()[1], axis=1)
+    env.reset()
+    got, want = env.step(a), twin.step(a)
+    assert got[0] is not obs and got[1] is not mask
+    for x, y in zip(got, want):
+        assert x.shape == y.shape and (x == y).all()
+
+
+def test_strided_actions_and_argument_errors():
+    env = sg.VecEnv("classic", num_envs=4, seed=6)
+    _, mask, _ = env.reset()
+    wide = np.zeros((4, 2), dtype=np.int64)
+    wide[:, 0] = np.argmax(mask, axis=1)
+    env.step(wide[:, 0])  # a column view: not contiguous
+    for kwargs, code in [
+        ({"num_envs": 0}, "env.num_envs"),
+        ({"num_envs": -1}, "env.num_envs"),
+        ({"seed": -1}, "env.seed"),
+        ({"threads": 0}, "env.threads"),
+        ({"seat": 1}, "env.seat"),
+        ({"seat": -1, "opponents": "random"}, "seat.no_such_seat"),
+        ({"seat": 2, "opponents": "random"}, "seat.no_such_seat"),
+    ]:
+        with pytest.raises(sg.SequenceError) as e:
+            sg.VecEnv("classic", **kwargs)
+        assert e.value.code == code, kwargs
+    with pytest.raises(sg.SequenceError) as e:
+        env.reset(seed=-5)
+    assert e.value.code == "env.seed"
 
 
 def test_single_agent_mode_against_greedy():

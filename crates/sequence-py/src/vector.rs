@@ -386,6 +386,13 @@ fn below(rng: &mut PlayoutRng, n: usize) -> usize {
     (m >> 32) as usize
 }
 
+/// The seed of the deals after those of `seed`, for a `reset()` that
+/// names none: a fixed sequence, so runs repeat, that does not deal the
+/// same games twice.
+pub fn next_seed(seed: u64) -> u64 {
+    mix(seed ^ 0x5EED_5EED_5EED_5EED)
+}
+
 /// SplitMix64 finaliser: per-game seeds from one seed.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);

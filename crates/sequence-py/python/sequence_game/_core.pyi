@@ -229,7 +229,7 @@ class VecEnv:
         options: Optional[Dict[str, Any]] = None,
         seed: int = 0,
         opponents: Optional[str] = None,
-        seat: int = 0,
+        seat: Optional[int] = None,
         threads: int = 1,
     ) -> None: ...
     @property

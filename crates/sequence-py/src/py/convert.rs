@@ -108,34 +108,58 @@ fn to_json(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
 }
 
 /// A record given as JSON text (`str`), an already parsed dict, or a path
-/// (`pathlib.Path` or any `os.PathLike`; a `str` is always text), parsed
-/// strictly as `sequence verify` does.
+/// (`pathlib.Path`, any `os.PathLike`, or a `str` naming a file: text
+/// that starts with `{` or `[` is always JSON), parsed strictly as
+/// `sequence verify` does.
 pub(crate) fn record_value(o: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Ok(s) = o.cast::<PyString>() {
-        return parse(&s.to_cow()?);
+        let text = s.to_cow()?;
+        let t = text.trim_start();
+        if t.starts_with('{') || t.starts_with('[') {
+            return parse(&text);
+        }
+        let path = std::path::Path::new(text.as_ref());
+        if path.is_file() {
+            return read_record(path);
+        }
+        // Other JSON (refused as not a record), or a path that names no
+        // file: say so.
+        return parse(&text).or_else(|_| read_record(path));
     }
     if o.hasattr("__fspath__")? {
         let path: std::path::PathBuf = o.extract()?;
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            crate::py::errors::fail(crate::dynamic::Failure {
-                kind: crate::dynamic::FailureKind::Record,
-                code: "record.unreadable".into(),
-                message: format!("{}: {e}", path.display()),
-                record: Some(Box::new(crate::dynamic::RecordDetail {
-                    exit_code: 2,
-                    index: None,
-                    entry: None,
-                    why: e.to_string(),
-                })),
-            })
-        })?;
-        return parse(&text);
+        return read_record(&path);
     }
     if o.is_instance_of::<PyBytes>() {
         let b: Vec<u8> = o.extract()?;
         return parse(&String::from_utf8_lossy(&b));
     }
     py_to_json(o)
+}
+
+/// The record in the file at `path`.
+///
+/// # Errors
+/// `RecordError` (`record.unreadable`) naming the path when the file cannot
+/// be read; the parse errors of [`record_value`] otherwise.
+fn read_record(path: &std::path::Path) -> PyResult<Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        crate::py::errors::fail(crate::dynamic::Failure {
+            kind: crate::dynamic::FailureKind::Record,
+            code: "record.unreadable".into(),
+            message: format!(
+                "{}: {e} (a record is given as JSON text starting with '{{', a dict, bytes or a path)",
+                path.display()
+            ),
+            record: Some(Box::new(crate::dynamic::RecordDetail {
+                exit_code: 2,
+                index: None,
+                entry: None,
+                why: e.to_string(),
+            })),
+        })
+    })?;
+    parse(&text)
 }
 
 use pyo3::types::PyBytes;

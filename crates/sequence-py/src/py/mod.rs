@@ -815,6 +815,7 @@ pub struct PyVecEnv {
     rewards: Py<PyArray2<f32>>,
     done: Py<PyArray1<bool>>,
     players: u8,
+    /// The seed the next `reset()` without one deals from.
     seed: u64,
     actions_buf: Vec<i64>,
 }
@@ -827,26 +828,34 @@ impl PyVecEnv {
     /// the caller plays every seat (rewards `[N, players]`). `threads`:
     /// step the games on that many threads (results do not depend on it).
     #[new]
-    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = 0, threads = 1))]
+    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = None, threads = 1))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
         game: &str,
-        num_envs: usize,
+        num_envs: i128,
         players: u8,
         teams: Option<u8>,
         options: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        seed: i128,
         opponents: Option<&str>,
-        seat: u8,
-        threads: usize,
+        seat: Option<i128>,
+        threads: i128,
     ) -> PyResult<PyVecEnv> {
-        if num_envs == 0 || num_envs > 1 << 20 {
-            return Err(usage(
-                "env.num_envs",
-                format!("num_envs must be 1 to {}, not {num_envs}", 1 << 20),
-            ));
-        }
+        let num_envs = in_range("env.num_envs", "num_envs", num_envs, 1, 1 << 20)? as usize;
+        let seed = seed_arg(seed)?;
+        let threads = in_range("env.threads", "threads", threads, 1, 256)? as usize;
+        let seat = match (seat, opponents) {
+            (Some(s), Some(_)) => in_range("seat.no_such_seat", "seat", s, 0, 255)? as u8,
+            (None, _) => 0,
+            (Some(_), None) => {
+                return Err(usage(
+                    "env.seat",
+                    "seat is the caller's seat against bots: give it with opponents=... \
+                     (without opponents the caller plays every seat)",
+                ))
+            }
+        };
         let kind = kind_of(game)?;
         let opts = options.map(py_to_json).transpose()?;
         let spec = vector::VecSpec {
@@ -865,7 +874,7 @@ impl PyVecEnv {
             inner.actions(),
             inner.reward_width(),
         );
-        let env = PyVecEnv {
+        let mut env = PyVecEnv {
             obs: PyArray2::zeros(py, [n, d], false).unbind(),
             mask: PyArray2::zeros(py, [n, a], false).unbind(),
             to_act: PyArray1::zeros(py, [n], false).unbind(),
@@ -904,24 +913,29 @@ impl PyVecEnv {
         Ok(self.lock()?.obs_len())
     }
 
-    /// Deals every game again (from `seed`, default the constructor's)
-    /// and returns `(obs, mask, to_act)`. The arrays are the vector's own
-    /// and are overwritten by the next call: copy what you keep.
+    /// Deals every game again and returns `(obs, mask, to_act)`. With
+    /// `seed`, from that seed (as a new vector built with it); without,
+    /// from the next seed of the vector's own sequence: the first
+    /// `reset()` deals the constructor's games again, each later one new
+    /// games. The arrays are the vector's own and are overwritten by the
+    /// next call: copy what you keep.
     #[pyo3(signature = (seed = None))]
     #[allow(clippy::type_complexity)]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<i128>,
     ) -> PyResult<(
         Bound<'py, PyArray2<u8>>,
         Bound<'py, PyArray2<u8>>,
         Bound<'py, PyArray1<i64>>,
     )> {
-        if let Some(s) = seed {
-            self.seed = s;
-        }
-        self.reset_arrays(py, self.seed)?;
+        let seed = match seed {
+            Some(s) => seed_arg(s)?,
+            None => self.seed,
+        };
+        self.reset_arrays(py, seed)?;
+        self.seed = vector::next_seed(seed);
         Ok((
             self.obs.bind(py).clone(),
             self.mask.bind(py).clone(),
@@ -951,11 +965,9 @@ impl PyVecEnv {
         if let Ok(arr) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
             match arr.as_slice() {
                 Ok(s) if s.len() == self.actions_buf.len() => self.actions_buf.copy_from_slice(s),
-                _ => {
-                    self.actions_buf = arr
-                        .to_vec()
-                        .map_err(|e| usage("env.actions", e.to_string()))?
-                }
+                Ok(s) => self.actions_buf = s.to_vec(),
+                // A strided view (`a[::2]`, a column): element by element.
+                Err(_) => self.actions_buf = arr.as_array().iter().copied().collect(),
             }
         } else {
             self.actions_buf = actions.extract::<Vec<i64>>().map_err(|_| {
@@ -965,6 +977,7 @@ impl PyVecEnv {
                 )
             })?;
         }
+        self.renew_arrays(py);
         let actions = &self.actions_buf;
         let inner = &self.inner;
         self.fill_arrays(py, |out| {
@@ -1023,8 +1036,53 @@ impl PyVecEnv {
         })
     }
 
-    fn reset_arrays(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        self.fill_arrays(py, |out| self.lock().map(|mut core| core.reset(seed, out)))
+    fn reset_arrays(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        self.renew_arrays(py);
+        let inner = &self.inner;
+        self.fill_arrays(py, |out| {
+            let mut core = match inner.lock() {
+                Ok(c) => c,
+                Err(p) => p.into_inner(),
+            };
+            core.reset(seed, out);
+            Ok(())
+        })
+    }
+
+    /// Makes new output arrays for those the caller made unusable (set
+    /// read-only, resized or reshaped): the vector writes into its own
+    /// arrays, and one it can no longer write is replaced, not an error.
+    fn renew_arrays(&mut self, py: Python<'_>) {
+        let n = self.actions_buf.len();
+        let (d, a, w) = match self.inner.lock() {
+            Ok(c) => (c.obs_len(), c.actions(), c.reward_width()),
+            Err(p) => {
+                let c = p.into_inner();
+                (c.obs_len(), c.actions(), c.reward_width())
+            }
+        };
+        fn usable<T: numpy::Element, D: numpy::ndarray::Dimension>(
+            a: &Bound<'_, numpy::PyArray<T, D>>,
+            shape: &[usize],
+        ) -> bool {
+            use numpy::PyUntypedArrayMethods;
+            a.shape() == shape && a.is_contiguous() && a.try_readwrite().is_ok()
+        }
+        if !usable(self.obs.bind(py), &[n, d]) {
+            self.obs = PyArray2::zeros(py, [n, d], false).unbind();
+        }
+        if !usable(self.mask.bind(py), &[n, a]) {
+            self.mask = PyArray2::zeros(py, [n, a], false).unbind();
+        }
+        if !usable(self.to_act.bind(py), &[n]) {
+            self.to_act = PyArray1::zeros(py, [n], false).unbind();
+        }
+        if !usable(self.rewards.bind(py), &[n, w]) {
+            self.rewards = PyArray2::zeros(py, [n, w], false).unbind();
+        }
+        if !usable(self.done.bind(py), &[n]) {
+            self.done = PyArray1::zeros(py, [n], false).unbind();
+        }
     }
 
     /// Runs `f` on the output arrays (`obs`, `mask`, `to_act`, `rewards` as
@@ -1038,8 +1096,15 @@ impl PyVecEnv {
         let buffer = |e: numpy::AsSliceError| usage("env.buffer", e.to_string());
         let (obs, mask) = (self.obs.bind(py), self.mask.bind(py));
         let (to_act, rewards) = (self.to_act.bind(py), self.rewards.bind(py));
-        let (mut o, mut m) = (obs.readwrite(), mask.readwrite());
-        let (mut t, mut r) = (to_act.readwrite(), rewards.readwrite());
+        let borrow = |e: numpy::BorrowError| usage("env.buffer", e.to_string());
+        let (mut o, mut m) = (
+            obs.try_readwrite().map_err(borrow)?,
+            mask.try_readwrite().map_err(borrow)?,
+        );
+        let (mut t, mut r) = (
+            to_act.try_readwrite().map_err(borrow)?,
+            rewards.try_readwrite().map_err(borrow)?,
+        );
         let mut done_u8 = vec![0u8; self.actions_buf.len()];
         f(&mut Out {
             obs: o.as_slice_mut().map_err(buffer)?,
@@ -1049,12 +1114,35 @@ impl PyVecEnv {
             done: &mut done_u8,
         })?;
         let done = self.done.bind(py);
-        let mut d = done.readwrite();
+        let mut d = done.try_readwrite().map_err(borrow)?;
         for (x, &y) in d.as_slice_mut().map_err(buffer)?.iter_mut().zip(&done_u8) {
             *x = y != 0;
         }
         Ok(())
     }
+}
+
+/// `value` as an integer argument `name` in `lo..=hi`.
+///
+/// # Errors
+/// `UsageError` with `code` naming the argument and its range.
+fn in_range(code: &str, name: &str, value: i128, lo: i128, hi: i128) -> PyResult<i128> {
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(usage(
+            code,
+            format!("{name} must be {lo} to {hi}, not {value}"),
+        ))
+    }
+}
+
+/// A seed argument: 0 to 2⁶⁴ − 1.
+///
+/// # Errors
+/// `UsageError` (`env.seed`) outside that range.
+fn seed_arg(seed: i128) -> PyResult<u64> {
+    in_range("env.seed", "seed", seed, 0, u64::MAX as i128).map(|s| s as u64)
 }
 
 /// The extension module `sequence_game._core` (re-exported by the package
