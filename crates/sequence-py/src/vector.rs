@@ -357,6 +357,8 @@ pub struct VecCore<G: EnvGame> {
     opponents: Option<(Seat, String)>,
     obs_len: usize,
     threads: usize,
+    /// The worker threads when `threads` > 1 (kept from call to call).
+    pool: Option<rayon::ThreadPool>,
     tally: Tally,
 }
 
@@ -422,6 +424,7 @@ impl<G: EnvGame> VecCore<G> {
             opponents: None,
             obs_len,
             threads: 1,
+            pool: None,
             tally: Tally::default(),
         };
         v.deal_all(seed);
@@ -464,6 +467,17 @@ impl<G: EnvGame> VecCore<G> {
     /// generator.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        // A pool that cannot be made (no threads left) steps on the
+        // calling thread.
+        self.pool = (self.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.threads)
+                    .thread_name(|i| format!("sequence-vec-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
     }
 
     /// Number of games.
@@ -619,32 +633,27 @@ impl<G: EnvGame> VecCore<G> {
             observe,
         };
         let threads = self.threads.min(n / GAMES_PER_THREAD).max(1);
-        let tally = if threads == 1 {
-            step_run(&mut self.slots, out, &moves, &sh)
-        } else {
-            let per = n.div_ceil(threads);
-            let outs = split_out(out, per, sh.obs_len, G::ACTIONS, width);
-            let tallies: Vec<Tally> = std::thread::scope(|scope| {
-                let handles: Vec<_> = self
-                    .slots
-                    .chunks_mut(per)
-                    .zip(outs)
-                    .zip(moves.chunks(per))
-                    .map(|((slots, mut out), moves)| {
-                        let sh = &sh;
-                        scope.spawn(move || step_run(slots, &mut out, moves, sh))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_default())
-                    .collect()
-            });
-            let mut tally = Tally::default();
-            for t in &tallies {
-                tally.add(t);
+        let tally = match &self.pool {
+            Some(pool) if threads > 1 => {
+                use rayon::prelude::*;
+                let per = n.div_ceil(threads);
+                let outs = split_out(out, per, sh.obs_len, G::ACTIONS, width);
+                let slots = &mut self.slots;
+                let tallies: Vec<Tally> = pool.install(|| {
+                    slots
+                        .par_chunks_mut(per)
+                        .zip(outs)
+                        .zip(moves.par_chunks(per))
+                        .map(|((slots, mut out), moves)| step_run(slots, &mut out, moves, &sh))
+                        .collect()
+                });
+                let mut tally = Tally::default();
+                for t in &tallies {
+                    tally.add(t);
+                }
+                tally
             }
-            tally
+            _ => step_run(&mut self.slots, out, &moves, &sh),
         };
         self.tally.add(&tally);
         Ok(())
