@@ -167,52 +167,15 @@ impl ActionBits {
         for (i, &w) in self.0.iter().enumerate() {
             let c = w.count_ones() as usize;
             if n < c {
-                return Some(i * 64 + select(w, n as u32) as usize);
+                // The engine's select: a bitboard's n-th space is its n-th
+                // set bit, and its bit is the position.
+                let at = sequence_classic::Bitboard(u128::from(w)).nth(n as u32)?;
+                return Some(i * 64 + at.bit() as usize);
             }
             n -= c;
         }
         None
     }
-}
-
-/// `SELECT_IN_BYTE[b][k]`: the position of the `k`-th set bit of the
-/// byte `b` (8 where it has fewer).
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[8u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut i, mut k) = (0, 0);
-        while i < 8 {
-            if b >> i & 1 == 1 {
-                t[b][k] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
-/// The position of the `k`-th set bit of `w` (0-based from the lowest;
-/// `k` < the number of set bits): the byte that holds it from the
-/// bytes' running bit counts (compared all at once), then a table.
-#[inline]
-fn select(w: u64, k: u32) -> u32 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Set bits per byte, then their running sums (byte i: bytes 0..=i).
-    let mut c = w - ((w >> 1) & 0x5555_5555_5555_5555);
-    c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
-    c = (c + (c >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    let sums = c.wrapping_mul(ONES);
-    // The bytes whose running sum is at most k come before the one that
-    // holds the bit (every sum is at most 64, so no byte borrows).
-    let before = ((((k as u64) * ONES) | HIGH) - sums) & HIGH;
-    let byte = before.count_ones();
-    let skipped = ((sums << 8) >> (8 * byte)) as u32 & 0xFF;
-    let b = (w >> (8 * byte)) as usize & 0xFF;
-    8 * byte + SELECT_IN_BYTE[b][(k - skipped) as usize & 7] as u32
 }
 
 /// Collects an action mask from the legal moves: one byte and one bit per
