@@ -245,19 +245,14 @@ fn rows<'a>(
     actions: usize,
     width: usize,
 ) -> impl Iterator<Item = Row<'a>> {
-    out.obs
-        .chunks_mut(obs_len.max(1))
-        .zip(out.mask.chunks_mut(actions.max(1)))
-        .zip(out.to_act.iter_mut())
-        .zip(out.rewards.chunks_mut(width.max(1)))
-        .zip(out.done.iter_mut())
-        .map(|((((obs, mask), to_act), rewards), done)| Row {
-            obs,
-            mask,
-            to_act,
-            rewards,
-            done,
-        })
+    // Groups of one game: each slice of `to_act` and `done` has one entry.
+    split_out(out, 1, obs_len, actions, width).map(|o| Row {
+        obs: o.obs,
+        mask: o.mask,
+        to_act: &mut o.to_act[0],
+        rewards: o.rewards,
+        done: &mut o.done[0],
+    })
 }
 
 /// The move of each game's action, each in the mask its game's caller
@@ -331,7 +326,7 @@ fn split_out<'a>(
     obs_len: usize,
     actions: usize,
     width: usize,
-) -> Vec<Out<'a>> {
+) -> impl Iterator<Item = Out<'a>> {
     let per = per.max(1);
     out.obs
         .chunks_mut(per * obs_len.max(1))
@@ -346,7 +341,6 @@ fn split_out<'a>(
             rewards,
             done,
         })
-        .collect()
 }
 
 /// `N` games stepped together (see the module docs).
@@ -637,7 +631,8 @@ impl<G: EnvGame> VecCore<G> {
             Some(pool) if threads > 1 => {
                 use rayon::prelude::*;
                 let per = n.div_ceil(threads);
-                let outs = split_out(out, per, sh.obs_len, G::ACTIONS, width);
+                let outs: Vec<Out<'_>> =
+                    split_out(out, per, sh.obs_len, G::ACTIONS, width).collect();
                 let slots = &mut self.slots;
                 let tallies: Vec<Tally> = pool.install(|| {
                     slots
