@@ -137,7 +137,9 @@ impl App {
 
     /// A server state over `db`.
     pub fn with_cluster(db: Db, cfg: ServerConfig, ccfg: ClusterConfig) -> App {
-        let limiter = AddressLimiter::new(cfg.rate_limit, cfg.rate_burst);
+        let l = &cfg.limits;
+        let limiter =
+            AddressLimiter::with_upgrades(cfg.rate_limit, cfg.rate_burst, l.ws_rate, l.ws_burst);
         App {
             db,
             tables: std::sync::Mutex::new(HashMap::new()),
