@@ -189,6 +189,7 @@ pub fn never_reading(server: SocketAddr, from: Option<IpAddr>, id: &str, n: usiz
     let mut a = Attack::new();
     for _ in 0..n {
         let (stop, sent, id) = (a.stop.clone(), a.sent.clone(), id.to_string());
+        let closed = a.closed.clone();
         a.tasks.push(tokio::spawn(async move {
             let ws = websocket(server, from, &id, None, Some(4096)).await.ok()?;
             let opened = Instant::now();
@@ -199,8 +200,14 @@ pub fn never_reading(server: SocketAddr, from: Option<IpAddr>, id: &str, n: usiz
             while !stop.load(Ordering::Relaxed) {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            let gone = ws.send(Message::Text("{}".into())).await.is_err();
-            (!gone).then(|| opened.elapsed())
+            // (a close is seen only now: its time is when the attack stopped)
+            if ws.send(Message::Text("{}".into())).await.is_err() {
+                if let Ok(mut c) = closed.lock() {
+                    c.push(opened.elapsed());
+                }
+                return None;
+            }
+            Some(opened.elapsed())
         }));
     }
     a
@@ -240,8 +247,10 @@ pub async fn chat_flood(
                     continue;
                 };
                 let (mut tx, mut rx) = ws.split();
-                let reader = tokio::spawn(async move { while let Some(Ok(_)) = rx.next().await {} });
-                let line = Message::Text(json!({"type": "chat", "text": "spam"}).to_string().into());
+                let reader =
+                    tokio::spawn(async move { while let Some(Ok(_)) = rx.next().await {} });
+                let line =
+                    Message::Text(json!({"type": "chat", "text": "spam"}).to_string().into());
                 while !stop.load(Ordering::Relaxed) && !reader.is_finished() {
                     if tx.send(line.clone()).await.is_err() {
                         break;

@@ -369,8 +369,14 @@ mod tests {
     fn serve_flags_default_to_the_limits_defaults() {
         let cli = Cli::try_parse_from(["serve"]).expect("defaults parse");
         assert_eq!(cli.serve.limits(), config::Limits::default());
-        let cli = Cli::try_parse_from(["serve", "--header-timeout", "3", "--max-connections-per-address", "0"])
-            .expect("flags parse");
+        let cli = Cli::try_parse_from([
+            "serve",
+            "--header-timeout",
+            "3",
+            "--max-connections-per-address",
+            "0",
+        ])
+        .expect("flags parse");
         assert_eq!(cli.serve.limits().header_timeout, Duration::from_secs(3));
         assert_eq!(cli.serve.limits().max_per_address, 0);
         assert!(Cli::try_parse_from(["serve", "--header-timeout", "0"]).is_err());

@@ -325,12 +325,18 @@ pub fn checks_seat(method: &Method, path: &str) -> bool {
         return false;
     };
     let parts: Vec<&str> = rest.split('/').collect();
-    match (method.as_str(), parts.as_slice()) {
-        ("GET", [_, "view"]) => true,
-        ("POST", [_, "moves" | "hint" | "leave" | "back" | "penalty" | "rematch"]) => true,
-        ("POST", [_, "seats", _, "bot"]) => true,
-        _ => false,
-    }
+    matches!(
+        (method.as_str(), parts.as_slice()),
+        ("GET", [_, "view"])
+            | (
+                "POST",
+                [
+                    _,
+                    "moves" | "hint" | "leave" | "back" | "penalty" | "rematch"
+                ]
+            )
+            | ("POST", [_, "seats", _, "bot"])
+    )
 }
 
 /// Takes one token of every bucket, or none when one of them is empty
@@ -495,7 +501,10 @@ mod tests {
         assert!(l.check(a, Ask::Seat(s1)).is_ok() && l.check(a, Ask::Seat(s1)).is_ok());
         assert!(l.check(a, Ask::Seat(s1)).is_err());
         assert!(l.check(a, Ask::Seat(s2)).is_ok());
-        assert!(l.check(a, Ask::Api).is_err(), "the address's own allowance is spent");
+        assert!(
+            l.check(a, Ask::Api).is_err(),
+            "the address's own allowance is spent"
+        );
         // the ceiling: 10 × burst 2 = 20 requests of the address in all
         let mut ok = 5; // 2 of the address, 3 of the seats so far
         for i in 0..1000u64 {

@@ -45,7 +45,12 @@ impl Answer {
     /// The `{"error": …}` words, asserting the JSON content type.
     fn error(&self) -> String {
         let ct = self.header("content-type").unwrap_or("");
-        assert!(ct.starts_with("application/json"), "{}\n{}", self.head, self.body);
+        assert!(
+            ct.starts_with("application/json"),
+            "{}\n{}",
+            self.head,
+            self.body
+        );
         let v: Value = serde_json::from_str(&self.body).expect("a JSON body");
         common::error_of(&v).to_string()
     }
@@ -65,7 +70,11 @@ async fn answer(s: &mut TcpStream) -> Answer {
         if let Some((head, body)) = text.split_once("\r\n\r\n") {
             let len = head
                 .lines()
-                .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string()))
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().to_string())
+                })
                 .and_then(|v| v.parse::<usize>().ok());
             if n == 0 || len.is_some_and(|l| body.len() >= l) {
                 let status = head.get(9..12).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -126,16 +135,29 @@ async fn a_half_sent_header_is_closed_within_the_header_timeout() {
         let t = t.unwrap_or_else(|| panic!("{what}: still open after 10 s"));
         // closed by the header timeout: not before it, and not much after
         // (a margin for a loaded machine)
-        assert!(t >= timeout - Duration::from_millis(50), "{what}: closed after {t:?}");
-        assert!(t < timeout + Duration::from_secs(2), "{what}: closed after {t:?}");
+        assert!(
+            t >= timeout - Duration::from_millis(50),
+            "{what}: closed after {t:?}"
+        );
+        assert!(
+            t < timeout + Duration::from_secs(2),
+            "{what}: closed after {t:?}"
+        );
     }
     // a keep-alive connection idle after an answer is closed as well
     let mut kept = TcpStream::connect(s.running.addr).await.expect("connects");
-    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.expect("sends");
+    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("sends");
     let a = answer(&mut kept).await;
     assert_eq!(a.status, 200);
-    let t = closed_after(&mut kept, Duration::from_secs(10)).await.expect("closed");
-    assert!(t < timeout + Duration::from_secs(2), "idle keep-alive closed after {t:?}");
+    let t = closed_after(&mut kept, Duration::from_secs(10))
+        .await
+        .expect("closed");
+    assert!(
+        t < timeout + Duration::from_secs(2),
+        "idle keep-alive closed after {t:?}"
+    );
 }
 
 /// Finding 1: `POST /api/tables` with `Content-Length: 10000000000` (or
@@ -160,7 +182,9 @@ async fn a_declared_oversize_body_gets_413_at_once() {
     assert!(took[2] < Duration::from_millis(100), "413 after {took:?}");
     // at the cap it is read as usual
     let body = format!("{{\"name\": \"{}\"}}", "x".repeat(16_000));
-    let (st, v) = s.try_create(serde_json::from_str(&body).expect("JSON")).await;
+    let (st, v) = s
+        .try_create(serde_json::from_str(&body).expect("JSON"))
+        .await;
     assert_eq!(st, 400, "{v}");
 }
 
@@ -177,8 +201,15 @@ async fn a_body_that_stops_arriving_gets_408() {
     let a = answer(&mut c).await;
     let t = t0.elapsed();
     assert_eq!(a.status, 408, "{}", a.head);
-    assert!(a.error().contains("did not arrive within 1 s"), "{}", a.body);
-    assert!(t >= timeout && t < timeout + Duration::from_secs(2), "408 after {t:?}");
+    assert!(
+        a.error().contains("did not arrive within 1 s"),
+        "{}",
+        a.body
+    );
+    assert!(
+        t >= timeout && t < timeout + Duration::from_secs(2),
+        "408 after {t:?}"
+    );
 }
 
 /// Finding 2: `Transfer-Encoding: gzip` got an empty 400 without a
@@ -208,7 +239,11 @@ async fn requests_hyper_refuses_get_json_errors() {
     ];
     for (raw, status, words) in cases {
         let raw = if raw.is_empty() {
-            format!("GET / HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "a".repeat(70_000)).into_bytes()
+            format!(
+                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+                "a".repeat(70_000)
+            )
+            .into_bytes()
         } else {
             raw.to_vec()
         };
@@ -220,7 +255,11 @@ async fn requests_hyper_refuses_get_json_errors() {
         assert_eq!(a.header("x-content-type-options"), Some("nosniff"));
     }
     // and the connection after a good request still works as before
-    let a = send_raw(addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+    let a = send_raw(
+        addr,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
     assert_eq!((a.status, a.body.as_str()), (200, "ok"));
 }
 
@@ -243,7 +282,10 @@ async fn rate_limited_answers_carry_retry_after() {
         .parse()
         .expect("whole seconds");
     assert!((1..=2).contains(&wait), "Retry-After: {wait}");
-    assert!(r.headers()["content-type"].to_str().expect("text").starts_with("application/json"));
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .expect("text")
+        .starts_with("application/json"));
     let v: Value = r.json().await.expect("JSON");
     assert!(common::error_of(&v).contains("rate limit"), "{v}");
 }
@@ -253,10 +295,13 @@ async fn rate_limited_answers_carry_retry_after() {
 /// closed connection makes room again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_over_a_cap_are_refused_clearly() {
-    let s = server(0, limits(|l| {
-        l.max_per_address = 4;
-        l.max_connections = 6;
-    }))
+    let s = server(
+        0,
+        limits(|l| {
+            l.max_per_address = 4;
+            l.max_connections = 6;
+        }),
+    )
     .await;
     let addr = s.running.addr;
     let mut held = vec![];
@@ -267,7 +312,9 @@ async fn connections_over_a_cap_are_refused_clearly() {
     let a = send_raw(addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
     assert!(t0.elapsed() < Duration::from_secs(1));
     assert_eq!(a.status, 429, "{}", a.head);
-    assert!(a.error().contains("too many open connections from this address (at most 4)"));
+    assert!(a
+        .error()
+        .contains("too many open connections from this address (at most 4)"));
     assert_eq!(a.header("retry-after"), Some("5"));
     // another address fills the server
     let other = "127.0.0.2".parse().ok();
@@ -276,7 +323,9 @@ async fn connections_over_a_cap_are_refused_clearly() {
         more.push(abuse::connect(addr, other, None).await.expect("connects"));
     }
     let mut c = abuse::connect(addr, other, None).await.expect("connects");
-    c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.expect("sends");
+    c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("sends");
     let a = answer(&mut c).await;
     assert_eq!(a.status, 503, "{}", a.head);
     assert!(a.header("retry-after").is_some());
@@ -295,10 +344,13 @@ async fn connections_over_a_cap_are_refused_clearly() {
 /// refused with 429.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_websockets_from_one_address_are_not_a_flood() {
-    let s = server(20, limits(|l| {
-        l.ws_rate = 1;
-        l.ws_burst = 320;
-    }))
+    let s = server(
+        20,
+        limits(|l| {
+            l.ws_rate = 1;
+            l.ws_burst = 320;
+        }),
+    )
     .await;
     let (id, _) = s.host("classic", 2).await;
     let mut open = vec![];
@@ -306,17 +358,29 @@ async fn many_websockets_from_one_address_are_not_a_flood() {
         let mut ws = abuse::websocket(s.running.addr, None, &id, None, None)
             .await
             .unwrap_or_else(|e| panic!("WebSocket {i} refused: {e}"));
-        let m = tokio::time::timeout(Duration::from_secs(10), futures_util::StreamExt::next(&mut ws))
-            .await
-            .expect("welcome in time");
-        let text = m.expect("a message").expect("read").into_text().expect("text");
+        let m = tokio::time::timeout(
+            Duration::from_secs(10),
+            futures_util::StreamExt::next(&mut ws),
+        )
+        .await
+        .expect("welcome in time");
+        let text = m
+            .expect("a message")
+            .expect("read")
+            .into_text()
+            .expect("text");
         assert!(text.contains("welcome"), "{text}");
         open.push(ws);
     }
     // the API allowance is the address's own: still there, then spent
     let mut statuses = vec![];
     for _ in 0..60 {
-        statuses.push(s.raw(reqwest::Method::GET, "/api/tables").await.status().as_u16());
+        statuses.push(
+            s.raw(reqwest::Method::GET, "/api/tables")
+                .await
+                .status()
+                .as_u16(),
+        );
     }
     assert_eq!(statuses[0], 200);
     assert!(statuses.contains(&429), "{statuses:?}");
@@ -347,7 +411,10 @@ async fn slow_sockets_neither_delay_moves_nor_stay_open() {
         .await
         .expect("a table");
     // warm up (connections, the table in memory)
-    player.play(5, Duration::from_millis(100)).await.expect("moves");
+    player
+        .play(5, Duration::from_millis(100))
+        .await
+        .expect("moves");
     let attack = abuse::slowloris(
         s.running.addr,
         "127.0.0.1".parse().ok(),
@@ -356,7 +423,10 @@ async fn slow_sockets_neither_delay_moves_nor_stay_open() {
         timeout,
     );
     tokio::time::sleep(timeout).await;
-    let lat = player.play(100, Duration::from_millis(100)).await.expect("moves");
+    let lat = player
+        .play(100, Duration::from_millis(100))
+        .await
+        .expect("moves");
     let opened = attack.sent.load(std::sync::atomic::Ordering::Relaxed);
     let closes = attack.stop().await;
     let (p50, p99) = (abuse::quantile(&lat, 0.5), abuse::quantile(&lat, 0.99));
@@ -364,16 +434,30 @@ async fn slow_sockets_neither_delay_moves_nor_stay_open() {
         "600 slow sockets ({opened} opened, {} closed by the server): move p50 {p50:?}, p99 {p99:?}",
         closes.closed.len()
     );
-    assert!(p99 < Duration::from_millis(50), "move p99 {p99:?} (p50 {p50:?})");
+    assert!(
+        p99 < Duration::from_millis(50),
+        "move p99 {p99:?} (p50 {p50:?})"
+    );
     // the moves took over 10 s: every socket was closed several times
-    assert!(closes.closed.len() >= 1800, "{} closed", closes.closed.len());
+    assert!(
+        closes.closed.len() >= 1800,
+        "{} closed",
+        closes.closed.len()
+    );
     let margin = Duration::from_secs(1);
-    let late = closes.closed.iter().chain(&closes.open).filter(|t| **t > timeout + margin);
+    let late = closes
+        .closed
+        .iter()
+        .chain(&closes.open)
+        .filter(|t| **t > timeout + margin);
     assert_eq!(late.count(), 0, "sockets open past the header timeout");
     let early: Vec<_> = closes
         .closed
         .iter()
         .filter(|t| **t < timeout - Duration::from_millis(50))
         .collect();
-    assert!(early.is_empty(), "closed before the header timeout: {early:?}");
+    assert!(
+        early.is_empty(),
+        "closed before the header timeout: {early:?}"
+    );
 }

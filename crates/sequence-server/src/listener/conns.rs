@@ -95,7 +95,11 @@ impl Connections {
     /// from one address (0: no cap).
     pub fn new(max_total: usize, max_per_address: usize) -> Arc<Connections> {
         Arc::new(Connections {
-            max_total: if max_total == 0 { usize::MAX } else { max_total },
+            max_total: if max_total == 0 {
+                usize::MAX
+            } else {
+                max_total
+            },
             max_per_address: if max_per_address == 0 {
                 usize::MAX
             } else {
@@ -205,7 +209,9 @@ mod tests {
         assert_eq!(e.retry_after, Some(RETRY_AFTER));
         assert_eq!(Refusal::Full(3).error().status.as_u16(), 503);
         let unlimited = Connections::new(0, 0);
-        let slots: Vec<Slot> = (0..5000).map(|_| unlimited.admit(a).expect("no cap")).collect();
+        let slots: Vec<Slot> = (0..5000)
+            .map(|_| unlimited.admit(a).expect("no cap"))
+            .collect();
         assert_eq!(unlimited.open(a), (5000, 5000));
         drop(slots);
         assert_eq!(unlimited.open(a), (0, 0));

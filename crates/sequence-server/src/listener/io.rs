@@ -237,10 +237,16 @@ mod tests {
         assert!(head.contains("content-type: application/json"), "{head}");
         assert!(head.contains("connection: close"), "{head}");
         let e = v["error"].as_str().expect("error");
-        assert!(e.contains("Transfer-Encoding `gzip` is not accepted"), "{e}");
+        assert!(
+            e.contains("Transfer-Encoding `gzip` is not accepted"),
+            "{e}"
+        );
         let big = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n";
         let (_, v) = body_of(&replacement(big, b"GET / HTTP/1.1\r\n").expect("replaced"));
-        assert!(v["error"].as_str().expect("error").contains("headers too large"));
+        assert!(v["error"]
+            .as_str()
+            .expect("error")
+            .contains("headers too large"));
     }
 
     #[test]
@@ -261,7 +267,10 @@ mod tests {
         let m = malformed(b"GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n");
         assert!(m.contains("HTTP/1.0"), "{m}");
         let m = malformed(b"GET / HTTP/1.1\r\nBad Header: x\r\n\r\n");
-        assert!(m.starts_with("malformed request: invalid header name"), "{m}");
+        assert!(
+            m.starts_with("malformed request: invalid header name"),
+            "{m}"
+        );
         let m = malformed(b"GET / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n");
         assert!(m.contains("the request line or a header"), "{m}");
     }

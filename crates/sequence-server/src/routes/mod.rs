@@ -70,7 +70,9 @@ pub fn router(app: Arc<App>) -> Router {
             )
         })
         // a declared Content-Length over the cap: 413 before the body is read
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(limits::MAX_BODY))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            limits::MAX_BODY,
+        ))
         .layer(axum::middleware::map_response(input::json_errors));
     with_security_headers(app_router)
         .layer(DefaultBodyLimit::max(limits::MAX_BODY))
