@@ -571,6 +571,9 @@ impl<G: DynEngine> DynGame for Session<G> {
 
     fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
         let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        if let Some(s) = seat {
+            check_seat(self.players(), s)?;
+        }
         let seat = match seat.or_else(|| self.to_act()) {
             Some(s) => Seat(s),
             None => return Err(game_over::<G>(self.game(), m)),
@@ -583,6 +586,9 @@ impl<G: DynEngine> DynGame for Session<G> {
 
     fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure> {
         let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        if let Some(s) = seat {
+            check_seat(self.players(), s)?;
+        }
         let seat = match seat.or_else(|| self.to_act()) {
             Some(s) => Seat(s),
             None => return Err(game_over::<G>(self.game(), m)),
@@ -594,9 +600,9 @@ impl<G: DynEngine> DynGame for Session<G> {
         let mut v = v.clone();
         if let Value::Object(o) = &mut v {
             if !o.contains_key("seat") {
-                if let Some(s) = self.to_act() {
-                    o.insert("seat".into(), Value::from(s));
-                }
+                // Once over no seat acts: seat 0 stands in, so that the
+                // move reads and `play` can say the game is over.
+                o.insert("seat".into(), Value::from(self.to_act().unwrap_or(0)));
             }
         }
         let c = self.game().config();
@@ -995,7 +1001,15 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
                 game: Box::new(Session::without_record(g.clone(), 0)),
             })
         })
-        .map_err(|e| Failure::from_replay(&e))?;
+        .map_err(|e| Failure::from_replay(&e))
+        .map(|(_, last)| {
+            // The record's silence (Stacks: an open Block window let stand,
+            // S5b) is made after its last move: the last step shows the
+            // game as the record ends it.
+            if let Some(step) = steps.last_mut() {
+                step.game = Box::new(Session::without_record(last, 0));
+            }
+        })?;
         Ok(steps)
     }
     match record_kind(v)? {
