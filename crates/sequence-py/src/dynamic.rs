@@ -493,6 +493,10 @@ pub trait DynGame: Send + Sync {
     fn reward(&self, seat: u8) -> Result<f32, Failure>;
     /// For downcasting (bots).
     fn as_any(&self) -> &dyn Any;
+    /// The generator later reshuffles draw from (pickling).
+    fn rng(&self) -> sequence_common::rng::GameRng;
+    /// Replaces that generator (unpickling).
+    fn set_rng(&mut self, rng: sequence_common::rng::GameRng);
 }
 
 impl<G: DynEngine> DynGame for Session<G> {
@@ -736,6 +740,14 @@ impl<G: DynEngine> DynGame for Session<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn rng(&self) -> sequence_common::rng::GameRng {
+        Session::rng(self).clone()
+    }
+
+    fn set_rng(&mut self, rng: sequence_common::rng::GameRng) {
+        Session::set_rng(self, rng)
+    }
 }
 
 fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
@@ -885,8 +897,14 @@ impl<G: DynEngine> DynBot for BotBox<G> {
     }
 }
 
-fn setup_failure_from_options(message: String) -> Failure {
-    Failure::new(FailureKind::Setup, "options", message)
+/// The refusal of rule options that cannot be read (an unknown name, a
+/// value of the wrong type): the game's option rule (C11, S3a).
+pub fn option_failure(kind: GameKind, message: String) -> Failure {
+    let code = match kind {
+        GameKind::Classic => "C11.option",
+        GameKind::Stacks => "S3a.option",
+    };
+    Failure::new(FailureKind::Setup, code, message)
 }
 
 fn new_session<G: DynEngine>(
@@ -895,7 +913,7 @@ fn new_session<G: DynEngine>(
     options: Option<&Value>,
     seed: u64,
 ) -> Result<Box<dyn DynGame>, Failure> {
-    let options = G::options_from_json(options).map_err(setup_failure_from_options)?;
+    let options = G::options_from_json(options).map_err(|m| option_failure(G::KIND, m))?;
     let config = G::table(players, teams, options).map_err(|e| Failure::setup(&e))?;
     Ok(Box::new(Session::<G>::new(config, seed)))
 }

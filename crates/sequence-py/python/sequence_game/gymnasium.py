@@ -148,7 +148,8 @@ class SequenceEnv(gymnasium.Env):
                 raise
             self._ended = True
             obs = self._obs()
-            return obs, -1.0, True, False, self._info(obs, illegal_action={"code": e.code, "message": str(e)})
+            info = self._info(obs, illegal_action={"code": e.code, "message": str(e)})
+            return obs, -1.0, True, False, info
         self._bots_play()
         terminated = self.game.is_over
         reward = self.game.reward(self.seat) if terminated else 0.0
@@ -174,7 +175,12 @@ def _register() -> None:
     for name, game in (("Classic", "classic"), ("Stacks", "stacks")):
         env_id = f"sequence_game/{name}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="sequence_game.gymnasium:SequenceEnv", kwargs={"game": game})
+            gymnasium.register(
+                id=env_id,
+                entry_point="sequence_game.gymnasium:SequenceEnv",
+                vector_entry_point="sequence_game.vector:SequenceVectorEnv",
+                kwargs={"game": game},
+            )
 
 
 _register()

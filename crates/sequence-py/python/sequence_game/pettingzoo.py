@@ -149,6 +149,15 @@ class SequenceAECEnv(AECEnv, EzPickle):
             raise game_over("last")
         return super().last(observe)
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # The whole state (EzPickle would rebuild a fresh environment from
+        # the constructor's arguments): pickles and deep copies go on from
+        # the same position (a Game pickles as its record and generator).
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def render(self) -> Optional[str]:
         return render_text(self.game, self.render_mode)
 

@@ -3,11 +3,14 @@
 //! [`crate::vector`], so each is written once for both games.
 
 mod args;
+mod bot;
 mod convert;
 mod errors;
+mod pickle;
 mod vecenv;
 
-use crate::dynamic::{self, AnyMove, DynBot, DynGame, DynView};
+use crate::dynamic::{self, AnyMove, DynGame, DynView};
+pub(crate) use bot::PyBot;
 use convert::{json_to_py, py_to_json, record_value};
 use errors::{fail, usage};
 use numpy::PyArray1;
@@ -165,6 +168,11 @@ impl PyMove {
 
     fn __str__(&self) -> String {
         self.mv.text()
+    }
+
+    /// Pickles as the move's record entry (see `src/py/pickle.rs`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        pickle::reduce(py, "_move_from_state", pickle::move_state(py, &self.mv)?)
     }
 
     fn __repr__(&self) -> String {
@@ -584,6 +592,13 @@ impl PyGame {
         self.copy()
     }
 
+    /// Pickles as the record and the generator's state, so that the
+    /// unpickled game goes on exactly as this one would; `UsageError`
+    /// (`record.none`) for a game without a record.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        pickle::reduce(py, "_game_from_state", pickle::game_state(py, self)?)
+    }
+
     fn __str__(&self) -> String {
         self.inner.render()
     }
@@ -690,80 +705,6 @@ impl PyView {
     }
 }
 
-/// A built-in bot: `random`, `greedy`, `greedy:40%`, `ismcts:500it`,
-/// `ismcts:200ms`, `level:1` … `level:5` (docs/bots.md), seeded.
-#[pyclass(module = "sequence_game", name = "Bot")]
-pub struct PyBot {
-    inner: Mutex<Box<dyn DynBot>>,
-    kind: GameKind,
-    name: String,
-}
-
-#[pymethods]
-impl PyBot {
-    /// A bot for `game` (`"classic"` or `"stacks"`) built from `spec`,
-    /// with its own generator seeded by `seed`. Raises `BotError` for an
-    /// unknown name or a bad option.
-    #[new]
-    #[pyo3(signature = (spec = "greedy", game = "classic", seed = 0))]
-    fn py_new(spec: &str, game: &str, seed: i128) -> PyResult<PyBot> {
-        let seed = args::game_seed(seed)?;
-        let kind = kind_of(game)?;
-        let b = dynamic::new_bot(kind, spec, seed).map_err(fail)?;
-        let name = b.name();
-        Ok(PyBot {
-            inner: Mutex::new(b),
-            kind,
-            name,
-        })
-    }
-
-    /// The bot's name (its spec).
-    #[getter]
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    /// `classic` or `stacks`.
-    #[getter]
-    fn game(&self) -> &'static str {
-        self.kind.name()
-    }
-
-    /// One of the view's legal moves; the view's seat must be the seat to
-    /// act. Searching bots run without holding the GIL.
-    fn choose(&self, py: Python<'_>, view: &PyView) -> PyResult<PyMove> {
-        let v = view.inner.as_ref();
-        let r = py.detach(|| match self.inner.lock() {
-            Ok(mut b) => b.choose(v),
-            Err(p) => p.into_inner().choose(v),
-        });
-        r.map(PyMove::new).map_err(fail)
-    }
-
-    /// Chooses for the seat to act in `game` (from its view only) and
-    /// plays the move; returns it.
-    fn play(&self, py: Python<'_>, game: &mut PyGame) -> PyResult<PyMove> {
-        let Some(seat) = game.inner.to_act() else {
-            return Err(usage("game.over", "the game is over"));
-        };
-        let view = game.inner.view(Some(seat)).map_err(fail)?;
-        let v = view.as_ref();
-        let mv = py
-            .detach(|| match self.inner.lock() {
-                Ok(mut b) => b.choose(v),
-                Err(p) => p.into_inner().choose(v),
-            })
-            .map_err(fail)?;
-        game.inner.play(Some(seat), &mv).map_err(fail)?;
-        Ok(PyMove::new(mv))
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<Bot {} for {}>", self.name, self.kind)
-    }
-}
-
 /// One move of a replayed record: its index, seat, move and the game
 /// after it.
 #[pyclass(module = "sequence_game", name = "Step", get_all)]
@@ -843,12 +784,15 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyMove>()?;
     m.add_class::<PyView>()?;
-    m.add_class::<PyBot>()?;
+    m.add_class::<bot::PyBot>()?;
     m.add_class::<PyStep>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(action_text, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_game_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_bot_from_state, m)?)?;
     errors::register(m)?;
     m.add("CLASSIC_ACTIONS", crate::classic_env::ACTIONS)?;
     m.add("STACKS_ACTIONS", crate::stacks_env::ACTIONS)?;

@@ -2,9 +2,9 @@
 //! vector owns and overwrites.
 
 use super::args;
+use super::convert::py_to_json;
 use super::errors::{fail, usage};
 use super::kind_of;
-use super::convert::py_to_json;
 use crate::vector::{self, DynVec, Out};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -27,6 +27,8 @@ pub struct PyVecEnv {
     /// The seed the next `reset()` without one deals from.
     seed: u64,
     actions_buf: Vec<i64>,
+    /// Whether the games keep their records.
+    keeps_records: bool,
 }
 
 #[pymethods]
@@ -36,8 +38,10 @@ impl PyVecEnv {
     /// play the other seats inside `step` (rewards `[N, 1]`); without,
     /// the caller plays every seat (rewards `[N, players]`). `threads`:
     /// step the games on that many threads (results do not depend on it).
+    /// `records`: every game keeps its record (`records()`; dealt as
+    /// `Game` deals, slower than the fast shuffle).
     #[new]
-    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = None, threads = 1))]
+    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = None, threads = 1, records = false))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -50,6 +54,7 @@ impl PyVecEnv {
         opponents: Option<&str>,
         seat: Option<i128>,
         threads: i128,
+        records: bool,
     ) -> PyResult<PyVecEnv> {
         let num_envs = args::in_range("env.num_envs", "num_envs", num_envs, 1, 1 << 20)? as usize;
         let seed = args::env_seed(seed)?;
@@ -74,6 +79,7 @@ impl PyVecEnv {
             n: num_envs,
             seed,
             opponents: opponents.map(|o| (seat, o)),
+            records,
         };
         let mut inner = vector::new_vec(kind, spec).map_err(fail)?;
         inner.set_threads(threads);
@@ -93,6 +99,7 @@ impl PyVecEnv {
             players,
             seed,
             actions_buf: vec![0; n],
+            keeps_records: records,
         };
         env.reset_arrays(py, seed)?;
         Ok(env)
@@ -216,6 +223,40 @@ impl PyVecEnv {
         Ok(PyArray1::from_vec(py, v))
     }
 
+    /// How the games that ended in the last step ended: `(winner,
+    /// length)`, two `int64` arrays `[N]` — the winning side (−1 for a
+    /// draw) and the moves the game took (bots' included); meaningful
+    /// where that step's `done` is True.
+    #[allow(clippy::type_complexity)]
+    fn results<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+        let ended = self.lock()?.ended();
+        Ok((
+            PyArray1::from_iter(py, ended.iter().map(|e| e.winner)),
+            PyArray1::from_iter(py, ended.iter().map(|e| e.length)),
+        ))
+    }
+
+    /// The records of the games finished since the last call (or reset),
+    /// as `(index, record)` pairs (a record is a dict in the format of
+    /// RECORD.md / RECORD-STACKS.md, with `result`; `sg.verify` accepts
+    /// it). Needs `VecEnv(records=True)`: `UsageError` (`env.records`)
+    /// otherwise.
+    fn records<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyAny>)>> {
+        if !self.keeps_records {
+            return Err(usage(
+                "env.records",
+                "this vector keeps no records: build it with VecEnv(..., records=True)",
+            ));
+        }
+        let recs = self.lock()?.take_records();
+        recs.into_iter()
+            .map(|(i, v)| Ok((i, super::convert::json_to_py(py, &v)?)))
+            .collect()
+    }
+
     /// Results since the last reset: `games`, `wins` by side, `draws`,
     /// `moves`.
     fn tally<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -330,7 +371,6 @@ impl PyVecEnv {
         Ok(())
     }
 }
-
 
 /// The mask's `int8` numpy buffer as the bytes the vector writes (0 or 1).
 fn bytes_of(s: &mut [i8]) -> &mut [u8] {
