@@ -124,7 +124,7 @@ def test_vector_results_and_records(game, players):
     for _ in range(3000):
         obs, mask, to_act, rewards, done = v.step(v.random_actions())
         if done.any():
-            winner, length = v.results()
+            winner, length, _ = v.results()
             recs = dict(v.records())
             assert set(recs) == set(np.flatnonzero(done))
             for i, rec in recs.items():

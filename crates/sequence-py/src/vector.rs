@@ -111,6 +111,9 @@ pub struct Ended {
     pub winner: i64,
     /// Moves made in the game.
     pub length: i64,
+    /// The game's rotation of roles (self-play mode with roles: the role of
+    /// seat `s` was `(s + rotation) % players`; 0 otherwise).
+    pub rotation: i64,
 }
 
 /// A slot's record when the vector keeps them: the record of the game
@@ -134,6 +137,8 @@ struct Slot<G: EnvGame> {
     bots: SeatBots<G>,
     /// How the game that ended in the last step ended.
     ended: Ended,
+    /// Self-play mode: the role that plays seat `s` is `(s + rot) % players`.
+    rot: u8,
     /// The record being kept, when the vector keeps them.
     rec: Option<Box<Recorder<G>>>,
 }
@@ -143,6 +148,11 @@ struct Shared<'a, G: EnvGame> {
     template: &'a G,
     /// The caller's seat in the single-agent mode.
     me: Option<Seat>,
+    /// Self-play mode: the roles the vector's own bots play (bit per
+    /// role); the caller plays the others.
+    bot_roles: u16,
+    /// Self-play mode: whether the roles move one seat on with each game.
+    rotate: bool,
     obs_len: usize,
     /// Rewards per game in a step.
     width: usize,
@@ -198,18 +208,29 @@ impl<G: EnvGame> Slot<G> {
         }
     }
 
-    /// Single-agent mode: the bots move until `me` must decide or the game
-    /// ends; returns the caller's reward when it ended, and the moves made.
-    fn run_bots(&mut self, me: Option<Seat>) -> (f32, u64) {
-        let Some(me) = me else {
+    /// The bots move until a seat of the caller must decide or the game
+    /// ends (single-agent mode: every seat but `me`; self-play mode: the
+    /// bots' roles); returns the caller's reward in the single-agent mode
+    /// when it ended, and the moves made.
+    fn run_bots(&mut self, sh: &Shared<'_, G>) -> (f32, u64) {
+        if sh.me.is_none() && sh.bot_roles == 0 {
             return (0.0, 0);
-        };
+        }
+        let players = self.game.players();
         let mut moves = 0;
         while let Some(s) = self.game.to_act() {
-            if s == me {
-                return (0.0, moves);
-            }
-            let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
+            let role = match sh.me {
+                Some(me) if s == me => return (0.0, moves),
+                Some(_) => s.index(),
+                None => {
+                    let role = (s.0 + self.rot) % players;
+                    if sh.bot_roles & (1 << role) == 0 {
+                        return (0.0, moves);
+                    }
+                    role as usize
+                }
+            };
+            let Some(Some(bot)) = self.bots.get_mut(role) else {
                 return (0.0, moves);
             };
             let mv = bot.choose(&self.game.view(s));
@@ -224,7 +245,7 @@ impl<G: EnvGame> Slot<G> {
             self.apply(s, mv);
             moves += 1;
         }
-        (env::reward(&self.game, me), moves)
+        (sh.me.map_or(0.0, |me| env::reward(&self.game, me)), moves)
     }
 
     /// Deals a new game until one reaches the caller (the bots may finish
@@ -232,7 +253,10 @@ impl<G: EnvGame> Slot<G> {
     fn deal(&mut self, sh: &Shared<'_, G>, tally: &mut Tally) {
         loop {
             self.game = self.new_game(sh.template);
-            let (_, m) = self.run_bots(sh.me);
+            if sh.rotate {
+                self.rot = (self.rot + 1) % self.game.players();
+            }
+            let (_, m) = self.run_bots(sh);
             tally.moves += m;
             if !self.game.is_over() {
                 return;
@@ -271,8 +295,8 @@ impl<G: EnvGame> Slot<G> {
         if self.apply(seat, mv) {
             tally.moves += 1;
             let mut r = 0.0;
-            if sh.me.is_some() && !self.game.is_over() {
-                let (rb, m) = self.run_bots(sh.me);
+            if (sh.me.is_some() || sh.bot_roles != 0) && !self.game.is_over() {
+                let (rb, m) = self.run_bots(sh);
                 r = rb;
                 tally.moves += m;
             } else if let Some(me) = sh.me {
@@ -291,6 +315,7 @@ impl<G: EnvGame> Slot<G> {
                 self.ended = Ended {
                     winner: self.game.outcome().winner().map_or(-1, i64::from),
                     length: i64::from(self.game.ply()),
+                    rotation: i64::from(self.rot),
                 };
                 if let Some(r) = &mut self.rec {
                     let mut done = r.record.clone();
@@ -430,6 +455,10 @@ pub struct VecCore<G: EnvGame> {
     tally: Tally,
     /// Whether every game keeps its record.
     records: bool,
+    /// Self-play mode: the bot spec of each role (`None`: the caller's).
+    role_bots: Vec<Option<String>>,
+    /// Self-play mode: roles move one seat on with each game.
+    rotate: bool,
 }
 
 /// The refusal of an action the caller's mask does not list.
@@ -489,6 +518,7 @@ impl<G: EnvGame> VecCore<G> {
                     legal_count: 0,
                     bots: vec![],
                     ended: Ended::default(),
+                    rot: 0,
                     rec: None,
                 })
                 .collect(),
@@ -499,6 +529,8 @@ impl<G: EnvGame> VecCore<G> {
             pool: None,
             tally: Tally::default(),
             records: false,
+            role_bots: Vec::new(),
+            rotate: false,
         };
         v.deal_all(seed);
         v
@@ -533,6 +565,70 @@ impl<G: EnvGame> VecCore<G> {
         v.opponents = Some((Seat(seat), opponents.to_string()));
         v.deal_all(seed);
         Ok(v)
+    }
+
+    /// Self-play with roles: role `r` is played by a bot built from
+    /// `specs[r]` or, for `None`, by the caller; with `rotate`, game `k` of
+    /// slot `i` seats role `r` at seat `(r - i - k) mod players` (the role
+    /// of seat `s` is `(s + rotation) % players`), so every role plays
+    /// every seat in turn. The games are dealt again from `seed`.
+    ///
+    /// # Errors
+    /// A bot name that cannot be built, a spec per seat that is not one per
+    /// seat, or the single-agent mode (it has its own bots).
+    pub fn set_roles(
+        &mut self,
+        specs: Vec<Option<String>>,
+        rotate: bool,
+        seed: u64,
+    ) -> Result<(), Failure> {
+        let players = self.template.players() as usize;
+        if specs.len() != players || self.opponents.is_some() {
+            return Err(Failure::new(
+                FailureKind::Usage,
+                "env.roles",
+                format!(
+                    "roles: one per seat ({players}), and not with opponents= ({} given)",
+                    specs.len()
+                ),
+            ));
+        }
+        for spec in specs.iter().flatten() {
+            sequence_bots::bot::<G>(spec, 0)
+                .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))?;
+        }
+        self.role_bots = specs;
+        self.rotate = rotate;
+        self.deal_all(seed);
+        Ok(())
+    }
+
+    /// The roles the vector's bots play, a bit per role.
+    fn bot_roles(&self) -> u16 {
+        self.role_bots
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.is_some())
+            .fold(0, |m, (r, _)| m | 1 << r)
+    }
+
+    /// The role to act in each game (self-play with roles; the seat to
+    /// act otherwise), `-1` for none.
+    pub fn roles_to_act(&self) -> Vec<i64> {
+        self.slots
+            .iter()
+            .map(|s| {
+                s.game.to_act().map_or(-1, |seat| {
+                    i64::from((seat.0 + s.rot) % self.template.players())
+                })
+            })
+            .collect()
+    }
+
+    /// Each game's rotation of roles (the role of seat `s` is `(s +
+    /// rotation) % players`).
+    pub fn rotations(&self) -> Vec<i64> {
+        self.slots.iter().map(|s| i64::from(s.rot)).collect()
     }
 
     /// Keeps every game's record from now on: the games are dealt again
@@ -645,8 +741,28 @@ impl<G: EnvGame> VecCore<G> {
                     finished: Vec::new(),
                 })
             });
+            // Rotating: the first game of slot `i` has rotation `i % players`
+            // (dealing moves it one on first).
+            slot.rot = if self.rotate {
+                ((i + players as usize - 1) % players as usize) as u8
+            } else {
+                0
+            };
             slot.bots = match &self.opponents {
-                None => vec![],
+                None => self
+                    .role_bots
+                    .iter()
+                    .enumerate()
+                    .map(|(r, spec)| {
+                        spec.as_ref().and_then(|spec| {
+                            sequence_bots::bot::<G>(
+                                spec,
+                                mix(seed ^ mix((i as u64) << 8 | r as u64)),
+                            )
+                            .ok()
+                        })
+                    })
+                    .collect(),
                 Some((me, spec)) => (0..players)
                     .map(|s| {
                         (Seat(s) != *me)
@@ -666,6 +782,8 @@ impl<G: EnvGame> VecCore<G> {
         let sh = Shared {
             template: &self.template,
             me,
+            bot_roles: self.bot_roles(),
+            rotate: self.rotate,
             obs_len: self.obs_len,
             width: self.reward_width(),
             observe: false,
@@ -689,6 +807,8 @@ impl<G: EnvGame> VecCore<G> {
         let sh = Shared {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
+            bot_roles: self.bot_roles(),
+            rotate: self.rotate,
             obs_len,
             width,
             observe: true,
@@ -738,6 +858,8 @@ impl<G: EnvGame> VecCore<G> {
         let sh = Shared {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
+            bot_roles: self.bot_roles(),
+            rotate: self.rotate,
             obs_len: self.obs_len,
             width,
             observe,

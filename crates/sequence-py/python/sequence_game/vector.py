@@ -119,7 +119,7 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv):
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         infos: Dict[str, Any] = {"to_act": to_act.copy()}
         if done.any():
-            winner, length = self.vec.results()
+            winner, length, _ = self.vec.results()
             infos.update(winner=winner, _winner=terminated.copy(), length=length, _length=terminated.copy())
             if self.self_play:
                 infos.update(rewards=rewards.copy(), _rewards=terminated.copy())

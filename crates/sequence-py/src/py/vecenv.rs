@@ -39,9 +39,13 @@ impl PyVecEnv {
     /// the caller plays every seat (rewards `[N, players]`). `threads`:
     /// step the games on that many threads (results do not depend on it).
     /// `records`: every game keeps its record (`records()`; dealt as
-    /// `Game` deals, slower than the fast shuffle).
+    /// `Game` deals, slower than the fast shuffle). `roles` (self-play
+    /// only): one entry per seat, a bot name (the vector's bot plays that
+    /// role inside `step`) or `None` (the caller's); with `alternate`, the
+    /// roles move one seat on with every game (`roles_to_act()`,
+    /// `rotations()`).
     #[new]
-    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = None, threads = 1, records = false))]
+    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = None, threads = 1, records = false, roles = None, alternate = false))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -55,6 +59,8 @@ impl PyVecEnv {
         seat: Option<i128>,
         threads: i128,
         records: bool,
+        roles: Option<Vec<Option<String>>>,
+        alternate: bool,
     ) -> PyResult<PyVecEnv> {
         let num_envs = args::in_range("env.num_envs", "num_envs", num_envs, 1, 1 << 20)? as usize;
         let seed = args::env_seed(seed)?;
@@ -83,6 +89,10 @@ impl PyVecEnv {
         };
         let mut inner = vector::new_vec(kind, spec).map_err(fail)?;
         inner.set_threads(threads);
+        if roles.is_some() || alternate {
+            let specs = roles.unwrap_or_else(|| vec![None; usize::from(players)]);
+            inner.set_roles(specs, alternate, seed).map_err(fail)?;
+        }
         let (n, d, a, w) = (
             num_envs,
             inner.obs_len(),
@@ -227,16 +237,36 @@ impl PyVecEnv {
     /// length)`, two `int64` arrays `[N]` — the winning side (−1 for a
     /// draw) and the moves the game took (bots' included); meaningful
     /// where that step's `done` is True.
+    /// The third array is each ended game's rotation of roles (see
+    /// `rotations()`; 0 without `alternate`).
     #[allow(clippy::type_complexity)]
     fn results<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+    ) -> PyResult<(
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
         let ended = self.lock()?.ended();
         Ok((
             PyArray1::from_iter(py, ended.iter().map(|e| e.winner)),
             PyArray1::from_iter(py, ended.iter().map(|e| e.length)),
+            PyArray1::from_iter(py, ended.iter().map(|e| e.rotation)),
         ))
+    }
+
+    /// The role that must decide in each game (`int64` `[N]`, −1 for
+    /// none): the seat to act moved by the game's rotation, `(seat +
+    /// rotation) % players`; the seat itself without `alternate`.
+    fn roles_to_act<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        Ok(PyArray1::from_vec(py, self.lock()?.roles_to_act()))
+    }
+
+    /// Each game's rotation of roles (`int64` `[N]`): the role of seat `s`
+    /// is `(s + rotation) % players`.
+    fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        Ok(PyArray1::from_vec(py, self.lock()?.rotations()))
     }
 
     /// The records of the games finished since the last call (or reset),

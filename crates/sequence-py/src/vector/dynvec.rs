@@ -34,6 +34,20 @@ pub trait DynVec: Send {
     fn set_threads(&mut self, threads: usize);
     /// See [`VecCore::ended`].
     fn ended(&self) -> Vec<Ended>;
+    /// See [`VecCore::set_roles`].
+    ///
+    /// # Errors
+    /// As [`VecCore::set_roles`].
+    fn set_roles(
+        &mut self,
+        specs: Vec<Option<String>>,
+        rotate: bool,
+        seed: u64,
+    ) -> Result<(), Failure>;
+    /// See [`VecCore::roles_to_act`].
+    fn roles_to_act(&self) -> Vec<i64>;
+    /// See [`VecCore::rotations`].
+    fn rotations(&self) -> Vec<i64>;
     /// See [`VecCore::keep_records`].
     fn keep_records(&mut self, seed: u64);
     /// The records of [`VecCore::take_records`] as JSON.
@@ -73,6 +87,20 @@ impl<G: EnvGame> DynVec for VecCore<G> {
     }
     fn keep_records(&mut self, seed: u64) {
         VecCore::keep_records(self, seed)
+    }
+    fn set_roles(
+        &mut self,
+        specs: Vec<Option<String>>,
+        rotate: bool,
+        seed: u64,
+    ) -> Result<(), Failure> {
+        VecCore::set_roles(self, specs, rotate, seed)
+    }
+    fn roles_to_act(&self) -> Vec<i64> {
+        VecCore::roles_to_act(self)
+    }
+    fn rotations(&self) -> Vec<i64> {
+        VecCore::rotations(self)
     }
     fn take_records(&mut self) -> Vec<(usize, serde_json::Value)> {
         VecCore::take_records(self)
