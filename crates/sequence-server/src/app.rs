@@ -14,7 +14,7 @@
 //! a move whose `move_number` is then stale is refused (409 with the
 //! table's `move_number`).
 
-use crate::cluster::{Cluster, Note};
+use crate::cluster::{Cluster, Note, Tables};
 use crate::config::{ClusterConfig, ServerConfig};
 use crate::db::{Append, Db, DbError};
 use crate::limits::{echo, AddressLimiter};
@@ -483,15 +483,6 @@ impl App {
                     t.cluster.stale = true;
                 }
             }
-            Note::TimedOut { next_seq, .. } => {
-                // (a timeout is now a stored move; an older instance's
-                // note says the table changed at most)
-                if t.core.next_seq < next_seq {
-                    if let Err(e) = self.sync(&tref, &mut t).await {
-                        tracing::warn!(table = %id, "cannot catch up: {e}");
-                    }
-                }
-            }
             Note::Chat { seq, line, .. } => {
                 if seq < t.cluster.chat_next {
                     return;
@@ -635,6 +626,60 @@ impl App {
                 || t.cluster.last_used.is_none_or(|u| u.elapsed() < idle)
         });
         before - map.len()
+    }
+}
+
+impl Tables for App {
+    fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+
+    fn db(&self) -> &Db {
+        &self.db
+    }
+
+    fn apply_note(self: &Arc<Self>, note: Note) -> impl std::future::Future<Output = ()> + Send {
+        App::apply_note(self, note)
+    }
+
+    fn catch_up_all(self: &Arc<Self>) -> impl std::future::Future<Output = ()> + Send {
+        App::catch_up_all(self)
+    }
+
+    async fn connections(&self, id: &str, seat: u8) -> Option<u32> {
+        let tref = self.cached(id)?;
+        let t = tref.lock().await;
+        Some(t.connected.get(seat as usize).copied().unwrap_or(0))
+    }
+
+    fn lost_ownership(self: &Arc<Self>) -> impl std::future::Future<Output = ()> + Send {
+        App::lost_ownership(self)
+    }
+
+    /// A table in memory goes on here (its bots, its clock); an unfinished
+    /// one not in memory is loaded, which starts them.
+    async fn taken_over(self: &Arc<Self>, id: String, unfinished: bool) {
+        if let Some(tref) = self.cached(&id) {
+            let mut t = tref.lock().await;
+            t.cluster.owned = true;
+            self.resume_owned(&tref, &mut t).await;
+        } else if unfinished {
+            let app = self.clone();
+            tokio::spawn(async move {
+                if let Err(e) = app.table(&id).await {
+                    tracing::warn!(table = %id, "cannot load a table taken over: {e}");
+                }
+            });
+        }
+    }
+
+    async fn sockets_gone(&self, id: &str, gone: &str) {
+        if let Some(tref) = self.cached(id) {
+            let mut t = tref.lock().await;
+            if t.cluster.drop_instance(gone) {
+                t.broadcast_views();
+            }
+        }
     }
 }
 
