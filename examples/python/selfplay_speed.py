@@ -12,7 +12,7 @@
   it less the time with the built-in `random` in its place, per move of
   the Python seat.
 
-    python3 examples/python/selfplay_speed.py [--envs 1024] [--seconds 3] [--rounds 5] [--sequence target/release/sequence --games 20]
+    python3 examples/python/selfplay_speed.py [--envs 256] [--steps 300] [--rounds 5] [--sequence target/release/sequence --games 20]
 
 Each figure is the median of `--rounds` runs (this machine is shared).
 """
@@ -55,32 +55,70 @@ class LinearPolicy:
         return z.argmax(axis=1)
 
 
-def games_per_second(step, count_done, seconds):
+def games_per_second(step, count_done, steps):
+    """Games finished per second in the steady state: `steps` untimed
+    steps first (the games all start together), then `steps` timed."""
+    for _ in range(steps):
+        step()
     games, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    for _ in range(steps):
         games += count_done(step())
     return games / (time.perf_counter() - t0)
 
 
-def vector_figures(envs, seconds):
+def vector_figures(envs, steps):
     probe = sg.Game("classic")
     a, b = (LinearPolicy(probe.observation_size, probe.num_actions, s) for s in (1, 2))
     v = sg.VecEnv("classic", num_envs=envs, seed=0)
     state = {}
-    state["obs"], state["mask"], _ = v.reset()
+    state["obs"], state["mask"], state["to_act"] = v.reset()
+    actions = np.zeros(envs, dtype=np.int64)
 
     def vec_step():
-        out = v.step(a(state["obs"], state["mask"]))
-        state["obs"], state["mask"] = out[0], out[1]
+        # seat 0 by policy a, seat 1 by policy b (the same games SelfPlay
+        # plays, without its roles and rotation)
+        seat0 = state["to_act"] == 0
+        for sel, pol in ((seat0, a), (~seat0, b)):
+            if sel.any():
+                actions[sel] = pol(state["obs"][sel], state["mask"][sel])
+        out = v.step(actions)
+        state["obs"], state["mask"], state["to_act"] = out[0], out[1], out[2]
         return out[4]
 
     rv = sg.VecEnv("classic", num_envs=envs, seed=0)
     sp = SelfPlay("classic", num_envs=envs, roles=[a, b], seed=0)
     return {
-        "VecEnv, numpy policy for both seats": games_per_second(vec_step, lambda d: int(d.sum()), seconds),
-        "SelfPlay, two numpy policies, roles alternating": games_per_second(sp.step, lambda o: int(o["done"].sum()), seconds),
-        "VecEnv, Rust random_actions (reference)": games_per_second(lambda: rv.step(rv.random_actions())[4], lambda d: int(d.sum()), seconds),
+        "VecEnv, a numpy policy per seat": games_per_second(vec_step, lambda d: int(d.sum()), steps),
+        "SelfPlay, two numpy policies, roles alternating": games_per_second(sp.step, lambda o: int(o["done"].sum()), steps),
+        "VecEnv, Rust random_actions (reference)": games_per_second(lambda: rv.step(rv.random_actions())[4], lambda d: int(d.sum()), steps),
     }
+
+
+def protocol_ms_per_move(moves=200):
+    """The bot process's own work per decision, in process: reading the
+    request, View.from_json, the observation and mask, the policy, the
+    answer."""
+    import io
+    import json
+
+    from sequence_game.protocol import serve
+
+    msgs, seed = [], 0
+    while len(msgs) < moves:
+        g = sg.Game("classic", seed=seed)
+        seed += 1
+        while not g.is_over:
+            v = g.view(g.to_act).to_json()
+            msgs.append(json.dumps({"type": "move", "time_ms": 5000, "view": v, "legal_moves": v["legal_moves"]}))
+            g.play(g.random_move())
+    text = "\n".join([json.dumps({"type": "hello", "game": "classic", "seed": 1})] + msgs + ['{"type": "quit"}']) + "\n"
+
+    def first(obs, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    t0 = time.perf_counter()
+    serve(first, stdin=io.StringIO(text), stdout=io.StringIO())
+    return (time.perf_counter() - t0) / len(msgs) * 1000
 
 
 def arena_seconds(exe, bots, games, env):
@@ -114,16 +152,19 @@ def arena_figure(exe, games):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--envs", type=int, default=1024)
-    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--envs", type=int, default=256)
+    ap.add_argument("--steps", type=int, default=300, help="steps timed per figure (after as many untimed)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--sequence", help="the sequence binary, for the arena figure")
     ap.add_argument("--games", type=int, default=20)
     a = ap.parse_args()
-    runs = [vector_figures(a.envs, a.seconds) for _ in range(a.rounds)]
+    runs = [vector_figures(a.envs, a.steps) for _ in range(a.rounds)]
     for name in runs[0]:
         vals = [r[name] for r in runs]
         print(f"{name}: {statistics.median(vals):,.0f} games/s (median of {len(vals)}, {min(vals):,.0f}–{max(vals):,.0f})")
+    ms = [protocol_ms_per_move() for _ in range(a.rounds)]
+    print(f"protocol bot, its own work per decision (in process): {statistics.median(ms):.3f} ms "
+          f"(median of {len(ms)}, {min(ms):.3f}–{max(ms):.3f})")
     if a.sequence:
         per = [arena_figure(a.sequence, a.games) for _ in range(a.rounds)]
         ms = [p[0] for p in per]

@@ -57,6 +57,6 @@ def test_selfplay_frozen_learns_and_reports(repo):
 
 
 def test_selfplay_speed_reports_games_per_second(repo):
-    r = run(repo, "selfplay_speed.py", "--envs", "16", "--seconds", "0.3", "--rounds", "1")
+    r = run(repo, "selfplay_speed.py", "--envs", "8", "--steps", "40", "--rounds", "1")
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("games/s") == 3
