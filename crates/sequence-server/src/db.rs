@@ -35,6 +35,7 @@
 //! without polling. An SQLite file serves one instance: a second one is
 //! refused at start.
 
+use crate::notes::Note;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
@@ -48,11 +49,6 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The PostgreSQL notification channel of table changes.
 pub const CHANNEL: &str = "sequence_changes";
-
-/// The longest notification payload sent with the events in it; a longer
-/// change is announced by its numbers only and read from the database.
-/// (PostgreSQL takes at most 8000 bytes.)
-pub const MAX_PAYLOAD: usize = 7000;
 
 /// Chat lines kept per table.
 pub const CHAT_KEPT: i64 = 50;
@@ -339,24 +335,9 @@ fn value_rows(from: usize, n: usize) -> String {
         .join(", ")
 }
 
-/// The notification of an append: `e ID FIRST LAST CLOCK TIMED_OUT` and the
-/// events one per line, or the first line alone when they would not fit.
+/// The notification of an append ([`Note::Events`]).
 pub fn events_payload(a: &Append<'_>) -> String {
-    let last = a.first_seq + a.events.len() as i64 - 1;
-    let head = format!(
-        "e {} {} {} {} {}",
-        a.id, a.first_seq, last, a.clock_ms, a.timed_out
-    );
-    let size = head.len() + a.events.iter().map(|e| e.len() + 1).sum::<usize>();
-    if size > MAX_PAYLOAD || a.events.iter().any(|e| e.contains('\n')) {
-        return head;
-    }
-    let mut p = head;
-    for e in a.events {
-        p.push('\n');
-        p.push_str(e);
-    }
-    p
+    Note::events(a.id, a.first_seq, a.events, a.clock_ms, a.timed_out).payload()
 }
 
 impl Db {
@@ -843,7 +824,10 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         if self.pg {
-            notify_in(&mut tx, &format!("d {gone}")).await?;
+            let note = Note::Gone {
+                instance: gone.to_string(),
+            };
+            notify_in(&mut tx, &note.payload()).await?;
         }
         tx.commit().await?;
         Ok(tables)
@@ -928,13 +912,7 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         if self.pg {
-            let payload = format!("c {id} {seq}\n{line}");
-            let payload = if payload.len() > MAX_PAYLOAD || line.contains('\n') {
-                format!("c {id} {seq}")
-            } else {
-                payload
-            };
-            notify_in(&mut tx, &payload).await?;
+            notify_in(&mut tx, &Note::chat(id, seq, line).payload()).await?;
         }
         tx.commit().await?;
         Ok(seq)
@@ -981,7 +959,14 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             if self.pg {
-                notify_in(&mut tx, &format!("p {id} {me} {seat} {conns} {version}")).await?;
+                let note = Note::Presence {
+                    id: id.clone(),
+                    instance: me.to_string(),
+                    seat: *seat,
+                    conns: *conns,
+                    version: *version,
+                };
+                notify_in(&mut tx, &note.payload()).await?;
             }
         }
         tx.commit().await?;
