@@ -202,64 +202,41 @@ pub async fn play_move(
             Ok(None) => return Ok(t.view(Some(seat))),
             // another change was stored first; the table caught up: check again
             Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
-            // refused by the rules or not this seat's turn: when another
-            // instance may have changed the table meanwhile, the refusal
-            // stands only if the table is still where it was
-            Err(e @ (TableError::Conflict(_) | TableError::Illegal { .. }))
+            // refused by the rules or not this seat's turn (the core's
+            // Stale): when another instance may have changed the table
+            // meanwhile, the refusal stands only if the table is still
+            // where it was
+            Err(e @ (TableError::Stale { .. } | TableError::Illegal { .. }))
                 if app.db.shared() && app.sync(tref, t).await? =>
             {
                 tracing::debug!("a move refused on a table that changed elsewhere: {e}");
                 continue;
             }
-            // not this seat's turn (the engine's core refused it)
-            Err(TableError::Conflict(m)) => return Err(stale(t, &m)),
             Err(e) => return Err(e),
         }
     }
     check_move_number(t, move_number)?;
-    Err(stale(
-        t,
-        "the table kept changing while the move was being stored; retry",
-    ))
+    Err(t
+        .core
+        .stale("the table kept changing while the move was being stored; retry"))
 }
 
-/// A [`TableError::Stale`] with the table's `move_number`.
-fn stale(t: &Table, message: &str) -> TableError {
-    TableError::Stale {
-        message: message.to_string(),
-        move_number: t.core.moves,
-    }
-}
-
-/// Refuses a move when the game is not on, `move_number` is not the
-/// table's, or it is not the seat's turn.
+/// Refuses a move when the game is not on or `move_number` is not the
+/// table's (whose turn it is the core checks when the move is applied).
 fn check_move_number(t: &Table, move_number: u32) -> Result<(), TableError> {
-    if t.core.status != Status::Playing {
-        return Err(stale(
-            t,
-            &format!(
-                "the game is not being played (table is {})",
-                t.core.status.name()
-            ),
-        ));
+    let core = &t.core;
+    core.check_playing()?;
+    if move_number > core.moves {
+        return Err(core.stale(format!(
+            "move_number {move_number} is ahead of the game (at move_number {})",
+            core.moves
+        )));
     }
-    if move_number > t.core.moves {
-        return Err(stale(
-            t,
-            &format!(
-                "move_number {move_number} is ahead of the game (at move_number {})",
-                t.core.moves
-            ),
-        ));
-    }
-    if move_number < t.core.moves {
-        return Err(stale(
-            t,
-            &format!(
-                "stale move_number {move_number}: the game is at move_number {}",
-                t.core.moves
-            ),
-        ));
+    if move_number < core.moves {
+        return Err(core.stale(format!(
+            "stale move_number {move_number}: the game is at move_number {}",
+            core.moves
+        )));
     }
     Ok(())
 }
