@@ -769,18 +769,39 @@ impl Table {
     /// Sends every subscriber its view; drops subscribers whose queue is
     /// full or closed.
     pub fn broadcast_views(&mut self) {
+        self.push_views(None);
+    }
+
+    /// [`Table::broadcast_views`], answering the view of `seat` as pushed:
+    /// each view is computed once, for the pushes and the answer alike.
+    pub fn broadcast_views_answering(&mut self, seat: u8) -> Value {
+        match self.push_views(Some(seat)) {
+            Some(v) => v,
+            None => self.view(Some(seat)),
+        }
+    }
+
+    /// Pushes the views; the view of `keep` if one of its connections got
+    /// it.
+    fn push_views(&mut self, keep: Option<u8>) -> Option<Value> {
         if self.subs.is_empty() {
-            return;
+            return None;
         }
         let n = self.core.seats.len();
         let mut cache: Vec<Option<std::sync::Arc<str>>> = vec![None; n + 1];
+        let mut kept = None;
         let mut dead = vec![];
         for i in 0..self.subs.len() {
             let seat = self.subs[i].seat;
             let k = seat.map_or(n, |s| s as usize);
             if cache[k].is_none() {
-                let text = json!({"type": "view", "view": self.view(seat)}).to_string();
+                let view = self.view(seat);
+                // as `json!({"type": "view", "view": view})` writes it
+                let text = format!(r#"{{"type":"view","view":{view}}}"#);
                 cache[k] = Some(text.into());
+                if seat.is_some() && seat == keep {
+                    kept = Some(view);
+                }
             }
             if let Some(t) = &cache[k] {
                 if self.subs[i].tx.try_send(t.clone()).is_err() {
@@ -791,6 +812,7 @@ impl Table {
         if !dead.is_empty() {
             self.drop_subs(&dead);
         }
+        kept
     }
 
     /// Sends one message to every subscriber.
