@@ -849,6 +849,11 @@ impl<G: DynEngine> DynView for ViewBox<G> {
     }
 }
 
+/// A view of game `G` with its table, behind [`DynView`].
+pub fn boxed_view<G: DynEngine>(view: G::View, config: G::Config) -> Box<dyn DynView> {
+    Box::new(ViewBox::<G> { view, config })
+}
+
 /// A bot of either game.
 pub trait DynBot: Send {
     /// Which game it plays.

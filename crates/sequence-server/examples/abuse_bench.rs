@@ -20,7 +20,10 @@
 //! from 4 addresses). Writes `abuse-bench.csv` into `--out` (default
 //! `target`).
 
-use sequence_server::abuse::{self, Attack, Player};
+#[path = "../tests/common/abuse.rs"]
+mod abuse;
+
+use abuse::{Attack, Player};
 use sequence_server::config::Limits;
 use sequence_server::ServerConfig;
 use std::io::Write as _;

@@ -1,6 +1,7 @@
 #![warn(missing_docs)]
-//! The game server (`sequence serve`), its web UI and the load tool
-//! (`sequence loadtest`). The API is documented in docs/api.md.
+//! The game server (`sequence serve`) and its web UI (the load tool of
+//! `sequence loadtest` is the `sequence-loadtest` crate). The API is
+//! documented in docs/api.md.
 //!
 //! * the table core: [`tables`] (table state rebuilt from events, the live
 //!   game written once for both games, views for seats and spectators,
@@ -16,12 +17,9 @@
 //!   text caps), [`assets`] (the embedded web UI);
 //! * [`analysis`]: the search worker (analyses of finished games, hints)
 //!   off the async runtime;
-//! * [`config`]: settings; [`listener`]: accepting and serving
-//!   connections under the limits against slow and hostile clients;
-//!   [`loadtest`]: the load tool; [`abuse`]: hostile clients to measure
-//!   those limits.
+//! * the settings: [`config`]; [`listener`]: accepting and serving
+//!   connections under the limits against slow and hostile clients.
 
-pub mod abuse;
 pub mod analysis;
 pub mod app;
 pub mod assets;
@@ -34,7 +32,7 @@ pub mod error;
 pub mod input;
 pub mod limits;
 pub mod listener;
-pub mod loadtest;
+pub mod notes;
 pub mod routes;
 pub mod tables;
 pub mod ws;
@@ -42,7 +40,6 @@ pub mod ws;
 use app::App;
 use clap::Args;
 pub use config::{ClusterConfig, ServerConfig};
-pub use loadtest::{run_loadtest, LoadtestArgs};
 pub use routes::{router, CONTENT_SECURITY_POLICY};
 use std::net::SocketAddr;
 use std::sync::Arc;

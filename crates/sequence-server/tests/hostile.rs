@@ -6,9 +6,11 @@
 //! and 600 slow sockets neither hold on nor slow a player's moves
 //! (docs/deploy.md, "Limits against slow and hostile clients").
 
+#[path = "common/abuse.rs"]
+mod abuse;
 mod common;
 
-use sequence_server::abuse::{self, Player};
+use abuse::Player;
 use sequence_server::config::Limits;
 use serde_json::Value;
 use std::net::SocketAddr;

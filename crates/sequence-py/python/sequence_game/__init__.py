@@ -32,6 +32,7 @@ from typing import Optional
 
 from ._core import (
     CLASSIC_ACTIONS,
+    LADDER,
     STACKS_ACTIONS,
     ActionError,
     Bot,
@@ -61,6 +62,7 @@ except Exception:  # noqa: BLE001
 
 __all__ = [
     "CLASSIC_ACTIONS",
+    "LADDER",
     "STACKS_ACTIONS",
     "ActionError",
     "Bot",

@@ -121,6 +121,10 @@ class _Position:
 class View(_Position):
     """What one seat (or a spectator) may see."""
 
+    @staticmethod
+    def from_json(view: Dict[str, Any], game: Optional[GameName] = None) -> View:
+        """The view a seat's JSON describes (a bot-protocol view)."""
+
     @property
     def seat(self) -> Optional[int]: ...
     def legal_moves(self) -> List[Move]: ...
@@ -267,3 +271,5 @@ def verify(record: RecordLike) -> Dict[str, Any]:
 
 def replay(record: RecordLike) -> List[Step]: ...
 def action_text(action: int, game: GameName = "classic") -> str: ...
+
+LADDER: Dict[str, int]

@@ -646,6 +646,28 @@ impl PyView {
         self.inner.seat()
     }
 
+    /// The view a seat's JSON describes (`view.to_json()`, the `view` of a
+    /// bot-protocol message, docs/bot-protocol.md), so that a protocol bot
+    /// gets the same `observation()`, `legal_moves()` and `determinize()`;
+    /// `game` defaults to the JSON's own `game` field. Raises
+    /// `NotationError` (`view.json`) naming what is missing or wrong.
+    #[staticmethod]
+    #[pyo3(signature = (view, game = None))]
+    fn from_json(view: &Bound<'_, PyAny>, game: Option<&str>) -> PyResult<PyView> {
+        let v = py_to_json(view)?;
+        let name = match game {
+            Some(g) => g.to_string(),
+            None => v
+                .get("game")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("classic")
+                .to_string(),
+        };
+        crate::view_json::view_from_json(kind_of(&name)?, &v)
+            .map(|inner| PyView { inner })
+            .map_err(fail)
+    }
+
     /// The seat's legal moves when it must decide, else empty.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         moves_list(py, self.inner.legal_moves())
@@ -794,6 +816,13 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_bot_from_state, m)?)?;
     errors::register(m)?;
+    // The bots' Elo ladder (docs/bots.md "Levels"): random is 1000.
+    let ladder = PyDict::new(m.py());
+    ladder.set_item("random", 1000)?;
+    for (i, elo) in sequence_bots::LEVEL_ELO.iter().enumerate() {
+        ladder.set_item(format!("level:{}", i + 1), elo)?;
+    }
+    m.add("LADDER", ladder)?;
     m.add("CLASSIC_ACTIONS", crate::classic_env::ACTIONS)?;
     m.add("STACKS_ACTIONS", crate::stacks_env::ACTIONS)?;
     Ok(())
