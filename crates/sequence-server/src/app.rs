@@ -26,7 +26,7 @@ mod sync;
 mod timers;
 
 pub use bots::{kick_bots, STAND_IN_LEVEL};
-pub use change::{commit, play_move, seat_of_token};
+pub use change::{commit, play_move, seat_of_token, MoveRequest, SeatMove};
 pub use chat::{chat, post_chat};
 pub use timers::{check_timers, run_out};
 
@@ -105,20 +105,10 @@ impl OpenTable {
         &mut self,
         app: &Arc<App>,
         seat: u8,
-        move_number: u32,
-        mv: Value,
+        req: MoveRequest,
     ) -> Result<Value, TableError> {
         let synced = self.synced;
-        play_move(
-            app,
-            &self.tref,
-            &mut self.table,
-            synced,
-            seat,
-            move_number,
-            mv,
-        )
-        .await
+        play_move(app, &self.tref, &mut self.table, synced, seat, req).await
     }
 
     /// The seat of a request's token; a token this instance does not know
