@@ -26,7 +26,7 @@ mod sync;
 mod timers;
 
 pub use bots::{kick_bots, STAND_IN_LEVEL};
-pub use change::{commit, play_move, seat_of_token};
+pub use change::{commit, play_move, seat_of_token, MoveRequest, SeatMove};
 pub use chat::{chat, post_chat};
 pub use timers::{check_timers, run_out};
 
@@ -69,6 +69,9 @@ pub struct OpenTable {
     /// The table, to hand to tasks.
     pub tref: TableRef,
     table: OwnedMutexGuard<Table>,
+    /// Whether this request caught up with the database already (a
+    /// change then does not again, unless it loses a race).
+    synced: bool,
 }
 
 impl Deref for OpenTable {
@@ -102,10 +105,10 @@ impl OpenTable {
         &mut self,
         app: &Arc<App>,
         seat: u8,
-        move_number: u32,
-        mv: Value,
+        req: MoveRequest,
     ) -> Result<Value, TableError> {
-        play_move(app, &self.tref, &mut self.table, seat, move_number, mv).await
+        let synced = self.synced;
+        play_move(app, &self.tref, &mut self.table, synced, seat, req).await
     }
 
     /// The seat of a request's token; a token this instance does not know
@@ -119,7 +122,8 @@ impl OpenTable {
         app: &Arc<App>,
         token: &crate::auth::SeatToken,
     ) -> Result<u8, TableError> {
-        seat_of_token(app, &self.tref, &mut self.table, token).await
+        let table = &mut self.table;
+        change::seat_of_token_syncing(app, &self.tref, table, token, &mut self.synced).await
     }
 }
 

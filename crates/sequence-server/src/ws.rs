@@ -3,7 +3,7 @@
 //! spectator); the server then pushes every new view and carries chat and
 //! moves. Frames are capped at 16 KiB; each connection is rate limited.
 
-use crate::app::{self, play_move, App, TableRef};
+use crate::app::{self, play_move, App, MoveRequest, TableRef};
 use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
@@ -522,7 +522,8 @@ impl Conn {
                 if !t.subs.iter().any(|x| x.id == self.id) {
                     return Ok(Next::Stop); // the seat was given away or left
                 }
-                play_move(&self.app, &self.tref, &mut t, seat, move_number, mv).await?;
+                let req = MoveRequest { move_number, mv };
+                play_move(&self.app, &self.tref, &mut t, false, seat, req).await?;
                 Ok(Next::Go)
             }
         }

@@ -140,7 +140,7 @@ pub fn read_body(route: &str, bytes: &[u8]) -> Result<(), String> {
         "create" => object::<tables::CreateReq>(bytes, BODY, tables::CREATE_HINTS).map(drop),
         "join" => object::<seats::JoinReq>(bytes, BODY, seats::JOIN_HINTS).map(drop),
         "bot" => object::<seats::BotReq>(bytes, BODY, seats::BOT_HINTS).map(drop),
-        "move" => object::<moves::MoveReq>(bytes, BODY, moves::MOVE_HINTS).map(drop),
+        "move" => object::<crate::app::MoveRequest>(bytes, BODY, moves::MOVE_HINTS).map(drop),
         "penalty" => object::<tables::PenaltyReq>(bytes, BODY, tables::PENALTY_HINTS).map(drop),
         "analysis" => object::<replay::AnalysisReq>(bytes, BODY, replay::ANALYSIS_HINTS).map(drop),
         other => Err(format!("no route {other:?} reads a body")),
