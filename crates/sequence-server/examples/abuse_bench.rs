@@ -8,7 +8,7 @@
 //!
 //! The server runs in this process on a runtime of its own (2 threads,
 //! the default limits but `--idle-timeout 10`, an SQLite file); the
-//! clients on another. The player (127.0.0.2) plays both seats of a
+//! attacking clients on another, the player on a third (one thread). The player (127.0.0.2) plays both seats of a
 //! classic table for two by `POST …/moves`, a move every 100 ms (under
 //! the default rate limit); the
 //! latency is from sending a move to its whole answer. The attacks, each
@@ -101,6 +101,19 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Plays `moves` moves on a runtime of the player's own (its own thread),
+/// so that the attack's clients, busy on theirs, do not delay it.
+fn play_apart(mut player: Player, moves: usize) -> anyhow::Result<(Player, Vec<Duration>)> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    player.reconnect()?;
+    // a few moves to open the connections, then the measured ones
+    rt.block_on(player.play(3, Duration::from_millis(100)))?;
+    let lat = rt.block_on(player.play(moves, Duration::from_millis(100)))?;
+    Ok((player, lat))
+}
+
 async fn scenarios(addr: std::net::SocketAddr, moves: usize) -> anyhow::Result<Vec<Row>> {
     let base = format!("http://{addr}");
     let ip = |s: &str| s.parse::<IpAddr>().ok();
@@ -152,23 +165,30 @@ async fn scenarios(addr: std::net::SocketAddr, moves: usize) -> anyhow::Result<V
         if attack.is_some() {
             tokio::time::sleep(Duration::from_secs(2)).await;
         }
-        let lat = player.play(moves, Duration::from_millis(100)).await?;
-        let note =
-            match attack {
-                None => String::new(),
-                Some(a) => {
-                    let sent = a.sent.load(std::sync::atomic::Ordering::Relaxed);
-                    let closes = a.stop().await;
-                    let longest = closes.closed.iter().max().copied().unwrap_or_default();
-                    format!(
-                    "{sent} {}; {} closed by the server (longest open {:.1} s), {} open at the end",
+        let (p, lat) = tokio::task::spawn_blocking(move || play_apart(player, moves)).await??;
+        player = p;
+        let instance: serde_json::Value = http
+            .get(format!("{base}/api/instance"))
+            .send()
+            .await?
+            .json()
+            .await?;
+        let held = format!("server holds {} WebSockets", instance["websockets"]);
+        let note = match attack {
+            None => held,
+            Some(a) => {
+                let sent = a.sent.load(std::sync::atomic::Ordering::Relaxed);
+                let closes = a.stop().await;
+                let longest = closes.closed.iter().max().copied().unwrap_or_default();
+                format!(
+                    "{held}; {sent} {}; {} closed by the server (longest open {:.1} s), {} open at the end",
                     if name == "chat flood" { "lines sent" } else { "opened" },
                     closes.closed.len(),
                     longest.as_secs_f64(),
                     closes.open.len()
                 )
-                }
-            };
+            }
+        };
         let row = Row {
             name: name.to_string(),
             p50: abuse::quantile(&lat, 0.5),

@@ -301,6 +301,7 @@ pub fn idle_websockets(server: SocketAddr, from: &[IpAddr], id: &str, n: usize) 
 /// turn by `POST …/moves` (a new table when a game ends).
 pub struct Player {
     http: reqwest::Client,
+    from: Option<IpAddr>,
     base: String,
     id: String,
     tokens: [String; 2],
@@ -314,12 +315,9 @@ impl Player {
     /// # Errors
     /// The table cannot be made.
     pub async fn new(base: &str, from: Option<IpAddr>, seed: u64) -> anyhow::Result<Player> {
-        let mut b = reqwest::Client::builder().pool_max_idle_per_host(4);
-        if let Some(ip) = from {
-            b = b.local_address(ip);
-        }
         let mut p = Player {
-            http: b.build()?,
+            http: Player::client(from)?,
+            from,
             base: base.to_string(),
             id: String::new(),
             tokens: [String::new(), String::new()],
@@ -327,6 +325,24 @@ impl Player {
         };
         p.new_table().await?;
         Ok(p)
+    }
+
+    fn client(from: Option<IpAddr>) -> anyhow::Result<reqwest::Client> {
+        let mut b = reqwest::Client::builder().pool_max_idle_per_host(4);
+        if let Some(ip) = from {
+            b = b.local_address(ip);
+        }
+        Ok(b.build()?)
+    }
+
+    /// New connections for the next requests (for a player moved to
+    /// another runtime: its pooled connections belong to the old one).
+    ///
+    /// # Errors
+    /// The client cannot be made.
+    pub fn reconnect(&mut self) -> anyhow::Result<()> {
+        self.http = Player::client(self.from)?;
+        Ok(())
     }
 
     /// The player's table id.
