@@ -1,21 +1,73 @@
 #!/usr/bin/env bash
-# The project's whole test suite (README.md "Test"): formatting, lints, tests.
+# The project's whole test suite (README.md "Tests"): formatting, lints,
+# unit/property/integration tests, the PostgreSQL and browser tests, the
+# Python package's tests, and a check of these set-up steps themselves.
+#
+#   scripts/test.sh           everything; fails when any part cannot run
+#   scripts/test.sh --quick   leaves out the slow parts (the PostgreSQL and
+#                             browser tests, the set-up check) and says so
+#                             at the start and the end
+#
+# On a fresh Debian machine run as root it first installs what is missing
+# (scripts/setup.sh: chromium, chromium-driver, postgresql; the Python
+# tools; rustfmt and clippy) and starts a private PostgreSQL cluster for
+# the run (stopped at exit); SEQUENCE_TEST_POSTGRES_URL points at it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+for a in "$@"; do
+  case $a in
+    --quick) quick=1 ;;
+    -h | --help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "error: unknown argument $a (scripts/test.sh [--quick])" >&2; exit 2 ;;
+  esac
+done
+# shellcheck source=scripts/setup.sh
+. scripts/setup.sh
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+start=$(date +%s)
+step() { echo "== $* ($(($(date +%s) - start)) s)"; }
+
+left_out="the PostgreSQL tests, the browser tests, the set-up check (scripts/check-setup.sh)"
+if [ "$quick" = 1 ]; then
+  echo "== quick mode: leaving out $left_out"
+  export SEQUENCE_TEST_QUICK=1
+  unset SEQUENCE_TEST_POSTGRES_URL
+  install_missing --no-browser
+else
+  unset SEQUENCE_TEST_QUICK
+  install_missing
+  start_postgres
+fi
+
+step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+
+step "Rust tests"
 cargo test --workspace
 
 # The Python package (crates/sequence-py, docs/python.md): its PyO3 layer
 # is behind the `python` feature (the workspace builds above leave it out,
 # so no test binary links libpython), then a wheel and its pytest suite.
-# Needs what .ci/run installs from PyPI.
+step "Python package"
 cargo clippy -p sequence-py --all-targets --features python -- -D warnings
-if ! python3 -c "import maturin, pytest, numpy, pettingzoo, gymnasium" 2>/dev/null; then
-  echo "error: the Python tests need: python3 -m pip install maturin pytest numpy pettingzoo gymnasium" >&2
-  exit 1
-fi
 rm -rf target/python-test
 python3 -m maturin build --quiet --profile dev -m crates/sequence-py/Cargo.toml -o target/python-test/wheel
 python3 -m zipfile -e target/python-test/wheel/sequence_game-*.whl target/python-test/pkg
-PYTHONPATH="$PWD/target/python-test/pkg" python3 -m pytest -q -p no:cacheprovider crates/sequence-py/pytests
+PYTHONPATH="$PWD/target/python-test/pkg" SEQUENCE_BIN="$PWD/target/debug/sequence" \
+  python3 -m pytest -q -rs -p no:cacheprovider crates/sequence-py/pytests 2>&1 | tee target/python-test/pytest.log
+if grep -q "^SKIPPED" target/python-test/pytest.log; then
+  echo "error: Python tests were skipped (above): a part that cannot run fails the run" >&2
+  exit 1
+fi
+
+if [ "$quick" = 0 ]; then
+  step "the set-up steps without PostgreSQL (scripts/check-setup.sh)"
+  scripts/check-setup.sh
+fi
+
+step "all passed"
+if [ "$quick" = 1 ]; then
+  echo "== quick mode left out $left_out: run scripts/test.sh for them"
+fi

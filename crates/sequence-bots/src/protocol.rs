@@ -17,7 +17,7 @@
 use crate::{Bot, BotFailure, BotGame};
 use rand::Rng;
 use sequence_common::rng::{game_rng, GameRng};
-use sequence_common::SeatView;
+use sequence_common::{Seat, SeatView};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::marker::PhantomData;
@@ -153,16 +153,7 @@ impl ProgramBot {
 
     fn receive(&mut self, limit: Duration) -> Result<Value, BotFailure> {
         match self.lines.recv_timeout(limit) {
-            Ok(line) => {
-                if line.len() >= MAX_LINE {
-                    return Err(BotFailure::Garbled(format!(
-                        "a line longer than {MAX_LINE} bytes"
-                    )));
-                }
-                serde_json::from_str::<Value>(line.trim()).map_err(|e| {
-                    BotFailure::Garbled(format!("not JSON ({e}): {:?}", truncate(line.trim(), 200)))
-                })
-            }
+            Ok(line) => parse_line(&line),
             Err(RecvTimeoutError::Timeout) => Err(BotFailure::Timeout(limit.as_millis() as u64)),
             Err(RecvTimeoutError::Disconnected) => {
                 // Give the process a moment to be reaped for its status.
@@ -189,13 +180,7 @@ impl ProgramBot {
         let res = self
             .send(&req)
             .and_then(|_| self.receive(self.move_time))
-            .and_then(|answer| match answer.get("move") {
-                Some(m) if m.is_object() => Ok(m.clone()),
-                _ => Err(BotFailure::Garbled(format!(
-                    "expected {{\"type\":\"move\",\"move\":{{...}}}}, got {}",
-                    truncate(&answer.to_string(), 200)
-                ))),
-            });
+            .and_then(|answer| move_of(&answer));
         if let Err(e) = &res {
             self.fail(e.clone());
         }
@@ -258,6 +243,62 @@ impl Drop for ProgramBot {
     }
 }
 
+/// Reads one line a program wrote: a JSON value of at most [`MAX_LINE`]
+/// bytes (surrounding white space ignored).
+///
+/// # Errors
+/// [`BotFailure::Garbled`] for a line too long or not JSON, quoting it.
+pub fn parse_line(line: &str) -> Result<Value, BotFailure> {
+    if line.len() >= MAX_LINE {
+        return Err(BotFailure::Garbled(format!(
+            "a line longer than {MAX_LINE} bytes"
+        )));
+    }
+    serde_json::from_str::<Value>(line.trim()).map_err(|e| {
+        BotFailure::Garbled(format!("not JSON ({e}): {:?}", truncate(line.trim(), 200)))
+    })
+}
+
+/// The `move` object of a program's answer to a move request
+/// (`{"type":"move","move":{…}}`).
+///
+/// # Errors
+/// [`BotFailure::Garbled`] when the answer has no `move` object.
+pub fn move_of(answer: &Value) -> Result<Value, BotFailure> {
+    match answer.get("move") {
+        Some(m) if m.is_object() => Ok(m.clone()),
+        _ => Err(BotFailure::Garbled(format!(
+            "expected {{\"type\":\"move\",\"move\":{{...}}}}, got {}",
+            truncate(&answer.to_string(), 200)
+        ))),
+    }
+}
+
+/// A program's `move` object read as a move of seat `me` that the rules
+/// accept in `game` now (classic: a declaration of sequences is checked
+/// too, C8a).
+///
+/// # Errors
+/// [`BotFailure::Illegal`] naming what is wrong: not a move, another
+/// seat's move, or a move the rules refuse.
+pub fn checked_move<G: BotGame>(answer: &Value, me: Seat, game: &G) -> Result<G::Move, BotFailure> {
+    let (seat, mv) = G::move_from_input(answer, game.config())
+        .map_err(|e| BotFailure::Illegal(e.to_string()))?;
+    if seat != me {
+        return Err(BotFailure::Illegal(format!(
+            "seat {} moved, but seat {} must decide",
+            seat.0, me.0
+        )));
+    }
+    game.check(seat, mv).map_err(|e| {
+        BotFailure::Illegal(format!(
+            "{} is not among the legal moves: {e}",
+            truncate(&answer.to_string(), 200)
+        ))
+    })?;
+    Ok(mv)
+}
+
 fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
@@ -311,26 +352,10 @@ impl<G: BotGame> Bot<G> for Program<G> {
             None => Vec::new(),
         };
         let answer = self.bot.ask(view.to_json(), legal_json)?;
-        let checked = (|| {
-            let (Some(game), Some(config)) = (game, config) else {
-                return Err(BotFailure::Illegal("the view does not add up".into()));
-            };
-            let (seat, mv) = G::move_from_input(&answer, &config)
-                .map_err(|e| BotFailure::Illegal(e.to_string()))?;
-            if seat != me {
-                return Err(BotFailure::Illegal(format!(
-                    "seat {} moved, but seat {} must decide",
-                    seat.0, me.0
-                )));
-            }
-            game.check(seat, mv).map_err(|e| {
-                BotFailure::Illegal(format!(
-                    "{} is not among the legal moves: {e}",
-                    truncate(&answer.to_string(), 200)
-                ))
-            })?;
-            Ok(mv)
-        })();
+        let checked = match &game {
+            Some(game) => checked_move(&answer, me, game),
+            None => Err(BotFailure::Illegal("the view does not add up".into())),
+        };
         if let Err(e) = &checked {
             self.bot.fail(e.clone());
         }

@@ -26,7 +26,7 @@ pub fn read_input(path: &std::path::Path) -> Result<String, String> {
     } else {
         std::fs::read_to_string(path).map_err(|e| {
             let why = match e.kind() {
-                std::io::ErrorKind::InvalidData => "not UTF-8 text (a record is UTF-8 JSON)".into(),
+                std::io::ErrorKind::InvalidData => sequence_common::record::NOT_UTF8.into(),
                 std::io::ErrorKind::IsADirectory => "a directory, not a record file".into(),
                 std::io::ErrorKind::NotFound => "no such file".into(),
                 _ => e.to_string(),

@@ -17,6 +17,10 @@ pub const CLASSIC_FORMAT: &str = "sequence-record/1";
 /// The `format` value of a Sequence Stacks record.
 pub const STACKS_FORMAT: &str = "sequence-stacks-record/1";
 
+/// Why bytes that are not UTF-8 are not a record (exit code 2 in
+/// `sequence verify`, and the Python package's `RecordError`).
+pub const NOT_UTF8: &str = "not UTF-8 text (a record is UTF-8 JSON)";
+
 /// A file that is not a valid record of either game (exit code 2 in
 /// `sequence verify`). The message names the field or JSON position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

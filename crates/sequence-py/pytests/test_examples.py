@@ -47,3 +47,10 @@ def test_benchmark_runs(repo):
     r = run(repo, "benchmark.py", "--seconds", "0.2")
     assert r.returncode == 0, r.stderr
     assert "games/s" in r.stdout and r.stdout.count("\n") == 5
+
+
+def test_selfplay_frozen_learns_and_reports(repo):
+    r = run(repo, "selfplay_frozen.py", "--games", "40", "--refresh", "20", "--eval", "20", "--envs", "8")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("against the frozen copy") == 2
+    assert "against random:" in r.stdout and "against greedy:" in r.stdout

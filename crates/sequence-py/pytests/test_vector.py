@@ -11,7 +11,7 @@ def test_shapes_dtypes_and_random_games():
     env = sg.VecEnv("classic", num_envs=32, players=2, seed=1)
     obs, mask, to_act = env.reset()
     assert obs.shape == (32, env.observation_size) and obs.dtype == np.uint8
-    assert mask.shape == (32, sg.CLASSIC_ACTIONS) and mask.dtype == np.uint8
+    assert mask.shape == (32, sg.CLASSIC_ACTIONS) and mask.dtype == np.int8
     assert to_act.shape == (32,) and set(to_act) <= {0, 1}
     finished = 0
     for _ in range(300):

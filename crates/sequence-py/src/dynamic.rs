@@ -493,6 +493,10 @@ pub trait DynGame: Send + Sync {
     fn reward(&self, seat: u8) -> Result<f32, Failure>;
     /// For downcasting (bots).
     fn as_any(&self) -> &dyn Any;
+    /// The generator later reshuffles draw from (pickling).
+    fn rng(&self) -> sequence_common::rng::GameRng;
+    /// Replaces that generator (unpickling).
+    fn set_rng(&mut self, rng: sequence_common::rng::GameRng);
 }
 
 impl<G: DynEngine> DynGame for Session<G> {
@@ -571,6 +575,9 @@ impl<G: DynEngine> DynGame for Session<G> {
 
     fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
         let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        if let Some(s) = seat {
+            check_seat(self.players(), s)?;
+        }
         let seat = match seat.or_else(|| self.to_act()) {
             Some(s) => Seat(s),
             None => return Err(game_over::<G>(self.game(), m)),
@@ -583,6 +590,9 @@ impl<G: DynEngine> DynGame for Session<G> {
 
     fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure> {
         let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        if let Some(s) = seat {
+            check_seat(self.players(), s)?;
+        }
         let seat = match seat.or_else(|| self.to_act()) {
             Some(s) => Seat(s),
             None => return Err(game_over::<G>(self.game(), m)),
@@ -594,9 +604,9 @@ impl<G: DynEngine> DynGame for Session<G> {
         let mut v = v.clone();
         if let Value::Object(o) = &mut v {
             if !o.contains_key("seat") {
-                if let Some(s) = self.to_act() {
-                    o.insert("seat".into(), Value::from(s));
-                }
+                // Once over no seat acts: seat 0 stands in, so that the
+                // move reads and `play` can say the game is over.
+                o.insert("seat".into(), Value::from(self.to_act().unwrap_or(0)));
             }
         }
         let c = self.game().config();
@@ -730,6 +740,14 @@ impl<G: DynEngine> DynGame for Session<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn rng(&self) -> sequence_common::rng::GameRng {
+        Session::rng(self).clone()
+    }
+
+    fn set_rng(&mut self, rng: sequence_common::rng::GameRng) {
+        Session::set_rng(self, rng)
+    }
 }
 
 fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
@@ -831,6 +849,11 @@ impl<G: DynEngine> DynView for ViewBox<G> {
     }
 }
 
+/// A view of game `G` with its table, behind [`DynView`].
+pub fn boxed_view<G: DynEngine>(view: G::View, config: G::Config) -> Box<dyn DynView> {
+    Box::new(ViewBox::<G> { view, config })
+}
+
 /// A bot of either game.
 pub trait DynBot: Send {
     /// Which game it plays.
@@ -879,8 +902,14 @@ impl<G: DynEngine> DynBot for BotBox<G> {
     }
 }
 
-fn setup_failure_from_options(message: String) -> Failure {
-    Failure::new(FailureKind::Setup, "options", message)
+/// The refusal of rule options that cannot be read (an unknown name, a
+/// value of the wrong type): the game's option rule (C11, S3a).
+pub fn option_failure(kind: GameKind, message: String) -> Failure {
+    let code = match kind {
+        GameKind::Classic => "C11.option",
+        GameKind::Stacks => "S3a.option",
+    };
+    Failure::new(FailureKind::Setup, code, message)
 }
 
 fn new_session<G: DynEngine>(
@@ -889,7 +918,7 @@ fn new_session<G: DynEngine>(
     options: Option<&Value>,
     seed: u64,
 ) -> Result<Box<dyn DynGame>, Failure> {
-    let options = G::options_from_json(options).map_err(setup_failure_from_options)?;
+    let options = G::options_from_json(options).map_err(|m| option_failure(G::KIND, m))?;
     let config = G::table(players, teams, options).map_err(|e| Failure::setup(&e))?;
     Ok(Box::new(Session::<G>::new(config, seed)))
 }
@@ -995,7 +1024,15 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
                 game: Box::new(Session::without_record(g.clone(), 0)),
             })
         })
-        .map_err(|e| Failure::from_replay(&e))?;
+        .map_err(|e| Failure::from_replay(&e))
+        .map(|(_, last)| {
+            // The record's silence (Stacks: an open Block window let stand,
+            // S5b) is made after its last move: the last step shows the
+            // game as the record ends it.
+            if let Some(step) = steps.last_mut() {
+                step.game = Box::new(Session::without_record(last, 0));
+            }
+        })?;
         Ok(steps)
     }
     match record_kind(v)? {

@@ -23,6 +23,7 @@ pub mod session;
 pub mod spread;
 pub mod stacks_env;
 pub mod vector;
+pub mod view_json;
 
 #[cfg(feature = "python")]
 mod py;

@@ -96,6 +96,17 @@ impl<G: Notation> Session<G> {
         Ok(())
     }
 
+    /// The generator later reshuffles draw from (for pickling: with the
+    /// record it is the whole session).
+    pub fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+
+    /// Replaces the generator (restoring a pickled session).
+    pub fn set_rng(&mut self, rng: GameRng) {
+        self.rng = rng;
+    }
+
     /// Whether the session keeps a record.
     pub fn has_record(&self) -> bool {
         self.record.is_some()

@@ -14,11 +14,17 @@
 //! the others by built-in bots (the bots move inside `step` until the
 //! caller's seat must decide or the game ends).
 
+mod dynvec;
+
+pub use dynvec::{new_vec, DynVec, VecSpec};
+
 use crate::dynamic::{Failure, FailureKind};
 use crate::env::{self, ActionBits, EnvGame};
 use rand::RngCore;
 use sequence_bots::Bot;
-use sequence_common::rng::{playout_rng, PlayoutRng};
+use sequence_common::record::Record;
+use sequence_common::reshuffle::Recording;
+use sequence_common::rng::{playout_rng, GameRng, PlayoutRng};
 use sequence_common::{RngReshuffler, Seat};
 
 /// Buffers one step writes: `obs` is `N × obs_len`, `mask` `N × ACTIONS`,
@@ -97,6 +103,29 @@ impl Tally {
 /// One game's bots, by seat (`None` at the caller's seat).
 type SeatBots<G> = Vec<Option<Box<dyn Bot<G>>>>;
 
+/// How a game of the vector ended: the winning side (`-1` for a draw)
+/// and the moves it took (bots' included).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ended {
+    /// The winning side (team or seat), `-1` for a draw.
+    pub winner: i64,
+    /// Moves made in the game.
+    pub length: i64,
+    /// The game's rotation of roles (self-play mode with roles: the role of
+    /// seat `s` was `(s + rotation) % players`; 0 otherwise).
+    pub rotation: i64,
+}
+
+/// A slot's record when the vector keeps them: the record of the game
+/// being played and the ChaCha8 generator its deal and reshuffles come
+/// from (as `Match`: the record replays exactly).
+struct Recorder<G: EnvGame> {
+    record: Record<G>,
+    rng: GameRng,
+    /// Records of the games this slot finished, not yet taken.
+    finished: Vec<Record<G>>,
+}
+
 /// One game of the vector with its generator, its legal actions as last
 /// written to the caller's mask, and (single-agent mode) its bots.
 struct Slot<G: EnvGame> {
@@ -106,6 +135,12 @@ struct Slot<G: EnvGame> {
     /// Number of actions in `legal`.
     legal_count: usize,
     bots: SeatBots<G>,
+    /// How the game that ended in the last step ended.
+    ended: Ended,
+    /// Self-play mode: the role that plays seat `s` is `(s + rot) % players`.
+    rot: u8,
+    /// The record being kept, when the vector keeps them.
+    rec: Option<Box<Recorder<G>>>,
 }
 
 /// What every slot's step shares.
@@ -113,6 +148,11 @@ struct Shared<'a, G: EnvGame> {
     template: &'a G,
     /// The caller's seat in the single-agent mode.
     me: Option<Seat>,
+    /// Self-play mode: the roles the vector's own bots play (bit per
+    /// role); the caller plays the others.
+    bot_roles: u16,
+    /// Self-play mode: whether the roles move one seat on with each game.
+    rotate: bool,
     obs_len: usize,
     /// Rewards per game in a step.
     width: usize,
@@ -129,18 +169,68 @@ struct Row<'a> {
 }
 
 impl<G: EnvGame> Slot<G> {
-    /// Single-agent mode: the bots move until `me` must decide or the game
-    /// ends; returns the caller's reward when it ended, and the moves made.
-    fn run_bots(&mut self, me: Option<Seat>) -> (f32, u64) {
-        let Some(me) = me else {
+    /// Makes a checked move, reshuffling (and recording) as the slot does;
+    /// whether the engine took it.
+    #[inline(always)]
+    fn apply(&mut self, seat: Seat, mv: G::Move) -> bool {
+        match &mut self.rec {
+            None => self
+                .game
+                .apply(seat, mv, &mut RngReshuffler(&mut self.rng))
+                .is_ok(),
+            Some(r) => {
+                let mut log = Recording {
+                    rng: &mut r.rng,
+                    log: &mut r.record.reshuffles,
+                };
+                let ok = self.game.apply(seat, mv, &mut log).is_ok();
+                if ok && G::is_recorded(&mv) {
+                    let written = self.game.last_move().map_or(mv, |(_, m)| m);
+                    r.record.moves.push((seat, written));
+                }
+                ok
+            }
+        }
+    }
+
+    /// A new game of `template`'s table: the fast shuffle, or (keeping
+    /// records) a ChaCha8 deal from a seed of the slot's generator.
+    fn new_game(&mut self, template: &G) -> G {
+        match &mut self.rec {
+            None => template.fresh_deal(&mut self.rng),
+            Some(r) => {
+                let (game, record, rng) =
+                    Record::deal(template.config().clone(), self.rng.next_u64());
+                r.record = record;
+                r.rng = rng;
+                game
+            }
+        }
+    }
+
+    /// The bots move until a seat of the caller must decide or the game
+    /// ends (single-agent mode: every seat but `me`; self-play mode: the
+    /// bots' roles); returns the caller's reward in the single-agent mode
+    /// when it ended, and the moves made.
+    fn run_bots(&mut self, sh: &Shared<'_, G>) -> (f32, u64) {
+        if sh.me.is_none() && sh.bot_roles == 0 {
             return (0.0, 0);
-        };
+        }
+        let players = self.game.players();
         let mut moves = 0;
         while let Some(s) = self.game.to_act() {
-            if s == me {
-                return (0.0, moves);
-            }
-            let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
+            let role = match sh.me {
+                Some(me) if s == me => return (0.0, moves),
+                Some(_) => s.index(),
+                None => {
+                    let role = (s.0 + self.rot) % players;
+                    if sh.bot_roles & (1 << role) == 0 {
+                        return (0.0, moves);
+                    }
+                    role as usize
+                }
+            };
+            let Some(Some(bot)) = self.bots.get_mut(role) else {
                 return (0.0, moves);
             };
             let mv = bot.choose(&self.game.view(s));
@@ -152,18 +242,21 @@ impl<G: EnvGame> Slot<G> {
                     None => return (0.0, moves),
                 },
             };
-            let _ = self.game.apply(s, mv, &mut RngReshuffler(&mut self.rng));
+            self.apply(s, mv);
             moves += 1;
         }
-        (env::reward(&self.game, me), moves)
+        (sh.me.map_or(0.0, |me| env::reward(&self.game, me)), moves)
     }
 
     /// Deals a new game until one reaches the caller (the bots may finish
     /// a game before the caller's seat ever decides).
     fn deal(&mut self, sh: &Shared<'_, G>, tally: &mut Tally) {
         loop {
-            self.game = sh.template.fresh_deal(&mut self.rng);
-            let (_, m) = self.run_bots(sh.me);
+            self.game = self.new_game(sh.template);
+            if sh.rotate {
+                self.rot = (self.rot + 1) % self.game.players();
+            }
+            let (_, m) = self.run_bots(sh);
             tally.moves += m;
             if !self.game.is_over() {
                 return;
@@ -199,15 +292,11 @@ impl<G: EnvGame> Slot<G> {
             r => r.fill(0.0),
         }
         *row.done = 0;
-        if self
-            .game
-            .apply(seat, mv, &mut RngReshuffler(&mut self.rng))
-            .is_ok()
-        {
+        if self.apply(seat, mv) {
             tally.moves += 1;
             let mut r = 0.0;
-            if sh.me.is_some() && !self.game.is_over() {
-                let (rb, m) = self.run_bots(sh.me);
+            if (sh.me.is_some() || sh.bot_roles != 0) && !self.game.is_over() {
+                let (rb, m) = self.run_bots(sh);
                 r = rb;
                 tally.moves += m;
             } else if let Some(me) = sh.me {
@@ -223,6 +312,16 @@ impl<G: EnvGame> Slot<G> {
                     None => tally.draws += 1,
                 }
                 tally.games += 1;
+                self.ended = Ended {
+                    winner: self.game.outcome().winner().map_or(-1, i64::from),
+                    length: i64::from(self.game.ply()),
+                    rotation: i64::from(self.rot),
+                };
+                if let Some(r) = &mut self.rec {
+                    let mut done = r.record.clone();
+                    done.result = Some(self.game.outcome().winner());
+                    r.finished.push(done);
+                }
                 if sh.me.is_some() {
                     row.rewards[0] = r;
                 } else {
@@ -354,6 +453,12 @@ pub struct VecCore<G: EnvGame> {
     /// The worker threads when `threads` > 1 (kept from call to call).
     pool: Option<rayon::ThreadPool>,
     tally: Tally,
+    /// Whether every game keeps its record.
+    records: bool,
+    /// Self-play mode: the bot spec of each role (`None`: the caller's).
+    role_bots: Vec<Option<String>>,
+    /// Self-play mode: roles move one seat on with each game.
+    rotate: bool,
 }
 
 /// The refusal of an action the caller's mask does not list.
@@ -412,6 +517,9 @@ impl<G: EnvGame> VecCore<G> {
                     legal: ActionBits::default(),
                     legal_count: 0,
                     bots: vec![],
+                    ended: Ended::default(),
+                    rot: 0,
+                    rec: None,
                 })
                 .collect(),
             template,
@@ -420,6 +528,9 @@ impl<G: EnvGame> VecCore<G> {
             threads: 1,
             pool: None,
             tally: Tally::default(),
+            records: false,
+            role_bots: Vec::new(),
+            rotate: false,
         };
         v.deal_all(seed);
         v
@@ -454,6 +565,98 @@ impl<G: EnvGame> VecCore<G> {
         v.opponents = Some((Seat(seat), opponents.to_string()));
         v.deal_all(seed);
         Ok(v)
+    }
+
+    /// Self-play with roles: role `r` is played by a bot built from
+    /// `specs[r]` or, for `None`, by the caller; with `rotate`, game `k` of
+    /// slot `i` seats role `r` at seat `(r - i - k) mod players` (the role
+    /// of seat `s` is `(s + rotation) % players`), so every role plays
+    /// every seat in turn. The games are dealt again from `seed`.
+    ///
+    /// # Errors
+    /// A bot name that cannot be built, a spec per seat that is not one per
+    /// seat, or the single-agent mode (it has its own bots).
+    pub fn set_roles(
+        &mut self,
+        specs: Vec<Option<String>>,
+        rotate: bool,
+        seed: u64,
+    ) -> Result<(), Failure> {
+        let players = self.template.players() as usize;
+        if specs.len() != players || self.opponents.is_some() {
+            return Err(Failure::new(
+                FailureKind::Usage,
+                "env.roles",
+                format!(
+                    "roles: one per seat ({players}), and not with opponents= ({} given)",
+                    specs.len()
+                ),
+            ));
+        }
+        for spec in specs.iter().flatten() {
+            sequence_bots::bot::<G>(spec, 0)
+                .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))?;
+        }
+        self.role_bots = specs;
+        self.rotate = rotate;
+        self.deal_all(seed);
+        Ok(())
+    }
+
+    /// The roles the vector's bots play, a bit per role.
+    fn bot_roles(&self) -> u16 {
+        self.role_bots
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.is_some())
+            .fold(0, |m, (r, _)| m | 1 << r)
+    }
+
+    /// The role to act in each game (self-play with roles; the seat to
+    /// act otherwise), `-1` for none.
+    pub fn roles_to_act(&self) -> Vec<i64> {
+        self.slots
+            .iter()
+            .map(|s| {
+                s.game.to_act().map_or(-1, |seat| {
+                    i64::from((seat.0 + s.rot) % self.template.players())
+                })
+            })
+            .collect()
+    }
+
+    /// Each game's rotation of roles (the role of seat `s` is `(s +
+    /// rotation) % players`).
+    pub fn rotations(&self) -> Vec<i64> {
+        self.slots.iter().map(|s| i64::from(s.rot)).collect()
+    }
+
+    /// Keeps every game's record from now on: the games are dealt again
+    /// from `seed`, each from a ChaCha8 seed of its own generator (as
+    /// `Match` deals), so that its record replays exactly; finished
+    /// records are taken with [`VecCore::take_records`]. Slower than the
+    /// fast shuffle.
+    pub fn keep_records(&mut self, seed: u64) {
+        self.records = true;
+        self.deal_all(seed);
+    }
+
+    /// The records of the games finished since the last call (or reset),
+    /// with their game's index, in index order then finishing order.
+    pub fn take_records(&mut self) -> Vec<(usize, Record<G>)> {
+        let mut out = Vec::new();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(r) = &mut slot.rec {
+                out.extend(r.finished.drain(..).map(|rec| (i, rec)));
+            }
+        }
+        out
+    }
+
+    /// How each game that ended in the last step ended (meaningful where
+    /// that step's `done` is set).
+    pub fn ended(&self) -> Vec<Ended> {
+        self.slots.iter().map(|s| s.ended).collect()
     }
 
     /// Steps the games on up to `threads` threads (1: the calling thread
@@ -529,8 +732,37 @@ impl<G: EnvGame> VecCore<G> {
         let players = self.template.players();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             slot.rng = playout_rng(mix(seed ^ mix(i as u64)));
+            slot.ended = Ended::default();
+            slot.rec = self.records.then(|| {
+                let (_, record, rng) = Record::deal(self.template.config().clone(), 0);
+                Box::new(Recorder {
+                    record,
+                    rng,
+                    finished: Vec::new(),
+                })
+            });
+            // Rotating: the first game of slot `i` has rotation `i % players`
+            // (dealing moves it one on first).
+            slot.rot = if self.rotate {
+                ((i + players as usize - 1) % players as usize) as u8
+            } else {
+                0
+            };
             slot.bots = match &self.opponents {
-                None => vec![],
+                None => self
+                    .role_bots
+                    .iter()
+                    .enumerate()
+                    .map(|(r, spec)| {
+                        spec.as_ref().and_then(|spec| {
+                            sequence_bots::bot::<G>(
+                                spec,
+                                mix(seed ^ mix((i as u64) << 8 | r as u64)),
+                            )
+                            .ok()
+                        })
+                    })
+                    .collect(),
                 Some((me, spec)) => (0..players)
                     .map(|s| {
                         (Seat(s) != *me)
@@ -550,6 +782,8 @@ impl<G: EnvGame> VecCore<G> {
         let sh = Shared {
             template: &self.template,
             me,
+            bot_roles: self.bot_roles(),
+            rotate: self.rotate,
             obs_len: self.obs_len,
             width: self.reward_width(),
             observe: false,
@@ -573,6 +807,8 @@ impl<G: EnvGame> VecCore<G> {
         let sh = Shared {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
+            bot_roles: self.bot_roles(),
+            rotate: self.rotate,
             obs_len,
             width,
             observe: true,
@@ -622,6 +858,8 @@ impl<G: EnvGame> VecCore<G> {
         let sh = Shared {
             template: &self.template,
             me: self.opponents.as_ref().map(|(s, _)| *s),
+            bot_roles: self.bot_roles(),
+            rotate: self.rotate,
             obs_len: self.obs_len,
             width,
             observe,
@@ -673,129 +911,5 @@ impl<G: EnvGame> VecCore<G> {
                 }
             },
         )
-    }
-}
-
-/// [`VecCore`] of either game, behind one object-safe interface.
-pub trait DynVec: Send {
-    /// Games.
-    fn len(&self) -> usize;
-    /// Whether there is no game.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Observation length.
-    fn obs_len(&self) -> usize;
-    /// Actions.
-    fn actions(&self) -> usize;
-    /// Rewards per game per step.
-    fn reward_width(&self) -> usize;
-    /// See [`VecCore::reset`].
-    fn reset(&mut self, seed: u64, out: &mut Out<'_>);
-    /// See [`VecCore::step_with`].
-    ///
-    /// # Errors
-    /// An action outside its game's mask; nothing moves then.
-    fn step(&mut self, actions: &[i64], out: &mut Out<'_>, observe: bool) -> Result<(), Failure>;
-    /// See [`VecCore::random_actions`].
-    fn random_actions(&mut self, out: &mut [i64]);
-    /// Results since the last reset.
-    fn tally(&self) -> Tally;
-    /// See [`VecCore::set_threads`].
-    fn set_threads(&mut self, threads: usize);
-}
-
-impl<G: EnvGame> DynVec for VecCore<G> {
-    fn len(&self) -> usize {
-        VecCore::len(self)
-    }
-    fn obs_len(&self) -> usize {
-        self.obs_len
-    }
-    fn actions(&self) -> usize {
-        G::ACTIONS
-    }
-    fn reward_width(&self) -> usize {
-        VecCore::reward_width(self)
-    }
-    fn reset(&mut self, seed: u64, out: &mut Out<'_>) {
-        VecCore::reset(self, seed, out)
-    }
-    fn step(&mut self, actions: &[i64], out: &mut Out<'_>, observe: bool) -> Result<(), Failure> {
-        self.step_with(actions, out, observe)
-    }
-    fn random_actions(&mut self, out: &mut [i64]) {
-        VecCore::random_actions(self, out)
-    }
-    fn tally(&self) -> Tally {
-        self.tally.clone()
-    }
-    fn set_threads(&mut self, threads: usize) {
-        VecCore::set_threads(self, threads)
-    }
-}
-
-/// What [`new_vec`] builds: `n` games of the table of `players` seats (in
-/// `teams` teams, classic only) with rule `options` (the record's JSON),
-/// dealt from `seed`; every seat played by the caller, or (`opponents:
-/// Some((seat, spec))`) the caller at `seat` and bots built from `spec`
-/// everywhere else.
-#[derive(Debug, Clone, Copy)]
-pub struct VecSpec<'a> {
-    /// Seats at each table.
-    pub players: u8,
-    /// Teams (classic; `None` for the rules' default).
-    pub teams: Option<u8>,
-    /// Rule options as in a record, `None` for the official rules.
-    pub options: Option<&'a serde_json::Value>,
-    /// Number of games.
-    pub n: usize,
-    /// Seed of the first deal.
-    pub seed: u64,
-    /// The caller's seat and the bot spec for the other seats.
-    pub opponents: Option<(u8, &'a str)>,
-}
-
-/// A vector of games of the table `spec` describes.
-///
-/// # Errors
-/// [`FailureKind::Setup`] for a table or options that break the rules,
-/// [`FailureKind::Bot`] for a bot name that cannot be built.
-pub fn new_vec(
-    kind: sequence_common::GameKind,
-    spec: VecSpec<'_>,
-) -> Result<Box<dyn DynVec>, Failure> {
-    fn go<G: crate::dynamic::DynEngine>(spec: VecSpec<'_>) -> Result<Box<dyn DynVec>, Failure> {
-        let VecSpec {
-            players,
-            teams,
-            options,
-            n,
-            seed,
-            opponents,
-        } = spec;
-        let options = G::options_from_json(options)
-            .map_err(|m| Failure::new(FailureKind::Setup, "options", m))?;
-        let config = G::table(players, teams, options).map_err(|e| {
-            Failure::new(
-                FailureKind::Setup,
-                sequence_common::RuleError::code(&e),
-                e.to_string(),
-            )
-        })?;
-        let template = G::deal(&config, &mut sequence_common::rng::game_rng(seed)).0;
-        Ok(match opponents {
-            None => Box::new(VecCore::new(template, n, seed)),
-            Some((seat, bots)) => Box::new(VecCore::with_opponents(template, n, seed, seat, bots)?),
-        })
-    }
-    match kind {
-        sequence_common::GameKind::Classic => go::<sequence_classic::Game>(spec),
-        sequence_common::GameKind::Stacks if spec.teams.is_some() => Err(Failure::new(
-            FailureKind::Setup,
-            "S1.teams",
-            "Sequence Stacks has no teams: each seat plays alone (S1)",
-        )),
-        sequence_common::GameKind::Stacks => go::<sequence_stacks::Game>(spec),
     }
 }

@@ -30,6 +30,7 @@ pub mod error;
 pub mod input;
 pub mod limits;
 pub mod loadtest;
+pub mod notes;
 pub mod routes;
 pub mod tables;
 pub mod ws;

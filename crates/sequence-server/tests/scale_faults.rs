@@ -44,13 +44,19 @@ async fn bad_notifications_are_ignored_with_a_log_line() {
     let mut c = sqlx::postgres::PgConnection::connect(&db.url)
         .await
         .expect("a connection");
+    let events = |id: &str, first: i64, last: i64, data: &str| {
+        format!(
+            r#"{{"kind":"events","id":"{id}","first":{first},"last":{last},"at_ms":0,"timed_out":0{data}}}"#
+        )
+    };
     let bad = [
         "".to_string(),
         "garbage".to_string(),
-        "e nothex 1 2 3 0".to_string(),
-        format!("e {id} 9 2 0 0"),
-        format!("e {id} 1 2 0 0\n{{}}"),
-        "p 00000000000000ab bad/instance 1 1 1".to_string(),
+        events("nothex", 1, 2, ""),
+        events(&id, 9, 2, ""),
+        events(&id, 1, 2, r#","data":["{}"]"#),
+        r#"{"kind":"presence","id":"00000000000000ab","instance":"bad/instance","seat":1,"conns":1,"version":1}"#
+            .to_string(),
         "x".repeat(7000),
     ];
     for p in &bad {
@@ -61,7 +67,10 @@ async fn bad_notifications_are_ignored_with_a_log_line() {
             .expect("notify");
     }
     // well-formed, about a table that is not in memory (or does not exist)
-    for p in ["e 00000000000000ff 0 0 0 0", "c 00000000000000fe 3"] {
+    for p in [
+        events("00000000000000ff", 0, 0, ""),
+        r#"{"kind":"chat","id":"00000000000000fe","seq":3}"#.to_string(),
+    ] {
         c.execute(format!("SELECT pg_notify('sequence_changes', '{p}')").as_str())
             .await
             .expect("notify");

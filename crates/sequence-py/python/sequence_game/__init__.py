@@ -15,7 +15,9 @@ True
 * ``verify`` / ``replay`` / ``Game.from_record``: records (RECORD.md,
   RECORD-STACKS.md) with the messages of ``sequence verify``.
 * ``Bot``: the built-in bots (``random``, ``greedy``, ``ismcts:500it``, …).
-* ``VecEnv``: N games stepped in Rust per call, stacked numpy arrays.
+* ``VecEnv``: N games stepped in Rust per call, stacked numpy arrays;
+  ``sequence_game.vector.SequenceVectorEnv`` is it as a Gymnasium
+  ``VectorEnv``.
 * ``sequence_game.pettingzoo`` (AEC environments) and
   ``sequence_game.gymnasium`` (a single-agent environment against bots):
   need ``pip install pettingzoo gymnasium``.
@@ -30,6 +32,7 @@ from typing import Optional
 
 from ._core import (
     CLASSIC_ACTIONS,
+    LADDER,
     STACKS_ACTIONS,
     ActionError,
     Bot,
@@ -59,6 +62,7 @@ except Exception:  # noqa: BLE001
 
 __all__ = [
     "CLASSIC_ACTIONS",
+    "LADDER",
     "STACKS_ACTIONS",
     "ActionError",
     "Bot",

@@ -3,12 +3,13 @@ deal, their observation space and what ``render()`` shows."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 from gymnasium import spaces
 
-from ._core import Game
+from ._core import ActionError, Game, SequenceError, UsageError
 
 
 def table(
@@ -60,3 +61,52 @@ def render_text(game: Any, render_mode: Optional[str]) -> Optional[str]:
         print(text)
         return None
     return text
+
+
+def error(cls: type, code: str, message: str) -> SequenceError:
+    """A ``SequenceError`` of class ``cls`` with its stable ``code`` (and
+    ``rule`` None), as the engine raises them."""
+    e = cls(message)
+    e.code = code
+    e.rule = None
+    return e
+
+
+def action_arg(action: Any) -> int:
+    """An action as a Python ``int``: ints and numpy integers (anything
+    with ``__index__``); ``TypeError`` for anything else (``3.7``, ``"3"``),
+    as ``Game.play_action`` does."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an integer, not {type(action).__name__}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an integer, not {type(action).__name__}") from None
+
+
+def seed_arg(seed: Any) -> int:
+    """A seed: an integer 0 to 2**64 - 1 (``UsageError`` ``env.seed``
+    outside, ``TypeError`` for a non-integer), as ``VecEnv`` takes it."""
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"a seed is an integer, not {type(seed).__name__}")
+    try:
+        s = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"a seed is an integer, not {type(seed).__name__}") from None
+    if not 0 <= s < 2**64:
+        raise error(UsageError, "env.seed", f"seed must be 0 to {2**64 - 1}, not {s}")
+    return s
+
+
+def game_over(what: str) -> SequenceError:
+    """The refusal of ``what`` (``step``, ``last``) once the game is over."""
+    cls = ActionError if what == "step" else UsageError
+    return error(cls, "env.game_over", f"{what}(): the game is over and every agent was told; call reset()")
+
+
+def episode_info(game: Game) -> Dict[str, Any]:
+    """What an episode's last ``info`` adds: ``status`` (``won``, ``draw``,
+    ``playing`` when truncated), ``winner`` (the winning side, -1 for none)
+    and ``length`` (moves made, bots' included)."""
+    w = game.winner
+    return {"status": game.status, "winner": -1 if w is None else w, "length": game.ply}

@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import ActionError, Bot, Game
-from ._envs import observation_space, render_text, table
+from ._envs import action_arg, episode_info, observation_space, render_text, table
 
 __all__ = ["SequenceEnv"]
 
@@ -94,22 +94,27 @@ class SequenceEnv(gymnasium.Env):
     # ------------------------------------------------------------------
 
     def _obs(self) -> Dict[str, np.ndarray]:
-        mask = self.game.action_mask().view(np.int8) if self.game.to_act == self.seat else np.zeros(self.game.num_actions, dtype=np.int8)
+        mask = self.game.action_mask() if self.game.to_act == self.seat else np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": self.game.observe(self.seat), "action_mask": mask}
 
     def _info(self, obs: Dict[str, np.ndarray], **extra: Any) -> Dict[str, Any]:
-        info = {"action_mask": obs["action_mask"].copy(), "to_act": self.game.to_act, "ply": self.game.ply}
+        # Every value keeps one type through an episode (Gymnasium's vector
+        # envs stack each key in an array typed by its first value): the
+        # seat to act is -1 once the game is over.
+        to_act = self.game.to_act
+        info = {"action_mask": obs["action_mask"].copy(), "to_act": -1 if to_act is None else to_act, "ply": self.game.ply}
         info.update(extra)
         return info
 
-    def _bots_play(self) -> None:
-        """The bots move until the agent must decide or the game ends."""
+    def _bots_play(self, truncate: bool = True) -> None:
+        """The bots move until the agent must decide or the game ends (or,
+        with ``truncate``, ``max_moves`` were made)."""
         while not self.game.is_over and self.game.to_act != self.seat:
             seat = self.game.to_act
             bot = self._bots[seat]
             assert bot is not None
             bot.play(self.game)
-            if self.max_moves is not None and self.game.ply >= self.max_moves:
+            if truncate and self.max_moves is not None and self.game.ply >= self.max_moves:
                 return
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
@@ -121,7 +126,9 @@ class SequenceEnv(gymnasium.Env):
                 None if s == self.seat else Bot(spec, game=self.game.game, seed=game_seed + 1 + s)
                 for s, spec in enumerate(self._specs)
             ]
-            self._bots_play()
+            # The agent always gets a decision: max_moves is checked after
+            # its moves only (the bots may pass it before the first one).
+            self._bots_play(truncate=False)
             # A game the bots finished before the agent moved is dealt again.
             if not self.game.is_over:
                 break
@@ -135,13 +142,14 @@ class SequenceEnv(gymnasium.Env):
         if self._ended or self.game.is_over:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            self.game.play_action(int(action))
+            self.game.play_action(action_arg(action))
         except ActionError as e:
             if self.illegal_action == "raise":
                 raise
             self._ended = True
             obs = self._obs()
-            return obs, -1.0, True, False, self._info(obs, illegal_action={"code": e.code, "message": str(e)})
+            info = self._info(obs, illegal_action={"code": e.code, "message": str(e)})
+            return obs, -1.0, True, False, info
         self._bots_play()
         terminated = self.game.is_over
         reward = self.game.reward(self.seat) if terminated else 0.0
@@ -149,8 +157,8 @@ class SequenceEnv(gymnasium.Env):
         self._ended = terminated or truncated
         obs = self._obs()
         info = self._info(obs)
-        if terminated:
-            info.update(status=self.game.status, winner=self.game.winner)
+        if terminated or truncated:
+            info.update(episode_info(self.game))
         if self.render_mode == "human":
             self.render()
         return obs, float(reward), bool(terminated), bool(truncated), info
@@ -167,7 +175,12 @@ def _register() -> None:
     for name, game in (("Classic", "classic"), ("Stacks", "stacks")):
         env_id = f"sequence_game/{name}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="sequence_game.gymnasium:SequenceEnv", kwargs={"game": game})
+            gymnasium.register(
+                id=env_id,
+                entry_point="sequence_game.gymnasium:SequenceEnv",
+                vector_entry_point="sequence_game.vector:SequenceVectorEnv",
+                kwargs={"game": game},
+            )
 
 
 _register()

@@ -23,7 +23,7 @@ mask raises ``sequence_game.ActionError`` and changes nothing.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces
@@ -31,7 +31,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ._core import Game
-from ._envs import observation_space, render_text, table
+from ._envs import action_arg, episode_info, game_over, observation_space, render_text, seed_arg, table
 
 __all__ = ["SequenceAECEnv", "env", "raw_env"]
 
@@ -88,7 +88,7 @@ class SequenceAECEnv(AECEnv, EzPickle):
         """Deals a new game: from ``seed`` when given (the same seed deals
         the same game), else from the environment's own sequence of seeds."""
         if seed is not None:
-            self._seeds.seed(seed)
+            self._seeds.seed(seed_arg(seed))
         self.game = Game(seed=self._seeds.getrandbits(63), **self._table)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -111,6 +111,8 @@ class SequenceAECEnv(AECEnv, EzPickle):
     def step(self, action: Optional[int]) -> None:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise game_over("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -118,14 +120,14 @@ class SequenceAECEnv(AECEnv, EzPickle):
         if action is None:
             raise ValueError(f"{agent} must act: an action is needed, not None")
         # Raises ActionError outside the mask; the game is then unchanged.
-        self.game.play_action(int(action))
+        self.game.play_action(action_arg(action))
         self._cumulative_rewards[agent] = 0.0
         game = self.game
         if game.is_over:
             for a in self.agents:
                 self.rewards[a] = game.reward(self._index[a])
                 self.terminations[a] = True
-                self.infos[a] = {"status": game.status, "winner": game.winner}
+                self.infos[a] = episode_info(game)
             self._accumulate_rewards()
             # Every agent is done: each gets its last step (a dead step).
             self._deads_step_first()
@@ -138,6 +140,23 @@ class SequenceAECEnv(AECEnv, EzPickle):
                 self.agent_selection = self.possible_agents[game.to_act]
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> Tuple[Optional[Dict[str, np.ndarray]], float, bool, bool, Dict[str, Any]]:
+        """The selected agent's observation, reward, flags and info;
+        ``UsageError`` (``env.game_over``) once every agent made its last
+        step."""
+        if self._has_reset and not self.agents:
+            raise game_over("last")
+        return super().last(observe)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # The whole state (EzPickle would rebuild a fresh environment from
+        # the constructor's arguments): pickles and deep copies go on from
+        # the same position (a Game pickles as its record and generator).
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def render(self) -> Optional[str]:
         return render_text(self.game, self.render_mode)

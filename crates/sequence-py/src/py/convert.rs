@@ -130,9 +130,8 @@ pub(crate) fn record_value(o: &Bound<'_, PyAny>) -> PyResult<Value> {
         let path: std::path::PathBuf = o.extract()?;
         return read_record(&path);
     }
-    if o.is_instance_of::<PyBytes>() {
-        let b: Vec<u8> = o.extract()?;
-        return parse(&String::from_utf8_lossy(&b));
+    if let Ok(b) = o.cast::<PyBytes>() {
+        return parse(std::str::from_utf8(b.as_bytes()).map_err(|_| not_utf8())?);
     }
     py_to_json(o)
 }
@@ -141,9 +140,10 @@ pub(crate) fn record_value(o: &Bound<'_, PyAny>) -> PyResult<Value> {
 ///
 /// # Errors
 /// `RecordError` (`record.unreadable`) naming the path when the file cannot
-/// be read; the parse errors of [`record_value`] otherwise.
+/// be read; the parse errors of [`record_value`] otherwise (bytes that
+/// are not UTF-8 as [`not_utf8`]).
 fn read_record(path: &std::path::Path) -> PyResult<Value> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         crate::py::errors::fail(crate::dynamic::Failure {
             kind: crate::dynamic::FailureKind::Record,
             code: "record.unreadable".into(),
@@ -159,7 +159,14 @@ fn read_record(path: &std::path::Path) -> PyResult<Value> {
             })),
         })
     })?;
-    parse(&text)
+    parse(std::str::from_utf8(&bytes).map_err(|_| not_utf8())?)
+}
+
+/// `RecordError` for bytes that are not UTF-8: malformed (`exit_code` 2)
+/// with `sequence verify`'s message; never read with replaced bytes.
+fn not_utf8() -> PyErr {
+    let e = sequence_common::record::MalformedRecord(sequence_common::record::NOT_UTF8.into());
+    crate::py::errors::fail(crate::dynamic::Failure::from_replay(&e.into()))
 }
 
 use pyo3::types::PyBytes;

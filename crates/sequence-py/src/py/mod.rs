@@ -2,14 +2,18 @@
 //! class holds the object-safe core of [`crate::dynamic`] and
 //! [`crate::vector`], so each is written once for both games.
 
+mod args;
+mod bot;
 mod convert;
 mod errors;
+mod pickle;
+mod vecenv;
 
-use crate::dynamic::{self, AnyMove, DynBot, DynGame, DynView};
-use crate::vector::{self, DynVec, Out};
+use crate::dynamic::{self, AnyMove, DynGame, DynView};
+pub(crate) use bot::PyBot;
 use convert::{json_to_py, py_to_json, record_value};
 use errors::{fail, usage};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::PyArray1;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -26,7 +30,7 @@ const _: () = assert!(
         && crate::stacks_env::ACTIONS <= MAX_BUF
 );
 
-fn kind_of(name: &str) -> PyResult<GameKind> {
+pub(crate) fn kind_of(name: &str) -> PyResult<GameKind> {
     name.parse::<GameKind>()
         .map_err(|e| usage("game.unknown", e))
 }
@@ -157,12 +161,18 @@ impl PyMove {
 
     /// The move by `seat` as a record entry (RECORD.md,
     /// RECORD-STACKS.md), e.g. `{"seat": 0, "card": "7H", "at": "d6"}`.
-    fn to_json<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+    fn to_json<'py>(&self, py: Python<'py>, seat: i128) -> PyResult<Bound<'py, PyAny>> {
+        let seat = args::seat(u8::MAX, seat)?;
         json_to_py(py, &self.mv.to_json(seat))
     }
 
     fn __str__(&self) -> String {
         self.mv.text()
+    }
+
+    /// Pickles as the move's record entry (see `src/py/pickle.rs`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        pickle::reduce(py, "_move_from_state", pickle::move_state(py, &self.mv)?)
     }
 
     fn __repr__(&self) -> String {
@@ -258,6 +268,11 @@ impl PyGame {
     fn wrap(inner: Box<dyn DynGame>) -> PyGame {
         PyGame { inner }
     }
+
+    /// A seat argument of this table.
+    fn seat(&self, seat: i128) -> PyResult<u8> {
+        args::seat(self.inner.players(), seat)
+    }
 }
 
 #[pymethods]
@@ -273,8 +288,9 @@ impl PyGame {
         players: u8,
         teams: Option<u8>,
         options: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        seed: i128,
     ) -> PyResult<PyGame> {
+        let seed = args::game_seed(seed)?;
         let kind = kind_of(game)?;
         let opts = options.map(py_to_json).transpose()?;
         dynamic::new_game(kind, players, teams, opts.as_ref(), seed)
@@ -287,7 +303,8 @@ impl PyGame {
     /// with `sequence verify`'s message.
     #[staticmethod]
     #[pyo3(signature = (record, seed = 0))]
-    fn from_record(record: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyGame> {
+    fn from_record(record: &Bound<'_, PyAny>, seed: i128) -> PyResult<PyGame> {
+        let seed = args::game_seed(seed)?;
         let v = record_value(record)?;
         dynamic::game_from_record(&v, seed)
             .map(PyGame::wrap)
@@ -313,7 +330,8 @@ impl PyGame {
     }
 
     /// The side of `seat`: its team (`seat % teams`, C3) or the seat.
-    fn side_of(&self, seat: u8) -> PyResult<u8> {
+    fn side_of(&self, seat: i128) -> PyResult<u8> {
+        let seat = self.seat(seat)?;
         self.inner.side_of(seat).map_err(fail)
     }
 
@@ -346,7 +364,8 @@ impl PyGame {
     /// `C6.space_taken`) unless `seat` (default: the seat to act) may make
     /// `move` now. `move` is a `Move` or a record entry (dict).
     #[pyo3(signature = (move_, seat = None))]
-    fn check(&self, move_: &Bound<'_, PyAny>, seat: Option<u8>) -> PyResult<()> {
+    fn check(&self, move_: &Bound<'_, PyAny>, seat: Option<i128>) -> PyResult<()> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
         let (named, mv) = move_arg(self.inner.as_ref(), move_)?;
         self.inner
             .check(seat.or(named), &mv)
@@ -359,14 +378,15 @@ impl PyGame {
     /// rules say (C7, S6). Raises `IllegalMoveError` naming the rule; the
     /// game is then unchanged.
     #[pyo3(signature = (move_, seat = None))]
-    fn play(&mut self, move_: &Bound<'_, PyAny>, seat: Option<u8>) -> PyResult<()> {
+    fn play(&mut self, move_: &Bound<'_, PyAny>, seat: Option<i128>) -> PyResult<()> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
         let (named, mv) = move_arg(self.inner.as_ref(), move_)?;
         self.inner.play(seat.or(named), &mv).map_err(fail)
     }
 
     /// The same as `play`.
     #[pyo3(signature = (move_, seat = None))]
-    fn apply(&mut self, move_: &Bound<'_, PyAny>, seat: Option<u8>) -> PyResult<()> {
+    fn apply(&mut self, move_: &Bound<'_, PyAny>, seat: Option<i128>) -> PyResult<()> {
         self.play(move_, seat)
     }
 
@@ -393,13 +413,18 @@ impl PyGame {
         self.inner.obs_len()
     }
 
-    /// The action mask of the seat to act: a `uint8` array, 1 for each
-    /// legal action (all 0 once over).
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+    /// The action mask of the seat to act: an `int8` array (the dtype
+    /// Gymnasium's masked sampling takes), 1 for each legal action (all 0
+    /// once over).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         let mut v = [0u8; MAX_BUF];
         let v = &mut v[..self.inner.actions()];
         self.inner.action_mask(v);
-        PyArray1::from_slice(py, v)
+        let mut signed = [0i8; MAX_BUF];
+        for (s, &m) in signed.iter_mut().zip(v.iter()) {
+            *s = m as i8;
+        }
+        PyArray1::from_slice(py, &signed[..v.len()])
     }
 
     /// The legal actions of the seat to act, ascending.
@@ -421,27 +446,32 @@ impl PyGame {
 
     /// The legal move `action` stands for now; raises `ActionError`
     /// outside the mask.
-    fn move_of_action(&self, action: i64) -> PyResult<PyMove> {
+    fn move_of_action(&self, action: i128) -> PyResult<PyMove> {
+        let action = args::action(self.inner.actions(), action)?;
         self.inner
-            .move_of_action(action)
+            .move_of_action(action as i64)
             .map(PyMove::new)
             .map_err(fail)
     }
 
-    /// What an action index means, in words.
-    fn action_text(&self, action: usize) -> String {
-        self.inner.action_text(action)
+    /// What an action index means, in words; `ActionError`
+    /// (`env.out_of_range`) for an index outside the action space.
+    fn action_text(&self, action: i128) -> PyResult<String> {
+        let action = args::action(self.inner.actions(), action)?;
+        Ok(self.inner.action_text(action))
     }
 
     /// Makes the legal move `action` stands for; raises `ActionError`
     /// outside the mask (the game is then unchanged).
-    fn play_action(&mut self, action: i64) -> PyResult<()> {
-        self.inner.play_action(action).map_err(fail)
+    fn play_action(&mut self, action: i128) -> PyResult<()> {
+        let action = args::action(self.inner.actions(), action)?;
+        self.inner.play_action(action as i64).map_err(fail)
     }
 
     /// What `seat` may see as a `uint8` vector (docs/python.md): its own
     /// hand and the public state, never another hand or the draw pile.
-    fn observe<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    fn observe<'py>(&self, py: Python<'py>, seat: i128) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let seat = self.seat(seat)?;
         let mut v = [0u8; MAX_BUF];
         let v = &mut v[..self.inner.obs_len()];
         self.inner.observe(seat, v).map_err(fail)?;
@@ -451,7 +481,8 @@ impl PyGame {
     /// `{"observation": observe(seat), "action_mask": mask}` with the mask
     /// as `int8` (all 0 unless `seat` is the seat to act): the
     /// environments' observation in one call.
-    fn env_observation<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyDict>> {
+    fn env_observation<'py>(&self, py: Python<'py>, seat: i128) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat(seat)?;
         let mut obs = [0u8; MAX_BUF];
         let obs = &mut obs[..self.inner.obs_len()];
         self.inner.observe(seat, obs).map_err(fail)?;
@@ -486,7 +517,8 @@ impl PyGame {
 
     /// What `seat` may see (`View`); raises `UsageError` for a seat not at
     /// the table.
-    fn view(&self, seat: u8) -> PyResult<PyView> {
+    fn view(&self, seat: i128) -> PyResult<PyView> {
+        let seat = self.seat(seat)?;
         self.inner
             .view(Some(seat))
             .map(|v| PyView { inner: v })
@@ -516,7 +548,8 @@ impl PyGame {
 
     /// +1 if `seat`'s side won, −1 if another side won, 0 otherwise
     /// (shared by a team).
-    fn reward(&self, seat: u8) -> PyResult<f32> {
+    fn reward(&self, seat: i128) -> PyResult<f32> {
+        let seat = self.seat(seat)?;
         self.inner.reward(seat).map_err(fail)
     }
 
@@ -557,6 +590,13 @@ impl PyGame {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         self.copy()
+    }
+
+    /// Pickles as the record and the generator's state, so that the
+    /// unpickled game goes on exactly as this one would; `UsageError`
+    /// (`record.none`) for a game without a record.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        pickle::reduce(py, "_game_from_state", pickle::game_state(py, self)?)
     }
 
     fn __str__(&self) -> String {
@@ -606,6 +646,28 @@ impl PyView {
         self.inner.seat()
     }
 
+    /// The view a seat's JSON describes (`view.to_json()`, the `view` of a
+    /// bot-protocol message, docs/bot-protocol.md), so that a protocol bot
+    /// gets the same `observation()`, `legal_moves()` and `determinize()`;
+    /// `game` defaults to the JSON's own `game` field. Raises
+    /// `NotationError` (`view.json`) naming what is missing or wrong.
+    #[staticmethod]
+    #[pyo3(signature = (view, game = None))]
+    fn from_json(view: &Bound<'_, PyAny>, game: Option<&str>) -> PyResult<PyView> {
+        let v = py_to_json(view)?;
+        let name = match game {
+            Some(g) => g.to_string(),
+            None => v
+                .get("game")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("classic")
+                .to_string(),
+        };
+        crate::view_json::view_from_json(kind_of(&name)?, &v)
+            .map(|inner| PyView { inner })
+            .map_err(fail)
+    }
+
     /// The seat's legal moves when it must decide, else empty.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         moves_list(py, self.inner.legal_moves())
@@ -631,7 +693,8 @@ impl PyView {
     /// random from `seed` into the other hands and the draw pile (for
     /// searching agents, e.g. ISMCTS). It keeps no record.
     #[pyo3(signature = (seed = 0))]
-    fn determinize(&self, seed: u64) -> PyResult<PyGame> {
+    fn determinize(&self, seed: i128) -> PyResult<PyGame> {
+        let seed = args::game_seed(seed)?;
         self.inner.determinize(seed).map(PyGame::wrap).map_err(fail)
     }
 
@@ -661,79 +724,6 @@ impl PyView {
             self.inner.ply(),
             status(self.inner.outcome())
         )
-    }
-}
-
-/// A built-in bot: `random`, `greedy`, `greedy:40%`, `ismcts:500it`,
-/// `ismcts:200ms`, `level:1` … `level:5` (docs/bots.md), seeded.
-#[pyclass(module = "sequence_game", name = "Bot")]
-pub struct PyBot {
-    inner: Mutex<Box<dyn DynBot>>,
-    kind: GameKind,
-    name: String,
-}
-
-#[pymethods]
-impl PyBot {
-    /// A bot for `game` (`"classic"` or `"stacks"`) built from `spec`,
-    /// with its own generator seeded by `seed`. Raises `BotError` for an
-    /// unknown name or a bad option.
-    #[new]
-    #[pyo3(signature = (spec = "greedy", game = "classic", seed = 0))]
-    fn py_new(spec: &str, game: &str, seed: u64) -> PyResult<PyBot> {
-        let kind = kind_of(game)?;
-        let b = dynamic::new_bot(kind, spec, seed).map_err(fail)?;
-        let name = b.name();
-        Ok(PyBot {
-            inner: Mutex::new(b),
-            kind,
-            name,
-        })
-    }
-
-    /// The bot's name (its spec).
-    #[getter]
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    /// `classic` or `stacks`.
-    #[getter]
-    fn game(&self) -> &'static str {
-        self.kind.name()
-    }
-
-    /// One of the view's legal moves; the view's seat must be the seat to
-    /// act. Searching bots run without holding the GIL.
-    fn choose(&self, py: Python<'_>, view: &PyView) -> PyResult<PyMove> {
-        let v = view.inner.as_ref();
-        let r = py.detach(|| match self.inner.lock() {
-            Ok(mut b) => b.choose(v),
-            Err(p) => p.into_inner().choose(v),
-        });
-        r.map(PyMove::new).map_err(fail)
-    }
-
-    /// Chooses for the seat to act in `game` (from its view only) and
-    /// plays the move; returns it.
-    fn play(&self, py: Python<'_>, game: &mut PyGame) -> PyResult<PyMove> {
-        let Some(seat) = game.inner.to_act() else {
-            return Err(usage("game.over", "the game is over"));
-        };
-        let view = game.inner.view(Some(seat)).map_err(fail)?;
-        let v = view.as_ref();
-        let mv = py
-            .detach(|| match self.inner.lock() {
-                Ok(mut b) => b.choose(v),
-                Err(p) => p.into_inner().choose(v),
-            })
-            .map_err(fail)?;
-        game.inner.play(Some(seat), &mv).map_err(fail)?;
-        Ok(PyMove::new(mv))
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<Bot {} for {}>", self.name, self.kind)
     }
 }
 
@@ -795,354 +785,17 @@ fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Vec<PyStep>> {
 /// What an action index means in a game, in words.
 #[pyfunction]
 #[pyo3(signature = (action, game = "classic"))]
-fn action_text(action: usize, game: &str) -> PyResult<String> {
-    Ok(match kind_of(game)? {
+fn action_text(action: i128, game: &str) -> PyResult<String> {
+    let kind = kind_of(game)?;
+    let actions = match kind {
+        GameKind::Classic => crate::classic_env::ACTIONS,
+        GameKind::Stacks => crate::stacks_env::ACTIONS,
+    };
+    let action = args::action(actions, action)?;
+    Ok(match kind {
         GameKind::Classic => <sequence_classic::Game as crate::env::EnvGame>::action_text(action),
         GameKind::Stacks => <sequence_stacks::Game as crate::env::EnvGame>::action_text(action),
     })
-}
-
-/// `N` games stepped together in Rust (docs/python.md "Vectorized"):
-/// stacked `uint8` observations `[N, observation_size]`, masks
-/// `[N, num_actions]`, seats to act `[N]`, rewards and done flags. A game
-/// that ends is dealt again in the same step.
-#[pyclass(module = "sequence_game", name = "VecEnv")]
-pub struct PyVecEnv {
-    inner: Mutex<Box<dyn DynVec>>,
-    obs: Py<PyArray2<u8>>,
-    mask: Py<PyArray2<u8>>,
-    to_act: Py<PyArray1<i64>>,
-    rewards: Py<PyArray2<f32>>,
-    done: Py<PyArray1<bool>>,
-    players: u8,
-    /// The seed the next `reset()` without one deals from.
-    seed: u64,
-    actions_buf: Vec<i64>,
-}
-
-#[pymethods]
-impl PyVecEnv {
-    /// `num_envs` games of one table. With `opponents` (a bot name, e.g.
-    /// `"greedy"`), the caller plays `seat` in every game and the bots
-    /// play the other seats inside `step` (rewards `[N, 1]`); without,
-    /// the caller plays every seat (rewards `[N, players]`). `threads`:
-    /// step the games on that many threads (results do not depend on it).
-    #[new]
-    #[pyo3(signature = (game = "classic", num_envs = 64, players = 2, teams = None, options = None, seed = 0, opponents = None, seat = None, threads = 1))]
-    #[allow(clippy::too_many_arguments)]
-    fn py_new(
-        py: Python<'_>,
-        game: &str,
-        num_envs: i128,
-        players: u8,
-        teams: Option<u8>,
-        options: Option<&Bound<'_, PyAny>>,
-        seed: i128,
-        opponents: Option<&str>,
-        seat: Option<i128>,
-        threads: i128,
-    ) -> PyResult<PyVecEnv> {
-        let num_envs = in_range("env.num_envs", "num_envs", num_envs, 1, 1 << 20)? as usize;
-        let seed = seed_arg(seed)?;
-        let threads = in_range("env.threads", "threads", threads, 1, 256)? as usize;
-        let seat = match (seat, opponents) {
-            (Some(s), Some(_)) => in_range("seat.no_such_seat", "seat", s, 0, 255)? as u8,
-            (None, _) => 0,
-            (Some(_), None) => {
-                return Err(usage(
-                    "env.seat",
-                    "seat is the caller's seat against bots: give it with opponents=... \
-                     (without opponents the caller plays every seat)",
-                ))
-            }
-        };
-        let kind = kind_of(game)?;
-        let opts = options.map(py_to_json).transpose()?;
-        let spec = vector::VecSpec {
-            players,
-            teams,
-            options: opts.as_ref(),
-            n: num_envs,
-            seed,
-            opponents: opponents.map(|o| (seat, o)),
-        };
-        let mut inner = vector::new_vec(kind, spec).map_err(fail)?;
-        inner.set_threads(threads);
-        let (n, d, a, w) = (
-            num_envs,
-            inner.obs_len(),
-            inner.actions(),
-            inner.reward_width(),
-        );
-        let mut env = PyVecEnv {
-            obs: PyArray2::zeros(py, [n, d], false).unbind(),
-            mask: PyArray2::zeros(py, [n, a], false).unbind(),
-            to_act: PyArray1::zeros(py, [n], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, w], false).unbind(),
-            done: PyArray1::zeros(py, [n], false).unbind(),
-            inner: Mutex::new(inner),
-            players,
-            seed,
-            actions_buf: vec![0; n],
-        };
-        env.reset_arrays(py, seed)?;
-        Ok(env)
-    }
-
-    /// Number of games.
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.actions_buf.len()
-    }
-
-    /// Seats per game.
-    #[getter]
-    fn players(&self) -> u8 {
-        self.players
-    }
-
-    /// Actions per game.
-    #[getter]
-    fn num_actions(&self) -> PyResult<usize> {
-        Ok(self.lock()?.actions())
-    }
-
-    /// Length of one observation.
-    #[getter]
-    fn observation_size(&self) -> PyResult<usize> {
-        Ok(self.lock()?.obs_len())
-    }
-
-    /// Deals every game again and returns `(obs, mask, to_act)`. With
-    /// `seed`, from that seed (as a new vector built with it); without,
-    /// from the next seed of the vector's own sequence: the first
-    /// `reset()` deals the constructor's games again, each later one new
-    /// games. The arrays are the vector's own and are overwritten by the
-    /// next call: copy what you keep.
-    #[pyo3(signature = (seed = None))]
-    #[allow(clippy::type_complexity)]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<i128>,
-    ) -> PyResult<(
-        Bound<'py, PyArray2<u8>>,
-        Bound<'py, PyArray2<u8>>,
-        Bound<'py, PyArray1<i64>>,
-    )> {
-        let seed = match seed {
-            Some(s) => seed_arg(s)?,
-            None => self.seed,
-        };
-        self.reset_arrays(py, seed)?;
-        self.seed = vector::next_seed(seed);
-        Ok((
-            self.obs.bind(py).clone(),
-            self.mask.bind(py).clone(),
-            self.to_act.bind(py).clone(),
-        ))
-    }
-
-    /// Makes one action per game (an integer array of length `num_envs`)
-    /// and returns `(obs, mask, to_act, rewards, done)`. Raises
-    /// `ActionError` naming the first game whose action is outside its
-    /// mask; no game moves then. `observe=False` leaves `obs` as it was
-    /// (faster, for agents that read only the masks).
-    #[pyo3(signature = (actions, observe = true))]
-    #[allow(clippy::type_complexity)]
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-        observe: bool,
-    ) -> PyResult<(
-        Bound<'py, PyArray2<u8>>,
-        Bound<'py, PyArray2<u8>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-    )> {
-        if let Ok(arr) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
-            match arr.as_slice() {
-                Ok(s) if s.len() == self.actions_buf.len() => self.actions_buf.copy_from_slice(s),
-                Ok(s) => self.actions_buf = s.to_vec(),
-                // A strided view (`a[::2]`, a column): element by element.
-                Err(_) => self.actions_buf = arr.as_array().iter().copied().collect(),
-            }
-        } else {
-            self.actions_buf = actions.extract::<Vec<i64>>().map_err(|_| {
-                usage(
-                    "env.actions",
-                    "actions must be a sequence or 1-d array of integers, one per game",
-                )
-            })?;
-        }
-        self.renew_arrays(py);
-        let actions = &self.actions_buf;
-        let inner = &self.inner;
-        self.fill_arrays(py, |out| {
-            py.detach(|| {
-                let mut core = match inner.lock() {
-                    Ok(c) => c,
-                    Err(p) => p.into_inner(),
-                };
-                core.step(actions, out, observe)
-            })
-            .map_err(fail)
-        })?;
-        Ok((
-            self.obs.bind(py).clone(),
-            self.mask.bind(py).clone(),
-            self.to_act.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.done.bind(py).clone(),
-        ))
-    }
-
-    /// A uniformly random legal action per game, drawn in Rust from the
-    /// games' own generators.
-    fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let mut v = vec![0i64; self.actions_buf.len()];
-        self.lock()?.random_actions(&mut v);
-        Ok(PyArray1::from_vec(py, v))
-    }
-
-    /// Results since the last reset: `games`, `wins` by side, `draws`,
-    /// `moves`.
-    fn tally<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let t = self.lock()?.tally();
-        let d = PyDict::new(py);
-        d.set_item("games", t.games)?;
-        d.set_item("wins", t.wins)?;
-        d.set_item("draws", t.draws)?;
-        d.set_item("moves", t.moves)?;
-        Ok(d)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<VecEnv num_envs={} players={}>",
-            self.actions_buf.len(),
-            self.players
-        )
-    }
-}
-
-impl PyVecEnv {
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn DynVec>>> {
-        Ok(match self.inner.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        })
-    }
-
-    fn reset_arrays(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        self.renew_arrays(py);
-        let inner = &self.inner;
-        self.fill_arrays(py, |out| {
-            let mut core = match inner.lock() {
-                Ok(c) => c,
-                Err(p) => p.into_inner(),
-            };
-            core.reset(seed, out);
-            Ok(())
-        })
-    }
-
-    /// Makes new output arrays for those the caller made unusable (set
-    /// read-only, resized or reshaped): the vector writes into its own
-    /// arrays, and one it can no longer write is replaced, not an error.
-    fn renew_arrays(&mut self, py: Python<'_>) {
-        let n = self.actions_buf.len();
-        let (d, a, w) = match self.inner.lock() {
-            Ok(c) => (c.obs_len(), c.actions(), c.reward_width()),
-            Err(p) => {
-                let c = p.into_inner();
-                (c.obs_len(), c.actions(), c.reward_width())
-            }
-        };
-        fn usable<T: numpy::Element, D: numpy::ndarray::Dimension>(
-            a: &Bound<'_, numpy::PyArray<T, D>>,
-            shape: &[usize],
-        ) -> bool {
-            use numpy::PyUntypedArrayMethods;
-            a.shape() == shape && a.is_contiguous() && a.try_readwrite().is_ok()
-        }
-        if !usable(self.obs.bind(py), &[n, d]) {
-            self.obs = PyArray2::zeros(py, [n, d], false).unbind();
-        }
-        if !usable(self.mask.bind(py), &[n, a]) {
-            self.mask = PyArray2::zeros(py, [n, a], false).unbind();
-        }
-        if !usable(self.to_act.bind(py), &[n]) {
-            self.to_act = PyArray1::zeros(py, [n], false).unbind();
-        }
-        if !usable(self.rewards.bind(py), &[n, w]) {
-            self.rewards = PyArray2::zeros(py, [n, w], false).unbind();
-        }
-        if !usable(self.done.bind(py), &[n]) {
-            self.done = PyArray1::zeros(py, [n], false).unbind();
-        }
-    }
-
-    /// Runs `f` on the output arrays (`obs`, `mask`, `to_act`, `rewards` as
-    /// writable slices, `done` as bytes, all zero), then copies `done` into
-    /// its boolean array.
-    fn fill_arrays(
-        &self,
-        py: Python<'_>,
-        f: impl FnOnce(&mut Out<'_>) -> PyResult<()>,
-    ) -> PyResult<()> {
-        let buffer = |e: numpy::AsSliceError| usage("env.buffer", e.to_string());
-        let (obs, mask) = (self.obs.bind(py), self.mask.bind(py));
-        let (to_act, rewards) = (self.to_act.bind(py), self.rewards.bind(py));
-        let borrow = |e: numpy::BorrowError| usage("env.buffer", e.to_string());
-        let (mut o, mut m) = (
-            obs.try_readwrite().map_err(borrow)?,
-            mask.try_readwrite().map_err(borrow)?,
-        );
-        let (mut t, mut r) = (
-            to_act.try_readwrite().map_err(borrow)?,
-            rewards.try_readwrite().map_err(borrow)?,
-        );
-        let mut done_u8 = vec![0u8; self.actions_buf.len()];
-        f(&mut Out {
-            obs: o.as_slice_mut().map_err(buffer)?,
-            mask: m.as_slice_mut().map_err(buffer)?,
-            to_act: t.as_slice_mut().map_err(buffer)?,
-            rewards: r.as_slice_mut().map_err(buffer)?,
-            done: &mut done_u8,
-        })?;
-        let done = self.done.bind(py);
-        let mut d = done.try_readwrite().map_err(borrow)?;
-        for (x, &y) in d.as_slice_mut().map_err(buffer)?.iter_mut().zip(&done_u8) {
-            *x = y != 0;
-        }
-        Ok(())
-    }
-}
-
-/// `value` as an integer argument `name` in `lo..=hi`.
-///
-/// # Errors
-/// `UsageError` with `code` naming the argument and its range.
-fn in_range(code: &str, name: &str, value: i128, lo: i128, hi: i128) -> PyResult<i128> {
-    if (lo..=hi).contains(&value) {
-        Ok(value)
-    } else {
-        Err(usage(
-            code,
-            format!("{name} must be {lo} to {hi}, not {value}"),
-        ))
-    }
-}
-
-/// A seed argument: 0 to 2⁶⁴ − 1.
-///
-/// # Errors
-/// `UsageError` (`env.seed`) outside that range.
-fn seed_arg(seed: i128) -> PyResult<u64> {
-    in_range("env.seed", "seed", seed, 0, u64::MAX as i128).map(|s| s as u64)
 }
 
 /// The extension module `sequence_game._core` (re-exported by the package
@@ -1153,13 +806,23 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyMove>()?;
     m.add_class::<PyView>()?;
-    m.add_class::<PyBot>()?;
+    m.add_class::<bot::PyBot>()?;
     m.add_class::<PyStep>()?;
-    m.add_class::<PyVecEnv>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(action_text, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_game_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_bot_from_state, m)?)?;
     errors::register(m)?;
+    // The bots' Elo ladder (docs/bots.md "Levels"): random is 1000.
+    let ladder = PyDict::new(m.py());
+    ladder.set_item("random", 1000)?;
+    for (i, elo) in sequence_bots::LEVEL_ELO.iter().enumerate() {
+        ladder.set_item(format!("level:{}", i + 1), elo)?;
+    }
+    m.add("LADDER", ladder)?;
     m.add("CLASSIC_ACTIONS", crate::classic_env::ACTIONS)?;
     m.add("STACKS_ACTIONS", crate::stacks_env::ACTIONS)?;
     Ok(())

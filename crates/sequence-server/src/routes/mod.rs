@@ -138,3 +138,27 @@ fn host_only(token: &crate::auth::SeatToken, core: &crate::tables::Core) -> Resu
     }
     Ok(())
 }
+
+/// The routes whose JSON request body [`read_body`] reads: table
+/// creation, join, a bot for a seat, a move, a penalty, an analysis.
+pub const BODIES: [&str; 6] = ["create", "join", "bot", "move", "penalty", "analysis"];
+
+/// Reads `bytes` as the JSON body of the request `route` (one of
+/// [`BODIES`]) the way its handler does, before any table is touched: the
+/// entry of the fuzz targets (fuzz/).
+///
+/// # Errors
+/// The 400 message the handler answers; an unknown `route` is named.
+pub fn read_body(route: &str, bytes: &[u8]) -> Result<(), String> {
+    use input::object;
+    const BODY: &str = "the body";
+    match route {
+        "create" => object::<tables::CreateReq>(bytes, BODY, tables::CREATE_HINTS).map(drop),
+        "join" => object::<seats::JoinReq>(bytes, BODY, seats::JOIN_HINTS).map(drop),
+        "bot" => object::<seats::BotReq>(bytes, BODY, seats::BOT_HINTS).map(drop),
+        "move" => object::<moves::MoveReq>(bytes, BODY, moves::MOVE_HINTS).map(drop),
+        "penalty" => object::<tables::PenaltyReq>(bytes, BODY, tables::PENALTY_HINTS).map(drop),
+        "analysis" => object::<replay::AnalysisReq>(bytes, BODY, replay::ANALYSIS_HINTS).map(drop),
+        other => Err(format!("no route {other:?} reads a body")),
+    }
+}

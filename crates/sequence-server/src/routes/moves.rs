@@ -18,13 +18,13 @@ use std::sync::Arc;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoveReq {
+pub(super) struct MoveReq {
     move_number: u32,
     #[serde(rename = "move")]
     mv: Value,
 }
 
-const MOVE_HINTS: Hints = &[
+pub(super) const MOVE_HINTS: Hints = &[
     ("move_number", "a whole number ≥ 0 (the view's move_number)"),
     ("move", "a move object"),
 ];

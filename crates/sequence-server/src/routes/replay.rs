@@ -104,12 +104,12 @@ pub async fn replay(
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct AnalysisReq {
+pub(super) struct AnalysisReq {
     #[serde(default)]
     iterations: Option<u64>,
 }
 
-const ANALYSIS_HINTS: Hints = &[(
+pub(super) const ANALYSIS_HINTS: Hints = &[(
     "iterations",
     "a whole number of search iterations per position (at most 20000)",
 )];

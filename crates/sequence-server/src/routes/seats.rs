@@ -21,13 +21,13 @@ use std::sync::Arc;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct JoinReq {
+pub(super) struct JoinReq {
     name: String,
     #[serde(default)]
     seat: Option<u8>,
 }
 
-const JOIN_HINTS: Hints = &[
+pub(super) const JOIN_HINTS: Hints = &[
     ("name", "a string (your name)"),
     ("seat", "a seat number (0 for the first seat) or null"),
 ];
@@ -90,11 +90,11 @@ pub async fn leave(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct BotReq {
+pub(super) struct BotReq {
     level: String,
 }
 
-const BOT_HINTS: Hints = &[("level", "a bot level such as \"level:3\"")];
+pub(super) const BOT_HINTS: Hints = &[("level", "a bot level such as \"level:3\"")];
 
 /// Whether the host may give `seat` to a bot now: it is free, left or a
 /// bot's, or its person ran out of time or (while playing) is not

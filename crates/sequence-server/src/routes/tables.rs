@@ -28,7 +28,7 @@ struct BotSeat {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CreateReq {
+pub(super) struct CreateReq {
     game: GameKind,
     players: u8,
     #[serde(default)]
@@ -62,7 +62,7 @@ where
     Option::<T>::deserialize(d).map(Some)
 }
 
-const CREATE_HINTS: Hints = &[
+pub(super) const CREATE_HINTS: Hints = &[
     ("game", "\"classic\" or \"stacks\""),
     ("players", "a number from 2 to 12"),
     ("teams", "a number of teams (2 or 3) or null"),
@@ -228,11 +228,11 @@ pub async fn rematch(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PenaltyReq {
+pub(super) struct PenaltyReq {
     team: Value,
 }
 
-const PENALTY_HINTS: Hints = &[("team", "a team's colour, such as \"green\"")];
+pub(super) const PENALTY_HINTS: Hints = &[("team", "a team's colour, such as \"green\"")];
 
 /// `POST /api/tables/{id}/penalty` (host): the table-talk penalty (C10)
 /// for a team of two or more: each of its members discards a card of their

@@ -1,0 +1,117 @@
+"""Pickling and deep copies (multiprocessing, Ray): games, moves, bots and
+both environments come back as they were and go on as the originals do."""
+
+import copy
+import multiprocessing
+import pickle
+
+import numpy as np
+import pytest
+
+import sequence_game as sg
+
+
+@pytest.mark.parametrize("game,players", [("classic", 2), ("classic", 4), ("stacks", 3)])
+def test_a_pickled_game_goes_on_exactly_as_the_original(game, players):
+    g = sg.Game(game, players=players, seed=21)
+    for _ in range(150):  # past reshuffles in most games (C7, S6)
+        if g.is_over:
+            break
+        g.play(g.random_move())
+    h = pickle.loads(pickle.dumps(g))
+    assert h.record() == g.record() and h.ply == g.ply and str(h) == str(g)
+    # the same generator: the same random moves and reshuffles from here on
+    while not g.is_over:
+        a, b = g.random_move(), h.random_move()
+        assert a == b
+        g.play(a)
+        h.play(b)
+    assert h.record() == g.record()
+    assert sg.verify(h.record()) == sg.verify(g.record())
+
+
+def test_a_game_without_a_record_refuses_to_pickle():
+    d = sg.Game("classic", seed=1).view(0).determinize(3)
+    with pytest.raises(sg.UsageError) as e:
+        pickle.dumps(d)
+    assert e.value.code == "record.none"
+
+
+@pytest.mark.parametrize("game", ["classic", "stacks"])
+def test_moves_pickle_to_equal_moves(game):
+    g = sg.Game(game, players=3 if game == "stacks" else 2, seed=2)
+    moves = []
+    while not g.is_over and len(moves) < 300:
+        moves.extend(g.legal_moves())
+        g.play(g.random_move())
+    for m in moves:
+        back = pickle.loads(pickle.dumps(m))
+        assert back == m and hash(back) == hash(m) and back.text == m.text
+    c = sg.Game("classic", options={"sequence_length": 4}, seed=3)
+    m = c.legal_moves()[0]
+    assert pickle.loads(pickle.dumps(m)) == m
+
+
+def test_bots_pickle_as_their_name_and_seed():
+    g = sg.Game("classic", seed=4)
+    for spec in ("random", "greedy", "ismcts:30it", "level:2"):
+        b = sg.Bot(spec, game="classic", seed=9)
+        c = pickle.loads(pickle.dumps(b))
+        d = copy.deepcopy(b)
+        assert c.name == b.name and c.game == "classic" and c.seed == 9
+        view = g.view(g.to_act)
+        assert c.choose(view) == d.choose(view) == sg.Bot(spec, game="classic", seed=9).choose(view)
+
+
+def _play_in_child(blob):
+    g = pickle.loads(blob)
+    g.playout()
+    return pickle.dumps(g)
+
+
+def test_games_cross_process_boundaries():
+    g = sg.Game("classic", seed=5)
+    g.play(g.random_move())
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        back = pickle.loads(pool.apply(_play_in_child, (pickle.dumps(g),)))
+    g.playout()
+    assert back.record() == g.record()
+
+
+def test_gymnasium_env_deepcopies_and_pickles_mid_episode():
+    pytest.importorskip("gymnasium")
+    from sequence_game.gymnasium import SequenceEnv
+
+    env = SequenceEnv("classic", players=2, opponents="greedy")
+    obs, _ = env.reset(seed=3)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert twin.game.record() == env.game.record()
+        # both play on alike from here (the bots are rebuilt from their seeds)
+        a = twin.action_masks()
+        assert (a == env.action_masks()).all()
+    twin = copy.deepcopy(env)
+    for e in (env, twin):
+        e_obs = e._obs()
+        e.step(int(np.flatnonzero(e_obs["action_mask"])[0]))
+    assert twin.game.ply == env.game.ply
+
+
+def test_pettingzoo_env_deepcopies_and_pickles_mid_game():
+    pytest.importorskip("pettingzoo")
+    from sequence_game.pettingzoo import env as aec_env
+
+    e = aec_env("classic", players=4)
+    e.reset(seed=8)
+    for _ in range(5):
+        obs, *_ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for twin in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        assert twin.agent_selection == e.agent_selection
+        assert twin.unwrapped.game.record() == e.unwrapped.game.record()
+        obs, *_ = twin.last()
+        twin.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert twin.unwrapped.game.ply == e.unwrapped.game.ply + 1
+    # the copy is independent
+    assert e.unwrapped.game.ply == 5

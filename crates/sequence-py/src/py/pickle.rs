@@ -1,0 +1,98 @@
+//! Pickling (`copy.deepcopy`, `multiprocessing`, Ray): each class reduces
+//! to a module function of `sequence_game._core` and plain values.
+//!
+//! * A `Game` with a record is its record and its generator's state
+//!   (ChaCha8 seed, stream and word position): unpickled, it replays the
+//!   record and goes on exactly as the original would, reshuffles
+//!   included. A game without a record (from `View.determinize` or a
+//!   `replay` step) cannot be pickled (`UsageError` `record.none`).
+//! * A `Move` is its record entry and its table's sequence length.
+//! * A `Bot` is its name, game and seed: unpickled it is built again (its
+//!   generator starts over; searching bots keep no tree between moves).
+
+use super::args;
+use super::convert::{json_to_py, py_to_json};
+use super::errors::{fail, usage};
+use super::{kind_of, PyBot, PyGame, PyMove};
+use crate::dynamic::{self, AnyMove};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+use rand_chacha::rand_core::SeedableRng;
+use sequence_common::rng::GameRng;
+use sequence_common::GameKind;
+
+/// `(restore, args)` for `__reduce__`: the module function `name` of
+/// `sequence_game._core` and its arguments.
+pub(crate) fn reduce<'py>(
+    py: Python<'py>,
+    name: &str,
+    args: Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let f = py.import("sequence_game._core")?.getattr(name)?;
+    PyTuple::new(py, [f.into_any(), args.into_any()])
+}
+
+/// A `Game`'s pickled state: `(record, seed, stream, word_pos)`.
+pub(crate) fn game_state<'py>(py: Python<'py>, g: &PyGame) -> PyResult<Bound<'py, PyTuple>> {
+    let record = g.inner.record().map_err(fail)?;
+    let rng = g.inner.rng();
+    let args = (
+        json_to_py(py, &record)?,
+        PyBytes::new(py, &rng.get_seed()),
+        rng.get_stream(),
+        rng.get_word_pos().to_le_bytes().to_vec(),
+    );
+    args.into_pyobject(py)
+}
+
+/// Rebuilds a pickled `Game`.
+#[pyfunction]
+pub(crate) fn _game_from_state(
+    record: &Bound<'_, PyAny>,
+    seed: [u8; 32],
+    stream: u64,
+    word_pos: Vec<u8>,
+) -> PyResult<PyGame> {
+    let v = py_to_json(record)?;
+    let mut g = dynamic::game_from_record(&v, 0).map_err(fail)?;
+    let pos: [u8; 16] = word_pos
+        .try_into()
+        .map_err(|_| usage("pickle.state", "a game's generator position is 16 bytes"))?;
+    let mut rng = GameRng::from_seed(seed);
+    rng.set_stream(stream);
+    rng.set_word_pos(u128::from_le_bytes(pos));
+    g.set_rng(rng);
+    Ok(PyGame::wrap(g))
+}
+
+/// A `Move`'s pickled state: `(game, entry, sequence_length)`.
+pub(crate) fn move_state<'py>(py: Python<'py>, m: &AnyMove) -> PyResult<Bound<'py, PyTuple>> {
+    let len = match m {
+        AnyMove::Classic(_, len) => *len,
+        AnyMove::Stacks(_) => 0,
+    };
+    (m.kind().name(), json_to_py(py, &m.to_json(0))?, len).into_pyobject(py)
+}
+
+/// Rebuilds a pickled `Move`.
+#[pyfunction]
+pub(crate) fn _move_from_state(game: &str, entry: &Bound<'_, PyAny>, len: u8) -> PyResult<PyMove> {
+    let v = py_to_json(entry)?;
+    let bad = |e: String| usage("pickle.state", format!("not a pickled move: {e}"));
+    let mv = match kind_of(game)? {
+        GameKind::Classic => sequence_classic::notation::move_from_json(&v, len)
+            .map(|(_, m)| AnyMove::Classic(m, len))
+            .map_err(|e| bad(e.to_string()))?,
+        GameKind::Stacks => sequence_stacks::notation::move_from_json(&v)
+            .map(|(_, d)| AnyMove::Stacks(d))
+            .map_err(|e| bad(e.to_string()))?,
+    };
+    Ok(PyMove::new(mv))
+}
+
+/// Rebuilds a pickled `Bot` from its name, game and seed.
+#[pyfunction]
+pub(crate) fn _bot_from_state(spec: &str, game: &str, seed: i128) -> PyResult<PyBot> {
+    let seed = args::game_seed(seed)?;
+    PyBot::build(spec, game, seed)
+}

@@ -1,0 +1,248 @@
+//! The change path: a seat's token, committing events (check against a
+//! copy, append, then keep and publish), playing a move.
+
+use super::{kick_bots, App, TableRef};
+use crate::db::{Append, DbError};
+use crate::limits::echo;
+use crate::tables::{now_ms, Event, Status, Table, TableError};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The seat of `token` at `t`, catching up once before refusing a token
+/// this instance does not know.
+///
+/// # Errors
+/// As [`crate::tables::Core::seat_of_token`].
+pub async fn seat_of_token(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    token: &crate::auth::SeatToken,
+) -> Result<u8, TableError> {
+    match t.core.seat_of_token(token) {
+        Err(TableError::Unauthorized(_)) if token.token().is_ok() && app.db.shared() => {
+            app.sync(tref, t).await?;
+            t.core.seat_of_token(token)
+        }
+        r => r,
+    }
+}
+
+/// The events as stored (JSON text).
+///
+/// # Errors
+/// An event that cannot be written (never for events the core built).
+pub(super) fn event_texts(events: &[Event]) -> Result<Vec<String>, TableError> {
+    events
+        .iter()
+        .map(|e| {
+            serde_json::to_string(e)
+                .map_err(|err| TableError::Internal(format!("an event cannot be stored: {err}")))
+        })
+        .collect()
+}
+
+/// Applies `events` to a copy of the table's core (starting the game when
+/// every seat is filled) and appends them to the database at the table's
+/// next event number; only once that has committed keeps the new state,
+/// broadcasts the views and wakes the bots. Nothing changes on error.
+///
+/// # Errors
+/// The first event's refusal, or a database error:
+/// [`TableError::Conflict`] when another writer (a server instance)
+/// stored a change first — the table is then brought up to date, so a
+/// caller may check again and retry; [`TableError::Unavailable`] when the
+/// database cannot be reached (the table is read again before its next
+/// change, since the commit may or may not have happened).
+pub async fn commit(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    mut events: Vec<Event>,
+) -> Result<(), TableError> {
+    if app.may_lag(t) {
+        app.sync(tref, t).await?;
+    }
+    let mut core = t.core.clone();
+    let first = core.next_seq;
+    let moves_before = (core.game_no, core.moves);
+    for e in &events {
+        core.apply(e)?;
+    }
+    if core.status == Status::Waiting && core.all_filled() {
+        let seed: u64 = rand::random();
+        let e = Event::Start { seed };
+        core.apply(&e)?;
+        events.push(e);
+    }
+    let moved = (core.game_no, core.moves) != moves_before;
+    let restart_clock = moved || t.deadline.is_none();
+    let clock_ms = if restart_clock {
+        now_ms()
+    } else {
+        t.cluster.clock_ms
+    };
+    let texts = event_texts(&events)?;
+    let append = Append {
+        id: &core.id,
+        first_seq: first,
+        events: &texts,
+        status: core.status.name(),
+        clock_ms,
+        timed_out: 0,
+    };
+    // the append is written even if this request stops waiting for it
+    // (a client that went away): until the answer comes the table may lag
+    t.cluster.stale = true;
+    match app.db.append(&append).await {
+        Ok(()) => t.cluster.stale = false,
+        Err(DbError::Conflict) => {
+            app.sync(tref, t).await?;
+            return Err(DbError::Conflict.into());
+        }
+        Err(e) => return Err(e.into()),
+    }
+    t.core = core;
+    t.cluster.clock_ms = clock_ms;
+    if restart_clock {
+        t.reset_deadline_from(clock_ms);
+    }
+    t.broadcast_views();
+    kick_bots(app, tref, t);
+    Ok(())
+}
+
+/// How many times a move is checked again after losing a race to a change
+/// that was not a move (a seat taken, a bot, …).
+const MOVE_RETRIES: usize = 4;
+
+/// Checks and plays a move for `seat` (shared by HTTP and WebSocket): the
+/// game must be on, `move_number` the table's, the move an object for
+/// this seat (its `seat` may be left out). The checks are made against
+/// the latest stored state: when another change was stored first the
+/// table catches up and the move is checked again.
+///
+/// # Errors
+/// [`TableError::Stale`] (409, with the table's `move_number`) for a stale
+/// or early `move_number` — also after losing a race to another move —,
+/// a game not being played (over, or not started) or not this seat's
+/// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Malformed`] for a move
+/// that cannot be read; [`TableError::Illegal`] for one the rules refuse
+/// (both with the engine's code).
+pub async fn play_move(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    seat: u8,
+    move_number: u32,
+    mut mv: Value,
+) -> Result<(), TableError> {
+    // a move for a position this instance has not seen yet (made at
+    // another instance, its notification still on the way) is checked
+    // after catching up
+    if app.may_lag(t) || check_move_number(t, move_number).is_err() {
+        app.sync(tref, t).await?;
+    }
+    check_move_number(t, move_number)?;
+    let kind = sequence_common::json::kind_of(&mv);
+    let o = mv.as_object_mut().ok_or_else(|| TableError::Malformed {
+        code: sequence_common::NotationError::NotAnObject.code(),
+        message: format!("move must be a JSON object {{…}}, not {kind}"),
+    })?;
+    match o.get("seat") {
+        None => {
+            o.insert("seat".into(), json!(seat));
+        }
+        Some(s) if s.as_u64() == Some(seat as u64) => {}
+        Some(s) if s.as_u64().is_some() => {
+            return Err(TableError::conflict(format!(
+                "the move is for seat {s} but the token is seat {seat}"
+            )))
+        }
+        Some(s) => {
+            return Err(TableError::Malformed {
+                code: sequence_common::NotationError::field("seat", "").code(),
+                message: format!(
+                    "move.seat must be a number (your seat, {seat}, or left out), got {}",
+                    shown_value(s)
+                ),
+            })
+        }
+    }
+    for _ in 0..MOVE_RETRIES {
+        check_move_number(t, move_number)?;
+        let before = t.core.next_seq;
+        match commit(app, tref, t, vec![Event::Move { mv: mv.clone() }]).await {
+            Ok(()) => return Ok(()),
+            // another change was stored first; the table caught up: check again
+            Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
+            // refused by the rules or not this seat's turn: when another
+            // instance may have changed the table meanwhile, the refusal
+            // stands only if the table is still where it was
+            Err(e @ (TableError::Conflict(_) | TableError::Illegal { .. }))
+                if app.db.shared() && app.sync(tref, t).await? =>
+            {
+                tracing::debug!("a move refused on a table that changed elsewhere: {e}");
+                continue;
+            }
+            // not this seat's turn (the engine's core refused it)
+            Err(TableError::Conflict(m)) => return Err(stale(t, &m)),
+            Err(e) => return Err(e),
+        }
+    }
+    check_move_number(t, move_number)?;
+    Err(stale(
+        t,
+        "the table kept changing while the move was being stored; retry",
+    ))
+}
+
+/// A [`TableError::Stale`] with the table's `move_number`.
+fn stale(t: &Table, message: &str) -> TableError {
+    TableError::Stale {
+        message: message.to_string(),
+        move_number: t.core.moves,
+    }
+}
+
+/// Refuses a move when the game is not on, `move_number` is not the
+/// table's, or it is not the seat's turn.
+fn check_move_number(t: &Table, move_number: u32) -> Result<(), TableError> {
+    if t.core.status != Status::Playing {
+        return Err(stale(
+            t,
+            &format!(
+                "the game is not being played (table is {})",
+                t.core.status.name()
+            ),
+        ));
+    }
+    if move_number > t.core.moves {
+        return Err(stale(
+            t,
+            &format!(
+                "move_number {move_number} is ahead of the game (at move_number {})",
+                t.core.moves
+            ),
+        ));
+    }
+    if move_number < t.core.moves {
+        return Err(stale(
+            t,
+            &format!(
+                "stale move_number {move_number}: the game is at move_number {}",
+                t.core.moves
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A JSON value of a request for a message: `the string "0"`, `-1`,
+/// `[1]` (capped by [`echo`]).
+fn shown_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("the string \"{}\"", echo(s)),
+        other => echo(&other.to_string()),
+    }
+}

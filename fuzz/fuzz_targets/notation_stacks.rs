@@ -1,0 +1,3 @@
+//! A move in the record and API notation of stacks, and a card code.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| sequence_fuzz::notation::<sequence_stacks::Game>(data));
