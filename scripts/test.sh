@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The project's whole test suite (README.md "Tests"): formatting, lints,
 # unit/property/integration tests, the PostgreSQL and browser tests, the
-# Python package's tests, and a check of these set-up steps themselves.
+# Python package's tests, a short run of every fuzz target, and a check of
+# these set-up steps themselves.
 #
 #   scripts/test.sh           everything; fails when any part cannot run
 #   scripts/test.sh --quick   leaves out the slow parts (the PostgreSQL and
-#                             browser tests, the set-up check) and says so
-#                             at the start and the end
+#                             browser tests, the fuzz runs, the set-up
+#                             check) and says so at the start and the end
 #
 # On a fresh Debian machine run as root it first installs what is missing
 # (scripts/setup.sh: chromium, chromium-driver, postgresql; the Python
@@ -28,7 +29,7 @@ export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 start=$(date +%s)
 step() { echo "== $* ($(($(date +%s) - start)) s)"; }
 
-left_out="the PostgreSQL tests, the browser tests, the set-up check (scripts/check-setup.sh)"
+left_out="the PostgreSQL tests, the browser tests, the fuzz runs, the set-up check (scripts/check-setup.sh)"
 if [ "$quick" = 1 ]; then
   echo "== quick mode: leaving out $left_out"
   export SEQUENCE_TEST_QUICK=1
@@ -63,6 +64,8 @@ if grep -q "^SKIPPED" target/python-test/pytest.log; then
 fi
 
 if [ "$quick" = 0 ]; then
+  step "fuzz targets, a few seconds each (scripts/fuzz.sh smoke)"
+  scripts/fuzz.sh smoke 4
   step "the set-up steps without PostgreSQL (scripts/check-setup.sh)"
   scripts/check-setup.sh
 fi

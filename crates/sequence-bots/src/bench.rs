@@ -1,7 +1,8 @@
 //! Fixed positions for benchmarks and the search throughput
 //! measurements ([`classic_throughput`], [`stacks_throughput`]).
 
-use crate::{Budget, SearchReport};
+use crate::config::SearchConfig;
+use crate::search::{Budget, SearchReport};
 use sequence_classic::{Config, Game, Options, RngReshuffler};
 use sequence_common::rng::game_rng;
 use std::time::Duration;
@@ -112,7 +113,7 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
     let view = classic_midgame(7);
     let budget = Budget::Time(Duration::from_secs_f64(seconds));
     measure(seconds, || {
-        Some(crate::classic::analyse_with(
+        Some(crate::classic::tree::tree_search(
             &view,
             budget,
             Some(1),
@@ -123,18 +124,16 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
 }
 
 /// As [`classic_throughput`] for the classic default search, the flat
-/// root Monte Carlo of [`crate::classic::rollout`] (one playout per
+/// root Monte Carlo of [`crate::classic::flat`] (one playout per
 /// iteration: a candidate move, its policy moves, the learned value).
 pub fn classic_flat_throughput(seconds: f64) -> Throughput {
     let view = classic_midgame(7);
     measure(seconds, || {
-        let opts = crate::classic::rollout::RolloutOptions::default();
-        let evidence = crate::classic::inference::Evidence::of_view(
-            &view,
-            &crate::SearchConfig::default().classic,
-        );
+        let opts = crate::classic::flat::FlatOptions::default();
+        let evidence =
+            crate::classic::inference::Evidence::of_view(&view, &SearchConfig::default().classic);
         let budget = Budget::Time(Duration::from_secs_f64(seconds));
-        Some(crate::classic::rollout::search(
+        Some(crate::classic::flat::search(
             &view, &opts, budget, 1, &evidence,
         ))
     })
@@ -146,7 +145,7 @@ pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {
     let view = classic_midgame(7);
     let budget = Budget::Iterations(iterations);
     measure(0.0, || {
-        Some(crate::classic::analyse_with(
+        Some(crate::classic::tree::tree_search(
             &view,
             budget,
             Some(1),
@@ -162,7 +161,7 @@ pub fn classic_iterations(iterations: u64, cutoff: u32) -> Throughput {
 pub fn stacks_throughput(seconds: f64, tree: bool) -> Throughput {
     let view = stacks_midgame(7);
     let budget = Budget::Time(Duration::from_secs_f64(seconds));
-    let config = crate::SearchConfig::default();
+    let config = SearchConfig::default();
     measure(seconds, || {
         if tree {
             crate::stacks::tree_search(&view, budget, Some(1), 1, &config)

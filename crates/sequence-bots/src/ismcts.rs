@@ -14,24 +14,10 @@
 //! search is reproducible on any machine.
 
 use crate::config::SearchConfig;
+pub use crate::search::{cores, halving_phases, Budget, Rewards, SearchReport, MAX_SIDES};
 use sequence_common::rng::{playout_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Rules};
-use std::time::{Duration, Instant};
-
-/// Most sides (teams or seats) a game has.
-pub const MAX_SIDES: usize = 6;
-
-/// Reward of each side at the end of a playout, 0 (loss) to 1 (win).
-pub type Rewards = [f32; MAX_SIDES];
-
-/// How much search a move gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Budget {
-    /// This many iterations in all (split over the trees).
-    Iterations(u64),
-    /// This much wall-clock time per move.
-    Time(Duration),
-}
+use std::time::Instant;
 
 /// A determinization the search plays on: a whole game (any
 /// [`Rules`]) and what a game's bots add to the search — how a playout goes
@@ -85,28 +71,6 @@ pub trait SearchState: Clone + Send {
 /// A move of the search state's game.
 type MoveOf<S> = <<S as SearchState>::Game as Rules>::Move;
 
-/// What a search found: per root move, visits and mean reward (the
-/// estimated chance to win, draws counting half), best first.
-#[derive(Debug, Clone)]
-pub struct SearchReport<M> {
-    /// `(move, visits, mean reward of the searching side)`, most visited
-    /// first.
-    pub moves: Vec<(M, u32, f64)>,
-    /// Iterations run in all trees.
-    pub iterations: u64,
-    /// Wall-clock time of the search.
-    pub elapsed: Duration,
-    /// Trees searched.
-    pub trees: usize,
-}
-
-impl<M: Copy> SearchReport<M> {
-    /// The most visited move.
-    pub fn best(&self) -> Option<M> {
-        self.moves.first().map(|m| m.0)
-    }
-}
-
 /// An edge of the tree: a move from its parent node, with its statistics
 /// kept in the parent's contiguous edge list (cache-friendly selection).
 struct Edge<M> {
@@ -139,6 +103,65 @@ impl LnTable {
     }
 }
 
+/// Whether a tree's budget is spent after `done` iterations: `iterations`
+/// run, or the `deadline` passed (the clock read every 32 iterations).
+#[inline(always)]
+fn spent(done: u64, iterations: Option<u64>, deadline: Option<Instant>) -> bool {
+    iterations.is_some_and(|n| done >= n)
+        || deadline.is_some_and(|d| done.is_multiple_of(32) && done > 0 && Instant::now() >= d)
+}
+
+/// Marks the keys of the moves legal now with a new stamp (the stamps
+/// start over when the counter wraps); returns that stamp.
+#[inline(always)]
+fn mark(stamp: &mut [u32], tick: u32, keys: impl Iterator<Item = usize>) -> u32 {
+    let mut tick = tick.wrapping_add(1);
+    if tick == 0 {
+        stamp.iter_mut().for_each(|x| *x = 0);
+        tick = 1;
+    }
+    for k in keys {
+        stamp[k] = tick;
+    }
+    tick
+}
+
+/// Availability and UCB (with the progressive bias of the prior) over a
+/// node's edges whose moves are legal here (stamped `tick`); clears their
+/// stamps so that the untried legal moves stay marked. Returns the best
+/// edge (`u32::MAX` for none) and how many edges were available.
+#[inline(always)]
+fn select<M>(
+    edges: &mut [Edge<M>],
+    stamp: &mut [u32],
+    tick: u32,
+    ln: &LnTable,
+    config: &SearchConfig,
+) -> (u32, usize) {
+    let (exploration, prior_weight) = (config.exploration, config.prior_weight);
+    let mut best = u32::MAX;
+    let mut best_score = f32::NEG_INFINITY;
+    let mut available = 0usize;
+    for (i, e) in edges.iter_mut().enumerate() {
+        let k = e.key as usize;
+        if stamp[k] != tick {
+            continue;
+        }
+        stamp[k] = 0;
+        available += 1;
+        e.avail += 1;
+        let v = e.visits as f32;
+        let score = e.reward / v
+            + exploration * (ln.ln(e.avail) / v).sqrt()
+            + prior_weight * e.prior / (v + 1.0);
+        if score > best_score {
+            best_score = score;
+            best = i as u32;
+        }
+    }
+    (best, available)
+}
+
 /// One tree's search. `determinize` deals a determinization. Returns the
 /// root's edges as (move, visits, reward sum) and the iterations run.
 fn search_tree<S: SearchState>(
@@ -153,8 +176,6 @@ fn search_tree<S: SearchState>(
     let key = |m: &MoveOf<S>| <S::Game as Rules>::move_key(m);
     let mut rng = playout_rng(seed);
     let ln = LnTable::new();
-    let prior_weight = config.prior_weight;
-    let exploration = config.exploration;
     // nodes[i] = the edges out of node i.
     let mut nodes: Vec<Vec<Edge<MoveOf<S>>>> = vec![Vec::new()];
     let mut legal: Vec<MoveOf<S>> = Vec::with_capacity(256);
@@ -169,15 +190,8 @@ fn search_tree<S: SearchState>(
     }
     let mut done = 0u64;
     loop {
-        if let Some(n) = iterations {
-            if done >= n {
-                break;
-            }
-        }
-        if let Some(d) = deadline {
-            if done.is_multiple_of(32) && done > 0 && Instant::now() >= d {
-                break;
-            }
+        if spent(done, iterations, deadline) {
+            break;
         }
         done += 1;
         let mut st = determinize(&mut rng);
@@ -194,37 +208,8 @@ fn search_tree<S: SearchState>(
             if legal.is_empty() {
                 break st.rollout(&mut rng);
             }
-            tick = tick.wrapping_add(1);
-            if tick == 0 {
-                stamp.iter_mut().for_each(|x| *x = 0);
-                tick = 1;
-            }
-            for m in &legal {
-                stamp[key(m)] = tick;
-            }
-            // Availability and UCB over the edges legal here; mark them so
-            // the untried legal moves can be found.
-            let edges = &mut nodes[cur as usize];
-            let mut best = u32::MAX;
-            let mut best_score = f32::NEG_INFINITY;
-            let mut available = 0usize;
-            for (i, e) in edges.iter_mut().enumerate() {
-                let k = e.key as usize;
-                if stamp[k] != tick {
-                    continue;
-                }
-                stamp[k] = 0;
-                available += 1;
-                e.avail += 1;
-                let v = e.visits as f32;
-                let score = e.reward / v
-                    + exploration * (ln.ln(e.avail) / v).sqrt()
-                    + prior_weight * e.prior / (v + 1.0);
-                if score > best_score {
-                    best_score = score;
-                    best = i as u32;
-                }
-            }
+            tick = mark(&mut stamp, tick, legal.iter().map(key));
+            let (best, available) = select(&mut nodes[cur as usize], &mut stamp, tick, &ln, config);
             // Below the root, the policy proposes the move to expand; when
             // it proposes one already tried, the node is searched as it is.
             let proposal = if cur != 0 {
@@ -304,13 +289,6 @@ fn rng_u32(rng: &mut PlayoutRng) -> u32 {
 /// One tree's root edges `(move, visits, reward sum)` and iterations.
 type TreeResult<M> = (Vec<(M, u32, f64)>, u64);
 
-/// Number of cores to use.
-pub fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
 /// Runs the search: `trees` trees (default: one per core for a time budget,
 /// 4 for an iteration budget), each on its own thread when cores allow,
 /// seeds derived from `seed`. `determinize` must deal a fresh
@@ -363,7 +341,7 @@ pub fn search_among<S: SearchState>(
         Budget::Time(_) => None,
     };
     let seeds: Vec<u64> = (0..trees as u64)
-        .map(|t| crate::mix(seed ^ crate::mix(t + 1)))
+        .map(|t| crate::seeds::mix(seed ^ crate::seeds::mix(t + 1)))
         .collect();
     let results: Vec<TreeResult<MoveOf<S>>> = if threads == 1 {
         seeds
@@ -437,16 +415,5 @@ pub fn search_among<S: SearchState>(
         iterations: total,
         elapsed: start.elapsed(),
         trees,
-    }
-}
-
-/// Phases of successive halving over `arms` root moves (each phase keeps
-/// the better half): enough to end with one or two, i.e. ⌈log2 arms⌉
-/// when `halving` is on and there are more than 2 arms; else 1.
-pub fn halving_phases(halving: bool, arms: usize) -> u64 {
-    if halving && arms > 2 {
-        (usize::BITS - (arms - 1).leading_zeros()) as u64
-    } else {
-        1
     }
 }

@@ -14,7 +14,7 @@
 //! move not among the legal ones, or takes longer than its time limit
 //! fails ([`BotFailure`]): the arena counts that game as lost by it.
 
-use crate::{Bot, BotFailure, BotGame};
+use crate::bot::{Bot, BotFailure, BotGame};
 use rand::Rng;
 use sequence_common::rng::{game_rng, GameRng};
 use sequence_common::{Seat, SeatView};

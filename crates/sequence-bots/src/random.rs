@@ -1,6 +1,6 @@
 //! The random bot, for every game: a uniformly random legal move.
 
-use crate::Bot;
+use crate::bot::Bot;
 use rand::Rng;
 use sequence_common::rng::{game_rng, GameRng};
 use sequence_common::{Rules, SeatView};

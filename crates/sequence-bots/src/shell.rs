@@ -1,10 +1,9 @@
 //! What the built-in bots of both games share, written once: the
 //! [`Shell`] (name, random generator, per-move search seeds), the
 //! [`Decide`] trait and [`ShellBot`] that make a [`Bot`] of one decision
-//! function, the greedy bot of every game ([`GreedyBot`]) and a search bot's
-//! settings ([`SearchSpec`]).
+//! function and the greedy bot of every game ([`GreedyBot`]).
 
-use crate::{Bot, BotGame, Budget, SearchConfig};
+use crate::bot::{Bot, BotGame};
 use rand::Rng;
 use sequence_common::rng::{game_rng, GameRng};
 use sequence_common::{Rules, SeatView};
@@ -42,7 +41,7 @@ impl Shell {
     /// The seed of this move's search: the bot's seed mixed with the moves
     /// counted so far.
     pub fn search_seed(&self) -> u64 {
-        crate::mix(self.seed ^ crate::mix(self.moves_made))
+        crate::seeds::mix(self.seed ^ crate::seeds::mix(self.moves_made))
     }
 }
 
@@ -126,45 +125,6 @@ impl<G: BotGame> Decide for Greedy<G> {
             return moves[rng.random_range(0..moves.len())];
         }
         G::greedy_choice(view, moves, rng)
-    }
-}
-
-/// A search bot's settings: the per-move budget, the number of trees
-/// (`None`: one per core for a time budget, the game's default for
-/// iterations), a playout cutoff (classic; `None`: the default) and the
-/// search's settings.
-#[derive(Clone, Copy, Debug)]
-pub struct SearchSpec {
-    /// Per-move budget.
-    pub budget: Budget,
-    /// Trees searched at once (root parallelism).
-    pub trees: Option<usize>,
-    /// Classic: policy moves before the evaluation (`None`: the default).
-    pub cutoff: Option<u32>,
-    /// The search's settings.
-    pub config: SearchConfig,
-}
-
-impl SearchSpec {
-    /// A search of `budget` on `trees` trees with the default settings.
-    pub fn new(budget: Budget, trees: Option<usize>) -> SearchSpec {
-        SearchSpec {
-            budget,
-            trees,
-            cutoff: None,
-            config: SearchConfig::default(),
-        }
-    }
-
-    /// The settings with the cutoff, if any, put in (classic: the tree's
-    /// and the flat search's playout cutoff).
-    pub fn config_with_cutoff(&self) -> SearchConfig {
-        let mut config = self.config;
-        if let Some(c) = self.cutoff {
-            config.classic.cutoff = c;
-            config.classic.flat_cutoff = c;
-        }
-        config
     }
 }
 

@@ -3,9 +3,9 @@
 //! list the legal moves of a midgame position — for either game.
 
 use crate::games::CliGame;
+use crate::BadInput;
 use crate::BenchArgs;
 use indicatif::ProgressBar;
-use sequence_bots::cli::BadInput;
 use sequence_common::Outcome;
 use std::time::Instant;
 

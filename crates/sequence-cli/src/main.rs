@@ -2,16 +2,18 @@
 //! benchmark the engines, run bot arenas, play in the terminal and serve
 //! online play.
 
+mod arena;
 mod bench;
 mod classic;
 mod games;
+mod hint;
+mod loadtest;
 mod replay;
 mod selfplay;
 mod stacks;
 mod verify;
 
 use clap::{Parser, Subcommand};
-use sequence_bots::cli::BadInput;
 use sequence_common::GameKind;
 use std::process::ExitCode;
 
@@ -34,13 +36,13 @@ enum Command {
     /// Random-playout throughput on one core.
     Bench(BenchArgs),
     /// Bots play each other; results as a table, CSV and SVG chart.
-    Arena(sequence_bots::cli::ArenaArgs),
+    Arena(arena::ArenaArgs),
     /// Best moves for a seat of an unfinished game.
     ///
     /// Exit 0 with the moves; 1 when the record holds an illegal move, the
     /// game is over or the seat is not to move; 2 for a bad argument or a
     /// file that cannot be read or is not a valid record (as `verify`).
-    Hint(sequence_bots::cli::HintArgs),
+    Hint(hint::HintArgs),
     /// Play in the terminal.
     ///
     /// Every argument (and the `--load` file) is checked before the screen
@@ -49,8 +51,14 @@ enum Command {
     /// Run the game server with its web UI.
     Serve(sequence_server::ServeArgs),
     /// Load-test a game server with real WebSocket clients.
-    Loadtest(sequence_server::LoadtestArgs),
+    Loadtest(loadtest::LoadtestArgs),
 }
+
+/// An argument or input file a command refuses (exit code 2, as clap's
+/// own errors).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
 
 /// `sequence selfplay`.
 #[derive(Debug, clap::Args)]
@@ -152,13 +160,13 @@ fn main() -> ExitCode {
             GameKind::Classic => bench::run::<sequence_classic::Game>(a),
             GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
-        Command::Arena(a) => sequence_bots::cli::run_arena(a),
+        Command::Arena(a) => arena::run_arena(a),
         Command::Hint(a) => {
-            return match sequence_bots::cli::run_hint(a) {
+            return match hint::run_hint(a) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e:#}");
-                    ExitCode::from(sequence_bots::cli::hint_exit_code(&e))
+                    ExitCode::from(hint::hint_exit_code(&e))
                 }
             }
         }
@@ -171,7 +179,11 @@ fn main() -> ExitCode {
             };
             sequence_tui::run_app(app, seed, std::time::Duration::from_millis(a.pause))
         }
-        Command::Serve(a) => sequence_server::run_serve(a),
+        Command::Serve(a) => {
+            // Each WebSocket is a file descriptor.
+            sequence_loadtest::raise_fd_limit();
+            sequence_server::run_serve(a)
+        }
         Command::Loadtest(a) => {
             if a.tables == 0 {
                 return usage_error(&anyhow::anyhow!(
@@ -183,7 +195,7 @@ fn main() -> ExitCode {
                     "--seconds 0: give at least one second to measure"
                 ));
             }
-            sequence_server::run_loadtest(a)
+            sequence_loadtest::run_loadtest(a.config())
         }
     };
     match result {

@@ -2,10 +2,10 @@
 //! draws, mean moves; `--out` writes every record.
 
 use crate::games::{parse_options, side_name, CliGame};
+use crate::BadInput;
 use crate::SelfplayArgs;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use sequence_bots::cli::BadInput;
 use sequence_common::record::Match;
 use sequence_common::{Outcome, TableConfig};
 

@@ -54,8 +54,8 @@ fn http(
 /// `extra` arguments: the child and the address it listens at.
 fn spawn_with(db: &str, extra: &[&str], stderr: Stdio) -> (Child, String) {
     let exe = std::path::Path::new(env!("CARGO_BIN_EXE_sequence"));
-    let (child, url) = sequence_server::loadtest::spawn_server(exe, db, extra, stderr)
-        .expect("sequence serve starts");
+    let (child, url) =
+        sequence_loadtest::spawn_server(exe, db, extra, stderr).expect("sequence serve starts");
     let addr = url.trim_start_matches("http://").to_string();
     (child, addr)
 }

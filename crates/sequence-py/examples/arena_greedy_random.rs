@@ -23,7 +23,6 @@ fn main() {
         teams: None,
         move_time: Duration::from_secs(10),
         jobs: 1,
-        progress: false,
         duplicate: false,
     };
     match arena::run(&cfg) {

@@ -54,3 +54,9 @@ def test_selfplay_frozen_learns_and_reports(repo):
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("against the frozen copy") == 2
     assert "against random:" in r.stdout and "against greedy:" in r.stdout
+
+
+def test_selfplay_speed_reports_games_per_second(repo):
+    r = run(repo, "selfplay_speed.py", "--envs", "8", "--steps", "40", "--rounds", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("games/s") == 3

@@ -156,6 +156,14 @@ impl Worker {
         Ok(rx)
     }
 
+    /// Forgets the progress of `key` once its result is stored in the
+    /// table (or could not be): from then on the table answers for it.
+    pub fn stored(&self, key: &GameKey) {
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.progress.remove(key);
+        }
+    }
+
     /// Whether `client` has an analysis in flight, and of which game.
     pub fn in_flight(&self, client: IpAddr) -> Option<GameKey> {
         self.shared.state.lock().ok()?.clients.get(&client).cloned()
@@ -229,7 +237,10 @@ fn run(shared: &std::sync::Weak<Shared>) {
                 let progress = Progress::Running(w.job.done(), w.job.total());
                 let Ok(mut st) = sh.state.lock() else { return };
                 if finished {
-                    st.progress.remove(&w.key);
+                    // the progress stays (all positions done) until the
+                    // result is stored ([`Worker::stored`]): a client
+                    // polling meanwhile sees `running`, never `none`
+                    st.progress.insert(w.key.clone(), progress);
                     st.clients.remove(&w.client);
                     drop(st);
                     let _ = w.done.send(w.job.result());
@@ -285,6 +296,12 @@ mod tests {
         assert_eq!(rx.await.unwrap(), json!(50));
         assert_eq!(rx2.await.unwrap(), json!(5));
         assert_eq!(w.in_flight(a), None);
+        // finished but not yet stored: still seen as running (a poll
+        // between the two never reads `none`)
+        let key = ("t".to_string(), 1);
+        assert_eq!(w.progress(&key), Some(Progress::Running(50, 50)));
+        w.stored(&key);
+        assert_eq!(w.progress(&key), None);
         assert!(w.submit(("t".into(), 3), a, Box::new(Count(0, 1))).is_ok());
     }
 }

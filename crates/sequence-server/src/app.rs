@@ -104,7 +104,7 @@ impl OpenTable {
         seat: u8,
         move_number: u32,
         mv: Value,
-    ) -> Result<(), TableError> {
+    ) -> Result<Value, TableError> {
         play_move(app, &self.tref, &mut self.table, seat, move_number, mv).await
     }
 

@@ -30,16 +30,26 @@
 //! one: docs/deploy.md, "Schema changes".
 //!
 //! A change is acknowledged only after its transaction has committed. On
-//! PostgreSQL each commit also sends a notification on [`CHANNEL`] (see
-//! [`crate::cluster`] for the payloads) so that other instances push it
+//! PostgreSQL each commit also sends a notification on [`CHANNEL`] (a
+//! [`Note`]) so that other instances push it
 //! without polling. An SQLite file serves one instance: a second one is
 //! refused at start.
 
+mod shared;
+mod target;
+mod writer;
+
+pub use target::{create_database, describe_target, drop_database, with_database};
+
 use crate::notes::Note;
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::migrate::Migrator;
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
+use target::{cause_of, is_postgres, lock_file, migrate, sqlite_path};
+use writer::{write_appends, GroupCounts, Pending};
+
+/// A query with its values bound, on any database.
+pub(super) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -220,95 +230,6 @@ pub struct CatchUp {
     pub timed_out: u64,
 }
 
-/// Whether `spec` is a PostgreSQL URL.
-fn is_postgres(spec: &str) -> bool {
-    spec.starts_with("postgres://") || spec.starts_with("postgresql://")
-}
-
-/// The file an SQLite spec (a path or a `sqlite:` URL) names.
-fn sqlite_path(spec: &str) -> &str {
-    let p = spec
-        .strip_prefix("sqlite://")
-        .or_else(|| spec.strip_prefix("sqlite:"))
-        .unwrap_or(spec);
-    if spec.starts_with("sqlite:") {
-        p.split('?').next().unwrap_or(p)
-    } else {
-        p
-    }
-}
-
-/// What a database spec points at, for messages: the SQLite file, or
-/// `PostgreSQL at host:port` without user or password.
-pub fn describe_target(spec: &str) -> String {
-    if is_postgres(spec) {
-        let rest = spec.split_once("://").map_or(spec, |(_, r)| r);
-        let authority = rest.split(['/', '?']).next().unwrap_or("");
-        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-        let host = if host.is_empty() { "localhost" } else { host };
-        format!("PostgreSQL at {host}")
-    } else {
-        format!("file {}", sqlite_path(spec))
-    }
-}
-
-/// `host:port` of a PostgreSQL URL (port 5432 when not given), without
-/// user or password.
-fn pg_address(spec: &str) -> String {
-    let rest = spec.split_once("://").map_or(spec, |(_, r)| r);
-    let authority = rest.split(['/', '?']).next().unwrap_or("");
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = if host.is_empty() { "localhost" } else { host };
-    // a port follows the last `:` outside an IPv6 literal's brackets
-    let has_port = host
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| !p.contains(']') && !p.is_empty());
-    if has_port {
-        host.to_string()
-    } else {
-        format!("{}:5432", host.trim_end_matches(':'))
-    }
-}
-
-/// The cause of a failed connection in words (the SQLite result code or
-/// the network error), for [`DbError::Open`] of `spec`.
-fn cause_of(e: &sqlx::Error, spec: &str) -> String {
-    let not_postgres = || {
-        format!(
-            "the server at {} does not answer as PostgreSQL (is this the database's port?)",
-            pg_address(spec)
-        )
-    };
-    match e {
-        sqlx::Error::Io(io) => match io.kind() {
-            std::io::ErrorKind::ConnectionRefused => {
-                "connection refused (is the server running and on this port?)".to_string()
-            }
-            // a reply that is not PostgreSQL's protocol: sqlx reads its
-            // first bytes as a message length and runs out
-            std::io::ErrorKind::UnexpectedEof if is_postgres(spec) => not_postgres(),
-            _ => io.to_string(),
-        },
-        sqlx::Error::Protocol(_) if is_postgres(spec) => not_postgres(),
-        sqlx::Error::Database(d) => {
-            let code = d.code().map(|c| c.to_string()).unwrap_or_default();
-            let msg = d.message();
-            if code == "26" || msg.contains("not a database") {
-                "the file is not an SQLite database".to_string()
-            } else if code == "14" || msg.contains("unable to open") {
-                "the file cannot be opened or created (does its directory exist, and may this \
-                 user write there?)"
-                    .to_string()
-            } else {
-                msg.to_string()
-            }
-        }
-        sqlx::Error::Configuration(c) => format!("bad database URL: {c}"),
-        sqlx::Error::Tls(t) => format!("TLS: {t}"),
-        other => other.to_string(),
-    }
-}
-
 /// SQLite settings of every connection: wait up to 10 s for a lock, WAL
 /// mode, `synchronous=NORMAL`.
 async fn sqlite_setup(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
@@ -320,17 +241,9 @@ async fn sqlite_setup(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
 
 /// `($1, $2, $3), ($1, $4, $5), …`: the values of a multi-row insert of
 /// `n` events of one table (`$1` the table id).
-fn event_rows(n: usize) -> String {
+pub(super) fn event_rows(n: usize) -> String {
     (0..n)
         .map(|i| format!("($1, ${}, ${})", 2 + 2 * i, 3 + 2 * i))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `($FROM, $FROM+1), ($FROM+2, $FROM+3), …`: `n` rows of two values.
-fn value_rows(from: usize, n: usize) -> String {
-    (0..n)
-        .map(|i| format!("(${}, ${})", from + 2 * i, from + 1 + 2 * i))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -680,556 +593,10 @@ impl Db {
         ).bind(status).bind(limit)).await?;
         read_rows(&rows, text0)
     }
-
-    // --- instances and table ownership -------------------------------
-
-    /// The database's clock in Unix ms, as SQL (every instance's leases
-    /// are timed by the one clock of the database).
-    fn now_sql(&self) -> &'static str {
-        if self.pg {
-            "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
-        } else {
-            "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
-        }
-    }
-
-    /// Registers (or renews) instance `me`, running on `host`.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn register(&self, me: &str, host: &str) -> Result<(), DbError> {
-        let now = self.now_sql();
-        sqlx::query(&format!(
-            "INSERT INTO instances (id, pid, host, started_ms, heartbeat_ms) \
-             VALUES ($1, $2, $3, {now}, {now}) \
-             ON CONFLICT (id) DO UPDATE SET heartbeat_ms = excluded.heartbeat_ms"
-        ))
-        .bind(me)
-        .bind(std::process::id() as i64)
-        .bind(host)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Renews instance `me`'s lease and lists the other instances whose
-    /// heartbeat is more than `lease_ms` old (dead: take their tables
-    /// over), in one statement on PostgreSQL — the one query an idle
-    /// instance makes per heartbeat. `None` when `me`'s row is gone (other
-    /// instances took it for dead and took its tables over).
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn heartbeat(&self, me: &str, lease_ms: i64) -> Result<Option<Vec<String>>, DbError> {
-        let now = self.now_sql();
-        let renew = format!("UPDATE instances SET heartbeat_ms = {now} WHERE id = $1");
-        if !self.pg {
-            let n = sqlx::query(&renew)
-                .bind(me)
-                .execute(&self.pool)
-                .await?
-                .rows_affected();
-            return if n == 1 {
-                Ok(Some(self.expired_instances(me, lease_ms).await?))
-            } else {
-                Ok(None)
-            };
-        }
-        let row = sqlx::query(&format!(
-            "WITH hb AS ({renew} RETURNING id) SELECT (SELECT COUNT(*) FROM hb), \
-             (SELECT string_agg(id, ' ') FROM instances WHERE heartbeat_ms < {now} - $2 \
-             AND id <> $1)"
-        ))
-        .bind(me)
-        .bind(lease_ms)
-        .fetch_one(&self.pool)
-        .await?;
-        if row.try_get::<i64, _>(0)? != 1 {
-            return Ok(None);
-        }
-        let dead: Option<String> = row.try_get(1)?;
-        Ok(Some(
-            dead.unwrap_or_default()
-                .split_whitespace()
-                .map(str::to_string)
-                .collect(),
-        ))
-    }
-
-    /// Instances but `me` whose last heartbeat is more than `lease_ms` old.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn expired_instances(&self, me: &str, lease_ms: i64) -> Result<Vec<String>, DbError> {
-        let rows = self
-            .fetch(
-                sqlx::query(&format!(
-                    "SELECT id FROM instances WHERE heartbeat_ms < {} - $1 AND id <> $2",
-                    self.now_sql()
-                ))
-                .bind(lease_ms)
-                .bind(me),
-            )
-            .await?;
-        read_rows(&rows, text0)
-    }
-
-    /// Takes over at most `limit` tables of the dead instance `dead` for
-    /// `me`: their ids and whether they are unfinished (those have bots or
-    /// clocks to run). Instances taking over together share the tables
-    /// out: a row another is changing is waited for and then left alone if
-    /// it has a new owner. Call it until it returns none.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn take_over(
-        &self,
-        dead: &str,
-        me: &str,
-        limit: i64,
-    ) -> Result<Vec<(String, bool)>, DbError> {
-        // the outer `owner = $2` is checked again on a row that was locked
-        // by another writer (a move being stored, another instance taking
-        // it over): a row is never skipped, and never taken twice
-        let sql = "UPDATE game_tables SET owner = $1 WHERE owner = $2 AND id IN \
-                   (SELECT id FROM game_tables WHERE owner = $2 LIMIT $3) RETURNING id, status";
-        let rows = self
-            .fetch(sqlx::query(sql).bind(me).bind(dead).bind(limit))
-            .await?;
-        read_rows(&rows, |r| {
-            Ok((text0(r)?, r.try_get::<String, _>(1)? != "over"))
-        })
-    }
-
-    /// Forgets instance `gone` once its tables are taken over
-    /// ([`Db::take_over`] until none is left): its presence rows and its
-    /// row go. Returns the tables where it held WebSockets (their views
-    /// change).
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn forget_instance(&self, gone: &str) -> Result<Vec<String>, DbError> {
-        let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query("SELECT DISTINCT table_id FROM presence WHERE instance = $1")
-            .bind(gone)
-            .fetch_all(&mut *tx)
-            .await?;
-        let tables = read_rows(&rows, text0)?;
-        sqlx::query("DELETE FROM presence WHERE instance = $1")
-            .bind(gone)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM instances WHERE id = $1")
-            .bind(gone)
-            .execute(&mut *tx)
-            .await?;
-        if self.pg {
-            let note = Note::Gone {
-                instance: gone.to_string(),
-            };
-            notify_in(&mut tx, &note.payload()).await?;
-        }
-        tx.commit().await?;
-        Ok(tables)
-    }
-
-    /// Claims table `id` for `me` if it has no owner or its owner's
-    /// heartbeat is more than `lease_ms` old; whether `me` owns it now.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn claim(&self, id: &str, me: &str, lease_ms: i64) -> Result<bool, DbError> {
-        let row = sqlx::query(&format!(
-            "UPDATE game_tables SET owner = $1 WHERE id = $2 AND (owner IS NULL OR owner = $1 \
-             OR owner NOT IN (SELECT id FROM instances WHERE heartbeat_ms >= {} - $3)) \
-             RETURNING id",
-            self.now_sql()
-        ))
-        .bind(me)
-        .bind(id)
-        .bind(lease_ms)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.is_some())
-    }
-
-    /// Tables owned by `me`.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn owned_by(&self, me: &str) -> Result<Vec<String>, DbError> {
-        let rows = self
-            .fetch(sqlx::query("SELECT id FROM game_tables WHERE owner = $1").bind(me))
-            .await?;
-        read_rows(&rows, text0)
-    }
-
-    /// A stopping instance lets go of its tables (others take them at
-    /// once) and of its presence rows.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn release(&self, me: &str) -> Result<(), DbError> {
-        sqlx::query("UPDATE instances SET heartbeat_ms = 0 WHERE id = $1")
-            .bind(me)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    // --- turn clock, chat, presence (shared between instances) ---------
-
-    /// Stores a chat line (JSON) of table `id` under the table's next chat
-    /// number, keeps the last [`CHAT_KEPT`], and tells every instance (the
-    /// one sending it included: each shows lines in this order). Returns
-    /// the line's number.
-    ///
-    /// # Errors
-    /// The database error; [`DbError::Conflict`] for no such table.
-    pub async fn add_chat(&self, id: &str, line: &str) -> Result<i64, DbError> {
-        let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
-            "UPDATE game_tables SET chat_seq = chat_seq + 1 WHERE id = $1 RETURNING chat_seq",
-        )
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
-            tx.rollback().await?;
-            return Err(DbError::Conflict);
-        };
-        let seq: i64 = row.try_get(0)?;
-        sqlx::query("INSERT INTO chat (table_id, seq, line) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(seq)
-            .bind(line)
-            .execute(&mut *tx)
-            .await
-            .map_err(conflict)?;
-        sqlx::query("DELETE FROM chat WHERE table_id = $1 AND seq <= $2")
-            .bind(id)
-            .bind(seq - CHAT_KEPT)
-            .execute(&mut *tx)
-            .await?;
-        if self.pg {
-            notify_in(&mut tx, &Note::chat(id, seq, line).payload()).await?;
-        }
-        tx.commit().await?;
-        Ok(seq)
-    }
-
-    /// The chat lines of table `id` numbered from `from`, in order.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn chat_since(&self, id: &str, from: i64) -> Result<Vec<(i64, String)>, DbError> {
-        self.numbered_since(
-            "SELECT seq, line FROM chat WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
-            id,
-            from,
-        )
-        .await
-    }
-
-    /// Sets how many WebSockets instance `me` holds for each seat of
-    /// `seats` (`(table, seat, conns, version)`: `version` orders the
-    /// updates of one instance), all in one transaction, and tells the
-    /// other instances.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn set_presence(&self, me: &str, seats: &[PresenceRow]) -> Result<(), DbError> {
-        if seats.is_empty() {
-            return Ok(());
-        }
-        let mut tx = self.pool.begin().await?;
-        for (id, seat, conns, version) in seats {
-            let sql = if *conns == 0 {
-                "DELETE FROM presence WHERE table_id = $1 AND instance = $2 AND seat = $3 \
-                 AND $4 >= 0"
-            } else {
-                "INSERT INTO presence (table_id, instance, seat, conns) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (table_id, instance, seat) DO UPDATE SET conns = excluded.conns"
-            };
-            sqlx::query(sql)
-                .bind(id.as_str())
-                .bind(me)
-                .bind(*seat as i64)
-                .bind(*conns as i64)
-                .execute(&mut *tx)
-                .await?;
-            if self.pg {
-                let note = Note::Presence {
-                    id: id.clone(),
-                    instance: me.to_string(),
-                    seat: *seat,
-                    conns: *conns,
-                    version: *version,
-                };
-                notify_in(&mut tx, &note.payload()).await?;
-            }
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// WebSockets per seat held by other instances than `me` for table
-    /// `id`: `(instance, seat, conns)`.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn presence(&self, id: &str, me: &str) -> Result<Vec<(String, u8, u32)>, DbError> {
-        let rows = self.fetch(sqlx::query(
-            "SELECT instance, seat, conns FROM presence WHERE table_id = $1 AND instance <> $2",
-        ).bind(id).bind(me)).await?;
-        read_rows(&rows, |r| {
-            Ok((
-                text0(r)?,
-                r.try_get::<i64, _>(1)?.clamp(0, 255) as u8,
-                r.try_get::<i64, _>(2)?.clamp(0, u32::MAX as i64) as u32,
-            ))
-        })
-    }
-
-    /// Sends a notification on [`CHANNEL`] (PostgreSQL; nothing on SQLite).
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn notify(&self, payload: &str) -> Result<(), DbError> {
-        if self.pg {
-            sqlx::query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS n")
-                .bind(CHANNEL)
-                .bind(payload)
-                .execute(&self.pool)
-                .await?;
-        }
-        Ok(())
-    }
-
-    /// Queries run on this handle's pool (for tests and figures): one
-    /// `SELECT 1`, to tell whether the database answers.
-    ///
-    /// # Errors
-    /// The database error.
-    pub async fn ping(&self) -> Result<(), DbError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
-    }
-}
-
-/// The SQLite schema: the versioned migrations of `migrations/sqlite`.
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
-
-/// The PostgreSQL schema: the versioned migrations of `migrations/postgres`.
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
-
-/// Brings the schema up to date: applies, in order, each migration of the
-/// database's set (SQLite or PostgreSQL) that it has not applied yet, each
-/// in a transaction, and records it in `_sqlx_migrations` (version,
-/// checksum). On PostgreSQL an advisory lock makes instances starting
-/// together apply them one at a time. A database written before
-/// migrations existed has the tables of migration 1 already (its
-/// statements are `IF NOT EXISTS`) and is taken as version 1.
-///
-/// # Errors
-/// A migration that fails; a database that applied a migration this
-/// build does not have (written by a newer server) or whose applied
-/// migration was edited since (checksum).
-async fn migrate(pool: &AnyPool, pg: bool) -> Result<(), sqlx::migrate::MigrateError> {
-    let set = if pg {
-        &POSTGRES_MIGRATIONS
-    } else {
-        &SQLITE_MIGRATIONS
-    };
-    set.run(pool).await
-}
-
-/// Most appends written in one transaction.
-const MAX_GROUP: usize = 512;
-
-/// An append waiting for the writer ([`Db::append`]).
-struct Pending {
-    id: String,
-    first_seq: i64,
-    events: Vec<String>,
-    status: String,
-    clock_ms: i64,
-    timed_out: i64,
-    /// The notification (PostgreSQL), sent when the append commits.
-    payload: String,
-    reply: oneshot::Sender<Result<(), DbError>>,
-}
-
-/// Counts of the append writer.
-#[derive(Debug, Default)]
-struct GroupCounts {
-    commits: AtomicU64,
-    appends: AtomicU64,
-}
-
-/// The append writer: takes every append waiting (up to [`MAX_GROUP`],
-/// one per table: a second one of a table waits for the next group),
-/// writes them in one transaction in table order, and answers each after
-/// the commit. When the transaction fails for another reason than the
-/// database being unavailable (a deadlock with another instance's
-/// takeover, an unexpected error), each append is written again in a
-/// transaction of its own, so that one cannot fail the others.
-async fn write_appends(
-    pool: AnyPool,
-    pg: bool,
-    mut queue: mpsc::UnboundedReceiver<Pending>,
-    counts: Arc<GroupCounts>,
-) {
-    let mut group: Vec<Pending> = Vec::with_capacity(MAX_GROUP);
-    // appends of a table that already has one in the group: the next group
-    let mut later: Vec<Pending> = Vec::new();
-    loop {
-        group.append(&mut later);
-        if group.is_empty() {
-            if queue.recv_many(&mut group, MAX_GROUP).await == 0 {
-                return;
-            }
-        } else {
-            while group.len() < MAX_GROUP {
-                match queue.try_recv() {
-                    Ok(p) => group.push(p),
-                    Err(_) => break,
-                }
-            }
-        }
-        // stable: two appends of one table keep their order
-        group.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut i = 1;
-        while i < group.len() {
-            if group[i].id == group[i - 1].id {
-                later.push(group.remove(i));
-            } else {
-                i += 1;
-            }
-        }
-        let written = write_group(&pool, pg, &group).await;
-        let answers: Vec<Result<(), DbError>> = match written {
-            Ok(done) => {
-                counts.commits.fetch_add(1, Ordering::Relaxed);
-                counts
-                    .appends
-                    .fetch_add(group.len() as u64, Ordering::Relaxed);
-                done.into_iter().map(appended).collect()
-            }
-            Err(DbError::Unavailable(m)) => group
-                .iter()
-                .map(|_| Err(DbError::Unavailable(m.clone())))
-                .collect(),
-            Err(e) if group.len() == 1 => vec![Err(e)],
-            Err(e) => {
-                tracing::debug!(
-                    appends = group.len(),
-                    "a group commit failed ({e}); writing its appends one by one"
-                );
-                let mut out = Vec::with_capacity(group.len());
-                for p in &group {
-                    let one = write_group(&pool, pg, std::slice::from_ref(p)).await;
-                    out.push(one.and_then(|d| appended(d[0])));
-                }
-                out
-            }
-        };
-        for (p, answer) in group.drain(..).zip(answers) {
-            // a caller that stopped waiting: its table catches up later
-            let _ = p.reply.send(answer);
-        }
-    }
-}
-
-type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
-
-/// `sql` (an update of the table row as in [`append_in`]) with `p`'s
-/// values bound to `$1`–`$6`.
-fn bind_update<'q>(sql: &'q str, p: &'q Pending) -> AnyQuery<'q> {
-    sqlx::query(sql)
-        .bind(p.first_seq + p.events.len() as i64)
-        .bind(p.status.as_str())
-        .bind(p.clock_ms)
-        .bind(p.timed_out)
-        .bind(p.id.as_str())
-        .bind(p.first_seq)
-}
-
-/// `q` with `(seq, data)` of each of `p`'s events bound next.
-fn bind_events<'q>(mut q: AnyQuery<'q>, p: &'q Pending) -> AnyQuery<'q> {
-    for (i, e) in p.events.iter().enumerate() {
-        q = q.bind(p.first_seq + i as i64).bind(e.as_str());
-    }
-    q
-}
-
-/// `Ok` for an append written, [`DbError::Conflict`] for one refused.
-fn appended(written: bool) -> Result<(), DbError> {
-    if written {
-        Ok(())
-    } else {
-        Err(DbError::Conflict)
-    }
-}
-
-/// Writes `group` in one transaction: whether each append was written
-/// (`false`: its table's next event was no longer its `first_seq`).
-async fn write_group(pool: &AnyPool, pg: bool, group: &[Pending]) -> Result<Vec<bool>, DbError> {
-    let mut tx = pool.begin().await?;
-    let mut done = Vec::with_capacity(group.len());
-    for p in group {
-        done.push(append_in(&mut tx, pg, p).await?);
-    }
-    tx.commit().await?;
-    Ok(done)
-}
-
-/// Writes one append inside a transaction: the table row is updated only
-/// if its `next_seq` is still the append's `first_seq` (a racing writer
-/// holds the row's lock until it commits, and the check is made again on
-/// the row it wrote), and only then are the events inserted. PostgreSQL
-/// does both, and queues the notification, in one statement; SQLite (one
-/// instance, in-process) in two.
-async fn append_in(conn: &mut AnyConnection, pg: bool, p: &Pending) -> Result<bool, DbError> {
-    let n = p.events.len() as i64;
-    let update = "UPDATE game_tables SET next_seq = $1, status = $2, clock_ms = $3, \
-                  timed_out = $4 WHERE id = $5 AND next_seq = $6";
-    if pg {
-        let sql = format!(
-            "WITH u AS ({update} RETURNING id, pg_notify($7, $8)) \
-             INSERT INTO events (table_id, seq, data) SELECT u.id, v.seq, v.data \
-             FROM u, (VALUES {}) AS v(seq, data)",
-            value_rows(9, p.events.len())
-        );
-        let q = bind_update(&sql, p).bind(CHANNEL).bind(p.payload.as_str());
-        let inserted = bind_events(q, p)
-            .execute(&mut *conn)
-            .await
-            .map_err(conflict)?
-            .rows_affected();
-        return Ok(inserted == n as u64);
-    }
-    if bind_update(update, p)
-        .execute(&mut *conn)
-        .await?
-        .rows_affected()
-        == 0
-    {
-        return Ok(false);
-    }
-    let sql = format!(
-        "INSERT INTO events (table_id, seq, data) VALUES {}",
-        event_rows(p.events.len())
-    );
-    bind_events(sqlx::query(&sql).bind(p.id.as_str()), p)
-        .execute(&mut *conn)
-        .await
-        .map_err(conflict)?;
-    Ok(true)
 }
 
 /// Each of `rows` read by `read`.
-fn read_rows<T>(
+pub(super) fn read_rows<T>(
     rows: &[AnyRow],
     read: impl Fn(&AnyRow) -> Result<T, sqlx::Error>,
 ) -> Result<Vec<T>, DbError> {
@@ -1237,7 +604,7 @@ fn read_rows<T>(
 }
 
 /// A row's first column as text.
-fn text0(r: &AnyRow) -> Result<String, sqlx::Error> {
+pub(super) fn text0(r: &AnyRow) -> Result<String, sqlx::Error> {
     r.try_get(0)
 }
 
@@ -1247,7 +614,7 @@ fn numbered(r: &AnyRow) -> Result<(i64, String), sqlx::Error> {
 }
 
 /// `pg_notify` inside a transaction: sent when it commits.
-async fn notify_in(
+pub(super) async fn notify_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     payload: &str,
 ) -> Result<(), DbError> {
@@ -1259,96 +626,7 @@ async fn notify_in(
     Ok(())
 }
 
-/// Locks an SQLite file for this process (`flock`, released when the
-/// process ends, even by SIGKILL): a second `sequence serve` on the same
-/// file is refused instead of both running the same tables' bots.
-///
-/// # Errors
-/// The cause in words.
-fn lock_file(path: &str) -> Result<std::fs::File, String> {
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .open(path)
-        .map_err(|e| format!("cannot open it to lock it: {e}"))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::io::AsRawFd;
-        // SAFETY: flock on a file descriptor this function owns.
-        let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if r != 0 {
-            let e = std::io::Error::last_os_error();
-            return Err(if e.kind() == std::io::ErrorKind::WouldBlock {
-                "another `sequence serve` is using this file (an SQLite database serves one \
-                 instance; to run several, give them one PostgreSQL database with \
-                 --db postgres://…)"
-                    .to_string()
-            } else {
-                format!("cannot lock it: {e}")
-            });
-        }
-    }
-    Ok(f)
-}
-
-/// The URL of database `name` on the PostgreSQL server of `url` (same
-/// user, password, host and parameters).
-pub fn with_database(url: &str, name: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
-    let (before_query, query) = match rest.split_once('?') {
-        Some((b, q)) => (b, Some(q)),
-        None => (rest, None),
-    };
-    let authority = before_query.split('/').next().unwrap_or("");
-    let mut out = format!("{scheme}://{authority}/{name}");
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(q);
-    }
-    out
-}
-
-/// Creates the empty database `name` (letters, digits and `_`) on the
-/// PostgreSQL server of `url`, dropping one of that name first; returns its
-/// URL. For tests and benchmarks that need a database of their own (the
-/// user must be allowed to create databases).
-///
-/// # Errors
-/// A bad name, or the database error.
-pub async fn create_database(url: &str, name: &str) -> Result<String, DbError> {
-    use sqlx::postgres::PgConnection;
-    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        return Err(DbError::Open {
-            target: describe_target(url),
-            cause: format!("bad database name {name:?}"),
-        });
-    }
-    let mut c = PgConnection::connect(url).await?;
-    c.execute(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)").as_str())
-        .await?;
-    c.execute(format!("CREATE DATABASE \"{name}\"").as_str())
-        .await?;
-    c.close().await?;
-    Ok(with_database(url, name))
-}
-
-/// Drops the database `name` of [`create_database`] (closing its
-/// connections).
-///
-/// # Errors
-/// The database error.
-pub async fn drop_database(url: &str, name: &str) -> Result<(), DbError> {
-    use sqlx::postgres::PgConnection;
-    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        return Ok(());
-    }
-    let mut c = PgConnection::connect(url).await?;
-    c.execute(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)").as_str())
-        .await?;
-    c.close().await?;
-    Ok(())
-}
-
-fn conflict(e: sqlx::Error) -> DbError {
+pub(super) fn conflict(e: sqlx::Error) -> DbError {
     match &e {
         sqlx::Error::Database(d) if d.is_unique_violation() => DbError::Conflict,
         _ => DbError::from(e),
@@ -1357,6 +635,7 @@ fn conflict(e: sqlx::Error) -> DbError {
 
 #[cfg(test)]
 mod tests {
+    use super::target::pg_address;
     use super::*;
 
     #[test]

@@ -1,6 +1,7 @@
 #![warn(missing_docs)]
-//! The game server (`sequence serve`), its web UI and the load tool
-//! (`sequence loadtest`). The API is documented in docs/api.md.
+//! The game server (`sequence serve`) and its web UI (the load tool of
+//! `sequence loadtest` is the `sequence-loadtest` crate). The API is
+//! documented in docs/api.md.
 //!
 //! * the table core: [`tables`] (table state rebuilt from events, the live
 //!   game written once for both games, views for seats and spectators,
@@ -16,7 +17,7 @@
 //!   text caps), [`assets`] (the embedded web UI);
 //! * [`analysis`]: the search worker (analyses of finished games, hints)
 //!   off the async runtime;
-//! * [`config`]: settings; [`loadtest`]: the load tool.
+//! * the settings: [`config`].
 
 pub mod analysis;
 pub mod app;
@@ -29,7 +30,6 @@ pub mod db;
 pub mod error;
 pub mod input;
 pub mod limits;
-pub mod loadtest;
 pub mod notes;
 pub mod routes;
 pub mod tables;
@@ -38,7 +38,6 @@ pub mod ws;
 use app::App;
 use clap::Args;
 pub use config::{ClusterConfig, ServerConfig};
-pub use loadtest::{run_loadtest, LoadtestArgs};
 pub use routes::{router, CONTENT_SECURITY_POLICY};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -247,7 +246,6 @@ fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
 /// # Errors
 /// The database cannot be opened or the address bound.
 pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
-    loadtest::raise_fd_limit();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -8,7 +8,7 @@
 //! teams' chances to win are the softmax of their scores. The weights
 //! ([`WEIGHTS`]) were fitted by logistic (softmax) regression on positions
 //! from tactical self-play labelled by who won a playout from them:
-//! `cargo run --release -p sequence-bots --example fit_eval` prints them.
+//! `cargo run --release -p sequence-lab --example fit_eval` prints them.
 
 use super::playout::Threats;
 use crate::ismcts::{Rewards, MAX_SIDES};

@@ -11,7 +11,7 @@ use sequence_classic::{Game, Move};
 /// sequences keeping the most potential (C8a); with 3 teams or more it
 /// races ([`greedy_scores`]). With `blunder` > 0 it plays a random move
 /// that often (level 1).
-pub type GreedyBot = crate::GreedyBot<Game>;
+pub type GreedyBot = crate::shell::GreedyBot<Game>;
 
 /// The greedy choice among `moves` in `game` (ties broken by `rng`).
 pub fn greedy_choice(game: &Game, moves: &[Move], rng: &mut impl Rng) -> Move {

@@ -59,16 +59,16 @@ const BLOCK: [f64; 6] = [0.0, 600.0, 12.0, 2.0, 0.5, 0.0];
 /// Value of blocking a four that would win the opponent the game.
 pub(crate) const WINNING_BLOCK: f64 = 50_000.0;
 /// Cost of spending a two-eyed jack (wild).
-pub(crate) const TWO_EYED_COST: f64 = 30.0;
+pub const TWO_EYED_COST: f64 = 30.0;
 /// Cost of spending a one-eyed jack (remover).
-pub(crate) const ONE_EYED_COST: f64 = 40.0;
+pub const ONE_EYED_COST: f64 = 40.0;
 /// With 3 teams or more (one sequence wins, C9), greedy's extra cost of
 /// placing a two-eyed jack: it keeps it to win or to block a four
 /// ([`greedy_scores`]).
-pub(crate) const RACE_TWO_EYED_COST: f64 = 250.0;
+pub const RACE_TWO_EYED_COST: f64 = 250.0;
 /// With 3 teams or more, greedy's extra cost of a one-eyed jack removal
 /// that breaks no opponent's four ([`greedy_scores`]).
-pub(crate) const RACE_ONE_EYED_COST: f64 = 100.0;
+pub const RACE_ONE_EYED_COST: f64 = 100.0;
 /// With 3 teams or more, greedy's value, per window, of removing the one
 /// opponent chip in a window that holds four of its own when it holds a
 /// card to fill the cleared space next turn (C6: not in the same turn).
@@ -77,11 +77,14 @@ const REOPEN_FOUR: f64 = 2000.0;
 /// The public board as the heuristic reads it.
 #[derive(Clone, Debug)]
 pub struct Heuristic {
-    pub(crate) chips: [u128; 3],
-    pub(crate) occupied: u128,
+    /// Per team (index 0–2), its chips as a bitboard of spaces.
+    pub chips: [u128; 3],
+    /// Every space with a chip.
+    pub occupied: u128,
     /// Per team, the spaces of its sequences (corners excluded).
-    pub(crate) locked: [u128; 3],
-    pub(crate) teams: u8,
+    pub locked: [u128; 3],
+    /// Teams at the table (C3).
+    pub teams: u8,
     pub(crate) len: u8,
     pub(crate) win: u8,
     pub(crate) seq_count: [u8; 3],
@@ -228,7 +231,7 @@ impl Heuristic {
 
     /// Whether removing the chip on `at` breaks a window its owner (an
     /// opponent of `team`) lacks one space to complete (C8).
-    pub(crate) fn breaks_four(&self, team: Team, at: Space) -> bool {
+    pub fn breaks_four(&self, team: Team, at: Space) -> bool {
         let bit = at.bb().0;
         let ls = lines(self.len);
         (0..self.teams as usize)

@@ -19,9 +19,7 @@ use crate::config::ClassicSearch;
 use rand::RngCore;
 use sequence_classic::{Bitboard, Card, Game, Layout, Move, SeatView, Team, BOARD, CORNERS};
 
-/// Scale of the points a seat may leave on the table, for the acceptance
-/// probability `exp(-d / T)`.
-pub const TEMPERATURE: f64 = 20.0;
+pub use crate::config::{DEPTH, TEMPERATURE};
 
 /// Deals tried before one is kept whatever its weight.
 pub const MAX_TRIES: u32 = 40;
@@ -172,7 +170,7 @@ impl LastMove {
 /// natural card on its best `empty` space (minus infinity when none is
 /// empty), a one-eyed jack `jacks[0]` and a two-eyed jack `jacks[1]`
 /// (the best such plays, their costs paid).
-pub(crate) fn best_per_card(
+pub fn best_per_card(
     h: &Heuristic,
     team: Team,
     layout: &Layout,
@@ -221,9 +219,6 @@ impl Default for Evidence {
         Evidence::new(&ClassicSearch::default())
     }
 }
-
-/// Past moves [`Evidence`] keeps by default.
-pub const DEPTH: usize = 1;
 
 impl Evidence {
     /// No evidence yet, read with the search's settings

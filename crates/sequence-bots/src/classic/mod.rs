@@ -1,59 +1,65 @@
 //! Bots for classic Sequence: the heuristic ([`heuristic`]), the greedy bot
-//! ([`GreedyBot`]), the search bot ([`IsmctsBot`]) with its inference,
-//! playout policy and learned evaluation; [`sequence_classic::Game`]
-//! implements [`BotGame`] here. The random and program bots are those of
-//! every game ([`crate::RandomBot`], [`crate::protocol`]).
+//! ([`GreedyBot`]), the live search bot ([`FlatBot`]: flat root Monte Carlo
+//! with inference, a playout policy and the learned value), the tree
+//! search that is off by default ([`TreeBot`], `ismcts:…:tree`);
+//! [`sequence_classic::Game`] implements [`BotGame`] here. The random and
+//! program bots are those of every game ([`crate::RandomBot`],
+//! [`crate::protocol`]).
 
-pub mod belief;
-pub mod deals;
 pub mod eval;
 pub mod features;
+pub mod flat;
 pub mod greedy;
 pub mod heuristic;
 pub mod inference;
+pub mod obvious;
 pub mod playout;
-pub mod rollout;
-pub mod search;
+pub mod tree;
 pub mod value;
-pub mod vsearch;
 
+pub use crate::config::{DEFAULT_CUTOFF, HINT_ROOT_MOVES, ROOT_MOVES};
+pub use flat::FlatBot;
 pub use greedy::{greedy_choice, GreedyBot};
 pub use heuristic::{
     best_declaration, greedy_scores, lines, score_moves, with_declaration, Heuristic, Lines,
     PlaceScorer,
 };
-pub use search::{
-    analyse, analyse_with, line_evaluate, outcome, ClassicState, IsmctsBot, DEFAULT_CUTOFF,
-    HINT_ROOT_MOVES, ROOT_MOVES,
-};
+pub use obvious::{obvious_move, winning_placement};
+pub use tree::{tree_search, ClassicState, TreeBot};
+pub use value::outcome;
 
-use crate::{Bot, BotGame, SearchReport, SearchSpec, ShellBot};
+use crate::bot::{Bot, BotGame};
+use crate::config::SearchConfig;
+use crate::config::SearchSpec;
+use crate::ismcts::{Budget, SearchReport};
+use crate::shell::ShellBot;
+use heuristic::board_game;
 use sequence_classic::{Game, Move, SeatView};
-use sequence_common::rng::GameRng;
+use sequence_common::rng::{game_rng, GameRng};
 
 impl BotGame for Game {
     fn greedy_choice(view: &SeatView, moves: &[Move], rng: &mut GameRng) -> Move {
-        let game = heuristic::board_game(view, rng);
+        let game = board_game(view, rng);
         greedy::greedy_choice(&game, moves, rng)
     }
 
-    fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
+    fn search_bot(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
         let mut search = *search;
-        search.config = search.config_with_cutoff();
+        search.config = search.settings();
         if search.config.classic.flat {
-            let opts = rollout::RolloutOptions::from(&search.config.classic);
-            let bot = rollout::RolloutBot::new(search.budget, opts);
+            let opts = flat::FlatOptions::from(&search.config.classic);
+            let bot = FlatBot::new(search.budget, opts);
             return Box::new(ShellBot::new(name, seed, bot));
         }
-        Box::new(ShellBot::new(name, seed, IsmctsBot::new(search)))
+        Box::new(ShellBot::new(name, seed, TreeBot::new(search)))
     }
 
     fn analyse(view: &SeatView, seed: u64, search: &SearchSpec) -> Option<SearchReport<Move>> {
-        let config = search.config_with_cutoff();
+        let config = search.settings();
         let mut report = analyse(view, search.budget, search.trees, seed, &config);
         // Placements declare as the bot would (C8a); the board is public,
         // so any determinization serves.
-        let game = view.determinize(&mut sequence_common::rng::game_rng(seed));
+        let game = view.determinize(&mut game_rng(seed));
         for m in &mut report.moves {
             m.0 = with_declaration(&game, m.0);
         }
@@ -61,10 +67,47 @@ impl BotGame for Game {
     }
 }
 
+/// Searches the view's position as the bot does (the flat search of
+/// [`flat`] or the tree of [`tree`], as `config` says) but over at
+/// least the [`HINT_ROOT_MOVES`] moves the heuristic ranks highest: per move, visits
+/// and the estimated chance of the view's team to win (for `sequence
+/// hint`). The view must be on its seat's turn.
+pub fn analyse(
+    view: &SeatView,
+    budget: Budget,
+    trees: Option<usize>,
+    seed: u64,
+    config: &SearchConfig,
+) -> SearchReport<Move> {
+    let mut cfg = *config;
+    cfg.classic.root_moves = cfg.classic.root_moves.max(HINT_ROOT_MOVES);
+    let evidence = inference::Evidence::of_view(view, &cfg.classic);
+    let mut report = if cfg.classic.flat {
+        let mut opts = flat::FlatOptions::from(&cfg.classic);
+        if opts.candidates > 0 {
+            opts.candidates = opts.candidates.max(HINT_ROOT_MOVES);
+        }
+        flat::search(view, &opts, budget, seed, &evidence)
+    } else {
+        tree::search_view(view, budget, trees, seed, &cfg, &evidence)
+    };
+    // A placement that wins at once comes first: a free dead-card exchange
+    // (C6) before it wins as surely in the search's eyes, but a later win
+    // is no better and only the immediate one is certain.
+    let game = board_game(view, &mut game_rng(seed));
+    if let Some(w) = winning_placement(&game, &view.legal_moves()) {
+        if let Some(i) = report.moves.iter().position(|m| m.0 == w) {
+            let entry = report.moves.remove(i);
+            report.moves.insert(0, entry);
+        }
+    }
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::heuristic::{greedy_scores, score_moves};
-    use super::search::{root_candidates, ROOT_MOVES};
+    use super::tree::root_candidates;
     use super::*;
     use sequence_classic::{Card, Config, Options, Position, Seat};
     use sequence_classic::{Game, Move, Space, Team};

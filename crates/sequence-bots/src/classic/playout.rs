@@ -343,8 +343,7 @@ impl Threats {
     }
 }
 
-/// Chance of a uniformly random move in [`tactical_move`].
-pub const RANDOM_SHARE: f32 = 0.05;
+pub use crate::config::RANDOM_SHARE;
 
 #[inline]
 fn pick(b: u128, rng: &mut PlayoutRng) -> Option<Space> {

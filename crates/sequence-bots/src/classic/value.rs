@@ -8,17 +8,11 @@
 //! `2p` (2 players), `4p` (2 teams of 2 or more), `3p` (3 sides, one
 //! sequence wins, C9). The weights are in `crates/sequence-bots/data/value.json`
 //! (compiled in), fitted to the outcomes of fast self-play games by
-//! `cargo run --release -p sequence-bots --example train_value`.
-//!
-//! [`ValueBot`] plays the move whose resulting position the value rates
-//! best (one ply, averaged over determinizations).
+//! `cargo run --release -p sequence-lab --example train_value`.
 
 use super::features::{self, FEATURES};
 use crate::ismcts::{Rewards, MAX_SIDES};
-use crate::{Decide, Shell};
-use rand::RngCore;
-use sequence_classic::{Game, Move, RngReshuffler, SeatView};
-use sequence_common::rng::playout_rng;
+use sequence_classic::{Game, Status};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -241,102 +235,23 @@ pub fn evaluate(game: &Game) -> Rewards {
     }
 }
 
+/// Rewards of a finished game: 1 to the winning team, ½ each on a draw.
+pub fn outcome(game: &Game) -> Rewards {
+    let mut r = [0.0; MAX_SIDES];
+    match game.status() {
+        Status::Won(t) => r[t.index() % MAX_SIDES] = 1.0,
+        _ => r.iter_mut().for_each(|x| *x = 0.5),
+    }
+    r
+}
+
 /// Chances of every side of a game that may be over: the winner 1, a draw
 /// even shares, else [`evaluate`].
 pub fn value_of(game: &Game) -> Rewards {
     if game.is_over() {
-        super::outcome(game)
+        outcome(game)
     } else {
         evaluate(game)
-    }
-}
-
-// ----- one-ply bot -------------------------------------------------------------
-
-/// Determinizations a [`ValueBot`] averages over.
-pub const ONE_PLY_DEALS: usize = 16;
-
-/// Plays the move whose resulting position [`value_of`] rates best for its
-/// team, averaged over [`ONE_PLY_DEALS`] determinizations of the view (the
-/// same deals for every move). A winning placement and a dead-card
-/// exchange (free, C6) are made at once; a placement declares as
-/// [`super::best_declaration`] says.
-pub struct ValueBot {
-    deals: usize,
-    /// The evaluation of positions (default [`evaluate`]).
-    pub eval: fn(&Game) -> Rewards,
-}
-
-impl ValueBot {
-    /// A one-ply value bot.
-    pub fn new(deals: usize) -> ValueBot {
-        ValueBot {
-            deals: deals.max(1),
-            eval: evaluate,
-        }
-    }
-}
-
-/// The one-ply values of `moves` for the view's team: the mean of
-/// [`value_of`] after each move over `deals` determinizations.
-pub fn one_ply_values(view: &SeatView, moves: &[Move], deals: usize, seed: u64) -> Vec<f64> {
-    one_ply_values_with(view, moves, deals, seed, evaluate)
-}
-
-/// [`one_ply_values`] with another evaluation of unfinished positions.
-pub fn one_ply_values_with(
-    view: &SeatView,
-    moves: &[Move],
-    deals: usize,
-    seed: u64,
-    eval: fn(&Game) -> Rewards,
-) -> Vec<f64> {
-    let team = view.team().map_or(0, |t| t.index()) % MAX_SIDES;
-    let mut rng = playout_rng(seed);
-    let games: Vec<Game> = (0..deals).map(|_| view.determinize(&mut rng)).collect();
-    moves
-        .iter()
-        .map(|&mv| {
-            let mut sum = 0.0;
-            for (k, g) in games.iter().enumerate() {
-                let mut g = g.clone();
-                // The draw after the move comes from the deal's own pile; a
-                // reshuffle is seeded by the deal so that moves compare
-                // alike.
-                let mut r = playout_rng(seed ^ k as u64);
-                let seat = g.turn();
-                if g.apply(seat, mv, &mut RngReshuffler(&mut r)).is_err() {
-                    continue;
-                }
-                let r = if g.is_over() {
-                    super::outcome(&g)
-                } else {
-                    eval(&g)
-                };
-                sum += r[team] as f64;
-            }
-            sum / deals as f64
-        })
-        .collect()
-}
-
-impl Decide for ValueBot {
-    type Game = Game;
-
-    fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
-        let rng = &mut shell.rng;
-        let game = view.determinize(rng);
-        if let Some(m) = super::search::obvious_move(&game, moves) {
-            return m;
-        }
-        let values = one_ply_values_with(view, moves, self.deals, rng.next_u64(), self.eval);
-        let mut best = 0;
-        for (i, v) in values.iter().enumerate() {
-            if *v > values[best] {
-                best = i;
-            }
-        }
-        super::with_declaration(&game, moves[best])
     }
 }
 

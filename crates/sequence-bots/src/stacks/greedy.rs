@@ -7,7 +7,7 @@ use sequence_stacks::{Decision, Game, SeatView};
 
 /// One-ply heuristic bot (see [`score`]); `blunder` is the chance of a
 /// random decision instead (level 1).
-pub type GreedyBot = crate::GreedyBot<Game>;
+pub type GreedyBot = crate::shell::GreedyBot<Game>;
 
 /// The greedy choice for `view` (ties broken by `rng`).
 pub fn greedy_choice(view: &SeatView, rng: &mut impl Rng) -> Decision {

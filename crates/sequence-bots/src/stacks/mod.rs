@@ -1,5 +1,6 @@
 //! Bots for Sequence Stacks: the heuristic ([`heuristic`]), the greedy bot
-//! ([`GreedyBot`]) and the search bot ([`IsmctsBot`]);
+//! ([`GreedyBot`]) and the search bot ([`SearchBot`]: flat root Monte
+//! Carlo by default, the SO-ISMCTS tree with `ismcts:…:tree`);
 //! [`sequence_stacks::Game`] implements [`BotGame`] here. The random and
 //! program bots are those of every game ([`crate::RandomBot`],
 //! [`crate::protocol`]).
@@ -12,10 +13,13 @@ pub use greedy::{greedy_choice, GreedyBot};
 pub use heuristic::{game_score, score};
 pub use search::{
     greedy_playout, guided_playout, outcome, parallel_rollout_search, rollout_search, tree_search,
-    IsmctsBot, StacksState, PLAYOUT_CAP,
+    SearchBot, StacksState, PLAYOUT_CAP,
 };
 
-use crate::{Bot, BotGame, SearchReport, SearchSpec, ShellBot};
+use crate::bot::{Bot, BotGame};
+use crate::config::SearchSpec;
+use crate::search::SearchReport;
+use crate::shell::ShellBot;
 use sequence_common::rng::GameRng;
 use sequence_stacks::{Decision, Game, SeatView};
 
@@ -26,8 +30,12 @@ impl BotGame for Game {
         greedy_choice(view, rng)
     }
 
-    fn ismcts(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
-        Box::new(ShellBot::new(name, seed, IsmctsBot::new(*search)))
+    fn search_bot(name: String, seed: u64, search: &SearchSpec) -> Box<dyn Bot<Game>> {
+        let search = SearchSpec {
+            config: search.settings(),
+            ..*search
+        };
+        Box::new(ShellBot::new(name, seed, SearchBot::new(search)))
     }
 
     /// Searches the view's position as the bot does (the view's seat must
@@ -36,7 +44,7 @@ impl BotGame for Game {
     /// `None` when the view cannot be determinized (inconsistent) or is a
     /// spectator's.
     fn analyse(view: &SeatView, seed: u64, search: &SearchSpec) -> Option<SearchReport<Decision>> {
-        let (budget, trees, config) = (search.budget, search.trees, &search.config);
+        let (budget, trees, config) = (search.budget, search.trees, &search.settings());
         if config.stacks.flat {
             parallel_rollout_search(view, budget, trees, seed, &config.stacks)
         } else {

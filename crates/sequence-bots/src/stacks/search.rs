@@ -4,10 +4,12 @@
 
 use super::greedy::greedy_choice;
 use super::heuristic::{game_score, score};
+use crate::bot::BotGame;
+use crate::config::SearchSpec;
 use crate::config::{SearchConfig, StacksPlayout, StacksSearch};
 use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
 use crate::shell::jittered_best;
-use crate::{BotGame, Decide, SearchSpec, Shell};
+use crate::shell::{Decide, Shell};
 use rand::Rng;
 use sequence_common::rng::{game_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Seat};
@@ -18,8 +20,7 @@ use sequence_stacks::{Card, Decision, Decisions, Game, SeatView, Source, Status}
 #[derive(Clone)]
 pub struct StacksState(pub Game, pub StacksSearch);
 
-/// Playouts stop after this many decisions and are scored by chips.
-pub const PLAYOUT_CAP: u32 = 400;
+pub use crate::config::PLAYOUT_CAP;
 
 impl SearchState for StacksState {
     type Game = Game;
@@ -357,7 +358,7 @@ pub fn parallel_rollout_search(
     let reports: Vec<Option<SearchReport<Decision>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..n as u64)
             .map(|t| {
-                let seed = crate::mix(seed ^ crate::mix(t + 1));
+                let seed = crate::seeds::mix(seed ^ crate::seeds::mix(t + 1));
                 scope.spawn(move || rollout_search(view, each, seed, cfg))
             })
             .collect();
@@ -410,21 +411,21 @@ fn unreachable_view() -> ! {
 /// [`StacksSearch::flat`] off the SO-ISMCTS tree of [`crate::ismcts`] over
 /// [`StacksState`] instead. Completions that win, and Blocks that stop a
 /// win, are played at once.
-pub struct IsmctsBot {
+pub struct SearchBot {
     /// The search's budget, trees and settings.
     pub search: SearchSpec,
     /// The last search's report.
     pub last: Option<SearchReport<Decision>>,
 }
 
-impl IsmctsBot {
-    /// An ISMCTS bot searching as `search` says.
-    pub fn new(search: SearchSpec) -> IsmctsBot {
-        IsmctsBot { search, last: None }
+impl SearchBot {
+    /// A search bot searching as `search` says.
+    pub fn new(search: SearchSpec) -> SearchBot {
+        SearchBot { search, last: None }
     }
 }
 
-impl Decide for IsmctsBot {
+impl Decide for SearchBot {
     type Game = Game;
 
     fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Decision]) -> Decision {

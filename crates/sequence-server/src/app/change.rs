@@ -58,8 +58,25 @@ pub async fn commit(
     app: &Arc<App>,
     tref: &TableRef,
     t: &mut Table,
-    mut events: Vec<Event>,
+    events: Vec<Event>,
 ) -> Result<(), TableError> {
+    commit_answering(app, tref, t, events, None)
+        .await
+        .map(|_| ())
+}
+
+/// [`commit`], also answering the view of seat `answer` after the change:
+/// the one its connections were sent (computed once).
+///
+/// # Errors
+/// As [`commit`].
+async fn commit_answering(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    mut events: Vec<Event>,
+    answer: Option<u8>,
+) -> Result<Option<Value>, TableError> {
     if app.may_lag(t) {
         app.sync(tref, t).await?;
     }
@@ -107,16 +124,23 @@ pub async fn commit(
     if restart_clock {
         t.reset_deadline_from(clock_ms);
     }
-    t.broadcast_views();
+    let view = match answer {
+        Some(seat) => Some(t.broadcast_views_answering(seat)),
+        None => {
+            t.broadcast_views();
+            None
+        }
+    };
     kick_bots(app, tref, t);
-    Ok(())
+    Ok(view)
 }
 
 /// How many times a move is checked again after losing a race to a change
 /// that was not a move (a seat taken, a bot, …).
 const MOVE_RETRIES: usize = 4;
 
-/// Checks and plays a move for `seat` (shared by HTTP and WebSocket): the
+/// Checks and plays a move for `seat` (shared by HTTP and WebSocket) and
+/// answers the seat's new view (the one its connections were sent): the
 /// game must be on, `move_number` the table's, the move an object for
 /// this seat (its `seat` may be left out). The checks are made against
 /// the latest stored state: when another change was stored first the
@@ -136,7 +160,7 @@ pub async fn play_move(
     seat: u8,
     move_number: u32,
     mut mv: Value,
-) -> Result<(), TableError> {
+) -> Result<Value, TableError> {
     // a move for a position this instance has not seen yet (made at
     // another instance, its notification still on the way) is checked
     // after catching up
@@ -172,68 +196,47 @@ pub async fn play_move(
     for _ in 0..MOVE_RETRIES {
         check_move_number(t, move_number)?;
         let before = t.core.next_seq;
-        match commit(app, tref, t, vec![Event::Move { mv: mv.clone() }]).await {
-            Ok(()) => return Ok(()),
+        let events = vec![Event::Move { mv: mv.clone() }];
+        match commit_answering(app, tref, t, events, Some(seat)).await {
+            Ok(Some(view)) => return Ok(view),
+            Ok(None) => return Ok(t.view(Some(seat))),
             // another change was stored first; the table caught up: check again
             Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
-            // refused by the rules or not this seat's turn: when another
-            // instance may have changed the table meanwhile, the refusal
-            // stands only if the table is still where it was
-            Err(e @ (TableError::Conflict(_) | TableError::Illegal { .. }))
+            // refused by the rules or not this seat's turn (the core's
+            // Stale): when another instance may have changed the table
+            // meanwhile, the refusal stands only if the table is still
+            // where it was
+            Err(e @ (TableError::Stale { .. } | TableError::Illegal { .. }))
                 if app.db.shared() && app.sync(tref, t).await? =>
             {
                 tracing::debug!("a move refused on a table that changed elsewhere: {e}");
                 continue;
             }
-            // not this seat's turn (the engine's core refused it)
-            Err(TableError::Conflict(m)) => return Err(stale(t, &m)),
             Err(e) => return Err(e),
         }
     }
     check_move_number(t, move_number)?;
-    Err(stale(
-        t,
-        "the table kept changing while the move was being stored; retry",
-    ))
+    Err(t
+        .core
+        .stale("the table kept changing while the move was being stored; retry"))
 }
 
-/// A [`TableError::Stale`] with the table's `move_number`.
-fn stale(t: &Table, message: &str) -> TableError {
-    TableError::Stale {
-        message: message.to_string(),
-        move_number: t.core.moves,
-    }
-}
-
-/// Refuses a move when the game is not on, `move_number` is not the
-/// table's, or it is not the seat's turn.
+/// Refuses a move when the game is not on or `move_number` is not the
+/// table's (whose turn it is the core checks when the move is applied).
 fn check_move_number(t: &Table, move_number: u32) -> Result<(), TableError> {
-    if t.core.status != Status::Playing {
-        return Err(stale(
-            t,
-            &format!(
-                "the game is not being played (table is {})",
-                t.core.status.name()
-            ),
-        ));
+    let core = &t.core;
+    core.check_playing()?;
+    if move_number > core.moves {
+        return Err(core.stale(format!(
+            "move_number {move_number} is ahead of the game (at move_number {})",
+            core.moves
+        )));
     }
-    if move_number > t.core.moves {
-        return Err(stale(
-            t,
-            &format!(
-                "move_number {move_number} is ahead of the game (at move_number {})",
-                t.core.moves
-            ),
-        ));
-    }
-    if move_number < t.core.moves {
-        return Err(stale(
-            t,
-            &format!(
-                "stale move_number {move_number}: the game is at move_number {}",
-                t.core.moves
-            ),
-        ));
+    if move_number < core.moves {
+        return Err(core.stale(format!(
+            "stale move_number {move_number}: the game is at move_number {}",
+            core.moves
+        )));
     }
     Ok(())
 }

@@ -42,8 +42,8 @@ pub async fn post_move(
     let mut t = app.open_for_change(&id).await?;
     let seat = t.seat_of_token(&app, &token).await?;
     let req: MoveReq = input::body(body, MOVE_HINTS)?;
-    t.play_move(&app, seat, req.move_number, req.mv).await?;
-    Ok(Json(t.view(Some(seat))))
+    let view = t.play_move(&app, seat, req.move_number, req.mv).await?;
+    Ok(Json(view))
 }
 
 /// `POST /api/tables/{id}/hint`: the search's best moves for the seat

@@ -184,7 +184,7 @@ pub async fn post_analysis(
     })
     .await?;
     let total = job.total();
-    let rx = app.worker.submit(key, client, job).map_err(|r| {
+    let rx = app.worker.submit(key.clone(), client, job).map_err(|r| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             match r {
@@ -195,7 +195,10 @@ pub async fn post_analysis(
     })?;
     let store = app.clone();
     tokio::spawn(async move {
-        let Ok(result) = rx.await else { return };
+        let Ok(result) = rx.await else {
+            store.worker.stored(&key);
+            return;
+        };
         match store.open(&id).await {
             Ok(mut t) => {
                 if !t.core.analyses.contains_key(&n) {
@@ -209,6 +212,7 @@ pub async fn post_analysis(
             }
             Err(e) => tracing::warn!(table = %id, "analysis of game {n} not stored: {e}"),
         }
+        store.worker.stored(&key);
     });
     let mut v = progress_of(&Progress::Queued, n);
     v["total"] = json!(total);

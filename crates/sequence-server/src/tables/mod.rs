@@ -300,7 +300,9 @@ impl Core {
     ///
     /// # Errors
     /// [`TableError::Conflict`] for a change the table's state does not
-    /// allow, [`TableError::NotFound`] for a seat it does not have,
+    /// allow ([`TableError::Stale`] for a move: the game not on, not the
+    /// seat's turn, a penalty discard owed first), [`TableError::NotFound`]
+    /// for a seat it does not have,
     /// [`TableError::Malformed`] or [`TableError::Illegal`] (with the
     /// engine's code) for a move the engine cannot read or refuses.
     pub fn apply(&mut self, ev: &Event) -> Result<(), TableError> {
@@ -426,16 +428,11 @@ impl Core {
     /// Plays a move of the seat to act (`auto`: made by the server for
     /// it), logs it and keeps count of the seat's timeouts.
     fn play(&mut self, mv: &Value, auto: Option<Auto>) -> Result<(), TableError> {
-        if self.status != Status::Playing {
-            return Err(conflict(format!(
-                "the game is not being played (table is {})",
-                self.status.name()
-            )));
-        }
+        self.check_playing()?;
         let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
         let to_act = self.to_act();
         if to_act.map(|s| s.0 as u64) != Some(seat) {
-            return Err(conflict(format!(
+            return Err(self.stale(format!(
                 "it is not seat {seat}'s turn (seat {} is to move)",
                 to_act.map_or("none".to_string(), |s| s.0.to_string())
             )));
@@ -449,7 +446,7 @@ impl Core {
                         .into(),
                 }
             } else {
-                conflict(format!(
+                self.stale(format!(
                     "seat {seat} must first discard a card for the table-talk penalty (C10)"
                 ))
             });
@@ -492,6 +489,30 @@ impl Core {
             }
         }
         Ok(())
+    }
+
+    /// Refuses a move unless the game is being played.
+    ///
+    /// # Errors
+    /// [`TableError::Stale`] (with the table's `move_number`) when it is
+    /// not.
+    pub fn check_playing(&self) -> Result<(), TableError> {
+        if self.status == Status::Playing {
+            return Ok(());
+        }
+        Err(self.stale(format!(
+            "the game is not being played (table is {})",
+            self.status.name()
+        )))
+    }
+
+    /// A [`TableError::Stale`] refusal of a move: not now, the table is at
+    /// its `move_number`.
+    pub fn stale(&self, message: impl Into<String>) -> TableError {
+        TableError::Stale {
+            message: message.into(),
+            move_number: self.moves,
+        }
     }
 
     /// Unix ms now when this core is live (`None` while a stored log is
@@ -769,18 +790,39 @@ impl Table {
     /// Sends every subscriber its view; drops subscribers whose queue is
     /// full or closed.
     pub fn broadcast_views(&mut self) {
+        self.push_views(None);
+    }
+
+    /// [`Table::broadcast_views`], answering the view of `seat` as pushed:
+    /// each view is computed once, for the pushes and the answer alike.
+    pub fn broadcast_views_answering(&mut self, seat: u8) -> Value {
+        match self.push_views(Some(seat)) {
+            Some(v) => v,
+            None => self.view(Some(seat)),
+        }
+    }
+
+    /// Pushes the views; the view of `keep` if one of its connections got
+    /// it.
+    fn push_views(&mut self, keep: Option<u8>) -> Option<Value> {
         if self.subs.is_empty() {
-            return;
+            return None;
         }
         let n = self.core.seats.len();
         let mut cache: Vec<Option<std::sync::Arc<str>>> = vec![None; n + 1];
+        let mut kept = None;
         let mut dead = vec![];
         for i in 0..self.subs.len() {
             let seat = self.subs[i].seat;
             let k = seat.map_or(n, |s| s as usize);
             if cache[k].is_none() {
-                let text = json!({"type": "view", "view": self.view(seat)}).to_string();
+                let view = self.view(seat);
+                // as `json!({"type": "view", "view": view})` writes it
+                let text = format!(r#"{{"type":"view","view":{view}}}"#);
                 cache[k] = Some(text.into());
+                if seat.is_some() && seat == keep {
+                    kept = Some(view);
+                }
             }
             if let Some(t) = &cache[k] {
                 if self.subs[i].tx.try_send(t.clone()).is_err() {
@@ -791,6 +833,7 @@ impl Table {
         if !dead.is_empty() {
             self.drop_subs(&dead);
         }
+        kept
     }
 
     /// Sends one message to every subscriber.
@@ -937,7 +980,7 @@ mod tests {
                     mv: json!({"seat": 1 - seat, "pass": true}),
                 })
                 .unwrap_err();
-            assert!(matches!(e, TableError::Conflict(_)), "{e}");
+            assert!(matches!(e, TableError::Stale { move_number: 0, .. }), "{e}");
             assert_eq!(c.moves, 0);
             let view = Table::new(c.clone()).view(None);
             assert_eq!(view["seat"], Value::Null);

@@ -1,0 +1,71 @@
+//! `sequence loadtest`: its arguments, read into the load generator's
+//! settings ([`sequence_loadtest::LoadtestConfig`]).
+
+use clap::Args;
+use std::path::PathBuf;
+
+/// `sequence loadtest`: drives real WebSocket clients against servers.
+#[derive(Debug, Args, Clone)]
+pub struct LoadtestArgs {
+    /// Number of concurrent two-seat tables (two WebSocket clients each).
+    #[arg(long, default_value_t = 100)]
+    pub tables: u32,
+    /// A server to drive (e.g. `http://127.0.0.1:8080`; run it with
+    /// `--rate-limit 0`). Repeat it to drive several instances of one
+    /// PostgreSQL database at once: each table's seats then connect to two
+    /// different instances. Default: start servers (`--instances`).
+    #[arg(long = "server", alias = "url", value_name = "URL")]
+    pub servers: Vec<String>,
+    /// Without `--server`: how many `sequence serve` processes to start
+    /// (more than one needs `--db postgres://…`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub instances: u32,
+    /// The database of the servers started (default: SQLite in a temporary
+    /// folder). A `postgres://` URL is also read, with or without
+    /// `--server`, to count the database's transactions per second.
+    #[arg(long)]
+    pub db: Option<String>,
+    /// WebSockets per table: 2 (both seats play) or 0 (tables only, to
+    /// measure their memory).
+    #[arg(long, default_value_t = 2)]
+    pub sockets: u8,
+    /// Nobody moves while measuring: the sockets stay open (the idle cost:
+    /// memory, CPU, database queries).
+    #[arg(long)]
+    pub idle: bool,
+    /// Moves each table plays over HTTP before the sockets connect, so that
+    /// the games measured are under way.
+    #[arg(long, default_value_t = 0)]
+    pub warm_moves: u32,
+    /// Seconds to measure once every client is connected.
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
+    /// Mean think time of a seat before each move, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub think_ms: u64,
+    /// Write the results as JSON to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Seed for the clients' move choices and think times.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl LoadtestArgs {
+    /// The load generator's settings.
+    pub fn config(self) -> sequence_loadtest::LoadtestConfig {
+        sequence_loadtest::LoadtestConfig {
+            tables: self.tables,
+            servers: self.servers,
+            instances: self.instances,
+            db: self.db,
+            sockets: self.sockets,
+            idle: self.idle,
+            warm_moves: self.warm_moves,
+            seconds: self.seconds,
+            think_ms: self.think_ms,
+            out: self.out,
+            seed: self.seed,
+        }
+    }
+}
