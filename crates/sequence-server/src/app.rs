@@ -69,6 +69,9 @@ pub struct OpenTable {
     /// The table, to hand to tasks.
     pub tref: TableRef,
     table: OwnedMutexGuard<Table>,
+    /// Whether this request caught up with the database already (a
+    /// change then does not again, unless it loses a race).
+    synced: bool,
 }
 
 impl Deref for OpenTable {
@@ -105,7 +108,17 @@ impl OpenTable {
         move_number: u32,
         mv: Value,
     ) -> Result<Value, TableError> {
-        play_move(app, &self.tref, &mut self.table, seat, move_number, mv).await
+        let synced = self.synced;
+        play_move(
+            app,
+            &self.tref,
+            &mut self.table,
+            synced,
+            seat,
+            move_number,
+            mv,
+        )
+        .await
     }
 
     /// The seat of a request's token; a token this instance does not know
@@ -119,7 +132,8 @@ impl OpenTable {
         app: &Arc<App>,
         token: &crate::auth::SeatToken,
     ) -> Result<u8, TableError> {
-        seat_of_token(app, &self.tref, &mut self.table, token).await
+        let table = &mut self.table;
+        change::seat_of_token_syncing(app, &self.tref, table, token, &mut self.synced).await
     }
 }
 

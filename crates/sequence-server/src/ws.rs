@@ -512,7 +512,7 @@ impl Conn {
                 if !t.subs.iter().any(|x| x.id == self.id) {
                     return Ok(Next::Stop); // the seat was given away or left
                 }
-                play_move(&self.app, &self.tref, &mut t, seat, move_number, mv).await?;
+                play_move(&self.app, &self.tref, &mut t, false, seat, move_number, mv).await?;
                 Ok(Next::Go)
             }
         }

@@ -19,8 +19,23 @@ pub async fn seat_of_token(
     t: &mut Table,
     token: &crate::auth::SeatToken,
 ) -> Result<u8, TableError> {
+    seat_of_token_syncing(app, tref, t, token, &mut false).await
+}
+
+/// [`seat_of_token`], setting `synced` when it caught up.
+///
+/// # Errors
+/// As [`crate::tables::Core::seat_of_token`].
+pub(super) async fn seat_of_token_syncing(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    token: &crate::auth::SeatToken,
+    synced: &mut bool,
+) -> Result<u8, TableError> {
     match t.core.seat_of_token(token) {
         Err(TableError::Unauthorized(_)) if token.token().is_ok() && app.db.shared() => {
+            *synced = true;
             app.sync(tref, t).await?;
             t.core.seat_of_token(token)
         }
@@ -60,13 +75,14 @@ pub async fn commit(
     t: &mut Table,
     events: Vec<Event>,
 ) -> Result<(), TableError> {
-    commit_answering(app, tref, t, events, None)
+    commit_answering(app, tref, t, events, None, false)
         .await
         .map(|_| ())
 }
 
 /// [`commit`], also answering the view of seat `answer` after the change:
-/// the one its connections were sent (computed once).
+/// the one its connections were sent (computed once); `synced`: the
+/// request already caught up with the database (not again).
 ///
 /// # Errors
 /// As [`commit`].
@@ -76,8 +92,9 @@ async fn commit_answering(
     t: &mut Table,
     mut events: Vec<Event>,
     answer: Option<u8>,
+    synced: bool,
 ) -> Result<Option<Value>, TableError> {
-    if app.may_lag(t) {
+    if !synced && app.may_lag(t) {
         app.sync(tref, t).await?;
     }
     let mut core = t.core.clone();
@@ -144,7 +161,9 @@ const MOVE_RETRIES: usize = 4;
 /// game must be on, `move_number` the table's, the move an object for
 /// this seat (its `seat` may be left out). The checks are made against
 /// the latest stored state: when another change was stored first the
-/// table catches up and the move is checked again.
+/// table catches up and the move is checked again. `synced`: the request
+/// already caught up with the database (opening the table, finding the
+/// seat); the move then catches up only after losing a race.
 ///
 /// # Errors
 /// [`TableError::Stale`] (409, with the table's `move_number`) for a stale
@@ -157,6 +176,7 @@ pub async fn play_move(
     app: &Arc<App>,
     tref: &TableRef,
     t: &mut Table,
+    mut synced: bool,
     seat: u8,
     move_number: u32,
     mut mv: Value,
@@ -164,8 +184,9 @@ pub async fn play_move(
     // a move for a position this instance has not seen yet (made at
     // another instance, its notification still on the way) is checked
     // after catching up
-    if app.may_lag(t) || check_move_number(t, move_number).is_err() {
+    if !synced && (app.may_lag(t) || check_move_number(t, move_number).is_err()) {
         app.sync(tref, t).await?;
+        synced = true;
     }
     check_move_number(t, move_number)?;
     let kind = sequence_common::json::kind_of(&mv);
@@ -197,7 +218,10 @@ pub async fn play_move(
         check_move_number(t, move_number)?;
         let before = t.core.next_seq;
         let events = vec![Event::Move { mv: mv.clone() }];
-        match commit_answering(app, tref, t, events, Some(seat)).await {
+        let answer = commit_answering(app, tref, t, events, Some(seat), synced).await;
+        // a commit that fails has caught up (a race lost) or gives up
+        synced = true;
+        match answer {
             Ok(Some(view)) => return Ok(view),
             Ok(None) => return Ok(t.view(Some(seat))),
             // another change was stored first; the table caught up: check again

@@ -132,7 +132,11 @@ impl App {
         let mut table = tref.clone().lock_owned().await;
         table.cluster.last_used = Some(Instant::now());
         self.sync(&tref, &mut table).await?;
-        Ok(OpenTable { tref, table })
+        Ok(OpenTable {
+            tref,
+            table,
+            synced: true,
+        })
     }
 
     /// The table `id` found and locked for a change (a move): as this
@@ -146,10 +150,15 @@ impl App {
         let tref = self.table(id).await?;
         let mut table = tref.clone().lock_owned().await;
         table.cluster.last_used = Some(Instant::now());
-        if self.may_lag(&table) {
+        let synced = self.may_lag(&table);
+        if synced {
             self.sync(&tref, &mut table).await?;
         }
-        Ok(OpenTable { tref, table })
+        Ok(OpenTable {
+            tref,
+            table,
+            synced,
+        })
     }
 
     /// Creates a table of `spec` from its first `events` (the host's seat
