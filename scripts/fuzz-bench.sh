@@ -39,7 +39,7 @@ for t in "${targets[@]}"; do
   crashes=$(($(find "$out/artifacts/$t" -type f 2>/dev/null | wc -l) - before))
   if [ "$rc" != 0 ] && [ "$crashes" = 0 ]; then crashes=1; fi
   secs=$(echo "$t1 $t0" | awk '{printf "%.1f", $1 - $2}')
-  rate=$(echo "$inputs $secs" | awk '{printf "%.0f", $2 > 0 ? $1 / $2 : 0}')
+  rate=$(echo "$inputs $secs" | awk '{printf "%.0f", ($2 > 0 ? $1 / $2 : 0)}')
   echo "$t,$inputs,$secs,$rate,$crashes" >>"$csv"
   echo "| $t | $inputs | $secs | $rate | $crashes |" >>"$md"
   printf '%-18s %10s inputs %8s s %8s inputs/s %s crashes\n' "$t" "$inputs" "$secs" "$rate" "$crashes"

@@ -26,6 +26,8 @@ bin=$out/$host/release
 targets() { sed -n 's/^name = "\([a-z_]*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^sequence-fuzz$'; }
 
 build() {
+  # SEQUENCE_FUZZ_PREBUILT=1: use the targets built before (no cargo run)
+  [ "${SEQUENCE_FUZZ_PREBUILT:-}" = 1 ] && return 0
   # --target keeps the flags off build scripts and proc macros, as cargo-fuzz does
   RUSTFLAGS="--cfg fuzzing -Ctarget-cpu=x86-64-v2 -Cpasses=sancov-module \
 -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \

@@ -26,7 +26,7 @@ mod sync;
 mod timers;
 
 pub use bots::{kick_bots, STAND_IN_LEVEL};
-pub use change::{commit, play_move, seat_of_token};
+pub use change::{commit, play_move, seat_of_token, MoveRequest, SeatMove};
 pub use chat::{chat, post_chat};
 pub use timers::{check_timers, run_out};
 
@@ -105,20 +105,10 @@ impl OpenTable {
         &mut self,
         app: &Arc<App>,
         seat: u8,
-        move_number: u32,
-        mv: Value,
+        req: MoveRequest,
     ) -> Result<Value, TableError> {
         let synced = self.synced;
-        play_move(
-            app,
-            &self.tref,
-            &mut self.table,
-            synced,
-            seat,
-            move_number,
-            mv,
-        )
-        .await
+        play_move(app, &self.tref, &mut self.table, synced, seat, req).await
     }
 
     /// The seat of a request's token; a token this instance does not know
@@ -145,7 +135,9 @@ impl App {
 
     /// A server state over `db`.
     pub fn with_cluster(db: Db, cfg: ServerConfig, ccfg: ClusterConfig) -> App {
-        let limiter = AddressLimiter::new(cfg.rate_limit, cfg.rate_burst);
+        let l = &cfg.limits;
+        let limiter =
+            AddressLimiter::with_upgrades(cfg.rate_limit, cfg.rate_burst, l.ws_rate, l.ws_burst);
         App {
             db,
             tables: std::sync::Mutex::new(HashMap::new()),

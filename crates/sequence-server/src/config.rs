@@ -18,6 +18,9 @@ pub struct ServerConfig {
     /// [`crate::analysis::ITERATIONS`]'s default; a hint's search too
     /// ([`crate::analysis::HINT_ITERATIONS`] at most).
     pub analysis_iterations: u64,
+    /// Connections, timeouts and the WebSocket upgrade allowance
+    /// (docs/deploy.md, "Limits against slow and hostile clients").
+    pub limits: Limits,
 }
 
 impl Default for ServerConfig {
@@ -28,6 +31,7 @@ impl Default for ServerConfig {
             rate_burst: 60,
             bot_delay: Duration::from_millis(500),
             analysis_iterations: crate::analysis::ITERATIONS.1,
+            limits: Limits::default(),
         }
     }
 }
@@ -60,6 +64,57 @@ impl Default for ClusterConfig {
             pool_size: 16,
             db_wait: Duration::from_secs(5),
             idle_unload: Duration::from_secs(120),
+        }
+    }
+}
+
+/// What a client may hold and how long it may take (docs/deploy.md,
+/// "Limits against slow and hostile clients"). A connection over a cap
+/// is answered at once (`{"error": …}` with `Retry-After`) and closed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limits {
+    /// Open connections in all (WebSockets included); over it a new one
+    /// is answered 503. 0: no cap (the file descriptor limit still
+    /// applies: the cap is lowered to fit under it).
+    pub max_connections: usize,
+    /// Open connections from one client address (an IPv6 address counts
+    /// by its /64); over it a new one is answered 429. 0: no cap (behind
+    /// a reverse proxy, where every connection comes from the proxy).
+    pub max_per_address: usize,
+    /// Time for a request's line and headers to arrive, from the
+    /// connection's start or the previous answer (so also how long an
+    /// idle keep-alive connection stays open); then the connection is
+    /// closed without an answer.
+    pub header_timeout: Duration,
+    /// Time for a request's whole body to arrive after its headers; then
+    /// 408.
+    pub body_timeout: Duration,
+    /// Time for a WebSocket's first message (`hello`) after the upgrade;
+    /// then the connection is closed.
+    pub hello_timeout: Duration,
+    /// A connection that takes nothing of what the server writes (its
+    /// writes stay blocked) or sends nothing for this long is closed; a
+    /// WebSocket is pinged every third of it, so a live client always
+    /// has something to answer.
+    pub idle_timeout: Duration,
+    /// WebSocket upgrades per second from one client address, counted
+    /// apart from API requests (0: no limit).
+    pub ws_rate: u32,
+    /// Burst of [`Limits::ws_rate`].
+    pub ws_burst: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 10_000,
+            max_per_address: 1_000,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            hello_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            ws_rate: 50,
+            ws_burst: 500,
         }
     }
 }

@@ -13,8 +13,9 @@ use serde_json::{json, Map, Value};
 /// An error answer: a status, `{"error": message}`, for a malformed or
 /// illegal move the engine's stable `code` (`notation.missing`,
 /// `C6.space_taken`), and for a move made for another position the
-/// table's `move_number`. A 503 (the database cannot be reached) has
-/// `Retry-After: 1`.
+/// table's `move_number`. Every 429 and 503 has `Retry-After` (seconds):
+/// [`ApiError::retry_after`] when the refusal knows how long to wait, else
+/// 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// HTTP status (400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503).
@@ -26,6 +27,9 @@ pub struct ApiError {
     pub move_number: Option<u32>,
     /// What was wrong.
     pub message: String,
+    /// Seconds to wait before asking again (`Retry-After`), when known; a
+    /// 429 or 503 without it says 1.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -38,7 +42,15 @@ impl ApiError {
             code: None,
             move_number: None,
             message: limits::escape_controls(&message.into()),
+            retry_after: None,
         }
+    }
+
+    /// The same refusal, telling the client to wait `secs` seconds
+    /// (`Retry-After`, at least 1).
+    pub fn wait(mut self, secs: u64) -> ApiError {
+        self.retry_after = Some(secs.max(1));
+        self
     }
 
     /// A 400.
@@ -73,11 +85,14 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut r = (self.status, Json(Value::Object(self.body()))).into_response();
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            r.headers_mut().insert(
-                axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from_static("1"),
-            );
+        let busy = matches!(
+            self.status,
+            StatusCode::SERVICE_UNAVAILABLE | StatusCode::TOO_MANY_REQUESTS
+        );
+        if busy || self.retry_after.is_some() {
+            let secs = self.retry_after.unwrap_or(1);
+            r.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         r
     }
@@ -150,6 +165,24 @@ mod tests {
             assert_eq!(ws["status"], status);
             assert_eq!(ws["error"], e.message());
         }
+    }
+
+    /// Finding of the hostile-client review: 429 answers had no
+    /// `Retry-After`.
+    #[test]
+    fn busy_answers_say_when_to_retry() {
+        let retry = |e: ApiError| {
+            e.into_response()
+                .headers()
+                .get(axum::http::header::RETRY_AFTER)
+                .map(|v| v.to_str().expect("text").to_string())
+        };
+        let many = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "slow down");
+        assert_eq!(retry(many.clone()).as_deref(), Some("1"));
+        assert_eq!(retry(many.wait(7)).as_deref(), Some("7"));
+        let down = ApiError::from(TableError::Unavailable("db".into()));
+        assert_eq!(retry(down).as_deref(), Some("1"));
+        assert_eq!(retry(ApiError::bad("x")), None);
     }
 
     #[test]

@@ -40,6 +40,14 @@ pub fn body<T: DeserializeOwned>(
                 status,
                 format!("request body over {} bytes", limits::MAX_BODY),
             )
+        } else if let Some(t) = crate::listener::body::is_body_timeout(&r) {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} s of its headers",
+                    t.as_secs_f64()
+                ),
+            )
         } else {
             ApiError::new(status, "the request body could not be read")
         }
@@ -186,6 +194,11 @@ pub async fn json_errors(resp: Response) -> Response {
         return resp;
     }
     let (parts, body) = resp.into_parts();
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        // tower-http's refusal of a declared length over the cap
+        let too_big = format!("request body over {} bytes", limits::MAX_BODY);
+        return ApiError::new(status, too_big).into_response();
+    }
     let text = axum::body::to_bytes(body, limits::MAX_BODY)
         .await
         .ok()

@@ -17,7 +17,8 @@
 //!   text caps), [`assets`] (the embedded web UI);
 //! * [`analysis`]: the search worker (analyses of finished games, hints)
 //!   off the async runtime;
-//! * the settings: [`config`].
+//! * the settings: [`config`]; [`listener`]: accepting and serving
+//!   connections under the limits against slow and hostile clients.
 
 pub mod analysis;
 pub mod app;
@@ -30,6 +31,7 @@ pub mod db;
 pub mod error;
 pub mod input;
 pub mod limits;
+pub mod listener;
 pub mod notes;
 pub mod routes;
 pub mod tables;
@@ -75,6 +77,52 @@ pub struct ServeArgs {
     /// low-priority thread).
     #[arg(long, default_value_t = analysis::ITERATIONS.1)]
     pub analysis_iterations: u64,
+    /// Open connections in all (WebSockets included); over it a new one
+    /// is answered 503 (0: as many as the file descriptor limit allows).
+    #[arg(long, default_value_t = 10_000)]
+    pub max_connections: usize,
+    /// Open connections from one client address (an IPv6 /64); over it a
+    /// new one is answered 429 (0: no cap; behind a reverse proxy).
+    #[arg(long, default_value_t = 1_000)]
+    pub max_connections_per_address: usize,
+    /// Seconds for a request's line and headers to arrive (and how long
+    /// an idle keep-alive connection stays open).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds for a request's body to arrive after its headers (then 408).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout: u64,
+    /// Seconds for a WebSocket's `hello` to arrive after the upgrade.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub hello_timeout: u64,
+    /// Seconds a connection may leave unread what it is sent, or send
+    /// nothing; WebSockets are pinged every third of it.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(3..=86_400))]
+    pub idle_timeout: u64,
+    /// WebSocket upgrades per second from one client address, counted
+    /// apart from API requests (0: no limit).
+    #[arg(long, default_value_t = 50)]
+    pub ws_rate: u32,
+    /// Burst of `--ws-rate`.
+    #[arg(long, default_value_t = 500)]
+    pub ws_burst: u32,
+}
+
+impl ServeArgs {
+    /// The [`config::Limits`] these flags set.
+    pub fn limits(&self) -> config::Limits {
+        let secs = Duration::from_secs;
+        config::Limits {
+            max_connections: self.max_connections,
+            max_per_address: self.max_connections_per_address,
+            header_timeout: secs(self.header_timeout),
+            body_timeout: secs(self.body_timeout),
+            hello_timeout: secs(self.hello_timeout),
+            idle_timeout: secs(self.idle_timeout),
+            ws_rate: self.ws_rate,
+            ws_burst: self.ws_burst,
+        }
+    }
 }
 
 /// A server running in the background (for tests and the load tool).
@@ -181,12 +229,7 @@ pub async fn start_with(
         }
     });
     let router = router(app.clone());
-    let task = tokio::spawn(async move {
-        let svc = router.into_make_service_with_connect_info::<SocketAddr>();
-        if let Err(e) = axum::serve(listener, svc).await {
-            tracing::error!("server stopped: {e}");
-        }
-    });
+    let task = tokio::spawn(listener::serve(listener, router, app.cfg.limits.clone()));
     tracing::info!(%addr, "serving");
     Ok(Running { addr, app, task })
 }
@@ -246,6 +289,7 @@ fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
 /// # Errors
 /// The database cannot be opened or the address bound.
 pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
+    listener::raise_fd_limit();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -256,6 +300,7 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             rate_burst: args.rate_burst,
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             analysis_iterations: args.analysis_iterations.max(1),
+            limits: args.limits(),
         };
         let lease = Duration::from_millis(args.lease_ms);
         let ccfg = ClusterConfig {
@@ -303,4 +348,34 @@ async fn stop_signal() {
         }
     }
     let _ = tokio::signal::ctrl_c().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    /// The flags' defaults are the documented defaults of [`config::Limits`].
+    #[test]
+    fn serve_flags_default_to_the_limits_defaults() {
+        let cli = Cli::try_parse_from(["serve"]).expect("defaults parse");
+        assert_eq!(cli.serve.limits(), config::Limits::default());
+        let cli = Cli::try_parse_from([
+            "serve",
+            "--header-timeout",
+            "3",
+            "--max-connections-per-address",
+            "0",
+        ])
+        .expect("flags parse");
+        assert_eq!(cli.serve.limits().header_timeout, Duration::from_secs(3));
+        assert_eq!(cli.serve.limits().max_per_address, 0);
+        assert!(Cli::try_parse_from(["serve", "--header-timeout", "0"]).is_err());
+    }
 }

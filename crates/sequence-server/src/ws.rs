@@ -3,7 +3,7 @@
 //! spectator); the server then pushes every new view and carries chat and
 //! moves. Frames are capped at 16 KiB; each connection is rate limited.
 
-use crate::app::{self, play_move, App, TableRef};
+use crate::app::{self, play_move, App, MoveRequest, TableRef};
 use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
@@ -241,7 +241,7 @@ async fn close_with(socket: &mut WebSocket, e: ApiError) {
 /// queues and this task reading the client's messages until one side
 /// ends; then the closing handshake.
 async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
-    let Some(token) = hello(&mut socket).await else {
+    let Some(token) = hello(&mut socket, app.cfg.limits.hello_timeout).await else {
         return;
     };
     let (tx, rx) = mpsc::channel::<Arc<str>>(QUEUE);
@@ -255,7 +255,8 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
     let (close_tx, close_rx) = oneshot::channel();
-    let writer = tokio::spawn(write(sink, rx, close_rx));
+    let ping_every = app.cfg.limits.idle_timeout / 3;
+    let writer = tokio::spawn(write(sink, rx, close_rx, ping_every));
     let mut conn = Conn::new(app, tref, id, seat);
     let closing = conn.read(&mut stream).await;
     let _ = close_tx.send(closing);
@@ -270,10 +271,10 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     }
 }
 
-/// Reads the first message, which must be a `hello`: its token, or `None`
-/// after refusing it (the connection is then closed).
-async fn hello(socket: &mut WebSocket) -> Option<SeatToken> {
-    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
+/// Reads the first message, which must be a `hello` within `wait`: its
+/// token, or `None` after refusing it (the connection is then closed).
+async fn hello(socket: &mut WebSocket, wait: Duration) -> Option<SeatToken> {
+    let first = tokio::time::timeout(wait, socket.recv()).await;
     let not_hello = || ApiError::bad("the first message must be hello");
     let text = match first {
         Ok(Some(Ok(Message::Text(t)))) => t,
@@ -354,20 +355,29 @@ fn subscribe(app: &App, t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Send
     }
 }
 
-/// The writer: sends what the table queues for this connection until the
-/// queue closes (the connection left the table), then the close frame the
-/// reader decided on (a plain close if it has not decided).
+/// The writer: sends what the table queues for this connection, and a
+/// ping every `ping_every` (a live client answers it, so a client that
+/// reads nothing falls silent and the listener's idle timeout closes it),
+/// until the queue closes (the connection left the table); then the
+/// close frame the reader decided on (a plain close if it has not
+/// decided).
 async fn write(
     mut sink: SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<Arc<str>>,
     mut closing: oneshot::Receiver<Closing>,
+    ping_every: Duration,
 ) {
-    while let Some(text) = rx.recv().await {
-        if sink
-            .send(Message::Text(Utf8Bytes::from(&*text)))
-            .await
-            .is_err()
-        {
+    let mut ping = tokio::time::interval(ping_every.max(Duration::from_millis(10)));
+    ping.tick().await;
+    loop {
+        let msg = tokio::select! {
+            text = rx.recv() => match text {
+                Some(text) => Message::Text(Utf8Bytes::from(&*text)),
+                None => break,
+            },
+            _ = ping.tick() => Message::Ping(Default::default()),
+        };
+        if sink.send(msg).await.is_err() {
             break;
         }
     }
@@ -512,7 +522,8 @@ impl Conn {
                 if !t.subs.iter().any(|x| x.id == self.id) {
                     return Ok(Next::Stop); // the seat was given away or left
                 }
-                play_move(&self.app, &self.tref, &mut t, false, seat, move_number, mv).await?;
+                let req = MoveRequest { move_number, mv };
+                play_move(&self.app, &self.tref, &mut t, false, seat, req).await?;
                 Ok(Next::Go)
             }
         }

@@ -5,6 +5,7 @@ use super::{kick_bots, App, TableRef};
 use crate::db::{Append, DbError};
 use crate::limits::echo;
 use crate::tables::{now_ms, Event, Status, Table, TableError};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -178,9 +179,9 @@ pub async fn play_move(
     t: &mut Table,
     mut synced: bool,
     seat: u8,
-    move_number: u32,
-    mut mv: Value,
+    req: MoveRequest,
 ) -> Result<Value, TableError> {
+    let MoveRequest { move_number, mv } = req;
     // a move for a position this instance has not seen yet (made at
     // another instance, its notification still on the way) is checked
     // after catching up
@@ -189,35 +190,13 @@ pub async fn play_move(
         synced = true;
     }
     check_move_number(t, move_number)?;
-    let kind = sequence_common::json::kind_of(&mv);
-    let o = mv.as_object_mut().ok_or_else(|| TableError::Malformed {
-        code: sequence_common::NotationError::NotAnObject.code(),
-        message: format!("move must be a JSON object {{…}}, not {kind}"),
-    })?;
-    match o.get("seat") {
-        None => {
-            o.insert("seat".into(), json!(seat));
-        }
-        Some(s) if s.as_u64() == Some(seat as u64) => {}
-        Some(s) if s.as_u64().is_some() => {
-            return Err(TableError::conflict(format!(
-                "the move is for seat {s} but the token is seat {seat}"
-            )))
-        }
-        Some(s) => {
-            return Err(TableError::Malformed {
-                code: sequence_common::NotationError::field("seat", "").code(),
-                message: format!(
-                    "move.seat must be a number (your seat, {seat}, or left out), got {}",
-                    shown_value(s)
-                ),
-            })
-        }
-    }
+    let mv = SeatMove::new(seat, mv)?;
     for _ in 0..MOVE_RETRIES {
         check_move_number(t, move_number)?;
         let before = t.core.next_seq;
-        let events = vec![Event::Move { mv: mv.clone() }];
+        let events = vec![Event::Move {
+            mv: mv.record().clone(),
+        }];
         let answer = commit_answering(app, tref, t, events, Some(seat), synced).await;
         // a commit that fails has caught up (a race lost) or gives up
         synced = true;
@@ -243,6 +222,71 @@ pub async fn play_move(
     Err(t
         .core
         .stale("the table kept changing while the move was being stored; retry"))
+}
+
+/// A move as a request brings it, over HTTP (`POST …/moves`, its body) or
+/// the WebSocket (a `move` message): the `move_number` of the position it
+/// was made for and the move (a JSON object in record format, read by
+/// [`SeatMove::new`]).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// Must equal the table's `move_number`.
+    pub move_number: u32,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Value,
+}
+
+/// A seat's move read once from a request: a JSON object in record
+/// format for the seat of the request's token (its `seat` filled in when
+/// the request left it out).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatMove {
+    record: Value,
+}
+
+impl SeatMove {
+    /// Reads `mv` as a move of `seat`.
+    ///
+    /// # Errors
+    /// [`TableError::Malformed`] (`notation.not_an_object`, or the code
+    /// of a bad `seat` field) for a move that is not an object or whose
+    /// `seat` is not a number; [`TableError::Conflict`] for a move for
+    /// another seat.
+    pub fn new(seat: u8, mut mv: Value) -> Result<SeatMove, TableError> {
+        let kind = sequence_common::json::kind_of(&mv);
+        let o = mv.as_object_mut().ok_or_else(|| TableError::Malformed {
+            code: sequence_common::NotationError::NotAnObject.code(),
+            message: format!("move must be a JSON object {{…}}, not {kind}"),
+        })?;
+        match o.get("seat") {
+            None => {
+                o.insert("seat".into(), json!(seat));
+            }
+            Some(s) if s.as_u64() == Some(seat as u64) => {}
+            Some(s) if s.as_u64().is_some() => {
+                return Err(TableError::conflict(format!(
+                    "the move is for seat {s} but the token is seat {seat}"
+                )))
+            }
+            Some(s) => {
+                return Err(TableError::Malformed {
+                    code: sequence_common::NotationError::field("seat", "").code(),
+                    message: format!(
+                        "move.seat must be a number (your seat, {seat}, or left out), got {}",
+                        shown_value(s)
+                    ),
+                })
+            }
+        }
+        Ok(SeatMove { record: mv })
+    }
+
+    /// The move as events store it (record format, with `seat`).
+    pub fn record(&self) -> &Value {
+        &self.record
+    }
 }
 
 /// Refuses a move when the game is not on or `move_number` is not the
@@ -271,5 +315,33 @@ fn shown_value(v: &Value) -> String {
     match v {
         Value::String(s) => format!("the string \"{}\"", echo(s)),
         other => echo(&other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_move_is_read_once_for_the_token_seat() {
+        let m = SeatMove::new(2, json!({"pass": true})).expect("a move");
+        assert_eq!(m.record(), &json!({"pass": true, "seat": 2}));
+        let m = SeatMove::new(2, json!({"seat": 2, "pass": true})).expect("a move");
+        assert_eq!(m.record(), &json!({"seat": 2, "pass": true}));
+        let e = SeatMove::new(2, json!({"seat": 1, "pass": true})).unwrap_err();
+        assert!(matches!(e, TableError::Conflict(_)), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the move is for seat 1 but the token is seat 2"
+        );
+        let e = SeatMove::new(2, json!({"seat": "2"})).unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "move.seat must be a number (your seat, 2, or left out), got the string \"2\""
+            ),
+            "{e}"
+        );
+        let e = SeatMove::new(0, json!([1])).unwrap_err();
+        assert_eq!(e.code(), Some("notation.not_an_object"), "{e}");
     }
 }

@@ -21,13 +21,10 @@ pub mod views;
 use crate::app::App;
 use crate::error::ApiError;
 use crate::{assets, input, limits, ws};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -60,7 +57,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/instance", get(instance::instance))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            rate_limit,
+            limits::rate_limit,
         ));
     let app_router = Router::new()
         .route("/healthz", get(healthz))
@@ -72,6 +69,10 @@ pub fn router(app: Arc<App>) -> Router {
                 "method not allowed for this path",
             )
         })
+        // a declared Content-Length over the cap: 413 before the body is read
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            limits::MAX_BODY,
+        ))
         .layer(axum::middleware::map_response(input::json_errors));
     with_security_headers(app_router)
         .layer(DefaultBodyLimit::max(limits::MAX_BODY))
@@ -101,23 +102,6 @@ fn with_security_headers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Rout
     .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
     .layer(set(header::X_FRAME_OPTIONS, "DENY"))
     .layer(set(header::REFERRER_POLICY, "no-referrer"))
-}
-
-/// Per-address rate limit middleware (429 when over).
-pub async fn rate_limit(
-    State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    req: Request,
-    next: Next,
-) -> Response {
-    if !app.limiter.allow(addr.ip()) {
-        return ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate limit: too many requests from this address",
-        )
-        .into_response();
-    }
-    next.run(req).await
 }
 
 /// `GET /healthz`.
@@ -156,7 +140,7 @@ pub fn read_body(route: &str, bytes: &[u8]) -> Result<(), String> {
         "create" => object::<tables::CreateReq>(bytes, BODY, tables::CREATE_HINTS).map(drop),
         "join" => object::<seats::JoinReq>(bytes, BODY, seats::JOIN_HINTS).map(drop),
         "bot" => object::<seats::BotReq>(bytes, BODY, seats::BOT_HINTS).map(drop),
-        "move" => object::<moves::MoveReq>(bytes, BODY, moves::MOVE_HINTS).map(drop),
+        "move" => object::<crate::app::MoveRequest>(bytes, BODY, moves::MOVE_HINTS).map(drop),
         "penalty" => object::<tables::PenaltyReq>(bytes, BODY, tables::PENALTY_HINTS).map(drop),
         "analysis" => object::<replay::AnalysisReq>(bytes, BODY, replay::ANALYSIS_HINTS).map(drop),
         other => Err(format!("no route {other:?} reads a body")),

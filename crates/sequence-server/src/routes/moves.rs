@@ -3,7 +3,7 @@
 
 use super::extract::SeatAt;
 use crate::analysis;
-use crate::app::App;
+use crate::app::{App, MoveRequest};
 use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
@@ -12,17 +12,8 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::Json;
-use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct MoveReq {
-    move_number: u32,
-    #[serde(rename = "move")]
-    mv: Value,
-}
 
 pub(super) const MOVE_HINTS: Hints = &[
     ("move_number", "a whole number ≥ 0 (the view's move_number)"),
@@ -41,8 +32,8 @@ pub async fn post_move(
 ) -> Result<Json<Value>, ApiError> {
     let mut t = app.open_for_change(&id).await?;
     let seat = t.seat_of_token(&app, &token).await?;
-    let req: MoveReq = input::body(body, MOVE_HINTS)?;
-    let view = t.play_move(&app, seat, req.move_number, req.mv).await?;
+    let req: MoveRequest = input::body(body, MOVE_HINTS)?;
+    let view = t.play_move(&app, seat, req).await?;
     Ok(Json(view))
 }
 

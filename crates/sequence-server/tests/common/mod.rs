@@ -55,6 +55,7 @@ pub async fn server_with(
         rate_burst: 0,
         bot_delay: Duration::ZERO,
         analysis_iterations: 20,
+        ..ServerConfig::default()
     };
     f(&mut cfg);
     cfg.rate_burst = cfg.rate_limit * 2;
