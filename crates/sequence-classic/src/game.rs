@@ -229,17 +229,6 @@ impl Hand {
     }
 }
 
-/// What a move did, besides the state change.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct Played {
-    /// Sequences the move completed (C8).
-    pub new_sequences: u8,
-    /// Whether the draw pile was rebuilt from the discard piles (C7).
-    pub reshuffled: bool,
-    /// Whether the game ended with this move.
-    pub ended: bool,
-}
-
 /// A setup that breaks the table rules (C3, options), C1 or the record's
 /// deck rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -34,6 +34,7 @@
 //! | C5 cut, dealer, deal | [`game::cut_for_dealer`], [`Game::new`], [`Game::deal`] |
 //! | C6 a turn, C6a no legal play | [`turn`]: [`Game::legal_moves`], [`Game::check`], [`Game::apply`] |
 //! | C7 reshuffle | [`Game::apply`] in [`turn`], with a [`sequence_common::Reshuffler`] |
+//! | what a move did (chips, sequences made and broken, reshuffle, card drawn, end) | [`effects`]: [`Effects`], returned by [`Game::apply`] and [`Game::play`] |
 //! | C8 sequences, C8a longer lines and declarations | [`sequences`] ([`Completions`]), counted in [`turn`] |
 //! | C9 the win | [`Game::apply`] in [`turn`] (a team reaching [`Config::win_sequences`]) |
 //! | C10 table talk | [`penalty`]: [`Game::penalty_discard`] (a host action of the server; records write it as a `penalty` entry) |
@@ -43,6 +44,7 @@
 
 pub mod bitboard;
 pub mod card;
+pub mod effects;
 pub mod game;
 pub mod layout;
 pub mod moves;
@@ -59,13 +61,14 @@ pub mod view;
 
 pub use bitboard::{Bitboard, Space, BOARD, CORNERS};
 pub use card::{Card, Rank, Suit};
-pub use game::{Game, Played, SetupError, Status, Team};
+pub use effects::{Chip, Effects};
+pub use game::{Game, SetupError, Status, Team};
 pub use layout::Layout;
 pub use moves::{Declaration, IllegalMove, Move, MoveList};
 pub use options::{Config, ConfigError, Options};
 pub use position::Position;
 pub use sequence_common::{
-    MoveSink, NoReshuffler, Reshuffler, RngReshuffler, RuleError, Rules, Seat,
+    MoveEffects, MoveSink, NoReshuffler, Reshuffler, RngReshuffler, RuleError, Rules, Seat,
 };
 pub use sequences::{Completions, DeclarationError, Dir, Window};
 pub use view::SeatView;

@@ -54,6 +54,13 @@ impl Declaration {
     }
 }
 
+impl Default for Declaration {
+    /// No window.
+    fn default() -> Declaration {
+        Declaration { windows: [None; 8] }
+    }
+}
+
 impl fmt::Debug for Declaration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.windows()).finish()

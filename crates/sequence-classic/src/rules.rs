@@ -4,6 +4,7 @@
 //! team (C3).
 
 use crate::card::Card;
+use crate::effects::Effects;
 use crate::game::{Game, SetupError, Status};
 use crate::moves::{IllegalMove, Move};
 use crate::options::{Config, Options};
@@ -78,6 +79,7 @@ impl Rules for Game {
     type SetupError = SetupError;
     type Error = IllegalMove;
     type View = SeatView;
+    type Effects = Effects;
 
     fn table(players: u8, teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
         Ok(Config::new(players, teams, options)?)
@@ -109,8 +111,8 @@ impl Rules for Game {
         seat: Seat,
         mv: Move,
         reshuffler: &mut S,
-    ) -> Result<(), IllegalMove> {
-        Game::apply(self, seat, mv, reshuffler).map(|_| ())
+    ) -> Result<Effects, IllegalMove> {
+        Game::apply(self, seat, mv, reshuffler)
     }
 
     fn spectator_view(&self) -> SeatView {

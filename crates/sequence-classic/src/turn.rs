@@ -6,11 +6,12 @@
 
 use crate::bitboard::{Bitboard, Space, CORNERS, SPACE_BITS};
 use crate::card::Card;
-use crate::game::{Game, Played, Status, Team, MAX_SEQUENCES, ONE_EYED, TWO_EYED};
+use crate::effects::{Chip, Effects};
+use crate::game::{Game, Status, Team, MAX_SEQUENCES, ONE_EYED, TWO_EYED};
 use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::NoPlay;
 use crate::sequences::{add_to_lines, any_sequence, line_runs, Completions, Dir, Window};
-use sequence_common::{MoveSink, Reshuffler, Seat};
+use sequence_common::{MoveSink, Outcome, Reshuffler, Seat};
 
 impl Game {
     // ----- move generation ---------------------------------------------------
@@ -131,7 +132,8 @@ impl Game {
     /// Checks `mv` as made by `seat` and plays it: the card goes to the
     /// seat's discard pile, the chip is placed or removed, sequences are
     /// counted (C8), a card is drawn (reshuffling when needed, C7), and the
-    /// turn passes on. On error nothing changes.
+    /// turn passes on; returns what it did ([`Effects`]). On error nothing
+    /// changes.
     ///
     /// # Errors
     /// [`IllegalMove`] naming the rule the move breaks (see
@@ -142,7 +144,7 @@ impl Game {
         seat: Seat,
         mv: Move,
         r: &mut S,
-    ) -> Result<Played, IllegalMove> {
+    ) -> Result<Effects, IllegalMove> {
         self.check(seat, mv)?;
         self.apply(seat, mv, r)
     }
@@ -248,8 +250,9 @@ impl Game {
 
     /// Plays a move already known to be legal for `seat`, the seat to move
     /// (from [`Game::legal_moves`], [`Game::random_move`] or checked by
-    /// [`Game::check`]). Playing an unchecked illegal move leaves the game
-    /// in an unspecified (but memory-safe) state.
+    /// [`Game::check`]) and returns what it did ([`Effects`]). Playing an
+    /// unchecked illegal move leaves the game in an unspecified (but
+    /// memory-safe) state.
     ///
     /// # Errors
     /// Only [`IllegalMove::Reshuffle`] when the reshuffler refuses (the
@@ -260,7 +263,7 @@ impl Game {
         seat: Seat,
         mv: Move,
         r: &mut S,
-    ) -> Result<Played, IllegalMove> {
+    ) -> Result<Effects, IllegalMove> {
         debug_assert_eq!(seat, self.turn, "apply for a seat not to move");
         match mv {
             // Most moves: a placement with a card left to draw.
@@ -276,7 +279,7 @@ impl Game {
     /// pile, the chip placed (C6), sequences counted (C8, C8a) and the win
     /// (C9), a card drawn, the turn passed on. The playout's fast path.
     #[inline(always)]
-    pub(crate) fn place(&mut self, card: Card, at: Space, declare: Option<Declaration>) -> Played {
+    pub(crate) fn place(&mut self, card: Card, at: Space, declare: Option<Declaration>) -> Effects {
         debug_assert!(self.draw_len > 0);
         let seat = self.turn;
         let team = self.team_of(seat);
@@ -295,10 +298,12 @@ impl Game {
         self.cover(at);
         self.stuck_run = 0;
         self.ply += 1;
-        let mut played = Played::default();
+        let mut fx = Effects::new(seat);
+        fx.chip = Some(Chip::Placed { at, team });
         if any_sequence(runs) {
             let (made, n) = self.count_sequences(team, at, declare, runs);
-            played.new_sequences = n;
+            fx.sequences = made;
+            fx.new_sequences = n;
             // The last move as a record writes it: with the sequences it
             // made declared (C8a).
             self.last = Some((
@@ -311,8 +316,8 @@ impl Game {
             ));
             if self.seq_count[team.index()] >= self.rules.win {
                 self.status = Status::Won(team);
-                played.ended = true;
-                return played;
+                fx.end = Outcome::Won(team.0);
+                return fx;
             }
         } else {
             self.last = Some((seat, Move::Place { card, at, declare }));
@@ -320,9 +325,10 @@ impl Game {
         self.draw_len -= 1;
         let c = self.draw[self.draw_len as usize];
         self.hands[seat.index()].push(c, self.rules.card_mask[c.index() & 63]);
+        fx.drawn.push(c);
         self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
         self.dead_done = false;
-        played
+        fx
     }
 
     /// [`Game::apply`] of any move (the general path).
@@ -330,10 +336,10 @@ impl Game {
         &mut self,
         mv: Move,
         r: &mut S,
-    ) -> Result<Played, IllegalMove> {
+    ) -> Result<Effects, IllegalMove> {
         let seat = self.turn;
         let team = self.team_of(seat);
-        let mut played = Played::default();
+        let mut fx = Effects::new(seat);
         let mut written = mv;
         let card = mv.card();
         let needs_draw = card.is_some();
@@ -352,11 +358,13 @@ impl Game {
         match mv {
             Move::Place { at, declare, .. } => {
                 self.add_chip(team, at);
+                fx.chip = Some(Chip::Placed { at, team });
                 self.stuck_run = 0;
                 let runs = line_runs(&self.lines[team.index() % 3], at, self.rules.len);
                 if any_sequence(runs) {
                     let (made, n) = self.count_sequences(team, at, declare, runs);
-                    played.new_sequences = n;
+                    fx.sequences = made;
+                    fx.new_sequences = n;
                     // The last move as a record writes it: with the
                     // sequences it made declared (C8a).
                     written = Move::Place {
@@ -366,15 +374,19 @@ impl Game {
                     };
                     if self.seq_count[team.index()] >= self.rules.win {
                         self.status = Status::Won(team);
+                        fx.end = Outcome::Won(team.0);
                         ends_game = true;
                     }
                 }
             }
             Move::Remove { at, .. } => {
+                if let Some(team) = self.chip_at(at) {
+                    fx.chip = Some(Chip::Removed { at, team });
+                }
                 self.remove_chip(at);
                 self.stuck_run = 0;
                 if self.locked.contains(at) {
-                    self.break_sequences(at);
+                    fx.broken = self.break_sequences(at);
                 }
             }
             Move::Dead { .. } => {
@@ -389,6 +401,7 @@ impl Game {
                 }
                 if self.stuck_run >= self.rules.players {
                     self.status = Status::Draw;
+                    fx.end = Outcome::Draw;
                     ends_game = true;
                 }
             }
@@ -399,22 +412,22 @@ impl Game {
                     *self = before;
                     return Err(e);
                 }
-                played.reshuffled = true;
+                fx.reshuffled = true;
             }
             if self.draw_len > 0 {
                 self.draw_len -= 1;
                 let c = self.draw[self.draw_len as usize];
                 self.hands[seat.index()].push(c, self.rules.card_mask[c.index() & 63]);
+                fx.drawn.push(c);
             }
         }
         self.ply += 1;
         self.last = Some((seat, written));
-        played.ended = ends_game;
         if !ends_game && mv.ends_turn() {
             self.turn = seat.next(self.rules.players, sequence_common::Direction::Clockwise);
             self.dead_done = false;
         }
-        Ok(played)
+        Ok(fx)
     }
 
     /// The discard piles, the card just played included, become the new
@@ -505,13 +518,25 @@ impl Game {
         }
     }
 
+    /// Takes every sequence through `at` off the board's count (a one-eyed
+    /// jack under `removable_sequences`, C11); returns their windows, in
+    /// the order they were made.
     #[cold]
-    fn break_sequences(&mut self, at: Space) {
+    fn break_sequences(&mut self, at: Space) -> Declaration {
         let mut k = 0;
         let len = self.rules.len;
+        let mut broken = [Window {
+            start: at,
+            dir: Dir::East,
+        }; 8];
+        let mut nbroken = 0;
         for i in 0..self.nseq as usize {
             if self.seqs[i].mask_on_board(len).contains(at) {
                 self.seq_count[self.seq_team[i] as usize] -= 1;
+                if let Some(slot) = broken.get_mut(nbroken) {
+                    *slot = self.seqs[i];
+                    nbroken += 1;
+                }
             } else {
                 self.seqs[k] = self.seqs[i];
                 self.seq_team[k] = self.seq_team[i];
@@ -521,5 +546,6 @@ impl Game {
         self.nseq = k as u8;
         self.locked =
             (0..k).fold(Bitboard::EMPTY, |b, i| b | self.seqs[i].mask_on_board(len)) & !CORNERS;
+        Declaration::new(&broken[..nbroken])
     }
 }

@@ -63,7 +63,7 @@ fn position_with(
     Game::from_position(config, &pos).unwrap()
 }
 
-fn play(g: &mut Game, m: Move) -> Result<sequence_classic::Played, IllegalMove> {
+fn play(g: &mut Game, m: Move) -> Result<sequence_classic::Effects, IllegalMove> {
     let seat = g.turn();
     g.play(seat, m, &mut NoReshuffler)
 }
@@ -485,7 +485,7 @@ fn c9_a_win_on_an_empty_draw_pile_asks_for_no_reshuffle() {
         let played = g
             .play(Seat(0), place(c, "f5"), &mut NoReshuffler)
             .unwrap_or_else(|e| panic!("{c} {chips}: {e}"));
-        assert!(played.ended && !played.reshuffled, "{c} {chips}");
+        assert!(played.ended() && !played.reshuffled, "{c} {chips}");
         assert_eq!(g.status(), Status::Won(BLUE), "{c} {chips}");
         assert_eq!(g.sequence_count(BLUE), total, "{c} {chips}");
         // Nothing drawn: the hand is one card short, the card on the discard

@@ -46,7 +46,7 @@ macro_rules! forward_rules {
             seat: $crate::Seat,
             mv: Self::Move,
             reshuffler: &mut S,
-        ) -> Result<(), Self::Error> {
+        ) -> Result<Self::Effects, Self::Error> {
             Self::$name(self, seat, mv, reshuffler)
         }
     };

@@ -9,6 +9,7 @@
 //! the winning side. What a seat (or a spectator) may see is the engine's
 //! [`SeatView`]; nothing else about a game is ever shown to a player.
 
+use crate::effects::MoveEffects;
 use crate::moves::MoveSink;
 use crate::reshuffle::{Reshuffler, RngReshuffler};
 use crate::seat::Seat;
@@ -89,9 +90,10 @@ impl std::str::FromStr for GameKind {
 
 /// Where a game stands, by side (a team in classic Sequence, a seat in
 /// Sequence Stacks).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// Moves remain to be made.
+    #[default]
     Playing,
     /// This side won (C9, S7).
     Won(u8),
@@ -175,6 +177,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     type Error: RuleError;
     /// What one seat, or a spectator, may see.
     type View: SeatView<Game = Self>;
+    /// What a move did ([`Rules::apply`], [`Rules::play`]): a small fixed
+    /// value, hidden cards included (show a seat only
+    /// [`MoveEffects::seen_by`] it).
+    type Effects: MoveEffects;
 
     // ----- the table and the deal ------------------------------------------
 
@@ -276,9 +282,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn check(&self, seat: Seat, mv: Self::Move) -> Result<(), Self::Error>;
 
     /// Makes a move already known to be legal, drawing as the rules say and
-    /// asking `reshuffler` for the order of any new draw pile (C7, S6).
-    /// An unchecked illegal move leaves the game in an unspecified (but
-    /// memory-safe) state.
+    /// asking `reshuffler` for the order of any new draw pile (C7, S6), and
+    /// says what it did. An unchecked illegal move leaves the game in an
+    /// unspecified (but memory-safe) state.
     ///
     /// # Errors
     /// Only when the reshuffler refuses; the game is then unchanged.
@@ -287,9 +293,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
         seat: Seat,
         mv: Self::Move,
         reshuffler: &mut S,
-    ) -> Result<(), Self::Error>;
+    ) -> Result<Self::Effects, Self::Error>;
 
-    /// [`Rules::check`], then [`Rules::apply`]. On error nothing changes.
+    /// [`Rules::check`], then [`Rules::apply`]: what the move did. On error
+    /// nothing changes.
     ///
     /// # Errors
     /// As [`Rules::check`] and [`Rules::apply`].
@@ -298,7 +305,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
         seat: Seat,
         mv: Self::Move,
         reshuffler: &mut S,
-    ) -> Result<(), Self::Error> {
+    ) -> Result<Self::Effects, Self::Error> {
         self.check(seat, mv)?;
         self.apply(seat, mv, reshuffler)
     }

@@ -1,11 +1,12 @@
 //! What both games' engines share, and what everything above them is
 //! written on: the one game interface ([`Rules`], [`SeatView`],
-//! [`Notation`]), generic records ([`record::Record`], [`record::Match`],
+//! [`Notation`]), typed effects of a move ([`MoveEffects`]), generic records ([`record::Record`], [`record::Match`],
 //! [`record::replay`]), moves lists, reshufflers, seats and the direction
 //! of play, seeded reproducible randomness, and strict JSON helpers.
 //!
 //! Nothing here does I/O or keeps global state.
 
+pub mod effects;
 mod forward;
 pub mod game;
 pub mod json;
@@ -16,6 +17,7 @@ pub mod reshuffle;
 pub mod rng;
 pub mod seat;
 
+pub use effects::{Drawn, MoveEffects};
 pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};
 pub use moves::{MoveList, MoveSink};
 pub use notation::{Notation, NotationError};

@@ -256,7 +256,7 @@ pub trait Notation: Rules {
         mv: Self::Move,
         reshuffler: &mut S,
     ) -> Result<(), Self::Error> {
-        self.play(seat, mv, reshuffler)
+        self.play(seat, mv, reshuffler).map(|_| ())
     }
 
     /// The table-talk penalty (C10, RULES.md): `seat` discards `card`, a

@@ -667,21 +667,22 @@ impl<G: Notation> Match<G> {
 
     /// Checks and plays `mv` for `seat` and records it as the record format
     /// writes it (classic: a placement that made sequences with its
-    /// `declare`, C8a; Stacks: a declined Block is not written).
+    /// `declare`, C8a; Stacks: a declined Block is not written); returns
+    /// what the move did ([`Rules::Effects`]).
     ///
     /// # Errors
     /// [`Rules::Error`] naming the rule; nothing changes then.
-    pub fn play(&mut self, seat: Seat, mv: G::Move) -> Result<(), G::Error> {
+    pub fn play(&mut self, seat: Seat, mv: G::Move) -> Result<G::Effects, G::Error> {
         let mut r = Recording {
             rng: &mut self.rng,
             log: &mut self.record.reshuffles,
         };
-        self.game.play(seat, mv, &mut r)?;
+        let effects = self.game.play(seat, mv, &mut r)?;
         if G::is_recorded(&mv) {
             let written = self.game.last_move().map_or(mv, |(_, m)| m);
             self.record.moves.push((seat, written));
         }
-        Ok(())
+        Ok(effects)
     }
 
     /// The table-talk penalty (C10): `seat` discards `card` out of turn

@@ -45,12 +45,14 @@
 //! | S5 action cards, S5a, S5b Block window | [`turn`] ([`Decision`], [`BlockOffer`]) |
 //! | S6 reshuffle, S6a draws | [`Game::reshuffle_content`] in [`turn`], with a [`sequence_common::Reshuffler`] |
 //! | S7 the win | [`meets_win`]; checked in [`turn`] |
+//! | what a decision did (piles, Block windows, steals, reshuffles, cards drawn, end) | [`effects`]: [`Effects`], returned by [`Game::apply`] and [`Game::play`] |
 //! | random play | [`playout`]: [`Game::random_move`], [`Game::playout`] |
 //! | records and notation | [`notation`], [`record`] |
 
 #![warn(missing_docs)]
 
 pub mod card;
+pub mod effects;
 pub mod game;
 pub mod moves;
 pub mod notation;
@@ -62,12 +64,13 @@ pub mod turn;
 pub mod view;
 
 pub use card::{Card, Colour, Place};
+pub use effects::{Effects, WindowClosed};
 pub use game::{meets_win, BlockOffer, Config, Game, SetupError, Status};
 pub use moves::{Decision, Decisions, PlayError, Source};
 pub use options::{BlockWindow, Options, Refill, ReshuffleActions};
 pub use record::{Match, Record};
 pub use sequence_common::{
-    MoveSink, NoReshuffler, Reshuffler, RngReshuffler, RuleError, Rules, Seat,
+    MoveEffects, MoveSink, NoReshuffler, Reshuffler, RngReshuffler, RuleError, Rules, Seat,
 };
 pub use view::SeatView;
 

@@ -398,14 +398,16 @@ impl Notation for Game {
                     match self.block_offer() {
                         None => return Err(PlayError::NotOffered(seat.0)),
                         Some(w) if w.offered == seat => break,
-                        Some(w) => self.play(w.offered, Decision::Pass, reshuffler)?,
+                        Some(w) => {
+                            self.play(w.offered, Decision::Pass, reshuffler)?;
+                        }
                     }
                 }
             } else if decision != Decision::Block {
                 self.finish_recorded(reshuffler)?;
             }
         }
-        self.play(seat, decision, reshuffler)
+        self.play(seat, decision, reshuffler).map(|_| ())
     }
 
     /// Answers an open Block window with Pass for every seat still to be

@@ -4,6 +4,7 @@
 //! plays alone, so a side is a seat (S1).
 
 use crate::card::Card;
+use crate::effects::Effects;
 use crate::game::{Config, Game, SetupError, Status};
 use crate::moves::{Decision, PlayError, Source};
 use crate::options::Options;
@@ -79,6 +80,7 @@ impl Rules for Game {
     type SetupError = SetupError;
     type Error = PlayError;
     type View = SeatView;
+    type Effects = Effects;
 
     fn table(players: u8, _teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
         Config::new(players, options)

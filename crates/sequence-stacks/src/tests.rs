@@ -8,6 +8,8 @@ use crate::record::{replay, Match};
 use sequence_common::{Direction, Seat};
 use sequence_common::{NoReshuffler as NoReshuffle, ReshuffleError, RngReshuffler};
 
+mod effects;
+
 const BA: Place = Place::blue_a();
 const BB: Place = Place::blue_b();
 const RA: Place = Place::red_a();

@@ -4,9 +4,11 @@
 //! win (S7) and the draw (S6a).
 
 use crate::card::{Card, Colour, Place, KINDS};
+use crate::effects::{Effects, WindowClosed};
 use crate::game::{meets_win, BlockOffer, Game, Status, HAND_SIZE};
 use crate::moves::{Decision, PlayError, Source};
 use crate::options::{BlockWindow, Refill, ReshuffleActions};
+use crate::rules::outcome;
 use sequence_common::{MoveSink, Reshuffler, Seat};
 
 impl Game {
@@ -168,7 +170,7 @@ impl Game {
 
     /// Plays `decision` for `seat`, drawing as the rules say (S4) and asking
     /// `reshuffler` for the order of any new draw pile (S6): [`Game::check`]
-    /// followed by [`Game::apply`]. On error nothing changes.
+    /// followed by [`Game::apply`]; what it did. On error nothing changes.
     ///
     /// # Errors
     /// [`PlayError`] naming the rule, or [`PlayError::Reshuffle`] when the
@@ -178,7 +180,7 @@ impl Game {
         seat: Seat,
         decision: Decision,
         reshuffler: &mut S,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Effects, PlayError> {
         self.check(seat, decision)?;
         // A draw can only need a reshuffle when fewer cards are left than a
         // hand takes; keep the state to restore if the reshuffler refuses.
@@ -281,17 +283,33 @@ impl Game {
 
     /// Applies a decision already known to be legal (listed by
     /// [`Game::legal_moves`] or accepted by [`Game::check`]) without checking
-    /// it again: the fast path of playouts. An illegal decision here leaves
-    /// the game inconsistent (it may panic in debug builds).
+    /// it again, and says what it did: the fast path of playouts. An
+    /// illegal decision here leaves the game inconsistent (it may panic in
+    /// debug builds).
     ///
     /// # Errors
     /// Only [`PlayError::Reshuffle`]; the game must then be dropped (or use
     /// [`Game::play`], which restores it).
+    #[inline]
     pub fn apply<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,
         decision: Decision,
         reshuffler: &mut S,
+    ) -> Result<Effects, PlayError> {
+        let mut fx = Effects::new(seat);
+        self.apply_into(seat, decision, reshuffler, &mut fx)?;
+        fx.end = outcome(self.status);
+        Ok(fx)
+    }
+
+    /// [`Game::apply`], writing what the decision did into `fx`.
+    fn apply_into<S: Reshuffler<Card> + ?Sized>(
+        &mut self,
+        seat: Seat,
+        decision: Decision,
+        reshuffler: &mut S,
+        fx: &mut Effects,
     ) -> Result<(), PlayError> {
         debug_assert_eq!(self.check(seat, decision), Ok(()));
         self.ply += 1;
@@ -300,14 +318,14 @@ impl Game {
             Decision::Block => {
                 self.take_from_hand(seat, Card::Block);
                 self.onto_action_pile(Card::Block);
-                self.close_window(false, reshuffler)
+                self.close_window(Some(seat), reshuffler, fx)
             }
             Decision::Pass => {
                 let Some(mut w) = self.window else {
                     return Ok(());
                 };
                 if w.remaining <= 1 {
-                    self.close_window(true, reshuffler)
+                    self.close_window(None, reshuffler, fx)
                 } else {
                     w.remaining -= 1;
                     w.offered = w.offered.next(self.config.players, self.direction);
@@ -331,28 +349,31 @@ impl Game {
                         BlockWindow::AllOpponents => self.config.players - 1,
                         BlockWindow::NextPlayer => 1,
                     };
-                    self.window = Some(BlockOffer {
+                    let offer = BlockOffer {
                         completer: seat,
                         offered: seat.next(self.config.players, self.direction),
                         remaining,
                         colour: place.colour(),
                         from_hand: from == Source::Hand,
-                    });
+                    };
+                    self.window = Some(offer);
+                    fx.completed = Some(place);
+                    fx.opened = Some(offer);
                     return Ok(());
                 }
-                self.after_play(from, reshuffler)
+                self.after_play(from, reshuffler, fx)
             }
             Decision::Skip { from } => {
                 self.take(seat, Card::Skip, from);
                 self.onto_action_pile(Card::Skip);
                 self.skips = self.skips.saturating_add(1);
-                self.after_play(from, reshuffler)
+                self.after_play(from, reshuffler, fx)
             }
             Decision::Reverse { from } => {
                 self.take(seat, Card::Reverse, from);
                 self.onto_action_pile(Card::Reverse);
                 self.direction = self.direction.reversed();
-                self.after_play(from, reshuffler)
+                self.after_play(from, reshuffler, fx)
             }
             Decision::StealCard { from, target } => {
                 self.take(seat, Card::StealCard, from);
@@ -362,7 +383,8 @@ impl Game {
                 let c = self.discards[t][self.discard_len[t] as usize];
                 self.give(seat, c);
                 self.known[seat.index()][c.index()] += 1;
-                self.after_play(from, reshuffler)
+                fx.took = Some((target, c));
+                self.after_play(from, reshuffler, fx)
             }
             Decision::StealChip {
                 from,
@@ -373,20 +395,21 @@ impl Game {
                 self.onto_action_pile(Card::StealChip);
                 self.chips[target.index()][colour.index()] -= 1;
                 self.chips[seat.index()][colour.index()] += 1;
+                fx.stole_chip = Some((target, colour));
                 if meets_win(self.chips[seat.index()]) {
                     self.status = Status::Won(seat);
                     return Ok(());
                 }
-                self.after_play(from, reshuffler)
+                self.after_play(from, reshuffler, fx)
             }
             Decision::Discard { card } => {
                 self.take_from_hand(seat, card);
                 let s = seat.index();
                 self.discards[s][self.discard_len[s] as usize] = card;
                 self.discard_len[s] += 1;
-                self.end_turn(reshuffler)
+                self.end_turn(reshuffler, fx)
             }
-            Decision::End => self.end_turn(reshuffler),
+            Decision::End => self.end_turn(reshuffler, fx),
         }
     }
 
@@ -450,26 +473,38 @@ impl Game {
         &mut self,
         from: Source,
         reshuffler: &mut S,
+        fx: &mut Effects,
     ) -> Result<(), PlayError> {
         if from == Source::Hand && self.hand_len[self.turn.index()] == 0 {
-            self.draw_up_to(self.turn, HAND_SIZE, reshuffler)?;
+            self.draw_up_to(self.turn, HAND_SIZE, reshuffler, fx)?;
         }
         Ok(())
     }
 
+    /// Closes the Block window (S5b): blocked by `blocked_by`, or else the
+    /// completer takes a chip of the pile's colour from the supply (if it
+    /// has one), which may win (S7) or leave nothing to win (S7's draw).
     fn close_window<S: Reshuffler<Card> + ?Sized>(
         &mut self,
-        award: bool,
+        blocked_by: Option<Seat>,
         reshuffler: &mut S,
+        fx: &mut Effects,
     ) -> Result<(), PlayError> {
         let Some(w) = self.window.take() else {
             return Ok(());
         };
-        if award {
+        let closed = fx.closed.insert(WindowClosed {
+            completer: w.completer,
+            colour: w.colour,
+            blocked_by,
+            chip: None,
+        });
+        if blocked_by.is_none() {
             let c = w.colour.index();
             if self.supply[c] > 0 {
                 self.supply[c] -= 1;
                 self.chips[w.completer.index()][c] += 1;
+                closed.chip = Some(w.colour);
                 if meets_win(self.chips[w.completer.index()]) {
                     self.status = Status::Won(w.completer);
                     return Ok(());
@@ -490,6 +525,7 @@ impl Game {
                 Source::Discard
             },
             reshuffler,
+            fx,
         )
     }
 
@@ -505,9 +541,10 @@ impl Game {
     fn end_turn<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         reshuffler: &mut S,
+        fx: &mut Effects,
     ) -> Result<(), PlayError> {
         if self.config.options.refill == Refill::TurnEnd {
-            self.draw_up_to(self.turn, HAND_SIZE, reshuffler)?;
+            self.draw_up_to(self.turn, HAND_SIZE, reshuffler, fx)?;
         }
         if !self.pile_played && self.nothing_to_draw() {
             self.quiet_turns += 1;
@@ -529,7 +566,7 @@ impl Game {
         }
         self.pile_played = false;
         if self.config.options.refill == Refill::TurnStart {
-            self.draw_up_to(self.turn, HAND_SIZE, reshuffler)?;
+            self.draw_up_to(self.turn, HAND_SIZE, reshuffler, fx)?;
         }
         Ok(())
     }
@@ -540,15 +577,17 @@ impl Game {
         seat: Seat,
         n: u8,
         reshuffler: &mut S,
+        fx: &mut Effects,
     ) -> Result<(), PlayError> {
         let s = seat.index();
+        fx.drawn.seat = seat;
         loop {
             let need = n.saturating_sub(self.hand_len[s]);
             if need == 0 {
                 return Ok(());
             }
             if self.draw_len == 0 {
-                self.reshuffle(reshuffler)?;
+                self.reshuffle(reshuffler, fx)?;
                 if self.draw_len == 0 {
                     return Ok(());
                 }
@@ -560,6 +599,7 @@ impl Game {
             for &c in self.draw[top - k as usize..top].iter() {
                 hand[c.index()] += 1;
                 mask |= 1 << c.index();
+                fx.drawn.push(c);
             }
             self.hand_mask[s] = mask;
             self.hand_len[s] += k;
@@ -588,6 +628,7 @@ impl Game {
     fn reshuffle<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         reshuffler: &mut S,
+        fx: &mut Effects,
     ) -> Result<(), PlayError> {
         let content = self.reshuffle_content();
         // The cards in kind order, straight into the (empty) draw pile's
@@ -616,6 +657,7 @@ impl Game {
         self.draw[..n].reverse();
         self.draw_len = n as u8;
         self.reshuffles = self.reshuffles.saturating_add(1);
+        fx.reshuffles = fx.reshuffles.saturating_add(1);
         Ok(())
     }
 }

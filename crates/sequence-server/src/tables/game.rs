@@ -7,14 +7,14 @@
 //! (`GET /api/games`: player and team counts, rule options with their
 //! defaults), and house-rule shorthands of the lobby (`"board": "random"`).
 //!
-//! Everything here reads the engine's state; nothing repeats the rules.
-//! What the log says of a move is public: it is worked out from the
-//! states before and after the move, naming only what every seat saw
-//! (a chip, a pile, a card played or taken from a discard pile), never a
-//! card drawn.
+//! Everything here reads the engine: what a move did comes from the
+//! engine's typed effects ([`Rules::Effects`]), turned into the log's
+//! fields; nothing repeats the rules. What the log says of a move is
+//! public, naming only what every seat saw (a chip, a pile, a card played
+//! or taken from a discard pile), never a card drawn.
 
 use sequence_bots::BotGame;
-use sequence_common::{Rules, Seat, TableConfig};
+use sequence_common::{Outcome, Rules, Seat, TableConfig};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
@@ -23,7 +23,7 @@ use serde_json::{json, Map, Value};
 /// whether it gave a chip or was blocked only when its Block window
 /// closes).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Effects {
+pub struct LogEffects {
     /// Fields of the move's own entry.
     pub own: Map<String, Value>,
     /// Fields for the previous entry of the log.
@@ -33,9 +33,10 @@ pub struct Effects {
 /// The server's game-specific knowledge of a game `G`, on top of the
 /// game interface and the bots. Implemented for both games.
 pub trait ServerGame: BotGame<Options: DeserializeOwned> {
-    /// What `mv` by `seat` did, seen from `before` and `after` (public
-    /// facts only).
-    fn effects(before: &Self, after: &Self, seat: Seat, mv: &Self::Move) -> Effects;
+    /// The move log's fields of what a move did, from the engine's
+    /// effects of the move at the table `config` (public facts only: a
+    /// card drawn is never named).
+    fn log_effects(config: &Self::Config, fx: &Self::Effects) -> LogEffects;
 
     /// Whether a seat is asked out of turn now (the Stacks Block window,
     /// S5b): the server gives it a short deadline of its own.
@@ -144,41 +145,40 @@ fn default_of<O: Default + serde::Serialize>(name: &str) -> Value {
 // ---------------------------------------------------------------- classic
 
 impl ServerGame for sequence_classic::Game {
-    fn effects(before: &Self, after: &Self, _seat: Seat, mv: &Self::Move) -> Effects {
-        use sequence_classic::Move;
-        let len = after.sequence_length();
-        let mut own = Map::new();
-        let key = |t: sequence_classic::Team, w: sequence_classic::Window| {
-            json!([t.colour(), w.start.to_string(), w.last(len).to_string()])
+    fn log_effects(config: &Self::Config, fx: &Self::Effects) -> LogEffects {
+        use sequence_classic::{Chip, Team, Window};
+        let len = config.sequence_length();
+        let key =
+            |t: Team, w: Window| json!([t.colour(), w.start.to_string(), w.last(len).to_string()]);
+        let windows = |t: Team, d: &sequence_classic::Declaration| -> Value {
+            d.windows().map(|w| key(t, w)).collect()
         };
-        let had: Vec<Value> = before.sequences().map(|(t, w)| key(t, w)).collect();
-        let now: Vec<Value> = after.sequences().map(|(t, w)| key(t, w)).collect();
-        let made: Vec<Value> = now.iter().filter(|s| !had.contains(s)).cloned().collect();
-        let broken: Vec<Value> = had.iter().filter(|s| !now.contains(s)).cloned().collect();
-        if !made.is_empty() {
-            own.insert("sequences".into(), json!(made));
-        }
-        if !broken.is_empty() {
-            own.insert("broken".into(), json!(broken));
-        }
-        if let Move::Remove { at, .. } = *mv {
-            if let Some(t) = before.chip_at(at) {
-                own.insert("removed".into(), json!(t.colour()));
+        let mut own = Map::new();
+        match fx.chip {
+            Some(Chip::Placed { team, .. }) if !fx.sequences.is_empty() => {
+                own.insert("sequences".into(), windows(team, &fx.sequences));
             }
+            Some(Chip::Removed { team, .. }) => {
+                if !fx.broken.is_empty() {
+                    own.insert("broken".into(), windows(team, &fx.broken));
+                }
+                own.insert("removed".into(), json!(team.colour()));
+            }
+            _ => {}
         }
-        if after.draw_pile_len() > before.draw_pile_len() {
+        if fx.reshuffled {
             own.insert("reshuffled".into(), json!(true));
         }
-        match after.status() {
-            sequence_classic::Status::Won(t) => {
-                own.insert("won".into(), json!(t.colour()));
+        match fx.end {
+            Outcome::Won(t) => {
+                own.insert("won".into(), json!(Team(t).colour()));
             }
-            sequence_classic::Status::Draw => {
+            Outcome::Draw => {
                 own.insert("draw".into(), json!(true));
             }
-            sequence_classic::Status::Playing => {}
+            Outcome::Playing => {}
         }
-        Effects {
+        LogEffects {
             own,
             previous: Map::new(),
         }
@@ -279,74 +279,58 @@ impl ServerGame for sequence_classic::Game {
 // ----------------------------------------------------------------- stacks
 
 impl ServerGame for sequence_stacks::Game {
-    fn effects(before: &Self, after: &Self, seat: Seat, mv: &Self::Move) -> Effects {
-        use sequence_stacks::Decision;
+    fn log_effects(_config: &Self::Config, fx: &Self::Effects) -> LogEffects {
         let mut own = Map::new();
         let mut previous = Map::new();
-        let colour_of = |c: [u8; 2], d: [u8; 2]| {
-            if d[0] > c[0] {
-                Some("blue")
-            } else if d[1] > c[1] {
-                Some("red")
-            } else {
-                None
+        if let Some(place) = fx.completed {
+            own.insert("completed".into(), json!(place.name()));
+            if fx.opened.is_some() {
+                own.insert("window".into(), json!(true));
             }
-        };
-        match *mv {
-            Decision::Pile { place, .. } if before.pile(place).len() == 4 => {
-                own.insert("completed".into(), json!(place.name()));
-                if after.block_offer().is_some() {
-                    own.insert("window".into(), json!(true));
-                }
-            }
-            Decision::StealCard { target, .. } => {
-                if let Some(c) = before.discard_top(target) {
-                    own.insert("took".into(), json!(c.code()));
-                }
-            }
-            Decision::Block => {
-                if let Some(w) = before.block_offer() {
+        }
+        if let Some((_, card)) = fx.took {
+            own.insert("took".into(), json!(card.code()));
+        }
+        if let Some(w) = fx.closed {
+            match w.blocked_by {
+                Some(by) => {
                     own.insert(
                         "blocked".into(),
                         json!({"seat": w.completer.0, "colour": w.colour.name()}),
                     );
-                    previous.insert("blocked_by".into(), json!(seat.0));
+                    previous.insert("blocked_by".into(), json!(by.0));
                     previous.insert("window".into(), json!(false));
                 }
-            }
-            Decision::Pass => {
-                if let Some(w) = before.block_offer() {
-                    if after.block_offer().is_none() {
-                        // the window closed and nobody blocked: the
-                        // completer took its chip (if the supply had one)
-                        let c = w.completer;
-                        previous.insert("window".into(), json!(false));
-                        if let Some(col) = colour_of(before.chips(c), after.chips(c)) {
-                            previous.insert("chip".into(), json!(col));
-                        }
+                None => {
+                    // nobody blocked: the completer took its chip (if the
+                    // supply had one)
+                    previous.insert("window".into(), json!(false));
+                    if let Some(colour) = w.chip {
+                        previous.insert("chip".into(), json!(colour.name()));
                     }
                 }
             }
-            _ => {}
         }
-        if before.reshuffle_count() != after.reshuffle_count() {
+        if fx.reshuffles > 0 {
             own.insert("reshuffled".into(), json!(true));
         }
+        // a window's close belongs to the completion's entry, and so does
+        // the end it brings
         let target = if previous.is_empty() {
             &mut own
         } else {
             &mut previous
         };
-        match after.status() {
-            sequence_stacks::Status::Won(s) if before.status() != after.status() => {
-                target.insert("won".into(), json!(s.0));
+        match fx.end {
+            Outcome::Won(s) => {
+                target.insert("won".into(), json!(s));
             }
-            sequence_stacks::Status::Draw if before.status() != after.status() => {
+            Outcome::Draw => {
                 target.insert("draw".into(), json!(true));
             }
-            _ => {}
+            Outcome::Playing => {}
         }
-        Effects { own, previous }
+        LogEffects { own, previous }
     }
 
     fn in_window(game: &Self) -> bool {
@@ -429,6 +413,200 @@ mod tests {
             .find(|o| o["name"] == "piles_per_colour")
             .unwrap();
         assert_eq!(ppc["default"], json!(2));
+    }
+
+    /// The log's fields as the server worked them out before the engines
+    /// reported effects: by diffing the states before and after a move.
+    /// The oracle of [`log_effects_are_what_diffing_the_states_gave`].
+    fn diffed_classic(
+        before: &sequence_classic::Game,
+        after: &sequence_classic::Game,
+        mv: &sequence_classic::Move,
+    ) -> LogEffects {
+        let len = after.sequence_length();
+        let mut own = Map::new();
+        let key = |t: sequence_classic::Team, w: sequence_classic::Window| {
+            json!([t.colour(), w.start.to_string(), w.last(len).to_string()])
+        };
+        let had: Vec<Value> = before.sequences().map(|(t, w)| key(t, w)).collect();
+        let now: Vec<Value> = after.sequences().map(|(t, w)| key(t, w)).collect();
+        let made: Vec<Value> = now.iter().filter(|s| !had.contains(s)).cloned().collect();
+        let broken: Vec<Value> = had.iter().filter(|s| !now.contains(s)).cloned().collect();
+        if !made.is_empty() {
+            own.insert("sequences".into(), json!(made));
+        }
+        if !broken.is_empty() {
+            own.insert("broken".into(), json!(broken));
+        }
+        if let sequence_classic::Move::Remove { at, .. } = *mv {
+            if let Some(t) = before.chip_at(at) {
+                own.insert("removed".into(), json!(t.colour()));
+            }
+        }
+        if after.draw_pile_len() > before.draw_pile_len() {
+            own.insert("reshuffled".into(), json!(true));
+        }
+        match after.status() {
+            sequence_classic::Status::Won(t) => {
+                own.insert("won".into(), json!(t.colour()));
+            }
+            sequence_classic::Status::Draw => {
+                own.insert("draw".into(), json!(true));
+            }
+            sequence_classic::Status::Playing => {}
+        }
+        LogEffects {
+            own,
+            previous: Map::new(),
+        }
+    }
+
+    /// As [`diffed_classic`], for Sequence Stacks.
+    fn diffed_stacks(
+        before: &sequence_stacks::Game,
+        after: &sequence_stacks::Game,
+        seat: Seat,
+        mv: &sequence_stacks::Decision,
+    ) -> LogEffects {
+        use sequence_stacks::Decision;
+        let mut own = Map::new();
+        let mut previous = Map::new();
+        let colour_of = |c: [u8; 2], d: [u8; 2]| {
+            if d[0] > c[0] {
+                Some("blue")
+            } else if d[1] > c[1] {
+                Some("red")
+            } else {
+                None
+            }
+        };
+        match *mv {
+            Decision::Pile { place, .. } if before.pile(place).len() == 4 => {
+                own.insert("completed".into(), json!(place.name()));
+                if after.block_offer().is_some() {
+                    own.insert("window".into(), json!(true));
+                }
+            }
+            Decision::StealCard { target, .. } => {
+                if let Some(c) = before.discard_top(target) {
+                    own.insert("took".into(), json!(c.code()));
+                }
+            }
+            Decision::Block => {
+                if let Some(w) = before.block_offer() {
+                    own.insert(
+                        "blocked".into(),
+                        json!({"seat": w.completer.0, "colour": w.colour.name()}),
+                    );
+                    previous.insert("blocked_by".into(), json!(seat.0));
+                    previous.insert("window".into(), json!(false));
+                }
+            }
+            Decision::Pass => {
+                if let Some(w) = before.block_offer() {
+                    if after.block_offer().is_none() {
+                        let c = w.completer;
+                        previous.insert("window".into(), json!(false));
+                        if let Some(col) = colour_of(before.chips(c), after.chips(c)) {
+                            previous.insert("chip".into(), json!(col));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        if before.reshuffle_count() != after.reshuffle_count() {
+            own.insert("reshuffled".into(), json!(true));
+        }
+        let target = if previous.is_empty() {
+            &mut own
+        } else {
+            &mut previous
+        };
+        match after.status() {
+            sequence_stacks::Status::Won(s) if before.status() != after.status() => {
+                target.insert("won".into(), json!(s.0));
+            }
+            sequence_stacks::Status::Draw if before.status() != after.status() => {
+                target.insert("draw".into(), json!(true));
+            }
+            _ => {}
+        }
+        LogEffects { own, previous }
+    }
+
+    /// The move log says byte for byte what it said when the server diffed
+    /// states (C6–C9, C11; S3–S7), over random games of several tables and
+    /// house rules; every field of the log comes up.
+    #[test]
+    fn log_effects_are_what_diffing_the_states_gave() {
+        use sequence_common::{RngReshuffler, Rules};
+        let mut rng = sequence_common::rng::game_rng(23);
+        let mut keys = std::collections::BTreeSet::new();
+        let mut note = |fx: &LogEffects| {
+            keys.extend(fx.own.keys().chain(fx.previous.keys()).cloned());
+        };
+        let classic = [
+            json!({}),
+            json!({"removable_sequences": true, "win_sequences": 4}),
+            json!({"sequence_length": 4, "no_play": "discard", "removable_sequences": true}),
+        ];
+        for (players, options) in [2, 2, 3].into_iter().zip(classic) {
+            let options = serde_json::from_value(options).expect("options");
+            let config = sequence_classic::Config::new(players, None, options).expect("table");
+            for _ in 0..30 {
+                let (mut g, _) = sequence_classic::Game::deal(config.clone(), &mut rng);
+                while let (Some(seat), Some(mv)) = (g.to_act(), g.random_move(&mut rng)) {
+                    let before = g.clone();
+                    let fx = g
+                        .play(seat, mv, &mut RngReshuffler(&mut rng))
+                        .expect("legal");
+                    let got = sequence_classic::Game::log_effects(g.config(), &fx);
+                    assert_eq!(got, diffed_classic(&before, &g, &mv), "{mv:?}");
+                    note(&got);
+                }
+            }
+        }
+        let stacks = [
+            json!({}),
+            json!({"block_window": "next_player", "refill": "turn_end"}),
+            json!({"reshuffle_actions": "always", "piles_per_colour": 1}),
+        ];
+        for (players, options) in [2, 3, 4].into_iter().zip(stacks) {
+            let options = serde_json::from_value(options).expect("options");
+            let config = sequence_stacks::Config::new(players, options).expect("table");
+            for _ in 0..30 {
+                let (mut g, _) = sequence_stacks::Game::deal(config, &mut rng);
+                let mut n = 0;
+                while let (Some(seat), Some(mv)) = (g.to_act(), g.random_move(&mut rng)) {
+                    let before = g.clone();
+                    let fx =
+                        Rules::play(&mut g, seat, mv, &mut RngReshuffler(&mut rng)).expect("legal");
+                    let got = sequence_stacks::Game::log_effects(g.config(), &fx);
+                    assert_eq!(got, diffed_stacks(&before, &g, seat, &mv), "{mv:?}");
+                    note(&got);
+                    n += 1;
+                    if n > 3000 {
+                        break;
+                    }
+                }
+            }
+        }
+        for k in [
+            "sequences",
+            "broken",
+            "removed",
+            "reshuffled",
+            "won",
+            "completed",
+            "window",
+            "took",
+            "blocked",
+            "blocked_by",
+            "chip",
+        ] {
+            assert!(keys.contains(k), "no move gave `{k}`: {keys:?}");
+        }
     }
 
     #[test]

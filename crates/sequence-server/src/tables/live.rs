@@ -78,7 +78,7 @@ pub trait LiveGame: Send + Sync {
     /// Plays a move as [`LiveGame::play_json`] and says what it did for
     /// the move log: `Some(entry)` with `seat`, `move` (the record entry,
     /// with the sequences it declared), `text` (in words) and its public
-    /// effects (see [`super::game::ServerGame::effects`]); `None` for a
+    /// effects (see [`super::game::ServerGame::log_effects`]); `None` for a
     /// move records do not write (a declined Block), whose effects (the
     /// chip of a pile that stood) go to `previous`, the fields to merge
     /// into the log's last entry.
@@ -211,14 +211,13 @@ impl<G: ServerGame> LiveGame for Match<G> {
                 }
             };
         }
-        let before = self.game().clone();
-        let (seat, m) = play_input(self, mv)?;
+        let (seat, m, effects) = play_input(self, mv)?;
         let written = self
             .game()
             .last_move()
             .filter(|(s, _)| *s == seat)
             .map_or(m, |(_, w)| w);
-        let fx = G::effects(&before, self.game(), seat, &written);
+        let fx = G::log_effects(self.game().config(), &effects);
         let entry = G::is_recorded(&m).then(|| {
             let mut e = Map::new();
             e.insert("seat".into(), json!(seat.0));
@@ -359,7 +358,8 @@ fn malformed(e: sequence_common::NotationError) -> TableError {
     }
 }
 
-/// Reads the move `mv` sent as JSON and plays it: its seat and the move.
+/// Reads the move `mv` sent as JSON and plays it: its seat, the move and
+/// what it did.
 ///
 /// # Errors
 /// [`TableError::Malformed`] for a move that cannot be read,
@@ -367,13 +367,13 @@ fn malformed(e: sequence_common::NotationError) -> TableError {
 fn play_input<G: ServerGame>(
     game: &mut Match<G>,
     mv: &Value,
-) -> Result<(Seat, G::Move), TableError> {
+) -> Result<(Seat, G::Move, G::Effects), TableError> {
     let (seat, m) = G::move_from_input(mv, game.game().config()).map_err(malformed)?;
-    game.play(seat, m).map_err(|e| TableError::Illegal {
+    let effects = game.play(seat, m).map_err(|e| TableError::Illegal {
         code: e.code(),
         message: format!("illegal move: {e}"),
     })?;
-    Ok((seat, m))
+    Ok((seat, m, effects))
 }
 
 impl<G: ServerGame> Game<G> {

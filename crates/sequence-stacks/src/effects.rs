@@ -1,0 +1,82 @@
+//! What a decision of Sequence Stacks did ([`Effects`]), as
+//! [`Game::apply`] and [`Game::play`] report it: the pile completed and
+//! the Block window it opened (S3, S5b), the window's close (blocked, or the
+//! chip taken from the supply), the card taken from a discard pile and the
+//! chip stolen (S5), reshuffles (S6, S6a), the cards drawn and who may see
+//! them (S4, S4a), and the game's end (S6a, S7). A fixed value of a few
+//! dozen bytes, no allocation.
+//!
+//! [`Game::apply`]: crate::Game::apply
+//! [`Game::play`]: crate::Game::play
+
+use crate::card::{Card, Colour, Place};
+use crate::game::BlockOffer;
+use sequence_common::{Drawn, MoveEffects, Outcome, Seat};
+
+/// How a Block window closed (S5b).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WindowClosed {
+    /// The seat that completed the pile.
+    pub completer: Seat,
+    /// The colour of the completed pile (the chip at stake).
+    pub colour: Colour,
+    /// The seat that played Block, `None` when every seat asked declined.
+    pub blocked_by: Option<Seat>,
+    /// The chip the completer took from the supply (`None` when blocked or
+    /// when the supply had none of that colour).
+    pub chip: Option<Colour>,
+}
+
+/// What one decision did (see the module). Public facts but
+/// [`Effects::drawn`], which only the seat that drew may see
+/// ([`MoveEffects::seen_by`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// The seat that decided.
+    pub seat: Seat,
+    /// The place whose pile this decision completed (S3).
+    pub completed: Option<Place>,
+    /// The Block window that completion opened (S5b), as it opened.
+    pub opened: Option<BlockOffer>,
+    /// The Block window this decision closed: a Block, or the last seat
+    /// asked declining (S5b).
+    pub closed: Option<WindowClosed>,
+    /// Steal-a-Card (S5): the seat robbed and the card taken from the top
+    /// of its discard pile (public: the top was face up).
+    pub took: Option<(Seat, Card)>,
+    /// Steal-a-Chip (S5): the seat robbed and the colour of the chip.
+    pub stole_chip: Option<(Seat, Colour)>,
+    /// Draw piles rebuilt during the decision (S6, S6a).
+    pub reshuffles: u8,
+    /// The cards drawn (S4 step 3, S4a) and the seat that drew them.
+    pub drawn: Drawn<Card, 5>,
+    /// [`Outcome::Playing`] unless the decision ended the game: a seat's
+    /// win (S7) or a draw (S6a, S7).
+    pub end: Outcome,
+}
+
+impl Effects {
+    /// Nothing done yet by `seat`.
+    #[inline]
+    pub(crate) fn new(seat: Seat) -> Effects {
+        Effects {
+            seat,
+            drawn: Drawn::new(seat),
+            ..Effects::default()
+        }
+    }
+
+    /// Whether the decision ended the game.
+    pub fn ended(&self) -> bool {
+        self.end.is_over()
+    }
+}
+
+impl MoveEffects for Effects {
+    fn seen_by(&self, viewer: Option<Seat>) -> Effects {
+        Effects {
+            drawn: self.drawn.seen_by(viewer),
+            ..*self
+        }
+    }
+}
