@@ -1691,15 +1691,21 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
 }
 
-/// The text of `css` once it is on the page (waiting up to `secs`).
+/// The text of `css` once it is on the page and not empty (waiting up to `secs`).
 async fn c_text(c: &Client, css: &str, secs: u64) -> String {
-    let e = until(secs, 100, async || {
-        c.find(Locator::Css(css))
+    // the element may be on the page before its text is filled in (the
+    // end panel exists before the finished game's view arrives)
+    until(secs, 100, async || {
+        let e = c
+            .find(Locator::Css(css))
             .await
-            .map_err(|_| format!("no {css} within {secs} s"))
+            .map_err(|_| format!("no {css} within {secs} s"))?;
+        match e.text().await {
+            Ok(t) if !t.trim().is_empty() => Ok(t),
+            _ => Err(format!("{css} still empty after {secs} s")),
+        }
     })
-    .await;
-    e.text().await.unwrap_or_default()
+    .await
 }
 
 /// Sends `key` to the page (its body when nothing else has focus).
