@@ -166,7 +166,11 @@ async fn write_fixture() {
     let seen = views(&s, &tokens).await;
     s.running.abort();
     s.running.app.db.close().await;
-    let out = fixture_dir();
+    // SEQUENCE_FIXTURE_DIR: another fixture folder beside this one
+    let out = match std::env::var("SEQUENCE_FIXTURE_DIR") {
+        Ok(name) => fixture_dir().with_file_name(name),
+        Err(_) => fixture_dir(),
+    };
     std::fs::create_dir_all(&out).expect("fixture dir");
     std::fs::copy(&file, out.join("tables.db")).expect("copy the database");
     let pretty = |v: &Value| serde_json::to_string_pretty(v).expect("json") + "\n";
