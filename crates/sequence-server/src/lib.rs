@@ -22,6 +22,7 @@
 //! * [`telemetry`]: the metrics (`GET /metrics` on a private listener,
 //!   [`routes::health`]).
 
+pub mod accounts;
 pub mod analysis;
 pub mod app;
 pub mod assets;
