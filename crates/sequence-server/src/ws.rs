@@ -458,39 +458,51 @@ impl Conn {
                     return Closing::after(&e);
                 }
             };
-            if !self.within_rate() {
-                if self.refused > WS_MAX_REFUSED {
-                    return Closing::Flooding;
-                }
-                self.refuse(ApiError::new(
+            let done = match self.within_rate() {
+                Err(wait) => Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate limit: too many messages",
-                ))
-                .await;
-                continue;
-            }
-            match self.handle(&text).await {
+                )
+                .wait_for(wait)),
+                Ok(()) => self.handle(&text).await,
+            };
+            match done {
                 Ok(Next::Go) => {}
                 Ok(Next::Stop) => return Closing::Plain,
-                Err(e) => self.refuse(e).await,
+                Err(e) => {
+                    if e.status == StatusCode::TOO_MANY_REQUESTS && self.count_refusal() {
+                        return Closing::Flooding;
+                    }
+                    self.refuse(e).await;
+                }
             }
         }
         Closing::Plain
     }
 
-    /// Takes a token of the connection's bucket; a refusal counts toward
-    /// closing a flooding connection, and a pause after one forgives the
-    /// earlier ones.
-    fn within_rate(&mut self) -> bool {
+    /// Takes a token of the connection's bucket.
+    ///
+    /// # Errors
+    /// How long until the connection may send again.
+    fn within_rate(&mut self) -> Result<(), Duration> {
+        if self.bucket.take(WS_RATE, WS_BURST) {
+            Ok(())
+        } else {
+            Err(self.bucket.wait(WS_RATE))
+        }
+    }
+
+    /// Counts a rate refusal (of the connection's messages or the seat's
+    /// chat) toward closing a flooding connection, a pause of [`WS_PAUSE`]
+    /// after the previous one forgiving the earlier ones: whether the
+    /// connection is now flooding (more than [`WS_MAX_REFUSED`]).
+    fn count_refusal(&mut self) -> bool {
         if self.last_refusal.is_some_and(|t| t.elapsed() >= WS_PAUSE) {
             self.refused = 0;
         }
-        if self.bucket.take(WS_RATE, WS_BURST) {
-            return true;
-        }
         self.last_refusal = Some(Instant::now());
         self.refused += 1;
-        false
+        self.refused > WS_MAX_REFUSED
     }
 
     /// Handles one text message.
@@ -509,10 +521,21 @@ impl Conn {
                     ApiError::new(StatusCode::FORBIDDEN, "spectators cannot chat")
                 })?;
                 let clean = limits::clean_text(&text, limits::MAX_CHAT);
-                if !clean.is_empty() {
-                    app::post_chat(&self.app, &self.tref, seat, clean).await?;
+                if clean.is_empty() {
+                    return Ok(Next::Go);
                 }
-                Ok(Next::Go)
+                match app::post_chat(&self.app, &self.tref, seat, clean).await? {
+                    app::Posted::Stored => Ok(Next::Go),
+                    app::Posted::TooSoon(wait) => Err(ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        format!(
+                            "rate limit: too much chat from seat {seat} (at most {} lines at once, then {} a second)",
+                            limits::CHAT_BURST,
+                            limits::CHAT_RATE
+                        ),
+                    )
+                    .wait_for(wait)),
+                }
             }
             ClientMsg::Move { move_number, mv } => {
                 let seat = self.seat.ok_or_else(|| {
