@@ -226,16 +226,22 @@ mod tests {
     fn websocket_refusals_say_when_to_retry() {
         let ms = |e: &ApiError| {
             let v: Value = serde_json::from_str(&e.ws_message()).expect("JSON");
-            v.get("retry_after_ms").map(|x| x.as_u64().expect("a number"))
+            v.get("retry_after_ms")
+                .map(|x| x.as_u64().expect("a number"))
         };
         let many = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "slow down");
         assert_eq!(ms(&many), Some(1000));
-        let exact = many.clone().wait_for(std::time::Duration::from_micros(1_200_300));
+        let exact = many
+            .clone()
+            .wait_for(std::time::Duration::from_micros(1_200_300));
         assert_eq!(ms(&exact), Some(1201));
         assert_eq!(exact.retry_after, Some(2), "Retry-After rounds up");
         let tiny = many.wait_for(std::time::Duration::ZERO);
         assert_eq!((ms(&tiny), tiny.retry_after), (Some(1), Some(1)));
-        assert_eq!(ms(&ApiError::from(TableError::Unavailable("db".into()))), Some(1000));
+        assert_eq!(
+            ms(&ApiError::from(TableError::Unavailable("db".into()))),
+            Some(1000)
+        );
         assert_eq!(ms(&ApiError::bad("x")), None);
     }
 

@@ -501,7 +501,10 @@ mod tests {
             assert!(c.take(2).is_ok());
         }
         let wait = c.take(2).expect_err("the burst is spent");
-        assert!(wait > Duration::ZERO && wait <= Duration::from_secs(1), "{wait:?}");
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(1),
+            "{wait:?}"
+        );
         // another seat of the table has its own allowance
         assert!(c.take(0).is_ok());
     }

@@ -34,6 +34,9 @@ const WS_PAUSE: Duration = Duration::from_millis(200);
 /// How long a connection closed for flooding or size waits for the
 /// client's close frame.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// Frames read (and dropped) after the server's close frame while waiting
+/// for the client's.
+const DRAIN_MAX: usize = 256;
 /// Queued outgoing frames before a slow connection is dropped.
 const QUEUE: usize = 64;
 /// The read buffer of a connection (it grows for a larger frame, up to
@@ -394,11 +397,14 @@ async fn write(
 /// The closing handshake after the server closed with a code: reads (and
 /// drops) what the client still sends until its close frame, so the
 /// socket is not reset under frames it already sent and the client reads
-/// the close code (1008/1009).
+/// the close code (1008/1009) — but at most [`DRAIN_MAX`] frames for at
+/// most [`CLOSE_WAIT`]: a flooder that keeps sending is not read for ever.
 async fn drain(stream: &mut SplitStream<WebSocket>) {
     let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        let mut read = 0;
         while let Some(Ok(m)) = stream.next().await {
-            if matches!(m, Message::Close(_)) {
+            read += 1;
+            if matches!(m, Message::Close(_)) || read >= DRAIN_MAX {
                 break;
             }
         }
