@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+/// Held by the tests that measure a player's move latency under an
+/// attack, so that one attack does not slow the other's player.
+static MEASURING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// A server with the tests' settings and these limits.
 async fn server(rate_limit: u32, limits: Limits) -> common::Server {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -406,6 +410,7 @@ async fn many_websockets_from_one_address_are_not_a_flood() {
 /// address, under the default rate limit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_sockets_neither_delay_moves_nor_stay_open() {
+    let _alone = MEASURING.lock().await;
     sequence_server::listener::raise_fd_limit();
     let timeout = Duration::from_secs(2);
     let s = server(20, limits(|l| l.header_timeout = timeout)).await;
@@ -548,6 +553,7 @@ async fn chat_is_limited_per_seat_over_all_its_connections() {
 /// measured 20–85 ms with it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chat_flood_does_not_slow_moves() {
+    let _alone = MEASURING.lock().await;
     let s = server(20, Limits::default()).await;
     let mut player = Player::new(&s.base, "127.0.0.2".parse().ok(), 8)
         .await
