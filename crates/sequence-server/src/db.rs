@@ -99,6 +99,9 @@ pub enum DbError {
 
 impl From<sqlx::Error> for DbError {
     fn from(e: sqlx::Error) -> DbError {
+        if matches!(e, sqlx::Error::PoolTimedOut) {
+            metrics::counter!(crate::telemetry::POOL_TIMEOUTS).increment(1);
+        }
         if is_unavailable(&e) {
             DbError::Unavailable(e.to_string())
         } else {
@@ -350,6 +353,11 @@ impl Db {
             e => fail(format!("cannot bring its tables up to date: {e}")),
         })?;
         Ok(db)
+    }
+
+    /// Connections of the pool: `(open, idle)` (`/metrics`).
+    pub fn pool_state(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
     }
 
     /// Whether other server instances may write to this database too

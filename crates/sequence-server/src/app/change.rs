@@ -173,7 +173,28 @@ const MOVE_RETRIES: usize = 4;
 /// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Malformed`] for a move
 /// that cannot be read; [`TableError::Illegal`] for one the rules refuse
 /// (both with the engine's code).
+///
+/// Counted in the metrics ([`crate::telemetry::move_done`]): accepted
+/// with its time to the push, or refused with its code.
 pub async fn play_move(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    synced: bool,
+    seat: u8,
+    req: MoveRequest,
+) -> Result<Value, TableError> {
+    let start = std::time::Instant::now();
+    let answer = try_play_move(app, tref, t, synced, seat, req).await;
+    crate::telemetry::move_done(match &answer {
+        Ok(_) => Ok(start.elapsed()),
+        Err(e) => Err(crate::telemetry::refusal_code(e)),
+    });
+    answer
+}
+
+/// [`play_move`] without the metrics.
+async fn try_play_move(
     app: &Arc<App>,
     tref: &TableRef,
     t: &mut Table,
