@@ -36,11 +36,14 @@
 //! refused at start.
 
 mod accounts;
+mod games;
+mod profiles;
 mod shared;
 mod target;
 mod writer;
 
 pub use accounts::{Failures, SessionRow, UserRow};
+pub use profiles::{BoardRow, GameFilter, GameSeat, PublicUser, ResultRow, SeatGame};
 
 pub use target::{create_database, describe_target, drop_database, with_database};
 
@@ -216,6 +219,9 @@ pub struct Append<'a> {
     pub clock_ms: i64,
     /// Seats whose turn timer has run out after the change.
     pub timed_out: u64,
+    /// The game these events end, if they end one: its history and
+    /// rating changes are written in the same transaction (exactly once).
+    pub finish: Option<&'a crate::results::GameEnd>,
 }
 
 /// A table's number of events and timed-out seats as stored (for
@@ -459,6 +465,7 @@ impl Db {
             status: a.status.to_string(),
             clock_ms: a.clock_ms,
             timed_out: a.timed_out as i64,
+            finish: a.finish.cloned(),
             payload: if self.pg {
                 events_payload(a)
             } else {
@@ -707,6 +714,7 @@ mod tests {
                     status: "playing",
                     clock_ms: 7,
                     timed_out: 0,
+                    finish: None,
                 };
                 (k, db.append(&a).await)
             });
