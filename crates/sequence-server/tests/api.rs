@@ -578,12 +578,24 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     let (id, _) = finished_game(&s, 5).await;
     for bad in [json!(0), json!(-5), json!(21)] {
         let (st, e) = s
-            .at("POST", &id, "analysis", None, Some(json!({"iterations": bad})))
+            .at(
+                "POST",
+                &id,
+                "analysis",
+                None,
+                Some(json!({"iterations": bad})),
+            )
             .await;
         assert_eq!(st, 400, "{bad}: {e}");
     }
     let (st, a) = s
-        .at("POST", &id, "analysis", None, Some(json!({"iterations": 2})))
+        .at(
+            "POST",
+            &id,
+            "analysis",
+            None,
+            Some(json!({"iterations": 2})),
+        )
         .await;
     assert_eq!(st, 202, "{a}");
     assert_eq!(a["iterations"], 2);
@@ -591,10 +603,19 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     assert_eq!(shallow["analysis"]["iterations"], 2);
     // stored: bounds still checked; as deep or shallower answers it
     let (st, e) = s
-        .at("POST", &id, "analysis", None, Some(json!({"iterations": 21})))
+        .at(
+            "POST",
+            &id,
+            "analysis",
+            None,
+            Some(json!({"iterations": 21})),
+        )
         .await;
     assert_eq!(st, 400, "{e}");
-    for ask in [Some(json!({"iterations": 1})), Some(json!({"iterations": 2}))] {
+    for ask in [
+        Some(json!({"iterations": 1})),
+        Some(json!({"iterations": 2})),
+    ] {
         let (st, a) = s.at("POST", &id, "analysis", None, ask.clone()).await;
         assert_eq!(st, 200, "{ask:?}: {a}");
         assert_eq!(a["analysis"], shallow["analysis"]);
@@ -605,7 +626,13 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     let start = std::time::Instant::now();
     loop {
         let (st, a) = s
-            .at("POST", &id, "analysis", None, Some(json!({"iterations": 10})))
+            .at(
+                "POST",
+                &id,
+                "analysis",
+                None,
+                Some(json!({"iterations": 10})),
+            )
             .await;
         assert_eq!(st, 202, "{a}");
         if a["iterations"] == 10 {
@@ -626,7 +653,13 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     let (_, r) = s.at("GET", &id, "replay", None, None).await;
     assert_eq!(r["analysis"], deep["analysis"]);
     let (st, a) = s
-        .at("POST", &id, "analysis", None, Some(json!({"iterations": 2})))
+        .at(
+            "POST",
+            &id,
+            "analysis",
+            None,
+            Some(json!({"iterations": 2})),
+        )
         .await;
     assert_eq!(st, 200, "{a}");
     assert_eq!(a["analysis"]["iterations"], 10);

@@ -212,7 +212,11 @@ pub async fn post_analysis(
         match store.open(&id).await {
             Ok(mut t) => {
                 // a deeper one stored meanwhile stays
-                if t.core.analyses.get(&n).is_none_or(|a| depth(a) < depth(&result)) {
+                if t.core
+                    .analyses
+                    .get(&n)
+                    .is_none_or(|a| depth(a) < depth(&result))
+                {
                     if let Err(e) = t
                         .commit(&store, vec![Event::Analysis { game: n, result }])
                         .await
