@@ -43,6 +43,16 @@ def wilson(k: int, n: int, z: float = 1.96):
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def sample(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of probabilities `p`, never one of probability 0
+    (an illegal one): the uniform draw is scaled by the row's float32 sum,
+    which may fall short of 1 (unscaled, a draw above it picked the last
+    action, illegal — the example once stopped with ActionError)."""
+    c = p.cumsum(axis=1)
+    u = rng.random((len(p), 1)) * c[:, -1:]
+    return (c <= u).sum(axis=1)
+
+
 class Linear:
     """A masked linear softmax policy: logits = W · (obs / high) + b."""
 
@@ -62,8 +72,7 @@ class Linear:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         _, p = self.probs(obs, mask)
-        u = self.rng.random((len(p), 1))
-        return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+        return sample(p, self.rng)
 
     def copy(self) -> "Linear":
         c = Linear.__new__(Linear)
@@ -85,8 +94,7 @@ class Learner:
 
     def __call__(self, obs, mask, idx):
         x, p = self.policy.probs(obs, mask)
-        u = self.policy.rng.random((len(p), 1))
-        a = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+        a = sample(p, self.policy.rng)
         for k, i in enumerate(idx):
             self.trace[i].append((x[k], p[k], a[k]))
         return a
