@@ -36,11 +36,14 @@
 //! refused at start.
 
 mod accounts;
+mod games;
+mod profiles;
 mod shared;
 mod target;
 mod writer;
 
 pub use accounts::{Failures, SessionRow, UserRow};
+pub use profiles::{BoardRow, GameFilter, GameSeat, PublicUser, ResultRow, SeatGame};
 
 pub use target::{create_database, describe_target, drop_database, with_database};
 
@@ -48,7 +51,8 @@ use crate::notes::Note;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::sync::atomic::Ordering;
-use target::{cause_of, is_postgres, lock_file, migrate, sqlite_path};
+use target::{cause_of, migrate};
+pub(crate) use target::{is_postgres, lock_file, sqlite_path};
 use writer::{write_appends, GroupCounts, Pending};
 
 /// A query with its values bound, on any database.
@@ -215,6 +219,9 @@ pub struct Append<'a> {
     pub clock_ms: i64,
     /// Seats whose turn timer has run out after the change.
     pub timed_out: u64,
+    /// The game these events end, if they end one: its history and
+    /// rating changes are written in the same transaction (exactly once).
+    pub finish: Option<&'a crate::results::GameEnd>,
 }
 
 /// A table's number of events and timed-out seats as stored (for
@@ -458,6 +465,7 @@ impl Db {
             status: a.status.to_string(),
             clock_ms: a.clock_ms,
             timed_out: a.timed_out as i64,
+            finish: a.finish.cloned(),
             payload: if self.pg {
                 events_payload(a)
             } else {
@@ -706,6 +714,7 @@ mod tests {
                     status: "playing",
                     clock_ms: 7,
                     timed_out: 0,
+                    finish: None,
                 };
                 (k, db.append(&a).await)
             });

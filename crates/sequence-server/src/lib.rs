@@ -17,6 +17,9 @@
 //!   text caps), [`assets`] (the embedded web UI);
 //! * [`analysis`]: the search worker (analyses of finished games, hints)
 //!   off the async runtime;
+//! * accounts and what lasts beyond a table: [`accounts`] (names,
+//!   passwords, sessions, sign-in delays), [`results`] (what a game's end
+//!   stores), [`ratings`] (Glicko-2 and Weng-Lin);
 //! * the settings: [`config`]; [`listener`]: accepting and serving
 //!   connections under the limits against slow and hostile clients;
 //! * [`telemetry`]: the metrics (`GET /metrics` on a private listener,
@@ -27,6 +30,7 @@ pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod auth;
+pub mod backup;
 pub mod bots;
 pub mod cluster;
 pub mod config;
@@ -36,6 +40,8 @@ pub mod input;
 pub mod limits;
 pub mod listener;
 pub mod notes;
+pub mod ratings;
+pub mod results;
 pub mod routes;
 pub mod tables;
 pub mod telemetry;

@@ -118,6 +118,7 @@ async fn commit_answering(
         t.cluster.clock_ms
     };
     let texts = event_texts(&events)?;
+    let finish = crate::results::game_end(&t.core, &core, clock_ms);
     let append = Append {
         id: &core.id,
         first_seq: first,
@@ -125,6 +126,7 @@ async fn commit_answering(
         status: core.status.name(),
         clock_ms,
         timed_out: 0,
+        finish: finish.as_ref(),
     };
     // the append is written even if this request stops waiting for it
     // (a client that went away): until the answer comes the table may lag

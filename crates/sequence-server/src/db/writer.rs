@@ -19,6 +19,8 @@ pub(super) struct Pending {
     pub(super) status: String,
     pub(super) clock_ms: i64,
     pub(super) timed_out: i64,
+    /// The game the append ends, written with it.
+    pub(super) finish: Option<crate::results::GameEnd>,
     /// The notification (PostgreSQL), sent when the append commits.
     pub(super) payload: String,
     pub(super) reply: oneshot::Sender<Result<(), DbError>>,
@@ -144,7 +146,11 @@ async fn write_group(pool: &AnyPool, pg: bool, group: &[Pending]) -> Result<Vec<
     let waited = start.elapsed();
     let mut done = Vec::with_capacity(group.len());
     for p in group {
-        done.push(append_in(&mut tx, pg, p).await?);
+        let written = append_in(&mut tx, pg, p).await?;
+        if let (true, Some(end)) = (written, &p.finish) {
+            super::games::record_game(&mut tx, pg, end).await?;
+        }
+        done.push(written);
     }
     tx.commit().await?;
     crate::telemetry::group_commit(group.len(), waited, start.elapsed());

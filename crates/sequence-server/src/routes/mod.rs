@@ -14,6 +14,7 @@ pub mod games;
 pub mod health;
 pub mod instance;
 pub mod moves;
+pub mod profiles;
 pub mod records;
 pub mod replay;
 pub mod seats;
@@ -58,6 +59,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/ws", get(ws::handler))
         .route("/api/instance", get(instance::instance))
         .merge(account::routes())
+        .merge(profiles::routes())
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             limits::rate_limit,
