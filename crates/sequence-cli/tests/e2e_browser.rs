@@ -19,6 +19,8 @@
 //!   rules open), both tables and a replay in all five languages; on the
 //!   phone also `a_finished_game_replays_move_by_move_with_its_analysis`
 //!   (end panel, record, stepping, the stored analysis).
+//! * `the_rules_help_and_the_tables_question_mark_in_every_language`: the
+//!   rules pages and the table's "?" (issue 25).
 //!
 //! Screenshots are saved to `target/e2e-artifacts/` (or `$E2E_ARTIFACTS`).
 //! Chromium and chromedriver come from Debian's `chromium` and
@@ -457,6 +459,186 @@ async fn check_language(c: &Client, page: &str, size: &str, lang: &str, pairs: V
     );
 }
 
+/// Latin words (four letters or more) in the text of `arguments[0]` (a
+/// CSS selector), once the names in `arguments[1]` (the games' names,
+/// which stay in Latin letters, and players' names) are taken out: what a
+/// page left untranslated.
+const LATIN_WORDS: &str = r#"
+let text = [...document.querySelectorAll(arguments[0])].map((e) => e.innerText).join('\n');
+for (const name of [...arguments[1]].sort((a, b) => b.length - a.length)) text = text.split(name).join(' ');
+return text.match(/[A-Za-z]{4,}/g) || [];
+"#;
+
+/// Checks `page` in `lang` as [`check_language`] does, and that the text
+/// of `css` holds no English outside English.
+async fn check_learn_language(c: &Client, page: &str, size: &str, lang: &str, css: &str) {
+    // the learning words load after the language is switched
+    select_option(c, "#lang", lang).await;
+    wait_for(c, &format!("[data-learn-lang=\"{lang}\"]")).await;
+    check_language(c, page, size, lang, json!([])).await;
+    if lang == "en" {
+        return;
+    }
+    let names = c
+        .execute(
+            "return [document.querySelector('#brand').textContent, 'Sequence Stacks', 'Sequence', 'Ann', 'Bot'];",
+            vec![],
+        )
+        .await
+        .expect("the names");
+    let words = c
+        .execute(LATIN_WORDS, vec![json!(css), names])
+        .await
+        .expect("read the text");
+    assert_eq!(
+        words,
+        json!([]),
+        "{page} in {lang} at {size}: untranslated words (see {page}-{lang}-{size}.png)"
+    );
+}
+
+/// Issue 25, rules help: from the lobby a learner opens "How to play"
+/// for each game; the pages show their pictures (board parts drawn by the
+/// table's board code, piles, action cards, the Block prompt) and, in all
+/// five languages at 390×844 and 1440×900, load the fonts of each script,
+/// overlap nowhere and leave nothing in English. At a table the "?"
+/// explains the chosen card's spaces (classic, C6) and what each pile
+/// takes next (Stacks, S3), in every language too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rules_help_and_the_tables_question_mark_in_every_language() {
+    let Some(rig) = Rig::start("learn-rules").await else {
+        return;
+    };
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (c, _) = rig
+            .browser_sized(&format!("learn-{size}"), Some((w, h)))
+            .await;
+        c.goto(&rig.base).await.expect("open the lobby");
+        click(&c, "#learn-links a#learn-classic").await;
+        wait_for(&c, ".learn-page.learn-classic .learn-board svg.board").await;
+        let pictures = c
+            .execute(
+                "return [document.querySelectorAll('.learn-board svg.board').length, \
+                 document.querySelectorAll('.learn-board .chip').length, \
+                 document.querySelectorAll('.learn-board .seq-line').length, \
+                 document.querySelectorAll('.learn-board .target.remove').length, \
+                 document.querySelectorAll('.learn-card.dead').length];",
+                vec![],
+            )
+            .await
+            .expect("count the pictures");
+        // seven board pictures with chips; sequence lines (the goal, the
+        // corner, the locked green line, nine in a row: two); four chips a
+        // one-eyed jack may remove; one dead card
+        assert_eq!(pictures[0], json!(7), "{pictures}");
+        assert!(pictures[1].as_u64() > Some(30), "{pictures}");
+        assert_eq!(pictures[2], json!(5), "{pictures}");
+        assert_eq!(pictures[3], json!(4), "{pictures}");
+        assert_eq!(pictures[4], json!(1), "{pictures}");
+        for lang in LANGUAGES {
+            check_learn_language(&c, "rules-classic", size, lang, "main").await;
+        }
+        select_option(&c, "#lang", "en").await;
+        click(&c, "#learn-other").await;
+        wait_for(&c, ".learn-page.learn-stacks .learn-actions").await;
+        let parts = c
+            .execute(
+                "return [document.querySelectorAll('.learn-piles .pile').length, \
+                 document.querySelectorAll('.learn-action .sface.action').length, \
+                 document.querySelectorAll('.learn-mock .countdown').length];",
+                vec![],
+            )
+            .await
+            .expect("count the pictures");
+        assert_eq!(parts, json!([5, 5, 1]));
+        for lang in LANGUAGES {
+            check_learn_language(&c, "rules-stacks", size, lang, "main").await;
+        }
+        select_option(&c, "#lang", "en").await;
+
+        // The classic table's "?": the chosen card's two spaces.
+        open_new_table(
+            &c,
+            &rig.base,
+            json!({"game": "classic", "players": 2, "name": "Ann",
+                   "bots": [{"seat": 1, "level": "level:1"}]}),
+        )
+        .await;
+        wait_for(&c, ".game.classic").await;
+        wait_my_turn(&c).await;
+        let (i, spaces) = {
+            let v = c
+                .execute(
+                    "const v = window.sequenceView; const i = v.hand.findIndex((c) => c[0] !== 'J'); \
+                     const code = v.hand[i]; const out = []; \
+                     v.layout.forEach((row, r) => row.trim().split(/\\s+/).forEach((x, col) => { if (x === code) out.push(String.fromCharCode(97 + col) + (r + 1)); })); \
+                     return [i, out];",
+                    vec![],
+                )
+                .await
+                .expect("a card that is no jack");
+            (v[0].as_i64().unwrap_or(-1), v[1].clone())
+        };
+        assert!(i >= 0, "a hand of jacks only");
+        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
+        click(&c, "#help-toggle").await;
+        let text = wait_text(&c, "#table-help .help-now").await;
+        for s in spaces.as_array().expect("spaces") {
+            let s = s.as_str().unwrap_or_default();
+            assert!(text.contains(s), "the help names the space {s}: {text}");
+        }
+        for lang in LANGUAGES {
+            check_learn_language(&c, "help-classic", size, lang, "#table-help").await;
+        }
+        select_option(&c, "#lang", "en").await;
+        let href = c
+            .find(Locator::Css("#help-rules"))
+            .await
+            .expect("the link to the rules")
+            .attr("href")
+            .await
+            .expect("its address");
+        assert_eq!(href.as_deref(), Some("/?learn=classic"));
+
+        // The Stacks table's "?": what each pile takes.
+        open_new_table(
+            &c,
+            &rig.base,
+            json!({"game": "stacks", "players": 2, "name": "Ann",
+                   "bots": [{"seat": 1, "level": "level:1"}]}),
+        )
+        .await;
+        wait_for(&c, ".game.stacks").await;
+        wait_my_turn(&c).await;
+        // the panel stays open across tables until it is closed
+        let text = wait_text(&c, "#table-help .help-now").await;
+        let piles = c
+            .execute("return window.sequenceView.piles.length;", vec![])
+            .await
+            .expect("the piles");
+        let lines = c
+            .execute(
+                "return document.querySelectorAll('#table-help .help-now li').length;",
+                vec![],
+            )
+            .await
+            .expect("the lines");
+        assert!(lines.as_u64() >= piles.as_u64(), "a line per pile: {text}");
+        for lang in LANGUAGES {
+            check_learn_language(&c, "help-stacks", size, lang, "#table-help").await;
+        }
+        select_option(&c, "#lang", "en").await;
+        click(&c, "#help-toggle").await;
+        until(10, 50, async || {
+            match c.find(Locator::Css("#table-help")).await {
+                Err(_) => Ok(()),
+                Ok(_) => Err("the help did not close".to_string()),
+            }
+        })
+        .await;
+        let _ = c.close().await;
+    }
+}
 /// Tester's report: on a phone (390×844) the Stacks piles pushed the hand
 /// off the screen and the classic hand scrolled apart from the board. The
 /// lobby and both tables in all five languages, at 390×844 and 1440×900:

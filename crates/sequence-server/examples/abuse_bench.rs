@@ -3,8 +3,11 @@
 //! and hostile clients"):
 //!
 //! ```sh
-//! cargo run --release -p sequence-server --example abuse_bench -- [--moves 150] [--out DIR]
+//! cargo run --release -p sequence-server --example abuse_bench -- [--moves 150] [--out DIR] [--only WORDS]
 //! ```
+//!
+//! `--only chat` runs only the scenarios whose name contains `chat` (and
+//! the quiet baselines).
 //!
 //! The server runs in this process on a runtime of its own (2 threads,
 //! the default limits but `--idle-timeout 10`, an SQLite file); the
@@ -49,6 +52,7 @@ fn main() -> anyhow::Result<()> {
     };
     let moves: usize = arg("--moves").map_or(Ok(150), |v| v.parse())?;
     let out = std::path::PathBuf::from(arg("--out").unwrap_or_else(|| "target".into()));
+    let only = arg("--only");
     sequence_server::listener::raise_fd_limit();
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("bench.db").to_string_lossy().to_string();
@@ -71,7 +75,7 @@ fn main() -> anyhow::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let rows = clients.block_on(scenarios(addr, moves))?;
+    let rows = clients.block_on(scenarios(addr, moves, only.as_deref()))?;
     println!("| abuse | move p50 | move p99 | max | what the attack saw |");
     println!("| --- | --- | --- | --- | --- |");
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
@@ -114,7 +118,11 @@ fn play_apart(mut player: Player, moves: usize) -> anyhow::Result<(Player, Vec<D
     Ok((player, lat))
 }
 
-async fn scenarios(addr: std::net::SocketAddr, moves: usize) -> anyhow::Result<Vec<Row>> {
+async fn scenarios(
+    addr: std::net::SocketAddr,
+    moves: usize,
+    only: Option<&str>,
+) -> anyhow::Result<Vec<Row>> {
     let base = format!("http://{addr}");
     let ip = |s: &str| s.parse::<IpAddr>().ok();
     let mut player = Player::new(&base, ip("127.0.0.2"), 1).await?;
@@ -131,6 +139,9 @@ async fn scenarios(addr: std::net::SocketAddr, moves: usize) -> anyhow::Result<V
         "2,000 idle WebSockets",
         "quiet again",
     ] {
+        if only.is_some_and(|o| !name.contains(o) && !name.starts_with("quiet")) {
+            continue;
+        }
         let attack: Option<Attack> = match name {
             "slowloris, 600 at once" => Some(abuse::slowloris(
                 addr,

@@ -35,9 +35,12 @@
 //! without polling. An SQLite file serves one instance: a second one is
 //! refused at start.
 
+mod accounts;
 mod shared;
 mod target;
 mod writer;
+
+pub use accounts::{Failures, SessionRow, UserRow};
 
 pub use target::{create_database, describe_target, drop_database, with_database};
 

@@ -30,6 +30,10 @@ pub struct ApiError {
     /// Seconds to wait before asking again (`Retry-After`), when known; a
     /// 429 or 503 without it says 1.
     pub retry_after: Option<u64>,
+    /// The same wait in milliseconds, when known that finely
+    /// ([`ApiError::wait_for`]); a WebSocket refusal says it as
+    /// `retry_after_ms`.
+    pub retry_after_ms: Option<u64>,
 }
 
 impl ApiError {
@@ -43,6 +47,7 @@ impl ApiError {
             move_number: None,
             message: limits::escape_controls(&message.into()),
             retry_after: None,
+            retry_after_ms: None,
         }
     }
 
@@ -51,6 +56,32 @@ impl ApiError {
     pub fn wait(mut self, secs: u64) -> ApiError {
         self.retry_after = Some(secs.max(1));
         self
+    }
+
+    /// The same refusal, telling the client to wait `d`: `Retry-After` in
+    /// whole seconds (rounded up, at least 1) and, over a WebSocket,
+    /// `retry_after_ms` (rounded up, at least 1).
+    pub fn wait_for(self, d: std::time::Duration) -> ApiError {
+        let ms = (d.as_micros().div_ceil(1000) as u64).max(1);
+        ApiError {
+            retry_after_ms: Some(ms),
+            ..self.wait(ms.div_ceil(1000))
+        }
+    }
+
+    /// Milliseconds to wait before asking again, for a 429 or 503 (or any
+    /// refusal that says how long): [`ApiError::retry_after_ms`], else
+    /// `Retry-After`'s seconds, else 1 s.
+    pub fn retry_ms(&self) -> Option<u64> {
+        let busy = matches!(
+            self.status,
+            StatusCode::SERVICE_UNAVAILABLE | StatusCode::TOO_MANY_REQUESTS
+        );
+        match (self.retry_after_ms, self.retry_after) {
+            (Some(ms), _) => Some(ms),
+            (None, Some(s)) => Some(s * 1000),
+            (None, None) => busy.then_some(1000),
+        }
     }
 
     /// A 400.
@@ -72,12 +103,17 @@ impl ApiError {
     }
 
     /// The WebSocket message of this refusal:
-    /// `{"type": "error", "status": 422, "error": …, "code": …}`.
+    /// `{"type": "error", "status": 422, "error": …, "code": …}`; a 429 or
+    /// 503 also has `retry_after_ms` ([`ApiError::retry_ms`]), as HTTP has
+    /// `Retry-After`.
     pub fn ws_message(&self) -> String {
         let mut o = Map::new();
         o.insert("type".into(), json!("error"));
         o.insert("status".into(), json!(self.status.as_u16()));
         o.extend(self.body());
+        if let Some(ms) = self.retry_ms() {
+            o.insert("retry_after_ms".into(), json!(ms));
+        }
         Value::Object(o).to_string()
     }
 }
@@ -183,6 +219,30 @@ mod tests {
         let down = ApiError::from(TableError::Unavailable("db".into()));
         assert_eq!(retry(down).as_deref(), Some("1"));
         assert_eq!(retry(ApiError::bad("x")), None);
+    }
+
+    /// A WebSocket refusal for a rate limit says when to retry, in ms.
+    #[test]
+    fn websocket_refusals_say_when_to_retry() {
+        let ms = |e: &ApiError| {
+            let v: Value = serde_json::from_str(&e.ws_message()).expect("JSON");
+            v.get("retry_after_ms")
+                .map(|x| x.as_u64().expect("a number"))
+        };
+        let many = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "slow down");
+        assert_eq!(ms(&many), Some(1000));
+        let exact = many
+            .clone()
+            .wait_for(std::time::Duration::from_micros(1_200_300));
+        assert_eq!(ms(&exact), Some(1201));
+        assert_eq!(exact.retry_after, Some(2), "Retry-After rounds up");
+        let tiny = many.wait_for(std::time::Duration::ZERO);
+        assert_eq!((ms(&tiny), tiny.retry_after), (Some(1), Some(1)));
+        assert_eq!(
+            ms(&ApiError::from(TableError::Unavailable("db".into()))),
+            Some(1000)
+        );
+        assert_eq!(ms(&ApiError::bad("x")), None);
     }
 
     #[test]

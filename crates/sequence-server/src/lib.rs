@@ -20,6 +20,7 @@
 //! * the settings: [`config`]; [`listener`]: accepting and serving
 //!   connections under the limits against slow and hostile clients.
 
+pub mod accounts;
 pub mod analysis;
 pub mod app;
 pub mod assets;

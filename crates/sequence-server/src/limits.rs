@@ -60,8 +60,41 @@ impl Bucket {
     }
 
     /// How long until a token is there at `rate` (after a refill).
-    fn wait(&self, rate: f64) -> Duration {
+    pub fn wait(&self, rate: f64) -> Duration {
         Duration::from_secs_f64(((1.0 - self.tokens).max(0.0) / rate.max(1e-9)).min(3600.0))
+    }
+}
+
+/// Chat lines one seat of a table may post per second, and the burst:
+/// one allowance for all the seat's WebSockets, so reconnecting does not
+/// refill it (docs/api.md).
+pub const CHAT_RATE: f64 = 1.0;
+/// See [`CHAT_RATE`].
+pub const CHAT_BURST: f64 = 8.0;
+
+/// The chat allowance of each seat of a table ([`CHAT_RATE`],
+/// [`CHAT_BURST`]), kept in memory by the instance holding the table.
+#[derive(Debug, Default)]
+pub struct ChatLimit {
+    seats: Vec<Bucket>,
+}
+
+impl ChatLimit {
+    /// Takes one line of `seat`'s allowance.
+    ///
+    /// # Errors
+    /// How long until the seat may post again, when it has none left.
+    pub fn take(&mut self, seat: u8) -> Result<(), Duration> {
+        let i = seat as usize;
+        if self.seats.len() <= i {
+            self.seats.resize_with(i + 1, || Bucket::new(CHAT_BURST));
+        }
+        let b = &mut self.seats[i];
+        if b.take(CHAT_RATE, CHAT_BURST) {
+            Ok(())
+        } else {
+            Err(b.wait(CHAT_RATE))
+        }
     }
 }
 
@@ -460,6 +493,21 @@ pub fn escape_html(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chat_allowance_is_per_seat_and_says_when_to_retry() {
+        let mut c = ChatLimit::default();
+        for _ in 0..CHAT_BURST as usize {
+            assert!(c.take(2).is_ok());
+        }
+        let wait = c.take(2).expect_err("the burst is spent");
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(1),
+            "{wait:?}"
+        );
+        // another seat of the table has its own allowance
+        assert!(c.take(0).is_ok());
+    }
 
     #[test]
     fn bucket_refuses_after_burst() {

@@ -34,6 +34,9 @@ const WS_PAUSE: Duration = Duration::from_millis(200);
 /// How long a connection closed for flooding or size waits for the
 /// client's close frame.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// Frames read (and dropped) after the server's close frame while waiting
+/// for the client's.
+const DRAIN_MAX: usize = 256;
 /// Queued outgoing frames before a slow connection is dropped.
 const QUEUE: usize = 64;
 /// The read buffer of a connection (it grows for a larger frame, up to
@@ -394,11 +397,14 @@ async fn write(
 /// The closing handshake after the server closed with a code: reads (and
 /// drops) what the client still sends until its close frame, so the
 /// socket is not reset under frames it already sent and the client reads
-/// the close code (1008/1009).
+/// the close code (1008/1009) — but at most [`DRAIN_MAX`] frames for at
+/// most [`CLOSE_WAIT`]: a flooder that keeps sending is not read for ever.
 async fn drain(stream: &mut SplitStream<WebSocket>) {
     let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        let mut read = 0;
         while let Some(Ok(m)) = stream.next().await {
-            if matches!(m, Message::Close(_)) {
+            read += 1;
+            if matches!(m, Message::Close(_)) || read >= DRAIN_MAX {
                 break;
             }
         }
@@ -458,39 +464,51 @@ impl Conn {
                     return Closing::after(&e);
                 }
             };
-            if !self.within_rate() {
-                if self.refused > WS_MAX_REFUSED {
-                    return Closing::Flooding;
-                }
-                self.refuse(ApiError::new(
+            let done = match self.within_rate() {
+                Err(wait) => Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate limit: too many messages",
-                ))
-                .await;
-                continue;
-            }
-            match self.handle(&text).await {
+                )
+                .wait_for(wait)),
+                Ok(()) => self.handle(&text).await,
+            };
+            match done {
                 Ok(Next::Go) => {}
                 Ok(Next::Stop) => return Closing::Plain,
-                Err(e) => self.refuse(e).await,
+                Err(e) => {
+                    if e.status == StatusCode::TOO_MANY_REQUESTS && self.count_refusal() {
+                        return Closing::Flooding;
+                    }
+                    self.refuse(e).await;
+                }
             }
         }
         Closing::Plain
     }
 
-    /// Takes a token of the connection's bucket; a refusal counts toward
-    /// closing a flooding connection, and a pause after one forgives the
-    /// earlier ones.
-    fn within_rate(&mut self) -> bool {
+    /// Takes a token of the connection's bucket.
+    ///
+    /// # Errors
+    /// How long until the connection may send again.
+    fn within_rate(&mut self) -> Result<(), Duration> {
+        if self.bucket.take(WS_RATE, WS_BURST) {
+            Ok(())
+        } else {
+            Err(self.bucket.wait(WS_RATE))
+        }
+    }
+
+    /// Counts a rate refusal (of the connection's messages or the seat's
+    /// chat) toward closing a flooding connection, a pause of [`WS_PAUSE`]
+    /// after the previous one forgiving the earlier ones: whether the
+    /// connection is now flooding (more than [`WS_MAX_REFUSED`]).
+    fn count_refusal(&mut self) -> bool {
         if self.last_refusal.is_some_and(|t| t.elapsed() >= WS_PAUSE) {
             self.refused = 0;
         }
-        if self.bucket.take(WS_RATE, WS_BURST) {
-            return true;
-        }
         self.last_refusal = Some(Instant::now());
         self.refused += 1;
-        false
+        self.refused > WS_MAX_REFUSED
     }
 
     /// Handles one text message.
@@ -509,10 +527,21 @@ impl Conn {
                     ApiError::new(StatusCode::FORBIDDEN, "spectators cannot chat")
                 })?;
                 let clean = limits::clean_text(&text, limits::MAX_CHAT);
-                if !clean.is_empty() {
-                    app::post_chat(&self.app, &self.tref, seat, clean).await?;
+                if clean.is_empty() {
+                    return Ok(Next::Go);
                 }
-                Ok(Next::Go)
+                match app::post_chat(&self.app, &self.tref, seat, clean).await? {
+                    app::Posted::Stored => Ok(Next::Go),
+                    app::Posted::TooSoon(wait) => Err(ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        format!(
+                            "rate limit: too much chat from seat {seat} (at most {} lines at once, then {} a second)",
+                            limits::CHAT_BURST,
+                            limits::CHAT_RATE
+                        ),
+                    )
+                    .wait_for(wait)),
+                }
             }
             ClientMsg::Move { move_number, mv } => {
                 let seat = self.seat.ok_or_else(|| {

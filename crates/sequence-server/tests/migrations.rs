@@ -11,6 +11,11 @@
 //! PostgreSQL test (when `SEQUENCE_TEST_POSTGRES_URL` is set) builds that
 //! schema, copies the SQLite fixture's rows into it and checks the same.
 //! `write_fixture` (ignored) wrote the fixture.
+//!
+//! The fixture `tests/fixtures/main-v1/` is a database written the same
+//! way by the server at schema version 1 (before the accounts of
+//! migration 2): it upgrades to version 2 with every row kept, and the
+//! accounts' tables then work (a user signs up, a seat is claimed).
 
 mod common;
 
@@ -166,7 +171,11 @@ async fn write_fixture() {
     let seen = views(&s, &tokens).await;
     s.running.abort();
     s.running.app.db.close().await;
-    let out = fixture_dir();
+    // SEQUENCE_FIXTURE_DIR: another fixture folder beside this one
+    let out = match std::env::var("SEQUENCE_FIXTURE_DIR") {
+        Ok(name) => fixture_dir().with_file_name(name),
+        Err(_) => fixture_dir(),
+    };
     std::fs::create_dir_all(&out).expect("fixture dir");
     std::fs::copy(&file, out.join("tables.db")).expect("copy the database");
     let pretty = |v: &Value| serde_json::to_string_pretty(v).expect("json") + "\n";
@@ -174,17 +183,27 @@ async fn write_fixture() {
     std::fs::write(out.join("views.json"), pretty(&json!(seen))).expect("views");
 }
 
-/// The fixture's tokens and views.
-fn fixture_json(name: &str) -> Value {
-    let text = std::fs::read_to_string(fixture_dir().join(name)).expect("fixture file");
+/// The folder of fixture `name` (`before-migrations`, `main-v1`).
+fn fixture_at(name: &str) -> PathBuf {
+    fixture_dir().with_file_name(name)
+}
+
+/// A JSON file of the fixture folder `dir`.
+fn fixture_json_in(dir: &Path, name: &str) -> Value {
+    let text = std::fs::read_to_string(dir.join(name)).expect("fixture file");
     serde_json::from_str(&text).expect("fixture JSON")
 }
 
 /// The fixture database copied to a temporary folder: (folder, file).
 fn fixture_copy() -> (tempfile::TempDir, String) {
+    fixture_copy_of(&fixture_dir())
+}
+
+/// The database of fixture folder `from` copied to a temporary folder.
+fn fixture_copy_of(from: &Path) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("tables.db");
-    std::fs::copy(fixture_dir().join("tables.db"), &file).expect("copy the fixture");
+    std::fs::copy(from.join("tables.db"), &file).expect("copy the fixture");
     let file = file.to_string_lossy().to_string();
     (dir, file)
 }
@@ -267,6 +286,16 @@ async fn check_upgrade(
     db: String,
     before: &BTreeMap<String, Vec<Vec<Value>>>,
 ) -> tempfile::TempDir {
+    check_upgrade_of(&fixture_dir(), dir, db, before).await
+}
+
+/// [`check_upgrade`] of the fixture in folder `fixture`.
+async fn check_upgrade_of(
+    fixture: &Path,
+    dir: tempfile::TempDir,
+    db: String,
+    before: &BTreeMap<String, Vec<Vec<Value>>>,
+) -> tempfile::TempDir {
     let opened = sequence_server::db::Db::open(&db).await.expect("open");
     let mut conn = connect(&db).await;
     assert_eq!(
@@ -274,13 +303,17 @@ async fn check_upgrade(
         before,
         "a stored row changed when the database was upgraded"
     );
-    assert_eq!(applied(&mut conn).await, vec![1], "migration 1 is recorded");
+    assert_eq!(
+        applied(&mut conn).await,
+        vec![1, 2],
+        "migrations 1 and 2 are recorded"
+    );
     drop(conn);
     opened.close().await;
     opened.unlock();
     let s = common::server_on(dir, db.clone(), 0).await;
-    let tokens = fixture_json("tokens.json");
-    let want = fixture_json("views.json");
+    let tokens = fixture_json_in(fixture, "tokens.json");
+    let want = fixture_json_in(fixture, "views.json");
     let got = json!(views(&s, &tokens).await);
     for (id, seats) in want.as_object().expect("views by table") {
         for (seat, view) in seats.as_object().expect("views by seat") {
@@ -378,7 +411,43 @@ async fn an_sqlite_database_before_migrations_is_upgraded_with_nothing_lost() {
     // opened again: nothing more to apply
     let s = common::server_on(dir, db.clone(), 0).await;
     let mut conn = connect(&db).await;
-    assert_eq!(applied(&mut conn).await, vec![1]);
+    assert_eq!(applied(&mut conn).await, vec![1, 2]);
+    s.running.abort();
+}
+
+/// A database written by the server at schema version 1 (the accounts'
+/// migration not yet applied) upgrades with every row kept and its
+/// games going on; then an account is made and claims a finished game's
+/// seat with its token.
+#[tokio::test]
+async fn a_version_1_database_is_upgraded_with_nothing_lost() {
+    let fixture = fixture_at("main-v1");
+    let (dir, db) = fixture_copy_of(&fixture);
+    let mut conn = connect(&db).await;
+    assert_eq!(
+        applied(&mut conn).await,
+        vec![1],
+        "the fixture is at version 1"
+    );
+    let before = all_rows(&mut conn).await;
+    drop(conn);
+    assert_eq!(before["game_tables"].len(), 3);
+    let dir = check_upgrade_of(&fixture, dir, db.clone(), &before).await;
+    let s = common::server_on(dir, db.clone(), 0).await;
+    let mut browser = common::accounts::Browser::new(&s);
+    let (st, body) = browser.sign_up("Ann_1", "a long password").await;
+    assert_eq!(st, 201, "{body}");
+    let tokens = fixture_json_in(&fixture, "tokens.json");
+    let (table, ts) = tokens
+        .as_object()
+        .expect("tables")
+        .iter()
+        .next()
+        .expect("a table");
+    let seats = json!({"seats": [{"table": table, "token": ts[0]}]});
+    let (st, body) = browser.post("/api/account/claim", &seats).await;
+    assert_eq!(st, 200, "{body}");
+    assert_eq!(body["claimed"], json!([true]));
     s.running.abort();
 }
 
@@ -413,6 +482,7 @@ async fn a_new_sqlite_database_gets_the_same_schema() {
         }
         let idx: Vec<String> = sqlx::query(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' \
+             AND tbl_name IN ('game_tables', 'events', 'chat', 'instances', 'presence') \
              ORDER BY name",
         )
         .fetch_all(&mut conn)

@@ -68,16 +68,23 @@ fn strip_placeholders(s: &str) -> String {
     out
 }
 
+/// Every script of web/js and its folders (`learn/help.js`), by its path
+/// under web/js.
 fn scripts() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for e in std::fs::read_dir(web().join("js")).expect("web/js") {
-        let p = e.expect("dir entry").path();
-        if p.extension().is_some_and(|x| x == "js") {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            out.push((name, std::fs::read_to_string(&p).expect("read a script")));
+    let mut dirs = vec![web().join("js")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).expect("web/js") {
+            let p = e.expect("dir entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "js") {
+                let name = p
+                    .strip_prefix(web().join("js"))
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                out.push((name, std::fs::read_to_string(&p).expect("read a script")));
+            }
         }
     }
     assert!(out.len() >= 8, "the UI's modules are there");
@@ -284,13 +291,15 @@ fn a_default_table_title_is_translated() {
 fn imports_and_page_references_exist() {
     for (name, src) in scripts() {
         for line in src.lines().filter(|l| l.starts_with("import ")) {
-            let Some(start) = line.find("\"./") else {
+            let Some(start) = line.find("\"./").or_else(|| line.find("\"../")) else {
                 continue;
             };
-            let rest = &line[start + 3..];
+            let rest = &line[start + 1..];
             let file = &rest[..rest.find('"').expect("closing quote")];
+            // relative to the importing script's folder
+            let folder = Path::new(&name).parent().unwrap_or(Path::new(""));
             assert!(
-                web().join("js").join(file).exists(),
+                web().join("js").join(folder).join(file).exists(),
                 "{name} imports missing {file}"
             );
         }
@@ -564,7 +573,15 @@ fn every_character_of_the_ui_has_a_font() {
             (format!("i18n/{lang}.json"), text.join("\n"))
         })
         .collect();
-    for file in ["index.html", "style.css"] {
+    // the learning pages' own language files
+    for lang in LANGUAGES {
+        let file = format!("i18n/learn/{lang}.json");
+        texts.push((
+            file.clone(),
+            std::fs::read_to_string(web().join(&file)).expect("read"),
+        ));
+    }
+    for file in ["index.html", "style.css", "learn.css"] {
         texts.push((
             file.into(),
             std::fs::read_to_string(web().join(file)).expect("read"),

@@ -29,10 +29,23 @@ pub(super) fn deliver_chat(t: &mut Table, line: Value) {
     t.broadcast(&line);
 }
 
-/// Posts a chat line of `seat` (already cleaned): stored (the last 50 of
-/// a table are kept), then shown. With PostgreSQL every instance shows it
-/// when the notification comes, so that all show the lines of a table in
-/// one order.
+/// What became of a chat line ([`post_chat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Posted {
+    /// Stored, and shown (or to be shown when the notification comes).
+    Stored,
+    /// Refused: the seat used its chat allowance
+    /// ([`crate::limits::CHAT_RATE`]); it may post again after this long.
+    TooSoon(std::time::Duration),
+}
+
+/// Posts a chat line of `seat` (already cleaned) if the seat's chat
+/// allowance lets it: stored (the last 50 of a table are kept), then
+/// shown. The table is locked only to take the allowance and to show the
+/// line, not during the write, so a move never waits for chat; lines of
+/// a table are stored and shown one at a time, in one order. With
+/// PostgreSQL every instance shows it when the notification comes, so
+/// that all show the lines of a table in one order.
 ///
 /// # Errors
 /// A database error.
@@ -41,14 +54,22 @@ pub async fn post_chat(
     tref: &TableRef,
     seat: u8,
     text: String,
-) -> Result<(), TableError> {
-    let mut t = tref.lock().await;
-    let line = chat_line(&t, seat, text);
-    let seq = app.db.add_chat(&t.core.id, &line.to_string()).await?;
+) -> Result<Posted, TableError> {
+    let (id, line, order) = {
+        let mut t = tref.lock().await;
+        if let Err(wait) = t.chat_limit.take(seat) {
+            return Ok(Posted::TooSoon(wait));
+        }
+        let line = chat_line(&t, seat, text);
+        (t.core.id.clone(), line, t.chat_order.clone())
+    };
+    let _order = order.lock().await;
+    let seq = app.db.add_chat(&id, &line.to_string()).await?;
     let listening = app.cluster.listening.load(Ordering::Relaxed);
+    let mut t = tref.lock().await;
     if !app.db.shared() || (!listening && seq == t.cluster.chat_next) {
         t.cluster.chat_next = seq + 1;
         deliver_chat(&mut t, line);
     }
-    Ok(())
+    Ok(Posted::Stored)
 }

@@ -1,7 +1,8 @@
 //! `GET /api/games`: the games the server offers, from their engines:
 //! player counts, team counts per player count, rule options with their
 //! defaults, the bot levels and their measured Elo (the lobby builds its
-//! form from this, never from the rules).
+//! form from this, never from the rules), and the official classic board
+//! (C2; the rules pages draw their pictures on it).
 
 use crate::tables::{game_of, GameKind};
 use axum::Json;
@@ -11,7 +12,15 @@ use serde_json::{json, Value};
 pub async fn list_games() -> Json<Value> {
     let games: Vec<Value> = GameKind::ALL
         .into_iter()
-        .map(|k| game_of(k).describe())
+        .map(|k| {
+            let mut d = game_of(k).describe();
+            if k == GameKind::Classic {
+                // the official board (C2) as 10 rows of card codes, as a
+                // classic view's `layout`
+                d["layout"] = json!(sequence_classic::Layout::official().to_rows());
+            }
+            d
+        })
         .collect();
     Json(json!({
         "games": games,

@@ -8,6 +8,7 @@
 //! through [`crate::app`] and the table core, and answer refusals as
 //! [`ApiError`]s.
 
+pub mod account;
 pub mod extract;
 pub mod games;
 pub mod instance;
@@ -55,6 +56,7 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/tables/{id}/ws", get(ws::handler))
         .route("/api/instance", get(instance::instance))
+        .merge(account::routes())
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             limits::rate_limit,

@@ -4,6 +4,7 @@
 use super::extract::SeatAt;
 use super::host_only;
 use super::tables::name_of;
+use crate::accounts::{Session, Signed};
 use crate::app::App;
 use crate::auth::{self, SeatToken};
 use crate::bots;
@@ -34,13 +35,20 @@ pub(super) const JOIN_HINTS: Hints = &[
 
 /// `POST /api/tables/{id}/join`: takes the seat asked for, or the lowest
 /// free or left one.
+///
+/// Signed in (a session cookie with its CSRF token), the seat takes the
+/// account's name and belongs to the account.
 pub async fn join(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
+    Signed(signed): Signed,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: JoinReq = input::body(body, JOIN_HINTS)?;
-    let name = name_of(&req.name, "name")?;
+    let name = match &signed {
+        Some(s) => name_of(&s.name, "name")?,
+        None => name_of(&req.name, "name")?,
+    };
     let mut t = app.open(&id).await?;
     let seat = match req.seat {
         Some(s) => s,
@@ -62,7 +70,29 @@ pub async fn join(
         }],
     )
     .await?;
+    drop(t);
+    own_seat(&app, &id, &hash, signed.as_ref()).await?;
     Ok(Json(json!({"table": id, "seat": seat, "token": token})))
+}
+
+/// Gives the seat whose token hashes to `hash` to the signed-in account,
+/// if any.
+///
+/// # Errors
+/// The database error.
+pub(super) async fn own_seat(
+    app: &App,
+    table: &str,
+    hash: &[u8; 32],
+    signed: Option<&Session>,
+) -> Result<(), ApiError> {
+    if let Some(s) = signed {
+        app.db
+            .own_seat(table, &hex::encode(hash), s.user_id, true)
+            .await
+            .map_err(TableError::from)?;
+    }
+    Ok(())
 }
 
 /// Closes the connections of `seat` (its token no longer works) and tells

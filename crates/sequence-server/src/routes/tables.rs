@@ -3,6 +3,7 @@
 
 use super::extract::TableAt;
 use super::host_only;
+use crate::accounts::Signed;
 use crate::app::App;
 use crate::auth::{self, SeatToken};
 use crate::bots;
@@ -132,10 +133,14 @@ fn bot_events(bots_req: &[BotSeat], players: u8) -> Result<Vec<Event>, ApiError>
 /// `POST /api/tables`.
 pub async fn create_table(
     State(app): State<Arc<App>>,
+    Signed(signed): Signed,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateReq = input::body(body, CREATE_HINTS)?;
-    let name = name_of(&req.name, "name")?;
+    let name = match &signed {
+        Some(s) => name_of(&s.name, "name")?,
+        None => name_of(&req.name, "name")?,
+    };
     if let Some(Some(s)) = req.turn_seconds {
         if !(1..=3600).contains(&s) {
             return Err(ApiError::bad("field `turn_seconds`: must be 1 to 3600"));
@@ -176,6 +181,7 @@ pub async fn create_table(
     }];
     events.extend(bot_events(&req.bots, spec.players)?);
     let id = app.create_table(spec, events).await?;
+    super::seats::own_seat(&app, &id, &hash, signed.as_ref()).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({"table": id, "seat": 0, "token": token})),

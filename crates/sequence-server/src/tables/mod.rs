@@ -636,6 +636,12 @@ pub struct Table {
     pub subs: Vec<Sub>,
     /// Recent chat lines (at most 50).
     pub chat: VecDeque<Value>,
+    /// Each seat's chat allowance (one for all its connections).
+    pub chat_limit: crate::limits::ChatLimit,
+    /// Held while a chat line is stored and shown, so that lines are shown
+    /// in the order they were stored without holding the table (a move
+    /// never waits for a chat line's write).
+    pub chat_order: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// Open connections per seat.
     pub connected: Vec<u32>,
     /// Turn deadline: when, in Unix ms, and for which move number.
@@ -664,6 +670,8 @@ impl Table {
             core,
             subs: vec![],
             chat: VecDeque::new(),
+            chat_limit: Default::default(),
+            chat_order: Default::default(),
             connected: vec![0; n],
             deadline: None,
             bot_running: false,

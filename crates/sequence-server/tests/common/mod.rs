@@ -3,6 +3,7 @@
 //! clients.
 #![allow(dead_code)]
 
+pub mod accounts;
 pub mod moves;
 
 use futures_util::{SinkExt, StreamExt};

@@ -9,6 +9,7 @@ import { h } from "./cards.js";
 import { api, saveSeat, savedName, saveName, unescapeText } from "./api.js";
 import { banner, navigate } from "./main.js";
 import { refusalText } from "./errors.js";
+import { learnLinks } from "./learn/entry.js";
 
 const LEVELS = ["random", "level:1", "level:2", "level:3", "level:4", "level:5"];
 const TIMERS = [15, 30, 60, 120, 300, 600];
@@ -207,7 +208,7 @@ export function showLobby(app) {
         h("div", { id: "playing-list" })));
 
     app.replaceChildren(h("div", { class: "lobby" },
-      h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro"))),
+      h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro")), learnLinks()),
       createForm, list));
     refresh();
   }

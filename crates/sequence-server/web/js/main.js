@@ -1,10 +1,11 @@
 // Entry point: language, the banner for errors, and routing between the
-// lobby (`/`), a table (`/?table=ID`, the invite link) and the replay of a
-// finished game (`/replay/ID?game=N`).
+// lobby (`/`), a table (`/?table=ID`, the invite link), the replay of a
+// finished game (`/replay/ID?game=N`) and the rules help (`/?learn=GAME`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
+import { showRules } from "./learn/rules.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
@@ -53,6 +54,11 @@ function route() {
   if (replay) {
     const game = Number(params.get("game"));
     current = showReplay(app, replay[1], Number.isInteger(game) && game > 0 ? game : null);
+    return;
+  }
+  const learn = params.get("learn");
+  if (learn === "classic" || learn === "stacks") {
+    current = showRules(app, learn);
     return;
   }
   const id = params.get("table");

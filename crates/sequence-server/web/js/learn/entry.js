@@ -1,0 +1,18 @@
+// The ways into the learning pages from the lobby: a line under the
+// welcome with a "How to play" link for each game (filled in once the
+// learning words are loaded).
+import { t } from "../i18n.js";
+import { h } from "../cards.js";
+import { lt, loadLearnText } from "./text.js";
+import { rulesUrl } from "./rules.js";
+
+/** The lobby's "How to play" links (an element that fills itself). */
+export function learnLinks() {
+  const box = h("p", { class: "learn-links", id: "learn-links" });
+  loadLearnText().then(() => {
+    box.replaceChildren(
+      h("span", { class: "learn-links-title" }, lt("learn.home_title")), " ",
+      ...["classic", "stacks"].map((g) => h("a", { href: rulesUrl(g), class: "learn-link", id: `learn-${g}` }, lt("learn.title_game", { game: t(`game.${g}`) }))));
+  }, () => {});
+  return box;
+}
