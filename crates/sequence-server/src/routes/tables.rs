@@ -47,6 +47,9 @@ pub(super) struct CreateReq {
     turn_seconds: Option<Option<u32>>,
     #[serde(default)]
     private: bool,
+    /// Rated or casual (absent: rated unless a bot plays).
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 /// The turn timer of a public table (listed in the lobby, a seat waiting
@@ -85,6 +88,7 @@ pub(super) const CREATE_HINTS: Hints = &[
         "a whole number of seconds from 1 to 3600, or null",
     ),
     ("private", "true or false"),
+    ("rated", "true (rated) or false (casual), or null"),
 ];
 
 /// A person's name from a request: cleaned, capped, not empty.
@@ -171,6 +175,7 @@ pub async fn create_table(
         turn_seconds,
         private: req.private,
         created_ms: now_ms(),
+        rated: req.rated,
     };
     spec.check().map_err(ApiError::bad)?;
     let (token, hash) = auth::new_token();

@@ -33,6 +33,12 @@ pub struct Spec {
     pub private: bool,
     /// Creation time, Unix ms.
     pub created_ms: i64,
+    /// Rated (`Some(true)`) or casual (`Some(false)`) as the host chose;
+    /// `None` (tables made before ratings, or no choice): rated unless a
+    /// bot plays. A game with a bot is casual either way
+    /// ([`crate::results`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 impl Spec {
@@ -50,6 +56,7 @@ impl Spec {
             turn_seconds: None,
             private: false,
             created_ms: 0,
+            rated: None,
         }
     }
 
