@@ -161,7 +161,7 @@ mod tests {
         let mv = longer.game().random_move(&mut rng).expect("a move");
         longer.play(seat, mv).expect("legal");
         let v5 = longer.record().to_json();
-        let e = refused_with(&v5, n, &[pay1.clone()]);
+        let e = refused_with(&v5, n, std::slice::from_ref(&pay1));
         assert!(
             e.contains(&format!("move {} ", n + 1))
                 && e.contains("seat 3 must first discard a card for the table-talk penalty (C10)"),
