@@ -15,6 +15,7 @@ pub mod game;
 pub mod live;
 pub mod replay;
 pub mod spec;
+pub mod tutorial;
 
 use crate::auth::SeatToken;
 use sequence_common::Seat;
@@ -721,6 +722,7 @@ impl Table {
             "deadline_ms": self.deadline.map(|d| d.1),
             "deadline_seat": self.deadline.and_then(|_| c.to_act()).map(|s| s.0),
             "private": c.spec.private,
+            "tutorial": c.spec.tutorial,
             "started_ms": c.times.last().and_then(|t| t.0),
             "ended_ms": c.times.last().and_then(|t| t.1),
             "now_ms": now_ms(),

@@ -21,6 +21,7 @@ import { gameExtras, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
 import { tableHelp } from "./learn/help.js";
+import { tutorialPanel, guardMove, markStep } from "./learn/tutorial.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
@@ -135,7 +136,7 @@ export function showTable(app, id) {
       ui: st.ui,
       info,
       seatName: name,
-      sendMove: actions.sendMove,
+      sendMove: guardMove(st, actions.sendMove, render),
       rerender: render,
       extras,
       clockOffset: st.clockOffset,
@@ -153,7 +154,9 @@ export function showTable(app, id) {
     const help = tableHelp(st, (s) => seatName(st.info, s), render);
     if (toHand) st.focusHand = false;
     app.replaceChildren(h("div", { class: `table-page game-${st.view.game}` },
-      heading(st.info, help && help.button), help && help.panel, h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+      heading(st.info, help && help.button), tutorialPanel(st, render), help && help.panel,
+      h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+    markStep(app, st);
     renderChat(st);
     restoreFocus(app, focus, toHand);
   }
