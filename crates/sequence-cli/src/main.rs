@@ -127,16 +127,32 @@ fn usage_error(e: &anyhow::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The log on stderr (`RUST_LOG` sets the level, `warn` by default): text,
+/// or one JSON object a line (with its spans: the request id and table
+/// id) for `serve --log-format json`.
+fn init_logs(json: bool) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if json {
+        logs.json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init();
+    } else {
+        logs.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init();
+    }
+}
+
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
     let cli = Cli::parse();
+    init_logs(matches!(
+        &cli.command,
+        Command::Serve(a) if a.log_format == sequence_server::LogFormat::Json
+    ));
     // Output piped into a command that closes early (`| head`) ends the
     // program quietly, as other command-line tools do. Not for `arena`: it
     // talks to bot programs over pipes, and one that exits must lose its

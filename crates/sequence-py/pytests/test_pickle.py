@@ -30,11 +30,69 @@ def test_a_pickled_game_goes_on_exactly_as_the_original(game, players):
     assert sg.verify(h.record()) == sg.verify(g.record())
 
 
-def test_a_game_without_a_record_refuses_to_pickle():
+def test_a_classic_determinization_refuses_to_pickle_and_says_why():
     d = sg.Game("classic", seed=1).view(0).determinize(3)
     with pytest.raises(sg.UsageError) as e:
         pickle.dumps(d)
     assert e.value.code == "record.none"
+    assert "stuck_turns" in str(e.value) and "determinize again" in str(e.value)
+    # a copy in this process still works
+    assert copy.deepcopy(d).ply == d.ply
+
+
+def _goes_on_alike(g, h, moves=400):
+    """Plays the same random moves (from each game's own generator) on
+    both, checking they stay alike."""
+    for _ in range(moves):
+        if g.is_over:
+            break
+        a, b = g.random_move(), h.random_move()
+        assert a == b
+        g.play(a)
+        h.play(b)
+        assert str(g) == str(h) and g.ply == h.ply
+    assert (g.status, g.winner) == (h.status, h.winner)
+
+
+@pytest.mark.parametrize("game,players", [("classic", 2), ("classic", 3), ("stacks", 3)])
+def test_replay_steps_pickle_and_go_on_exactly(game, players):
+    g = sg.Game(game, players=players, seed=31)
+    for _ in range(60):
+        g.play(g.random_move())
+    steps = sg.replay(g.record())
+    for step in (steps[0], steps[len(steps) // 2], steps[-1]):
+        h = step.game
+        # moves made on the step (reshuffles among them) are kept too
+        for _ in range(40):
+            if h.is_over:
+                break
+            h.play(h.random_move())
+        back = pickle.loads(pickle.dumps(h))
+        assert str(back) == str(h) and back.ply == h.ply
+        assert back.legal_moves() == h.legal_moves()
+        _goes_on_alike(h, back)
+
+
+def test_stacks_determinizations_pickle_and_go_on_exactly():
+    g = sg.Game("stacks", players=3, seed=12)
+    for _ in range(30):
+        g.play(g.random_move())
+    d = g.view(g.to_act).determinize(5)
+    for _ in range(25):
+        d.play(d.random_move())
+    back = pickle.loads(pickle.dumps(d))
+    assert str(back) == str(d) and back.ply == d.ply
+    assert back.view(0).observation().tolist() == d.view(0).observation().tolist()
+    _goes_on_alike(d, back)
+
+
+def test_a_vecenv_refuses_to_pickle_and_says_why():
+    v = sg.VecEnv("classic", num_envs=2)
+    for f in (pickle.dumps, copy.deepcopy):
+        with pytest.raises(sg.UsageError) as e:
+            f(v)
+        assert e.value.code == "pickle.vecenv"
+        assert "build a VecEnv in each process" in str(e.value)
 
 
 @pytest.mark.parametrize("game", ["classic", "stacks"])
@@ -115,3 +173,16 @@ def test_pettingzoo_env_deepcopies_and_pickles_mid_game():
         assert twin.unwrapped.game.ply == e.unwrapped.game.ply + 1
     # the copy is independent
     assert e.unwrapped.game.ply == 5
+
+
+def test_a_trail_keeps_its_reshuffles():
+    """A Stacks determinization played to its end reshuffles (S6); its
+    pickle keeps the draw piles dealt, so the copy is the same game."""
+    d = sg.Game("stacks", players=2, seed=3).view(0).determinize(1)
+    while not d.is_over:
+        d.play(d.random_move())
+    restore, args = d.__reduce__()
+    assert restore.__name__ == "_trail_game_from_state"
+    assert len(args[1]["reshuffles"]) >= 1
+    back = pickle.loads(pickle.dumps(d))
+    assert str(back) == str(d) and (back.status, back.winner) == (d.status, d.winner)

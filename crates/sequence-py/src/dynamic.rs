@@ -497,6 +497,10 @@ pub trait DynGame: Send + Sync {
     fn rng(&self) -> sequence_common::rng::GameRng;
     /// Replaces that generator (unpickling).
     fn set_rng(&mut self, rng: sequence_common::rng::GameRng);
+    /// For a game without a record that can be rebuilt (a `replay` step,
+    /// a Stacks determinization): its trail's JSON
+    /// ([`crate::trail::Trail::to_json`]).
+    fn trail(&self) -> Option<Value>;
 }
 
 impl<G: DynEngine> DynGame for Session<G> {
@@ -748,6 +752,10 @@ impl<G: DynEngine> DynGame for Session<G> {
     fn set_rng(&mut self, rng: sequence_common::rng::GameRng) {
         Session::set_rng(self, rng)
     }
+
+    fn trail(&self) -> Option<Value> {
+        Session::trail(self).map(|t| t.to_json(self.game().config()))
+    }
 }
 
 fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
@@ -841,6 +849,14 @@ impl<G: DynEngine> DynView for ViewBox<G> {
                 "the view does not add up to the game's cards",
             )
         })?;
+        if G::KIND == GameKind::Stacks {
+            // a Stacks view's JSON reads back as it is: rebuildable
+            let origin = crate::trail::Origin::View {
+                view: self.view.to_json(),
+                seed,
+            };
+            return Ok(Box::new(Session::with_origin(g, seed, origin)));
+        }
         Ok(Box::new(Session::without_record(g, seed)))
     }
 
@@ -1016,12 +1032,17 @@ pub struct Step {
 pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
     fn go<G: DynEngine>(v: &Value) -> Result<Vec<Step>, Failure> {
         let mut steps = Vec::new();
+        let record = std::sync::Arc::new(v.clone());
+        let origin = |index| crate::trail::Origin::Replay {
+            record: record.clone(),
+            index,
+        };
         sequence_common::record::replay::<G>(v, |i, seat, m, g| {
             steps.push(Step {
                 index: i,
                 seat: seat.0,
                 mv: G::wrap(*m, g.config()),
-                game: Box::new(Session::without_record(g.clone(), 0)),
+                game: Box::new(Session::with_origin(g.clone(), 0, origin(i))),
             })
         })
         .map_err(|e| Failure::from_replay(&e))
@@ -1030,7 +1051,7 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
             // S5b) is made after its last move: the last step shows the
             // game as the record ends it.
             if let Some(step) = steps.last_mut() {
-                step.game = Box::new(Session::without_record(last, 0));
+                step.game = Box::new(Session::with_origin(last, 0, origin(step.index)));
             }
         })?;
         Ok(steps)

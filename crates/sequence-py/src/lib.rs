@@ -22,6 +22,7 @@ pub mod isa;
 pub mod session;
 pub mod spread;
 pub mod stacks_env;
+pub mod trail;
 pub mod vector;
 pub mod view_json;
 

@@ -4,17 +4,20 @@
 //! the same seed, the same record), but a game built from a view
 //! (`determinize`) has no record, and a copy goes on independently.
 
+use crate::trail::{Origin, Trail};
 use sequence_common::record::{replay, Record, ReplayError};
-use sequence_common::reshuffle::Recording;
+use sequence_common::reshuffle::{Recording, Reshuffler};
 use sequence_common::rng::{game_rng, GameRng};
 use sequence_common::{Notation, Rules, Seat};
 use serde_json::Value;
 
-/// A game with its generator and, when known, its record.
+/// A game with its generator and, when known, its record (or, for a game
+/// that has none, its [`Trail`] when it can be rebuilt).
 pub struct Session<G: Rules> {
     game: G,
     rng: GameRng,
     record: Option<Record<G>>,
+    trail: Option<Trail<G>>,
 }
 
 impl<G: Rules> Clone for Session<G> {
@@ -23,6 +26,7 @@ impl<G: Rules> Clone for Session<G> {
             game: self.game.clone(),
             rng: self.rng.clone(),
             record: self.record.clone(),
+            trail: self.trail.clone(),
         }
     }
 }
@@ -37,6 +41,7 @@ impl<G: Notation> Session<G> {
             game,
             rng,
             record: Some(record),
+            trail: None,
         }
     }
 
@@ -47,6 +52,18 @@ impl<G: Notation> Session<G> {
             game,
             rng: game_rng(seed),
             record: None,
+            trail: None,
+        }
+    }
+
+    /// A game without a record that came from `origin` (a replayed
+    /// record's entry, a Stacks determinization), reshuffling from ChaCha8
+    /// seeded with `seed`; it keeps the moves made on it (its [`Trail`]),
+    /// so that it can be rebuilt exactly.
+    pub fn with_origin(game: G, seed: u64, origin: Origin) -> Session<G> {
+        Session {
+            trail: Some(Trail::new(origin)),
+            ..Session::without_record(game, seed)
         }
     }
 
@@ -61,6 +78,7 @@ impl<G: Notation> Session<G> {
             game,
             rng: game_rng(seed),
             record: Some(record),
+            trail: None,
         })
     }
 
@@ -88,12 +106,53 @@ impl<G: Notation> Session<G> {
                     rec.moves.push((seat, written));
                 }
             }
-            None => {
-                let mut r = sequence_common::RngReshuffler(&mut self.rng);
-                self.game.play(seat, mv, &mut r)?;
-            }
+            None => match &mut self.trail {
+                Some(t) => {
+                    let mut r = Recording {
+                        rng: &mut self.rng,
+                        log: &mut t.reshuffles,
+                    };
+                    self.game.play(seat, mv, &mut r)?;
+                    t.moves.push((seat, mv));
+                }
+                None => {
+                    let mut r = sequence_common::RngReshuffler(&mut self.rng);
+                    self.game.play(seat, mv, &mut r)?;
+                }
+            },
         }
         Ok(())
+    }
+
+    /// Makes `mv` of a trail being rebuilt, its reshuffles from `resh`;
+    /// the move joins the trail ([`Session::set_trail_reshuffles`] sets
+    /// their draw piles after the last).
+    ///
+    /// # Errors
+    /// The rule the move breaks.
+    pub fn replay_move<R: Reshuffler<G::Card>>(
+        &mut self,
+        seat: Seat,
+        mv: G::Move,
+        resh: &mut R,
+    ) -> Result<(), G::Error> {
+        self.game.play(seat, mv, resh)?;
+        if let Some(t) = &mut self.trail {
+            t.moves.push((seat, mv));
+        }
+        Ok(())
+    }
+
+    /// Sets the trail's reshuffles (after [`Session::replay_move`]s).
+    pub fn set_trail_reshuffles(&mut self, lists: Vec<Vec<G::Card>>) {
+        if let Some(t) = &mut self.trail {
+            t.reshuffles = lists;
+        }
+    }
+
+    /// The trail of a game without a record that can be rebuilt.
+    pub fn trail(&self) -> Option<&Trail<G>> {
+        self.trail.as_ref()
     }
 
     /// The generator later reshuffles draw from (for pickling: with the

@@ -117,6 +117,15 @@ impl Worker {
         }
     }
 
+    /// Analyses and hints waiting for the worker (`/metrics`).
+    pub fn queued(&self) -> usize {
+        self.shared
+            .state
+            .lock()
+            .map(|st| st.jobs.len() + st.hints.len())
+            .unwrap_or(0)
+    }
+
     /// Where the analysis of `key` stands, if it is queued or running.
     pub fn progress(&self, key: &GameKey) -> Option<Progress> {
         self.shared.state.lock().ok()?.progress.get(key).cloned()

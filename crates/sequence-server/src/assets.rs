@@ -1,5 +1,6 @@
 //! The web UI: files of `crates/sequence-server/web/` embedded in the
-//! binary, `index.html` at `/` (and at the page's own routes, `/replay/ID`),
+//! binary, `index.html` at `/` (and at the page's own routes: `/replay/ID`,
+//! `/u/NAME`, `/leaderboard`, `/account`, `/games`),
 //! others by path with their content type.
 
 use axum::http::{header, StatusCode, Uri};
@@ -8,15 +9,25 @@ use include_dir::{include_dir, Dir};
 
 static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/web");
 
+/// Whether `path` is one of the page's own routes: `/replay/ID`, a
+/// profile `/u/NAME`, `/leaderboard` (`/leaderboard/KIND`), `/account`,
+/// `/games`.
+fn is_page(path: &str) -> bool {
+    let one = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+    };
+    one("replay/")
+        || one("u/")
+        || one("leaderboard/")
+        || ["leaderboard", "account", "games"].contains(&path)
+}
+
 /// Serves an embedded file for `uri` (404 JSON error when there is none).
 pub async fn serve(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     // the page's own routes (`/replay/ID`): the page decides what to show
-    let path = if path.starts_with("replay/") && !path[7..].contains('/') {
-        ""
-    } else {
-        path
-    };
+    let path = if is_page(path) { "" } else { path };
     let path = if path.is_empty() || path.ends_with('/') {
         format!("{path}index.html")
     } else {

@@ -29,11 +29,12 @@
 use crate::config::ClusterConfig;
 use crate::db::{Db, CHANNEL};
 pub use crate::notes::{instance_id_ok, Note};
+use crate::telemetry;
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// WebSockets another instance holds at a table, per seat.
 #[derive(Debug, Clone)]
@@ -138,6 +139,8 @@ pub struct Cluster {
     /// Tables whose WebSocket counts must be written (PostgreSQL).
     presence_dirty: Mutex<HashSet<(String, u8)>>,
     presence_wake: tokio::sync::Notify,
+    /// When this instance last renewed its lease (or registered).
+    renewed: Mutex<Instant>,
 }
 
 /// Counts of notifications received.
@@ -169,7 +172,24 @@ impl Cluster {
             notes: NoteCounts::default(),
             presence_dirty: Mutex::new(HashSet::new()),
             presence_wake: tokio::sync::Notify::new(),
+            renewed: Mutex::new(Instant::now()),
         }
+    }
+
+    /// Notes that the lease was renewed now (a heartbeat or registering).
+    pub fn renewed(&self) {
+        if let Ok(mut r) = self.renewed.lock() {
+            *r = Instant::now();
+        }
+    }
+
+    /// Time since the lease was last renewed (PostgreSQL; `/readyz` fails
+    /// once it is over [`ClusterConfig::lease`]).
+    pub fn lease_age(&self) -> Duration {
+        self.renewed
+            .lock()
+            .map(|r| r.elapsed())
+            .unwrap_or(Duration::MAX)
     }
 
     /// Whether the server has been stopped.
@@ -318,6 +338,7 @@ pub async fn listen<T: Tables>(app: Arc<T>) {
                 r = listener.try_recv() => match r {
                     Ok(Some(n)) => {
                         app.cluster().notes.received.fetch_add(1, Ordering::Relaxed);
+                        metrics::counter!(telemetry::NOTIFICATIONS).increment(1);
                         on_payload(&app, n.payload());
                     }
                     Ok(None) => {
@@ -352,6 +373,10 @@ pub async fn listen<T: Tables>(app: Arc<T>) {
 pub fn on_payload<T: Tables>(app: &Arc<T>, payload: &str) {
     match Note::parse(payload) {
         Ok(note) => {
+            if let Note::Events { at_ms, .. } = &note {
+                let lag = crate::tables::now_ms().saturating_sub(*at_ms).max(0);
+                metrics::histogram!(telemetry::NOTIFY_LAG).record(lag as f64 / 1000.0);
+            }
             let app = app.clone();
             tokio::spawn(async move { app.apply_note(note).await });
         }
@@ -427,20 +452,26 @@ pub async fn leases<T: Tables>(app: Arc<T>) {
             return;
         }
         let dead = match app.db().heartbeat(&me, lease_ms).await {
-            Ok(Some(dead)) => dead,
+            Ok(Some(dead)) => {
+                app.cluster().renewed();
+                dead
+            }
             Ok(None) => {
+                metrics::counter!(telemetry::LEASE_LOST).increment(1);
                 tracing::warn!(
                     instance = %me,
                     "this instance was taken for dead (no heartbeat within the lease): \
                      its tables were taken over; registering again"
                 );
                 app.lost_ownership().await;
-                if let Err(e) = app.db().register(&me, &host_name()).await {
-                    tracing::warn!("cannot register this instance: {e}");
+                match app.db().register(&me, &host_name()).await {
+                    Ok(()) => app.cluster().renewed(),
+                    Err(e) => tracing::warn!("cannot register this instance: {e}"),
                 }
                 continue;
             }
             Err(e) => {
+                metrics::counter!(telemetry::HEARTBEAT_FAILURES).increment(1);
                 tracing::warn!("heartbeat failed: {e}");
                 continue;
             }
@@ -482,6 +513,7 @@ async fn take_over_from<T: Tables>(
             let n = batch.len();
             for (id, unfinished) in batch {
                 app.cluster().add_owned(&id);
+                metrics::counter!(telemetry::TAKEOVERS).increment(1);
                 taken += 1;
                 app.taken_over(id, unfinished).await;
             }

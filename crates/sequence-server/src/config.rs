@@ -21,6 +21,11 @@ pub struct ServerConfig {
     /// Connections, timeouts and the WebSocket upgrade allowance
     /// (docs/deploy.md, "Limits against slow and hostile clients").
     pub limits: Limits,
+    /// Where `GET /metrics` is served (with `/readyz` and `/healthz`): a
+    /// second, private listener (`127.0.0.1:9464`, port 0 picks one), never
+    /// the public one; `None`: no metrics page (docs/deploy.md "Metrics
+    /// and readiness").
+    pub metrics_listen: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -32,6 +37,7 @@ impl Default for ServerConfig {
             bot_delay: Duration::from_millis(500),
             analysis_iterations: crate::analysis::ITERATIONS.1,
             limits: Limits::default(),
+            metrics_listen: None,
         }
     }
 }

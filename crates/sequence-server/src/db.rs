@@ -36,11 +36,14 @@
 //! refused at start.
 
 mod accounts;
+mod games;
+mod profiles;
 mod shared;
 mod target;
 mod writer;
 
 pub use accounts::{Failures, SessionRow, UserRow};
+pub use profiles::{BoardRow, GameFilter, GameSeat, PublicUser, ResultRow, SeatGame};
 
 pub use target::{create_database, describe_target, drop_database, with_database};
 
@@ -99,6 +102,9 @@ pub enum DbError {
 
 impl From<sqlx::Error> for DbError {
     fn from(e: sqlx::Error) -> DbError {
+        if matches!(e, sqlx::Error::PoolTimedOut) {
+            metrics::counter!(crate::telemetry::POOL_TIMEOUTS).increment(1);
+        }
         if is_unavailable(&e) {
             DbError::Unavailable(e.to_string())
         } else {
@@ -212,6 +218,9 @@ pub struct Append<'a> {
     pub clock_ms: i64,
     /// Seats whose turn timer has run out after the change.
     pub timed_out: u64,
+    /// The game these events end, if they end one: its history and
+    /// rating changes are written in the same transaction (exactly once).
+    pub finish: Option<&'a crate::results::GameEnd>,
 }
 
 /// A table's number of events and timed-out seats as stored (for
@@ -352,6 +361,11 @@ impl Db {
         Ok(db)
     }
 
+    /// Connections of the pool: `(open, idle)` (`/metrics`).
+    pub fn pool_state(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
+    }
+
     /// Whether other server instances may write to this database too
     /// (PostgreSQL): changes then travel between instances by
     /// notification, and tables are re-read before answering.
@@ -450,6 +464,7 @@ impl Db {
             status: a.status.to_string(),
             clock_ms: a.clock_ms,
             timed_out: a.timed_out as i64,
+            finish: a.finish.cloned(),
             payload: if self.pg {
                 events_payload(a)
             } else {
@@ -698,6 +713,7 @@ mod tests {
                     status: "playing",
                     clock_ms: 7,
                     timed_out: 0,
+                    finish: None,
                 };
                 (k, db.append(&a).await)
             });

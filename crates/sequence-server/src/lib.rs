@@ -17,8 +17,13 @@
 //!   text caps), [`assets`] (the embedded web UI);
 //! * [`analysis`]: the search worker (analyses of finished games, hints)
 //!   off the async runtime;
+//! * accounts and what lasts beyond a table: [`accounts`] (names,
+//!   passwords, sessions, sign-in delays), [`results`] (what a game's end
+//!   stores), [`ratings`] (Glicko-2 and Weng-Lin);
 //! * the settings: [`config`]; [`listener`]: accepting and serving
-//!   connections under the limits against slow and hostile clients.
+//!   connections under the limits against slow and hostile clients;
+//! * [`telemetry`]: the metrics (`GET /metrics` on a private listener,
+//!   [`routes::health`]).
 
 pub mod accounts;
 pub mod analysis;
@@ -34,8 +39,11 @@ pub mod input;
 pub mod limits;
 pub mod listener;
 pub mod notes;
+pub mod ratings;
+pub mod results;
 pub mod routes;
 pub mod tables;
+pub mod telemetry;
 pub mod ws;
 
 use app::App;
@@ -107,6 +115,24 @@ pub struct ServeArgs {
     /// Burst of `--ws-rate`.
     #[arg(long, default_value_t = 500)]
     pub ws_burst: u32,
+    /// Serve `GET /metrics` (Prometheus), `/readyz` and `/healthz` on this
+    /// private address too, e.g. 127.0.0.1:9464; the public address never
+    /// serves /metrics (docs/deploy.md "Metrics and readiness").
+    #[arg(long)]
+    pub metrics_listen: Option<String>,
+    /// Log lines as JSON objects (one a line, with the request id and the
+    /// table id of the request's span) instead of text.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How `serve` writes its log (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Lines of text (`RUST_LOG` sets the level: `RUST_LOG=info`).
+    Text,
+    /// One JSON object a line.
+    Json,
 }
 
 impl ServeArgs {
@@ -132,7 +158,10 @@ pub struct Running {
     pub addr: SocketAddr,
     /// The shared state.
     pub app: Arc<App>,
+    /// Where `/metrics` is served, if it is.
+    pub metrics_addr: Option<SocketAddr>,
     task: tokio::task::JoinHandle<()>,
+    metrics_task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Running {
@@ -143,6 +172,9 @@ impl Running {
     pub fn abort(&self) {
         self.app.cluster.shut();
         self.task.abort();
+        if let Some(t) = &self.metrics_task {
+            t.abort();
+        }
         self.app.db.unlock();
     }
 
@@ -181,6 +213,10 @@ pub async fn start_with(
     listen: &str,
 ) -> anyhow::Result<Running> {
     check_listen(listen)?;
+    if let Some(m) = &cfg.metrics_listen {
+        check_listen(m)?;
+    }
+    telemetry::install();
     let opts = db::DbOptions {
         pool_size: ccfg.pool_size,
         acquire_timeout: ccfg.db_wait,
@@ -195,9 +231,17 @@ pub async fn start_with(
         }
     };
     let addr = listener.local_addr()?;
+    let (metrics_addr, metrics_task) = match &app.cfg.metrics_listen {
+        Some(m) => {
+            let (a, t) = serve_metrics(app.clone(), m).await?;
+            (Some(a), Some(t))
+        }
+        None => (None, None),
+    };
     if app.db.shared() {
         let me = app.cluster.me.clone();
         app.db.register(&me, &cluster::host_name()).await?;
+        app.cluster.renewed();
         tokio::spawn(cluster::listen(app.clone()));
         tokio::spawn(cluster::leases(app.clone()));
         tokio::spawn(cluster::presence_writer(app.clone()));
@@ -232,7 +276,39 @@ pub async fn start_with(
     let router = router(app.clone());
     let task = tokio::spawn(listener::serve(listener, router, app.cfg.limits.clone()));
     tracing::info!(%addr, "serving");
-    Ok(Running { addr, app, task })
+    Ok(Running {
+        addr,
+        app,
+        metrics_addr,
+        task,
+        metrics_task,
+    })
+}
+
+/// Serves [`routes::metrics_router`] on `listen` (a private address).
+///
+/// # Errors
+/// The address cannot be bound.
+async fn serve_metrics(
+    app: Arc<App>,
+    listen: &str,
+) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
+    let l = match tokio::net::TcpListener::bind(listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            app.db.unlock();
+            return Err(listen_error(listen, &e).context("--metrics-listen"));
+        }
+    };
+    let addr = l.local_addr()?;
+    let r = routes::metrics_router(app);
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(l, r).await {
+            tracing::error!("metrics listener: {e}");
+        }
+    });
+    tracing::info!(%addr, "metrics served");
+    Ok((addr, task))
 }
 
 /// Refuses a `--listen` value that is not `HOST:PORT` (an IP address or a
@@ -302,6 +378,7 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             analysis_iterations: args.analysis_iterations.max(1),
             limits: args.limits(),
+            metrics_listen: args.metrics_listen.clone(),
         };
         let lease = Duration::from_millis(args.lease_ms);
         let ccfg = ClusterConfig {
@@ -316,6 +393,9 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             running.addr,
             db::describe_target(&args.db)
         );
+        if let Some(m) = running.metrics_addr {
+            println!("sequence serve: metrics on http://{m}/metrics");
+        }
         let mut running = running;
         let signalled = tokio::select! {
             _ = stop_signal() => true,

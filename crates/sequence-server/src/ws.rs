@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 
 /// Messages a connection may send per second, and the burst.
 const WS_RATE: f64 = 10.0;
@@ -180,7 +181,9 @@ pub async fn handler(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| async move { run(app, tref, socket).await }))
+        // the connection's log lines keep the request's span (request id,
+        // table id)
+        .on_upgrade(move |socket| run(app, tref, socket).instrument(tracing::Span::current())))
 }
 
 /// How the server ends a connection: the close frame it sends.
@@ -259,7 +262,7 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     let (sink, mut stream) = socket.split();
     let (close_tx, close_rx) = oneshot::channel();
     let ping_every = app.cfg.limits.idle_timeout / 3;
-    let writer = tokio::spawn(write(sink, rx, close_rx, ping_every));
+    let writer = tokio::spawn(write(sink, rx, close_rx, ping_every).in_current_span());
     let mut conn = Conn::new(app, tref, id, seat);
     let closing = conn.read(&mut stream).await;
     let _ = close_tx.send(closing);

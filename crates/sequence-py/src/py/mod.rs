@@ -592,11 +592,12 @@ impl PyGame {
         self.copy()
     }
 
-    /// Pickles as the record and the generator's state, so that the
-    /// unpickled game goes on exactly as this one would; `UsageError`
-    /// (`record.none`) for a game without a record.
+    /// Pickles as the record (or, without one, the trail: a `replay`
+    /// step, a Stacks determinization) and the generator's state, so that
+    /// the unpickled game goes on exactly as this one would; `UsageError`
+    /// (`record.none`) for a classic determinization.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
-        pickle::reduce(py, "_game_from_state", pickle::game_state(py, self)?)
+        pickle::reduce_game(py, self)
     }
 
     fn __str__(&self) -> String {
@@ -813,6 +814,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(action_text, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_game_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_trail_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_bot_from_state, m)?)?;
     errors::register(m)?;

@@ -4,8 +4,16 @@
 //! * A `Game` with a record is its record and its generator's state
 //!   (ChaCha8 seed, stream and word position): unpickled, it replays the
 //!   record and goes on exactly as the original would, reshuffles
-//!   included. A game without a record (from `View.determinize` or a
-//!   `replay` step) cannot be pickled (`UsageError` `record.none`).
+//!   included.
+//! * A `Game` without a record that can be rebuilt — a `replay` step, a
+//!   Stacks determinization — is its trail ([`crate::trail`]: the record
+//!   and the step, or the view and the seed, and the moves made since
+//!   with their reshuffles) and its generator's state. A classic
+//!   determinization cannot be pickled (`UsageError` `record.none`, saying
+//!   why: its view's JSON does not carry everything the game holds).
+//! * A `VecEnv` refuses (`UsageError` `pickle.vecenv`): its games are dealt
+//!   by a fast shuffle with no record and its bots hold generators, none
+//!   of which has a written form; build one in each process.
 //! * A `Move` is its record entry and its table's sequence length.
 //! * A `Bot` is its name, game and seed: unpickled it is built again (its
 //!   generator starts over; searching bots keep no tree between moves).
@@ -32,17 +40,63 @@ pub(crate) fn reduce<'py>(
     PyTuple::new(py, [f.into_any(), args.into_any()])
 }
 
-/// A `Game`'s pickled state: `(record, seed, stream, word_pos)`.
-pub(crate) fn game_state<'py>(py: Python<'py>, g: &PyGame) -> PyResult<Bound<'py, PyTuple>> {
-    let record = g.inner.record().map_err(fail)?;
+/// `__reduce__` of a `Game`: `_game_from_state(record, seed, stream,
+/// word_pos)` with a record, `_trail_game_from_state(game, trail, seed,
+/// stream, word_pos)` with a trail.
+///
+/// # Errors
+/// `UsageError` `record.none` for a game that has neither.
+pub(crate) fn reduce_game<'py>(py: Python<'py>, g: &PyGame) -> PyResult<Bound<'py, PyTuple>> {
     let rng = g.inner.rng();
+    let seed = PyBytes::new(py, &rng.get_seed());
+    let pos = rng.get_word_pos().to_le_bytes().to_vec();
+    if let Ok(record) = g.inner.record() {
+        let args = (json_to_py(py, &record)?, seed, rng.get_stream(), pos);
+        return reduce(py, "_game_from_state", args.into_pyobject(py)?);
+    }
+    let Some(trail) = g.inner.trail() else {
+        return Err(usage(
+            "record.none",
+            "a classic game from View.determinize cannot be pickled: it has no record, and \
+             its view's JSON does not carry all it holds (stuck_turns, C6a, and whether a \
+             dead card was exchanged this turn), so it could not be rebuilt exactly; pickle \
+             the game it came from (or the view's JSON and the seed) and determinize again",
+        ));
+    };
     let args = (
-        json_to_py(py, &record)?,
-        PyBytes::new(py, &rng.get_seed()),
+        g.inner.kind().name(),
+        json_to_py(py, &trail)?,
+        seed,
         rng.get_stream(),
-        rng.get_word_pos().to_le_bytes().to_vec(),
+        pos,
     );
-    args.into_pyobject(py)
+    reduce(py, "_trail_game_from_state", args.into_pyobject(py)?)
+}
+
+/// The generator of a pickled game.
+fn rng_of(seed: [u8; 32], stream: u64, word_pos: Vec<u8>) -> PyResult<GameRng> {
+    let pos: [u8; 16] = word_pos
+        .try_into()
+        .map_err(|_| usage("pickle.state", "a game's generator position is 16 bytes"))?;
+    let mut rng = GameRng::from_seed(seed);
+    rng.set_stream(stream);
+    rng.set_word_pos(u128::from_le_bytes(pos));
+    Ok(rng)
+}
+
+/// Rebuilds a pickled `Game` without a record from its trail.
+#[pyfunction]
+pub(crate) fn _trail_game_from_state(
+    game: &str,
+    trail: &Bound<'_, PyAny>,
+    seed: [u8; 32],
+    stream: u64,
+    word_pos: Vec<u8>,
+) -> PyResult<PyGame> {
+    let v = py_to_json(trail)?;
+    let mut g = crate::trail::restore(kind_of(game)?, &v).map_err(fail)?;
+    g.set_rng(rng_of(seed, stream, word_pos)?);
+    Ok(PyGame::wrap(g))
 }
 
 /// Rebuilds a pickled `Game`.
@@ -55,13 +109,7 @@ pub(crate) fn _game_from_state(
 ) -> PyResult<PyGame> {
     let v = py_to_json(record)?;
     let mut g = dynamic::game_from_record(&v, 0).map_err(fail)?;
-    let pos: [u8; 16] = word_pos
-        .try_into()
-        .map_err(|_| usage("pickle.state", "a game's generator position is 16 bytes"))?;
-    let mut rng = GameRng::from_seed(seed);
-    rng.set_stream(stream);
-    rng.set_word_pos(u128::from_le_bytes(pos));
-    g.set_rng(rng);
+    g.set_rng(rng_of(seed, stream, word_pos)?);
     Ok(PyGame::wrap(g))
 }
 

@@ -299,6 +299,16 @@ impl PyVecEnv {
         Ok(d)
     }
 
+    /// Refuses: `UsageError` `pickle.vecenv` (docs/python.md "Pickling").
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(usage(
+            "pickle.vecenv",
+            "a VecEnv cannot be pickled or deep-copied: its games are dealt by a fast shuffle \
+             that keeps no record and its bots hold generators, and neither has a written \
+             form; build a VecEnv in each process from the same arguments (and seed)",
+        ))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<VecEnv num_envs={} players={}>",

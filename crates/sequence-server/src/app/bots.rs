@@ -93,7 +93,11 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
         return;
     }
     t.bot_running = true;
-    tokio::spawn(run_bots(app.clone(), tref.clone()));
+    let span = tracing::info_span!("bots", table = %t.core.id);
+    tokio::spawn(tracing::Instrument::instrument(
+        run_bots(app.clone(), tref.clone()),
+        span,
+    ));
 }
 
 /// The bot task: while a bot is to move, waits the bot delay, computes its
@@ -114,7 +118,10 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
         let Some(job) = next_bot_job(&mut *tref.lock().await) else {
             return;
         };
+        let thinking = metrics::gauge!(crate::telemetry::BOTS_THINKING);
+        thinking.increment(1.0);
         let chosen = tokio::task::spawn_blocking(job.choose).await.ok().flatten();
+        thinking.decrement(1.0);
         let mut t = tref.lock().await;
         if app.cluster.stopped() || !t.cluster.owned {
             t.bot_running = false;
@@ -138,7 +145,10 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
             Some(auto) => Event::Auto { mv, auto },
         };
         match commit(&app, &tref, &mut t, vec![event]).await {
-            Ok(()) => return,
+            Ok(()) => {
+                crate::telemetry::bot_move();
+                return;
+            }
             Err(e) if e.is_conflict() => {
                 tracing::debug!("bot move at table {} lost a race: {e}", t.core.id);
                 t.bot_running = true;

@@ -119,6 +119,7 @@ async fn commit_answering(
         t.cluster.clock_ms
     };
     let texts = event_texts(&events)?;
+    let finish = crate::results::game_end(&t.core, &core, clock_ms);
     let append = Append {
         id: &core.id,
         first_seq: first,
@@ -126,6 +127,7 @@ async fn commit_answering(
         status: core.status.name(),
         clock_ms,
         timed_out: 0,
+        finish: finish.as_ref(),
     };
     // the append is written even if this request stops waiting for it
     // (a client that went away): until the answer comes the table may lag
@@ -174,7 +176,28 @@ const MOVE_RETRIES: usize = 4;
 /// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Malformed`] for a move
 /// that cannot be read; [`TableError::Illegal`] for one the rules refuse
 /// (both with the engine's code).
+///
+/// Counted in the metrics ([`crate::telemetry::move_done`]): accepted
+/// with its time to the push, or refused with its code.
 pub async fn play_move(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    synced: bool,
+    seat: u8,
+    req: MoveRequest,
+) -> Result<Value, TableError> {
+    let start = std::time::Instant::now();
+    let answer = try_play_move(app, tref, t, synced, seat, req).await;
+    crate::telemetry::move_done(match &answer {
+        Ok(_) => Ok(start.elapsed()),
+        Err(e) => Err(crate::telemetry::refusal_code(e)),
+    });
+    answer
+}
+
+/// [`play_move`] without the metrics.
+async fn try_play_move(
     app: &Arc<App>,
     tref: &TableRef,
     t: &mut Table,

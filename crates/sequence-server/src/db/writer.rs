@@ -5,6 +5,7 @@ use super::{conflict, event_rows, AnyQuery, DbError, CHANNEL};
 use sqlx::{AnyConnection, AnyPool};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
 /// Most appends written in one transaction.
@@ -18,6 +19,8 @@ pub(super) struct Pending {
     pub(super) status: String,
     pub(super) clock_ms: i64,
     pub(super) timed_out: i64,
+    /// The game the append ends, written with it.
+    pub(super) finish: Option<crate::results::GameEnd>,
     /// The notification (PostgreSQL), sent when the append commits.
     pub(super) payload: String,
     pub(super) reply: oneshot::Sender<Result<(), DbError>>,
@@ -135,13 +138,22 @@ fn appended(written: bool) -> Result<(), DbError> {
 
 /// Writes `group` in one transaction: whether each append was written
 /// (`false`: its table's next event was no longer its `first_seq`).
+/// Its batch size, wait for a connection and duration go to the
+/// metrics.
 async fn write_group(pool: &AnyPool, pg: bool, group: &[Pending]) -> Result<Vec<bool>, DbError> {
+    let start = Instant::now();
     let mut tx = pool.begin().await?;
+    let waited = start.elapsed();
     let mut done = Vec::with_capacity(group.len());
     for p in group {
-        done.push(append_in(&mut tx, pg, p).await?);
+        let written = append_in(&mut tx, pg, p).await?;
+        if let (true, Some(end)) = (written, &p.finish) {
+            super::games::record_game(&mut tx, pg, end).await?;
+        }
+        done.push(written);
     }
     tx.commit().await?;
+    crate::telemetry::group_commit(group.len(), waited, start.elapsed());
     Ok(done)
 }
 

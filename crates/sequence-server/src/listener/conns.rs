@@ -147,6 +147,11 @@ impl Connections {
     /// once when many are being answered already).
     pub fn refuse(self: &Arc<Self>, mut tcp: TcpStream, why: Refusal) {
         self.warn(why);
+        let status = match why {
+            Refusal::Address(_) => "429",
+            Refusal::Full(_) => "503",
+        };
+        metrics::counter!(crate::telemetry::CONNECTIONS_REFUSED, "status" => status).increment(1);
         if self.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
             self.refusing.fetch_sub(1, Ordering::Relaxed);
             return;

@@ -11,8 +11,10 @@
 pub mod account;
 pub mod extract;
 pub mod games;
+pub mod health;
 pub mod instance;
 pub mod moves;
+pub mod profiles;
 pub mod records;
 pub mod replay;
 pub mod seats;
@@ -57,12 +59,14 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/ws", get(ws::handler))
         .route("/api/instance", get(instance::instance))
         .merge(account::routes())
+        .merge(profiles::routes())
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             limits::rate_limit,
         ));
     let app_router = Router::new()
-        .route("/healthz", get(healthz))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
         .merge(api)
         .fallback(assets::serve)
         .method_not_allowed_fallback(|| async {
@@ -76,10 +80,34 @@ pub fn router(app: Arc<App>) -> Router {
             limits::MAX_BODY,
         ))
         .layer(axum::middleware::map_response(input::json_errors));
-    with_security_headers(app_router)
-        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+    with_ops_layers(
+        with_security_headers(app_router).layer(DefaultBodyLimit::max(limits::MAX_BODY)),
+    )
+    .with_state(app)
+}
+
+/// The router of the private metrics listener
+/// ([`crate::config::ServerConfig::metrics_listen`]): `GET /metrics`,
+/// `/readyz` and `/healthz`, nothing else.
+pub fn metrics_router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/metrics", get(health::metrics))
+        .route("/readyz", get(health::readyz))
+        .route("/healthz", get(health::healthz))
         .with_state(app)
+}
+
+/// The layers every request passes first: its request id (the client's
+/// or proxy's [`health::REQUEST_ID`], else a fresh UUID, sent back in the
+/// answer), its span in the logs ([`health::request_span`]) and the count
+/// of answers by status.
+fn with_ops_layers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
+    use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+    let id = HeaderName::from_static(health::REQUEST_ID);
+    r.layer(axum::middleware::from_fn(health::count_responses))
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(health::request_span))
+        .layer(PropagateRequestIdLayer::new(id.clone()))
+        .layer(SetRequestIdLayer::new(id, MakeRequestUuid))
 }
 
 /// The Content-Security-Policy of every answer: the web UI loads its
@@ -104,11 +132,6 @@ fn with_security_headers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Rout
     .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
     .layer(set(header::X_FRAME_OPTIONS, "DENY"))
     .layer(set(header::REFERRER_POLICY, "no-referrer"))
-}
-
-/// `GET /healthz`.
-pub async fn healthz() -> &'static str {
-    "ok"
 }
 
 /// Refuses a request of a seat other than the host (seat 0).

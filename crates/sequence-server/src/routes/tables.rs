@@ -52,6 +52,9 @@ pub(super) struct CreateReq {
     /// then the tutorial's).
     #[serde(default)]
     tutorial: Option<String>,
+    /// Rated or casual (absent: rated unless a bot plays).
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 /// The turn timer of a public table (listed in the lobby, a seat waiting
@@ -91,6 +94,7 @@ pub(super) const CREATE_HINTS: Hints = &[
     ),
     ("private", "true or false"),
     ("tutorial", "a tutorial's name such as \"classic\", or null"),
+    ("rated", "true (rated) or false (casual), or null"),
 ];
 
 /// Makes `req` the table of tutorial `name` (issue 25): two players, the
@@ -123,6 +127,7 @@ fn tutorial_table(req: &mut CreateReq, name: &str) -> Result<(), ApiError> {
     }];
     req.turn_seconds = Some(None);
     req.private = true;
+    req.rated = Some(false);
     Ok(())
 }
 
@@ -214,6 +219,7 @@ pub async fn create_table(
         private: req.private,
         created_ms: now_ms(),
         tutorial: req.tutorial.clone(),
+        rated: req.rated,
     };
     spec.check().map_err(ApiError::bad)?;
     let (token, hash) = auth::new_token();

@@ -163,6 +163,9 @@ pub struct SeatCore {
     pub token: Option<[u8; 32]>,
     /// Bot level.
     pub level: Option<String>,
+    /// SHA-256 of the token of the person who left this seat (their token
+    /// no longer works; their finished game is still theirs).
+    pub left_token: Option<[u8; 32]>,
 }
 
 /// Table status.
@@ -246,6 +249,7 @@ impl Core {
                 name: None,
                 token: None,
                 level: None,
+                left_token: None,
             })
             .collect();
         Core {
@@ -320,16 +324,26 @@ impl Core {
                     name: Some(name.clone()),
                     token: Some(h),
                     level: None,
+                    left_token: None,
                 };
             }
             Event::Bot { seat, level } => {
                 let name = self.bot_name(*seat, level);
+                let playing = self.status == Status::Playing;
                 let s = self.seat_mut(*seat)?;
+                // a bot standing in during a game for a person who left or
+                // is away: the game stays theirs (an abandoned game)
+                let stood_in = if playing {
+                    s.token.or(s.left_token)
+                } else {
+                    None
+                };
                 *s = SeatCore {
                     kind: SeatKind::Bot,
                     name: Some(name),
                     token: None,
                     level: Some(level.clone()),
+                    left_token: stood_in,
                 };
                 self.clear_timeouts(*seat);
             }
@@ -339,7 +353,7 @@ impl Core {
                     return Err(conflict(format!("seat {seat} has no person to leave")));
                 }
                 s.kind = SeatKind::Left;
-                s.token = None;
+                s.left_token = s.token.take();
             }
             Event::Start { seed } => {
                 if self.status != Status::Waiting || !self.all_filled() {
@@ -353,6 +367,9 @@ impl Core {
                 self.game_no += 1;
                 self.moves = 0;
                 self.status = Status::Playing;
+                for s in &mut self.seats {
+                    s.left_token = None;
+                }
                 self.log.clear();
                 self.times.push((self.now(), None));
                 for s in 0..self.seats.len() {
@@ -723,6 +740,8 @@ impl Table {
             "deadline_seat": self.deadline.and_then(|_| c.to_act()).map(|s| s.0),
             "private": c.spec.private,
             "tutorial": c.spec.tutorial,
+            "rated": c.spec.rated != Some(false)
+                && !c.seats.iter().any(|s| s.kind == SeatKind::Bot && s.left_token.is_none()),
             "started_ms": c.times.last().and_then(|t| t.0),
             "ended_ms": c.times.last().and_then(|t| t.1),
             "now_ms": now_ms(),

@@ -37,6 +37,12 @@ pub struct Spec {
     /// is dealt from the tutorial's seed and its bot seeded from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tutorial: Option<String>,
+    /// Rated (`Some(true)`) or casual (`Some(false)`) as the host chose;
+    /// `None` (tables made before ratings, or no choice): rated unless a
+    /// bot plays. A game with a bot is casual either way
+    /// ([`crate::results`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 impl Spec {
@@ -55,6 +61,7 @@ impl Spec {
             private: false,
             created_ms: 0,
             tutorial: None,
+            rated: None,
         }
     }
 

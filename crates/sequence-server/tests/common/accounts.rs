@@ -122,3 +122,81 @@ impl Browser {
         b["token"].as_str().expect("token").to_string()
     }
 }
+
+/// `(status, body)` of a request to `base` with a seat token.
+async fn call(
+    http: &reqwest::Client,
+    method: reqwest::Method,
+    url: String,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut rq = http.request(method, url);
+    if let Some(t) = token {
+        rq = rq.header("authorization", format!("Bearer {t}"));
+    }
+    if let Some(b) = body {
+        rq = rq.json(&b);
+    }
+    let r = rq.send().await.expect("request");
+    let st = r.status().as_u16();
+    (st, r.json().await.unwrap_or(Value::Null))
+}
+
+/// Plays random legal moves at table `id` of the server at `s` (seats'
+/// `tokens`, `None` for a seat a bot plays) until it is over.
+pub async fn play_out(s: &impl AsBase, id: &str, tokens: &[Option<String>], seed: u64) {
+    let base = s.base();
+    let http = reqwest::Client::new();
+    let view = |t: Option<String>| {
+        let http = http.clone();
+        let url = format!("{base}/api/tables/{id}/view");
+        async move {
+            call(&http, reqwest::Method::GET, url, t.as_deref(), None)
+                .await
+                .1
+        }
+    };
+    let mut rng = sequence_common::rng::game_rng(seed);
+    for _ in 0..100_000 {
+        if view(None).await["table"]["status"] == "over" {
+            return;
+        }
+        let mut acted = false;
+        for t in tokens.iter().flatten() {
+            let v = view(Some(t.clone())).await;
+            if v["table"]["status"] == "over" {
+                return;
+            }
+            let Some(mv) = super::moves::random_legal(&v, &mut rng) else {
+                continue;
+            };
+            let body = json!({"move_number": v["move_number"], "move": mv});
+            let url = format!("{base}/api/tables/{id}/moves");
+            let (st, body) = call(&http, reqwest::Method::POST, url, Some(t), Some(body)).await;
+            assert!(st == 200 || st == 409, "{st} {body}");
+            acted = true;
+        }
+        if !acted {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+    panic!("table {id} never ended");
+}
+
+/// A server's base URL.
+pub trait AsBase {
+    fn base(&self) -> String;
+}
+
+impl AsBase for Server {
+    fn base(&self) -> String {
+        self.base.clone()
+    }
+}
+
+impl AsBase for String {
+    fn base(&self) -> String {
+        self.clone()
+    }
+}

@@ -1,0 +1,295 @@
+//! What a server measures, for Prometheus (`GET /metrics`, docs/deploy.md
+//! "Metrics and readiness"): the recorder of the `metrics` crate,
+//! exported in the Prometheus text format by `metrics-exporter-prometheus`.
+//!
+//! Counters and histograms are recorded where things happen (the move
+//! path, the append writer, the cluster's tasks, the HTTP layer); gauges
+//! of what a server holds (tables, sockets, the analysis queue, the pool,
+//! the lease) are read from [`App`] when the page is asked for. The
+//! recorder is global to the process: several servers in one process
+//! (tests) add up their counters. Every name is in [`NAMES`], and each is
+//! present on the page from the start (a counter at 0), so that dashboards
+//! and alerts find them before the first event.
+
+use crate::app::App;
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Moves accepted and stored (HTTP, WebSocket, bots and stand-ins).
+pub const MOVES_ACCEPTED: &str = "sequence_moves_accepted_total";
+/// Moves of players refused, by `code` (the engine's code such as
+/// `C6.space_taken`, or the kind of refusal: `stale`, `conflict`,
+/// `unavailable`, …).
+pub const MOVES_REFUSED: &str = "sequence_moves_refused_total";
+/// Seconds from a player's move reaching the server to its views being
+/// queued to every socket of the table (stored durably in between).
+pub const MOVE_PUSH: &str = "sequence_move_push_seconds";
+/// HTTP answers by `status` (the listener's own refusals included).
+pub const HTTP_RESPONSES: &str = "sequence_http_responses_total";
+/// Connections refused by the listener before any request, by `status`
+/// (503: too many connections; 429: too many from one address).
+pub const CONNECTIONS_REFUSED: &str = "sequence_connections_refused_total";
+/// Tables in memory.
+pub const TABLES_IN_MEMORY: &str = "sequence_tables_in_memory";
+/// Tables this instance owns (runs their bots and turn clocks).
+pub const TABLES_OWNED: &str = "sequence_tables_owned";
+/// Open table WebSockets.
+pub const WEBSOCKETS: &str = "sequence_websockets";
+/// Bot moves being computed now.
+pub const BOTS_THINKING: &str = "sequence_bots_thinking";
+/// Analyses and hints waiting for the search worker.
+pub const ANALYSIS_QUEUE: &str = "sequence_analysis_queue";
+/// Appends written per group commit (one transaction).
+pub const APPEND_BATCH: &str = "sequence_db_append_batch_size";
+/// Seconds one group commit takes, from taking a connection to the commit.
+pub const COMMIT_SECONDS: &str = "sequence_db_commit_seconds";
+/// Seconds the append writer waited for a database connection.
+pub const POOL_WAIT: &str = "sequence_db_pool_wait_seconds";
+/// Requests that found no free database connection in time (a 503).
+pub const POOL_TIMEOUTS: &str = "sequence_db_pool_timeouts_total";
+/// Connections of the database pool, open.
+pub const POOL_CONNECTIONS: &str = "sequence_db_pool_connections";
+/// Connections of the database pool, open and idle.
+pub const POOL_IDLE: &str = "sequence_db_pool_idle";
+/// Seconds from another instance's commit to its notification arriving
+/// here (PostgreSQL; clocks of the machines must agree).
+pub const NOTIFY_LAG: &str = "sequence_notify_lag_seconds";
+/// Notifications of other instances received.
+pub const NOTIFICATIONS: &str = "sequence_notifications_total";
+/// 1 while the notification listener is connected (PostgreSQL).
+pub const NOTIFY_LISTENING: &str = "sequence_notify_listening";
+/// Seconds since this instance last renewed its lease (PostgreSQL; 0 on
+/// SQLite).
+pub const LEASE_AGE: &str = "sequence_lease_age_seconds";
+/// 1 while this instance's lease is current (renewed within the lease).
+pub const LEASE_HELD: &str = "sequence_lease_held";
+/// Heartbeats that failed (the database could not be reached).
+pub const HEARTBEAT_FAILURES: &str = "sequence_heartbeat_failures_total";
+/// Tables taken over from instances whose lease ran out.
+pub const TAKEOVERS: &str = "sequence_tables_taken_over_total";
+/// Times this instance found itself taken for dead (its tables taken).
+pub const LEASE_LOST: &str = "sequence_lease_lost_total";
+/// 1 when this instance is ready (as `/readyz`, checked at each scrape).
+pub const READY: &str = "sequence_ready";
+
+/// Every metric a server exports.
+pub const NAMES: [&str; 25] = [
+    MOVES_ACCEPTED,
+    MOVES_REFUSED,
+    MOVE_PUSH,
+    HTTP_RESPONSES,
+    CONNECTIONS_REFUSED,
+    TABLES_IN_MEMORY,
+    TABLES_OWNED,
+    WEBSOCKETS,
+    BOTS_THINKING,
+    ANALYSIS_QUEUE,
+    APPEND_BATCH,
+    COMMIT_SECONDS,
+    POOL_WAIT,
+    POOL_TIMEOUTS,
+    POOL_CONNECTIONS,
+    POOL_IDLE,
+    NOTIFY_LAG,
+    NOTIFICATIONS,
+    NOTIFY_LISTENING,
+    LEASE_AGE,
+    LEASE_HELD,
+    HEARTBEAT_FAILURES,
+    TAKEOVERS,
+    LEASE_LOST,
+    READY,
+];
+
+/// Buckets of the latency histograms, in seconds.
+const SECONDS_BUCKETS: [f64; 14] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// Buckets of [`APPEND_BATCH`].
+const BATCH_BUCKETS: [f64; 10] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Installs the process's recorder (once; later calls do nothing) and
+/// puts every metric of [`NAMES`] on the page. `None` when another
+/// recorder was installed first (a program embedding the server): the
+/// page then says so.
+pub fn install() -> Option<&'static PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let built = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &SECONDS_BUCKETS)
+                .and_then(|b| {
+                    b.set_buckets_for_metric(Matcher::Full(APPEND_BATCH.into()), &BATCH_BUCKETS)
+                })
+                .and_then(|b| b.install_recorder());
+            match built {
+                Ok(handle) => {
+                    describe();
+                    Some(handle)
+                }
+                Err(e) => {
+                    tracing::warn!("metrics: cannot install the recorder ({e}); /metrics is empty");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// Descriptions (`# HELP`) and a first value of every metric.
+fn describe() {
+    use metrics::{describe_counter as c, describe_gauge as g, describe_histogram as h, Unit};
+    c!(MOVES_ACCEPTED, "Moves accepted and stored");
+    c!(MOVES_REFUSED, "Moves of players refused, by code");
+    h!(
+        MOVE_PUSH,
+        Unit::Seconds,
+        "A move's arrival to its views queued to every socket"
+    );
+    c!(HTTP_RESPONSES, "HTTP answers by status");
+    c!(
+        CONNECTIONS_REFUSED,
+        "Connections refused by the listener, by status"
+    );
+    g!(TABLES_IN_MEMORY, "Tables in memory");
+    g!(
+        TABLES_OWNED,
+        "Tables this instance owns (bots, turn clocks)"
+    );
+    g!(WEBSOCKETS, "Open table WebSockets");
+    g!(BOTS_THINKING, "Bot moves being computed");
+    g!(
+        ANALYSIS_QUEUE,
+        "Analyses and hints waiting for the search worker"
+    );
+    h!(APPEND_BATCH, "Appends per group commit");
+    h!(COMMIT_SECONDS, Unit::Seconds, "Group commit duration");
+    h!(
+        POOL_WAIT,
+        Unit::Seconds,
+        "Append writer's wait for a connection"
+    );
+    c!(
+        POOL_TIMEOUTS,
+        "Waits for a database connection that timed out"
+    );
+    g!(POOL_CONNECTIONS, "Database pool connections open");
+    g!(POOL_IDLE, "Database pool connections idle");
+    h!(
+        NOTIFY_LAG,
+        Unit::Seconds,
+        "Another instance's commit to its notification here"
+    );
+    c!(NOTIFICATIONS, "Notifications of other instances received");
+    g!(
+        NOTIFY_LISTENING,
+        "1 while the notification listener is connected"
+    );
+    g!(
+        LEASE_AGE,
+        Unit::Seconds,
+        "Seconds since the lease was last renewed"
+    );
+    g!(LEASE_HELD, "1 while this instance's lease is current");
+    c!(HEARTBEAT_FAILURES, "Heartbeats that failed");
+    c!(
+        TAKEOVERS,
+        "Tables taken over from instances whose lease ran out"
+    );
+    c!(LEASE_LOST, "Times this instance was taken for dead");
+    g!(READY, "1 when this instance is ready (as /readyz)");
+    for name in [
+        MOVES_ACCEPTED,
+        HTTP_RESPONSES,
+        CONNECTIONS_REFUSED,
+        POOL_TIMEOUTS,
+        NOTIFICATIONS,
+        HEARTBEAT_FAILURES,
+        TAKEOVERS,
+        LEASE_LOST,
+    ] {
+        counter!(name).absolute(0);
+    }
+    counter!(MOVES_REFUSED, "code" => "none").absolute(0);
+    gauge!(BOTS_THINKING).set(0.0);
+}
+
+/// Counts a player's move: accepted, or refused with `code`; an accepted
+/// one's time from arrival to push goes in [`MOVE_PUSH`].
+pub fn move_done(result: Result<Duration, &'static str>) {
+    match result {
+        Ok(took) => {
+            counter!(MOVES_ACCEPTED).increment(1);
+            histogram!(MOVE_PUSH).record(took.as_secs_f64());
+        }
+        Err(code) => counter!(MOVES_REFUSED, "code" => code).increment(1),
+    }
+}
+
+/// Counts a bot's (or a stand-in's) move stored.
+pub fn bot_move() {
+    counter!(MOVES_ACCEPTED).increment(1);
+}
+
+/// A group commit of `appends` that took `took` after waiting `waited`
+/// for a connection.
+pub fn group_commit(appends: usize, waited: Duration, took: Duration) {
+    histogram!(APPEND_BATCH).record(appends as f64);
+    histogram!(POOL_WAIT).record(waited.as_secs_f64());
+    histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
+}
+
+/// The page of `GET /metrics`: gauges read from `app` now, then every
+/// metric in the Prometheus text format (version 0.0.4).
+pub fn render(app: &App) -> String {
+    let Some(handle) = install() else {
+        return "# another metrics recorder was installed in this process\n".into();
+    };
+    let c = &app.cluster;
+    let shared = app.db.shared();
+    let in_memory = app.tables.lock().map(|m| m.len()).unwrap_or(0);
+    gauge!(TABLES_IN_MEMORY).set(in_memory as f64);
+    gauge!(TABLES_OWNED).set(if shared { c.owned_count() } else { in_memory } as f64);
+    gauge!(WEBSOCKETS).set(c.sockets.load(Ordering::Relaxed) as f64);
+    gauge!(ANALYSIS_QUEUE).set(app.worker.queued() as f64);
+    let (open, idle) = app.db.pool_state();
+    gauge!(POOL_CONNECTIONS).set(open as f64);
+    gauge!(POOL_IDLE).set(idle as f64);
+    gauge!(NOTIFY_LISTENING).set(f64::from(u8::from(
+        shared && c.listening.load(Ordering::Relaxed),
+    )));
+    let age = if shared {
+        c.lease_age()
+    } else {
+        Duration::ZERO
+    };
+    gauge!(LEASE_AGE).set(age.as_secs_f64());
+    gauge!(LEASE_HELD).set(f64::from(u8::from(!shared || age < c.cfg.lease)));
+    handle.run_upkeep();
+    handle.render()
+}
+
+/// The `code` label of a refused move: the engine's code (`C6.space_taken`,
+/// `notation.missing`), else the kind of refusal.
+pub fn refusal_code(e: &crate::tables::TableError) -> &'static str {
+    use crate::tables::TableError as E;
+    if let Some(code) = e.code() {
+        return code;
+    }
+    match e {
+        E::Stale { .. } => "stale",
+        E::Conflict(_) => "conflict",
+        E::Unauthorized(_) => "unauthorized",
+        E::Forbidden(_) => "forbidden",
+        E::NotFound(_) => "not_found",
+        E::Unavailable(_) => "unavailable",
+        E::Invalid(_) => "invalid",
+        E::Internal(_) => "internal",
+        E::Malformed { .. } | E::Illegal { .. } => "refused",
+    }
+}
