@@ -725,7 +725,7 @@ impl Table {
                 })
             })
             .collect();
-        json!({
+        let mut info = json!({
             "id": c.id,
             "name": c.spec.name,
             "named_after": c.spec.named_after,
@@ -739,7 +739,6 @@ impl Table {
             "deadline_ms": self.deadline.map(|d| d.1),
             "deadline_seat": self.deadline.and_then(|_| c.to_act()).map(|s| s.0),
             "private": c.spec.private,
-            "tutorial": c.spec.tutorial,
             "rated": c.spec.rated != Some(false)
                 && !c.seats.iter().any(|s| s.kind == SeatKind::Bot && s.left_token.is_none()),
             "started_ms": c.times.last().and_then(|t| t.0),
@@ -747,7 +746,12 @@ impl Table {
             "now_ms": now_ms(),
             "host": 0,
             "seats": seats,
-        })
+        });
+        // a tutorial's table says which (issue 25); other tables as before
+        if let (Some(t), Some(o)) = (&c.spec.tutorial, info.as_object_mut()) {
+            o.insert("tutorial".into(), json!(t));
+        }
+        info
     }
 
     /// The view of `seat` (`None`: spectator), with the table info: the
