@@ -52,6 +52,12 @@ enum Command {
     Serve(sequence_server::ServeArgs),
     /// Load-test a game server with real WebSocket clients.
     Loadtest(loadtest::LoadtestArgs),
+    /// Copy a live SQLite database consistently while it serves, and check
+    /// the copy (docs/deploy.md "Backup and restore").
+    Backup(sequence_server::backup::BackupArgs),
+    /// Check a backup and put it in place of an SQLite database no server
+    /// is using.
+    Restore(sequence_server::backup::RestoreArgs),
 }
 
 /// An argument or input file a command refuses (exit code 2, as clap's
@@ -200,6 +206,8 @@ fn main() -> ExitCode {
             sequence_loadtest::raise_fd_limit();
             sequence_server::run_serve(a)
         }
+        Command::Backup(a) => sequence_server::backup::run_backup(a),
+        Command::Restore(a) => sequence_server::backup::run_restore(a),
         Command::Loadtest(a) => {
             if a.tables == 0 {
                 return usage_error(&anyhow::anyhow!(

@@ -28,6 +28,7 @@ mod timers;
 pub use bots::{kick_bots, STAND_IN_LEVEL};
 pub use change::{commit, play_move, seat_of_token, MoveRequest, SeatMove};
 pub use chat::{chat, post_chat, Posted};
+pub use load::core_of;
 pub use timers::{check_timers, run_out};
 
 use crate::cluster::{Cluster, Note, Tables};

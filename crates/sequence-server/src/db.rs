@@ -51,7 +51,8 @@ use crate::notes::Note;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::sync::atomic::Ordering;
-use target::{cause_of, is_postgres, lock_file, migrate, sqlite_path};
+use target::{cause_of, migrate};
+pub(crate) use target::{is_postgres, lock_file, sqlite_path};
 use writer::{write_appends, GroupCounts, Pending};
 
 /// A query with its values bound, on any database.

@@ -30,6 +30,7 @@ pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod auth;
+pub mod backup;
 pub mod bots;
 pub mod cluster;
 pub mod config;

@@ -12,6 +12,28 @@ use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::Mutex;
 
+/// The table `id` rebuilt from its stored `spec` (JSON) and its events
+/// (`(seq, JSON)` in order): the one way a stored table is read (loading
+/// it, checking a backup).
+///
+/// # Errors
+/// [`TableError::Internal`] naming the table and the event that does not
+/// read or replay.
+pub fn core_of(id: &str, spec: &str, events: &[(i64, String)]) -> Result<Core, TableError> {
+    let mut spec: Spec = serde_json::from_str(spec)
+        .map_err(|e| TableError::Internal(format!("stored table {id}: {e}")))?;
+    if spec.options.as_array().is_some_and(Vec::is_empty) {
+        // stored before `options` had to be an object: `[]` meant the
+        // defaults then
+        spec.options = Value::Null;
+    }
+    let mut core = Core::new(id.to_string(), spec);
+    for (seq, data) in events {
+        apply_stored(&mut core, *seq, data)?;
+    }
+    Ok(core)
+}
+
 impl App {
     /// The table `id`, loaded from the database if needed (its bots move
     /// again if this instance runs them).
@@ -34,17 +56,7 @@ impl App {
             .load(id)
             .await?
             .ok_or_else(|| TableError::NotFound(format!("no table {id}")))?;
-        let mut spec: Spec = serde_json::from_str(&stored.spec)
-            .map_err(|e| TableError::Internal(format!("stored table {id}: {e}")))?;
-        if spec.options.as_array().is_some_and(Vec::is_empty) {
-            // stored before `options` had to be an object: `[]` meant the
-            // defaults then
-            spec.options = Value::Null;
-        }
-        let mut core = Core::new(id.to_string(), spec);
-        for (seq, data) in &stored.events {
-            apply_stored(&mut core, *seq, data)?;
-        }
+        let core = core_of(id, &stored.spec, &stored.events)?;
         let owned = self.decide_owner(id, stored.owner.as_deref()).await?;
         let mut table = Table::new(core);
         table.cluster.owned = owned;

@@ -7,12 +7,12 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Connection, Executor};
 
 /// Whether `spec` is a PostgreSQL URL.
-pub(super) fn is_postgres(spec: &str) -> bool {
+pub(crate) fn is_postgres(spec: &str) -> bool {
     spec.starts_with("postgres://") || spec.starts_with("postgresql://")
 }
 
 /// The file an SQLite spec (a path or a `sqlite:` URL) names.
-pub(super) fn sqlite_path(spec: &str) -> &str {
+pub(crate) fn sqlite_path(spec: &str) -> &str {
     let p = spec
         .strip_prefix("sqlite://")
         .or_else(|| spec.strip_prefix("sqlite:"))
@@ -101,7 +101,7 @@ pub(super) fn cause_of(e: &sqlx::Error, spec: &str) -> String {
 ///
 /// # Errors
 /// The cause in words.
-pub(super) fn lock_file(path: &str) -> Result<std::fs::File, String> {
+pub(crate) fn lock_file(path: &str) -> Result<std::fs::File, String> {
     let f = std::fs::OpenOptions::new()
         .read(true)
         .open(path)
