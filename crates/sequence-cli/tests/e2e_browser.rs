@@ -23,6 +23,9 @@
 //!   rules pages and the table's "?" (issue 25).
 //! * `a_learner_completes_the_tutorial_by_following_its_text`: the
 //!   classic tutorial, clicked as its text says, in every language.
+//! * `two_accounts_play_a_rated_game_and_see_it_on_their_profiles`: two
+//!   people sign up in two browsers, play a rated classic game to its end
+//!   and both profiles show the game and the new ratings (issue 24).
 //!
 //! Screenshots are saved to `target/e2e-artifacts/` (or `$E2E_ARTIFACTS`).
 //! Chromium and chromedriver come from Debian's `chromium` and
@@ -2086,4 +2089,129 @@ async fn text_of(c: &Client, css: &str) -> String {
     .as_str()
     .unwrap_or_default()
     .to_string()
+}
+
+/// Signs up as `name` on the account page of `c` and waits for the
+/// profile the page then opens.
+async fn sign_up_in_browser(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/account"))
+        .await
+        .expect("open the account page");
+    type_into(c, "#signup-name", name).await;
+    type_into(c, "#signup-password", "a long enough password").await;
+    click(c, "#signup-go").await;
+    let shown = until(20, 50, async || {
+        let t = text_of(c, "#profile-name").await;
+        if t == name {
+            Ok(t)
+        } else {
+            Err(format!("no profile of {name} after signing up (saw {t:?})"))
+        }
+    })
+    .await;
+    assert_eq!(shown, name);
+    let link = wait_text(c, "#account-link").await;
+    assert_eq!(link, name, "the header names the account");
+}
+
+/// Issue 24: two people sign up in two browsers, play a rated classic
+/// 2-player game to its end through the UI, and both profiles show the
+/// game (result, opponent, replay) and the new ratings, which are
+/// Glicko-2's from the start (1500 / 350) for a win and a loss; the
+/// profile lays out in Persian (right to left) too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
+    let Some(rig) = Rig::start("accounts").await else {
+        return;
+    };
+    let (a, _) = rig.browser("ann").await;
+    let (b, _) = rig.browser("bob").await;
+    sign_up_in_browser(&a, &rig.base, "Ann").await;
+    sign_up_in_browser(&b, &rig.base, "Bob").await;
+    // Ann creates a 2-player classic table from the lobby (signed in: the
+    // request carries the CSRF token), Bob joins from the invite link
+    a.goto(&rig.base).await.expect("open the lobby");
+    type_into(&a, "#name", "Ann").await;
+    select_option(&a, "#players", "2").await;
+    select_option(&a, "#seat-1", "human").await;
+    select_option(&a, "#seq-len", "4").await;
+    click(&a, "#create").await;
+    let invite = wait_for(&a, "#invite-link")
+        .await
+        .prop("value")
+        .await
+        .expect("invite")
+        .expect("invite link");
+    let id = invite.rsplit('=').next().expect("table id").to_string();
+    b.goto(&invite).await.expect("open the invite link");
+    type_into(&b, "#join-name", "Bob").await;
+    click(&b, "#join").await;
+    wait_for(&a, ".game.classic").await;
+    wait_for(&b, ".game.classic").await;
+    let (_, info) = fetch_json(&a, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["rated"], true, "{info}");
+    assert_eq!(info["seats"][1]["name"], "Bob");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        let Some(v) = playing_view(&a, deadline, "the rated game did not end in time").await else {
+            break;
+        };
+        let n = v["move_number"].as_u64().expect("move_number");
+        let c = if v["turn"] == 0 { &a } else { &b };
+        wait_reach(c, n).await;
+        classic_move(c, n, false).await;
+        wait_move(c, n).await;
+    }
+    let (_, ann) = fetch_json(&a, "/api/users/Ann", None).await;
+    let ann_won = ann["recent"][0]["result"] == "win";
+    let mine = view(&a).await;
+    assert_eq!(ann_won, mine["winner"] == mine["team"], "{ann} / {mine}");
+    for (c, me, other, won) in [(&a, "Ann", "Bob", ann_won), (&b, "Bob", "Ann", !ann_won)] {
+        c.goto(&format!("{}/u/{me}", rig.base))
+            .await
+            .expect("open the profile");
+        let row = wait_text(c, "#ratings tr[data-kind=\"classic-1v1\"]").await;
+        // Glicko-2 from 1500 / 350: a win ends at 1662, a loss at 1338
+        let want = if won { "1,662" } else { "1,338" };
+        assert!(row.contains(want), "{me}: {row} (want {want})");
+        let game = wait_text(c, ".acc-game").await;
+        assert!(game.contains(other), "{me}'s game names {other}: {game}");
+        assert!(!game.contains("http"), "{me}'s game: {game}");
+        wait_for(c, &format!(".acc-game a[href=\"/u/{other}\"]")).await;
+        let href = wait_for(c, ".acc-game .acc-replay")
+            .await
+            .attr("href")
+            .await
+            .expect("href");
+        assert_eq!(
+            href.as_deref(),
+            Some(format!("/replay/{id}?game=1").as_str())
+        );
+        wait_for(c, "#rating-chart circle").await;
+        shot(c, &format!("profile-{}", me.to_lowercase())).await;
+        let (_, p) = fetch_json(c, &format!("/api/users/{me}"), None).await;
+        assert_eq!(p["ratings"][0]["games"], 1, "{p}");
+        assert_eq!(p["recent"][0]["result"], if won { "win" } else { "loss" });
+    }
+    // the profile in Persian: right to left, its own words
+    a.execute("localStorage.setItem('sequence.lang', 'fa');", vec![])
+        .await
+        .expect("choose Persian");
+    a.goto(&format!("{}/u/Ann", rig.base))
+        .await
+        .expect("reload");
+    wait_for(&a, "#rating-chart").await;
+    let dir = a
+        .execute("return document.documentElement.dir;", vec![])
+        .await
+        .expect("dir");
+    assert_eq!(dir, "rtl");
+    let heading = text_of(&a, "#profile h2").await;
+    assert_eq!(heading, "امتیازها");
+    shot(&a, "profile-fa").await;
+    // the leaderboard page (both ratings are still provisional)
+    a.goto(&format!("{}/leaderboard", rig.base))
+        .await
+        .expect("board");
+    wait_for(&a, "#board-empty").await;
 }

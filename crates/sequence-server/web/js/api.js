@@ -12,10 +12,19 @@ export class ApiError extends Error {
   }
 }
 
+let csrf = null; // the signed-in session's CSRF token (null: a guest)
+
+/** Sets the CSRF token of the signed-in session (docs/api.md "Accounts"):
+ * every change made while signed in carries it; null when signed out. */
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 async function call(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -31,6 +40,11 @@ async function call(method, path, body, token) {
   }
   if (!res.ok) throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null);
   return data;
+}
+
+/** A request to the API (`call` for other modules: accounts, profiles). */
+export function request(method, path, body) {
+  return call(method, path, body);
 }
 
 export const api = {
@@ -68,6 +82,18 @@ export function savedSeat(id) {
 
 export function saveSeat(id, seat, token) {
   localStorage.setItem(SEAT_KEY(id), JSON.stringify({ seat, token }));
+}
+
+/** Every saved seat: `[{table, token}]` (sent to claim them for an account). */
+export function savedSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    const m = k && /^sequence\.seat\.([0-9a-f]{16})$/.exec(k);
+    const v = m && savedSeat(m[1]);
+    if (v) out.push({ table: m[1], token: v.token });
+  }
+  return out;
 }
 
 export function forgetSeat(id) {

@@ -1,13 +1,15 @@
 // Entry point: language, the banner for errors, and routing between the
 // lobby (`/`), a table (`/?table=ID`, the invite link), the replay of a
-// finished game (`/replay/ID?game=N`), the rules help (`/?learn=GAME`) and
-// a tutorial (`/?tutorial=GAME`: resumed, or a new tutorial table).
+// finished game (`/replay/ID?game=N`), the rules help (`/?learn=GAME`), a
+// tutorial (`/?tutorial=GAME`: resumed, or a new tutorial table) and the
+// account pages (`/account`, `/u/NAME`, `/games`, `/leaderboard`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./learn/rules.js";
 import { openTutorial, TUTORIAL_GAMES } from "./learn/tutorial.js";
+import { accountRoute, accountHeader } from "./accounts/pages.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
@@ -53,6 +55,11 @@ function route() {
     current = showReplay(app, replay[1], Number.isInteger(game) && game > 0 ? game : null);
     return;
   }
+  const page = accountRoute(app, location.pathname, params);
+  if (page) {
+    current = page;
+    return;
+  }
   const learn = params.get("learn");
   if (learn === "classic" || learn === "stacks") {
     current = showRules(app, learn);
@@ -74,6 +81,7 @@ function applyStatic() {
   document.getElementById("brand").textContent = t("app.title");
   document.getElementById("lang-label").textContent = t("lang.label");
   document.getElementById("lang").value = language();
+  accountHeader();
 }
 
 async function start() {
