@@ -5,10 +5,12 @@
  * be reached), `message` the server's `error` text and `code` the stable
  * code of a refused move (`C6.space_taken`), which the page translates. */
 export class ApiError extends Error {
-  constructor(status, message, code = null) {
+  constructor(status, message, code = null, moveNumber = null) {
     super(message);
     this.status = status;
     this.code = code;
+    // a move refused for another position: the table's move_number now
+    this.moveNumber = moveNumber;
   }
 }
 
@@ -38,7 +40,10 @@ async function call(method, path, body, token) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null);
+  if (!res.ok) {
+    const moveNumber = data && typeof data.move_number === "number" ? data.move_number : null;
+    throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null, moveNumber);
+  }
   return data;
 }
 

@@ -13,10 +13,15 @@ import { accountRoute, accountHeader } from "./accounts/pages.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
+let bannerTimer = null;
+
 /** Shows `text` in the banner at the top (role=alert); `kind` is "error"
- * or "info". An empty text hides it. */
-export function banner(text, kind = "error") {
+ * or "info". An empty text hides it; with `hideAfterMs` it hides itself
+ * then (unless another text replaced it meanwhile). */
+export function banner(text, kind = "error", hideAfterMs = 0) {
   const b = document.getElementById("banner");
+  clearTimeout(bannerTimer);
+  if (hideAfterMs > 0) bannerTimer = setTimeout(() => banner(""), hideAfterMs);
   if (!text) {
     b.hidden = true;
     b.textContent = "";
