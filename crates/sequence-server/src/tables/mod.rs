@@ -15,6 +15,7 @@ pub mod game;
 pub mod live;
 pub mod replay;
 pub mod spec;
+pub mod tutorial;
 
 use crate::auth::SeatToken;
 use sequence_common::Seat;
@@ -745,7 +746,7 @@ impl Table {
                 })
             })
             .collect();
-        json!({
+        let mut info = json!({
             "id": c.id,
             "name": c.spec.name,
             "named_after": c.spec.named_after,
@@ -767,7 +768,12 @@ impl Table {
             "host": 0,
             "seats": seats,
             "results": c.results(),
-        })
+        });
+        // a tutorial's table says which (issue 25); other tables as before
+        if let (Some(t), Some(o)) = (&c.spec.tutorial, info.as_object_mut()) {
+            o.insert("tutorial".into(), json!(t));
+        }
+        info
     }
 
     /// The view of `seat` (`None`: spectator), with the table info: the
