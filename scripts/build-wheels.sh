@@ -30,7 +30,7 @@ for t in "${targets[@]}"; do
     --target "$t" -m "$manifest" -o "$out"
   echo "wheel for $t: $(( $(date +%s) - start )) s"
 done
-python3 -m maturin sdist --quiet -m "$manifest" -o "$out"
+python3 -m maturin sdist -m "$manifest" -o "$out"
 # every wheel must import and play where it was built for (this machine's
 # platform only; another platform's wheel is checked by its tags)
 check=$(mktemp -d)

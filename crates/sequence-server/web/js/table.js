@@ -20,7 +20,7 @@ import { refusalText } from "./errors.js";
 import { gameExtras, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
-import { tableHelp } from "./learn/help.js";
+import { learnParts, guardMove, markStep } from "./learn/help.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
@@ -82,10 +82,8 @@ export function showTable(app, id) {
       if (st.token && msg.seat !== null && msg.seat !== undefined) st.seat = msg.seat;
     } else if (msg.type === "view" && msg.view) {
       show(msg.view);
-    } else if (msg.type === "chat") {
-      st.chat.push(msg);
-      if (st.chat.length > 100) st.chat.shift();
-      renderChat(st);
+    } else if (msg.type === "chat" || msg.type === "reaction") {
+      actions.heard(msg);
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
       else banner(t("error.refused", { message: refusalText(msg) }));
@@ -126,8 +124,7 @@ export function showTable(app, id) {
   function heading(info, help) {
     return h("div", { class: "table-head" },
       h("h1", {}, tableTitle(info)),
-      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""),
-      help);
+      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""), help);
   }
 
   function game(view, info) {
@@ -141,7 +138,7 @@ export function showTable(app, id) {
       ui: st.ui,
       info,
       seatName: name,
-      sendMove: actions.sendMove,
+      sendMove: guardMove(st, actions.sendMove, render),
       rerender: render,
       extras,
       clockOffset: st.clockOffset,
@@ -158,10 +155,12 @@ export function showTable(app, id) {
     if (st.stopped || !st.view) return;
     const focus = saveFocus();
     const toHand = st.focusHand && st.sentAt !== st.view.move_number;
-    const help = tableHelp(st, (s) => seatName(st.info, s), render);
+    const learn = learnParts(st, (s) => seatName(st.info, s), render);
     if (toHand) st.focusHand = false;
     app.replaceChildren(h("div", { class: `table-page game-${st.view.game}` },
-      heading(st.info, help && help.button), help && help.panel, h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+      heading(st.info, learn.button), learn.panels,
+      h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+    markStep(app, st);
     renderChat(st);
     restoreFocus(app, focus, toHand);
   }
