@@ -39,7 +39,7 @@ mod accounts;
 mod games;
 mod profiles;
 mod shared;
-mod target;
+pub(crate) mod target;
 mod writer;
 
 pub use accounts::{Failures, SessionRow, UserRow};
