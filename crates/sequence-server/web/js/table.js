@@ -86,6 +86,8 @@ export function showTable(app, id) {
       st.chat.push(msg);
       if (st.chat.length > 100) st.chat.shift();
       renderChat(st);
+    } else if (msg.type === "closed") {
+      banner(t("table.closed", { reason: msg.reason }));
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
       else banner(t("error.refused", { message: refusalText(msg) }));
@@ -113,6 +115,7 @@ export function showTable(app, id) {
     // for curious users in the browser console.
     window.sequenceView = view;
     render();
+    if (view.table && view.table.closed) banner(t("table.closed", { reason: view.table.closed }));
     actions.fetchLog();
     signals(st, view, st.info);
   }
