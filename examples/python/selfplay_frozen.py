@@ -7,7 +7,13 @@ roles change seats every game. It prints its share of wins against the
 frozen copy per round and, at the end, against `random` and `greedy`
 with 95 % (Wilson) intervals.
 
+With `--curve DIR` it also scores the agent against `random` and `greedy`
+(`--eval` games each, on fresh deals) before training and after each of
+the game counts in `--at`, and writes the learning curve to
+`DIR/learning-curve.csv`, `.md` (a table) and `.svg` (a chart):
+
     python3 examples/python/selfplay_frozen.py [--games 4000] [--envs 64] [--refresh 500] [--eval 400] [--seed 0]
+    python3 examples/python/selfplay_frozen.py --games 8000 --at 1000,2000,4000,8000 --curve docs
 """
 
 import argparse
@@ -37,6 +43,16 @@ def wilson(k: int, n: int, z: float = 1.96):
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def sample(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of probabilities `p`, never one of probability 0
+    (an illegal one): the uniform draw is scaled by the row's float32 sum,
+    which may fall short of 1 (unscaled, a draw above it picked the last
+    action, illegal — the example once stopped with ActionError)."""
+    c = p.cumsum(axis=1)
+    u = rng.random((len(p), 1)) * c[:, -1:]
+    return (c <= u).sum(axis=1)
+
+
 class Linear:
     """A masked linear softmax policy: logits = W · (obs / high) + b."""
 
@@ -56,8 +72,7 @@ class Linear:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         _, p = self.probs(obs, mask)
-        u = self.rng.random((len(p), 1))
-        return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+        return sample(p, self.rng)
 
     def copy(self) -> "Linear":
         c = Linear.__new__(Linear)
@@ -79,8 +94,7 @@ class Learner:
 
     def __call__(self, obs, mask, idx):
         x, p = self.policy.probs(obs, mask)
-        u = self.policy.rng.random((len(p), 1))
-        a = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+        a = sample(p, self.policy.rng)
         for k, i in enumerate(idx):
             self.trace[i].append((x[k], p[k], a[k]))
         return a
@@ -108,6 +122,56 @@ def evaluate(policy: Linear, opponent: str, games: int, envs: int, seed: int):
     return me["wins"], me["games"]
 
 
+def write_curve(out: str, rows, args) -> None:
+    """The learning curve as CSV, a Markdown table and an SVG chart (win
+    rate with its 95 % interval against each opponent, by games played)."""
+    os.makedirs(out, exist_ok=True)
+    base = os.path.join(out, "learning-curve")
+    with open(base + ".csv", "w") as f:
+        f.write("games,opponent,wins,played,rate,low,high\n")
+        for g, opp, k, n, lo, hi in rows:
+            f.write(f"{g},{opp},{k},{n},{k / n:.4f},{lo:.4f},{hi:.4f}\n")
+    by_games = sorted({r[0] for r in rows})
+    cell = {(r[0], r[1]): r for r in rows}
+    opps = ["random", "greedy"]
+    with open(base + ".md", "w") as f:
+        f.write(f"REINFORCE self-play (`{' '.join(args)}`): win rate with its 95 % interval, {rows[0][3]} games per point\n\n")
+        f.write("| games trained | " + " | ".join(f"vs {o}" for o in opps) + " |\n")
+        f.write("| ---: | " + " | ".join("---" for _ in opps) + " |\n")
+        for g in by_games:
+            cells = []
+            for o in opps:
+                _, _, k, n, lo, hi = cell[(g, o)]
+                cells.append(f"{k / n:.1%} ({lo:.1%}–{hi:.1%})")
+            f.write(f"| {g} | " + " | ".join(cells) + " |\n")
+    w, h, m = 640, 360, 50
+    top = max(by_games) or 1
+    x = lambda g: m + (w - 2 * m) * g / top
+    y = lambda r: h - m - (h - 2 * m) * r
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
+             f'<rect width="{w}" height="{h}" fill="white"/>',
+             f'<text x="{w / 2}" y="20" text-anchor="middle">REINFORCE (numpy, self-play): win rate by games trained, 95 % intervals</text>']
+    for t in range(0, 11, 2):
+        r = t / 10
+        parts.append(f'<line x1="{m}" x2="{w - m}" y1="{y(r)}" y2="{y(r)}" stroke="#ddd"/>')
+        parts.append(f'<text x="{m - 6}" y="{y(r) + 4}" text-anchor="end">{t * 10}%</text>')
+    for g in by_games:
+        parts.append(f'<text x="{x(g)}" y="{h - m + 16}" text-anchor="middle">{g}</text>')
+    parts.append(f'<text x="{w / 2}" y="{h - 10}" text-anchor="middle">games trained</text>')
+    for o, colour in zip(opps, ("#1f77b4", "#d62728")):
+        pts = [(x(g), y(cell[(g, o)][2] / cell[(g, o)][3])) for g in by_games]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}"/>')
+        for g in by_games:
+            _, _, k, n, lo, hi = cell[(g, o)]
+            parts.append(f'<line x1="{x(g):.1f}" x2="{x(g):.1f}" y1="{y(lo):.1f}" y2="{y(hi):.1f}" stroke="{colour}"/>')
+            parts.append(f'<circle cx="{x(g):.1f}" cy="{y(k / n):.1f}" r="3" fill="{colour}"/>')
+        ly = 40 + 16 * opps.index(o)
+        parts.append(f'<text x="{w - m}" y="{ly}" text-anchor="end" fill="{colour}">vs {o}</text>')
+    parts.append("</svg>")
+    with open(base + ".svg", "w") as f:
+        f.write("\n".join(parts) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4000)
@@ -116,7 +180,18 @@ def main() -> None:
     ap.add_argument("--eval", type=int, default=400, help="games against random and greedy at the end")
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--curve", help="write the learning curve (csv, md, svg) into this directory")
+    ap.add_argument("--at", default="", help="with --curve: game counts to score at, e.g. 1000,2000,4000")
     a = ap.parse_args()
+    at = sorted({int(x) for x in a.at.split(",") if x.strip()} | {a.games}) if a.curve else []
+    rows = []
+
+    def score(trained: int) -> None:
+        for opp in ("random", "greedy"):
+            k, n = evaluate(policy, opp, a.eval, a.envs, a.seed + 1)
+            lo, hi = wilson(k, n)
+            rows.append((trained, opp, k, n, lo, hi))
+            print(f"after {trained} games, against {opp}: {k}/{n} = {k / n:.1%} (95 % interval {lo:.1%}–{hi:.1%})", flush=True)
 
     probe = sg.Game("classic")
     policy = Linear(probe.observation_size, probe.num_actions, probe.observation_high(), a.seed)
@@ -126,6 +201,8 @@ def main() -> None:
     def opponent(obs, mask):
         return frozen.act(obs, mask)
 
+    if a.curve:
+        score(0)
     sp = SelfPlay("classic", num_envs=a.envs, roles=[learner, opponent], seed=a.seed)
     played = wins = round_games = 0
     while played < a.games:
@@ -141,6 +218,14 @@ def main() -> None:
                 print(f"games {played}: {wins / round_games:.1%} won against the frozen copy ({lo:.1%}–{hi:.1%})")
                 frozen = policy.copy()
                 wins = round_games = 0
+            if at and played >= at[0]:
+                at.pop(0)
+                score(played)
+    if a.curve:
+        import sys
+
+        write_curve(a.curve, rows, ["selfplay_frozen.py"] + sys.argv[1:])
+        return
     for opp in ("random", "greedy"):
         k, n = evaluate(policy, opp, a.eval, a.envs, a.seed + 1)
         lo, hi = wilson(k, n)

@@ -40,6 +40,11 @@ pub struct LoadtestArgs {
     /// Seconds to measure once every client is connected.
     #[arg(long, default_value_t = 30)]
     pub seconds: u64,
+    /// Seconds the WebSocket clients have to connect: a refused upgrade
+    /// (429/503) is asked again after its `Retry-After` until then; the
+    /// run goes on with those connected and counts the others as errors.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub connect_seconds: u64,
     /// Mean think time of a seat before each move, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub think_ms: u64,
@@ -63,6 +68,7 @@ impl LoadtestArgs {
             idle: self.idle,
             warm_moves: self.warm_moves,
             seconds: self.seconds,
+            connect_seconds: self.connect_seconds,
             think_ms: self.think_ms,
             out: self.out,
             seed: self.seed,

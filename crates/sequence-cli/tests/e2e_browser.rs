@@ -21,6 +21,9 @@
 //!   (end panel, record, stepping, the stored analysis).
 //! * `the_rules_help_and_the_tables_question_mark_in_every_language`: the
 //!   rules pages and the table's "?" (issue 25).
+//! * `two_accounts_play_a_rated_game_and_see_it_on_their_profiles`: two
+//!   people sign up in two browsers, play a rated classic game to its end
+//!   and both profiles show the game and the new ratings (issue 24).
 //!
 //! Screenshots are saved to `target/e2e-artifacts/` (or `$E2E_ARTIFACTS`).
 //! Chromium and chromedriver come from Debian's `chromium` and
@@ -28,593 +31,13 @@
 //! `$CHROMIUM` / `$CHROMEDRIVER`); when either is missing the tests print
 //! why and pass without running.
 
-use fantoccini::{Client, ClientBuilder, Locator};
+mod browser;
+
+use browser::*;
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// One browser test at a time: each starts a server, chromedriver and
-/// browsers, and the CI machine has two cores.
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// The languages of the web UI.
-const LANGUAGES: [&str; 5] = ["en", "ka", "fa", "uk", "kn"];
-const ENTER: &str = "\u{E007}";
-const TAB: &str = "\u{E004}";
-const HOME: &str = "\u{E011}";
-const ARROW_RIGHT: &str = "\u{E014}";
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn artifacts() -> PathBuf {
-    let dir = std::env::var_os("E2E_ARTIFACTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/e2e-artifacts"));
-    std::fs::create_dir_all(&dir).expect("create the artifacts folder");
-    dir
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sequence-e2e-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create a scratch folder");
-    dir
-}
-
-fn find_program(var: &str, candidates: &[&str]) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(var) {
-        return Some(PathBuf::from(p));
-    }
-    candidates.iter().map(PathBuf::from).find(|p| p.exists())
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// A child process killed when dropped.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn wait_http(port: u16, path: &str, what: &str, proc: &mut Proc) {
-    let start = Instant::now();
-    loop {
-        if let Ok(Some(status)) = proc.0.try_wait() {
-            panic!("{what} exited early with {status}");
-        }
-        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-            let req =
-                format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-            if s.write_all(req.as_bytes()).is_ok() {
-                let mut buf = String::new();
-                let _ = s.read_to_string(&mut buf);
-                if buf.starts_with("HTTP/1.") && buf.contains(" 200 ") {
-                    return;
-                }
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{what} did not answer {path} within 30 s"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// The pieces of one browser test: server, chromedriver, browsers.
-struct Rig {
-    base: String,
-    driver_url: String,
-    chromium: PathBuf,
-    server: Option<Proc>,
-    _driver: Proc,
-    dir: PathBuf,
-    /// Held while the rig lives ([`SERIAL`]).
-    _serial: tokio::sync::MutexGuard<'static, ()>,
-}
-
-impl Rig {
-    /// A rig for test `name` once no other test holds one; `None` (the
-    /// test is left out) in quick mode (`SEQUENCE_TEST_QUICK`).
-    ///
-    /// # Panics
-    /// Without Chromium or chromedriver outside quick mode: a test that
-    /// cannot run fails (scripts/test.sh installs them).
-    async fn start(name: &str) -> Option<Rig> {
-        Rig::start_with(name, 0).await
-    }
-
-    /// A rig whose server pauses `bot_delay_ms` before each bot move.
-    async fn start_with(name: &str, bot_delay_ms: u64) -> Option<Rig> {
-        if std::env::var_os("SEQUENCE_TEST_QUICK").is_some() {
-            eprintln!("quick mode: browser test {name} left out");
-            return None;
-        }
-        let serial = SERIAL.lock().await;
-        let chromium = find_program(
-            "CHROMIUM",
-            &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
-        )
-        .expect("chromium not found: scripts/test.sh installs it (apt-get install chromium chromium-driver, or set CHROMIUM); scripts/test.sh --quick leaves the browser tests out");
-        let chromedriver = find_program("CHROMEDRIVER", &["/usr/bin/chromedriver"])
-            .expect("chromedriver not found: scripts/test.sh installs it (apt-get install chromium-driver, or set CHROMEDRIVER); scripts/test.sh --quick leaves the browser tests out");
-        let dir = scratch(name);
-        let port = free_port();
-        let mut server = Proc(
-            Command::new(env!("CARGO_BIN_EXE_sequence"))
-                .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-                .arg("--db")
-                .arg(dir.join("e2e.db"))
-                .args(["--rate-limit", "0", "--bot-delay-ms"])
-                .arg(bot_delay_ms.to_string())
-                // a cheap analysis (the search's strength is not tested here)
-                .args(["--analysis-iterations", "8"])
-                .stdout(Stdio::null())
-                .stderr(
-                    std::fs::File::create(dir.join("server.log"))
-                        .map(Stdio::from)
-                        .unwrap_or(Stdio::null()),
-                )
-                .spawn()
-                .expect("start `sequence serve`"),
-        );
-        wait_http(port, "/healthz", "sequence serve", &mut server);
-        let dport = free_port();
-        let mut driver = Proc(
-            Command::new(&chromedriver)
-                .arg(format!("--port={dport}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("start chromedriver"),
-        );
-        wait_http(dport, "/status", "chromedriver", &mut driver);
-        Some(Rig {
-            base: format!("http://127.0.0.1:{port}"),
-            driver_url: format!("http://127.0.0.1:{dport}"),
-            chromium,
-            server: Some(server),
-            _driver: driver,
-            dir,
-            _serial: serial,
-        })
-    }
-
-    /// A new browser with its own profile and download folder.
-    async fn browser(&self, who: &str) -> (Client, PathBuf) {
-        self.browser_sized(who, None).await
-    }
-
-    /// A new browser whose page is `width`×`height` CSS pixels (a phone
-    /// when narrower than 600: touch, mobile viewport), through
-    /// chromedriver's device emulation.
-    async fn browser_sized(&self, who: &str, size: Option<(u32, u32)>) -> (Client, PathBuf) {
-        let profile = self.dir.join(format!("profile-{who}"));
-        let downloads = self.dir.join(format!("downloads-{who}"));
-        std::fs::create_dir_all(&downloads).expect("download folder");
-        let caps = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": self.chromium,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--lang=en-US", "--window-size=1300,1000",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-                "prefs": {
-                    "download.default_directory": downloads,
-                    "download.prompt_for_download": false,
-                    "intl.accept_languages": "en-US,en",
-                },
-            },
-        });
-        let mut caps = caps;
-        if let Some((width, height)) = size {
-            let phone = width < 600;
-            caps["goog:chromeOptions"]["mobileEmulation"] = json!({
-                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "mobile": phone, "touch": phone},
-            });
-        }
-        let Value::Object(caps) = caps else {
-            unreachable!()
-        };
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&self.driver_url)
-            .await
-            .expect("open a Chromium session");
-        (client, downloads)
-    }
-}
-
-async fn shot(c: &Client, name: &str) {
-    let png = c.screenshot().await.expect("screenshot");
-    let path = artifacts().join(format!("{name}.png"));
-    std::fs::write(&path, png).expect("save screenshot");
-    eprintln!("screenshot: {}", path.display());
-}
-
-async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
-    match c
-        .wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css(css))
-        .await
-    {
-        Ok(e) => e,
-        Err(e) => {
-            // Keep what the page showed, for the artifacts.
-            if let Ok(png) = c.screenshot().await {
-                let _ = std::fs::write(artifacts().join("failure.png"), png);
-            }
-            let banner = c
-                .execute(
-                    "const v = window.sequenceView || {}; return [document.getElementById('banner').textContent, \
-                     v.move_number, v.to_act, v.hand, v.legal_moves, \
-                     [...document.querySelectorAll('.selected')].map((e) => e.outerHTML.slice(0, 80))];",
-                    vec![],
-                )
-                .await;
-            panic!("no element {css} within 20 s: {e} (banner: {banner:?}; see failure.png)")
-        }
-    }
-}
-
-/// The text `css` shows once it is on the page (see [`wait_for`]).
-async fn wait_text(c: &Client, css: &str) -> String {
-    wait_for(c, css).await.text().await.unwrap_or_default()
-}
-
-async fn view(c: &Client) -> Value {
-    c.execute("return window.sequenceView || null;", vec![])
-        .await
-        .expect("read the view")
-}
-
-/// Waits until the view's move number passes `after` (or the game ends).
-async fn wait_move(c: &Client, after: u64) -> Value {
-    wait_reach(c, after + 1).await
-}
-
-/// Waits until the view's move number is at least `n` (or the game ends).
-async fn wait_reach(c: &Client, want: u64) -> Value {
-    let after = want.saturating_sub(1);
-    let start = Instant::now();
-    loop {
-        let v = view(c).await;
-        let n = v["move_number"].as_u64().unwrap_or(0);
-        if n >= want || (!v.is_null() && !is_playing(&v) && v["status"] != "waiting") {
-            return v;
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let banner = c
-                .execute(
-                    "return document.getElementById('banner').textContent;",
-                    vec![],
-                )
-                .await;
-            panic!("no move after {after} within 30 s (banner: {banner:?})");
-        }
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
-}
-
-/// Asks `probe` every `every_ms` milliseconds until it answers `Ok`, and
-/// gives that answer; after `secs` seconds the test fails with the last
-/// `Err` (what was awaited, and what was seen instead).
-async fn until<T>(
-    secs: u64,
-    every_ms: u64,
-    mut probe: impl AsyncFnMut() -> Result<T, String>,
-) -> T {
-    let start = Instant::now();
-    loop {
-        match probe().await {
-            Ok(v) => return v,
-            Err(why) => assert!(start.elapsed() < Duration::from_secs(secs), "{why}"),
-        }
-        tokio::time::sleep(Duration::from_millis(every_ms)).await;
-    }
-}
-
-/// `c`'s view while its game is being played, `None` once it is over;
-/// fails the test with `late` once `deadline` has passed.
-async fn playing_view(c: &Client, deadline: Instant, late: &str) -> Option<Value> {
-    let v = view(c).await;
-    if !is_playing(&v) {
-        return None;
-    }
-    assert!(Instant::now() < deadline, "{late}");
-    Some(v)
-}
-
-fn is_playing(v: &Value) -> bool {
-    v["status"] == "playing"
-}
-
-async fn click(c: &Client, css: &str) {
-    wait_for(c, css)
-        .await
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
-}
-
-async fn select_option(c: &Client, select: &str, value: &str) {
-    click(c, &format!("{select} option[value=\"{value}\"]")).await;
-}
-
-async fn type_into(c: &Client, css: &str, text: &str) {
-    let el = wait_for(c, css).await;
-    el.clear().await.expect("clear input");
-    el.send_keys(text).await.expect("type");
-}
-
-/// The classic move the scripted player makes: the legal placement whose
-/// best line of five through the space holds most of its own chips (a
-/// removal, dead-card exchange or pass when nothing else is legal).
-const CHOOSE_CLASSIC: &str = r#"
-const v = window.sequenceView;
-const me = v.team[0].toUpperCase();
-const board = v.board;
-const own = (r, c) => r >= 0 && r < 10 && c >= 0 && c < 10 && (board[r][c] === '*' || board[r][c].toUpperCase() === me);
-const score = (sp) => {
-  const c = sp.charCodeAt(0) - 97, r = Number(sp.slice(1)) - 1;
-  let best = 0;
-  for (const [dr, dc] of [[0,1],[1,0],[1,1],[1,-1]]) {
-    for (let k = -4; k <= 0; k++) {
-      let n = 0, ok = true;
-      for (let i = 0; i < 5; i++) {
-        const rr = r + (k + i) * dr, cc = c + (k + i) * dc;
-        if (rr < 0 || rr > 9 || cc < 0 || cc > 9) { ok = false; break; }
-        const ch = board[rr][cc];
-        if (own(rr, cc)) n++; else if (ch !== '.' && !(rr === r && cc === c)) { ok = false; break; }
-      }
-      if (ok) best = Math.max(best, n);
-    }
-  }
-  return best;
-};
-let pick = null, bestScore = -1;
-for (const m of v.legal_moves) {
-  let s = -1;
-  if (m.at) s = score(m.at) * 10 + (m.card[0] === 'J' ? 0 : 5);
-  else if (m.dead) s = 100;
-  else if (m.remove) s = 1;
-  else if (m.pass || m.discard) s = 0;
-  if (s > bestScore) { bestScore = s; pick = m; }
-}
-const card = pick.card || pick.dead || pick.discard;
-return { move: pick, hand: card ? v.hand.indexOf(card) : -1 };
-"#;
-
-/// Makes one classic move for the seat shown in `c` by clicking (or, when
-/// `keyboard`, by keys: Enter on the card, then Enter on the space).
-async fn classic_move(c: &Client, n: u64, keyboard: bool) {
-    let choice = c
-        .execute(CHOOSE_CLASSIC, vec![])
-        .await
-        .expect("choose a move");
-    let m = &choice["move"];
-    let hand = choice["hand"].as_i64().unwrap_or(-1);
-    if m.get("pass").is_some() {
-        click(c, "#pass").await;
-        return;
-    }
-    if keyboard && m.get("at").or_else(|| m.get("remove")).is_some() {
-        keyboard_move(c, n, hand, m).await;
-        return;
-    }
-    let card = wait_for(c, &format!(".hand-card[data-focus=\"hand-{hand}\"]")).await;
-    card.click().await.expect("click a card");
-    if m.get("dead").is_some() {
-        click(c, "#exchange").await;
-    } else if m.get("discard").is_some() {
-        click(c, "#discard").await;
-    } else {
-        let space = m
-            .get("at")
-            .or_else(|| m.get("remove"))
-            .and_then(Value::as_str)
-            .expect("a space");
-        let el = wait_for(c, &format!(".space.target[data-space=\"{space}\"]")).await;
-        el.click().await.expect("click a space");
-        // A clicked space keeps no ring (tester's report: it looked like
-        // the last-move marker); only keyboard focus draws one.
-        let rings = c
-            .execute(
-                "return [...document.querySelectorAll('.space .focus-ring')].filter((r) => getComputedStyle(r).stroke !== 'none').length;",
-                vec![],
-            )
-            .await
-            .expect("read the rings");
-        assert_eq!(rings, json!(0), "a focus ring after a click");
-        // C8a: when several sequences could be declared the page asks
-        // which; take the first choice. Otherwise the move just goes.
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(20) {
-            if view(c).await["move_number"].as_u64().unwrap_or(0) > n {
-                return;
-            }
-            if let Ok(b) = c.find(Locator::Css(".choice button")).await {
-                b.click().await.expect("choose a sequence");
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
-    }
-}
-
-/// What has keyboard focus: its `data-focus` or `space-NAME`.
-const ACTIVE: &str = "const a = document.activeElement; \
-  return a && a.dataset ? (a.dataset.focus || (a.dataset.space ? 'space-' + a.dataset.space : '')) : '';";
-
-async fn active(c: &Client) -> String {
-    c.execute(ACTIVE, vec![])
-        .await
-        .expect("read the focus")
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-async fn press(c: &Client, key: &str) {
-    c.active_element()
-        .await
-        .expect("a focused element")
-        .send_keys(key)
-        .await
-        .expect("a key");
-}
-
-/// A classic placement or removal made with the keyboard only (tester's
-/// report): the hand is one Tab stop whose cards the arrow keys reach,
-/// Enter selects, Tab goes on to the board's first lit space, `n` moves
-/// between lit spaces (a visible ring shows which), Enter plays, and focus
-/// comes back to the hand, so that Tab goes on from there.
-async fn keyboard_move(c: &Client, n: u64, hand: i64, m: &Value) {
-    let space = m
-        .get("at")
-        .or_else(|| m.get("remove"))
-        .and_then(Value::as_str)
-        .expect("a space");
-    c.execute(
-        "document.querySelector('[data-roving=\"hand\"] [tabindex=\"0\"]').focus();",
-        vec![],
-    )
-    .await
-    .expect("focus the hand");
-    assert_eq!(
-        active(c).await,
-        "hand-0",
-        "Tab reaches the hand at its first card"
-    );
-    press(c, ARROW_RIGHT).await;
-    assert_eq!(active(c).await, "hand-1", "→ moves to the next card");
-    press(c, HOME).await;
-    for _ in 0..hand {
-        press(c, ARROW_RIGHT).await;
-    }
-    assert_eq!(active(c).await, format!("hand-{hand}"));
-    press(c, ENTER).await;
-    wait_for(c, ".space.target").await;
-    assert_eq!(
-        active(c).await,
-        format!("hand-{hand}"),
-        "the card keeps focus"
-    );
-    press(c, TAB).await;
-    let first = active(c).await;
-    assert!(
-        first.starts_with("space-"),
-        "Tab after the hand goes to the board: {first}"
-    );
-    for _ in 0..100 {
-        if active(c).await == format!("space-{space}") {
-            break;
-        }
-        press(c, "n").await;
-    }
-    assert_eq!(
-        active(c).await,
-        format!("space-{space}"),
-        "n reaches every lit space"
-    );
-    let ring = c
-        .execute(
-            "return getComputedStyle(document.activeElement.querySelector('.focus-ring')).stroke;",
-            vec![],
-        )
-        .await
-        .expect("read the ring");
-    assert_eq!(
-        ring,
-        json!("rgb(0, 0, 0)"),
-        "keyboard focus on a lit space shows a black ring"
-    );
-    press(c, ENTER).await;
-    // C8a: a choice of sequences to declare ends the move here
-    let chose = until(20, 30, async || {
-        if view(c).await["move_number"].as_u64().unwrap_or(0) > n {
-            return Ok(false);
-        }
-        if let Ok(b) = c.find(Locator::Css(".choice button")).await {
-            b.click().await.expect("choose a sequence");
-            return Ok(true);
-        }
-        Err("the keyboard move did not go".to_string())
-    })
-    .await;
-    if chose {
-        return;
-    }
-    until(5, 30, async || {
-        let focus = active(c).await;
-        if focus.starts_with("hand-") {
-            return Ok(());
-        }
-        Err(format!(
-            "after a keyboard move focus is back in the hand, not {focus:?}"
-        ))
-    })
-    .await;
-}
-
-async fn download_record(c: &Client, downloads: &Path) -> PathBuf {
-    download_new(c, "#download", downloads).await
-}
-
-/// Clicks the link `css` and waits for a JSON file that was not in
-/// `downloads` before.
-async fn download_new(c: &Client, css: &str, downloads: &Path) -> PathBuf {
-    let before: Vec<PathBuf> = std::fs::read_dir(downloads)
-        .map(|rd| rd.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    click(c, css).await;
-    until(20, 100, async || {
-        let files = std::fs::read_dir(downloads).into_iter().flatten().flatten();
-        files
-            .map(|e| e.path())
-            .find(|p| {
-                p.extension().is_some_and(|x| x == "json")
-                    && !before.contains(p)
-                    && std::fs::metadata(p).map(|m| m.len() > 0).unwrap_or(false)
-            })
-            .ok_or_else(|| "the record did not download within 20 s".to_string())
-    })
-    .await
-}
-
-fn verify(path: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_sequence"))
-        .arg("verify")
-        .arg(path)
-        .output()
-        .expect("run sequence verify");
-    assert!(
-        out.status.success(),
-        "sequence verify failed ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("verify prints JSON")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn classic_two_browsers_play_to_a_win() {
@@ -809,19 +232,6 @@ async fn classic_two_browsers_play_to_a_win() {
     let _ = a.close().await;
     let _ = b.close().await;
 }
-
-/// The Stacks decision the scripted player makes: a pile play when there is
-/// one, else an action card (Steal-a-Chip, Skip, Steal-a-Card), else end
-/// the turn or discard.
-const CHOOSE_STACKS: &str = r#"
-const v = window.sequenceView;
-const L = v.legal_moves;
-const pile = L.find((m) => m.to);
-const act = L.find((m) => m.play === 'STEAL-CHIP') || L.find((m) => m.play === 'SKIP') || L.find((m) => m.play === 'STEAL-CARD');
-const m = pile || act || L.find((m) => m.end) || L.find((m) => m.discard);
-const card = m.play || m.discard;
-return { move: m, hand: m.from === 'discard' ? -1 : v.hand.indexOf(card) };
-"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stacks_against_a_bot_runs_to_its_end() {
@@ -1232,40 +642,6 @@ async fn the_rules_help_and_the_tables_question_mark_in_every_language() {
         let _ = c.close().await;
     }
 }
-
-/// Creates a table from the page (API call with the page's fetch; the seat
-/// token saved as the UI does) and opens it.
-async fn open_new_table(c: &Client, base: &str, body: Value) -> String {
-    let id = c
-        .execute_async(
-            "const [body, done] = arguments; \
-             fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}) \
-               .then((r) => r.json()).then((r) => { \
-                 localStorage.setItem('sequence.seat.' + r.table, JSON.stringify({seat: r.seat, token: r.token})); done(r.table); });",
-            vec![body],
-        )
-        .await
-        .expect("create a table");
-    let id = id.as_str().expect("a table id").to_string();
-    c.goto(&format!("{base}/?table={id}"))
-        .await
-        .expect("open the table");
-    id
-}
-
-/// Waits until the seat in `c` may move (and no Block window is open).
-async fn wait_my_turn(c: &Client) -> Value {
-    until(30, 50, async || {
-        let v = view(c).await;
-        let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
-        if mine && v["block_window"].is_null() {
-            return Ok(v);
-        }
-        Err(format!("never my turn: {v}"))
-    })
-    .await
-}
-
 /// Tester's report: on a phone (390×844) the Stacks piles pushed the hand
 /// off the screen and the classic hand scrolled apart from the board. The
 /// lobby and both tables in all five languages, at 390×844 and 1440×900:
@@ -1495,43 +871,6 @@ async fn seat_defaults_change_evenly(c: &Client) {
     );
 }
 
-/// `GET`s (or with `body`, `POST`s) `path` with the page's `fetch`:
-/// `[status, json]`.
-async fn fetch_json(c: &Client, path: &str, body: Option<Value>) -> (u16, Value) {
-    let r = c
-        .execute_async(
-            "const [path, body, done] = arguments; \
-             const init = body === null ? {} : {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}; \
-             fetch(path, init).then(async (r) => done([r.status, await r.json()])).catch((e) => done([0, String(e)]));",
-            vec![json!(path), body.unwrap_or(Value::Null)],
-        )
-        .await
-        .expect("fetch");
-    (r[0].as_u64().unwrap_or(0) as u16, r[1].clone())
-}
-
-/// Joins table `id` from the page as `name` (the token saved as the UI
-/// does) and opens it.
-async fn join_table(c: &Client, base: &str, id: &str, name: &str) {
-    c.goto(base).await.expect("open the lobby");
-    let (status, r) = fetch_json(
-        c,
-        &format!("/api/tables/{id}/join"),
-        Some(json!({"name": name})),
-    )
-    .await;
-    assert_eq!(status, 200, "join: {r}");
-    c.execute(
-        "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: arguments[1], token: arguments[2]}));",
-        vec![json!(id), r["seat"].clone(), r["token"].clone()],
-    )
-    .await
-    .expect("save the seat");
-    c.goto(&format!("{base}/?table={id}"))
-        .await
-        .expect("open the table");
-}
-
 /// What the page of `c` shows of the move log and the board, and the
 /// server's log of table `id`.
 const LOG_SHOWN: &str = r#"
@@ -1687,13 +1026,6 @@ async fn two_people_and_two_bots_see_every_move_in_their_logs() {
     wait_for(&bob, "#sound[aria-pressed=\"true\"]").await;
     let _ = ann.close().await;
     let _ = bob.close().await;
-}
-
-/// The log entries of table `id` (the server's, through the page).
-async fn server_log(c: &Client, id: &str) -> Vec<Value> {
-    let (status, r) = fetch_json(c, &format!("/api/tables/{id}/log"), None).await;
-    assert_eq!(status, 200, "{r}");
-    r["log"].as_array().cloned().unwrap_or_default()
 }
 
 /// Issue 13, clocks: with a 3 s turn timer, a person who does not move
@@ -1874,57 +1206,127 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
 }
 
-/// The text of `css` once it is on the page and not empty (waiting up to `secs`).
-async fn c_text(c: &Client, css: &str, secs: u64) -> String {
-    // the element may be on the page before its text is filled in (the
-    // end panel exists before the finished game's view arrives)
-    until(secs, 100, async || {
-        let e = c
-            .find(Locator::Css(css))
-            .await
-            .map_err(|_| format!("no {css} within {secs} s"))?;
-        match e.text().await {
-            Ok(t) if !t.trim().is_empty() => Ok(t),
-            _ => Err(format!("{css} still empty after {secs} s")),
+/// Signs up as `name` on the account page of `c` and waits for the
+/// profile the page then opens.
+async fn sign_up_in_browser(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/account"))
+        .await
+        .expect("open the account page");
+    type_into(c, "#signup-name", name).await;
+    type_into(c, "#signup-password", "a long enough password").await;
+    click(c, "#signup-go").await;
+    let shown = until(20, 50, async || {
+        let t = text_of(c, "#profile-name").await;
+        if t == name {
+            Ok(t)
+        } else {
+            Err(format!("no profile of {name} after signing up (saw {t:?})"))
         }
     })
-    .await
+    .await;
+    assert_eq!(shown, name);
+    let link = wait_text(c, "#account-link").await;
+    assert_eq!(link, name, "the header names the account");
 }
 
-/// Sends `key` to the page (its body when nothing else has focus).
-async fn press_on_page(c: &Client, key: &str) {
-    c.find(Locator::Css("body"))
+/// Issue 24: two people sign up in two browsers, play a rated classic
+/// 2-player game to its end through the UI, and both profiles show the
+/// game (result, opponent, replay) and the new ratings, which are
+/// Glicko-2's from the start (1500 / 350) for a win and a loss; the
+/// profile lays out in Persian (right to left) too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
+    let Some(rig) = Rig::start("accounts").await else {
+        return;
+    };
+    let (a, _) = rig.browser("ann").await;
+    let (b, _) = rig.browser("bob").await;
+    sign_up_in_browser(&a, &rig.base, "Ann").await;
+    sign_up_in_browser(&b, &rig.base, "Bob").await;
+    // Ann creates a 2-player classic table from the lobby (signed in: the
+    // request carries the CSRF token), Bob joins from the invite link
+    a.goto(&rig.base).await.expect("open the lobby");
+    type_into(&a, "#name", "Ann").await;
+    select_option(&a, "#players", "2").await;
+    select_option(&a, "#seat-1", "human").await;
+    select_option(&a, "#seq-len", "4").await;
+    click(&a, "#create").await;
+    let invite = wait_for(&a, "#invite-link")
         .await
-        .expect("the page")
-        .send_keys(key)
+        .prop("value")
         .await
-        .expect("a key");
-}
-
-/// Clicks `css` on a page that redraws while it is clicked (bots moving):
-/// an element replaced between finding and clicking is found again.
-async fn click_live(c: &Client, css: &str) {
-    let mut last = String::new();
-    for _ in 0..20 {
-        match wait_for(c, css).await.click().await {
-            Ok(()) => return,
-            Err(e) => last = e.to_string(),
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        .expect("invite")
+        .expect("invite link");
+    let id = invite.rsplit('=').next().expect("table id").to_string();
+    b.goto(&invite).await.expect("open the invite link");
+    type_into(&b, "#join-name", "Bob").await;
+    click(&b, "#join").await;
+    wait_for(&a, ".game.classic").await;
+    wait_for(&b, ".game.classic").await;
+    let (_, info) = fetch_json(&a, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["rated"], true, "{info}");
+    assert_eq!(info["seats"][1]["name"], "Bob");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        let Some(v) = playing_view(&a, deadline, "the rated game did not end in time").await else {
+            break;
+        };
+        let n = v["move_number"].as_u64().expect("move_number");
+        let c = if v["turn"] == 0 { &a } else { &b };
+        wait_reach(c, n).await;
+        classic_move(c, n, false).await;
+        wait_move(c, n).await;
     }
-    panic!("click {css}: {last}");
-}
-
-/// The text of the first `css` now (read in the page: no stale element
-/// on a page that redraws).
-async fn text_of(c: &Client, css: &str) -> String {
-    c.execute(
-        "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
-        vec![json!(css)],
-    )
-    .await
-    .expect("read the page")
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
+    let (_, ann) = fetch_json(&a, "/api/users/Ann", None).await;
+    let ann_won = ann["recent"][0]["result"] == "win";
+    let mine = view(&a).await;
+    assert_eq!(ann_won, mine["winner"] == mine["team"], "{ann} / {mine}");
+    for (c, me, other, won) in [(&a, "Ann", "Bob", ann_won), (&b, "Bob", "Ann", !ann_won)] {
+        c.goto(&format!("{}/u/{me}", rig.base))
+            .await
+            .expect("open the profile");
+        let row = wait_text(c, "#ratings tr[data-kind=\"classic-1v1\"]").await;
+        // Glicko-2 from 1500 / 350: a win ends at 1662, a loss at 1338
+        let want = if won { "1,662" } else { "1,338" };
+        assert!(row.contains(want), "{me}: {row} (want {want})");
+        let game = wait_text(c, ".acc-game").await;
+        assert!(game.contains(other), "{me}'s game names {other}: {game}");
+        assert!(!game.contains("http"), "{me}'s game: {game}");
+        wait_for(c, &format!(".acc-game a[href=\"/u/{other}\"]")).await;
+        let href = wait_for(c, ".acc-game .acc-replay")
+            .await
+            .attr("href")
+            .await
+            .expect("href");
+        assert_eq!(
+            href.as_deref(),
+            Some(format!("/replay/{id}?game=1").as_str())
+        );
+        wait_for(c, "#rating-chart circle").await;
+        shot(c, &format!("profile-{}", me.to_lowercase())).await;
+        let (_, p) = fetch_json(c, &format!("/api/users/{me}"), None).await;
+        assert_eq!(p["ratings"][0]["games"], 1, "{p}");
+        assert_eq!(p["recent"][0]["result"], if won { "win" } else { "loss" });
+    }
+    // the profile in Persian: right to left, its own words
+    a.execute("localStorage.setItem('sequence.lang', 'fa');", vec![])
+        .await
+        .expect("choose Persian");
+    a.goto(&format!("{}/u/Ann", rig.base))
+        .await
+        .expect("reload");
+    wait_for(&a, "#rating-chart").await;
+    let dir = a
+        .execute("return document.documentElement.dir;", vec![])
+        .await
+        .expect("dir");
+    assert_eq!(dir, "rtl");
+    let heading = text_of(&a, "#profile h2").await;
+    assert_eq!(heading, "امتیازها");
+    shot(&a, "profile-fa").await;
+    // the leaderboard page (both ratings are still provisional)
+    a.goto(&format!("{}/leaderboard", rig.base))
+        .await
+        .expect("board");
+    wait_for(&a, "#board-empty").await;
 }

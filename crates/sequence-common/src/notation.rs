@@ -244,9 +244,25 @@ pub trait Notation: Rules {
     /// "Verifying") after `moves` moves.
     fn summary(&self, moves: usize) -> Value;
 
-    /// Plays one recorded move. A record may leave out moves the rules
-    /// imply (Stacks: the seats that let a completion stand, S5b); the
-    /// engine makes them first. Default: [`Rules::play`].
+    /// Before the recorded move `mv` of `seat`: makes the moves the
+    /// record leaves out there because the rules imply them (Stacks: the
+    /// seats asked in an open Block window whom the record skips let the
+    /// completion stand, S5b), so that the game is where `seat` decides
+    /// `mv`. Default: nothing (every move is written).
+    ///
+    /// # Errors
+    /// As [`Rules::play`].
+    fn play_silence_before<S: Reshuffler<Self::Card> + ?Sized>(
+        &mut self,
+        _seat: Seat,
+        _mv: &Self::Move,
+        _reshuffler: &mut S,
+    ) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// Plays one recorded move: first what the record's silence before
+    /// it means ([`Notation::play_silence_before`]), then the move.
     ///
     /// # Errors
     /// As [`Rules::play`].
@@ -256,6 +272,7 @@ pub trait Notation: Rules {
         mv: Self::Move,
         reshuffler: &mut S,
     ) -> Result<(), Self::Error> {
+        self.play_silence_before(seat, &mv, reshuffler)?;
         self.play(seat, mv, reshuffler).map(|_| ())
     }
 

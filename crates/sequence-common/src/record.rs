@@ -437,6 +437,30 @@ pub fn replay<G: Notation>(
 /// As [`replay`].
 pub fn replay_entries<G: Notation>(
     v: &Value,
+    on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
+) -> Result<(Record<G>, G), ReplayError> {
+    replay_with(v, |_, _, _, _| {}, on_entry)
+}
+
+/// [`replay`], calling `decided(index, seat, move, game_before)` with the
+/// position in which each written move is decided: after what the
+/// record's silence before it means (Stacks: the seats that let a
+/// completion stand, S5b), so that `seat` is the one to act there — the
+/// position a replay shows and an analysis judges before that move.
+///
+/// # Errors
+/// As [`replay`].
+pub fn replay_decided<G: Notation>(
+    v: &Value,
+    mut decided: impl FnMut(usize, Seat, &G::Move, &G),
+) -> Result<(Record<G>, G), ReplayError> {
+    replay_with(v, &mut decided, |_, _, _, _| {})
+}
+
+/// The replay of [`replay_entries`] and [`replay_decided`].
+fn replay_with<G: Notation>(
+    v: &Value,
+    mut decided: impl FnMut(usize, Seat, &G::Move, &G),
     mut on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
 ) -> Result<(Record<G>, G), ReplayError> {
     let o = open_record(v, G::KIND.record_format(), record_keys::<G>())?;
@@ -534,7 +558,10 @@ pub fn replay_entries<G: Notation>(
             ))
             .into());
         }
-        game.play_recorded(seat, m, &mut resh)
+        game.play_silence_before(seat, &m, &mut resh)
+            .map_err(|e| err(e.to_string()))?;
+        decided(i, seat, &m, &game);
+        game.play(seat, m, &mut resh)
             .map_err(|e| err(e.to_string()))?;
         rec.moves.push((seat, m));
         on_entry(i, seat, Some(&m), &game);

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// What the clients counted.
 #[derive(Default)]
@@ -22,6 +22,9 @@ pub(crate) struct Stats {
     pub(crate) latencies_us: Mutex<Vec<u64>>,
     pub(crate) errors: AtomicU64,
     pub(crate) conflicts: AtomicU64,
+    /// Answers 429 or 503 (a rate limit or a cap on connections: the
+    /// server throttled the run), WebSocket upgrades included.
+    pub(crate) throttled: AtomicU64,
     pub(crate) moves: AtomicU64,
     pub(crate) games: AtomicU64,
     pub(crate) error_kinds: Mutex<HashMap<String, u64>>,
@@ -34,6 +37,27 @@ impl Stats {
             *m.entry(what.chars().take(120).collect()).or_insert(0) += 1;
         }
     }
+}
+
+/// A client's WebSocket.
+type WsStream =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Whether an HTTP status says the server throttled the client (a rate
+/// limit: 429, or a cap on connections: 429 or 503).
+fn throttling(status: u16) -> bool {
+    status == 429 || status == 503
+}
+
+/// How long an answer says to wait (`Retry-After` in seconds; 1 s when
+/// it has none, at most 30 s).
+fn retry_after(h: &reqwest::header::HeaderMap) -> Duration {
+    let secs = h
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(1);
+    Duration::from_secs(secs.clamp(1, 30))
 }
 
 /// When each move was posted, by move number after it.
@@ -176,27 +200,66 @@ pub(crate) struct Client {
 }
 
 impl Client {
+    /// Connects the seat's WebSocket; a refused upgrade (429 or 503) is
+    /// asked again after its `Retry-After` while `deadline` allows. The
+    /// error says what the server answered.
+    async fn connect(&self, sem: &Semaphore, deadline: Instant) -> Result<WsStream, String> {
+        let config = WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(0);
+        loop {
+            let permit = sem.acquire().await;
+            let attempt =
+                tokio_tungstenite::connect_async_with_config(&self.ws, Some(config), true);
+            let left = deadline.saturating_duration_since(Instant::now());
+            let e = match tokio::time::timeout(left, attempt).await {
+                Ok(Ok((ws, _))) => return Ok(ws),
+                Ok(Err(e)) => e,
+                Err(_) => return Err("connect: no answer before the deadline".into()),
+            };
+            drop(permit);
+            let WsError::Http(resp) = e else {
+                return Err(format!("connect: {e}"));
+            };
+            let status = resp.status();
+            let body = resp
+                .body()
+                .as_deref()
+                .map(|b| String::from_utf8_lossy(b).trim().to_string())
+                .unwrap_or_default();
+            let refused = format!("websocket upgrade refused: {status} {body}");
+            if !throttling(status.as_u16()) {
+                return Err(refused);
+            }
+            self.stats.throttled.fetch_add(1, Ordering::Relaxed);
+            let wait = retry_after(resp.headers());
+            if Instant::now() + wait >= deadline {
+                return Err(refused);
+            }
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// Connects, says hello and plays until `stop` (or the socket closes).
+    /// `connected` counts the clients connected now; `failed` those that
+    /// could not connect (reported as errors) by `deadline`.
     pub(crate) async fn run(
         self,
         sem: Arc<Semaphore>,
         bar: ProgressBar,
         stop: Arc<tokio::sync::Notify>,
         connected: Arc<AtomicU64>,
+        failed: Arc<AtomicU64>,
+        deadline: Instant,
     ) {
-        let permit = sem.acquire().await;
-        let config = WebSocketConfig::default()
-            .read_buffer_size(8 * 1024)
-            .write_buffer_size(0);
-        let ws = match tokio_tungstenite::connect_async_with_config(&self.ws, Some(config), true)
-            .await
-        {
-            Ok((ws, _)) => ws,
+        let ws = match self.connect(&sem, deadline).await {
+            Ok(ws) => ws,
             Err(e) => {
-                self.stats.error(format!("connect: {e}"));
+                self.stats.error(e);
+                failed.fetch_add(1, Ordering::Relaxed);
                 return;
             }
         };
-        drop(permit);
         let (mut sink, mut stream) = ws.split();
         if sink
             .send(Message::Text(
@@ -208,6 +271,7 @@ impl Client {
             .is_err()
         {
             self.stats.error("hello failed".into());
+            failed.fetch_add(1, Ordering::Relaxed);
             return;
         }
         connected.fetch_add(1, Ordering::Relaxed);
@@ -284,33 +348,49 @@ impl Client {
         connected.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// Posts move `mv` as move `n` after `think_ms`; a throttled POST
+    /// (429/503) is counted and sent again after its `Retry-After` while
+    /// the measuring window is open.
     async fn play(self: Arc<Self>, n: u32, mv: Value, think_ms: u64) {
         tokio::time::sleep(Duration::from_millis(think_ms)).await;
-        if let Ok(mut p) = self.posted.lock() {
-            p.insert(n + 1, Instant::now());
-        }
-        let r = self
-            .http
-            .post(format!("{}/api/tables/{}/moves", self.url, self.id))
-            .bearer_auth(&self.token)
-            .json(&json!({"move_number": n, "move": mv}))
-            .send()
-            .await;
-        match r {
-            Ok(r) if r.status().is_success() => {
-                self.stats.moves.fetch_add(1, Ordering::Relaxed);
-                let _ = r.bytes().await;
+        loop {
+            if let Ok(mut p) = self.posted.lock() {
+                p.insert(n + 1, Instant::now());
             }
-            Ok(r) if r.status().as_u16() == 409 => {
-                self.stats.conflicts.fetch_add(1, Ordering::Relaxed);
-                let _ = r.bytes().await;
+            let r = self
+                .http
+                .post(format!("{}/api/tables/{}/moves", self.url, self.id))
+                .bearer_auth(&self.token)
+                .json(&json!({"move_number": n, "move": mv}))
+                .send()
+                .await;
+            match r {
+                Ok(r) if r.status().is_success() => {
+                    self.stats.moves.fetch_add(1, Ordering::Relaxed);
+                    let _ = r.bytes().await;
+                }
+                Ok(r) if r.status().as_u16() == 409 => {
+                    self.stats.conflicts.fetch_add(1, Ordering::Relaxed);
+                    let _ = r.bytes().await;
+                }
+                Ok(r) if throttling(r.status().as_u16()) => {
+                    self.stats.throttled.fetch_add(1, Ordering::Relaxed);
+                    let wait = retry_after(r.headers());
+                    let _ = r.bytes().await;
+                    if !self.measuring.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+                Ok(r) => {
+                    let s = r.status();
+                    let b = r.text().await.unwrap_or_default();
+                    self.stats.error(format!("POST move {s}: {b}"));
+                }
+                Err(e) => self.stats.error(format!("POST move: {e}")),
             }
-            Ok(r) => {
-                let s = r.status();
-                let b = r.text().await.unwrap_or_default();
-                self.stats.error(format!("POST move {s}: {b}"));
-            }
-            Err(e) => self.stats.error(format!("POST move: {e}")),
+            return;
         }
     }
 
@@ -323,7 +403,12 @@ impl Client {
             .await;
         match r {
             Ok(r) if r.status().is_success() => {}
-            Ok(r) => self.stats.error(format!("rematch {}", r.status())),
+            Ok(r) => {
+                if throttling(r.status().as_u16()) {
+                    self.stats.throttled.fetch_add(1, Ordering::Relaxed);
+                }
+                self.stats.error(format!("rematch {}", r.status()))
+            }
             Err(e) => self.stats.error(format!("rematch: {e}")),
         }
     }

@@ -14,7 +14,8 @@
 //!
 //! Without `--server` it starts `--instances` `sequence serve` processes
 //! itself (children of the running binary, which must be `sequence`; no
-//! per-address rate limit, no bot delay) on `--db` (default: SQLite in a
+//! per-address rate limit or cap, WebSocket upgrades included, no bot
+//! delay) on `--db` (default: SQLite in a
 //! temporary folder, one instance) so that the servers' memory and CPU are
 //! measured alone.
 //!
@@ -66,6 +67,11 @@ pub struct LoadtestConfig {
     pub warm_moves: u32,
     /// Seconds to measure once every client is connected.
     pub seconds: u64,
+    /// Seconds the WebSocket clients have to connect: a refused upgrade
+    /// (429/503) is asked again after its `Retry-After` until then; the
+    /// run then goes on with those connected and counts the others as
+    /// errors (with the server's answer).
+    pub connect_seconds: u64,
     /// Mean think time of a seat before each move, in milliseconds.
     pub think_ms: u64,
     /// Write the results as JSON to this file.
@@ -167,6 +173,12 @@ async fn run(args: LoadtestConfig, fds: u64) -> anyhow::Result<()> {
     memory.tables = total_rss(pids);
     let clients = connect_clients(&args, &http, urls, &tables, &sem, &stats).await;
     let n_connected = clients.connected.load(Ordering::Relaxed);
+    let n_failed = clients.failed.load(Ordering::Relaxed);
+    if n_failed > 0 {
+        eprintln!(
+            "loadtest: {n_failed} WebSocket client(s) could not connect (see the error kinds)"
+        );
+    }
     tokio::time::sleep(Duration::from_millis(500)).await;
     memory.sockets = total_rss(pids);
     let measured = measure(&args, pids, pg_url.as_deref(), &stats, &clients.measuring).await;
@@ -244,6 +256,8 @@ struct Clients {
     handles: Vec<tokio::task::JoinHandle<()>>,
     /// Clients connected now.
     connected: Arc<AtomicU64>,
+    /// Clients that could not connect (refused, or not by the deadline).
+    failed: Arc<AtomicU64>,
     /// Whether the measuring window is open.
     measuring: Arc<AtomicBool>,
     /// Tells every client to stop.
@@ -251,8 +265,8 @@ struct Clients {
 }
 
 /// Phase 2, the clients: seat `s` of table `i` on instance `i + s`
-/// (none with `--sockets 0`); returns once all are connected (or every
-/// client has ended).
+/// (none with `--sockets 0`); returns once each one is connected or has
+/// failed to (by `--connect-seconds`).
 async fn connect_clients(
     args: &LoadtestConfig,
     http: &reqwest::Client,
@@ -271,10 +285,12 @@ async fn connect_clients(
     let clients = Clients {
         handles: vec![],
         connected: Arc::new(AtomicU64::new(0)),
+        failed: Arc::new(AtomicU64::new(0)),
         measuring: Arc::new(AtomicBool::new(false)),
         stop: Arc::new(tokio::sync::Notify::new()),
     };
     let mut clients = clients;
+    let deadline = Instant::now() + Duration::from_secs(args.connect_seconds);
     if n_sockets > 0 {
         for (i, (id, tokens)) in tables.iter().enumerate() {
             let posted: Posted = Arc::new(Mutex::new(HashMap::new()));
@@ -298,15 +314,18 @@ async fn connect_clients(
                 let bar = bar.clone();
                 let stop = clients.stop.clone();
                 let connected = clients.connected.clone();
+                let failed = clients.failed.clone();
                 clients.handles.push(tokio::spawn(async move {
-                    c.run(sem, bar, stop, connected).await
+                    c.run(sem, bar, stop, connected, failed, deadline).await
                 }));
             }
         }
-        while clients.connected.load(Ordering::Relaxed) < n_sockets as u64 {
-            if clients.handles.iter().all(|c| c.is_finished()) {
-                break;
-            }
+        // a client that connected and closed again counts in neither
+        // `connected` nor `failed`: the deadline ends the wait then
+        while clients.connected.load(Ordering::Relaxed) + clients.failed.load(Ordering::Relaxed)
+            < n_sockets as u64
+            && Instant::now() < deadline + Duration::from_secs(1)
+        {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }

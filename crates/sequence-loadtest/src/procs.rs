@@ -107,8 +107,10 @@ pub(crate) fn spawn_servers(
 }
 
 /// Starts `exe serve` (the `sequence` binary) on a free port of 127.0.0.1
-/// without rate limit or bot delay, on `db` (an SQLite file or a
-/// PostgreSQL URL) with `extra` arguments, its log to `stderr`; the
+/// without rate limits (API requests and WebSocket upgrades), a per-address
+/// cap on open connections or bot delay, on `db` (an SQLite file or a
+/// PostgreSQL URL) with `extra` arguments (a flag among them replaces
+/// that default), its log to `stderr`; the
 /// child and the URL it listens at (`http://…`, from its first line).
 ///
 /// # Errors
@@ -121,18 +123,25 @@ pub fn spawn_server(
     stderr: std::process::Stdio,
 ) -> anyhow::Result<(std::process::Child, String)> {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(exe)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--bot-delay-ms",
-            "0",
-            "--db",
-            db,
-        ])
+    let defaults = [
+        ("--listen", "127.0.0.1:0"),
+        ("--rate-limit", "0"),
+        ("--ws-rate", "0"),
+        ("--max-connections-per-address", "0"),
+        ("--bot-delay-ms", "0"),
+    ];
+    let mut child = std::process::Command::new(exe);
+    child.arg("serve");
+    for (flag, value) in defaults {
+        if !extra
+            .iter()
+            .any(|e| e == &flag || e.starts_with(&format!("{flag}=")))
+        {
+            child.args([flag, value]);
+        }
+    }
+    let mut child = child
+        .args(["--db", db])
         .args(extra)
         .stdout(std::process::Stdio::piped())
         .stderr(stderr)

@@ -81,6 +81,7 @@ pub(crate) fn results(args: &LoadtestConfig, f: &Figures, stats: &Stats) -> Valu
         "move_to_push_ms": {"samples": lat.len(), "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
         "errors": errors,
         "conflicts_409": conflicts,
+        "throttled_429_503": stats.throttled.load(Ordering::Relaxed),
         "error_kinds": stats.error_kinds.lock().map(|m| json!(*m)).unwrap_or(json!({})),
         "server_rss_mib": {
             "start": mem.start as f64 / 1024.0,
@@ -126,6 +127,10 @@ pub(crate) fn print_table(args: &LoadtestConfig, f: &Figures, r: &Value) {
     );
     println!("| errors | {errors} |");
     println!("| 409 answers | {} |", r["conflicts_409"]);
+    println!(
+        "| 429/503 answers (throttled; asked again after Retry-After) | {} |",
+        r["throttled_429_503"]
+    );
     if f.servers_measured {
         println!(
             "| server resident memory: start / tables / sockets / end (peak) | {:.0} / {:.0} / {:.0} / {:.0} ({:.0}) MiB |",

@@ -56,6 +56,24 @@ def test_selfplay_frozen_learns_and_reports(repo):
     assert "against random:" in r.stdout and "against greedy:" in r.stdout
 
 
+def test_selfplay_frozen_writes_its_learning_curve(repo, tmp_path):
+    r = run(repo, "selfplay_frozen.py", "--games", "40", "--refresh", "20", "--eval", "20", "--envs", "8",
+            "--at", "20", "--curve", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    rows = (tmp_path / "learning-curve.csv").read_text().splitlines()
+    assert rows[0] == "games,opponent,wins,played,rate,low,high"
+    # before training, after 20 and after 40 games, against both bots
+    assert [row.split(",")[:2] for row in rows[1:]] == [
+        [g, o] for g in ("0", "20", "40") for o in ("random", "greedy")
+    ]
+    for row in rows[1:]:
+        _, _, k, n, rate, lo, hi = row.split(",")
+        assert int(n) >= 20 and float(lo) <= float(rate) <= float(hi)
+    table = (tmp_path / "learning-curve.md").read_text()
+    assert "| 40 |" in table and "vs greedy" in table
+    assert (tmp_path / "learning-curve.svg").read_text().startswith("<svg")
+
+
 def test_selfplay_speed_reports_games_per_second(repo):
     r = run(repo, "selfplay_speed.py", "--envs", "8", "--steps", "40", "--rounds", "1")
     assert r.returncode == 0, r.stderr

@@ -380,6 +380,13 @@ impl Db {
         &self.url
     }
 
+    /// The connection pool, for benchmarks that fill a database in bulk
+    /// (benches/accounts.rs); the server itself never hands it out.
+    #[doc(hidden)]
+    pub fn pool_for_benches(&self) -> &AnyPool {
+        &self.pool
+    }
+
     /// Lets go of the SQLite file's lock (a server stopped in-process, so
     /// that another may open the file).
     pub fn unlock(&self) {

@@ -573,15 +573,20 @@ fn every_character_of_the_ui_has_a_font() {
             (format!("i18n/{lang}.json"), text.join("\n"))
         })
         .collect();
-    // the learning pages' own language files
-    for lang in LANGUAGES {
-        let file = format!("i18n/learn/{lang}.json");
+    // the learning and account pages' own language files
+    let own = LANGUAGES.iter().flat_map(|l| {
+        [
+            format!("i18n/learn/{l}.json"),
+            format!("i18n/accounts/{l}.json"),
+        ]
+    });
+    for file in own {
         texts.push((
             file.clone(),
             std::fs::read_to_string(web().join(&file)).expect("read"),
         ));
     }
-    for file in ["index.html", "style.css", "learn.css"] {
+    for file in ["index.html", "style.css", "learn.css", "accounts.css"] {
         texts.push((
             file.into(),
             std::fs::read_to_string(web().join(file)).expect("read"),

@@ -383,15 +383,16 @@ impl Notation for Game {
         summary(self, moves)
     }
 
-    /// An open Block window is first answered for the seats the record
-    /// skips (no entry means no Block: those seats passed, S5b), then
-    /// `decision` is played.
-    fn play_recorded<S: Reshuffler<Card> + ?Sized>(
+    /// An open Block window is answered for the seats the record skips
+    /// (no entry means no Block: those seats passed, S5b): all of them
+    /// unless `decision` is a Block, up to the seat that blocks if it is.
+    fn play_silence_before<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,
-        decision: Decision,
+        decision: &Decision,
         reshuffler: &mut S,
     ) -> Result<(), PlayError> {
+        let decision = *decision;
         if let Some(w) = self.block_offer() {
             if decision == Decision::Block && seat != w.completer {
                 loop {
@@ -407,7 +408,7 @@ impl Notation for Game {
                 self.finish_recorded(reshuffler)?;
             }
         }
-        self.play(seat, decision, reshuffler).map(|_| ())
+        Ok(())
     }
 
     /// Answers an open Block window with Pass for every seat still to be

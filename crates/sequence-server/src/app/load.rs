@@ -186,6 +186,9 @@ impl App {
     ) -> Result<String, TableError> {
         let id = crate::auth::new_table_id();
         let mut core = Core::new(id.clone(), spec.clone());
+        // a table whose other seats are all bots starts now: its start
+        // time is known (the end panel's duration)
+        core.live_clock = true;
         for e in &events {
             core.apply(e)?;
         }

@@ -1,8 +1,8 @@
 //! The turn timers: the server answers for a seat whose time ran out.
 
-use super::bots::{bot_job, BotJob};
+use super::bots::{bot_job, BotJob, STAND_IN_LEVEL};
 use super::{commit, App, TableRef};
-use crate::tables::{Auto, Event, Table};
+use crate::tables::{Auto, Event, SeatKind, Table};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -28,8 +28,12 @@ pub async fn check_timers(app: &Arc<App>) {
 
 /// The seat to act at `t` ran out of time: the server answers for it.
 /// In a window asked out of turn (the Stacks Block window) it gives the
-/// default answer (no Block); on a turn a level-2 bot plays this one move
-/// for the seat (the seat stays its person's; the log says so), and after
+/// default answer (no Block). On the turn of a seat whose person left the
+/// table, nobody took the seat in the turn's time: a level-2 bot takes it
+/// for the rest of the game (as the host could give it), so the game goes
+/// on without being played, or won, in the name of someone gone. On a
+/// person's turn a level-2 bot plays this one move for the seat (the seat
+/// stays its person's; the log says so), and after
 /// [`crate::tables::AWAY_AFTER`] timeouts in a row the seat is away: a bot
 /// plays it until its person acts again.
 pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
@@ -37,6 +41,34 @@ pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
     tracing::info!(table = %t.core.id, seat = seat.0, "turn timer ran out");
     let at = (t.core.game_no, t.core.moves);
     let window = t.core.live.as_ref().is_some_and(|l| l.in_window());
+    let left = t
+        .core
+        .seats
+        .get(seat.index())
+        .is_some_and(|s| s.kind == SeatKind::Left);
+    if left && !window {
+        let (app, tref) = (app.clone(), tref.clone());
+        tokio::spawn(async move {
+            let mut t = tref.lock().await;
+            let still_left = t
+                .core
+                .seats
+                .get(seat.index())
+                .is_some_and(|s| s.kind == SeatKind::Left);
+            if (t.core.game_no, t.core.moves) != at || !still_left {
+                return; // someone took the seat meanwhile
+            }
+            let bot = Event::Bot {
+                seat: seat.0,
+                level: STAND_IN_LEVEL.to_string(),
+            };
+            if let Err(e) = commit(&app, &tref, &mut t, vec![bot]).await {
+                tracing::warn!("a bot for the left seat at table {}: {e}", t.core.id);
+                t.reset_deadline();
+            }
+        });
+        return;
+    }
     // the default answer of a window, or a bot to choose the move
     let answer: Result<Value, BotJob> = if window {
         match t.core.live.as_ref().and_then(|l| l.window_default(seat)) {

@@ -10,7 +10,7 @@
 
 use super::game::ServerGame;
 use sequence_bots::{Budget, SearchSpec};
-use sequence_common::record::replay;
+use sequence_common::record::replay_decided;
 use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
 use serde_json::{json, Map, Value};
 
@@ -27,11 +27,13 @@ const TABLE_FIELDS: [&str; 8] = [
     "move_number",
 ];
 
-/// A replayed game: the states before the first move and after each
-/// written move, and each move with its seat.
+/// A replayed game: the state in which each written move was decided,
+/// the game's end, and each move with its seat.
 pub struct Replayed<G: Rules> {
-    /// `moves.len() + 1` states; the last is the game's end (what a
-    /// record's silence means made, S5b).
+    /// `moves.len() + 1` states: before each written move, where its seat
+    /// decides it (what the record's silence means before it made: in
+    /// Stacks the seats that let a completion stand, S5b — so the seat to
+    /// act is the move's), then the game's end.
     pub states: Vec<G>,
     /// The written moves, in order.
     pub moves: Vec<(Seat, G::Move)>,
@@ -43,13 +45,9 @@ pub struct Replayed<G: Rules> {
 /// A record that does not replay (a message naming why).
 pub fn replay_record<G: ServerGame>(record: &Value) -> Result<Replayed<G>, String> {
     let mut states: Vec<G> = vec![];
-    let (rec, last) =
-        replay::<G>(record, |_, _, _, g| states.push(g.clone())).map_err(|e| e.to_string())?;
-    let first = G::from_deck(&rec.config, rec.dealer, &rec.deck).map_err(|e| e.to_string())?;
-    states.insert(0, first);
-    if let Some(end) = states.last_mut() {
-        *end = last;
-    }
+    let (rec, last) = replay_decided::<G>(record, |_, _, _, g| states.push(g.clone()))
+        .map_err(|e| e.to_string())?;
+    states.push(last);
     Ok(Replayed {
         states,
         moves: rec.moves,
@@ -325,5 +323,64 @@ mod tests {
         let n = rec["moves"].as_array().unwrap().len();
         let p = positions::<sequence_stacks::Game>(&rec).expect("replays");
         assert_eq!(p["positions"].as_array().unwrap().len(), n + 1);
+    }
+
+    /// Issue 25: a Stacks record is silent about the seats that let a
+    /// completion stand (S5b). The analysis judged the position after the
+    /// completion from the window seat's view and set it against the next
+    /// written move, another seat's ("Move 18 by Ann … better: Bot 2 let
+    /// it stand"). Each point is now the written move's seat's decision.
+    #[test]
+    fn stacks_analysis_judges_each_written_move_from_its_own_seat() {
+        let mut silent = 0;
+        for seed in 0..40u64 {
+            let s = sequence_stacks::Config::new(3, Default::default()).expect("S1");
+            let rec = finished::<sequence_stacks::Game>(s, seed);
+            let seats: Vec<u64> = rec["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["seat"].as_u64().unwrap())
+                .collect();
+            // moves whose position, as the record left it, asked another
+            // seat (an open window the record is silent about)
+            let mut after = vec![];
+            sequence_common::record::replay::<sequence_stacks::Game>(&rec, |_, _, _, g| {
+                after.push(g.to_act().map(|s| u64::from(s.0)))
+            })
+            .expect("replays");
+            let here = (1..seats.len())
+                .filter(|&i| after[i - 1] != Some(seats[i]))
+                .count();
+            if here == 0 {
+                continue;
+            }
+            silent += here;
+            let p = positions::<sequence_stacks::Game>(&rec).expect("replays");
+            let ps = p["positions"].as_array().unwrap();
+            for (i, seat) in seats.iter().enumerate() {
+                assert_eq!(ps[i]["to_act"], json!(seat), "seed {seed}: position {i}");
+            }
+            let mut a = analysis::<sequence_stacks::Game>(&rec, 10, seed).expect("replays");
+            while !a.step() {}
+            let r = a.result();
+            let pts = r["points"].as_array().unwrap();
+            for (i, seat) in seats.iter().enumerate() {
+                assert_eq!(pts[i]["seat"], json!(seat), "seed {seed}: point {i}");
+                // the move played is one the search weighed for that seat
+                assert!(
+                    pts[i]["played_win"].is_number() || pts[i]["legal"].as_u64() > Some(1),
+                    "seed {seed}: point {i}: {}",
+                    pts[i]
+                );
+            }
+            if silent >= 5 {
+                break;
+            }
+        }
+        assert!(
+            silent >= 5,
+            "too few silent windows in the games tried ({silent})"
+        );
     }
 }

@@ -5,17 +5,28 @@
  * be reached), `message` the server's `error` text and `code` the stable
  * code of a refused move (`C6.space_taken`), which the page translates. */
 export class ApiError extends Error {
-  constructor(status, message, code = null) {
+  constructor(status, message, code = null, moveNumber = null) {
     super(message);
     this.status = status;
     this.code = code;
+    // a move refused for another position: the table's move_number now
+    this.moveNumber = moveNumber;
   }
+}
+
+let csrf = null; // the signed-in session's CSRF token (null: a guest)
+
+/** Sets the CSRF token of the signed-in session (docs/api.md "Accounts"):
+ * every change made while signed in carries it; null when signed out. */
+export function setCsrf(token) {
+  csrf = token || null;
 }
 
 async function call(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -29,8 +40,16 @@ async function call(method, path, body, token) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null);
+  if (!res.ok) {
+    const moveNumber = data && typeof data.move_number === "number" ? data.move_number : null;
+    throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null, moveNumber);
+  }
   return data;
+}
+
+/** A request to the API (`call` for other modules: accounts, profiles). */
+export function request(method, path, body) {
+  return call(method, path, body);
 }
 
 export const api = {
@@ -68,6 +87,18 @@ export function savedSeat(id) {
 
 export function saveSeat(id, seat, token) {
   localStorage.setItem(SEAT_KEY(id), JSON.stringify({ seat, token }));
+}
+
+/** Every saved seat: `[{table, token}]` (sent to claim them for an account). */
+export function savedSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    const m = k && /^sequence\.seat\.([0-9a-f]{16})$/.exec(k);
+    const v = m && savedSeat(m[1]);
+    if (v) out.push({ table: m[1], token: v.token });
+  }
+  return out;
 }
 
 export function forgetSeat(id) {

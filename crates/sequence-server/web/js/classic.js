@@ -6,11 +6,11 @@
 // sequence when a placement could complete several. Teams and the
 // sequences needed to win come from the server (table info and view), not
 // from the rules.
-import { t, tn, num } from "./i18n.js";
+import { t, tn, num, SEP } from "./i18n.js";
 import { h, cardName, classicCardFace, isOneEyed, isJack } from "./cards.js";
 import { drawBoard } from "./board.js";
 import { spaceLabel } from "./layout.js";
-import { seatTeam, tableTeams, isPartner } from "./table-state.js";
+import { seatTeam, tableTeams, isPartner, leftSeatStatus } from "./table-state.js";
 import { rovingGroup } from "./focus.js";
 
 /** A text description of a classic move for the status line and logs. */
@@ -33,7 +33,7 @@ export const classicStatus = {
     const n = (view.hand_sizes && view.hand_sizes[s]) ?? 0;
     return h("span", { class: "sinfo" },
       view.hand_sizes ? tn("table.cards_in_hand", n, { n: num(n) }) : "",
-      top ? h("span", { class: "discard-top" }, " · ", t("table.discard_top"), " ",
+      top ? h("span", { class: "discard-top" }, SEP, t("table.discard_top"), " ",
         h("span", { class: "mini-card", "data-card": top }, classicCardFace(top))) : null);
   },
 };
@@ -51,6 +51,8 @@ function statusText(v, ctx, myTurn) {
   if (v.status === "won") return t("status.team_won", { team: t(`team.${v.winner}`) });
   if (v.status === "draw") return t("status.draw");
   if (myTurn) return t("status.your_turn");
+  const left = leftSeatStatus(ctx.info, v.turn, ctx.seatName(v.turn));
+  if (left) return left;
   let who = ctx.seatName(v.turn);
   if (isPartner(ctx.info, v.seat, v.turn)) who += ` (${t("table.partner")})`;
   const team = seatTeam(ctx.info, v.turn);
@@ -79,7 +81,7 @@ function infoPanel(v, ctx, myTurn) {
     scores(v, ctx),
     h("p", { class: "counts" },
       h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })),
-      v.team ? h("span", {}, " · ", t("status.your_team", { team: t(`team.${v.team}`) })) : null),
+      v.team ? h("span", {}, SEP, t("status.your_team", { team: t(`team.${v.team}`) })) : null),
     x.last || null);
 }
 
@@ -93,13 +95,14 @@ function cardButton(code, i, v, ctx, sel) {
   if (isJack(code)) label += ", " + t(isOneEyed(code) ? "hand.one_eyed_hint" : "hand.two_eyed_hint");
   return h("button", {
     type: "button",
-    class: `hand-card${i === ui.selected ? " selected" : ""}${isDead ? " dead" : ""}${playable ? "" : " idle"}`,
+    class: `hand-card${i === ui.selected ? " selected" : ""}${isDead ? " dead" : ""}${playable ? "" : " idle"}${sel.hintAt === i ? " hinted" : ""}`,
     "data-card": code,
     "data-focus": `hand-${i}`,
     "data-member": "",
     "aria-pressed": i === ui.selected ? "true" : "false",
     "aria-label": label,
     onclick: () => {
+      if (!sel.myTurn) ctx.offTurn();
       if (ui.selected === i) {
         ui.selected = undefined;
       } else {
@@ -124,6 +127,8 @@ function handTools(v, ctx, sel) {
     else if (!deadMove && !discardMove) tools.push(h("p", { class: "hint" }, t("hand.no_space")));
     if (deadMove) tools.push(h("button", { type: "button", class: "primary", id: "exchange", "data-focus": "exchange", onclick: () => ctx.sendMove(deadMove) }, t("hand.exchange", { card: cardName(selCard) })));
     if (discardMove) tools.push(h("button", { type: "button", id: "discard", "data-focus": "discard", onclick: () => ctx.sendMove(discardMove) }, t("hand.discard", { card: cardName(selCard) })));
+  } else if (!myTurn && ctx.offTurnNote) {
+    tools.push(ctx.offTurnNote);
   } else if (myTurn) {
     tools.push(h("p", { class: "hint" }, t("hand.pick_card")));
     // A dead card can be exchanged in one click without selecting it first.
@@ -186,7 +191,8 @@ export function renderClassic(v, ctx) {
       if (m.remove) targets.set(m.remove, "remove");
     }
   }
-  const sel = { selCard, myTurn, targets };
+  const hintCard = ctx.extras && ctx.extras.hintCard;
+  const sel = { selCard, myTurn, targets, hintAt: hintCard ? hand.indexOf(hintCard) : -1 };
 
   const lastAt = v.last_move ? v.last_move.at || v.last_move.remove || null : null;
   const boardHost = h("div", { class: "board-wrap" });
@@ -200,6 +206,8 @@ export function renderClassic(v, ctx) {
   };
   const hinted = ctx.extras && ctx.extras.hintSpace;
   drawBoard(boardHost, { layout: v.layout, options: v.options, board: v.board, sequences: v.sequences, lastAt, targets, recent: ctx.extras ? ctx.extras.board : null, hinted }, onSpace);
+  // a click on the board when it is not our turn says so
+  if (!myTurn && v.seat !== null && v.seat !== undefined && v.status === "playing") boardHost.addEventListener("click", ctx.offTurn);
 
   const hp = v.seat !== null && v.seat !== undefined ? handPanel(v, ctx, sel) : null;
   return h("section", { class: "game classic" + (myTurn ? " my-turn" : "") }, infoPanel(v, ctx, myTurn), hp, boardHost);

@@ -3,7 +3,7 @@
 // long it took, sequences or chips and piles per side, who played at what
 // level and how often the server played for a seat out of time), and the
 // buttons: rematch (the host), download the record, replay the game.
-import { t, tn, num } from "./i18n.js";
+import { t, tn, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
 import { api } from "./api.js";
 import { levelName } from "./lobby.js";
@@ -49,7 +49,7 @@ function sides(v, entries, seatName) {
     } else {
       const piles = entries.filter((e) => e.seat === f.side && e.completed && e.chip).length;
       out.push(h("li", {}, seatName(f.side), ": ",
-        t("end.chips", { blue: num(f.chips.blue), red: num(f.chips.red) }), " · ",
+        t("end.chips", { blue: num(f.chips.blue), red: num(f.chips.red) }), SEP,
         tn("end.piles", piles, { n: num(piles) })));
     }
   }
@@ -64,7 +64,7 @@ function players(info, entries, seatName) {
     const who = s.kind === "bot" ? t("end.bot", { level: levelName(s.level) }) : t("end.person");
     return h("li", {}, s.team ? h("span", { class: `chip-icon small chip-${s.team}`, "aria-hidden": "true" }) : null,
       " ", h("b", {}, seatName(s.seat)), " — ", who,
-      auto ? h("span", { class: "hint" }, " · ", tn("end.auto_moves", auto, { n: num(auto) })) : null);
+      auto ? h("span", { class: "hint" }, SEP, tn("end.auto_moves", auto, { n: num(auto) })) : null);
   });
 }
 
@@ -78,7 +78,7 @@ export function endPanel(st, v, info, entries, actions, seatName) {
   if (info.started_ms && info.ended_ms) facts.push(t("end.duration", { time: durationText(info.ended_ms - info.started_ms) }));
   return h("section", { class: `endgame ${head.kind}`, id: "endgame", "aria-labelledby": "end-h" },
     h("h2", { id: "end-h", class: "end-title" }, head.text),
-    h("p", { class: "end-facts" }, facts.join(" · ")),
+    h("p", { class: "end-facts" }, facts.join(SEP)),
     h("ul", { class: "end-sides" }, sides(v, entries, seatName)),
     h("details", { class: "end-players" }, h("summary", {}, t("end.players")), h("ul", {}, players(info, entries, seatName))),
     h("div", { class: "buttons" },

@@ -88,6 +88,12 @@ export function tn(key, count, params = {}) {
   return fill(s, params);
 }
 
+/** What separates two facts on one line ("12 moves — 5 min"): an em
+ * dash, which no language of the page reads as a digit (a middle dot
+ * "·" looks like the Persian zero "۰", a bar like the Persian one "۱",
+ * a slash like the Persian decimal sign). */
+export const SEP = " \u2014 ";
+
 /** Formats a number in the current language's digits. */
 export function num(n) {
   try {

@@ -1,6 +1,6 @@
 // The join page of a table with free seats (an invite link): a name, the
 // seat to take (with its team), or just watching.
-import { t, num } from "./i18n.js";
+import { t, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
 import { savedName } from "./api.js";
 import { tableTitle } from "./lobby.js";
@@ -22,7 +22,7 @@ export function renderJoin(app, st, info, onJoin, onWatch) {
   app.replaceChildren(h("div", { class: "join" },
     h("form", { class: "card-panel", onsubmit: submit },
       h("h2", {}, t("table.join_title", { name: tableTitle(info) })),
-      h("p", {}, t(`game.${info.game}`), " · ", t("lobby.seats_taken", { taken: num(taken), players: num(info.players) })),
+      h("p", {}, t(`game.${info.game}`), SEP, t("lobby.seats_taken", { taken: num(taken), players: num(info.players) })),
       seatsList(st, info, null, null),
       h("div", { class: "field" }, h("label", { for: "join-name" }, t("lobby.your_name")), name),
       h("div", { class: "field" }, h("label", { for: "join-seat" }, t("table.seat")), seatSel),

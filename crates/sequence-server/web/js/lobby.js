@@ -122,7 +122,7 @@ export function showLobby(app) {
         if (!stopped) render();
       }).catch((err) => {
         if (stopped) return;
-        app.replaceChildren(h("div", { class: "card-panel" }, h("p", {}, err.status === 0 ? t("error.unreachable") : err.message),
+        app.replaceChildren(h("div", { class: "card-panel" }, h("p", {}, err.status === 0 ? t("error.unreachable") : refusalText(err)),
           h("button", { type: "button", onclick: render }, t("error.retry"))));
       });
       return;
@@ -284,7 +284,7 @@ export function showLobby(app) {
       document.getElementById("playing-list").replaceChildren(playing.length ? tableList(playing, "lobby.watch", "lobby.watch_table") : "");
     } catch (err) {
       if (stopped || !box) return;
-      box.replaceChildren(h("p", { class: "hint" }, err.status === 0 ? t("error.unreachable") : err.message));
+      box.replaceChildren(h("p", { class: "hint" }, err.status === 0 ? t("error.unreachable") : refusalText(err)));
     }
     timer = setTimeout(refresh, 5000);
   }

@@ -1,18 +1,25 @@
 // Entry point: language, the banner for errors, and routing between the
 // lobby (`/`), a table (`/?table=ID`, the invite link), the replay of a
-// finished game (`/replay/ID?game=N`) and the rules help (`/?learn=GAME`).
+// finished game (`/replay/ID?game=N`), the rules help (`/?learn=GAME`) and
+// the account pages (`/account`, `/u/NAME`, `/games`, `/leaderboard`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./learn/rules.js";
+import { accountRoute, accountHeader } from "./accounts/pages.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
+let bannerTimer = null;
+
 /** Shows `text` in the banner at the top (role=alert); `kind` is "error"
- * or "info". An empty text hides it. */
-export function banner(text, kind = "error") {
+ * or "info". An empty text hides it; with `hideAfterMs` it hides itself
+ * then (unless another text replaced it meanwhile). */
+export function banner(text, kind = "error", hideAfterMs = 0) {
   const b = document.getElementById("banner");
+  clearTimeout(bannerTimer);
+  if (hideAfterMs > 0) bannerTimer = setTimeout(() => banner(""), hideAfterMs);
   if (!text) {
     b.hidden = true;
     b.textContent = "";
@@ -51,6 +58,11 @@ function route() {
     current = showReplay(app, replay[1], Number.isInteger(game) && game > 0 ? game : null);
     return;
   }
+  const page = accountRoute(app, location.pathname, params);
+  if (page) {
+    current = page;
+    return;
+  }
   const learn = params.get("learn");
   if (learn === "classic" || learn === "stacks") {
     current = showRules(app, learn);
@@ -66,6 +78,7 @@ function applyStatic() {
   document.getElementById("brand").textContent = t("app.title");
   document.getElementById("lang-label").textContent = t("lang.label");
   document.getElementById("lang").value = language();
+  accountHeader();
 }
 
 async function start() {

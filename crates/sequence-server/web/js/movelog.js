@@ -5,7 +5,7 @@
 // taken or the Block that cancelled it, a card taken from a discard pile,
 // a move the server made for a seat out of time). The entries since the
 // reader's last turn are marked; the page also lights them on the board.
-import { t, tn, num } from "./i18n.js";
+import { t, tn, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
 import { describeMove } from "./classic.js";
 import { describeStacksMove, placeName } from "./stacks.js";
@@ -68,6 +68,7 @@ export function notation(e, game) {
   if (m.play) return `${m.play}${from}`;
   if (m.discard) return `discard ${m.discard}`;
   if (m.end) return "end";
+  if (m.pass) return "pass";
   return "";
 }
 
@@ -111,7 +112,7 @@ export function logPanel(entries, since, opts) {
   });
   return h("section", { class: "panel move-log", id: opts.id || "move-log", "aria-labelledby": "move-log-h" },
     h("h2", { id: "move-log-h" }, t("log.title"),
-      since.length && opts.me !== null && opts.me !== undefined ? h("span", { class: "log-since-count" }, " · ", tn("log.since_count", since.length, { n: num(since.length) })) : null),
+      since.length && opts.me !== null && opts.me !== undefined ? h("span", { class: "log-since-count" }, SEP, tn("log.since_count", since.length, { n: num(since.length) })) : null),
     items.length ? h("ol", { class: "log-list", reversed: true, "aria-label": t("log.title") }, items) : h("p", { class: "hint" }, t("log.empty")));
 }
 

@@ -6,7 +6,7 @@
 // asks the server's search for each side's chance to win at every
 // position and draws it under the board (stored by the server, so a second
 // visit shows it at once).
-import { t, tn, num } from "./i18n.js";
+import { t, tn, num, SEP } from "./i18n.js";
 import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
 import { api } from "./api.js";
 import { banner, navigate } from "./main.js";
@@ -47,8 +47,8 @@ export function showReplay(app, id, gameNo) {
       page.r = await api.replay(id, gameNo);
     } catch (err) {
       app.replaceChildren(h("div", { class: "card-panel" },
-        h("h2", {}, err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : t("error.unreachable")),
-        h("p", { class: "hint" }, refusalText(err)),
+        h("h2", {}, err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : err.status === 0 ? t("error.unreachable") : refusalText(err)),
+        err.status === 403 ? h("p", { class: "hint" }, t("replay.not_over_hint")) : null,
         h("button", { type: "button", onclick: () => navigate(id) }, t("replay.to_table"))));
       return;
     }
@@ -61,9 +61,16 @@ export function showReplay(app, id, gameNo) {
 
   const last = () => page.r.positions.length - 1;
 
-  function go(k) {
+  /** Goes to position `k`; `toBoard`: and brings the board into view
+   * (from the list of worst moves, far below it on a phone). */
+  function go(k, toBoard = false) {
     page.k = Math.max(0, Math.min(last(), k));
     render();
+    if (toBoard) {
+      const board = document.querySelector(".replay-main .board-wrap, .replay-main .replay-piles");
+      const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+      if (board) board.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    }
   }
 
   /** Starts the analysis (or finds it running) and follows it. */
@@ -203,7 +210,7 @@ export function showReplay(app, id, gameNo) {
     app.replaceChildren(h("div", { class: `replay-page game-${r.game}` },
       h("div", { class: "table-head" },
         h("h1", {}, t("replay.title", { name: tableTitle(r.table) })),
-        h("span", { class: "tgame" }, facts.join(" · "))),
+        h("span", { class: "tgame" }, facts.join(SEP))),
       h("div", { class: "replay-body" },
         h("section", { class: "replay-main" },
           h("div", { class: "game-info" },

@@ -5,10 +5,11 @@
 // deadline for it (the server lets the pile stand when it passes); a
 // Block we play is confirmed in the status panel, and the last move is
 // shown (the move log lists them all).
-import { t, tn, num } from "./i18n.js";
+import { t, tn, num, SEP } from "./i18n.js";
 import { h, stacksCardFace, stacksCardName } from "./cards.js";
 import { rovingGroup } from "./focus.js";
 import { clockBadge } from "./clock.js";
+import { leftSeatStatus } from "./table-state.js";
 
 function chipBadge(colour, n) {
   return h("span", { class: `schip schip-${colour}`, role: "img", "aria-label": tn("stacks.chips_of", n, { colour: t(`colour.${colour}`), n: num(n) }) },
@@ -42,6 +43,14 @@ export function placeName(place) {
   return t("stacks.place", { colour: t(`colour.${colour}`), n: n > 0 ? num(n) : letter || "" });
 }
 
+/** The pile the newest log entry completed, if that entry opened a
+ * Block window: `{place, card}` (the card that completed it), else null. */
+function completedPlace(entries) {
+  const e = (entries || [])[(entries || []).length - 1];
+  if (!e || !e.completed) return null;
+  return { place: e.completed, card: (e.move && e.move.play) || null };
+}
+
 export const stacksStatus = {
   seatExtra(v, s) {
     const c = (v.chips && v.chips[s]) || { blue: 0, red: 0 };
@@ -49,7 +58,7 @@ export const stacksStatus = {
     return h("span", { class: "sinfo" },
       chipBadge("blue", c.blue), chipBadge("red", c.red),
       " ", tn("table.cards_in_hand", (v.hand_sizes && v.hand_sizes[s]) ?? 0, { n: num((v.hand_sizes && v.hand_sizes[s]) ?? 0) }),
-      d ? h("span", { class: "discard-top" }, " · ", t("table.discard_top"), " ",
+      d ? h("span", { class: "discard-top" }, SEP, t("table.discard_top"), " ",
         h("span", { class: "mini-card", "data-card": d, title: stacksCardName(d) }, stacksCardFace(d))) : null);
   },
 };
@@ -88,7 +97,7 @@ export function renderStacks(v, ctx) {
   else if (blockMine) status = t("stacks.block_title");
   else if (blockOpen) status = t("stacks.block_waiting", { who: ctx.seatName(v.to_act) });
   else if (mine) status = t("status.your_turn");
-  else status = t("status.turn_of_alone", { who: ctx.seatName(v.turn) });
+  else status = leftSeatStatus(ctx.info, v.turn, ctx.seatName(v.turn)) || t("status.turn_of_alone", { who: ctx.seatName(v.turn) });
 
   const x = ctx.extras || {};
   const info = h("div", { class: "game-info" },
@@ -97,34 +106,41 @@ export function renderStacks(v, ctx) {
       x.clock && !blockOpen ? h("span", { class: "clock-wrap" }, " ", x.clock) : null),
     x.notices,
     h("p", { class: "counts" },
-      h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })), " · ",
-      h("span", {}, t(v.direction === "counterclockwise" ? "stacks.dir_ccw" : "stacks.dir_cw")), " · ",
-      h("span", {}, t("stacks.completed", { n: num((v.completed || []).length) })), " · ",
+      h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })), SEP,
+      h("span", {}, t(v.direction === "counterclockwise" ? "stacks.dir_ccw" : "stacks.dir_cw")), SEP,
+      h("span", {}, t("stacks.completed", { n: num((v.completed || []).length) })), SEP,
       h("span", {}, t("stacks.supply"), " ", chipBadge("blue", (v.supply || {}).blue ?? 0), chipBadge("red", (v.supply || {}).red ?? 0)),
-      v.pending_skips ? h("span", {}, " · ", tn("stacks.skips", v.pending_skips, { n: num(v.pending_skips) })) : null),
+      v.pending_skips ? h("span", {}, SEP, tn("stacks.skips", v.pending_skips, { n: num(v.pending_skips) })) : null),
     ctx.notice ? h("p", { class: "notice", id: "notice" }, ctx.notice) : null,
     h("p", { class: "hint goal" }, t("stacks.goal")),
     x.last || null);
 
   // The piles in progress; those played on since our last turn marked.
+  // While a Block window is open the pile just completed is shown as
+  // completed (its cards are set aside, S5b), not as a free place.
   const recentPlaces = new Set((x.since || []).map((e) => e.move && e.move.to).filter(Boolean));
+  const justDone = blockOpen ? completedPlace(x.entries) : null;
   const piles = h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
     const colour = String(p.place).split("-")[0];
     const move = pileTargets.get(p.place);
     const fresh = recentPlaces.has(p.place);
-    const label = placeName(p.place) + ", " + (p.top ? tn("stacks.pile_top", p.cards.length, { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free"))
-      + (move ? ", " + t("stacks.can_play_here") : "");
+    const done = justDone && justDone.place === p.place && !p.cards.length;
+    const state = done ? t("stacks.pile_completed") : p.top ? tn("stacks.pile_top", p.cards.length, { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free");
+    const label = placeName(p.place) + ", " + state + (move ? ", " + t("stacks.can_play_here") : "");
     const cards = p.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c)));
+    const empty = done
+      ? h("span", { class: "pile-empty pile-done" }, justDone.card ? h("span", { class: "pcard" }, stacksCardFace(justDone.card)) : null, t("stacks.pile_completed_short"))
+      : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"));
     return h("button", {
       type: "button",
-      class: `pile pile-${colour}${move ? " target" : ""}${fresh ? " recent" : ""}`,
+      class: `pile pile-${colour}${move ? " target" : ""}${fresh ? " recent" : ""}${done ? " just-completed" : ""}${x.hintPile === p.place ? " hinted" : ""}`,
       "data-place": p.place,
       "data-focus": `pile-${p.place}`,
       "aria-label": label,
       disabled: !move,
       onclick: () => move && ctx.sendMove(move),
     }, h("span", { class: "pile-name", "aria-hidden": "true" }, placeName(p.place)),
-    h("span", { class: "pile-cards", "aria-hidden": "true" }, cards.length ? cards : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"))),
+    h("span", { class: "pile-cards", "aria-hidden": "true" }, cards.length ? cards : empty),
     h("span", { class: "pile-top", "aria-hidden": "true" }, p.top ? num(p.top) : ""));
   }));
 
@@ -149,13 +165,14 @@ export function renderStacks(v, ctx) {
   let handPanel = null;
   if (me !== null && me !== undefined) {
     const select = (sel) => {
+      if (!mine) ctx.offTurn();
       ui.sel = ui.sel && ui.sel.from === sel.from && ui.sel.index === sel.index ? null : sel;
       ctx.rerender();
     };
     const usable = (code, from) => legal.some((m) => (m.play === code && ((m.from === "discard") === (from === "discard"))) || (from === "hand" && m.discard === code));
     const cards = hand.map((code, i) => h("button", {
       type: "button",
-      class: `scard${ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? " selected" : ""}${mine && usable(code, "hand") ? "" : " idle"}`,
+      class: `scard${ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? " selected" : ""}${mine && usable(code, "hand") ? "" : " idle"}${x.hintCard === code && x.hintFrom === "hand" && hand.indexOf(code) === i ? " hinted" : ""}`,
       "data-card": code,
       "data-focus": `hand-${i}`,
       "data-member": "",
@@ -166,7 +183,7 @@ export function renderStacks(v, ctx) {
     const dtop = top(myDiscard);
     const discardBtn = dtop ? h("button", {
       type: "button",
-      class: `scard from-discard${ui.sel && ui.sel.from === "discard" ? " selected" : ""}${mine && usable(dtop, "discard") ? "" : " idle"}`,
+      class: `scard from-discard${ui.sel && ui.sel.from === "discard" ? " selected" : ""}${mine && usable(dtop, "discard") ? "" : " idle"}${x.hintCard === dtop && x.hintFrom === "discard" ? " hinted" : ""}`,
       "data-card": dtop,
       "data-focus": "own-discard",
       "data-member": "",
@@ -176,6 +193,7 @@ export function renderStacks(v, ctx) {
     }, stacksCardFace(dtop)) : h("span", { class: "hint" }, t("stacks.own_discard_empty"));
 
     const tools = [];
+    if (!mine && ctx.offTurnNote) tools.push(ctx.offTurnNote);
     if (mine && !blockMine) {
       if (x.hint) tools.push(x.hint);
       if (!ui.sel) tools.push(h("p", { class: "hint" }, t("stacks.pick_card")));

@@ -9,6 +9,7 @@ import { api, forgetSeat } from "./api.js";
 import { banner, navigate } from "./main.js";
 import { refusalText } from "./errors.js";
 import { logHasGaps } from "./table-state.js";
+import { OFF_TURN_MS } from "./table-live.js";
 
 export function tableActions(st, page) {
   const refused = (err) => banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
@@ -37,12 +38,43 @@ export function tableActions(st, page) {
       if (v) page.show(v);
       else page.render();
     } catch (err) {
-      if (err.status === 0) banner(t("error.unreachable"));
-      else banner(t("error.move_refused", { message: refusalText(err) }));
       if (st.sentAt === at) st.sentAt = null;
       st.focusHand = false;
+      if (err.status === 409 && err.moveNumber !== null && err.moveNumber !== at) {
+        // the game moved on without this page (updates missed): read it
+        // again and say so; the move is not made for the new position
+        await resync();
+        return;
+      }
+      if (err.status === 0) banner(t("error.unreachable"));
+      else banner(t("error.move_refused", { message: refusalText(err) }));
       page.render();
     }
+  }
+
+  /** The page missed updates (a move was refused for a position the
+   * game has left): reads the view again, opens a new connection (the
+   * old one may be dead without knowing it) and says the game moved on. */
+  async function resync() {
+    try {
+      const v = await api.view(st.id, st.token);
+      if (v) page.show(v);
+    } catch (err) {
+      refused(err);
+      return;
+    }
+    page.reconnect();
+    banner(t("error.moved_on"), "info", 8000);
+  }
+
+  /** A card or the board was touched when it is not our turn: a short
+   * note says whose turn it is (table-live.js; it goes by itself). */
+  function offTurn() {
+    if (!st.view || st.view.status !== "playing" || !st.token) return;
+    st.offTurnAt = Date.now();
+    page.render();
+    clearTimeout(st.offTurnTimer);
+    st.offTurnTimer = setTimeout(page.render, OFF_TURN_MS + 100);
   }
 
   async function giveToBot(seat) {
@@ -73,13 +105,32 @@ export function tableActions(st, page) {
     navigate(null);
   }
 
+  /** Copies the invite link; a short note beside the button says so
+   * and goes away by itself. */
   async function copyInvite(link) {
+    let copied = false;
     try {
       await navigator.clipboard.writeText(link);
-      banner(t("table.copied"), "info");
+      copied = true;
     } catch {
-      document.getElementById("invite-link").select();
+      const input = document.getElementById("invite-link");
+      if (input) {
+        input.select();
+        try {
+          copied = document.execCommand("copy");
+        } catch {
+          copied = false;
+        }
+      }
     }
+    const note = document.getElementById("invite-note");
+    if (!note) return;
+    note.textContent = t(copied ? "table.copied" : "table.copy_by_hand");
+    clearTimeout(st.inviteTimer);
+    st.inviteTimer = setTimeout(() => {
+      const n = document.getElementById("invite-note");
+      if (n) n.textContent = "";
+    }, 2500);
   }
 
   /** Sends a chat line; false when the connection is down. */
@@ -147,5 +198,5 @@ export function tableActions(st, page) {
     }
   }
 
-  return { sendMove, giveToBot, rematch, leave, copyInvite, chat, fetchLog, back, hint, penalty };
+  return { sendMove, giveToBot, rematch, leave, copyInvite, chat, fetchLog, back, hint, penalty, offTurn };
 }

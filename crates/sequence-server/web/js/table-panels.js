@@ -4,7 +4,7 @@
 // table-talk penalty in team games), the turn signals (sound, browser
 // notifications), the invite link, and the chat. Each takes the table
 // state `st` and the actions of table-actions.js.
-import { t, num } from "./i18n.js";
+import { t, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, unescapeText } from "./api.js";
 import { levelName } from "./lobby.js";
@@ -32,7 +32,7 @@ export function seatsList(st, info, view, actions) {
       s.team ? h("span", { class: `chip-icon chip-${s.team}`, title: t(`team.${s.team}`), "aria-hidden": "true" }) : null,
       h("span", { class: "sname" }, seatName(info, s.seat), who ? h("span", { class: "you" }, ` (${who})`) : null),
       conn ? h("span", { class: `dot ${conn}`, role: "img", "aria-label": t(`table.${conn}`), title: t(`table.${conn}`) }) : null,
-      parts.length ? h("span", { class: "skind" }, parts.join(" · ")) : null,
+      parts.length ? h("span", { class: "skind" }, parts.join(SEP)) : null,
       turn ? h("span", { class: "turn-mark" }, t("table.to_play")) : null,
       extra,
       actions ? hostSeatControls(st, info, s, actions) : null);
@@ -55,7 +55,7 @@ function earlierGames(st, info) {
   return h("ul", { class: "records", "aria-label": t("table.records") }, earlier.map((n) => h("li", {},
     h("span", {}, t("table.game_no", { n: num(n) }), ": "),
     h("a", { class: "record-link", id: `download-${n}`, href: api.recordUrl(st.id, n), download: `sequence-${st.id}-${n}.json`, "aria-label": t("table.record_of", { n: num(n) }) }, t("table.record")),
-    " · ",
+    SEP,
     h("a", { class: "record-link", id: `replay-${n}`, href: `/replay/${st.id}?game=${n}`, "aria-label": t("table.replay_of", { n: num(n) }) }, t("end.replay")))));
 }
 
@@ -110,7 +110,8 @@ function inviteBox(st, actions) {
     h("label", { for: "invite-link" }, t("table.invite")),
     h("div", { class: "invite-row" },
       h("input", { id: "invite-link", dir: "ltr", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", onclick: () => actions.copyInvite(invite) }, t("table.copy"))));
+      h("button", { type: "button", id: "copy-invite", onclick: () => actions.copyInvite(invite) }, t("table.copy"))),
+    h("span", { class: "invite-note hint", id: "invite-note", role: "status", "aria-live": "polite" }));
 }
 
 function chatPanel(st, actions) {

@@ -88,6 +88,15 @@ export function seatName(info, s) {
   return t("table.seat_n", { n: num(s + 1) });
 }
 
+/** While the seat `s` to act is one its person left: the status line
+ * (the game waits for someone to take it; at a timed table a bot takes
+ * it when the time runs out), else null. */
+export function leftSeatStatus(info, s, name) {
+  const seat = seatInfo(info, s);
+  if (!seat || seat.kind !== "left") return null;
+  return t(info.turn_seconds ? "status.left_waiting_timed" : "status.left_waiting", { who: name });
+}
+
 /** The team colour of seat `s` as the server gives it (classic), or null. */
 export function seatTeam(info, s) {
   const seat = seatInfo(info, s);

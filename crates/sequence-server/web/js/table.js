@@ -4,7 +4,7 @@
 // join.js (the join form), classic.js / stacks.js (the game), focus.js
 // (keyboard focus across redraws). The seat token is kept in localStorage,
 // so a reload keeps the seat.
-import { t, num } from "./i18n.js";
+import { t, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, savedSeat, saveSeat, forgetSeat, saveName, TableSocket } from "./api.js";
 import { banner, connection, navigate } from "./main.js";
@@ -24,7 +24,7 @@ import { tableHelp } from "./learn/help.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
-  const page = { render, show };
+  const page = { render, show, reconnect: () => connect() };
   const actions = tableActions(st, page);
 
   /** Loads the table's info: a table with a free seat offers to join. */
@@ -36,7 +36,7 @@ export function showTable(app, id) {
         app.replaceChildren(h("div", { class: "card-panel" }, h("h2", {}, t("table.not_found")),
           h("button", { type: "button", onclick: () => navigate(null) }, t("table.back_to_lobby"))));
       } else {
-        banner(err.status === 0 ? t("error.unreachable") : err.message);
+        banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
         app.replaceChildren(h("div", { class: "card-panel" }, h("button", { type: "button", onclick: start }, t("error.retry"))));
       }
       return;
@@ -100,8 +100,14 @@ export function showTable(app, id) {
       onState(state) {
         if (st.stopped) return;
         connection(state);
-        if (state === "lost") banner(t("error.connection_lost"));
-        else if (state === "open") banner("");
+        if (state === "lost") {
+          st.connLost = true;
+          banner(t("error.connection_lost"));
+        } else if (state === "open" && st.connLost) {
+          // the connection is back: its message goes (not another one)
+          st.connLost = false;
+          banner("");
+        }
       },
       onMessage,
     });
@@ -123,7 +129,7 @@ export function showTable(app, id) {
   function heading(info, help) {
     return h("div", { class: "table-head" },
       h("h1", {}, tableTitle(info)),
-      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? ` · ${t("table.game_no", { n: num(info.game_no) })}` : ""),
+      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""),
       help);
   }
 
@@ -143,6 +149,8 @@ export function showTable(app, id) {
       extras,
       clockOffset: st.clockOffset,
       notice: st.notice && st.notice.text,
+      offTurn: actions.offTurn,
+      offTurnNote: extras.offTurnNote,
     };
     const section = view.game === "stacks" ? renderStacks(view, ctx) : renderClassic(view, ctx);
     section.append(extras.log);

@@ -1,0 +1,122 @@
+//! Issue 25, the defects a new player found that are the server's: a
+//! left seat at a timed table, and the start time of a game whose other
+//! seats are all bots.
+
+mod common;
+
+use common::server;
+use rand::seq::IndexedRandom;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// Plays random legal moves for the seat of `token` until the game is
+/// over (other seats are bots); gives the table info at the end.
+async fn play_to_the_end(s: &common::Server, id: &str, token: &str, seed: u64) -> Value {
+    let mut r = sequence_common::rng::game_rng(seed);
+    let start = Instant::now();
+    loop {
+        let v = s.view(id, Some(token)).await;
+        if v["table"]["status"] == "over" {
+            return v["table"].clone();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the game did not end: {v}"
+        );
+        let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
+        match legal.choose(&mut r) {
+            Some(mv) => {
+                // a refusal is a race lost to the clock or a bot: look again
+                let _ = s.play(id, Some(token), &v["move_number"], mv).await;
+            }
+            None => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+}
+
+/// Issue 25 defect 5: the end panel had no duration when every other seat
+/// is a bot — the game started as the table was made, before the table's
+/// clock was on, so `started_ms` was null.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_bots_knows_when_it_started_and_ended() {
+    let s = server(0).await;
+    let before = sequence_server::tables::now_ms();
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann",
+                       "bots": [{"seat": 1, "level": "random"}],
+                       "options": {"sequence_length": 4, "win_sequences": 1}}))
+        .await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+    let started = info["started_ms"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no start time: {info}"));
+    assert!(started >= before, "{started} before {before}");
+    let end = play_to_the_end(&s, &id, &host, 1).await;
+    let ended = end["ended_ms"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no end time: {end}"));
+    assert!(ended >= started, "{end}");
+    let (_, r) = s.at("GET", &id, "replay", None, None).await;
+    assert_eq!(r["started_ms"], json!(started), "the replay's facts");
+}
+
+/// Issue 25 defect 4: a person who left a timed table was played by the
+/// clock to the end (and could "win") although docs/api.md said the game
+/// waits for the seat. Now the game waits one turn's time for someone to
+/// take the seat; then a bot takes it for good (the seat is a bot's, its
+/// moves are the bot's own, none is played "for" the person gone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_left_seat_at_a_timed_table_waits_a_turn_then_a_bot_takes_it() {
+    let s = server(0).await;
+    let (id, ann) = s
+        .create(
+            json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 2,
+                       "options": {"sequence_length": 4, "win_sequences": 1}}),
+        )
+        .await;
+    let (_, bob) = s.join(&id, "Bob").await;
+    let (st, info) = s.at("POST", &id, "leave", Some(&bob), None).await;
+    assert_eq!(st, 200, "{info}");
+    assert_eq!(info["seats"][1]["kind"], "left");
+    // Ann moves when it is her turn; Bob's seat waits its turn's time
+    let start = Instant::now();
+    let mut waited_from = None;
+    let info = loop {
+        let v = s.view(&id, Some(&ann)).await;
+        let info = v["table"].clone();
+        if info["seats"][1]["kind"] == "bot" {
+            break info;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no bot took the seat: {info}"
+        );
+        if v["turn"] == 1 {
+            waited_from.get_or_insert_with(Instant::now);
+            assert_eq!(info["seats"][1]["kind"], "left", "the seat waits: {info}");
+        } else if let Some(mv) = v["legal_moves"].as_array().and_then(|l| l.first()) {
+            let _ = s.play(&id, Some(&ann), &v["move_number"], mv).await;
+            continue;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let waited = waited_from.expect("the left seat's turn came").elapsed();
+    assert!(
+        waited >= Duration::from_millis(1500),
+        "the seat waited only {waited:?}"
+    );
+    assert_eq!(info["seats"][1]["name"], "Bot 2", "{info}");
+    assert_eq!(info["seats"][1]["timeouts"], 0, "{info}");
+    play_to_the_end(&s, &id, &ann, 2).await;
+    let (_, log) = s.at("GET", &id, "log", None, None).await;
+    let log = log["log"].as_array().cloned().unwrap_or_default();
+    assert!(log.iter().any(|e| e["seat"] == 1), "the bot played");
+    let played_for: Vec<&Value> = log
+        .iter()
+        .filter(|e| e["seat"] == 1 && e.get("auto").is_some())
+        .collect();
+    assert!(
+        played_for.is_empty(),
+        "moves played for the person who left: {played_for:?}"
+    );
+}

@@ -1,0 +1,60 @@
+// The signed-in account of this browser (docs/api.md "Accounts"): read
+// once at start (GET /api/account), its CSRF token handed to api.js so
+// that every change carries it; signing up or in claims the seats this
+// browser kept as a guest.
+import { request, setCsrf, savedSeats } from "../api.js";
+
+let me = null; // {name, csrf} or null
+const listeners = new Set();
+
+/** The signed-in account (`{name}`) or null. */
+export function account() {
+  return me;
+}
+
+/** Calls `f` whenever the account changes. */
+export function onAccount(f) {
+  listeners.add(f);
+}
+
+function set(a) {
+  me = a && a.name ? { name: a.name, csrf: a.csrf } : null;
+  setCsrf(me && me.csrf);
+  for (const f of listeners) f(me);
+}
+
+/** Reads the session from the server (null when signed out). */
+export async function refreshAccount() {
+  try {
+    set(await request("GET", "/api/account"));
+  } catch {
+    set(null);
+  }
+  return me;
+}
+
+/** Signs up (`up`) or in, then claims the guest seats kept here. */
+export async function signInOrUp(up, name, password) {
+  const a = await request("POST", `/api/account/${up ? "signup" : "signin"}`, { name, password });
+  set(a);
+  const seats = savedSeats().slice(0, 200);
+  if (seats.length) await request("POST", "/api/account/claim", { seats }).catch(() => null);
+  return me;
+}
+
+/** Signs out here, or (`everywhere`) on every browser. */
+export async function signOut(everywhere) {
+  await request("POST", `/api/account/${everywhere ? "signout-everywhere" : "signout"}`, {});
+  set(null);
+}
+
+/** Changes the password (other sessions end). */
+export async function changePassword(password, newPassword) {
+  return request("POST", "/api/account/password", { password, new_password: newPassword });
+}
+
+/** Deletes the account. */
+export async function deleteAccount(password) {
+  await request("POST", "/api/account/delete", { password });
+  set(null);
+}
