@@ -86,8 +86,6 @@ export function showTable(app, id) {
       st.chat.push(msg);
       if (st.chat.length > 100) st.chat.shift();
       renderChat(st);
-    } else if (msg.type === "closed") {
-      banner(t("table.closed", { reason: msg.reason }));
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
       else banner(t("error.refused", { message: refusalText(msg) }));
