@@ -223,4 +223,8 @@ impl Notation for Game {
     fn penalty_discard(&mut self, seat: Seat, card: Card) -> Option<Result<(), IllegalMove>> {
         Some(Game::penalty_discard(self, seat, card))
     }
+
+    fn holds_a_card(&self, seat: Seat) -> bool {
+        !self.hand(seat).is_empty()
+    }
 }

@@ -21,6 +21,8 @@
 //!   (end panel, record, stepping, the stored analysis).
 //! * `the_rules_help_and_the_tables_question_mark_in_every_language`: the
 //!   rules pages and the table's "?" (issue 25).
+//! * `a_learner_completes_the_tutorial_by_following_its_text`: the
+//!   classic tutorial, clicked as its text says, in every language.
 //! * `two_accounts_play_a_rated_game_and_see_it_on_their_profiles`: two
 //!   people sign up in two browsers, play a rated classic game to its end
 //!   and both profiles show the game and the new ratings (issue 24).
@@ -642,6 +644,197 @@ async fn the_rules_help_and_the_tables_question_mark_in_every_language() {
         let _ = c.close().await;
     }
 }
+
+/// What the tutorial's panel asks now: `[card, space]` as its text names
+/// them (bidi isolates taken out; the space is empty for a dead-card
+/// exchange), `null` once the tutorial is over.
+const TUTORIAL_ASKS: &str = r#"
+const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
+if (document.querySelector('#tutorial-done')) return null;
+const step = document.querySelector('#tutorial-step');
+if (!step || !(window.sequenceView.legal_moves || []).length) return [];
+const card = step.querySelector('.tut-card'), space = step.querySelector('.tut-space');
+return [clean(card && card.textContent), clean(space && space.textContent), document.querySelector('#tutorial .tut-count').textContent];
+"#;
+
+/// Clicks what the text asks: the hand card whose spoken name is
+/// `arguments[0]`, then the board space named `arguments[1]` or, with no
+/// space, the button under the hand that names the card (the dead-card
+/// exchange). Returns what it could not find.
+const TUTORIAL_CLICK: &str = r#"
+const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
+const [card, space] = arguments;
+const hand = [...document.querySelectorAll('.hand-card')].find((b) => clean(b.getAttribute('aria-label')).startsWith(card));
+if (!hand) return 'no card ' + card + ' in ' + [...document.querySelectorAll('.hand-card')].map((b) => b.getAttribute('aria-label')).join(' | ');
+hand.click();
+return '';
+"#;
+
+const TUTORIAL_TARGET: &str = r#"
+const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
+const [card, space] = arguments;
+if (space) {
+  const g = [...document.querySelectorAll('[data-space]')].find((g) => clean(g.getAttribute('aria-label')).startsWith(space + ','));
+  return g ? '[data-space="' + g.dataset.space + '"]' : '';
+}
+const b = [...document.querySelectorAll('.hand-tools button')].find((b) => clean(b.textContent).includes(card));
+if (!b) return '';
+b.dataset.tutorialPick = '1';
+return '[data-tutorial-pick="1"]';
+"#;
+
+/// Plays the classic tutorial in `lang` at `size` from the lobby's link
+/// by clicking what each step's text names, checking the page's layout
+/// and words at each step; with `resume`, leaves after the third step and
+/// comes back through the link. Returns the number of steps taken.
+async fn learner_follows_the_tutorial(
+    c: &Client,
+    base: &str,
+    lang: &str,
+    size: &str,
+    resume: bool,
+) -> usize {
+    c.goto(base).await.expect("open the lobby");
+    c.execute(
+        "localStorage.setItem('sequence.lang', arguments[0]);",
+        vec![json!(lang)],
+    )
+    .await
+    .expect("choose the language");
+    c.goto(base).await.expect("open the lobby");
+    click(c, "#learn-links a#tutorial-classic").await;
+    wait_for(c, "#tutorial").await;
+    let mut steps = 0;
+    let mut last_count = String::new();
+    loop {
+        let asks = until(30, 50, async || {
+            let a = c
+                .execute(TUTORIAL_ASKS, vec![])
+                .await
+                .map_err(|e| e.to_string())?;
+            match a.as_array() {
+                Some(v) if v.is_empty() => Err(format!("waiting for a step in {lang}")),
+                Some(v) if v[2].as_str() == Some(last_count.as_str()) => {
+                    Err(format!("still step {last_count} in {lang}"))
+                }
+                _ => Ok(a),
+            }
+        })
+        .await;
+        let Some(asks) = asks.as_array() else { break };
+        let (card, space) = (
+            asks[0].as_str().unwrap_or_default(),
+            asks[1].as_str().unwrap_or_default(),
+        );
+        assert!(!card.is_empty(), "{lang}: the step names no card");
+        if steps == 0 || lang == "fa" || lang == "kn" {
+            check_learn_language(c, "tutorial", size, lang, "#tutorial").await;
+        }
+        let before = view(c).await["move_number"].as_u64().unwrap_or(0);
+        let missing = c
+            .execute(TUTORIAL_CLICK, vec![json!(card), json!(space)])
+            .await
+            .expect("click the card");
+        assert_eq!(missing, json!(""), "{lang}, step {}: {asks:?}", steps + 1);
+        let target = until(10, 50, async || {
+            let t = c
+                .execute(TUTORIAL_TARGET, vec![json!(card), json!(space)])
+                .await
+                .map_err(|e| e.to_string())?;
+            match t.as_str() {
+                Some(s) if !s.is_empty() => Ok(s.to_string()),
+                _ => Err(format!("{lang}: nothing to click for {asks:?}")),
+            }
+        })
+        .await;
+        click(c, &target).await;
+        wait_move(c, before).await;
+        steps += 1;
+        last_count = asks[2].as_str().unwrap_or_default().to_string();
+        if resume && steps == 3 {
+            // leave, and come back where the tutorial was
+            c.goto(base).await.expect("leave");
+            click(c, "#learn-links a#tutorial-classic").await;
+            wait_for(c, "#tutorial").await;
+        }
+    }
+    let done = wait_text(c, "#tutorial-done").await;
+    assert!(!done.is_empty(), "{lang}: the tutorial ends with its words");
+    check_learn_language(c, "tutorial-done", size, lang, "#tutorial").await;
+    steps
+}
+
+/// Issue 25, the tutorial: a learner completes the classic tutorial by
+/// following only its instructions — the test clicks the card and the
+/// space each step's text names — in every language on a phone, and in
+/// two on a desktop; the lesson's steps (a chip, a two-eyed jack, a
+/// one-eyed jack, a dead card, a sequence) all come, the game ends won,
+/// and a learner who leaves in the middle comes back to the same step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_learner_completes_the_tutorial_by_following_its_text() {
+    let Some(rig) = Rig::start("learn-tutorial").await else {
+        return;
+    };
+    let script: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            workspace().join("crates/sequence-server/web/tutorial/classic.json"),
+        )
+        .expect("the script"),
+    )
+    .expect("JSON");
+    let total = script["steps"].as_array().map_or(0, Vec::len);
+    for (size, w, h, langs) in [
+        ("390x844", 390u32, 844u32, &LANGUAGES[..]),
+        ("1440x900", 1440, 900, &["en", "fa"][..]),
+    ] {
+        let (c, _) = rig
+            .browser_sized(&format!("tutorial-{size}"), Some((w, h)))
+            .await;
+        for lang in langs {
+            let resume = *lang == "en" && w < 600;
+            let steps = learner_follows_the_tutorial(&c, &rig.base, lang, size, resume).await;
+            assert_eq!(steps, total, "{lang} at {size}: every step of the script");
+            let v = view(&c).await;
+            assert_eq!(v["status"], "won", "{v}");
+            assert_eq!(v["winner"], v["team"], "the learner won: {v}");
+        }
+        let _ = c.close().await;
+    }
+}
+
+/// Creates a table from the page (API call with the page's fetch; the seat
+/// token saved as the UI does) and opens it.
+async fn open_new_table(c: &Client, base: &str, body: Value) -> String {
+    let id = c
+        .execute_async(
+            "const [body, done] = arguments; \
+             fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}) \
+               .then((r) => r.json()).then((r) => { \
+                 localStorage.setItem('sequence.seat.' + r.table, JSON.stringify({seat: r.seat, token: r.token})); done(r.table); });",
+            vec![body],
+        )
+        .await
+        .expect("create a table");
+    let id = id.as_str().expect("a table id").to_string();
+    c.goto(&format!("{base}/?table={id}"))
+        .await
+        .expect("open the table");
+    id
+}
+
+/// Waits until the seat in `c` may move (and no Block window is open).
+async fn wait_my_turn(c: &Client) -> Value {
+    until(30, 50, async || {
+        let v = view(c).await;
+        let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
+        if mine && v["block_window"].is_null() {
+            return Ok(v);
+        }
+        Err(format!("never my turn: {v}"))
+    })
+    .await
+}
+
 /// Tester's report: on a phone (390×844) the Stacks piles pushed the hand
 /// off the screen and the classic hand scrolled apart from the board. The
 /// lobby and both tables in all five languages, at 390×844 and 1440×900:

@@ -290,6 +290,13 @@ pub trait Notation: Rules {
         None
     }
 
+    /// Whether `seat` holds a card: a member of a team given the
+    /// table-talk penalty (C10) who holds none has nothing to discard.
+    /// Default: true.
+    fn holds_a_card(&self, _seat: Seat) -> bool {
+        true
+    }
+
     /// After a record's last move: makes the moves its silence means
     /// (Stacks: an open Block window is closed). Default: nothing.
     ///

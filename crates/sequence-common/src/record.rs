@@ -429,6 +429,41 @@ pub fn replay<G: Notation>(
     })
 }
 
+/// Checks that a table-talk penalty discard (C10) by `seat` comes when
+/// the rule allows it: the first discard of a penalty is by the first
+/// member, in seat order, of a team of two or more players, and sets
+/// `owed` to every member holding a card; each member then discards in
+/// seat order (and no move of play comes in between, which the caller
+/// checks). The discard itself is the caller's.
+///
+/// # Errors
+/// The message for the move error, naming C10.
+fn penalty_turn<G: Notation>(game: &G, owed: &mut Vec<Seat>, seat: Seat) -> Result<(), String> {
+    if owed.is_empty() {
+        let team = game.side_of(seat);
+        let members: Vec<Seat> = (0..game.players())
+            .map(Seat)
+            .filter(|&s| game.side_of(s) == team)
+            .collect();
+        if members.len() < 2 {
+            return Err("the table-talk penalty is for a team of two or more players (C10)".into());
+        }
+        *owed = members
+            .into_iter()
+            .filter(|&s| game.holds_a_card(s))
+            .collect();
+    }
+    match owed.first() {
+        Some(&first) if first == seat => Ok(()),
+        Some(&first) => Err(format!(
+            "seat {} discards for the table-talk penalty before seat {} (C10: each member \
+             of the team in seat order)",
+            first.0, seat.0
+        )),
+        None => Err(format!("seat {} holds no card to discard (C10)", seat.0)),
+    }
+}
+
 /// [`replay`], calling `on_entry(index, seat, move, game_after)` after
 /// every entry of `moves`: a written move (`Some(move)`) or a table-talk
 /// penalty discard (C10, `None`).
@@ -516,6 +551,8 @@ fn replay_with<G: Notation>(
         result,
     };
     let mut resh = RecordedReshuffles::new(&reshuffles);
+    // the seats that still owe a table-talk penalty discard (C10)
+    let mut owed: Vec<Seat> = vec![];
     for (i, mv) in moves.iter().enumerate() {
         let err = |why: String| MoveError {
             index: i,
@@ -531,6 +568,9 @@ fn replay_with<G: Notation>(
                 ))
                 .into());
             }
+            if G::TEAMS {
+                penalty_turn(&game, &mut owed, seat).map_err(err)?;
+            }
             match game.penalty_discard(seat, card) {
                 None => {
                     return Err(err(format!(
@@ -540,7 +580,11 @@ fn replay_with<G: Notation>(
                     .into())
                 }
                 Some(Err(e)) => return Err(err(format!("{e} (C10)")).into()),
-                Some(Ok(())) => {}
+                Some(Ok(())) => {
+                    if !owed.is_empty() {
+                        owed.remove(0);
+                    }
+                }
             }
             rec.penalties.push(Penalty {
                 before: rec.moves.len(),
@@ -555,6 +599,13 @@ fn replay_with<G: Notation>(
             return Err(err(format!(
                 "seat {} does not exist ({players} players)",
                 seat.0
+            ))
+            .into());
+        }
+        if let Some(first) = owed.first() {
+            return Err(err(format!(
+                "seat {} must first discard a card for the table-talk penalty (C10)",
+                first.0
             ))
             .into());
         }

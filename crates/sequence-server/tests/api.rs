@@ -552,6 +552,119 @@ async fn replays_and_stored_analyses_of_finished_games() {
     );
 }
 
+/// Waits for the analysis of table `id`'s game to be done; the answer.
+async fn analysis_done(s: &common::Server, id: &str) -> Value {
+    let start = std::time::Instant::now();
+    loop {
+        let (st, a) = s.at("GET", id, "analysis", None, None).await;
+        assert_eq!(st, 200, "{a}");
+        if a["status"] == "done" {
+            return a;
+        }
+        assert!(start.elapsed().as_secs() < 90, "analysis unfinished: {a}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Regression (a fresh user's test): `{"iterations": 0}` was raised to 1
+/// and its worthless analysis stored for good (a later request for 2000
+/// answered it; 20001 was no longer checked once stored). Now 0 is
+/// refused like -5, the bounds are checked first, and a stored analysis
+/// is only replaced by a deeper one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
+    // the test server's most is 20 iterations per position
+    let s = server(0).await;
+    let (id, _) = finished_game(&s, 5).await;
+    for bad in [json!(0), json!(-5), json!(21)] {
+        let (st, e) = s
+            .at(
+                "POST",
+                &id,
+                "analysis",
+                None,
+                Some(json!({"iterations": bad})),
+            )
+            .await;
+        assert_eq!(st, 400, "{bad}: {e}");
+    }
+    let (st, a) = s
+        .at(
+            "POST",
+            &id,
+            "analysis",
+            None,
+            Some(json!({"iterations": 2})),
+        )
+        .await;
+    assert_eq!(st, 202, "{a}");
+    assert_eq!(a["iterations"], 2);
+    let shallow = analysis_done(&s, &id).await;
+    assert_eq!(shallow["analysis"]["iterations"], 2);
+    // stored: bounds still checked; as deep or shallower answers it
+    let (st, e) = s
+        .at(
+            "POST",
+            &id,
+            "analysis",
+            None,
+            Some(json!({"iterations": 21})),
+        )
+        .await;
+    assert_eq!(st, 400, "{e}");
+    for ask in [
+        Some(json!({"iterations": 1})),
+        Some(json!({"iterations": 2})),
+    ] {
+        let (st, a) = s.at("POST", &id, "analysis", None, ask.clone()).await;
+        assert_eq!(st, 200, "{ask:?}: {a}");
+        assert_eq!(a["analysis"], shallow["analysis"]);
+    }
+    // deeper: a new analysis replaces it, for everyone (asked again
+    // while the first one's job is being let go: that answers its
+    // progress)
+    let start = std::time::Instant::now();
+    loop {
+        let (st, a) = s
+            .at(
+                "POST",
+                &id,
+                "analysis",
+                None,
+                Some(json!({"iterations": 10})),
+            )
+            .await;
+        assert_eq!(st, 202, "{a}");
+        if a["iterations"] == 10 {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 10, "no new analysis: {a}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let start = std::time::Instant::now();
+    let deep = loop {
+        let a = analysis_done(&s, &id).await;
+        if a["analysis"]["iterations"] == 10 {
+            break a;
+        }
+        assert!(start.elapsed().as_secs() < 90, "not replaced: {a}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let (_, r) = s.at("GET", &id, "replay", None, None).await;
+    assert_eq!(r["analysis"], deep["analysis"]);
+    let (st, a) = s
+        .at(
+            "POST",
+            &id,
+            "analysis",
+            None,
+            Some(json!({"iterations": 2})),
+        )
+        .await;
+    assert_eq!(st, 200, "{a}");
+    assert_eq!(a["analysis"]["iterations"], 10);
+}
+
 /// Issue 13: a hint only in a practice game (every other seat a bot),
 /// never with other people.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -29,8 +29,20 @@ pub(super) fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -
         None => s.level.as_deref().unwrap_or("random"),
         Some(_) => STAND_IN_LEVEL,
     };
-    let seed =
-        u64::from_str_radix(&c.id, 16).unwrap_or(0) ^ ((c.game_no as u64) << 32) ^ c.moves as u64;
+    let tutorial = c
+        .spec
+        .tutorial
+        .as_deref()
+        .and_then(crate::tables::tutorial::find);
+    let seed = match tutorial {
+        // the tutorial's bot plays the same moves every time
+        Some(t) if c.game_no == 1 => crate::tables::tutorial::bot_seed(t.seed, c.moves),
+        _ => {
+            u64::from_str_radix(&c.id, 16).unwrap_or(0)
+                ^ ((c.game_no as u64) << 32)
+                ^ c.moves as u64
+        }
+    };
     let live = c.live.as_ref()?;
     let choose = if c.penalty.first() == Some(&seat.0) {
         // the table-talk penalty (C10): a card to discard

@@ -105,7 +105,8 @@ async fn commit_answering(
         core.apply(e)?;
     }
     if core.status == Status::Waiting && core.all_filled() {
-        let seed: u64 = rand::random();
+        // a tutorial's first game is always the same deal
+        let seed = crate::tables::tutorial::start_seed(&core.spec, core.game_no);
         let e = Event::Start { seed };
         core.apply(&e)?;
         events.push(e);

@@ -194,7 +194,7 @@ impl App {
         }
         if core.all_filled() {
             let e = Event::Start {
-                seed: rand::random(),
+                seed: crate::tables::tutorial::start_seed(&core.spec, core.game_no),
             };
             core.apply(&e)?;
             events.push(e);

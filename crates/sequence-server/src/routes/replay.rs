@@ -134,7 +134,10 @@ pub async fn get_analysis(
 
 /// `POST /api/tables/{id}/analysis?game=N`: analyses a finished game
 /// (never one being played: 403), one analysis at a time per client
-/// (429), stored once done (a second request answers it at once).
+/// (429), stored once done. `iterations` (per position) is 1 to the
+/// server's most (400 otherwise, checked first); a stored analysis at
+/// least as deep as the one asked for is answered at once (200), a
+/// shallower one is replaced by the new one once that is done.
 pub async fn post_analysis(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
@@ -150,10 +153,25 @@ pub async fn post_analysis(
     } else {
         input::body(body, ANALYSIS_HINTS)?
     };
+    let most = app.cfg.analysis_iterations.min(analysis::ITERATIONS.1);
+    let default = analysis::ITERATIONS.0.min(most);
+    if let Some(i) = req.iterations.filter(|i| !(1..=most).contains(i)) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("`iterations`: {i} is not 1 to {most} (search iterations per position)"),
+        ));
+    }
     let t = app.open(&id).await?;
     let (n, record) = finished_record(&t.core, game)?;
+    let positions = record["moves"].as_array().map_or(1, Vec::len) as u64 + 1;
+    let iterations = req
+        .iterations
+        .unwrap_or(default)
+        .min((analysis::TOTAL_ITERATIONS / positions).max(1));
     if let Some(a) = t.core.analyses.get(&n) {
-        return Ok((StatusCode::OK, Json(done(n, a))));
+        if depth(a) >= iterations {
+            return Ok((StatusCode::OK, Json(done(n, a))));
+        }
     }
     let kind = t.core.spec.game;
     drop(t);
@@ -170,14 +188,6 @@ pub async fn post_analysis(
             ),
         ));
     }
-    let most = app.cfg.analysis_iterations.min(analysis::ITERATIONS.1);
-    let default = analysis::ITERATIONS.0.min(most);
-    let positions = record["moves"].as_array().map_or(1, Vec::len) as u64 + 1;
-    let iterations = req
-        .iterations
-        .unwrap_or(default)
-        .clamp(1, most)
-        .min((analysis::TOTAL_ITERATIONS / positions).max(1));
     let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
     let job = replayed(n, "analysis", move || {
         game_of(kind).analysis(&record, iterations, seed)
@@ -201,7 +211,12 @@ pub async fn post_analysis(
         };
         match store.open(&id).await {
             Ok(mut t) => {
-                if !t.core.analyses.contains_key(&n) {
+                // a deeper one stored meanwhile stays
+                if t.core
+                    .analyses
+                    .get(&n)
+                    .is_none_or(|a| depth(a) < depth(&result))
+                {
                     if let Err(e) = t
                         .commit(&store, vec![Event::Analysis { game: n, result }])
                         .await
@@ -218,6 +233,12 @@ pub async fn post_analysis(
     v["total"] = json!(total);
     v["iterations"] = json!(iterations);
     Ok((StatusCode::ACCEPTED, Json(v)))
+}
+
+/// The search iterations per position of an analysis (0 when it does
+/// not say).
+fn depth(analysis: &Value) -> u64 {
+    analysis["iterations"].as_u64().unwrap_or(0)
 }
 
 /// A stored analysis of game `n` as the analysis routes answer it.

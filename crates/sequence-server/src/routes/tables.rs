@@ -47,6 +47,11 @@ pub(super) struct CreateReq {
     turn_seconds: Option<Option<u32>>,
     #[serde(default)]
     private: bool,
+    /// A tutorial's name: a private practice table against its bot, dealt
+    /// as the tutorial says (the other fields but `game` and `name` are
+    /// then the tutorial's).
+    #[serde(default)]
+    tutorial: Option<String>,
     /// Rated or casual (absent: rated unless a bot plays).
     #[serde(default)]
     rated: Option<bool>,
@@ -88,8 +93,43 @@ pub(super) const CREATE_HINTS: Hints = &[
         "a whole number of seconds from 1 to 3600, or null",
     ),
     ("private", "true or false"),
+    ("tutorial", "a tutorial's name such as \"classic\", or null"),
     ("rated", "true (rated) or false (casual), or null"),
 ];
+
+/// Makes `req` the table of tutorial `name` (issue 25): two players, the
+/// tutorial's bot in seat 1, its rule options, private, no turn timer.
+///
+/// # Errors
+/// 400 for an unknown tutorial or one of another game.
+fn tutorial_table(req: &mut CreateReq, name: &str) -> Result<(), ApiError> {
+    let Some(t) = crate::tables::tutorial::find(name) else {
+        return Err(ApiError::bad(format!(
+            "field `tutorial`: no tutorial \"{}\" (the tutorials are {})",
+            echo(name),
+            crate::tables::tutorial::TUTORIALS
+                .map(|t| t.name)
+                .join(", ")
+        )));
+    };
+    if t.game != req.game {
+        return Err(ApiError::bad(format!(
+            "field `tutorial`: the tutorial \"{name}\" is a game of {}",
+            t.game.name()
+        )));
+    }
+    req.players = 2;
+    req.teams = None;
+    req.options = Some(t.options());
+    req.bots = vec![BotSeat {
+        seat: 1,
+        level: t.level.to_string(),
+    }];
+    req.turn_seconds = Some(None);
+    req.private = true;
+    req.rated = Some(false);
+    Ok(())
+}
 
 /// A person's name from a request: cleaned, capped, not empty.
 ///
@@ -140,7 +180,10 @@ pub async fn create_table(
     Signed(signed): Signed,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let req: CreateReq = input::body(body, CREATE_HINTS)?;
+    let mut req: CreateReq = input::body(body, CREATE_HINTS)?;
+    if let Some(name) = req.tutorial.clone() {
+        tutorial_table(&mut req, &name)?;
+    }
     let name = match &signed {
         Some(s) => name_of(&s.name, "name")?,
         None => name_of(&req.name, "name")?,
@@ -175,6 +218,7 @@ pub async fn create_table(
         turn_seconds,
         private: req.private,
         created_ms: now_ms(),
+        tutorial: req.tutorial.clone(),
         rated: req.rated,
     };
     spec.check().map_err(ApiError::bad)?;

@@ -16,6 +16,7 @@ pub mod game;
 pub mod live;
 pub mod replay;
 pub mod spec;
+pub mod tutorial;
 
 use crate::auth::SeatToken;
 use sequence_common::Seat;
@@ -780,6 +781,10 @@ impl Table {
         });
         if let (Some(reason), Some(o)) = (&c.closed, info.as_object_mut()) {
             o.insert("closed".into(), json!(reason));
+        }
+        // a tutorial's table says which (issue 25); other tables as before
+        if let (Some(t), Some(o)) = (&c.spec.tutorial, info.as_object_mut()) {
+            o.insert("tutorial".into(), json!(t));
         }
         info
     }

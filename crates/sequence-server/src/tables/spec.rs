@@ -33,6 +33,10 @@ pub struct Spec {
     pub private: bool,
     /// Creation time, Unix ms.
     pub created_ms: i64,
+    /// The tutorial this table plays ([`super::tutorial`]): its first game
+    /// is dealt from the tutorial's seed and its bot seeded from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tutorial: Option<String>,
     /// Rated (`Some(true)`) or casual (`Some(false)`) as the host chose;
     /// `None` (tables made before ratings, or no choice): rated unless a
     /// bot plays. A game with a bot is casual either way
@@ -56,6 +60,7 @@ impl Spec {
             turn_seconds: None,
             private: false,
             created_ms: 0,
+            tutorial: None,
             rated: None,
         }
     }

@@ -1,12 +1,14 @@
 // Entry point: language, the banner for errors, and routing between the
 // lobby (`/`), a table (`/?table=ID`, the invite link), the replay of a
-// finished game (`/replay/ID?game=N`), the rules help (`/?learn=GAME`) and
-// the account pages (`/account`, `/u/NAME`, `/games`, `/leaderboard`).
+// finished game (`/replay/ID?game=N`), the rules help (`/?learn=GAME`), a
+// tutorial (`/?tutorial=GAME`: resumed, or a new tutorial table) and the
+// account pages (`/account`, `/u/NAME`, `/games`, `/leaderboard`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./learn/rules.js";
+import { openTutorial, TUTORIAL_GAMES } from "./learn/tutorial.js";
 import { accountRoute, accountHeader } from "./accounts/pages.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
@@ -66,6 +68,12 @@ function route() {
   const learn = params.get("learn");
   if (learn === "classic" || learn === "stacks") {
     current = showRules(app, learn);
+    return;
+  }
+  const tutorial = params.get("tutorial");
+  if (TUTORIAL_GAMES.includes(tutorial)) {
+    current = { stop() {} };
+    openTutorial(tutorial).catch((e) => banner(e.status === 0 ? t("error.unreachable") : e.message));
     return;
   }
   const id = params.get("table");

@@ -20,7 +20,7 @@ import { refusalText } from "./errors.js";
 import { gameExtras, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
-import { tableHelp } from "./learn/help.js";
+import { learnParts, guardMove, markStep } from "./learn/help.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
@@ -127,8 +127,7 @@ export function showTable(app, id) {
   function heading(info, help) {
     return h("div", { class: "table-head" },
       h("h1", {}, tableTitle(info)),
-      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""),
-      help);
+      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""), help);
   }
 
   function game(view, info) {
@@ -142,7 +141,7 @@ export function showTable(app, id) {
       ui: st.ui,
       info,
       seatName: name,
-      sendMove: actions.sendMove,
+      sendMove: guardMove(st, actions.sendMove, render),
       rerender: render,
       extras,
       clockOffset: st.clockOffset,
@@ -159,10 +158,12 @@ export function showTable(app, id) {
     if (st.stopped || !st.view) return;
     const focus = saveFocus();
     const toHand = st.focusHand && st.sentAt !== st.view.move_number;
-    const help = tableHelp(st, (s) => seatName(st.info, s), render);
+    const learn = learnParts(st, (s) => seatName(st.info, s), render);
     if (toHand) st.focusHand = false;
     app.replaceChildren(h("div", { class: `table-page game-${st.view.game}` },
-      heading(st.info, help && help.button), help && help.panel, h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+      heading(st.info, learn.button), learn.panels,
+      h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+    markStep(app, st);
     renderChat(st);
     restoreFocus(app, focus, toHand);
   }

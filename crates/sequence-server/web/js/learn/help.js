@@ -11,6 +11,10 @@ import { layoutGrid, spaceName, spaceLabel } from "../layout.js";
 import { placeName } from "../stacks.js";
 import { lt, loadLearnText, learnTextReady } from "./text.js";
 import { rulesUrl } from "./rules.js";
+import { tutorialPanel } from "./tutorial.js";
+
+// the tutorial's hooks into the table page, with the "?" (one import there)
+export { guardMove, markStep } from "./tutorial.js";
 
 const OPEN_KEY = "sequence.help_open"; // the panel stays open from table to table
 let loading = null;
@@ -123,4 +127,14 @@ export function tableHelp(st, seatName, rerender) {
     h("ul", { class: "help-always" }, always.map((l) => h("li", {}, l))),
     h("p", {}, h("a", { href: rulesUrl(view.game), target: "_blank", id: "help-rules" }, lt("help.more"))));
   return { button, panel };
+}
+
+/**
+ * The learning parts of a table page in one: the "?" button for the
+ * heading (`button`), and the panels under it (`panels`: the tutorial's
+ * step at a tutorial's table, then the open "?" explanation).
+ */
+export function learnParts(st, seatName, rerender) {
+  const help = tableHelp(st, seatName, rerender);
+  return { button: help && help.button, panels: [tutorialPanel(st, rerender), help && help.panel] };
 }

@@ -9,6 +9,7 @@ import { spaceName } from "../layout.js";
 import { lt, loadLearnText } from "./text.js";
 import { boardPicture, handCardPicture, stacksCardPicture, pilePicture } from "./pictures.js";
 import { placeName } from "../stacks.js";
+import { tutorialLink, TUTORIAL_GAMES } from "./tutorial.js";
 
 /** The URL of the rules page of `game` ("classic" or "stacks"). */
 export function rulesUrl(game) {
@@ -151,7 +152,8 @@ export function showRules(app, game) {
         h("h1", {}, lt("learn.title_game", { game: t(`game.${game}`) })),
         h("nav", { class: "learn-nav" },
           h("a", { href: "/", id: "learn-back" }, lt("learn.back")),
-          h("a", { href: rulesUrl(other), id: "learn-other" }, lt("learn.other_game", { game: t(`game.${other}`) })))),
+          h("a", { href: rulesUrl(other), id: "learn-other" }, lt("learn.other_game", { game: t(`game.${other}`) })),
+          TUTORIAL_GAMES.includes(game) ? tutorialLink(game, "learn-tutorial") : null)),
       h("nav", { class: "learn-toc card-panel", "aria-label": lt("learn.contents") },
         h("ul", {}, sections.map((s) => h("li", {}, h("a", {
           href: `#${s.id}`,

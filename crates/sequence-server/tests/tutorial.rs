@@ -1,0 +1,111 @@
+//! The tutorials (issue 25): a tutorial table is a private practice game
+//! of two against the tutorial's bot, dealt from the tutorial's seed with
+//! the bot seeded from it, so that its script (web/tutorial/<game>.json,
+//! written by `cargo run -p sequence-server --example tutorial_script`)
+//! fits the game: played move by move through the API, every scripted
+//! move is legal when its turn comes, the steps are the lesson's (C6: a
+//! chip, a two-eyed jack, a one-eyed jack's removal, a dead-card exchange;
+//! C8: a sequence) and the last one wins. Twice, on two tables: the game
+//! is the same every time.
+
+mod common;
+
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn script(game: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("web/tutorial/{game}.json"));
+    let text = std::fs::read_to_string(&path).expect("the tutorial's script");
+    serde_json::from_str(&text).expect("the script is JSON")
+}
+
+/// Waits until the seat of `token` may move (or the game is over).
+async fn my_turn(s: &common::Server, id: &str, token: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let v = s.view(id, Some(token)).await;
+        let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
+        if mine || v["status"] != "playing" {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the bot never moved: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    ["card", "at", "remove", "dead"]
+        .iter()
+        .all(|k| a.get(*k) == b.get(*k))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_classic_tutorial_plays_as_its_script_says() {
+    let sc = script("classic");
+    let steps = sc["steps"].as_array().expect("steps");
+    let kinds: Vec<&str> = steps
+        .iter()
+        .filter_map(|s| s["kind"].as_str())
+        .filter(|k| *k != "chip")
+        .collect();
+    assert_eq!(
+        kinds,
+        ["place", "two_eyed", "one_eyed", "dead", "sequence"],
+        "the lesson's steps in order"
+    );
+    let s = common::server(0).await;
+    for round in 0..2 {
+        let (id, token) = s
+            .create(json!({"game": "classic", "players": 4, "name": "Ann", "tutorial": "classic", "bots": []}))
+            .await;
+        let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+        assert_eq!(info["tutorial"], "classic", "{info}");
+        assert_eq!(info["players"], 2, "a tutorial is a game of two: {info}");
+        assert_eq!(info["private"], true, "{info}");
+        assert_eq!(info["seats"][1]["kind"], "bot", "{info}");
+        for step in steps {
+            let v = my_turn(&s, &id, &token).await;
+            assert_eq!(
+                v["status"], "playing",
+                "round {round}: the game ended before {step}"
+            );
+            assert_eq!(
+                v["move_number"], step["at"],
+                "round {round}: the learner moves at {step}"
+            );
+            let legal = v["legal_moves"].as_array().expect("legal moves");
+            let mv = legal
+                .iter()
+                .find(|m| same(m, &step["move"]))
+                .unwrap_or_else(|| panic!("round {round}: {step} is not legal now: {legal:?}"));
+            if step["kind"] == "dead" {
+                assert!(
+                    v["dead"]
+                        .as_array()
+                        .is_some_and(|d| d.contains(&step["move"]["dead"])),
+                    "{v}"
+                );
+            }
+            let n = v["move_number"].as_u64().unwrap_or(0);
+            let (st, r) = s.play(&id, Some(&token), n, mv).await;
+            assert_eq!(st, 200, "round {round}: {step}: {r}");
+        }
+        let v = s.view(&id, Some(&token)).await;
+        assert_eq!(v["status"], "won", "the last step wins: {v}");
+        assert_eq!(v["winner"], v["team"], "the learner wins: {v}");
+    }
+    // a tutorial of another game, or none of that name, is refused
+    let (st, r) = s
+        .try_create(json!({"game": "stacks", "players": 2, "name": "Ann", "tutorial": "classic"}))
+        .await;
+    assert_eq!(st, 400, "{r}");
+    let (st, r) = s
+        .try_create(json!({"game": "classic", "players": 2, "name": "Ann", "tutorial": "chess"}))
+        .await;
+    assert_eq!(st, 400, "{r}");
+    assert!(common::error_of(&r).contains("no tutorial"), "{r}");
+}

@@ -1,0 +1,175 @@
+// The tutorials (issue 25): a practice table against a bot whose game is
+// the same every time (the server deals it from the tutorial's seed and
+// seeds its bot), played on the ordinary table page. A script
+// (/tutorial/<game>.json, made by the tutorial_script example and played
+// against the server in CI) names the learner's move at each move number;
+// this module shows that step — what to do, naming the card and the space,
+// and why — marks the card to choose, and keeps other moves from being
+// sent. The table is kept in this browser (its seat token as every
+// table's, its id under `sequence.tutorial.<game>`), so a learner can
+// leave and come back to the same point.
+import { t, language } from "../i18n.js";
+import { h, cardName } from "../cards.js";
+import { api, saveSeat, savedName, savedSeat } from "../api.js";
+import { spaceLabel } from "../layout.js";
+import { lt, loadLearnText, learnTextReady } from "./text.js";
+import { rulesUrl } from "./rules.js";
+
+const scripts = new Map(); // game -> script (null while loading)
+// the words of each kind of step: what to do, and why (C6, C8)
+const STEP_WORDS = {
+  place: ["tut.place.do", "tut.place.why"],
+  chip: ["tut.chip.do", "tut.chip.why"],
+  two_eyed: ["tut.two_eyed.do", "tut.two_eyed.why"],
+  one_eyed: ["tut.one_eyed.do", "tut.one_eyed.why"],
+  dead: ["tut.dead.do", "tut.dead.why"],
+  sequence: ["tut.sequence.do", "tut.sequence.why"],
+};
+const KEY = (game) => `sequence.tutorial.${game}`;
+const DONE = (game) => `sequence.tutorial.${game}.done`;
+
+/** The games that have a tutorial. */
+export const TUTORIAL_GAMES = ["classic"];
+
+/** Opens the tutorial of `game`: the one this browser has going (resumed
+ * where it was left), else a new tutorial table. */
+export async function openTutorial(game) {
+  const id = localStorage.getItem(KEY(game));
+  if (id && savedSeat(id)) {
+    try {
+      const info = await api.table(id);
+      if (info.tutorial === game && info.status !== "over") {
+        location.assign(`/?table=${encodeURIComponent(id)}`);
+        return;
+      }
+    } catch {
+      // gone: start a new one
+    }
+  }
+  await loadLearnText();
+  const r = await api.create({ game, players: 2, name: savedName() || lt("tut.learner"), tutorial: game });
+  saveSeat(r.table, r.seat, r.token);
+  localStorage.setItem(KEY(game), r.table);
+  location.assign(`/?table=${encodeURIComponent(r.table)}`);
+}
+
+/** The link that opens the tutorial of `game` (`/?tutorial=GAME`). */
+export function tutorialLink(game, id) {
+  return h("a", { href: `/?tutorial=${game}`, id, class: "learn-link" }, lt("tut.link", { game: t(`game.${game}`) }));
+}
+
+function script(game, rerender) {
+  if (scripts.has(game)) return scripts.get(game);
+  scripts.set(game, null);
+  fetch(`/tutorial/${game}.json`, { cache: "no-cache" })
+    .then((r) => r.json())
+    .then((s) => { scripts.set(game, s); rerender(); }, () => scripts.delete(game));
+  return null;
+}
+
+/** The move's parts that name it (a placement's declared sequence aside). */
+function sameMove(a, b) {
+  return ["card", "at", "remove", "dead"].every((k) => (a && a[k]) === (b && b[k]));
+}
+
+/** The step of the script at the view's move, if it is the learner's. */
+function stepNow(s, view) {
+  if (!s || !view || view.seat === null || view.seat === undefined) return null;
+  const i = s.steps.findIndex((st) => st.at === view.move_number);
+  return i >= 0 ? { i, step: s.steps[i] } : null;
+}
+
+/** Wraps `sendMove` of a tutorial table: only the step's move is sent;
+ * another says so in the tutorial's panel. */
+export function guardMove(st, sendMove, rerender) {
+  if (!st.info || !st.info.tutorial) return sendMove;
+  return (move, notice) => {
+    const now = stepNow(scripts.get(st.info.tutorial), st.view);
+    if (now && !sameMove(now.step.move, move)) {
+      st.ui.tutorialWrong = true;
+      rerender();
+      return undefined;
+    }
+    st.ui.tutorialWrong = false;
+    return sendMove(move, notice);
+  };
+}
+
+/** `key`'s words with `{card}` and `{space}` as marked parts (what the
+ * learner is asked to choose), isolated in a right-to-left page. */
+function words(key, parts) {
+  const out = [];
+  const text = lt(key, Object.fromEntries(Object.keys(parts).map((k) => [k, `\u0000${k}\u0000`])));
+  for (const [n, piece] of text.split("\u0000").entries()) {
+    if (n % 2 === 0) out.push(piece.replace(/[\u2068\u2069]/g, ""));
+    else out.push(h("strong", { class: `tut-${piece}` }, language() === "fa" ? `\u2068${parts[piece]}\u2069` : parts[piece]));
+  }
+  return out;
+}
+
+function stepView(s, now, wrong) {
+  const { step, i } = now;
+  const m = step.move;
+  const card = cardName(m.card || m.dead);
+  const space = spaceLabel(m.at || m.remove || "");
+  const [todo, why] = STEP_WORDS[step.kind] || STEP_WORDS.chip;
+  return [
+    h("p", { class: "tut-count" }, lt("tut.step", { n: String(i + 1), total: String(s.steps.length) })),
+    h("p", { class: "tut-do", id: "tutorial-step" }, words(todo, { card, space })),
+    h("p", { class: "tut-why" }, lt(why)),
+    wrong ? h("p", { class: "tut-wrong", role: "alert" }, lt("tut.wrong")) : null,
+  ];
+}
+
+/**
+ * The tutorial's panel of a table page (null at other tables): the step
+ * to take now, the bot's turn, or the end. Marks the card to choose in
+ * the hand once the page is drawn (see [`markStep`]).
+ */
+export function tutorialPanel(st, rerender) {
+  const game = st.info && st.info.tutorial;
+  if (!game || !st.view) return null;
+  if (!learnTextReady()) {
+    loadLearnText().then(rerender, () => {});
+    return null;
+  }
+  const s = script(game, rerender);
+  if (!s) return null;
+  const v = st.view;
+  const over = v.status !== "playing";
+  let body;
+  if (over) {
+    const won = v.status === "won" && v.winner === v.team;
+    if (won) localStorage.setItem(DONE(game), "1");
+    body = [
+      h("p", { class: "tut-do", id: "tutorial-done" }, won ? lt("tut.done", { game: t(`game.${game}`) }) : lt("tut.lost")),
+      h("p", {}, h("a", { href: "/", id: "tutorial-lobby" }, lt("tut.play_real")), " ",
+        h("a", { href: rulesUrl(game) }, lt("help.more"))),
+    ];
+  } else {
+    const now = stepNow(s, v);
+    const mine = (v.legal_moves || []).length > 0;
+    if (now && mine) body = stepView(s, now, st.ui.tutorialWrong);
+    else if (!mine) body = [h("p", { class: "tut-wait", id: "tutorial-wait" }, lt("tut.wait"))];
+    else body = [h("p", {}, lt("tut.off_script")), h("button", { type: "button", id: "tutorial-again", onclick: () => restart(game) }, lt("tut.again"))];
+  }
+  return h("section", { class: "tutorial card-panel", id: "tutorial", "aria-labelledby": "tutorial-h", "data-learn-lang": language() },
+    h("h2", { id: "tutorial-h" }, lt("tut.title")),
+    h("div", { "aria-live": "polite" }, body),
+    h("p", { class: "tut-kept" }, lt("tut.kept")));
+}
+
+function restart(game) {
+  localStorage.removeItem(KEY(game));
+  openTutorial(game).catch(() => {});
+}
+
+/** After the page is drawn: marks the hand card the step asks for. */
+export function markStep(app, st) {
+  const game = st.info && st.info.tutorial;
+  const now = game && stepNow(scripts.get(game), st.view);
+  if (!now || !(st.view.legal_moves || []).length) return;
+  const code = now.step.move.card || now.step.move.dead;
+  const el = app.querySelector(`.hand-card[data-card="${code}"]`);
+  if (el) el.classList.add("tut-pick");
+}
