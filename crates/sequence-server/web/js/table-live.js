@@ -13,6 +13,7 @@ import { placeName } from "./stacks.js";
 import { clockBadge } from "./clock.js";
 import { endPanel } from "./endgame.js";
 import { turnSignal } from "./notify.js";
+import { banner } from "./main.js";
 import { tableTitle } from "./lobby.js";
 
 /** How long the note "not your turn" stays, in ms. */
@@ -120,4 +121,6 @@ export function signals(st, v, info) {
   const mine = info.status === "playing" && myDecision(v);
   const what = v.block_window && mine ? t("stacks.block_title") : t("status.your_turn");
   turnSignal(mine, `${tableTitle(info)} – ${t("app.title")}`, what);
+  // the operators closed the table (sequence admin close): why
+  if (info.closed) banner(t("table.closed", { reason: info.closed }));
 }

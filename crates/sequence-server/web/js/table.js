@@ -119,7 +119,6 @@ export function showTable(app, id) {
     // for curious users in the browser console.
     window.sequenceView = view;
     render();
-    if (view.table && view.table.closed) banner(t("table.closed", { reason: view.table.closed }));
     actions.fetchLog();
     signals(st, view, st.info);
   }
