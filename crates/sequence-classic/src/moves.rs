@@ -150,7 +150,7 @@ impl Default for Move {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
     /// The game has ended (C9, C6a).
-    #[error("the game is over")]
+    #[error("the game is over (C9)")]
     GameOver,
     /// The move names a seat whose turn it is not (C5).
     #[error("not {0}'s turn (C5)")]

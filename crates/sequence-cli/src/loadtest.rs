@@ -4,6 +4,21 @@
 use clap::Args;
 use std::path::PathBuf;
 
+/// `--server`: an `http://HOST:PORT` URL (`notaurl` is refused as an
+/// argument, exit 2).
+fn server_url(s: &str) -> Result<String, String> {
+    let rest = s
+        .strip_prefix("http://")
+        .or_else(|| s.strip_prefix("https://"))
+        .unwrap_or_default();
+    if rest.trim_end_matches('/').is_empty() {
+        return Err(format!(
+            "{s:?} is not a server URL such as http://127.0.0.1:8080"
+        ));
+    }
+    Ok(s.to_string())
+}
+
 /// `sequence loadtest`: drives real WebSocket clients against servers.
 #[derive(Debug, Args, Clone)]
 pub struct LoadtestArgs {
@@ -14,7 +29,7 @@ pub struct LoadtestArgs {
     /// `--rate-limit 0`). Repeat it to drive several instances of one
     /// PostgreSQL database at once: each table's seats then connect to two
     /// different instances. Default: start servers (`--instances`).
-    #[arg(long = "server", alias = "url", value_name = "URL")]
+    #[arg(long = "server", alias = "url", value_name = "URL", value_parser = server_url)]
     pub servers: Vec<String>,
     /// Without `--server`: how many `sequence serve` processes to start
     /// (more than one needs `--db postgres://…`).

@@ -418,6 +418,24 @@ fn zero_amounts_are_refused() {
     }
 }
 
+/// Regression (a fresh user's test): these were refused with exit 1 (or
+/// a "builder error") instead of the documented 2 for a refused argument.
+#[test]
+fn refused_server_arguments_exit_2() {
+    for (args, needle) in [
+        (&["serve", "--listen", ":8080"][..], "--listen"),
+        (&["serve", "--listen", "127.0.0.1"][..], "--listen"),
+        (&["serve", "--db", ""][..], "no database named"),
+        (&["serve", "--db", "sqlite:"][..], "no database named"),
+        (&["loadtest", "--url", "notaurl"][..], "not a server URL"),
+    ] {
+        let out = run(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
 /// Without a terminal the arena's progress bar is hidden; it prints lines
 /// instead, so a long run is seen working (it printed nothing for a minute).
 #[test]

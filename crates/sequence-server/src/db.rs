@@ -40,7 +40,7 @@ mod games;
 mod profiles;
 mod shared;
 pub use shared::InstanceRow;
-mod target;
+pub(crate) mod target;
 mod writer;
 
 pub use accounts::{Failures, SessionRow, UserRow};

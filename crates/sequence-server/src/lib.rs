@@ -55,15 +55,38 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// `--listen`: a HOST:PORT address (a host and a port both given), so
+/// that `:8080` or `127.0.0.1` is refused as an argument (exit 2).
+fn listen_address(s: &str) -> Result<String, String> {
+    match s.rsplit_once(':') {
+        Some((host, port)) if !host.trim().is_empty() && port.parse::<u16>().is_ok() => {
+            Ok(s.to_string())
+        }
+        _ => Err(format!(
+            "{s:?} is not HOST:PORT with both given (e.g. 127.0.0.1:8080, [::1]:8080)"
+        )),
+    }
+}
+
+/// `--db`: refuses a name that names nothing (`''`, `sqlite:`) as an
+/// argument (exit 2), with [`db::DbError::NoName`]'s message.
+fn database_name(s: &str) -> Result<String, String> {
+    let pg = db::target::is_postgres(s);
+    if s.trim().is_empty() || (!pg && db::target::sqlite_path(s).trim().is_empty()) {
+        return Err(db::DbError::NoName.to_string());
+    }
+    Ok(s.to_string())
+}
+
 /// `sequence serve`: HTTP + WebSocket server.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = listen_address)]
     pub listen: String,
     /// Database: an SQLite file path (WAL mode; one server) or a
     /// `postgres://` URL (several servers may share it: docs/deploy.md).
-    #[arg(long, default_value = "sequence.db")]
+    #[arg(long, default_value = "sequence.db", value_parser = database_name)]
     pub db: String,
     /// HTTP requests per second allowed per client address (0: no limit).
     #[arg(long, default_value_t = 20)]

@@ -371,9 +371,21 @@ fn play_input<G: ServerGame>(
     let (seat, m) = G::move_from_input(mv, game.game().config()).map_err(malformed)?;
     let effects = game.play(seat, m).map_err(|e| TableError::Illegal {
         code: e.code(),
-        message: format!("illegal move: {e}"),
+        message: naming_the_rule(&e.to_string(), e.code()),
     })?;
     Ok((seat, m, effects))
+}
+
+/// A refusal's message that names its rule (docs/api.md): the engine's
+/// text, with the rule of `code` (`C6.not_in_hand` → `(C6)`) added when
+/// the text does not name it already.
+fn naming_the_rule(text: &str, code: &str) -> String {
+    let rule = code.split('.').next().unwrap_or_default();
+    if rule.is_empty() || text.contains(rule) {
+        format!("illegal move: {text}")
+    } else {
+        format!("illegal move: {text} ({rule})")
+    }
 }
 
 impl<G: ServerGame> Game<G> {
@@ -454,6 +466,24 @@ mod tests {
             options,
             ..Spec::plain(game, players, "t")
         }
+    }
+
+    /// Regression (a fresh user's test): a card not in hand was refused
+    /// as `illegal move: KD not in hand` without its rule (C6).
+    #[test]
+    fn refusals_name_their_rule() {
+        use sequence_common::RuleError;
+        let e = sequence_classic::IllegalMove::NotInHand("KD".parse().expect("a card"));
+        assert_eq!(e.code(), "C6.not_in_hand");
+        assert_eq!(
+            naming_the_rule(&e.to_string(), e.code()),
+            "illegal move: KD not in hand (C6)"
+        );
+        let e = sequence_classic::IllegalMove::GameOver;
+        assert_eq!(
+            naming_the_rule(&e.to_string(), e.code()),
+            "illegal move: the game is over (C9)"
+        );
     }
 
     #[test]
