@@ -479,3 +479,126 @@ async fn a_completed_stacks_pile_is_not_free_while_its_block_prompt_is_open() {
     }
     let _ = a.close().await;
 }
+
+/// Issue 25, game feel: with sound on (off by default, remembered) a move
+/// is heard (Web Audio, made by the page) and its chip drops in; a
+/// reaction of the other player shows beside their seat, and not once
+/// reactions are muted at this table; a finished game's end panel gives
+/// the running score, and its replay plays itself at the chosen speed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_moves_sounds_and_reacts() {
+    let Some(rig) = Rig::start("table-feel").await else {
+        return;
+    };
+    let (ann, _) = rig.browser("feel-ann").await;
+    let (bob, _) = rig.browser("feel-bob").await;
+    ann.goto(&rig.base).await.expect("open the lobby");
+    let done = self_playing_game(&ann).await;
+    let id = open_new_table(
+        &ann,
+        &rig.base,
+        json!({"game": "classic", "players": 2, "name": "Ann"}),
+    )
+    .await;
+    join_table(&bob, &rig.base, &id, "Bob").await;
+    wait_for(&ann, ".game.classic").await;
+    wait_for(&bob, ".game.classic").await;
+    // sound: off by default, on for Ann
+    assert_eq!(text_of(&ann, "#sound").await, "Sound: off");
+    click_live(&ann, "#sound").await;
+    wait_for(&ann, "#sound[aria-pressed=\"true\"]").await;
+    // whoever is to move moves; Ann hears it and sees the chip drop in
+    let v = view(&ann).await;
+    let n = v["move_number"].as_u64().unwrap_or(0);
+    let mover = if v["turn"] == 0 { &ann } else { &bob };
+    classic_move(mover, n, false).await;
+    let after = wait_move(&ann, n).await;
+    let placed = until(5, 30, async || {
+        let r = ann
+            .execute(
+                "return [[...document.querySelectorAll('.board .space')].filter((g) => g.querySelector('.chip.chip-in')).map((g) => g.dataset.space), \
+                 (window.sequenceSound || {played: []}).played];",
+                vec![],
+            )
+            .await
+            .expect("read the page");
+        if r[0].as_array().is_some_and(|a| a.len() == 1) && r[1].as_array().is_some_and(|p| p.contains(&json!("place"))) {
+            return Ok(r);
+        }
+        Err(format!("no animated chip or sound after the move: {r}"))
+    })
+    .await;
+    let last = after["last_move"]["at"].clone();
+    assert_eq!(placed[0][0], last, "the chip placed is the one animated");
+    shot(&ann, "chip-in").await;
+
+    // reactions: Bob's star shows beside his seat on Ann's page
+    click_live(&bob, "#reactions button[data-reaction=\"star\"]").await;
+    wait_for(
+        &ann,
+        ".seat-row[data-seat=\"1\"] .reaction-bubble.reaction-star",
+    )
+    .await;
+    shot(&ann, "reaction").await;
+    // muted at this table: the next one is not shown
+    click_live(&ann, "#mute-reactions").await;
+    wait_for(&ann, "#mute-reactions[aria-pressed=\"true\"]").await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    click_live(&bob, "#reactions button[data-reaction=\"gg\"]").await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let shown = ann
+        .execute(
+            "return document.querySelectorAll('.reaction-bubble').length;",
+            vec![],
+        )
+        .await
+        .expect("read the page");
+    assert_eq!(shown, json!(0), "a reaction shown while muted");
+
+    // the finished game: its end panel keeps the score, its replay plays
+    until(90, 250, async || {
+        let (_, info) = fetch_json(&ann, &format!("/api/tables/{done}"), None).await;
+        (info["status"] == "over")
+            .then_some(())
+            .ok_or_else(|| "the game never ended".to_string())
+    })
+    .await;
+    ann.goto(&format!("{}/?table={done}", rig.base))
+        .await
+        .expect("open the table");
+    let series = c_text(&ann, "#endgame #series", 20).await;
+    assert!(series.contains("After 1 game"), "{series}");
+    ann.goto(&format!("{}/replay/{done}?game=1", rig.base))
+        .await
+        .expect("open the replay");
+    wait_for(&ann, "#replay-slider").await;
+    select_option(&ann, "#autoplay-speed", "250").await;
+    click_live(&ann, "#autoplay").await;
+    wait_for(&ann, "#autoplay[aria-pressed=\"true\"]").await;
+    let positions = ann
+        .execute("return window.sequenceReplay.positions;", vec![])
+        .await
+        .expect("positions")
+        .as_u64()
+        .unwrap_or(0);
+    let start = Instant::now();
+    until(positions / 2 + 10, 50, async || {
+        let k = ann
+            .execute("return window.sequenceReplay.k;", vec![])
+            .await
+            .expect("k");
+        (k.as_u64() == Some(positions - 1))
+            .then_some(())
+            .ok_or_else(|| format!("autoplay at {k} of {positions}"))
+    })
+    .await;
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(250 * (positions - 2)),
+        "{positions} positions in {took:?}: faster than the speed chosen"
+    );
+    wait_for(&ann, "#autoplay[aria-pressed=\"false\"]").await;
+    shot(&ann, "replay-autoplay").await;
+    let _ = ann.close().await;
+    let _ = bob.close().await;
+}

@@ -73,6 +73,11 @@ pub enum ClientMsg {
         /// The text (capped and escaped by the server).
         text: String,
     },
+    /// A quick reaction, one of [`REACTIONS`].
+    Reaction {
+        /// Its name.
+        reaction: String,
+    },
     /// Keep-alive.
     Ping,
 }
@@ -92,14 +97,24 @@ struct RawMsg {
     mv: Option<Value>,
     #[serde(default)]
     text: Option<String>,
+    #[serde(default)]
+    reaction: Option<String>,
 }
 
+/// The quick reactions a seat may send to its table (docs/api.md): the
+/// page draws each as a pictogram.
+pub const REACTIONS: [&str; 6] = ["smile", "frown", "star", "wow", "think", "gg"];
+
 const MSG_HINTS: Hints = &[
-    ("type", "one of \"hello\", \"move\", \"chat\", \"ping\""),
+    (
+        "type",
+        "one of \"hello\", \"move\", \"chat\", \"reaction\", \"ping\"",
+    ),
     ("token", "a seat token (32 hex characters) or null"),
     ("move_number", "a whole number ≥ 0 (the view's move_number)"),
     ("move", "a move object"),
     ("text", "a string"),
+    ("reaction", "a string: smile, frown, star, wow, think or gg"),
 ];
 
 /// Parses one client text frame.
@@ -114,10 +129,11 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, String> {
         "hello" => &["token"],
         "move" => &["move_number", "move"],
         "chat" => &["text"],
+        "reaction" => &["reaction"],
         "ping" => &[],
         other => {
             return Err(format!(
-                "bad message: unknown type \"{}\" (hello, move, chat or ping)",
+                "bad message: unknown type \"{}\" (hello, move, chat, reaction or ping)",
                 limits::echo(other)
             ))
         }
@@ -127,6 +143,7 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, String> {
         ("move_number", m.move_number.is_some()),
         ("move", m.mv.is_some()),
         ("text", m.text.is_some()),
+        ("reaction", m.reaction.is_some()),
     ];
     if let Some((f, _)) = present
         .iter()
@@ -151,6 +168,9 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, String> {
         },
         "chat" => ClientMsg::Chat {
             text: m.text.ok_or_else(|| missing("text"))?,
+        },
+        "reaction" => ClientMsg::Reaction {
+            reaction: m.reaction.ok_or_else(|| missing("reaction"))?,
         },
         _ => ClientMsg::Ping,
     })
@@ -514,6 +534,40 @@ impl Conn {
         self.refused > WS_MAX_REFUSED
     }
 
+    /// A quick reaction of our seat: sent to every connection of the
+    /// table (not stored), within the seat's allowance (the chat's rate).
+    ///
+    /// # Errors
+    /// 403 for a spectator, 400 for an unknown reaction, 429 over the
+    /// allowance.
+    async fn react(&mut self, reaction: String) -> Result<Next, ApiError> {
+        let seat = self
+            .seat
+            .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, "spectators cannot react"))?;
+        if !REACTIONS.contains(&reaction.as_str()) {
+            return Err(ApiError::bad(format!(
+                "field `reaction`: unknown reaction \"{}\" ({})",
+                limits::echo(&reaction),
+                REACTIONS.join(", ")
+            )));
+        }
+        let mut t = self.tref.lock().await;
+        if let Err(wait) = t.reaction_limit.take(seat) {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "rate limit: too many reactions from seat {seat} (at most {} at once, then {} a second)",
+                    limits::CHAT_BURST,
+                    limits::CHAT_RATE
+                ),
+            )
+            .wait_for(wait));
+        }
+        let msg = json!({"type": "reaction", "seat": seat, "reaction": reaction, "at": crate::tables::now_ms()});
+        t.broadcast(&msg);
+        Ok(Next::Go)
+    }
+
     /// Handles one text message.
     ///
     /// # Errors
@@ -546,6 +600,7 @@ impl Conn {
                     .wait_for(wait)),
                 }
             }
+            ClientMsg::Reaction { reaction } => self.react(reaction).await,
             ClientMsg::Move { move_number, mv } => {
                 let seat = self.seat.ok_or_else(|| {
                     ApiError::new(StatusCode::UNAUTHORIZED, "spectators cannot move")

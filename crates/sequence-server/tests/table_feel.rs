@@ -120,3 +120,87 @@ async fn a_left_seat_at_a_timed_table_waits_a_turn_then_a_bot_takes_it() {
         "moves played for the person who left: {played_for:?}"
     );
 }
+
+/// Issue 25, game feel: quick reactions go to every connection of the
+/// table (not stored), named ones only, within each seat's allowance (the
+/// chat's: 8 at once, then 1 a second); spectators cannot send them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reactions_reach_the_table_within_an_allowance() {
+    let s = server(0).await;
+    let (id, ann) = s.host("classic", 2).await;
+    let (_, bob) = s.join(&id, "Bob").await;
+    let mut a = s.ws(&id, Some(&ann)).await;
+    let mut b = s.ws(&id, Some(&bob)).await;
+    let mut watcher = s.ws(&id, None).await;
+    a.send(json!({"type": "reaction", "reaction": "star"}))
+        .await;
+    for w in [&mut b, &mut watcher] {
+        let r = w.expect("reaction").await;
+        assert_eq!(
+            (r["seat"].clone(), r["reaction"].clone()),
+            (json!(0), json!("star")),
+            "{r}"
+        );
+    }
+    a.send(json!({"type": "reaction", "reaction": "heart"}))
+        .await;
+    let e = a.expect("error").await;
+    assert_eq!(e["status"], 400, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("smile, frown, star, wow, think, gg"),
+        "{e}"
+    );
+    watcher
+        .send(json!({"type": "reaction", "reaction": "gg"}))
+        .await;
+    let e = watcher.expect("error").await;
+    assert_eq!(e["status"], 403, "{e}");
+    // the allowance: 8 at once (one is spent), then refused
+    for _ in 0..9 {
+        b.send(json!({"type": "reaction", "reaction": "wow"})).await;
+    }
+    let e = b.expect("error").await;
+    assert_eq!(e["status"], 429, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("too many reactions"),
+        "{e}"
+    );
+}
+
+/// Issue 25, game feel: the table info keeps the running score across
+/// rematches (`results`: the winner of each finished game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_keeps_the_score_across_rematches() {
+    let s = server(0).await;
+    let (id, host) = s
+        .create(json!({"game": "classic", "players": 2, "name": "Ann",
+                       "bots": [{"seat": 1, "level": "random"}],
+                       "options": {"sequence_length": 4, "win_sequences": 1}}))
+        .await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["results"], json!([]), "{info}");
+    let end = play_to_the_end(&s, &id, &host, 3).await;
+    let first = end["results"].clone();
+    assert_eq!(first.as_array().map(Vec::len), Some(1), "{end}");
+    assert!(
+        ["blue", "green"].contains(&first[0].as_str().unwrap_or("")),
+        "{end}"
+    );
+    let (st, _) = s.at("POST", &id, "rematch", Some(&host), None).await;
+    assert_eq!(st, 200);
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+    assert_eq!(
+        info["results"], first,
+        "the score stays while game 2 is played"
+    );
+    let end = play_to_the_end(&s, &id, &host, 4).await;
+    let both = end["results"].as_array().cloned().unwrap_or_default();
+    assert_eq!(both.len(), 2, "{end}");
+    assert_eq!(both[0], first[0]);
+}

@@ -659,6 +659,23 @@ impl Core {
             .map(|i| i as u8)
     }
 
+    /// The winner of every game played to its end at this table, oldest
+    /// first, as records write it (a team colour, a seat; `null` for a
+    /// draw): the running score across rematches.
+    pub fn results(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = self
+            .finished
+            .iter()
+            .map(|r| r["result"]["winner"].clone())
+            .collect();
+        if self.status == Status::Over {
+            if let Some(live) = self.live.as_ref() {
+                out.push(live.winner_json());
+            }
+        }
+        out
+    }
+
     /// The current game's record once it is over (`None` otherwise).
     pub fn record(&self) -> Option<Value> {
         if self.status != Status::Over {
@@ -688,6 +705,9 @@ pub struct Table {
     pub chat: VecDeque<Value>,
     /// Each seat's chat allowance (one for all its connections).
     pub chat_limit: crate::limits::ChatLimit,
+    /// Each seat's allowance of quick reactions (the chat's rate, an
+    /// allowance of its own).
+    pub reaction_limit: crate::limits::ChatLimit,
     /// Held while a chat line is stored and shown, so that lines are shown
     /// in the order they were stored without holding the table (a move
     /// never waits for a chat line's write).
@@ -721,6 +741,7 @@ impl Table {
             subs: vec![],
             chat: VecDeque::new(),
             chat_limit: Default::default(),
+            reaction_limit: Default::default(),
             chat_order: Default::default(),
             connected: vec![0; n],
             deadline: None,
@@ -778,6 +799,7 @@ impl Table {
             "now_ms": now_ms(),
             "host": 0,
             "seats": seats,
+            "results": c.results(),
         });
         if let (Some(reason), Some(o)) = (&c.closed, info.as_object_mut()) {
             o.insert("closed".into(), json!(reason));

@@ -13,6 +13,7 @@ import { svg, cardName, rankText, isRed, SUIT_SYMBOL } from "./cards.js";
 import { layoutGrid, spaceName, parseSpace, spaceLabel } from "./layout.js";
 import { t, num } from "./i18n.js";
 import { setStop } from "./focus.js";
+import { animate } from "./feel.js";
 
 const S = 100; // space size in SVG units
 const M = 34; // margin for the coordinate labels
@@ -43,7 +44,9 @@ function chipShape(team, cx, cy, locked) {
  * as in the view JSON), sequences ([team, first, last]), lastAt (space
  * name or null), recent (Map space → {order, kind}: the moves since the
  * reader's last turn), targets (Map space → "place" | "remove"), hinted
- * (a space the hint suggests), focus (space name to focus after drawing) }.
+ * (a space the hint suggests), focus (space name to focus after drawing),
+ * anim (feel.js: the chips just placed and removed and the sequences just
+ * made, with the animation's age in ms) }.
  * `onSpace(name)` is called when a lit space is chosen.
  */
 export function drawBoard(host, state, onSpace) {
@@ -98,7 +101,15 @@ export function drawBoard(host, state, onSpace) {
         g.append(svg("text", { x: x + S - 12, y: y + 30, class: `suit-small ${colour}`, "text-anchor": "end", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
         g.append(svg("text", { x: x + S / 2, y: y + 82, class: `suit ${colour}`, "text-anchor": "middle", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
       }
-      if (team) g.append(chipShape(team, x + S / 2, y + S / 2 + 4, locked));
+      const anim = state.anim;
+      if (team) {
+        const chip = chipShape(team, x + S / 2, y + S / 2 + 4, locked);
+        if (anim && anim.placed.has(name)) animate(chip, "chip-in", anim.age);
+        g.append(chip);
+      } else if (anim && anim.removed.has(name)) {
+        // the chip just removed fades away
+        g.append(animate(chipShape(chipOf(anim.removed.get(name)), x + S / 2, y + S / 2 + 4, false), "chip-out", anim.age));
+      }
       if (target) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "hl", "aria-hidden": "true" }));
       if (recent && state.lastAt !== name) g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 9, class: "recent-ring", "aria-hidden": "true" }));
       if (state.lastAt === name) g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9, class: "last-ring", "aria-hidden": "true" }));
@@ -130,7 +141,9 @@ export function drawBoard(host, state, onSpace) {
     if (!a || !b) continue;
     const p = (rc) => [rc[1] * S + S / 2, rc[0] * S + S / 2 + 4];
     const [x1, y1] = p(a), [x2, y2] = p(b);
-    root.append(svg("line", { x1, y1, x2, y2, class: `seq-line seq-${team}`, "aria-hidden": "true" }));
+    const line = svg("line", { x1, y1, x2, y2, class: `seq-line seq-${team}`, "aria-hidden": "true" });
+    if (state.anim && state.anim.sequences.has(JSON.stringify([team, first, last]))) animate(line, "seq-new", state.anim.age);
+    root.append(line);
   }
   // One Tab stop; arrow keys move focus over every space, n / N between
   // the lit ones (roving focus).

@@ -79,6 +79,7 @@ function infoPanel(v, ctx, myTurn) {
       x.clock ? h("span", { class: "clock-wrap" }, " ", x.clock) : null),
     x.notices,
     scores(v, ctx),
+    x.series || null,
     h("p", { class: "counts" },
       h("span", { id: "draw-pile" }, t("status.draw_pile", { n: num(v.draw_pile ?? 0) })),
       v.team ? h("span", {}, SEP, t("status.your_team", { team: t(`team.${v.team}`) })) : null),
@@ -205,7 +206,8 @@ export function renderClassic(v, ctx) {
     }
   };
   const hinted = ctx.extras && ctx.extras.hintSpace;
-  drawBoard(boardHost, { layout: v.layout, options: v.options, board: v.board, sequences: v.sequences, lastAt, targets, recent: ctx.extras ? ctx.extras.board : null, hinted }, onSpace);
+  const anim = ctx.extras && ctx.extras.anim;
+  drawBoard(boardHost, { layout: v.layout, options: v.options, board: v.board, sequences: v.sequences, lastAt, targets, recent: ctx.extras ? ctx.extras.board : null, hinted, anim }, onSpace);
   // a click on the board when it is not our turn says so
   if (!myTurn && v.seat !== null && v.seat !== undefined && v.status === "playing") boardHost.addEventListener("click", ctx.offTurn);
 

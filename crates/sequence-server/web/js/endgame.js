@@ -32,6 +32,12 @@ function headline(v, info, me, seatName) {
   return me === w ? { text: t("end.you_won"), kind: "won" } : { text: t("end.you_lost"), kind: "lost" };
 }
 
+/** How the game ended for the reader `me` (a seat, or null watching):
+ * "won", "lost", "draw" or "watch". */
+export function endKind(v, info, me) {
+  return headline(v, info, me, String).kind;
+}
+
 /** "12 min 5 s" in the page's digits. */
 export function durationText(ms) {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -68,6 +74,27 @@ function players(info, entries, seatName) {
   });
 }
 
+/** The running score across the table's games (`info.results`, the
+ * server's: the winner of each game played to its end, null a draw):
+ * games won per team (classic) or seat (Stacks), and draws. Null before
+ * the first game ends. */
+export function seriesLine(info, seatName) {
+  const results = info.results || [];
+  if (!results.length) return null;
+  const sides = info.game === "classic"
+    ? [...new Set(info.seats.map((s) => s.team).filter(Boolean))]
+    : info.seats.map((s) => s.seat);
+  const wins = (side) => results.filter((w) => w === side).length;
+  const draws = results.filter((w) => w === null).length;
+  const parts = sides.map((side) => h("span", { class: "series-side", "data-side": String(side) },
+    info.game === "classic" ? h("span", { class: `chip-icon small chip-${side}`, "aria-hidden": "true" }) : null,
+    " ", info.game === "classic" ? t(`team.${side}`) : seatName(side), " ", h("b", {}, num(wins(side)))));
+  if (draws) parts.push(h("span", { class: "series-side" }, tn("series.draws", draws, { n: num(draws) })));
+  return h("p", { class: "series", id: "series" },
+    h("span", { class: "label" }, tn("series.title", results.length, { n: num(results.length) })), " ",
+    parts.flatMap((p, i) => (i ? [SEP, p] : [p])));
+}
+
 /** The end panel of a finished game (`v` over). `actions.rematch` for
  * the host's button. */
 export function endPanel(st, v, info, entries, actions, seatName) {
@@ -80,6 +107,7 @@ export function endPanel(st, v, info, entries, actions, seatName) {
     h("h2", { id: "end-h", class: "end-title" }, head.text),
     h("p", { class: "end-facts" }, facts.join(SEP)),
     h("ul", { class: "end-sides" }, sides(v, entries, seatName)),
+    seriesLine(info, seatName),
     h("details", { class: "end-players" }, h("summary", {}, t("end.players")), h("ul", {}, players(info, entries, seatName))),
     h("div", { class: "buttons" },
       isHost ? h("button", { type: "button", id: "rematch", class: "primary", onclick: actions.rematch }, t("table.rematch")) : null,

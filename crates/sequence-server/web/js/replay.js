@@ -18,8 +18,24 @@ import { placeName } from "./stacks.js";
 import { analysisGraph, mistakesList } from "./analysis.js";
 import { refusalText } from "./errors.js";
 import { durationText } from "./endgame.js";
+import { positionChanges, animationOf } from "./feel.js";
+
+/** Autoplay speeds: ms a move, and the speed shown (×1 a move a second). */
+const SPEEDS = [[2000, 0.5], [1000, 1], [500, 2], [250, 4]];
+const SPEED_KEY = "sequence.replay.speed";
+
+function savedSpeed() {
+  try {
+    const ms = Number(localStorage.getItem(SPEED_KEY));
+    return SPEEDS.some(([s]) => s === ms) ? ms : 1000;
+  } catch {
+    return 1000;
+  }
+}
 
 const ICONS = {
+  play: "M7 4l13 8-13 8z",
+  pause: "M6 4h4v16H6zM14 4h4v16h-4z",
   first: "M4 4h3v16H4zM20 4 9 12l11 8z",
   prev: "M17 4 6 12l11 8z",
   next: "M7 4l11 8-11 8z",
@@ -40,7 +56,7 @@ function resultText(r) {
 }
 
 export function showReplay(app, id, gameNo) {
-  const page = { k: 0, r: null, stopped: false, poll: null, analysing: false };
+  const page = { k: 0, r: null, stopped: false, poll: null, analysing: false, auto: null, speed: savedSpeed(), changes: null };
 
   async function load() {
     try {
@@ -64,7 +80,10 @@ export function showReplay(app, id, gameNo) {
   /** Goes to position `k`; `toBoard`: and brings the board into view
    * (from the list of worst moves, far below it on a phone). */
   function go(k, toBoard = false) {
-    page.k = Math.max(0, Math.min(last(), k));
+    const to = Math.max(0, Math.min(last(), k));
+    // one step forward: its chips placed and removed, its sequence, drawn moving
+    page.changes = to === page.k + 1 ? positionChanges(page.r.positions[page.k], page.r.positions[to], page.r.game) : null;
+    page.k = to;
     render();
     if (toBoard) {
       const board = document.querySelector(".replay-main .board-wrap, .replay-main .replay-piles");
@@ -112,6 +131,31 @@ export function showReplay(app, id, gameNo) {
     }, 600);
   }
 
+  /** Autoplay: a move every `page.speed` ms to the end (the speed is
+   * remembered); again to pause. */
+  function autoplay(on) {
+    clearInterval(page.auto);
+    page.auto = null;
+    if (on) {
+      if (page.k >= last()) go(0);
+      page.auto = setInterval(() => {
+        if (page.k >= last()) autoplay(false);
+        else go(page.k + 1);
+      }, page.speed);
+    }
+    render();
+  }
+
+  function setSpeed(ms) {
+    page.speed = ms;
+    try {
+      localStorage.setItem(SPEED_KEY, String(ms));
+    } catch {
+      // not remembered: this page keeps it
+    }
+    if (page.auto) autoplay(true);
+  }
+
   function onKey(e) {
     if (!page.r || e.target.closest && e.target.closest("input, select, textarea")) return;
     const rtl = document.documentElement.dir === "rtl";
@@ -129,10 +173,16 @@ export function showReplay(app, id, gameNo) {
       disabled: k < 0 || k > last() || k === page.k, onclick: () => { page.focus = `step-${name}`; go(k); } }, icon(name));
     const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(last()), value: String(page.k), step: "1", "aria-label": t("replay.slider"),
       oninput: (e) => { page.focus = "replay-slider"; go(Number(e.target.value)); } });
+    const playing = !!page.auto;
+    const play = h("button", { type: "button", id: "autoplay", class: "step", "aria-pressed": playing ? "true" : "false", "aria-label": t(playing ? "replay.pause" : "replay.play"), title: t(playing ? "replay.pause" : "replay.play"),
+      onclick: () => { page.focus = "autoplay"; autoplay(!playing); } }, icon(playing ? "pause" : "play"));
+    const speed = h("select", { id: "autoplay-speed", "aria-label": t("replay.speed"), title: t("replay.speed"), onchange: (e) => setSpeed(Number(e.target.value)) },
+      SPEEDS.map(([ms, x]) => h("option", { value: String(ms), selected: ms === page.speed }, `${num(x)}×`)));
     return h("div", { class: "replay-controls" },
       btn("first", 0, t("replay.first")), btn("prev", page.k - 1, t("replay.prev")),
       slider,
       btn("next", page.k + 1, t("replay.next")), btn("last", last(), t("replay.last")),
+      h("span", { class: "replay-auto" }, play, speed),
       h("span", { class: "replay-pos", id: "replay-pos" }, t("replay.position", { k: num(page.k), n: num(last()) })));
   }
 
@@ -204,7 +254,7 @@ export function showReplay(app, id, gameNo) {
     if (r.game === "classic") {
       board = h("div", { class: "board-wrap" });
       const m = moveEntry && moveEntry.move;
-      drawBoard(board, { layout: r.extras.layout, board: p.board, sequences: p.sequences, lastAt: m ? m.at || m.remove || null : null }, () => {});
+      drawBoard(board, { layout: r.extras.layout, board: p.board, sequences: p.sequences, lastAt: m ? m.at || m.remove || null : null, anim: animationOf(page.changes) }, () => {});
     } else board = stacksPosition(p, r);
     const line = page.k === 0 ? t("replay.start") : entryText(moveEntry || {}, r.game, name);
     app.replaceChildren(h("div", { class: `replay-page game-${r.game}` },
@@ -242,6 +292,7 @@ export function showReplay(app, id, gameNo) {
     stop() {
       page.stopped = true;
       clearTimeout(page.poll);
+      clearInterval(page.auto);
       document.removeEventListener("keydown", onKey);
     },
     rerender: render,

@@ -10,6 +10,7 @@ import { h, stacksCardFace, stacksCardName } from "./cards.js";
 import { rovingGroup } from "./focus.js";
 import { clockBadge } from "./clock.js";
 import { leftSeatStatus } from "./table-state.js";
+import { animate } from "./feel.js";
 
 function chipBadge(colour, n) {
   return h("span", { class: `schip schip-${colour}`, role: "img", "aria-label": tn("stacks.chips_of", n, { colour: t(`colour.${colour}`), n: num(n) }) },
@@ -113,6 +114,7 @@ export function renderStacks(v, ctx) {
       v.pending_skips ? h("span", {}, SEP, tn("stacks.skips", v.pending_skips, { n: num(v.pending_skips) })) : null),
     ctx.notice ? h("p", { class: "notice", id: "notice" }, ctx.notice) : null,
     h("p", { class: "hint goal" }, t("stacks.goal")),
+    x.series || null,
     x.last || null);
 
   // The piles in progress; those played on since our last turn marked.
@@ -128,10 +130,13 @@ export function renderStacks(v, ctx) {
     const state = done ? t("stacks.pile_completed") : p.top ? tn("stacks.pile_top", p.cards.length, { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free");
     const label = placeName(p.place) + ", " + state + (move ? ", " + t("stacks.can_play_here") : "");
     const cards = p.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c)));
+    // a card just played lands on its pile; a pile just completed flashes
+    const anim = x.anim;
+    if (anim && anim.piles.has(p.place) && cards.length) animate(cards[cards.length - 1], "card-in", anim.age);
     const empty = done
       ? h("span", { class: "pile-empty pile-done" }, justDone.card ? h("span", { class: "pcard" }, stacksCardFace(justDone.card)) : null, t("stacks.pile_completed_short"))
       : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"));
-    return h("button", {
+    const pile = h("button", {
       type: "button",
       class: `pile pile-${colour}${move ? " target" : ""}${fresh ? " recent" : ""}${done ? " just-completed" : ""}${x.hintPile === p.place ? " hinted" : ""}`,
       "data-place": p.place,
@@ -142,6 +147,8 @@ export function renderStacks(v, ctx) {
     }, h("span", { class: "pile-name", "aria-hidden": "true" }, placeName(p.place)),
     h("span", { class: "pile-cards", "aria-hidden": "true" }, cards.length ? cards : empty),
     h("span", { class: "pile-top", "aria-hidden": "true" }, p.top ? num(p.top) : ""));
+    if (anim && anim.completed.has(p.place)) animate(pile, "pile-flash", anim.age);
+    return pile;
   }));
 
   // Block window prompt (S5b), counting down to the server's deadline.

@@ -10,6 +10,9 @@ import { banner, navigate } from "./main.js";
 import { refusalText } from "./errors.js";
 import { logHasGaps } from "./table-state.js";
 import { OFF_TURN_MS } from "./table-live.js";
+import { takeReaction, reactionsLeft } from "./reactions.js";
+import { effect } from "./notify.js";
+import { renderChat } from "./table-panels.js";
 
 export function tableActions(st, page) {
   const refused = (err) => banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
@@ -198,5 +201,34 @@ export function tableActions(st, page) {
     }
   }
 
-  return { sendMove, giveToBot, rematch, leave, copyInvite, chat, fetchLog, back, hint, penalty, offTurn };
+  /** Sends quick reaction `name` (reactions.js); the buttons rest a
+   * second after. */
+  function react(name) {
+    if (!st.socket || !st.socket.send({ type: "reaction", reaction: name })) {
+      banner(t("error.connection_lost"));
+      return;
+    }
+    st.reactedAt = Date.now();
+    page.render();
+    setTimeout(page.render, 1050);
+  }
+
+  /** A chat line or a reaction came from the server: the line goes into
+   * the chat; the reaction shows beside its seat for a while, with its
+   * sound, unless muted. */
+  function heard(msg) {
+    if (msg.type === "chat") {
+      st.chat.push(msg);
+      if (st.chat.length > 100) st.chat.shift();
+      renderChat(st);
+      return;
+    }
+    if (!takeReaction(st, msg)) return;
+    effect("reaction");
+    page.render();
+    clearTimeout(st.reactionTimer);
+    st.reactionTimer = setTimeout(page.render, reactionsLeft(st) + 50);
+  }
+
+  return { sendMove, giveToBot, rematch, leave, copyInvite, chat, fetchLog, back, hint, penalty, offTurn, react, heard };
 }

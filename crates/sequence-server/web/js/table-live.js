@@ -11,8 +11,9 @@ import { cardName, stacksCardName } from "./cards.js";
 import { spaceLabel } from "./layout.js";
 import { placeName } from "./stacks.js";
 import { clockBadge } from "./clock.js";
-import { endPanel } from "./endgame.js";
-import { turnSignal } from "./notify.js";
+import { endPanel, endKind, seriesLine } from "./endgame.js";
+import { turnSignal, effect } from "./notify.js";
+import { animationOf, soundOf } from "./feel.js";
 import { banner } from "./main.js";
 import { tableTitle } from "./lobby.js";
 
@@ -64,6 +65,9 @@ export function gameExtras(st, v, info, actions, seatName) {
     end: over && v.status !== "playing" ? endPanel(st, v, info, entries, actions, seatName) : null,
     hint: hintBox(st, v, info, actions, mine, seatName),
     offTurnNote: offTurnNote(st, v, seatName),
+    anim: animationOf(st.changes),
+    // the running score, during the games after the first
+    series: over ? null : seriesLine(info, seatName),
     ...hintMarks(st, v, mine),
   };
 }
@@ -116,8 +120,17 @@ function hintBox(st, v, info, actions, mine, seatName) {
       h("code", { class: "log-code", dir: "ltr" }, notation({ move: m.move }, v.game)), " ", h("span", { class: "hint-win" }, t("hint.win", { p: num(Math.round(m.win * 100)) }))))) : null);
 }
 
-/** The "your turn" signals for view `v`. */
+/** The "your turn" signals for view `v`, and the sounds of what the new
+ * moves did (the end of the game: a win or a loss of ours). */
 export function signals(st, v, info) {
+  soundOf(st.heard);
+  st.heard = null;
+  const over = info.status === "over" && v.status !== "playing";
+  if (over && st.endHeard !== info.game_no && st.view && st.changes) {
+    const kind = endKind(v, info, st.seat);
+    if (kind === "won" || kind === "lost") effect(kind === "won" ? "win" : "lose");
+  }
+  if (over) st.endHeard = info.game_no;
   const mine = info.status === "playing" && myDecision(v);
   const what = v.block_window && mine ? t("stacks.block_title") : t("status.your_turn");
   turnSignal(mine, `${tableTitle(info)} – ${t("app.title")}`, what);

@@ -12,6 +12,7 @@ import { seatName, isPartner, seatToAct, tableTeams } from "./table-state.js";
 import { soundOn, setSound, notifyPermission, askNotify } from "./notify.js";
 import { classicStatus } from "./classic.js";
 import { stacksStatus } from "./stacks.js";
+import { reactionBar, reactionBubble } from "./reactions.js";
 
 /** The list of seats; `view` (null on the join page) adds whose turn it
  * is and each seat's public game facts. */
@@ -34,6 +35,7 @@ export function seatsList(st, info, view, actions) {
       conn ? h("span", { class: `dot ${conn}`, role: "img", "aria-label": t(`table.${conn}`), title: t(`table.${conn}`) }) : null,
       parts.length ? h("span", { class: "skind" }, parts.join(SEP)) : null,
       turn ? h("span", { class: "turn-mark" }, t("table.to_play")) : null,
+      reactionBubble(st, s.seat, seatName(info, s.seat)),
       extra,
       actions ? hostSeatControls(st, info, s, actions) : null);
   }));
@@ -99,6 +101,7 @@ function tableButtons(st, info, actions, render) {
       st.token ? h("button", { type: "button", id: "leave", onclick: actions.leave }, t("table.leave")) : null,
       !st.token ? h("span", { class: "hint" }, t("table.watching")) : null),
     signalBox(st, render),
+    actions.react ? reactionBar(st, actions.react, render) : null,
     penaltyBox(st, info, actions),
     earlierGames(st, info),
   ];

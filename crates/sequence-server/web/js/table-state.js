@@ -5,6 +5,7 @@
 // than from the rules.
 import { t, num } from "./i18n.js";
 import { unescapeText } from "./api.js";
+import { changesBetween } from "./feel.js";
 
 /** A fresh state for table `id`. */
 export function newTableState(id) {
@@ -47,6 +48,10 @@ export function acceptView(st, view) {
   if (typeof view.log_size === "number") st.logSize = view.log_size;
   if (view.table && typeof view.table.now_ms === "number") st.clockOffset = view.table.now_ms - Date.now();
   if (st.notice && view.status !== "playing") st.notice = null;
+  // what the new moves changed: animated, and heard (table-live.js)
+  const changes = changesBetween(old, view);
+  if (changes) st.changes = changes;
+  st.heard = changes;
   st.view = view;
   st.info = view.table || st.info;
   return true;

@@ -82,10 +82,8 @@ export function showTable(app, id) {
       if (st.token && msg.seat !== null && msg.seat !== undefined) st.seat = msg.seat;
     } else if (msg.type === "view" && msg.view) {
       show(msg.view);
-    } else if (msg.type === "chat") {
-      st.chat.push(msg);
-      if (st.chat.length > 100) st.chat.shift();
-      renderChat(st);
+    } else if (msg.type === "chat" || msg.type === "reaction") {
+      actions.heard(msg);
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
       else banner(t("error.refused", { message: refusalText(msg) }));
