@@ -233,6 +233,23 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
             assert_eq!(stored.get(&(1, *n)), Some(mv), "table {id} move {n}");
         }
     }
+    // instance 1's listener reconnects by itself: its retries back off to
+    // at most 2 s, so it may come back after the 20 moves above (a full
+    // run failed when this was asserted at once)
+    let waited = Instant::now();
+    loop {
+        let info = instance_info(&servers[1]).await;
+        if info["notifications"]["listener_connects"].as_u64() >= Some(2)
+            && info["listening"] == true
+        {
+            break;
+        }
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "the listener reconnected: {info}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // pushes flow again: a move made on instance 0 reaches a WebSocket on
     // instance 1 (its listener is back)
     let (id, tokens) = &tables[0];
@@ -258,11 +275,6 @@ async fn a_database_outage_is_503_then_recovers_without_losing_moves() {
             }
         }
     }
-    let info = instance_info(&servers[1]).await;
-    assert!(
-        info["notifications"]["listener_connects"].as_u64() >= Some(2),
-        "the listener reconnected: {info}"
-    );
     for s in &servers {
         s.running.abort();
     }
