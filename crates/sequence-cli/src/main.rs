@@ -2,6 +2,7 @@
 //! benchmark the engines, run bot arenas, play in the terminal and serve
 //! online play.
 
+mod admin;
 mod arena;
 mod bench;
 mod classic;
@@ -58,6 +59,9 @@ enum Command {
     /// Check a backup and put it in place of an SQLite database no server
     /// is using.
     Restore(sequence_server::backup::RestoreArgs),
+    /// Act on a running server with its admin token: list tables and
+    /// sockets, close a table, rename a player, show the leases.
+    Admin(admin::AdminArgs),
 }
 
 /// An argument or input file a command refuses (exit code 2, as clap's
@@ -207,6 +211,7 @@ fn main() -> ExitCode {
             sequence_server::run_serve(a)
         }
         Command::Backup(a) => sequence_server::backup::run_backup(a),
+        Command::Admin(a) => admin::run(a),
         Command::Restore(a) => sequence_server::backup::run_restore(a),
         Command::Loadtest(a) => {
             if a.tables == 0 {

@@ -26,6 +26,9 @@ pub struct ServerConfig {
     /// the public one; `None`: no metrics page (docs/deploy.md "Metrics
     /// and readiness").
     pub metrics_listen: Option<String>,
+    /// The token of the operators' API (`/api/admin/…`, `sequence
+    /// admin`); `None`: that API is off (404).
+    pub admin_token: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -38,6 +41,7 @@ impl Default for ServerConfig {
             analysis_iterations: crate::analysis::ITERATIONS.1,
             limits: Limits::default(),
             metrics_listen: None,
+            admin_token: None,
         }
     }
 }

@@ -39,6 +39,7 @@ mod accounts;
 mod games;
 mod profiles;
 mod shared;
+pub use shared::InstanceRow;
 pub(crate) mod target;
 mod writer;
 

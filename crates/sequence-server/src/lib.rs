@@ -148,6 +148,13 @@ pub struct ServeArgs {
     /// table id of the request's span) instead of text.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// The token of the operators' API (`sequence admin`; at least 16
+    /// characters); better given in the environment than on the command
+    /// line, where other users of the machine can read it. None: the API
+    /// is off.
+    /// (Read from `SEQUENCE_ADMIN_TOKEN` when the flag is not given.)
+    #[arg(long)]
+    pub admin_token: Option<String>,
 }
 
 /// How `serve` writes its log (`--log-format`).
@@ -403,7 +410,21 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             analysis_iterations: args.analysis_iterations.max(1),
             limits: args.limits(),
             metrics_listen: args.metrics_listen.clone(),
+            admin_token: args
+                .admin_token
+                .clone()
+                .or_else(|| std::env::var("SEQUENCE_ADMIN_TOKEN").ok())
+                .filter(|t| !t.is_empty()),
         };
+        if cfg
+            .admin_token
+            .as_ref()
+            .is_some_and(|t| t.trim().chars().count() < 16)
+        {
+            anyhow::bail!(
+                "--admin-token: give at least 16 characters (a random one: openssl rand -hex 16)"
+            );
+        }
         let lease = Duration::from_millis(args.lease_ms);
         let ccfg = ClusterConfig {
             pool_size: args.db_pool,

@@ -35,9 +35,13 @@ const WS_PAUSE: Duration = Duration::from_millis(200);
 /// How long a connection closed for flooding or size waits for the
 /// client's close frame.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-/// Frames read (and dropped) after the server's close frame while waiting
-/// for the client's.
-const DRAIN_MAX: usize = 256;
+/// Bytes of frames read (and dropped) after the server's close frame while
+/// waiting for the client's (each frame counts its payload and
+/// [`DRAIN_FRAME_COST`]): enough for the hundreds of small frames a flooder
+/// has in flight, so the client still reads its close code.
+const DRAIN_MAX: usize = 1024 * 1024;
+/// What each drained frame counts over its payload, in bytes.
+const DRAIN_FRAME_COST: usize = 64;
 /// Queued outgoing frames before a slow connection is dropped.
 const QUEUE: usize = 64;
 /// The read buffer of a connection (it grows for a larger frame, up to
@@ -420,14 +424,20 @@ async fn write(
 /// The closing handshake after the server closed with a code: reads (and
 /// drops) what the client still sends until its close frame, so the
 /// socket is not reset under frames it already sent and the client reads
-/// the close code (1008/1009) — but at most [`DRAIN_MAX`] frames for at
-/// most [`CLOSE_WAIT`]: a flooder that keeps sending is not read for ever.
+/// the close code (1008/1009) — but at most [`DRAIN_MAX`] bytes of frames
+/// for at most [`CLOSE_WAIT`]: a flooder that keeps sending is not read for
+/// ever.
 async fn drain(stream: &mut SplitStream<WebSocket>) {
     let _ = tokio::time::timeout(CLOSE_WAIT, async {
         let mut read = 0;
         while let Some(Ok(m)) = stream.next().await {
-            read += 1;
-            if matches!(m, Message::Close(_)) || read >= DRAIN_MAX {
+            read += DRAIN_FRAME_COST
+                + match &m {
+                    Message::Close(_) => break,
+                    Message::Text(t) => t.len(),
+                    Message::Binary(b) | Message::Ping(b) | Message::Pong(b) => b.len(),
+                };
+            if read >= DRAIN_MAX {
                 break;
             }
         }

@@ -224,7 +224,7 @@ async fn a_body_that_stops_arriving_gets_408() {
 async fn requests_hyper_refuses_get_json_errors() {
     let s = server(0, Limits::default()).await;
     let addr = s.running.addr;
-    let cases: [(&[u8], u16, &str); 5] = [
+    let cases: [(&[u8], u16, &str); 6] = [
         (
             b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
             400,
@@ -242,6 +242,12 @@ async fn requests_hyper_refuses_get_json_errors() {
         ),
         (b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", 400, "malformed request"),
         (b"", 431, "request headers too large"),
+        // fresh-user test: HTTP/2 with prior knowledge was closed unanswered
+        (
+            b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+            505,
+            "HTTP/2 is not spoken here",
+        ),
     ];
     for (raw, status, words) in cases {
         let raw = if raw.is_empty() {

@@ -18,6 +18,36 @@ impl Db {
         }
     }
 
+    /// The registered instances (`sequence admin leases`): id, pid, host,
+    /// start, the age of its last heartbeat in ms (by the database's
+    /// clock) and how many unfinished tables it owns, by id.
+    ///
+    /// # Errors
+    /// The database error.
+    pub async fn instances(&self) -> Result<Vec<InstanceRow>, DbError> {
+        let now = self.now_sql();
+        let rows = sqlx::query(&format!(
+            "SELECT i.id, i.pid, i.host, i.started_ms, {now} - i.heartbeat_ms, \
+             (SELECT count(*) FROM game_tables g WHERE g.owner = i.id \
+              AND g.status IN ('waiting', 'playing')) \
+             FROM instances i ORDER BY i.id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            out.push(InstanceRow {
+                id: r.try_get(0)?,
+                pid: r.try_get(1)?,
+                host: r.try_get(2)?,
+                started_ms: r.try_get(3)?,
+                heartbeat_age_ms: r.try_get(4)?,
+                tables: r.try_get(5)?,
+            });
+        }
+        Ok(out)
+    }
+
     /// Registers (or renews) instance `me`, running on `host`.
     ///
     /// # Errors
@@ -340,4 +370,21 @@ impl Db {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
+}
+
+/// A registered server instance ([`Db::instances`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct InstanceRow {
+    /// Its id.
+    pub id: String,
+    /// Its process id.
+    pub pid: i64,
+    /// Its machine.
+    pub host: String,
+    /// When it registered (Unix ms).
+    pub started_ms: i64,
+    /// Milliseconds since its last heartbeat.
+    pub heartbeat_age_ms: i64,
+    /// Unfinished tables it owns.
+    pub tables: i64,
 }

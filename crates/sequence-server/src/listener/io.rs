@@ -27,6 +27,11 @@ use tokio_io_timeout::TimeoutStream;
 /// Request bytes kept to name what was malformed in a refused request.
 const KEEP: usize = 16 * 1024;
 
+/// The preface an HTTP/2 client sends first ("prior knowledge"): hyper's
+/// HTTP/1.1 server closes on it without an answer, so the connection
+/// answers 505 with the documented JSON body itself.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
 /// One connection's socket (see the module documentation).
 pub struct Conn {
     io: Pin<Box<TimeoutStream<TcpStream>>>,
@@ -81,12 +86,22 @@ impl AsyncRead for Conn {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        if self.replacement.is_some() {
+            // the HTTP/2 preface was answered: hyper reads the end
+            ready!(self.drive(cx))?;
+            return Poll::Ready(Ok(()));
+        }
         let before = buf.filled().len();
         ready!(self.io.as_mut().poll_read(cx, buf))?;
         if self.http && self.head.len() < KEEP {
             let new = &buf.filled()[before..];
             let room = KEEP - self.head.len();
             self.head.extend_from_slice(&new[..new.len().min(room)]);
+            if self.at_start && self.head.starts_with(H2_PREFACE) {
+                buf.set_filled(before);
+                self.replacement = Some((h2_refusal(), 0));
+                ready!(self.drive(cx))?;
+            }
         }
         Poll::Ready(Ok(()))
     }
@@ -132,6 +147,15 @@ impl AsyncWrite for Conn {
         ready!(self.drive(cx))?;
         self.io.as_mut().poll_shutdown(cx)
     }
+}
+
+/// The answer to an HTTP/2 client that skipped the upgrade: 505 with the
+/// documented JSON body.
+fn h2_refusal() -> Vec<u8> {
+    canned(&ApiError::new(
+        StatusCode::HTTP_VERSION_NOT_SUPPORTED,
+        "HTTP/2 is not spoken here: send HTTP/1.1 (a proxy in front may speak HTTP/2 to clients)",
+    ))
 }
 
 /// The answer replacing `out` when it is one of hyper's own refusals (a

@@ -9,6 +9,7 @@
 //! [`ApiError`]s.
 
 pub mod account;
+pub mod admin;
 pub mod extract;
 pub mod games;
 pub mod health;
@@ -58,6 +59,13 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/tables/{id}/ws", get(ws::handler))
         .route("/api/instance", get(instance::instance))
+        .route("/api/admin/tables", get(admin::tables))
+        .route("/api/admin/tables/{id}/close", post(admin::close))
+        .route(
+            "/api/admin/tables/{id}/seats/{seat}/name",
+            post(admin::rename),
+        )
+        .route("/api/admin/leases", get(admin::leases))
         .merge(account::routes())
         .merge(profiles::routes())
         .layer(axum::middleware::from_fn_with_state(

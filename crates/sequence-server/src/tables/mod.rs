@@ -10,6 +10,7 @@
 //! database, and only once that has committed is the copy kept and the
 //! change acknowledged. Rebuilding a table = replaying its events.
 
+mod admin;
 pub mod error;
 pub mod game;
 pub mod live;
@@ -97,6 +98,19 @@ pub enum Event {
     },
     /// The host starts a new game at the same table.
     Rematch,
+    /// The operators closed the table (`sequence admin close`): nothing
+    /// more happens at it; `reason` is shown to its players.
+    Close {
+        /// Why, in the operators' words.
+        reason: String,
+    },
+    /// The operators renamed the person at `seat` (an abusive name).
+    Rename {
+        /// The seat.
+        seat: u8,
+        /// The new name (cleaned as a joining name is).
+        name: String,
+    },
 }
 
 /// Who made a move for a seat when its holder did not (see
@@ -177,15 +191,18 @@ pub enum Status {
     Playing,
     /// The game is over.
     Over,
+    /// The operators closed the table ([`Event::Close`]).
+    Closed,
 }
 
 impl Status {
-    /// `waiting`, `playing` or `over`.
+    /// `waiting`, `playing`, `over` or `closed`.
     pub fn name(self) -> &'static str {
         match self {
             Status::Waiting => "waiting",
             Status::Playing => "playing",
             Status::Over => "over",
+            Status::Closed => "closed",
         }
     }
 }
@@ -233,6 +250,8 @@ pub struct Core {
     pub penalty: Vec<u8>,
     /// The team of the pending penalty.
     pub penalty_team: Option<u8>,
+    /// Why the operators closed the table ([`Event::Close`]), if they did.
+    pub closed: Option<String>,
 }
 
 fn conflict(msg: impl Into<String>) -> TableError {
@@ -271,6 +290,7 @@ impl Core {
             live_clock: false,
             penalty: vec![],
             penalty_team: None,
+            closed: None,
         }
     }
 
@@ -311,7 +331,16 @@ impl Core {
     /// [`TableError::Malformed`] or [`TableError::Illegal`] (with the
     /// engine's code) for a move the engine cannot read or refuses.
     pub fn apply(&mut self, ev: &Event) -> Result<(), TableError> {
+        if let Some(reason) = &self.closed {
+            if !matches!(ev, Event::Analysis { .. } | Event::Rename { .. }) {
+                return Err(conflict(format!(
+                    "the table was closed by the operators: {reason}"
+                )));
+            }
+        }
         match ev {
+            Event::Close { reason } => self.close(reason),
+            Event::Rename { seat, name } => self.rename(*seat, name)?,
             Event::Seat { seat, name, token } => {
                 let s = self.seat_mut(*seat)?;
                 if !matches!(s.kind, SeatKind::Free | SeatKind::Left) {
@@ -517,6 +546,9 @@ impl Core {
     pub fn check_playing(&self) -> Result<(), TableError> {
         if self.status == Status::Playing {
             return Ok(());
+        }
+        if let Some(reason) = &self.closed {
+            return Err(self.stale(format!("the table was closed by the operators: {reason}")));
         }
         Err(self.stale(format!(
             "the game is not being played (table is {})",
@@ -769,6 +801,9 @@ impl Table {
             "seats": seats,
             "results": c.results(),
         });
+        if let (Some(reason), Some(o)) = (&c.closed, info.as_object_mut()) {
+            o.insert("closed".into(), json!(reason));
+        }
         // a tutorial's table says which (issue 25); other tables as before
         if let (Some(t), Some(o)) = (&c.spec.tutorial, info.as_object_mut()) {
             o.insert("tutorial".into(), json!(t));

@@ -14,6 +14,7 @@ import { clockBadge } from "./clock.js";
 import { endPanel, endKind, seriesLine } from "./endgame.js";
 import { turnSignal, effect } from "./notify.js";
 import { animationOf, soundOf } from "./feel.js";
+import { banner } from "./main.js";
 import { tableTitle } from "./lobby.js";
 
 /** How long the note "not your turn" stays, in ms. */
@@ -133,4 +134,6 @@ export function signals(st, v, info) {
   const mine = info.status === "playing" && myDecision(v);
   const what = v.block_window && mine ? t("stacks.block_title") : t("status.your_turn");
   turnSignal(mine, `${tableTitle(info)} – ${t("app.title")}`, what);
+  // the operators closed the table (sequence admin close): why
+  if (info.closed) banner(t("table.closed", { reason: info.closed }));
 }
