@@ -2,7 +2,7 @@
 // result, opponent and dates) and the leaderboards (`/leaderboard/KIND`:
 // the best 100 established ratings of players active in 30 days).
 import { h } from "../cards.js";
-import { num } from "../i18n.js";
+import { num, SEP } from "../i18n.js";
 import { request } from "../api.js";
 import { at } from "./text.js";
 import { account } from "./session.js";
@@ -23,14 +23,14 @@ export function gameList(games) {
     const change = g.rating_after !== null && g.rating_after !== undefined ? g.rating_after - g.rating_before : null;
     return h("li", { class: `acc-game ${g.result}`, "data-table": g.table },
       h("span", { class: "acc-result" }, at(`result.${g.result}`)), " ",
-      at(`kind.${g.kind}`), " · ",
+      at(`kind.${g.kind}`), SEP,
       ...(g.opponents.length ? [at("games.vs"), " ", ...who(g.opponents)] : []),
-      ...(g.partners.length ? [" · ", at("games.with"), " ", ...who(g.partners)] : []),
-      " · ", g.rated ? at("games.rated") : at("games.casual"),
+      ...(g.partners.length ? [SEP, at("games.with"), " ", ...who(g.partners)] : []),
+      SEP, g.rated ? at("games.rated") : at("games.casual"),
       change !== null ? h("span", { class: "acc-change" }, ` ${num(g.rating_after)} (${change >= 0 ? "+" : "–"}${num(Math.abs(change))})`) : "",
-      ...(g.left ? [" · ", at("games.left")] : []),
-      " · ", dateText(g.ended_ms), " · ",
-      h("a", { href: g.replay, class: "acc-replay" }, at("games.replay")), " · ",
+      ...(g.left ? [SEP, at("games.left")] : []),
+      SEP, dateText(g.ended_ms), SEP,
+      h("a", { href: g.replay, class: "acc-replay" }, at("games.replay")), SEP,
       h("a", { href: g.analysis }, at("games.analysis")));
   }));
 }

@@ -4,7 +4,7 @@
 // link to the account. Each page is { stop(), rerender() } as main.js
 // expects.
 import { h } from "../cards.js";
-import { language } from "../i18n.js";
+import { language, SEP } from "../i18n.js";
 import { at, loadAccountText } from "./text.js";
 import { account, onAccount, refreshAccount, signInOrUp, signOut, changePassword, deleteAccount } from "./session.js";
 import { showProfile } from "./profile.js";
@@ -105,9 +105,9 @@ function accountPage(app) {
     return;
   }
   const links = h("p", { class: "acc-links" },
-    h("a", { href: `/u/${encodeURIComponent(me.name)}`, id: "acc-profile" }, at("acc.profile")), " · ",
-    h("a", { href: "/games", id: "acc-games" }, at("acc.my_games")), " · ",
-    h("a", { href: "/leaderboard", id: "acc-board" }, at("board.title")), " · ",
+    h("a", { href: `/u/${encodeURIComponent(me.name)}`, id: "acc-profile" }, at("acc.profile")), SEP,
+    h("a", { href: "/games", id: "acc-games" }, at("acc.my_games")), SEP,
+    h("a", { href: "/leaderboard", id: "acc-board" }, at("board.title")), SEP,
     h("a", { href: "/api/account/records", id: "acc-download", download: "" }, at("acc.download")));
   const outs = h("p", { class: "acc-actions" },
     h("button", { id: "signout", onclick: async () => { await signOut(false); location.assign("/"); } }, at("acc.sign_out")), " ",

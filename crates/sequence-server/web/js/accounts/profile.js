@@ -3,7 +3,7 @@
 // kind, streaks, the last games (result, partners, opponents, replay and
 // analysis), and head-to-head against a chosen player.
 import { h } from "../cards.js";
-import { num } from "../i18n.js";
+import { num, SEP } from "../i18n.js";
 import { request } from "../api.js";
 import { at } from "./text.js";
 import { dateText } from "./pages.js";
@@ -95,8 +95,8 @@ export async function showProfile(el, name, vs) {
   el.append(
     h("section", { class: "acc-page", id: "profile" },
       h("h1", { id: "profile-name" }, p.name),
-      h("p", { class: "acc-muted" }, at("prof.since", { date: dateText(p.created_ms) }), " · ",
-        h("a", { href: `/games?player=${encodeURIComponent(p.name)}` }, at("prof.all_games")), " · ",
+      h("p", { class: "acc-muted" }, at("prof.since", { date: dateText(p.created_ms) }), SEP,
+        h("a", { href: `/games?player=${encodeURIComponent(p.name)}` }, at("prof.all_games")), SEP,
         h("a", { href: "/leaderboard" }, at("board.title"))),
       h("h2", {}, at("prof.ratings")), ratingsTable(p.ratings), chart(p.history),
       h("h2", {}, at("prof.stats")), statsTable(p.stats),

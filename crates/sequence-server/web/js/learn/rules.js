@@ -2,7 +2,7 @@
 // game, in short sections with pictures drawn by the table's own code
 // (pictures.js). Written from the rules reference; each section names
 // the rules it explains (C1…C9, S1…S7).
-import { t, language } from "../i18n.js";
+import { t, language, SEP } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { api } from "../api.js";
 import { spaceName } from "../layout.js";
@@ -165,7 +165,7 @@ export function showRules(app, game) {
           },
         }, s.querySelector("h2").textContent))))),
       sections));
-    document.title = `${lt("learn.title_game", { game: t(`game.${game}`) })} · ${t("app.title")}`;
+    document.title = `${lt("learn.title_game", { game: t(`game.${game}`) })}${SEP}${t("app.title")}`;
   }
   render().catch((e) => app.replaceChildren(h("p", { class: "hint" }, e.message)));
   return {
