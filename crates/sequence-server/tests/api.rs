@@ -566,6 +566,23 @@ async fn analysis_done(s: &common::Server, id: &str) -> Value {
     }
 }
 
+/// Fresh-user test: `GET …/analysis?game=5` for a game the table never
+/// had answered 200 `{"status":"none"}` while `POST`, record and replay
+/// answer 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_of_a_game_the_table_never_had_is_404() {
+    let s = server(0).await;
+    let (id, _) = finished_game(&s, 5).await;
+    let (st, e) = s.at("GET", &id, "analysis?game=5", None, None).await;
+    assert_eq!(st, 404, "{e}");
+    assert_eq!(e["error"], "no game 5 at this table", "{e}");
+    let (st, e) = s.at("GET", &id, "analysis?game=0", None, None).await;
+    assert_eq!(st, 400, "{e}");
+    let (st, a) = s.at("GET", &id, "analysis?game=1", None, None).await;
+    assert_eq!(st, 200, "{a}");
+    assert_eq!(a["status"], "none", "{a}");
+}
+
 /// Regression (a fresh user's test): `{"iterations": 0}` was raised to 1
 /// and its worthless analysis stored for good (a later request for 2000
 /// answered it; 20001 was no longer checked once stored). Now 0 is

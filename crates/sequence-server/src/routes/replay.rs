@@ -116,12 +116,16 @@ pub(super) const ANALYSIS_HINTS: Hints = &[(
 
 /// `GET /api/tables/{id}/analysis?game=N`: the stored analysis (`status`
 /// `done`), where a running one stands (`queued`, `running`), or
-/// `none`.
+/// `none`; 404 for a game the table never had (as `POST`, record and
+/// replay answer).
 pub async fn get_analysis(
     State(app): State<Arc<App>>,
     GameAt { id, t, game }: GameAt,
 ) -> Result<Json<Value>, ApiError> {
     let n = game.unwrap_or(t.core.game_no);
+    if game.is_some_and(|g| g > t.core.game_no) {
+        return Err(TableError::NotFound(format!("no game {n} at this table")).into());
+    }
     if let Some(a) = t.core.analyses.get(&n) {
         return Ok(Json(done(n, a)));
     }
