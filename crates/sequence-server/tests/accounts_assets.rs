@@ -4,36 +4,14 @@
 //! English left but names), and every key the scripts of web/js/accounts
 //! ask for with `at("…")` exists.
 
+mod i18n_files;
+
+use i18n_files::{placeholders, strings_in, web, LANGUAGES};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-const LANGUAGES: [&str; 5] = ["en", "ka", "fa", "uk", "kn"];
-
-fn web() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
-}
 
 fn strings(lang: &str) -> Map<String, Value> {
-    let path = web().join(format!("i18n/accounts/{lang}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    match serde_json::from_str(&text) {
-        Ok(Value::Object(m)) => m,
-        other => panic!("{}: not a JSON object: {other:?}", path.display()),
-    }
-}
-
-fn placeholders(s: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = s;
-    while let Some(i) = rest.find('{') {
-        rest = &rest[i + 1..];
-        if let Some(j) = rest.find('}') {
-            out.insert(rest[..j].to_string());
-            rest = &rest[j + 1..];
-        }
-    }
-    out
+    strings_in("accounts", lang)
 }
 
 #[test]

@@ -6,12 +6,12 @@
 //! the forms each language needs, looked up with `tn(key, count, …)`.
 
 mod common;
+mod i18n_files;
 
+use i18n_files::{placeholders, strings_in, web, LANGUAGES};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-const LANGUAGES: [&str; 5] = ["en", "ka", "fa", "uk", "kn"];
+use std::path::Path;
 
 /// The CLDR plural categories of whole numbers in each language (what
 /// `Intl.PluralRules(lang).select(n)` gives), plus `other`, the fallback.
@@ -31,33 +31,8 @@ fn forms(v: &Value) -> Vec<&str> {
     }
 }
 
-fn web() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
-}
-
 fn strings(lang: &str) -> Map<String, Value> {
-    let path = web().join(format!("i18n/{lang}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    match serde_json::from_str(&text) {
-        Ok(Value::Object(m)) => m,
-        other => panic!("{}: not a JSON object: {other:?}", path.display()),
-    }
-}
-
-fn placeholders(s: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = s;
-    while let Some(i) = rest.find('{') {
-        rest = &rest[i + 1..];
-        if let Some(j) = rest.find('}') {
-            let name = &rest[..j];
-            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                out.insert(name.to_string());
-            }
-            rest = &rest[j + 1..];
-        }
-    }
-    out
+    strings_in("", lang)
 }
 
 fn strip_placeholders(s: &str) -> String {
