@@ -802,39 +802,6 @@ async fn a_learner_completes_the_tutorial_by_following_its_text() {
     }
 }
 
-/// Creates a table from the page (API call with the page's fetch; the seat
-/// token saved as the UI does) and opens it.
-async fn open_new_table(c: &Client, base: &str, body: Value) -> String {
-    let id = c
-        .execute_async(
-            "const [body, done] = arguments; \
-             fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}) \
-               .then((r) => r.json()).then((r) => { \
-                 localStorage.setItem('sequence.seat.' + r.table, JSON.stringify({seat: r.seat, token: r.token})); done(r.table); });",
-            vec![body],
-        )
-        .await
-        .expect("create a table");
-    let id = id.as_str().expect("a table id").to_string();
-    c.goto(&format!("{base}/?table={id}"))
-        .await
-        .expect("open the table");
-    id
-}
-
-/// Waits until the seat in `c` may move (and no Block window is open).
-async fn wait_my_turn(c: &Client) -> Value {
-    until(30, 50, async || {
-        let v = view(c).await;
-        let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
-        if mine && v["block_window"].is_null() {
-            return Ok(v);
-        }
-        Err(format!("never my turn: {v}"))
-    })
-    .await
-}
-
 /// Tester's report: on a phone (390×844) the Stacks piles pushed the hand
 /// off the screen and the classic hand scrolled apart from the board. The
 /// lobby and both tables in all five languages, at 390×844 and 1440×900:
