@@ -282,30 +282,7 @@ async fn stacks_against_a_bot_runs_to_its_end() {
                 .execute(CHOOSE_STACKS, vec![])
                 .await
                 .expect("choose a decision");
-            let m = &choice["move"];
-            if m.get("end").is_some() {
-                click(&a, "#end-turn").await;
-            } else {
-                let hand = choice["hand"].as_i64().unwrap_or(-1);
-                if hand < 0 {
-                    click(&a, ".scard.from-discard").await;
-                } else {
-                    click(&a, &format!(".scard[data-focus=\"hand-{hand}\"]")).await;
-                }
-                if let Some(place) = m.get("to").and_then(Value::as_str) {
-                    click(&a, &format!(".pile.target[data-place=\"{place}\"]")).await;
-                } else if m.get("discard").is_some() {
-                    click(&a, "[data-focus=\"act-discard\"]").await;
-                } else {
-                    let key = format!(
-                        "act-{}-{}-{}",
-                        m["play"].as_str().unwrap_or(""),
-                        m.get("target").map(|t| t.to_string()).unwrap_or_default(),
-                        m.get("colour").and_then(Value::as_str).unwrap_or("")
-                    );
-                    click(&a, &format!("[data-focus=\"{key}\"]")).await;
-                }
-            }
+            stacks_move(&a, &choice).await;
         }
         wait_move(&a, n).await;
         decisions += 1;

@@ -390,6 +390,36 @@ const card = pick.card || pick.dead || pick.discard;
 return { move: pick, hand: card ? v.hand.indexOf(card) : -1 };
 "#;
 
+/// Makes the Stacks move `choice` (what [`CHOOSE_STACKS`] returned: the
+/// move and its hand index, -1 for the discard pile) by clicking: End
+/// turn, or the card and then its pile or action.
+pub async fn stacks_move(c: &Client, choice: &Value) {
+    let m = &choice["move"];
+    if m.get("end").is_some() {
+        click(c, "#end-turn").await;
+        return;
+    }
+    let hand = choice["hand"].as_i64().unwrap_or(-1);
+    if hand < 0 {
+        click(c, ".scard.from-discard").await;
+    } else {
+        click(c, &format!(".scard[data-focus=\"hand-{hand}\"]")).await;
+    }
+    if let Some(place) = m.get("to").and_then(Value::as_str) {
+        click(c, &format!(".pile.target[data-place=\"{place}\"]")).await;
+    } else if m.get("discard").is_some() {
+        click(c, "[data-focus=\"act-discard\"]").await;
+    } else {
+        let key = format!(
+            "act-{}-{}-{}",
+            m["play"].as_str().unwrap_or(""),
+            m.get("target").map(|t| t.to_string()).unwrap_or_default(),
+            m.get("colour").and_then(Value::as_str).unwrap_or("")
+        );
+        click(c, &format!("[data-focus=\"{key}\"]")).await;
+    }
+}
+
 /// Makes one classic move for the seat shown in `c` by clicking (or, when
 /// `keyboard`, by keys: Enter on the card, then Enter on the space).
 pub async fn classic_move(c: &Client, n: u64, keyboard: bool) {
