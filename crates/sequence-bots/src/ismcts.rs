@@ -17,7 +17,7 @@ use crate::config::SearchConfig;
 pub use crate::search::{cores, halving_phases, Budget, Rewards, SearchReport, MAX_SIDES};
 use sequence_common::rng::{playout_rng, PlayoutRng};
 use sequence_common::{RngReshuffler, Rules};
-use std::time::Instant;
+use web_time::Instant;
 
 /// A determinization the search plays on: a whole game (any
 /// [`Rules`]) and what a game's bots add to the search — how a playout goes

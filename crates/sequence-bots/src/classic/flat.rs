@@ -129,7 +129,7 @@ pub fn search_with(
     seed: u64,
     determinize: &mut dyn FnMut(&mut PlayoutRng) -> Game,
 ) -> SearchReport<Move> {
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let team = view.team().map_or(0, |t| t.index());
     let moves = view.legal_moves();
     let cands = candidates(view, &moves, opts.candidates, seed);
@@ -190,7 +190,7 @@ pub fn search_with(
             loop {
                 round(&mut arms, &live, &mut rng);
                 iterations += live.len() as u64;
-                if std::time::Instant::now() >= deadline {
+                if web_time::Instant::now() >= deadline {
                     break;
                 }
             }

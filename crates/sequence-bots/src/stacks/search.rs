@@ -248,7 +248,7 @@ pub fn rollout_search(
     seed: u64,
     cfg: &StacksSearch,
 ) -> Option<SearchReport<Decision>> {
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let mut rng = sequence_common::rng::playout_rng(seed);
     let seat = view.seat?;
     view.determinize(&mut rng).ok()?;
@@ -308,7 +308,7 @@ pub fn rollout_search(
                     break;
                 }
                 iterations += live.len() as u64;
-                if std::time::Instant::now() >= deadline {
+                if web_time::Instant::now() >= deadline {
                     break;
                 }
             }
@@ -341,7 +341,7 @@ pub fn parallel_rollout_search(
     seed: u64,
     cfg: &StacksSearch,
 ) -> Option<SearchReport<Decision>> {
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let n = trees
         .unwrap_or(match budget {
             Budget::Iterations(_) => 1,

@@ -121,8 +121,11 @@ fn with_ops_layers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> 
 /// The Content-Security-Policy of every answer: the web UI loads its
 /// scripts, styles, translations and WebSocket from this origin only (no
 /// inline script or style), its icon is a `data:` image, and no other site
-/// may frame it.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+/// may frame it. `'wasm-unsafe-eval'` lets the page compile the
+/// WebAssembly engine (`web/wasm/`, docs/wasm.md), and only that: it
+/// allows no `eval` of JavaScript.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+    script-src 'self' 'wasm-unsafe-eval'; \
     style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
     object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 

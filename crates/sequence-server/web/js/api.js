@@ -1,5 +1,7 @@
 // The game server's HTTP + WebSocket API (docs/api.md), and the seat tokens
-// kept in the browser's storage so that a reload keeps the seat.
+// kept in the browser's storage so that a reload keeps the seat. A practice
+// table in this browser (practice/local.js) answers the same calls itself.
+import * as local from "./practice/local.js";
 
 /** An API failure: `status` is the HTTP status (0 when the server could not
  * be reached), `message` the server's `error` text and `code` the stable
@@ -52,7 +54,7 @@ export function request(method, path, body) {
   return call(method, path, body);
 }
 
-export const api = {
+const server = {
   listTables: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (req) => call("POST", "/api/tables", req),
@@ -72,6 +74,39 @@ export const api = {
   analyse: (id, gameNo, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/analysis?game=${gameNo}`, body || {}),
   recordUrl: (id, gameNo) => `/api/tables/${encodeURIComponent(id)}/record${gameNo ? `?game=${gameNo}` : ""}`,
 };
+
+/** The API of a practice table in this browser (practice/local.js): the
+ * same calls, answered by the engine in the page. */
+const localApi = {
+  table: async (id) => (await local.table(id)).info(),
+  view: async (id) => (await local.table(id)).view(0),
+  move: async (id, token, moveNumber, move) => (await local.table(id)).move(moveNumber, move),
+  hint: async (id) => (await local.table(id)).hint(),
+  rematch: async (id) => (await local.table(id)).rematch(),
+  leave: async (id) => (await local.table(id)).info(),
+  back: async () => ({}),
+  log: async (id) => ({ log: (await local.table(id)).s.log }),
+};
+
+/** The table calls go to the server, or for a local table's id (24 hex
+ * digits) to the engine in the page; creating a table goes to the page
+ * when the request says `local` (every other seat a bot). */
+export const api = new Proxy(server, {
+  get(target, name) {
+    if (name === "create") return (req) => (req.local ? local.create(req) : target.create(req));
+    if (name === "recordUrl") {
+      return (id, gameNo) => {
+        if (!local.isLocal(id)) return target.recordUrl(id, gameNo);
+        const t = local.loaded(id);
+        return t ? t.recordUrl(gameNo) : "#";
+      };
+    }
+    if (name in localApi) {
+      return (id, ...rest) => (local.isLocal(id) ? localApi[name](id, ...rest) : target[name](id, ...rest));
+    }
+    return target[name];
+  },
+});
 
 const SEAT_KEY = (id) => `sequence.seat.${id}`;
 
@@ -130,6 +165,8 @@ export function unescapeText(s) {
  */
 export class TableSocket {
   constructor(id, token, handlers) {
+    // a practice table in this browser: its views come from the page
+    if (local.isLocal(id)) return new local.LocalSocket(id, token, handlers);
     this.id = id;
     this.token = token;
     this.h = handlers;

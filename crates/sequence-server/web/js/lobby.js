@@ -69,7 +69,7 @@ export function showLobby(app) {
   let timer = null;
   // The form's choices, kept across re-renders (changing the game or the
   // player count redraws the form). `seats[s]` is who sits in seat s.
-  const form = { game: "classic", players: 2, teams: 2, seats: {}, options: {}, timer: null, private: false, name: savedName(), tableName: "" };
+  const form = { game: "classic", players: 2, teams: 2, seats: {}, options: {}, timer: null, private: false, local: false, name: savedName(), tableName: "" };
   let cat = null; // the games (GET /api/games)
   const seatDefault = () => (form.game === "stacks" ? "level:2" : "human");
 
@@ -81,6 +81,12 @@ export function showLobby(app) {
       if (!form.seats[s]) form.seats[s] = s > 1 ? form.seats[s - 1] : seatDefault();
     }
     for (const k of Object.keys(form.seats)) if (Number(k) >= form.players) delete form.seats[k];
+  }
+
+  /** Whether every seat but ours is a bot (a practice game). */
+  function allBots() {
+    for (let s = 1; s < form.players; s++) if (!form.seats[s] || form.seats[s] === "human") return false;
+    return true;
   }
 
   /** The timer a table gets unless the host picks one: the server's
@@ -140,7 +146,7 @@ export function showLobby(app) {
     const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: form.name, oninput: (e) => { form.name = e.target.value; } });
     const seatRows = [];
     for (let s = 1; s < form.players; s++) {
-      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { form.seats[s] = e.target.value; syncTimer(); } },
+      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { const was = allBots(); form.seats[s] = e.target.value; syncTimer(); if (was !== allBots()) render(); } },
         h("option", { value: "human" }, t("lobby.seat_person")),
         LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelLabel(l, cat) }))));
       sel.value = form.seats[s];
@@ -197,6 +203,10 @@ export function showLobby(app) {
       h("h3", {}, t("lobby.seats")),
       h("p", { class: "hint" }, t("lobby.seat_you")),
       seatRows,
+      // a game against bots only may run in this browser (docs/wasm.md)
+      allBots() ? h("div", { class: "field check" },
+        h("input", { type: "checkbox", id: "local", checked: form.local, onchange: (e) => { form.local = e.target.checked; } }),
+        h("label", { for: "local" }, t("lobby.local"))) : null,
       h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create_button")));
 
     const list = h("div", { class: "lists" },
@@ -240,6 +250,7 @@ export function showLobby(app) {
     for (let s = 1; s < form.players; s++) {
       if (form.seats[s] && form.seats[s] !== "human") req.bots.push({ seat: s, level: form.seats[s] });
     }
+    if (form.local && allBots()) req.local = true;
     const button = document.getElementById("create");
     button.disabled = true;
     try {

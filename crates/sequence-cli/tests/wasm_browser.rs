@@ -1,0 +1,324 @@
+//! The engine in the page (the WebAssembly module the web UI serves from
+//! `/wasm/`, built by scripts/build-wasm.sh) against the native engine as
+//! the server runs it, in headless Chromium (see `browser/mod.rs`):
+//!
+//! * `the_page_and_the_server_agree`: games of both kinds, several table
+//!   sizes and house rules, dealt from the same seeds and played with the
+//!   same moves in the page and natively (the server's `LiveGame`, which
+//!   makes the views it sends) give byte-identical records, and at every
+//!   position (a few thousand) the same legal moves, the same view of the
+//!   seat to act and the same spectator view (compared by SHA-256 of the
+//!   JSON text, and on a difference, the first differing text shown).
+//!   Record verification in the page gives `sequence verify`'s summary,
+//!   and its message and exit code for illegal records.
+
+mod browser;
+
+use browser::*;
+use fantoccini::Client;
+use sequence_common::GameKind;
+use sequence_server::tables::{game_of, spec::Spec, LiveGame};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+/// The tables compared: (game, players, teams, rule options, games).
+fn tables() -> Vec<(&'static str, u8, Option<u8>, Value, u64)> {
+    vec![
+        ("classic", 2, None, Value::Null, 8),
+        ("classic", 3, None, json!({"sequence_length": 4}), 3),
+        ("classic", 4, Some(2), json!({"removable_sequences": true}), 3),
+        ("classic", 6, Some(3), json!({"no_play": "discard"}), 2),
+        ("stacks", 2, None, Value::Null, 6),
+        ("stacks", 4, None, json!({"piles_per_colour": 2}), 3),
+    ]
+}
+
+/// The move played at a position: the `k`-th legal move, `k` from the
+/// seed and the move number (the page computes the same).
+fn pick(seed: u64, ply: usize, n: usize) -> usize {
+    ((seed as usize).wrapping_mul(31) + ply * 7 + 3) % n
+}
+
+fn sha(texts: &[String]) -> String {
+    let mut h = Sha256::new();
+    for t in texts {
+        h.update(t.as_bytes());
+        h.update(b"\n");
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One game natively: the texts compared at each position, and the
+/// record.
+fn native(game: &str, players: u8, teams: Option<u8>, options: &Value, seed: u64) -> (Vec<String>, String, usize) {
+    let kind: GameKind = game.parse().expect("a game");
+    let spec = Spec {
+        teams,
+        options: options.clone(),
+        ..Spec::plain(kind, players, "t")
+    };
+    let mut live: Box<dyn LiveGame> = game_of(kind).start(&spec, seed).expect("a table");
+    let mut texts = vec![];
+    let mut ply = 0;
+    let view = |live: &dyn LiveGame, seat: Option<sequence_common::Seat>| {
+        let mut v = live.view_json(seat);
+        live.decorate_view(&mut v);
+        v.to_string()
+    };
+    while let Some(seat) = live.to_act() {
+        let v = live.view_json(Some(seat));
+        let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
+        texts.push(Value::from(legal.clone()).to_string());
+        texts.push(view(live.as_ref(), Some(seat)));
+        texts.push(view(live.as_ref(), None));
+        let mv = &legal[pick(seed, ply, legal.len())];
+        live.play_json(mv).expect("a legal move plays natively");
+        ply += 1;
+    }
+    texts.push(view(live.as_ref(), None));
+    (texts, live.record_json().to_string(), ply)
+}
+
+/// The page's side of [`native`], for every table: per game the SHA-256
+/// of its texts, the record and the number of positions (or, with
+/// `full`, the texts themselves).
+const PAGE: &str = r#"
+const [tables, full, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+(async () => {
+  const m = await import('/wasm/sequence.js');
+  await m.default();
+  const enc = new TextEncoder();
+  const out = [];
+  for (const [game, players, teams, options, count] of tables) {
+    for (let seed = 1; seed <= count; seed++) {
+      const g = new m.Game(game, players, teams || 0, JSON.stringify(options), seed);
+      const texts = [];
+      let ply = 0;
+      for (let seat = g.toAct(); seat >= 0; seat = g.toAct()) {
+        const legal = g.legalMoves(seat);
+        texts.push(legal, g.view(seat), g.view(-1));
+        const moves = JSON.parse(legal);
+        const k = (seed * 31 + ply * 7 + 3) % moves.length;
+        g.play(JSON.stringify(moves[k]));
+        ply++;
+      }
+      texts.push(g.view(-1));
+      const joined = enc.encode(texts.join('\n') + '\n');
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', joined));
+      out.push({
+        sha: Array.from(digest, b => b.toString(16).padStart(2, '0')).join(''),
+        texts: full ? texts : null,
+        record: g.record(),
+        positions: ply,
+      });
+      g.free();
+    }
+  }
+  return out;
+})().then(done, e => done({error: String(e && e.stack || e)}));
+"#;
+
+async fn in_page(c: &Client, tables: Value, full: bool) -> Vec<Value> {
+    let r = c
+        .execute_async(PAGE, vec![tables, json!(full)])
+        .await
+        .expect("the page runs the engine");
+    assert!(r.get("error").is_none(), "the page failed: {r}");
+    r.as_array().cloned().expect("a list of games")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_the_server_agree() {
+    let Some(rig) = Rig::start("wasm-agree").await else {
+        return;
+    };
+    let (c, _) = rig.browser("wasm").await;
+    c.goto(&format!("{}/", rig.base)).await.expect("open the page");
+    c.set_script_timeout(std::time::Duration::from_secs(300))
+        .await
+        .expect("script timeout");
+    let tables = tables();
+    let arg = Value::from(
+        tables
+            .iter()
+            .map(|(g, p, t, o, n)| json!([g, p, t, o, n]))
+            .collect::<Vec<_>>(),
+    );
+    let page = in_page(&c, arg, false).await;
+    let mut i = 0;
+    let mut positions = 0;
+    for (game, players, teams, options, count) in &tables {
+        for seed in 1..=*count {
+            let (texts, record, plies) = native(game, *players, *teams, options, seed);
+            let p = &page[i];
+            i += 1;
+            positions += plies;
+            assert_eq!(
+                p["record"].as_str(),
+                Some(record.as_str()),
+                "{game} {players} seats, seed {seed}: the records differ"
+            );
+            if p["sha"].as_str() != Some(sha(&texts).as_str()) {
+                let one = json!([[game, players, teams, options, 0]]);
+                let mut one = one;
+                one[0][4] = json!(seed);
+                let full = in_page(&c, one, true).await;
+                let theirs = full.last().and_then(|g| g["texts"].as_array()).cloned().unwrap_or_default();
+                let at = texts
+                    .iter()
+                    .zip(&theirs)
+                    .position(|(a, b)| b.as_str() != Some(a.as_str()))
+                    .unwrap_or(texts.len().min(theirs.len()));
+                panic!(
+                    "{game} {players} seats, seed {seed}: text {at} differs\nnative: {}\npage:   {}",
+                    texts.get(at).map_or("(none)", String::as_str),
+                    theirs.get(at).map_or(&Value::Null, |v| v)
+                );
+            }
+            // the page verifies the record as `sequence verify` does
+            let summary = c
+                .execute(
+                    "return import('/wasm/sequence.js').then(m => m.verify(arguments[0]));",
+                    vec![json!(record)],
+                )
+                .await
+                .expect("verify in the page");
+            let path = rig.dir.join(format!("{game}-{players}-{seed}.json"));
+            std::fs::write(&path, &record).expect("write the record");
+            let native_summary = verify(&path);
+            assert_eq!(
+                serde_json::from_str::<Value>(summary.as_str().expect("JSON text")).expect("JSON"),
+                native_summary
+            );
+        }
+    }
+    assert_eq!(i, page.len());
+    assert!(positions >= 2000, "only {positions} positions compared");
+    eprintln!("{} games, {positions} positions: the page and the server agree", page.len());
+
+    // an illegal record: the same message and exit code as `sequence verify`
+    let dir = workspace().join("../shared/examples/illegal");
+    for name in ["space-taken.json", "wrong-seat.json"] {
+        let text = std::fs::read_to_string(dir.join(name)).expect("example");
+        let e = c
+            .execute(
+                "return import('/wasm/sequence.js').then(m => { try { m.verify(arguments[0]); return null; } \
+                 catch (e) { return {message: e.message, code: e.code, exit_code: e.exit_code}; } });",
+                vec![json!(text)],
+            )
+            .await
+            .expect("verify in the page");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sequence"))
+            .arg("verify")
+            .arg(dir.join(name))
+            .output()
+            .expect("run sequence verify");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(e["message"], json!(stderr.trim_end()), "{name}");
+        assert_eq!(e["exit_code"], json!(out.status.code()), "{name}");
+        assert_eq!(e["code"], "record.illegal_move", "{name}");
+    }
+    c.close().await.expect("close");
+}
+
+/// Creates a practice game in this browser from the lobby: `players`
+/// seats of `game`, every other seat a bot of `level`, "Play in this
+/// browser" ticked; returns the table's id (a local one: 24 hex digits).
+async fn create_local_practice(c: &Client, base: &str, game: &str, players: u8, level: &str) -> String {
+    c.goto(&format!("{base}/")).await.expect("open the lobby");
+    // quick bots: the tests do not wait for a person's pace
+    c.execute("localStorage.setItem('sequence.botDelayMs', '20');", vec![])
+        .await
+        .expect("set the bot delay");
+    type_into(c, "#name", "Ann").await;
+    if game == "stacks" {
+        click(c, "input[name=game][value=stacks]").await;
+    }
+    select_option(c, "#players", &players.to_string()).await;
+    for s in 1..players {
+        select_option(c, &format!("#seat-{s}"), level).await;
+    }
+    click(c, "#local").await;
+    click(c, "#create").await;
+    until(20, 50, async || {
+        let url = c.current_url().await.map_err(|e| e.to_string())?;
+        let id = url
+            .query_pairs()
+            .find(|(k, _)| k == "table")
+            .map(|(_, v)| v.to_string())
+            .unwrap_or_default();
+        if id.len() == 24 {
+            Ok(id)
+        } else {
+            Err(format!("no local table opened: {url}"))
+        }
+    })
+    .await
+}
+
+/// Plays the person's classic moves (scripted clicks) until the game is
+/// over or `stop_after` of them were made; returns how many.
+async fn play_moves(c: &Client, stop_after: usize) -> usize {
+    let mut made = 0;
+    while made < stop_after {
+        let v = until(60, 50, async || {
+            let v = view(c).await;
+            let mine = v["legal_moves"].as_array().is_some_and(|l| !l.is_empty());
+            if !is_playing(&v) || mine {
+                return Ok(v);
+            }
+            Err(format!("never my turn: {v}"))
+        })
+        .await;
+        if !is_playing(&v) {
+            break;
+        }
+        let n = v["move_number"].as_u64().unwrap_or(0);
+        classic_move(c, n, false).await;
+        wait_move(c, n).await;
+        made += 1;
+    }
+    made
+}
+
+/// Practice in the page (issue 27): a classic game against three bots
+/// runs in the browser — the table's id is a local one, no move goes to
+/// the server — is saved in IndexedDB and taken up after a reload
+/// mid-game, is played to its end, and its downloaded record verifies
+/// with `sequence verify`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_game_runs_in_the_page_and_survives_a_reload() {
+    let Some(rig) = Rig::start("wasm-practice").await else {
+        return;
+    };
+    let (c, downloads) = rig.browser("practice").await;
+    let id = create_local_practice(&c, &rig.base, "classic", 4, "level:1").await;
+    let made = play_moves(&c, 6).await;
+    assert_eq!(made, 6, "six moves before the reload");
+    let before = view(&c).await;
+    c.refresh().await.expect("reload");
+    let after = until(20, 50, async || {
+        let v = view(&c).await;
+        if v["move_number"].as_u64() >= before["move_number"].as_u64() && v["hand"].is_array() {
+            Ok(v)
+        } else {
+            Err(format!("the game did not come back after the reload: {v}"))
+        }
+    })
+    .await;
+    assert_eq!(after["table"]["id"], json!(id));
+    assert!(after["move_number"].as_u64() >= before["move_number"].as_u64());
+    shot(&c, "practice-reloaded").await;
+    play_moves(&c, 10_000).await;
+    let end = view(&c).await;
+    assert_ne!(end["status"], "playing", "the game ended");
+    wait_for(&c, "#download").await;
+    shot(&c, "practice-over").await;
+    let path = download_record(&c, &downloads).await;
+    let summary = verify(&path);
+    assert_eq!(summary["winner"], end["winner"], "the record's winner is the page's");
+    // the server never saw this table
+    let (status, _) = fetch_json(&c, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(status, 404, "a practice game in the page is not the server's");
+    c.close().await.expect("close");
+}

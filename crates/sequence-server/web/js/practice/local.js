@@ -1,0 +1,338 @@
+// A practice table in this browser (docs/wasm.md "Practice in the
+// browser"): a game against bots that runs entirely in the page, with the
+// WebAssembly engine (web/wasm) as its server. It answers the table page's
+// API calls (api.js sends the calls of a local table's id here) with the
+// same JSON the server sends — the engine's views, the table info, the
+// move log — so the table code (table.js, classic.js, stacks.js, …) is
+// the same for both. Bots think in a Web Worker (worker.js); the table is
+// saved in IndexedDB (store.js) after every move and taken up after a
+// reload.
+import { loadTable, saveTable } from "./store.js";
+
+/** A local table's id: 24 hex digits (a server's has 16). */
+export function isLocal(id) {
+  return typeof id === "string" && /^[0-9a-f]{24}$/.test(id);
+}
+
+/** The seat token a local table's person holds (nothing checks it). */
+export const LOCAL_TOKEN = "local";
+
+/** Pause before a bot's move, in ms (a move you can follow; the browser
+ * tests shorten it with `localStorage["sequence.botDelayMs"]`). */
+function botDelayMs() {
+  const v = Number(localStorage.getItem("sequence.botDelayMs"));
+  return Number.isFinite(v) && v >= 0 && localStorage.getItem("sequence.botDelayMs") !== null ? v : 350;
+}
+
+let engine = null;
+/** The engine module, loaded once. */
+export function wasm() {
+  if (!engine) {
+    engine = import("../../wasm/sequence.js").then(async (m) => {
+      await m.default();
+      return m;
+    });
+  }
+  return engine;
+}
+
+let worker = null;
+let jobs = 0;
+const waiting = new Map();
+/** Asks the bots' worker; resolves with its answer. */
+function think(msg) {
+  if (!worker) {
+    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    worker.onmessage = (e) => {
+      const w = waiting.get(e.data.id);
+      waiting.delete(e.data.id);
+      if (w) w(e.data);
+    };
+  }
+  const id = ++jobs;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    worker.postMessage({ id, ...msg });
+  });
+}
+
+/** An error as the server's API gives them (api.js ApiError's fields). */
+function refusal(status, message, code = null, moveNumber = null) {
+  const e = new Error(message);
+  e.status = status;
+  e.code = code;
+  e.moveNumber = moveNumber;
+  return e;
+}
+
+const seed53 = () => {
+  const a = new Uint32Array(2);
+  crypto.getRandomValues(a);
+  return (a[0] & 0x1fffff) * 2 ** 32 + a[1];
+};
+
+const tables = new Map(); // id -> LocalTable (loaded)
+
+class LocalTable {
+  constructor(saved, m) {
+    this.s = saved; // what is saved: see create()
+    this.m = m;
+    this.subs = new Set();
+    this.thinking = null;
+    this.recordUrls = new Map();
+    this.start(true);
+  }
+
+  /** The engine's game of the saved state (a record, or a new deal). */
+  start(resume) {
+    const { spec } = this.s;
+    if (resume && this.s.record) {
+      // later reshuffles are drawn from a seed of this table and point
+      this.game = this.m.Game.fromRecord(this.s.record, (this.s.seed + this.s.accepted * 7919) % 2 ** 53);
+    } else {
+      this.game = new this.m.Game(spec.game, spec.players, spec.teams || 0, JSON.stringify(spec.options || null), this.s.seed);
+      this.s.record = this.game.record();
+    }
+    this.teams = JSON.parse(this.game.seatTeams());
+  }
+
+  status() {
+    return this.game.toAct() < 0 ? "over" : "playing";
+  }
+
+  info() {
+    const { spec } = this.s;
+    return {
+      id: this.s.id,
+      name: null,
+      named_after: spec.name,
+      game: spec.game,
+      players: spec.players,
+      teams: spec.game === "classic" ? new Set(this.teams).size : null,
+      options: spec.options || {},
+      status: this.status(),
+      game_no: this.s.game_no,
+      turn_seconds: null,
+      deadline_ms: null,
+      deadline_seat: null,
+      private: true,
+      local: true,
+      started_ms: this.s.started_ms,
+      ended_ms: this.s.ended_ms,
+      now_ms: Date.now(),
+      results: this.s.results,
+      host: 0,
+      seats: Array.from({ length: spec.players }, (_, s) => ({
+        seat: s,
+        name: s === 0 ? spec.name : null,
+        kind: s === 0 ? "human" : "bot",
+        level: s === 0 ? null : spec.bots[s] || "level:1",
+        connected: true,
+        team: this.teams[s],
+        timed_out: false,
+        timeouts: 0,
+        away: false,
+      })),
+    };
+  }
+
+  /** The view of `seat` (null: a spectator's) as the server sends it. */
+  view(seat) {
+    const v = JSON.parse(this.game.view(seat === null || seat === undefined ? -1 : seat));
+    v.move_number = this.s.accepted;
+    v.log = this.s.log.slice(-50);
+    v.log_size = this.s.log.length;
+    if (this.status() === "over") v.final_sides = JSON.parse(this.game.finalSides());
+    v.table = this.info();
+    return v;
+  }
+
+  subscribe(f) {
+    this.subs.add(f);
+    f({ type: "welcome", seat: 0 });
+    f({ type: "view", view: this.view(0) });
+    this.botTurn();
+    return () => this.subs.delete(f);
+  }
+
+  push() {
+    const msg = { type: "view", view: this.view(0) };
+    for (const f of this.subs) f(msg);
+  }
+
+  async save() {
+    this.s.record = this.game.record();
+    this.recordUrls.clear();
+    await saveTable(this.s);
+  }
+
+  /** Plays `move` (a record entry with its seat); the log entry. */
+  apply(move) {
+    let entry;
+    try {
+      entry = JSON.parse(this.game.play(JSON.stringify(move)));
+    } catch (e) {
+      const code = e.code || null;
+      throw refusal(code && code.startsWith("notation.") ? 400 : 422, e.message, code, this.s.accepted);
+    }
+    this.s.accepted += 1;
+    if (entry) this.s.log.push({ i: this.s.log.length, ...entry });
+    if (this.status() === "over" && !this.s.ended_ms) {
+      this.s.ended_ms = Date.now();
+      this.s.results.push(JSON.parse(this.game.outcome()).winner);
+    }
+  }
+
+  async move(moveNumber, move) {
+    if (this.status() !== "playing") throw refusal(409, "the game is not being played", null, this.s.accepted);
+    if (moveNumber !== this.s.accepted) {
+      throw refusal(409, `stale move_number ${moveNumber}: the game is at move_number ${this.s.accepted}`, null, this.s.accepted);
+    }
+    if (this.game.toAct() !== 0) throw refusal(409, "not your turn", null, this.s.accepted);
+    this.apply({ ...move, seat: 0 });
+    await this.save();
+    this.push();
+    this.botTurn();
+    return this.view(0);
+  }
+
+  /** When a bot is to decide: its move, thought in the worker. */
+  botTurn() {
+    const seat = this.game.toAct();
+    if (seat <= 0 || this.thinking !== null) return;
+    const at = this.s.accepted;
+    this.thinking = at;
+    const level = this.s.spec.bots[seat] || "level:1";
+    const seed = (this.s.seed * 31 + at * 1_000_003) % 2 ** 53;
+    const started = Date.now();
+    think({ record: this.game.record(), seat, level, seed }).then(async (r) => {
+      await new Promise((ok) => setTimeout(ok, Math.max(0, botDelayMs() - (Date.now() - started))));
+      this.thinking = null;
+      if (this.s.accepted !== at || this.game.toAct() !== seat) return;
+      if (r.error || !r.move) throw new Error(r.error || "the bot found no move");
+      this.apply(r.move);
+      await this.save();
+      this.push();
+      this.botTurn();
+    }).catch((e) => {
+      this.thinking = null;
+      for (const f of this.subs) f({ type: "error", status: 500, error: String(e.message || e) });
+    });
+  }
+
+  async hint() {
+    if (this.game.toAct() !== 0) return { moves: [] };
+    const r = await think({ hint: true, record: this.game.record(), seat: 0, iterations: 4000, top: 5, seed: seed53() });
+    if (r.error) throw refusal(500, r.error);
+    return r.hint;
+  }
+
+  async rematch() {
+    if (this.status() !== "over") throw refusal(409, "the game is not over");
+    this.game.free();
+    this.s.seed = seed53();
+    this.s.game_no += 1;
+    this.s.accepted = 0;
+    this.s.log = [];
+    this.s.started_ms = Date.now();
+    this.s.ended_ms = null;
+    this.s.old_records = [...(this.s.old_records || []), this.s.record];
+    this.start(false);
+    await this.save();
+    this.push();
+    this.botTurn();
+    return this.info();
+  }
+
+  /** The record of game `n` (this game when not given). */
+  record(n) {
+    if (n && n !== this.s.game_no) return (this.s.old_records || [])[n - 1] || null;
+    return this.game.record();
+  }
+
+  /** A `blob:` URL of game `n`'s record, for a download link. */
+  recordUrl(n) {
+    const text = this.record(n);
+    if (!text) return "#";
+    if (!this.recordUrls.has(text)) this.recordUrls.set(text, URL.createObjectURL(new Blob([text], { type: "application/json" })));
+    return this.recordUrls.get(text);
+  }
+}
+
+/** The local table `id`, loaded from IndexedDB once. */
+export async function table(id) {
+  if (tables.has(id)) return tables.get(id);
+  const [saved, m] = await Promise.all([loadTable(id), wasm()]);
+  if (!saved) throw refusal(404, `no table ${id}`);
+  if (!tables.has(id)) tables.set(id, new LocalTable(saved, m));
+  return tables.get(id);
+}
+
+/** The table already loaded (for synchronous callers), or null. */
+export function loaded(id) {
+  return tables.get(id) || null;
+}
+
+/**
+ * A new local practice table from the lobby's request (`game`, `players`,
+ * `teams`, `options`, `name`, `bots: [{seat, level}]`, every other seat a
+ * bot): `{table, seat: 0, token}` as POST /api/tables answers.
+ */
+export async function create(req) {
+  const m = await wasm();
+  const a = new Uint8Array(12);
+  crypto.getRandomValues(a);
+  const id = Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
+  const bots = {};
+  for (const b of req.bots || []) bots[b.seat] = b.level;
+  for (let s = 1; s < req.players; s++) if (!bots[s]) throw refusal(400, `seat ${s} must be a bot in a game in this browser`);
+  const saved = {
+    id,
+    spec: { game: req.game, players: req.players, teams: req.teams || null, options: req.options || null, name: req.name, bots },
+    seed: seed53(),
+    record: null,
+    log: [],
+    accepted: 0,
+    game_no: 1,
+    results: [],
+    started_ms: Date.now(),
+    ended_ms: null,
+    created_ms: Date.now(),
+  };
+  let t;
+  try {
+    t = new LocalTable(saved, m);
+  } catch (e) {
+    throw refusal(400, e.message, e.code || null);
+  }
+  await t.save();
+  tables.set(id, t);
+  return { table: id, seat: 0, token: LOCAL_TOKEN };
+}
+
+/** The WebSocket of a local table: the table pushes its views to it. */
+export class LocalSocket {
+  constructor(id, token, handlers) {
+    this.h = handlers;
+    this.stopped = false;
+    this.h.onState("open");
+    table(id).then((t) => {
+      if (this.stopped) return;
+      this.off = t.subscribe((msg) => {
+        if (!this.stopped) this.h.onMessage(msg);
+      });
+    }, (e) => this.h.onMessage({ type: "error", status: e.status || 500, error: e.message }));
+  }
+
+  /** Chat and reactions come straight back (there is no one else). */
+  send(msg) {
+    if (msg.type === "chat") this.h.onMessage({ type: "chat", seat: 0, text: msg.text, ms: Date.now() });
+    else if (msg.type === "reaction") this.h.onMessage({ type: "reaction", seat: 0, reaction: msg.reaction, ms: Date.now() });
+    return true;
+  }
+
+  close() {
+    this.stopped = true;
+    if (this.off) this.off();
+  }
+}

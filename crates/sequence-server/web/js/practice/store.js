@@ -1,0 +1,39 @@
+// Practice games kept in the browser (IndexedDB, database
+// `sequence-practice`, store `tables`, keyed by table id): the table (game,
+// seats and bot levels, rule options), the record of the game in progress
+// and the move log, saved after every move, so that a reload (or a closed
+// tab) takes the game up where it stood.
+const DB = "sequence-practice";
+const STORE = "tables";
+let opened = null;
+
+function db() {
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      const r = indexedDB.open(DB, 1);
+      r.onupgradeneeded = () => r.result.createObjectStore(STORE, { keyPath: "id" });
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+  }
+  return opened;
+}
+
+function request(mode, f) {
+  return db().then((d) => new Promise((resolve, reject) => {
+    const tx = d.transaction(STORE, mode);
+    const r = f(tx.objectStore(STORE));
+    tx.oncomplete = () => resolve(r && r.result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  }));
+}
+
+/** The saved table `id`, or undefined. */
+export const loadTable = (id) => request("readonly", (s) => s.get(id));
+
+/** Saves (replaces) a table. */
+export const saveTable = (table) => request("readwrite", (s) => s.put(table));
+
+/** Every saved table. */
+export const allTables = () => request("readonly", (s) => s.getAll());
