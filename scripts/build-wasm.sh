@@ -6,16 +6,25 @@
 #                                   wasm-bindgen glue), sequence_bg.wasm
 #                                   (the module) and BUILD.json (versions,
 #                                   sizes and hashes)
-#   scripts/build-wasm.sh --check   rebuild only rustc's raw module and
-#                                   check that it and the committed module
-#                                   are the ones BUILD.json names (CI: needs
-#                                   the wasm32 target, not wasm-bindgen)
+#   scripts/build-wasm.sh --check   (CI, a second) the sources the module
+#                                   is built from are the ones BUILD.json
+#                                   names (their SHA-256: every file of the
+#                                   engine, bot and wasm crates' src/ and
+#                                   data/, their Cargo.toml, the workspace's
+#                                   Cargo.toml and Cargo.lock, this script),
+#                                   and the committed files are the ones it
+#                                   names
+#   scripts/build-wasm.sh --check-rebuild
+#                                   also rebuild rustc's raw module and check
+#                                   that it is the one BUILD.json names
+#                                   (needs the wasm32 target, not
+#                                   wasm-bindgen; a few minutes)
 #
 # The raw module is reproducible: the profile `wasm` of Cargo.toml (fat
 # LTO, one codegen unit, panic=abort, stripped), the Cargo.lock versions,
 # and the checkout's and Cargo's folders remapped to /sequence and /cargo,
 # so it is byte-identical on any machine with the same rustc. When this
-# machine's rustc is not the one BUILD.json names, --check installs that
+# machine's rustc is not the one BUILD.json names, --check-rebuild installs that
 # one with rustup (minimal profile) and builds with it.
 #
 # A full build needs wasm-bindgen-cli at the version Cargo.lock locks
@@ -31,9 +40,10 @@ raw=$target_dir/wasm32-unknown-unknown/wasm/sequence_wasm.wasm
 check=0
 case "${1:-}" in
   --check) check=1 ;;
+  --check-rebuild) check=2 ;;
   "") ;;
-  -h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
-  *) echo "error: unknown argument $1 (scripts/build-wasm.sh [--check])" >&2; exit 2 ;;
+  -h | --help) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  *) echo "error: unknown argument $1 (scripts/build-wasm.sh [--check | --check-rebuild])" >&2; exit 2 ;;
 esac
 fail() {
   echo "error: build-wasm: $*" >&2
@@ -41,12 +51,48 @@ fail() {
 }
 json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 sha() { sha256sum "$1" | cut -d' ' -f1; }
+# The SHA-256 of the sources the module is built from (paths and contents).
+sources_sha() {
+  python3 - <<'PY'
+import hashlib, os
+h = hashlib.sha256()
+files = ["Cargo.toml", "Cargo.lock", "scripts/build-wasm.sh"]
+for crate in ["sequence-common", "sequence-classic", "sequence-stacks", "sequence-bots", "sequence-wasm"]:
+    base = os.path.join("crates", crate)
+    files += [os.path.join(base, f) for f in ("Cargo.toml", "build.rs") if os.path.exists(os.path.join(base, f))]
+    for sub in ("src", "data"):
+        for root, _, names in os.walk(os.path.join(base, sub)):
+            files += [os.path.join(root, n) for n in names]
+for f in sorted(files):
+    h.update(f.encode() + b"\0")
+    h.update(open(f, "rb").read())
+    h.update(b"\0")
+print(h.hexdigest())
+PY
+}
+check_files() {
+  [ -f "$manifest" ] || fail "no $manifest: run scripts/build-wasm.sh"
+  local got want f
+  got=$(sources_sha)
+  want=$(json_field "$manifest" sources_sha256)
+  [ "$got" = "$want" ] || fail "the engines, bots or sequence-wasm changed since the committed module was built (sources sha256 $got, BUILD.json $want): run scripts/build-wasm.sh (docs/wasm.md \"Building it\") and commit $out"
+  for f in sequence_bg.wasm sequence.js; do
+    got=$(sha "$out/$f")
+    want=$(json_field "$manifest" "${f//[._]/_}_sha256")
+    [ "$got" = "$want" ] || fail "$out/$f (sha256 $got) is not the file $manifest names ($want)"
+  done
+}
+if [ "$check" = 1 ]; then
+  check_files
+  echo "== build-wasm: the committed module was built from these sources (sha256 $(json_field "$manifest" sources_sha256))"
+  exit 0
+fi
 
-# the toolchain: this machine's rustc, or (--check) the one BUILD.json names
+# the toolchain: this machine's rustc, or (--check-rebuild) the one BUILD.json names
 toolchain=()
 rustc_version=$(rustc --version)
-if [ "$check" = 1 ]; then
-  [ -f "$manifest" ] || fail "no $manifest: run scripts/build-wasm.sh"
+if [ "$check" = 2 ]; then
+  check_files
   want=$(json_field "$manifest" rustc)
   if [ "$want" != "$rustc_version" ]; then
     v=$(echo "$want" | awk '{print $2}')
@@ -73,15 +119,10 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$root=/sequen
   --target wasm32-unknown-unknown --profile wasm
 [ -f "$raw" ] || fail "cargo built no $raw"
 
-if [ "$check" = 1 ]; then
+if [ "$check" = 2 ]; then
   got=$(sha "$raw")
   want=$(json_field "$manifest" raw_sha256)
   [ "$got" = "$want" ] || fail "the sources build a module (sha256 $got) that is not the committed one's ($want): run scripts/build-wasm.sh and commit $out"
-  for f in sequence_bg.wasm sequence.js; do
-    got=$(sha "$out/$f")
-    want=$(json_field "$manifest" "${f//[._]/_}_sha256")
-    [ "$got" = "$want" ] || fail "$out/$f (sha256 $got) is not the file $manifest names ($want)"
-  done
   echo "== build-wasm: the committed module is the sources' (raw sha256 $(sha "$raw"))"
   exit 0
 fi
@@ -109,6 +150,7 @@ python3 - "$manifest" <<PY
 import json, sys
 json.dump({
     "rustc": "$rustc_version",
+    "sources_sha256": "$(sources_sha)",
     "wasm_bindgen": "$have",
     "wasm_opt": "$(wasm-opt --version)",
     "raw_sha256": "$(sha "$raw")",

@@ -6,6 +6,7 @@ mod admin;
 mod arena;
 mod bench;
 mod classic;
+mod export;
 mod games;
 mod hint;
 mod loadtest;
@@ -62,6 +63,9 @@ enum Command {
     /// Act on a running server with its admin token: list tables and
     /// sockets, close a table, rename a player, show the leases.
     Admin(admin::AdminArgs),
+    /// Write the web UI with the WebAssembly engine to a folder any static
+    /// file host serves (games against bots in the browser, offline).
+    ExportStatic(export::ExportArgs),
 }
 
 /// An argument or input file a command refuses (exit code 2, as clap's
@@ -212,6 +216,7 @@ fn main() -> ExitCode {
         }
         Command::Backup(a) => sequence_server::backup::run_backup(a),
         Command::Admin(a) => admin::run(a),
+        Command::ExportStatic(a) => export::run(a),
         Command::Restore(a) => sequence_server::backup::run_restore(a),
         Command::Loadtest(a) => {
             if a.tables == 0 {

@@ -10,7 +10,7 @@
 //! RECORD-STACKS.md) read with `Notation::move_from_input`, as the server
 //! reads them; records are `Match::to_json`.
 
-use sequence_bots::{Budget, BotGame, SearchConfig, SearchSpec};
+use sequence_bots::{BotGame, Budget, SearchConfig, SearchSpec};
 use sequence_common::record::{detect_kind, Match, ReplayError};
 use sequence_common::{GameKind, RuleError, Rules, Seat, SeatView};
 use serde_json::{json, Map, Value};
@@ -348,7 +348,8 @@ fn start<G: BotGame>(
 ) -> Result<Box<dyn Session>, Failure> {
     let options = G::options_from_json((!options.is_null()).then_some(options))
         .map_err(|e| Failure::new("setup.options", e))?;
-    let config = G::table(players, teams, options).map_err(|e| Failure::new(e.code(), e.to_string()))?;
+    let config =
+        G::table(players, teams, options).map_err(|e| Failure::new(e.code(), e.to_string()))?;
     Ok(Box::new(Match::<G>::new(config, seed)))
 }
 

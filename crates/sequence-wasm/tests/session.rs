@@ -20,13 +20,20 @@ fn play_out(game: &mut dyn Session) -> usize {
         let legal = game.legal_moves(seat);
         assert!(!legal.is_empty(), "the seat to act has a move");
         let view = game.view(Some(seat));
-        assert_eq!(view["legal_moves"], json!(legal), "the view lists the same moves");
+        assert_eq!(
+            view["legal_moves"],
+            json!(legal),
+            "the view lists the same moves"
+        );
         for other in 0..game.players() {
             if other != seat {
                 assert!(game.legal_moves(other).is_empty() || game.kind().name() == "stacks");
             }
         }
-        assert!(game.view(None).get("hand").is_none(), "spectators see no hand");
+        assert!(
+            game.view(None).get("hand").is_none(),
+            "spectators see no hand"
+        );
         let mv = legal[(n * 7 + 3) % legal.len()].clone();
         game.play(&mv).expect("a legal move plays");
         n += 1;
@@ -52,7 +59,10 @@ fn both_games_play_to_their_end_and_their_records_verify() {
         let mut g = session::new_game(game, players, teams, &options, 11).expect("a table");
         let moves = play_out(g.as_mut());
         let outcome = g.outcome();
-        assert_ne!(outcome["status"], "playing", "{game}: over after {moves} moves");
+        assert_ne!(
+            outcome["status"], "playing",
+            "{game}: over after {moves} moves"
+        );
         let record = g.record().to_string();
         let summary = session::verify(&record).expect("its record verifies");
         assert_eq!(summary["winner"], outcome["winner"], "{game} {players}");
@@ -61,16 +71,28 @@ fn both_games_play_to_their_end_and_their_records_verify() {
         let teams = g.seat_teams();
         assert_eq!(teams.len(), usize::from(players));
         if game == "classic" {
-            let n = teams.iter().collect::<std::collections::BTreeSet<_>>().len();
+            let n = teams
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
             assert_eq!(sides.as_array().map(Vec::len), Some(n), "{sides}");
-            assert_eq!(teams[0], summary_side(&sides, 0), "C3: seat 0 plays for the first team");
+            assert_eq!(
+                teams[0],
+                summary_side(&sides, 0),
+                "C3: seat 0 plays for the first team"
+            );
         } else {
             assert!(teams.iter().all(Value::is_null), "S1: no teams");
             assert_eq!(sides.as_array().map(Vec::len), Some(usize::from(players)));
         }
         // the same table and seed deal the same game
         let again = session::new_game(game, players, teams, &options, 11).expect("a table");
-        assert_eq!(again.view(Some(0))["hand"], session::new_game(game, players, teams, &options, 11).unwrap().view(Some(0))["hand"]);
+        assert_eq!(
+            again.view(Some(0))["hand"],
+            session::new_game(game, players, teams, &options, 11)
+                .unwrap()
+                .view(Some(0))["hand"]
+        );
     }
 }
 
@@ -97,7 +119,10 @@ fn refusals_carry_the_rule_code() {
     let mut wrong_seat = legal[0].clone();
     wrong_seat["seat"] = json!(other);
     let e = g.play(&wrong_seat).unwrap_err();
-    assert!(e.code.starts_with("C5") || e.code.starts_with("C6"), "{e:?}");
+    assert!(
+        e.code.starts_with("C5") || e.code.starts_with("C6"),
+        "{e:?}"
+    );
     let e = g.play(&json!({"seat": seat})).unwrap_err();
     assert!(e.code.starts_with("notation."), "{e:?}");
     assert!(e.message.starts_with("malformed move"), "{e:?}");
@@ -117,9 +142,13 @@ fn refusals_carry_the_rule_code() {
     let entry = g.play(&legal[0]).unwrap();
     assert_eq!(entry["seat"], seat);
     assert!(entry["text"].as_str().is_some_and(|t| !t.is_empty()));
-    let e = session::new_game("classic", 5, None, &Value::Null, 1).err().unwrap();
+    let e = session::new_game("classic", 5, None, &Value::Null, 1)
+        .err()
+        .unwrap();
     assert!(e.code.starts_with("C3"), "{e:?}");
-    let e = session::new_game("chess", 2, None, &Value::Null, 1).err().unwrap();
+    let e = session::new_game("chess", 2, None, &Value::Null, 1)
+        .err()
+        .unwrap();
     assert_eq!(e.code, "setup.game");
     let e = session::new_game("classic", 2, None, &json!({"sequence_length": "x"}), 1)
         .err()
@@ -143,12 +172,19 @@ fn a_saved_game_is_taken_up_where_it_stood() {
         let back = session::resume(&g.record().to_string(), 4).expect("resumes");
         assert_eq!(back.to_act(), g.to_act());
         for seat in 0..3 {
-            assert_eq!(back.view(Some(seat)), g.view(Some(seat)), "{game} seat {seat}");
+            assert_eq!(
+                back.view(Some(seat)),
+                g.view(Some(seat)),
+                "{game} seat {seat}"
+            );
         }
         assert_eq!(back.record(), g.record());
     }
     let e = session::resume("{\"format\": 3}", 1).err().unwrap();
-    assert_eq!((e.code.as_str(), e.exit_code), ("record.malformed", Some(2)));
+    assert_eq!(
+        (e.code.as_str(), e.exit_code),
+        ("record.malformed", Some(2))
+    );
 }
 
 #[test]
@@ -170,21 +206,31 @@ fn the_shared_examples_verify_as_sequence_verify_says() {
         assert_eq!(summary["winner"], expected["winner"], "{name}");
         assert_eq!(summary["moves"], expected["moves"], "{name}");
     }
-    let illegal: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("illegal/expected.json")).unwrap(),
-    )
-    .unwrap();
+    let illegal: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("illegal/expected.json")).unwrap())
+            .unwrap();
     for (file, want) in illegal.as_object().unwrap() {
         let text = std::fs::read_to_string(dir.join("illegal").join(file)).unwrap();
         let e = session::verify(&text).unwrap_err();
         assert_eq!(e.code, "record.illegal_move", "{file}");
         assert_eq!(e.exit_code, Some(1));
         let at = want["first_illegal_move"].as_u64().unwrap();
-        assert!(e.message.starts_with(&format!("move {at} ")), "{file}: {}", e.message);
-        assert!(e.message.ends_with(want["why"].as_str().unwrap()), "{file}: {}", e.message);
+        assert!(
+            e.message.starts_with(&format!("move {at} ")),
+            "{file}: {}",
+            e.message
+        );
+        assert!(
+            e.message.ends_with(want["why"].as_str().unwrap()),
+            "{file}: {}",
+            e.message
+        );
     }
     let e = session::verify("not json").unwrap_err();
-    assert_eq!((e.code.as_str(), e.exit_code), ("record.malformed", Some(2)));
+    assert_eq!(
+        (e.code.as_str(), e.exit_code),
+        ("record.malformed", Some(2))
+    );
 }
 
 #[test]
@@ -216,5 +262,8 @@ fn random_games_finish() {
     let (finished, moves) = session::random_games("classic", 2, 20, 1).unwrap();
     assert_eq!(finished, 20);
     assert!(moves > 20 * 20, "{moves}");
-    assert!(session::random_games("stacks", 7, 1, 1).is_err(), "S1: 2–6 seats");
+    assert!(
+        session::random_games("stacks", 7, 1, 1).is_err(),
+        "S1: 2–6 seats"
+    );
 }

@@ -181,6 +181,12 @@ impl Rig {
         })
     }
 
+    /// chromedriver's address (for its commands fantoccini has none of,
+    /// e.g. `goog/cdp/execute`).
+    pub fn driver_url(&self) -> &str {
+        &self.driver_url
+    }
+
     /// A new browser with its own profile and download folder.
     pub async fn browser(&self, who: &str) -> (Client, PathBuf) {
         self.browser_sized(who, None).await

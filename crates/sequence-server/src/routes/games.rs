@@ -10,6 +10,12 @@ use serde_json::{json, Value};
 
 /// `GET /api/games`.
 pub async fn list_games() -> Json<Value> {
+    Json(catalogue())
+}
+
+/// The body of `GET /api/games` (also written by `sequence export-static`
+/// as the file `api/games`).
+pub fn catalogue() -> Value {
     let games: Vec<Value> = GameKind::ALL
         .into_iter()
         .map(|k| {
@@ -22,7 +28,7 @@ pub async fn list_games() -> Json<Value> {
             d
         })
         .collect();
-    Json(json!({
+    json!({
         "games": games,
         "bots": crate::bots::LEVELS,
         // Measured Elo of each level (classic, 2 players; random = 1000).
@@ -32,5 +38,5 @@ pub async fn list_games() -> Json<Value> {
         "turn_seconds": {"default_public": crate::routes::tables::PUBLIC_TURN_SECONDS, "min": 1, "max": 3600},
         "window_seconds": crate::tables::WINDOW_SECONDS,
         "away_after": crate::tables::AWAY_AFTER,
-    }))
+    })
 }

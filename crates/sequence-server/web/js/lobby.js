@@ -138,6 +138,12 @@ export function showLobby(app) {
     if (!players.includes(form.players)) form.players = players[0];
     const teams = teamChoices(game, form.players);
     if (teams.length && !teams.includes(form.teams)) form.teams = teams[0];
+    // a static build (docs/deploy.md): no server, games in this browser only
+    const only = cat.static === true;
+    if (only) {
+      form.local = true;
+      for (let s = 1; s < form.players; s++) if (!form.seats[s] || form.seats[s] === "human") form.seats[s] = "level:2";
+    }
     fillSeats();
     const timerValue = form.timer === null ? defaultTimer() : form.timer;
     const lengthOption = game.options.find((o) => o.name === "sequence_length");
@@ -147,7 +153,7 @@ export function showLobby(app) {
     const seatRows = [];
     for (let s = 1; s < form.players; s++) {
       const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { const was = allBots(); form.seats[s] = e.target.value; syncTimer(); if (was !== allBots()) render(); } },
-        h("option", { value: "human" }, t("lobby.seat_person")),
+        only ? null : h("option", { value: "human" }, t("lobby.seat_person")),
         LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelLabel(l, cat) }))));
       sel.value = form.seats[s];
       seatRows.push(h("div", { class: "field seat-choice" }, h("label", { for: `seat-${s}` }, t("lobby.seat_n", { n: num(s + 1) })), sel));
@@ -205,7 +211,7 @@ export function showLobby(app) {
       seatRows,
       // a game against bots only may run in this browser (docs/wasm.md)
       allBots() ? h("div", { class: "field check" },
-        h("input", { type: "checkbox", id: "local", checked: form.local, onchange: (e) => { form.local = e.target.checked; } }),
+        h("input", { type: "checkbox", id: "local", checked: form.local, disabled: only, onchange: (e) => { form.local = e.target.checked; } }),
         h("label", { for: "local" }, t("lobby.local"))) : null,
       h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create_button")));
 
@@ -219,8 +225,8 @@ export function showLobby(app) {
 
     app.replaceChildren(h("div", { class: "lobby" },
       h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro")), learnLinks()),
-      createForm, list));
-    refresh();
+      createForm, only ? null : list));
+    if (!only) refresh();
   }
 
   async function create(e) {

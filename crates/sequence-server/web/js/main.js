@@ -10,6 +10,7 @@ import { showReplay } from "./replay.js";
 import { showRules } from "./learn/rules.js";
 import { openTutorial, TUTORIAL_GAMES } from "./learn/tutorial.js";
 import { accountRoute, accountHeader } from "./accounts/pages.js";
+import { startApp } from "./pwa.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
@@ -103,6 +104,8 @@ async function start() {
   });
   window.addEventListener("popstate", route);
   route();
+  // the installable app: offline cache and update prompt (pwa.js)
+  startApp();
 }
 
 start().catch((e) => {

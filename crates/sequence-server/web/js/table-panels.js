@@ -57,8 +57,8 @@ function earlierGames(st, info) {
   return h("ul", { class: "records", "aria-label": t("table.records") }, earlier.map((n) => h("li", {},
     h("span", {}, t("table.game_no", { n: num(n) }), ": "),
     h("a", { class: "record-link", id: `download-${n}`, href: api.recordUrl(st.id, n), download: `sequence-${st.id}-${n}.json`, "aria-label": t("table.record_of", { n: num(n) }) }, t("table.record")),
-    SEP,
-    h("a", { class: "record-link", id: `replay-${n}`, href: `/replay/${st.id}?game=${n}`, "aria-label": t("table.replay_of", { n: num(n) }) }, t("end.replay")))));
+    info.local ? null : SEP,
+    info.local ? null : h("a", { class: "record-link", id: `replay-${n}`, href: `/replay/${st.id}?game=${n}`, "aria-label": t("table.replay_of", { n: num(n) }) }, t("end.replay")))));
 }
 
 /** The host's table-talk penalty (C10), in a game with teams of two or
@@ -66,7 +66,8 @@ function earlierGames(st, info) {
  * and plays on one card short. */
 function penaltyBox(st, info, actions) {
   const isHost = st.token && st.seat === info.host;
-  if (!isHost || info.status !== "playing" || info.game !== "classic") return null;
+  // at a table in this browser the bots never talk (docs/wasm.md)
+  if (!isHost || info.local || info.status !== "playing" || info.game !== "classic") return null;
   const teams = tableTeams(info).filter((team) => info.seats.filter((s) => s.team === team).length > 1);
   if (!teams.length) return null;
   const sel = h("select", { id: "penalty-team" }, teams.map((team) => h("option", { value: team }, t(`team.${team}`))));
@@ -146,7 +147,7 @@ export function sidebar(st, view, actions, render) {
   const info = st.info;
   return h("aside", { class: "side" },
     h("section", { class: "panel" }, h("h2", {}, t("table.seats")), seatsList(st, info, view, actions)),
-    h("section", { class: "panel" }, tableButtons(st, info, actions, render), inviteBox(st, actions)),
+    h("section", { class: "panel" }, tableButtons(st, info, actions, render), info.local ? null : inviteBox(st, actions)),
     chatPanel(st, actions));
 }
 
