@@ -9,7 +9,8 @@
 //! Round `r` (1…`--rounds`): the round `r − 1` bot (round 0: the default
 //! flat search, as `level:5` but at `--budget` iterations) plays
 //! `--games` self-play games; every searched decision becomes a target
-//! ([`sequence_lab::expert`]); the policy is fitted from round `r − 1`'s
+//! ([`sequence_lab::expert`]); the policy is fitted, on the decisions of
+//! every round so far, from round `r − 1`'s
 //! weights (round 0: the hand-set start of
 //! `crates/sequence-bots/data/policy.json` as found in the file given by
 //! `--start`); the round `r` bot is the flat search guided by it
@@ -27,7 +28,8 @@
 //! `--budget N` (iterations per searched decision, self-play and
 //! evaluation), `--deals D` (duplicate deals per measurement, 0: none),
 //! `--threads T`, `--others K` (non-candidate moves kept per decision),
-//! `--steps N` and `--lr X` (the fit), `--start FILE`.
+//! `--steps N` and `--lr X` (the fit), `--start FILE` and
+//! `--start-scale X` (round 1 fits from the start weights times `X`).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use sequence_bots::classic::flat::FlatOptions;
@@ -56,6 +58,7 @@ struct Args {
     out: PathBuf,
     weights: Option<PathBuf>,
     start: PathBuf,
+    scale: f32,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -72,6 +75,7 @@ fn parse_args() -> Result<Args, String> {
         out: PathBuf::from("target/expert"),
         weights: None,
         start: PathBuf::from("crates/sequence-bots/data/policy.json"),
+        scale: 1.0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -90,6 +94,7 @@ fn parse_args() -> Result<Args, String> {
             "--out" => a.out = PathBuf::from(v()?),
             "--weights" => a.weights = Some(PathBuf::from(v()?)),
             "--start" => a.start = PathBuf::from(v()?),
+            "--start-scale" => a.scale = num(v()?)? as f32,
             _ => return Err(format!("unknown option {k}")),
         }
     }
@@ -294,9 +299,13 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let mut weights = start.model_for(2, 2).map(|w| w.to_vec()).unwrap_or_default();
+    let mut weights: Vec<f32> = start
+        .model_for(2, 2)
+        .map(|w| w.iter().map(|x| x * a.scale).collect())
+        .unwrap_or_default();
     let mut policy: Option<Arc<Policy>> = None;
     let mut rows = Vec::new();
+    let mut all = Vec::new();
     let deals_cfg = |seed: u64| DuplicateConfig {
         config: config.clone(),
         deals: a.deals,
@@ -328,7 +337,11 @@ fn main() {
             &|| bar.inc(1),
         );
         bar.finish_and_clear();
-        let f = fit(&samples, &weights, a.steps, a.lr);
+        // Every round's decisions so far (the newest last, so the held-out
+        // tenth is of this round's games).
+        all.extend(samples);
+        let samples = &all;
+        let f = fit(samples, &weights, a.steps, a.lr);
         eprintln!(
             "round {round}: {} decisions, held-out loss {:.3} -> {:.3}, top-1 {:.1} % ({:.0} s)",
             samples.len(),
@@ -341,7 +354,7 @@ fn main() {
         let trained = format!(
             "expert iteration round {round} of `cargo run --release -p sequence-lab --example expert_iteration -- \
              --seed {} --rounds {} --games {} --budget {} --deals {} --threads {} --others {} --steps {} --lr {}`; \
-             {} decisions this round",
+             {} decisions in all",
             a.seed, a.rounds, a.games, a.budget, a.deals, a.threads, a.others, a.steps, a.lr, samples.len()
         );
         let new = Arc::new(Policy::new(
