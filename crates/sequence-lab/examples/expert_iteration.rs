@@ -80,7 +80,10 @@ fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
         let mut v = || it.next().ok_or(format!("{k} needs a value"));
-        let num = |s: String| s.parse::<f64>().map_err(|_| format!("{k}: not a number: {s}"));
+        let num = |s: String| {
+            s.parse::<f64>()
+                .map_err(|_| format!("{k}: not a number: {s}"))
+        };
         match k.as_str() {
             "--seed" => a.seed = num(v()?)? as u64,
             "--rounds" => a.rounds = num(v()?)? as usize,
@@ -236,14 +239,7 @@ fn chart(rows: &[Row]) -> String {
         let pts: Vec<(usize, Estimate)> = rows
             .iter()
             .filter(|r| r.round >= 1)
-            .filter_map(|r| {
-                if pick == 0 {
-                    r.vs_prev
-                } else {
-                    r.vs_greedy
-                }
-                .map(|e| (r.round, e))
-            })
+            .filter_map(|r| if pick == 0 { r.vs_prev } else { r.vs_greedy }.map(|e| (r.round, e)))
             .collect();
         let line: Vec<String> = pts
             .iter()
@@ -380,7 +376,10 @@ fn main() {
             let prev = searcher("previous", a.budget, policy.clone());
             let seed = a.seed ^ 0xE7A1 ^ (round as u64) << 40;
             let r = deals::run(&deals_cfg(seed), &hero, &prev);
-            eprintln!("{}", r.summary(&format!("round {round}"), "the round before"));
+            eprintln!(
+                "{}",
+                r.summary(&format!("round {round}"), "the round before")
+            );
             row.vs_prev = Some(r.duplicate());
             let r = deals::run(&deals_cfg(seed ^ 0x6EED), &hero, &greedy);
             eprintln!("{}", r.summary(&format!("round {round}"), "greedy"));

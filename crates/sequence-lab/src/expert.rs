@@ -110,7 +110,11 @@ fn sample(
     rng: &mut impl RngCore,
 ) -> Sample {
     let ctx = Context::of(game);
-    let total: f64 = searched.iter().map(|m| f64::from(m.1)).sum::<f64>().max(1.0);
+    let total: f64 = searched
+        .iter()
+        .map(|m| f64::from(m.1))
+        .sum::<f64>()
+        .max(1.0);
     let mut feats = Vec::new();
     let mut target = Vec::new();
     for (i, m) in searched.iter().enumerate() {
@@ -295,7 +299,18 @@ mod tests {
             f.holdout_loss,
             f.holdout_loss_before
         );
-        assert!(f.holdout_top1 > 0.9, "top-1 {}", f.holdout_top1);
+        // A random ranking picks the target's best of 6 moves 1 time in 6.
+        assert!(f.holdout_top1 > 0.75, "top-1 {}", f.holdout_top1);
+        let dot: f64 = truth
+            .iter()
+            .zip(&f.weights)
+            .map(|(a, &b)| a * f64::from(b))
+            .sum();
+        let norm = |v: &mut dyn Iterator<Item = f64>| v.map(|x| x * x).sum::<f64>().sqrt();
+        let cos = dot
+            / (norm(&mut truth.iter().copied())
+                * norm(&mut f.weights.iter().map(|&x| f64::from(x))));
+        assert!(cos > 0.9, "cosine with the true weights {cos}");
     }
 
     /// A self-play game with a small budget gives samples whose targets
