@@ -37,13 +37,21 @@ pub struct PuzzlesArgs {
 /// then writes them sorted by grade, with a summary on standard error.
 ///
 /// # Errors
-/// When the file cannot be written.
+/// A count of 0 or a share outside 1–100 (exit 2); a file that cannot be
+/// written.
 pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let percent = a.max_kind_percent.unwrap_or(match a.game {
         GameKind::Classic => 30,
         GameKind::Stacks => 60,
     });
+    if a.count == 0 || !(1..=100).contains(&percent) {
+        return Err(crate::BadInput(format!(
+            "--count {} --max-kind-percent {percent}: give at least one puzzle and a share of 1 to 100",
+            a.count
+        ))
+        .into());
+    }
     let cap = (a.count * percent / 100).max(1);
     let pb = ProgressBar::new(a.count as u64);
     pb.set_style(
