@@ -155,9 +155,13 @@ async fn main() {
     c.goto(&format!("{}/", rig.base))
         .await
         .expect("open the page");
-    c.set_script_timeout(Duration::from_secs(600))
-        .await
-        .expect("script timeout");
+    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+        Some(Duration::from_secs(600)),
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::ZERO),
+    ))
+    .await
+    .expect("script timeout");
     let page = c
         .execute_async(PAGE_BENCH, vec![])
         .await

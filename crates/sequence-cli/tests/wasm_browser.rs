@@ -39,6 +39,10 @@ fn tables() -> Vec<(&'static str, u8, Option<u8>, Value, u64)> {
     ]
 }
 
+/// Moves compared per game at most (a game of these scripted moves can
+/// go on through many reshuffles).
+const MAX_PLIES: usize = 300;
+
 /// The move played at a position: the `k`-th legal move, `k` from the
 /// seed and the move number (the page computes the same).
 fn pick(seed: u64, ply: usize, n: usize) -> usize {
@@ -78,6 +82,9 @@ fn native(
         v.to_string()
     };
     while let Some(seat) = live.to_act() {
+        if ply >= MAX_PLIES {
+            break;
+        }
         let v = live.view_json(Some(seat));
         let legal = v["legal_moves"].as_array().cloned().unwrap_or_default();
         texts.push(Value::from(legal.clone()).to_string());
@@ -95,7 +102,7 @@ fn native(
 /// of its texts, the record and the number of positions (or, with
 /// `full`, the texts themselves).
 const PAGE: &str = r#"
-const [tables, full, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const [tables, full, max, done] = [arguments[0], arguments[1], arguments[2], arguments[arguments.length - 1]];
 (async () => {
   const m = await import('/wasm/sequence.js');
   await m.default();
@@ -106,7 +113,7 @@ const [tables, full, done] = [arguments[0], arguments[1], arguments[arguments.le
       const g = new m.Game(game, players, teams || 0, JSON.stringify(options), seed);
       const texts = [];
       let ply = 0;
-      for (let seat = g.toAct(); seat >= 0; seat = g.toAct()) {
+      for (let seat = g.toAct(); seat >= 0 && ply < max; seat = g.toAct()) {
         const legal = g.legalMoves(seat);
         texts.push(legal, g.view(seat), g.view(-1));
         const moves = JSON.parse(legal);
@@ -132,7 +139,7 @@ const [tables, full, done] = [arguments[0], arguments[1], arguments[arguments.le
 
 async fn in_page(c: &Client, tables: Value, full: bool) -> Vec<Value> {
     let r = c
-        .execute_async(PAGE, vec![tables, json!(full)])
+        .execute_async(PAGE, vec![tables, json!(full), json!(MAX_PLIES)])
         .await
         .expect("the page runs the engine");
     assert!(r.get("error").is_none(), "the page failed: {r}");
@@ -148,9 +155,13 @@ async fn the_page_and_the_server_agree() {
     c.goto(&format!("{}/", rig.base))
         .await
         .expect("open the page");
-    c.set_script_timeout(std::time::Duration::from_secs(300))
-        .await
-        .expect("script timeout");
+    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+        Some(std::time::Duration::from_secs(300)),
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::ZERO),
+    ))
+    .await
+    .expect("script timeout");
     let tables = tables();
     let arg = Value::from(
         tables
@@ -350,9 +361,13 @@ async fn the_app_installs_and_plays_offline() {
     c.goto(&format!("{}/", rig.base))
         .await
         .expect("open the page");
-    c.set_script_timeout(std::time::Duration::from_secs(60))
-        .await
-        .expect("script timeout");
+    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::ZERO),
+    ))
+    .await
+    .expect("script timeout");
     let cached = c
         .execute_async(
             "const done = arguments[0]; navigator.serviceWorker.ready.then(async () => { \

@@ -68,21 +68,22 @@ fn both_games_play_to_their_end_and_their_records_verify() {
         assert_eq!(summary["winner"], outcome["winner"], "{game} {players}");
         // the end screen's facts: one entry per side, the winner's among them
         let sides = g.final_sides();
-        let teams = g.seat_teams();
-        assert_eq!(teams.len(), usize::from(players));
+        let seat_teams = g.seat_teams();
+        assert_eq!(seat_teams.len(), usize::from(players));
         if game == "classic" {
-            let n = teams
+            let n = seat_teams
                 .iter()
+                .map(Value::to_string)
                 .collect::<std::collections::BTreeSet<_>>()
                 .len();
             assert_eq!(sides.as_array().map(Vec::len), Some(n), "{sides}");
             assert_eq!(
-                teams[0],
+                seat_teams[0],
                 summary_side(&sides, 0),
                 "C3: seat 0 plays for the first team"
             );
         } else {
-            assert!(teams.iter().all(Value::is_null), "S1: no teams");
+            assert!(seat_teams.iter().all(Value::is_null), "S1: no teams");
             assert_eq!(sides.as_array().map(Vec::len), Some(usize::from(players)));
         }
         // the same table and seed deal the same game
