@@ -71,8 +71,12 @@ def test_game_info_types_and_refused_tables():
     with pytest.raises(sg.SetupError) as e:
         pyspiel.load_game(so.STACKS, {"players": 7})
     assert e.value.code == "S1.players"
-    with pytest.raises(ValueError, match="max_moves"):
+    with pytest.raises(sg.SetupError) as e:
+        pyspiel.load_game(so.STACKS, {"players": 4, "teams": 2})
+    assert e.value.code == "S1.teams"
+    with pytest.raises(sg.UsageError) as e:
         pyspiel.load_game(so.CLASSIC, {"max_moves": 0})
+    assert e.value.code == "env.max_moves"
 
 
 @pytest.mark.parametrize("kind,name", [("classic", so.CLASSIC), ("stacks", so.STACKS)])
@@ -150,14 +154,14 @@ def test_a_seat_sees_nothing_hidden_in_observations_or_information_states(name, 
                 public.set_from(state, seat)
                 assert np.array_equal(t_other, public.tensor)
                 hidden_changed += str(other) != str(state)
-            hand = " ".join(state.game.view(seat)["hand"])
-            assert hand in state.observation_string(seat)
+            shown = state.observation_string(seat).split("hand: ")[1].split()
+            assert sorted(shown) == sorted(state.game.view(seat)["hand"])
     assert hidden_changed > 0  # the redeals did change hidden cards
     # a public observation is the same for every seat's hidden cards and
     # carries no hand
     public.set_from(state, 0)
     assert public.dict["observation"][game.make_py_observer().hand_slice].sum() == 0
-    with pytest.raises(ValueError, match="private cards"):
+    with pytest.raises(sg.UsageError, match="private cards"):
         game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
 
 

@@ -68,8 +68,9 @@ import numpy as np
 import pyspiel
 
 from ._core import Bot, Game
+from ._errors import usage
 
-__all__ = ["SequenceGame", "StacksGame", "SequenceState", "BotAgent", "deal", "resample", "CLASSIC", "STACKS"]
+__all__ = ["SequenceGame", "StacksGame", "SequenceState", "BotAgent", "PlayoutEvaluator", "deal", "resample", "CLASSIC", "STACKS"]
 
 CLASSIC = "python_sequence"
 STACKS = "python_sequence_stacks"
@@ -117,6 +118,15 @@ def _card_index(kind: str, card: Optional[str]) -> Optional[int]:
     return _STACKS_KINDS.index(card)
 
 
+def _hand_text(kind: str, counts: bytes) -> str:
+    """A hand's cards (``7H 7H JD``, ``B1 SKIP``) from its counts per card."""
+    if kind == "classic":
+        names = [r + su for su in _SUITS for r in _RANKS]
+    else:
+        names = _STACKS_KINDS
+    return " ".join(name for name, n in zip(names, counts) for _ in range(n))
+
+
 class _SequenceGameBase(pyspiel.Game):
     """An OpenSpiel game of one table of either game (module doc)."""
 
@@ -128,13 +138,11 @@ class _SequenceGameBase(pyspiel.Game):
         short, long_name, lo, hi = _TYPES[self.KIND]
         options = json.loads(p["options"]) if p["options"] else None
         teams = int(p["teams"]) or None
-        if self.KIND == "stacks" and teams is not None:
-            raise ValueError("teams: Sequence Stacks is played alone (S1); leave teams at 0")
         self.table = dict(game=self.KIND, players=int(p["players"]), teams=teams, options=options)
         probe = Game(seed=0, **self.table)  # SetupError naming the rule for a bad table
         self.max_moves = int(p["max_moves"])
         if self.max_moves < 1:
-            raise ValueError(f"max_moves must be 1 or more, not {self.max_moves}")
+            raise usage("env.max_moves", f"max_moves must be 1 or more, not {self.max_moves}")
         sizes = [sum(1 for s in range(probe.players) if probe.side_of(s) == side) for side in range(probe.sides)]
         zero_sum = len(sizes) == 2 and sizes[0] == sizes[1]
         utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
@@ -230,8 +238,8 @@ class SequenceState(pyspiel.State):
         # cards each seat played (absolute seats), for the info-state tensor
         self.played = np.zeros((game.players, game.num_cards), np.float32)
         # the public moves as text: (seat, text); and each seat's hand
-        # after every change: per seat a list of (number of moves, hand's
-        # counts as hex, hand as text)
+        # after every change: per seat a list of (number of moves, the
+        # hand's counts per card as bytes)
         self.moves: List[tuple] = []
         self.hands: List[List[tuple]] = [[] for _ in range(game.players)]
 
@@ -242,12 +250,11 @@ class SequenceState(pyspiel.State):
 
     # -- what a seat holds ------------------------------------------------
 
-    def _hand(self, seat: int) -> str:
-        counts = self.game.observe(seat)[self.hand_slice]
-        return bytes(counts).hex()
+    def _hand(self, seat: int) -> bytes:
+        return self.game.observe(seat)[self.hand_slice].tobytes()
 
     def _hand_text(self, seat: int) -> str:
-        return " ".join(self.game.view(seat)["hand"])
+        return _hand_text(self.kind, self._hand(seat))
 
     # -- the OpenSpiel state API -----------------------------------------
 
@@ -273,7 +280,7 @@ class SequenceState(pyspiel.State):
             if len(self.seed_bytes) == SEED_BYTES:
                 seed = int.from_bytes(bytes(self.seed_bytes), "little")
                 self.engine = _Engine(self.table, seed, Game(seed=seed, **self.table))
-                self.hands = [[(0, self._hand(s), self._hand_text(s))] for s in range(self.players)]
+                self.hands = [[(0, self._hand(s))] for s in range(self.players)]
             return
         seat = self.game.to_act
         self.engine.play(int(action))
@@ -287,7 +294,7 @@ class SequenceState(pyspiel.State):
         for s in [seat] if self.kind == "classic" else range(self.players):
             h = self._hand(s)
             if h != self.hands[s][-1][1]:
-                self.hands[s].append((len(self.moves), h, self._hand_text(s)))
+                self.hands[s].append((len(self.moves), h))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -344,13 +351,13 @@ class SequenceObserver:
 
     def __init__(self, game: _SequenceGameBase, iig_obs_type: Any, params: Any) -> None:
         if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+            raise usage("openspiel.observer", f"observation parameters are not supported: {params}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("an observer of every player's private cards is not offered (hands are hidden)")
+            raise usage("openspiel.observer", "an observer of every player's private cards is not offered (hands are hidden)")
         if not iig_obs_type.public_info:
-            raise ValueError("an observer without the public state is not offered")
+            raise usage("openspiel.observer", "an observer without the public state is not offered")
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.recall = iig_obs_type.perfect_recall
         self.hand_slice = game.hand_slice
@@ -388,7 +395,7 @@ class SequenceObserver:
         if not self.recall:
             return now
         lines = [f"{g.game} players={g.players} seat={player}"]
-        hands = {at: text for at, _, text in state.hands[player]} if self.private else {}
+        hands = {at: _hand_text(state.kind, h) for at, h in state.hands[player]} if self.private else {}
         for i, (seat, text) in enumerate(state.moves):
             lines.append(f"{i + 1}. seat {seat}: {text}")
             if i + 1 in hands:
@@ -396,6 +403,39 @@ class SequenceObserver:
         if 0 in hands:
             lines.insert(1, f"   hand {hands[0]}")
         return "\n".join(lines) + "\n" + now
+
+
+class PlayoutEvaluator:
+    """An MCTS/ISMCTS evaluator (``open_spiel.python.algorithms.mcts.
+    Evaluator``) whose random rollouts the engine plays (``Game.playout``:
+    uniform random legal moves as OpenSpiel's ``RandomRolloutEvaluator``,
+    far faster than stepping the state from Python), each from a redeal of
+    what the seat to act cannot see; uniform priors."""
+
+    def __init__(self, n_rollouts: int = 1, seed: int = 0) -> None:
+        self.n_rollouts = n_rollouts
+        self._seeds = random.Random(seed)
+
+    def evaluate(self, state: SequenceState) -> np.ndarray:
+        total = np.zeros(state.num_players())
+        if state.game is None:  # still shuffling: nothing to tell the seats apart
+            return total
+        seat = state.game.to_act
+        for _ in range(self.n_rollouts):
+            # each rollout from a redeal of what the seat to act cannot see
+            # (and so a draw pile of its own): the state's own generator
+            # would draw the same cards every time
+            g = state.game.view(seat).determinize(self._seeds.getrandbits(63))
+            g.playout(max(0, state.max_moves - g.ply))
+            if g.is_over:
+                total += [g.reward(s) for s in range(g.players)]
+        return total / self.n_rollouts
+
+    def prior(self, state: SequenceState) -> List[tuple]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 class BotAgent(pyspiel.Bot):
