@@ -32,6 +32,7 @@ pub mod config;
 pub mod hint;
 pub mod ismcts;
 pub mod protocol;
+pub mod puzzles;
 pub mod random;
 pub mod search;
 pub mod seeds;

@@ -9,6 +9,7 @@ mod classic;
 mod games;
 mod hint;
 mod loadtest;
+mod puzzles;
 mod replay;
 mod selfplay;
 mod stacks;
@@ -44,6 +45,8 @@ enum Command {
     /// game is over or the seat is not to move; 2 for a bad argument or a
     /// file that cannot be read or is not a valid record (as `verify`).
     Hint(hint::HintArgs),
+    /// Find puzzles in seeded self-play and write their data file.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play in the terminal.
     ///
     /// Every argument (and the `--load` file) is checked before the screen
@@ -187,6 +190,7 @@ fn main() -> ExitCode {
             GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
         Command::Arena(a) => arena::run_arena(a),
+        Command::Puzzles(a) => puzzles::run(a),
         Command::Hint(a) => {
             return match hint::run_hint(a) {
                 Ok(()) => ExitCode::SUCCESS,
