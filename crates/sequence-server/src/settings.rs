@@ -511,6 +511,8 @@ mod tests {
         serve: ServeArgs,
     }
 
+    // `Jail`'s closure returns figment's own (large) error type.
+    #[allow(clippy::result_large_err)]
     fn load(args: &[&str], env: &[(&str, &str)]) -> Result<Loaded, SettingsError> {
         let cli = Cli::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
             .expect("flags parse");
@@ -569,7 +571,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let file = dir.path().join("serve.toml");
         let f = file.to_str().expect("utf-8").to_string();
-        let cases: [(&str, &[(&str, &str)], String); 5] = [
+        type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], String);
+        let cases: [Case; 5] = [
             ("rate_limit = \"many\"\n", &[], format!("rate_limit in {f}")),
             (
                 "db_pool = 1\n",
