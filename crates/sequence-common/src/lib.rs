@@ -10,6 +10,7 @@ pub mod effects;
 mod forward;
 pub mod game;
 pub mod json;
+mod live;
 pub mod moves;
 pub mod notation;
 pub mod record;
