@@ -58,6 +58,7 @@ pub mod record;
 pub mod rules;
 pub mod sequences;
 mod setup;
+pub mod table;
 mod team;
 pub mod turn;
 pub mod view;

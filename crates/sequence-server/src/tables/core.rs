@@ -3,8 +3,10 @@
 //! engine checks every move).
 
 use super::event::{Auto, Event, AWAY_AFTER};
-use super::{game_of, now_ms, LiveGame, Logged, Spec, TableError};
+use super::live::play_logged;
+use super::{game_of, now_ms, Logged, Spec, TableError};
 use crate::auth::SeatToken;
+use sequence_common::AnyGame;
 use sequence_common::Seat;
 use serde_json::{json, Value};
 
@@ -85,7 +87,7 @@ pub struct Core {
     /// Game number (1 for the first game, 0 before it starts).
     pub game_no: u32,
     /// The current game.
-    pub live: Option<Box<dyn LiveGame>>,
+    pub live: Option<Box<dyn AnyGame>>,
     /// Moves accepted in the current game.
     pub moves: u32,
     /// Where the table stands.
@@ -385,7 +387,7 @@ impl Core {
             });
         }
         let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
-        let mut logged = live.play_logged(mv)?;
+        let mut logged = play_logged(live.as_mut(), mv)?;
         if paying {
             self.penalty.remove(0);
             if let (Some(e), Some(t)) = (logged.entry.as_mut(), self.penalty_team) {

@@ -1,7 +1,7 @@
 //! The table core: the durable state of a table rebuilt from its event
 //! log ([`Core`]), the live state around it ([`Table`]: connections, chat,
 //! turn timer), and the views sent to seats and spectators. Written once
-//! for both games: the game itself is a [`LiveGame`] ([`live`]), picked
+//! for both games: the game itself is a [`sequence_common::AnyGame`] ([`live`]), picked
 //! from the table's [`GameKind`] when a game starts. Refusals are
 //! [`TableError`]s; this module knows nothing of HTTP.
 //!
@@ -24,7 +24,7 @@ pub mod tutorial;
 pub use core::{Core, SeatCore, SeatKind, Status};
 pub use error::TableError;
 pub use event::{Auto, Event, AWAY_AFTER};
-pub use live::{game_of, BotMove, Hint, LiveGame, Logged, TableGame};
+pub use live::{game_of, play_logged, BotMove, Hint, Logged, TableGame};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
 pub use table::{now_ms, Sub, Table};
