@@ -9,6 +9,7 @@ mod classic;
 mod games;
 mod hint;
 mod loadtest;
+mod options;
 mod replay;
 mod selfplay;
 mod stacks;
@@ -38,6 +39,8 @@ enum Command {
     Bench(BenchArgs),
     /// Bots play each other; results as a table, CSV and SVG chart.
     Arena(arena::ArenaArgs),
+    /// A game's rule options: name, rule, default and the values offered.
+    Options(options::OptionsArgs),
     /// Best moves for a seat of an unfinished game.
     ///
     /// Exit 0 with the moves; 1 when the record holds an illegal move, the
@@ -187,6 +190,7 @@ fn main() -> ExitCode {
             GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
         Command::Arena(a) => arena::run_arena(a),
+        Command::Options(a) => options::run(&a),
         Command::Hint(a) => {
             return match hint::run_hint(a) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -533,3 +533,37 @@ fn selfplay_counts_the_moves_its_records_hold() {
         "{mean} vs {total}/3"
     );
 }
+
+/// `sequence options` lists each game's rule options from the engine, as
+/// the server's lobby does (C2, C6a, C7, C8a, C9, C11; S3a–S7).
+#[test]
+fn options_lists_the_engines_rule_options() {
+    let out = sequence("options --game classic");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (name, rule) in [
+        ("win_sequences", "C9"),
+        ("sequence_length", "C11"),
+        ("no_play", "C6a"),
+        ("default_window", "C8a"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no line for {name}: {text}"));
+        assert!(line.contains(rule), "{line}");
+    }
+    let out = sequence("options --game stacks --json");
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let ppc = v
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|o| o["name"] == "piles_per_colour")
+        .expect("piles_per_colour");
+    assert_eq!(ppc["rule"], "S3a");
+    assert_eq!(ppc["default"], 2);
+    assert_eq!(ppc["values"], serde_json::json!([1, 2, 3, 4]));
+    assert_eq!(sequence("options --game chess").status.code(), Some(2));
+}
