@@ -99,6 +99,11 @@ pub struct ClassicSearch {
     /// Flat search: other teams play the greedy heuristic in playouts (a
     /// model of the opponents), else the tactical policy.
     pub greedy_opponents: bool,
+    /// Flat search: the learned policy ([`crate::classic::policy`])
+    /// chooses the candidate moves and moves in the playouts, instead of
+    /// greedy's ranking and the tactical policy (`ismcts:…:learned`;
+    /// tables the policy was not trained for keep the default).
+    pub learned: bool,
 }
 
 impl Default for ClassicSearch {
@@ -116,6 +121,7 @@ impl Default for ClassicSearch {
             candidates: CANDIDATES,
             flat_cutoff: FLAT_CUTOFF,
             greedy_opponents: false,
+            learned: false,
         }
     }
 }
@@ -182,6 +188,9 @@ pub struct SearchSpec {
     /// random numbers; `tree`: the ISMCTS tree; `None`: the game's default
     /// ([`SearchConfig`]).
     pub flat: Option<bool>,
+    /// Classic: `learned`, the search guided by the learned policy
+    /// ([`ClassicSearch::learned`]).
+    pub learned: bool,
     /// The search's settings.
     pub config: SearchConfig,
 }
@@ -194,6 +203,7 @@ impl SearchSpec {
             trees,
             cutoff: None,
             flat: None,
+            learned: false,
             config: SearchConfig::default(),
         }
     }
@@ -210,6 +220,9 @@ impl SearchSpec {
         if let Some(f) = self.flat {
             config.classic.flat = f;
             config.stacks.flat = f;
+        }
+        if self.learned {
+            config.classic.learned = true;
         }
         config
     }

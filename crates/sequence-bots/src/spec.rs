@@ -15,7 +15,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BotError {
     /// Not one of the known names.
-    #[error("unknown bot {0:?} (expected random, greedy, ismcts[:200ms|:1s|:5000it][:4t][:c10], level:1..5 or cmd:PROGRAM)")]
+    #[error("unknown bot {0:?} (expected random, greedy, ismcts[:200ms|:1s|:5000it][:4t][:c10][:learned], level:1..5 or cmd:PROGRAM)")]
     Unknown(String),
     /// A known bot with a bad budget or option.
     #[error("bot {spec:?}: {why}")]
@@ -208,8 +208,14 @@ pub fn parse_spec(spec: &str) -> Result<BotSpec, BotError> {
             let mut trees = None;
             let mut cutoff = None;
             let mut flat = None;
+            let mut learned = false;
             for r in rest {
-                if r == "flat" || r == "tree" {
+                if r == "learned" {
+                    if learned {
+                        return Err(bad(spec, "learned is given twice"));
+                    }
+                    learned = true;
+                } else if r == "flat" || r == "tree" {
                     if flat.is_some() {
                         return Err(bad(spec, "flat or tree is given twice"));
                     }
@@ -242,9 +248,13 @@ pub fn parse_spec(spec: &str) -> Result<BotSpec, BotError> {
                     budget = Some(b);
                 }
             }
+            if learned && flat == Some(false) {
+                return Err(bad(spec, "learned guides the flat search, not the tree"));
+            }
             Ok(BotSpec::Search(SearchSpec {
                 cutoff,
                 flat,
+                learned,
                 ..SearchSpec::new(
                     budget.unwrap_or(Budget::Time(Duration::from_millis(200))),
                     trees,
@@ -369,6 +379,16 @@ mod tests {
                 ..
             })
         ));
+        assert!(matches!(
+            parse_spec("ismcts:3000it:1t:learned").unwrap(),
+            BotSpec::Search(SearchSpec { learned: true, .. })
+        ));
+        for bad_learned in ["ismcts:learned:learned", "ismcts:learned:tree"] {
+            assert!(
+                matches!(parse_spec(bad_learned), Err(BotError::BadOption { .. })),
+                "{bad_learned} was accepted"
+            );
+        }
         assert!(matches!(
             parse_spec("ismcts:flat:tree"),
             Err(BotError::BadOption { .. })

@@ -8,6 +8,8 @@
 //! * [`rmc`]: the live flat search with its options by name, and belief
 //!   ([`belief`]) over every other seat's moves;
 //! * [`value_bot`]: the one-ply value bot;
+//! * [`expert`]: expert iteration for the learned policy (self-play by
+//!   the search, the policy fitted to its choices);
 //! * [`deals`]: duplicate deals for bots built in code (`sequence arena
 //!   --duplicate` is the tool for bots by name);
 //! * [`line_eval`]: the earlier hand-tuned evaluation;
@@ -16,6 +18,7 @@
 
 pub mod belief;
 pub mod deals;
+pub mod expert;
 pub mod line_eval;
 pub mod rmc;
 pub mod value_bot;

@@ -14,6 +14,7 @@
 use super::greedy::greedy_choice;
 use super::heuristic::{greedy_scores, with_declaration};
 use super::obvious::obvious_move;
+use super::policy::{self, Policy};
 use super::{inference, playout, value};
 use crate::config::{ClassicSearch, SearchConfig};
 use crate::ismcts::{Budget, SearchReport};
@@ -21,6 +22,7 @@ use crate::shell::{Decide, Shell};
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
 use sequence_common::rng::{game_rng, playout_rng, PlayoutRng};
+use std::sync::Arc;
 
 /// Settings of [`search`].
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +39,9 @@ pub struct FlatOptions {
     pub inference: bool,
     /// Successive halving (else every candidate gets an equal share).
     pub halving: bool,
+    /// The learned policy: it ranks the candidates and moves in the
+    /// playouts (where it has a model for the table).
+    pub policy: Option<Arc<Policy>>,
 }
 
 pub use crate::config::{CANDIDATES, FLAT_CUTOFF as CUTOFF};
@@ -56,17 +61,30 @@ impl From<&ClassicSearch> for FlatOptions {
             greedy_opponents: c.greedy_opponents,
             inference: c.inference,
             halving: true,
+            policy: c.learned.then(policy::shipped),
         }
     }
 }
 
 /// The candidates: the `k` moves greedy ranks highest (all when `k` is 0
 /// or there are no more).
-fn candidates(view: &SeatView, moves: &[Move], k: usize, seed: u64) -> Vec<Move> {
+fn candidates(
+    view: &SeatView,
+    moves: &[Move],
+    k: usize,
+    seed: u64,
+    weights: Option<&[f32]>,
+) -> Vec<Move> {
     if k == 0 || moves.len() <= k {
         return moves.to_vec();
     }
     let game = view.determinize(&mut game_rng(seed));
+    if let Some(w) = weights {
+        // The policy reads the board and the seat's own hand only, so any
+        // determinization ranks alike.
+        let ranked = policy::ranked(&game, w, moves);
+        return ranked.into_iter().take(k).map(|m| m.0).collect();
+    }
     let scores = greedy_scores(&game, moves);
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
@@ -78,6 +96,7 @@ fn continuation(
     g: &mut Game,
     team: usize,
     opts: &FlatOptions,
+    weights: Option<&[f32]>,
     rng: &mut PlayoutRng,
     buf: &mut Vec<Move>,
 ) -> f64 {
@@ -92,6 +111,8 @@ fn continuation(
             } else {
                 greedy_choice(g, buf, rng)
             }
+        } else if let Some(w) = weights {
+            policy::policy_move(g, w, rng, playout::RANDOM_SHARE)
         } else {
             playout::tactical_move(g, rng)
         };
@@ -132,7 +153,12 @@ pub fn search_with(
     let start = std::time::Instant::now();
     let team = view.team().map_or(0, |t| t.index());
     let moves = view.legal_moves();
-    let cands = candidates(view, &moves, opts.candidates, seed);
+    let cfg = view.config();
+    let weights = opts
+        .policy
+        .as_deref()
+        .and_then(|p| p.model_for(cfg.players(), cfg.teams()));
+    let cands = candidates(view, &moves, opts.candidates, seed, weights);
     // (move, reward sum, playouts)
     let mut arms: Vec<(Move, f64, u32)> = cands.iter().map(|&m| (m, 0.0, 0)).collect();
     let mut live: Vec<usize> = (0..arms.len()).collect();
@@ -152,7 +178,7 @@ pub fn search_with(
                 .apply(seat, arms[i].0, &mut RngReshuffler(&mut prng))
                 .is_ok()
             {
-                continuation(&mut g, team, opts, &mut prng, &mut buf)
+                continuation(&mut g, team, opts, weights, &mut prng, &mut buf)
             } else {
                 // Never for a legal candidate; counted as a loss.
                 0.0

@@ -141,7 +141,7 @@ impl Heuristic {
     /// window is dead for it (an opponent chip in it, or more than one space
     /// shared with its own sequences, C8).
     #[inline]
-    fn missing(&self, w: u128, team: usize, locked: u128) -> Option<usize> {
+    pub(crate) fn missing(&self, w: u128, team: usize, locked: u128) -> Option<usize> {
         let opp = self.occupied & !self.chips[team];
         if w & opp != 0 || (w & locked).count_ones() > 1 {
             return None;

@@ -14,6 +14,7 @@ pub mod heuristic;
 pub mod inference;
 pub mod obvious;
 pub mod playout;
+pub mod policy;
 pub mod tree;
 pub mod value;
 
