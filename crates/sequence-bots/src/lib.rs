@@ -33,6 +33,7 @@ pub mod games;
 pub mod hint;
 pub mod ismcts;
 pub mod protocol;
+pub mod puzzles;
 pub mod random;
 pub mod search;
 pub mod seeds;

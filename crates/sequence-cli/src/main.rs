@@ -10,6 +10,7 @@ mod games;
 mod hint;
 mod loadtest;
 mod options;
+mod puzzles;
 mod replay;
 mod selfplay;
 mod stacks;
@@ -47,6 +48,8 @@ enum Command {
     /// game is over or the seat is not to move; 2 for a bad argument or a
     /// file that cannot be read or is not a valid record (as `verify`).
     Hint(hint::HintArgs),
+    /// Find puzzles in seeded self-play and write their data file.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play in the terminal.
     ///
     /// Every argument (and the `--load` file) is checked before the screen
@@ -191,6 +194,7 @@ fn main() -> ExitCode {
         },
         Command::Arena(a) => arena::run_arena(a),
         Command::Options(a) => options::run(&a),
+        Command::Puzzles(a) => puzzles::run(a),
         Command::Hint(a) => {
             return match hint::run_hint(a) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -567,3 +567,34 @@ fn options_lists_the_engines_rule_options() {
     assert_eq!(ppc["values"], serde_json::json!([1, 2, 3, 4]));
     assert_eq!(sequence("options --game chess").status.code(), Some(2));
 }
+
+/// `sequence puzzles` (issue 25): the same command writes the same puzzles
+/// (seeded self-play), each with its position, grade and solution; a count
+/// of 0 is refused.
+#[test]
+fn puzzles_are_reproducible() {
+    let once = run(&["puzzles", "--game", "stacks", "--count", "4"], None);
+    assert_eq!(
+        once.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&once.stderr)
+    );
+    let twice = run(&["puzzles", "--game", "stacks", "--count", "4"], None);
+    assert_eq!(
+        once.stdout, twice.stdout,
+        "the same command, the same puzzles"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&once.stdout).expect("JSON");
+    let list = v["puzzles"].as_array().expect("puzzles");
+    assert_eq!(list.len(), 4);
+    for p in list {
+        assert!(
+            p["view"]["hand"].is_array() && p["solution"]["seat"].is_number(),
+            "{p}"
+        );
+        assert!((1..=3).contains(&p["grade"].as_u64().unwrap_or(0)), "{p}");
+    }
+    let out = run(&["puzzles", "--count", "0"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
