@@ -9,6 +9,8 @@ mod classic;
 mod games;
 mod hint;
 mod loadtest;
+mod options;
+mod puzzles;
 mod replay;
 mod selfplay;
 mod stacks;
@@ -38,12 +40,16 @@ enum Command {
     Bench(BenchArgs),
     /// Bots play each other; results as a table, CSV and SVG chart.
     Arena(arena::ArenaArgs),
+    /// A game's rule options: name, rule, default and the values offered.
+    Options(options::OptionsArgs),
     /// Best moves for a seat of an unfinished game.
     ///
     /// Exit 0 with the moves; 1 when the record holds an illegal move, the
     /// game is over or the seat is not to move; 2 for a bad argument or a
     /// file that cannot be read or is not a valid record (as `verify`).
     Hint(hint::HintArgs),
+    /// Find puzzles in seeded self-play and write their data file.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play in the terminal.
     ///
     /// Every argument (and the `--load` file) is checked before the screen
@@ -196,6 +202,8 @@ fn main() -> ExitCode {
             GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
         Command::Arena(a) => arena::run_arena(a),
+        Command::Options(a) => options::run(&a),
+        Command::Puzzles(a) => puzzles::run(a),
         Command::Hint(a) => {
             return match hint::run_hint(a) {
                 Ok(()) => ExitCode::SUCCESS,
