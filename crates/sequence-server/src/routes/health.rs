@@ -131,7 +131,8 @@ fn status_label(s: StatusCode) -> &'static str {
 /// The span of one request, for every log line written while it is
 /// served (and by its WebSocket's tasks): method, path, its request id
 /// ([`REQUEST_ID`], at most 64 printable characters of it) and, for
-/// `/api/tables/{id}/…`, the table id.
+/// `/api/tables/{id}/…` and `/api/admin/tables/{id}/…`, the table id.
+/// It is on at every log level.
 pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
     let path = req.uri().path();
     let request_id: String = req
@@ -145,10 +146,13 @@ pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
         .collect();
     let table = path
         .strip_prefix("/api/tables/")
+        .or_else(|| path.strip_prefix("/api/admin/tables/"))
         .and_then(|rest| rest.split('/').next())
         .filter(|id| crate::auth::table_id_ok(id))
         .unwrap_or("");
-    tracing::info_span!(
+    // at ERROR level, the span is on at every log level (`warn` by
+    // default): the lines a request writes carry it whatever RUST_LOG says
+    tracing::error_span!(
         "request",
         method = %req.method(),
         path = %path.chars().take(200).collect::<String>(),
