@@ -12,7 +12,8 @@
 //! instruction counts).
 
 use sequence_bots::bench::{
-    classic_flat_throughput, classic_flat_throughput_with, classic_iterations, classic_throughput, stacks_throughput, Throughput,
+    classic_flat_throughput, classic_flat_throughput_with, classic_iterations, classic_throughput,
+    stacks_throughput, Throughput,
 };
 
 fn show(name: &str, t: Throughput) {

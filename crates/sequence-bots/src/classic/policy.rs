@@ -542,7 +542,11 @@ mod tests {
                     matches!(policy_move(&game, &w, &mut rng, 0.05), Move::Place { at, .. } if at == sp("f2"))
                 })
                 .count();
-            assert!(on_gap >= 32, "seat {}: f2 taken {on_gap} times of 40", turn.0);
+            assert!(
+                on_gap >= 32,
+                "seat {}: f2 taken {on_gap} times of 40",
+                turn.0
+            );
         }
     }
 
