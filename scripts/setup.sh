@@ -54,6 +54,10 @@ install_missing() {
   if [ "$browser" = 1 ]; then
     [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM:-}" ] || apt+=(chromium)
     [ -x /usr/bin/chromedriver ] || [ -n "${CHROMEDRIVER:-}" ] || apt+=(chromium-driver)
+    # the reverse-proxy test (crates/sequence-cli/tests/proxy.rs)
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || apt+=(nginx)
+    command -v openssl >/dev/null 2>&1 || apt+=(openssl)
+    command -v curl >/dev/null 2>&1 || apt+=(curl)
   fi
   if [ ${#apt[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || setup_fail "missing Debian packages: ${apt[*]} (run as root, or: apt-get install ${apt[*]})"

@@ -9,6 +9,8 @@ mod classic;
 mod games;
 mod hint;
 mod loadtest;
+mod options;
+mod puzzles;
 mod replay;
 mod selfplay;
 mod stacks;
@@ -38,12 +40,16 @@ enum Command {
     Bench(BenchArgs),
     /// Bots play each other; results as a table, CSV and SVG chart.
     Arena(arena::ArenaArgs),
+    /// A game's rule options: name, rule, default and the values offered.
+    Options(options::OptionsArgs),
     /// Best moves for a seat of an unfinished game.
     ///
     /// Exit 0 with the moves; 1 when the record holds an illegal move, the
     /// game is over or the seat is not to move; 2 for a bad argument or a
     /// file that cannot be read or is not a valid record (as `verify`).
     Hint(hint::HintArgs),
+    /// Find puzzles in seeded self-play and write their data file.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play in the terminal.
     ///
     /// Every argument (and the `--load` file) is checked before the screen
@@ -159,10 +165,19 @@ fn init_logs(json: bool) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logs(matches!(
-        &cli.command,
-        Command::Serve(a) if a.log_format == sequence_server::LogFormat::Json
-    ));
+    // `serve`'s settings first: the log format is one of them.
+    let serve = match &cli.command {
+        Command::Serve(a) => match a.load() {
+            Ok(s) => Some(s),
+            Err(e) => return usage_error(&e.into()),
+        },
+        _ => None,
+    };
+    init_logs(
+        serve
+            .as_ref()
+            .is_some_and(|s| s.settings.log_format == sequence_server::LogFormat::Json),
+    );
     // Output piped into a command that closes early (`| head`) ends the
     // program quietly, as other command-line tools do. Not for `arena`: it
     // talks to bot programs over pipes, and one that exits must lose its
@@ -187,6 +202,8 @@ fn main() -> ExitCode {
             GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
         Command::Arena(a) => arena::run_arena(a),
+        Command::Options(a) => options::run(&a),
+        Command::Puzzles(a) => puzzles::run(a),
         Command::Hint(a) => {
             return match hint::run_hint(a) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -206,9 +223,16 @@ fn main() -> ExitCode {
             sequence_tui::run_app(app, seed, std::time::Duration::from_millis(a.pause))
         }
         Command::Serve(a) => {
+            let Some(loaded) = serve else {
+                unreachable!("serve's settings are loaded above")
+            };
+            if a.print_config {
+                print!("{}", loaded.to_toml());
+                return ExitCode::SUCCESS;
+            }
             // Each WebSocket is a file descriptor.
             sequence_loadtest::raise_fd_limit();
-            sequence_server::run_serve(a)
+            sequence_server::run_serve(&loaded.settings)
         }
         Command::Backup(a) => sequence_server::backup::run_backup(a),
         Command::Admin(a) => admin::run(a),

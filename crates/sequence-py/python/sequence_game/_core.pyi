@@ -271,5 +271,7 @@ def verify(record: RecordLike) -> Dict[str, Any]:
 
 def replay(record: RecordLike) -> List[Step]: ...
 def action_text(action: int, game: GameName = "classic") -> str: ...
+def rule_options(game: GameName = "classic") -> List[Dict[str, Any]]:
+    """The game's rule options as its engine lists them: name, rule, values, default."""
 
 LADDER: Dict[str, int]

@@ -6,6 +6,7 @@ mod args;
 mod bot;
 mod convert;
 mod errors;
+mod options;
 mod pickle;
 mod vecenv;
 
@@ -813,6 +814,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(action_text, m)?)?;
+    m.add_function(wrap_pyfunction!(options::rule_options, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_trail_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;

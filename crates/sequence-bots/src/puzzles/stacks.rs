@@ -1,0 +1,288 @@
+//! Sequence Stacks puzzles (issue 25), judged from the seat's view alone.
+//!
+//! * **block**: an opponent has just completed a pile that would give it
+//!   the win (S7); the player, offered the Block window (S5b) with a Block
+//!   in hand, must Block — letting it stand loses at once.
+//! * **win**: the player can win this turn (S3, S7) with the cards it sees
+//!   (its hand and the top of its own discard pile, Steal-a-Card's take of
+//!   an opponent's discard top, S5), and of its two or more plays now
+//!   exactly one keeps that win (the others spend a card the win needs). The search plays the turn's decisions depth first, with
+//!   every opponent declining the Block windows (the puzzle's text says
+//!   "unless someone blocks"), and stops a line at any draw (the cards
+//!   drawn are unknown, S4 step 3) and at the end of the turn. Its budget:
+//!   [`MAX_DEPTH`] decisions per line and [`MAX_NODES`] positions per first
+//!   decision; a position the budget cannot settle is no puzzle.
+//!
+//! The search runs on a game made from the view with the unseen cards dealt
+//! at random ([`sequence_stacks::SeatView::determinize`], ChaCha8 from a
+//! fixed seed); it never looks at them: every line that would reveal one
+//! is cut.
+
+use rand::SeedableRng;
+use sequence_common::{NoReshuffler, Rules, Seat};
+use sequence_stacks::{Config, Decision, Game, Options, SeatView, Status};
+use serde_json::{json, Value};
+
+/// Decisions in one line of the search.
+pub const MAX_DEPTH: usize = 6;
+/// Positions searched per first decision.
+pub const MAX_NODES: usize = 3_000;
+
+/// A solved position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    /// `block` or `win`.
+    pub kind: &'static str,
+    /// 1 (easy), 2 or 3 (hard).
+    pub grade: u8,
+    /// The only good decision.
+    pub solution: Decision,
+    /// For `win`: the shortest winning line, the solution first.
+    pub line: Vec<Decision>,
+    /// How many decisions were weighed.
+    pub moves: usize,
+}
+
+enum Outcome {
+    Win(Vec<Decision>),
+    No,
+    Budget,
+}
+
+fn decisions(g: &Game) -> Vec<Decision> {
+    let mut d = Vec::new();
+    g.legal_moves(&mut d);
+    d
+}
+
+/// Declines every open Block window of the others (S5b).
+fn decline(g: &mut Game, me: Seat) -> bool {
+    while let (Some(w), Some(s)) = (g.block_offer(), g.to_act()) {
+        if s == me || w.offered == me {
+            return true;
+        }
+        if g.play(s, Decision::Pass, &mut NoReshuffler).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The shortest winning line of this turn from `g` (the player to act).
+fn search(g: &Game, me: Seat, depth: usize, nodes: &mut usize) -> Outcome {
+    *nodes += 1;
+    if *nodes > MAX_NODES {
+        return Outcome::Budget;
+    }
+    if depth == 0 || g.to_act() != Some(me) || g.block_offer().is_some() {
+        return Outcome::No;
+    }
+    let mut best: Option<Vec<Decision>> = None;
+    let mut budget = false;
+    for d in decisions(g) {
+        if matches!(d, Decision::Discard { .. } | Decision::End | Decision::Pass) {
+            continue;
+        }
+        let mut next = g.clone();
+        let draw = next.draw_pile_len();
+        if next.play(me, d, &mut NoReshuffler).is_err() || !decline(&mut next, me) {
+            continue;
+        }
+        if next.status() == Status::Won(me) {
+            return Outcome::Win(vec![d]);
+        }
+        if next.draw_pile_len() != draw || next.is_over() {
+            continue;
+        }
+        match search(&next, me, depth - 1, nodes) {
+            Outcome::Win(mut line) => {
+                if best.as_ref().is_none_or(|b| line.len() + 1 < b.len()) {
+                    line.insert(0, d);
+                    best = Some(line);
+                }
+            }
+            Outcome::Budget => budget = true,
+            Outcome::No => {}
+        }
+    }
+    match (best, budget) {
+        (Some(l), _) => Outcome::Win(l),
+        (None, true) => Outcome::Budget,
+        (None, false) => Outcome::No,
+    }
+}
+
+/// The game of a view, its unseen cards dealt at random (never looked at).
+///
+/// # Errors
+/// When the view does not add up to the deck.
+pub fn game_of(view: &SeatView) -> Result<Game, String> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
+    view.determinize(&mut rng).map_err(|e| e.to_string())
+}
+
+/// Solves the position of `view` (its seat to decide): `Some` when it is a
+/// puzzle (module docs).
+///
+/// # Errors
+/// When the view is not a position of the engine.
+pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
+    let me = view.seat.ok_or("a spectator's view")?;
+    let g = game_of(view)?;
+    if g.to_act() != Some(me) || g.is_over() {
+        return Ok(None);
+    }
+    let moves = decisions(&g);
+    if let Some(w) = g.block_offer() {
+        if w.offered != me || !moves.contains(&Decision::Block) {
+            return Ok(None);
+        }
+        let mut stand = g.clone();
+        stand
+            .play(me, Decision::Pass, &mut NoReshuffler)
+            .map_err(|e| e.to_string())?;
+        // the others after the player decline too: the completion stands
+        let completer = w.completer;
+        while let (Some(_), Some(s)) = (stand.block_offer(), stand.to_act()) {
+            stand
+                .play(s, Decision::Pass, &mut NoReshuffler)
+                .map_err(|e| e.to_string())?;
+        }
+        if stand.status() != Status::Won(completer) {
+            return Ok(None);
+        }
+        return Ok(Some(Solved {
+            kind: "block",
+            grade: 1,
+            solution: Decision::Block,
+            line: vec![Decision::Block],
+            moves: moves.len(),
+        }));
+    }
+    let mut wins = vec![];
+    for &d in &moves {
+        let mut nodes = 0;
+        let mut next = g.clone();
+        let draw = next.draw_pile_len();
+        if matches!(d, Decision::Discard { .. } | Decision::End)
+            || next.play(me, d, &mut NoReshuffler).is_err()
+            || !decline(&mut next, me)
+        {
+            continue;
+        }
+        if next.status() == Status::Won(me) {
+            wins.push(vec![d]);
+            continue;
+        }
+        if next.draw_pile_len() != draw || next.is_over() {
+            continue;
+        }
+        match search(&next, me, MAX_DEPTH - 1, &mut nodes) {
+            Outcome::Win(mut line) => {
+                line.insert(0, d);
+                wins.push(line);
+            }
+            Outcome::Budget => return Ok(None),
+            Outcome::No => {}
+        }
+    }
+    let plays = moves
+        .iter()
+        .filter(|d| !matches!(d, Decision::Discard { .. } | Decision::End))
+        .count();
+    if wins.len() != 1 || plays < 2 {
+        return Ok(None);
+    }
+    let line = wins.remove(0);
+    let grade = match line.len() {
+        1 => 1,
+        2 | 3 => 2,
+        _ => 3,
+    };
+    Ok(Some(Solved {
+        kind: "win",
+        grade,
+        solution: line[0],
+        line,
+        moves: moves.len(),
+    }))
+}
+
+/// A puzzle as the data file holds it (`web/puzzles/stacks.json`): the
+/// seat's `view` (its JSON as the server sends it), the `solution` and the
+/// winning `line` in record notation (RECORD-STACKS.md), and where it came
+/// from (`from`: the self-play game's seed and decision number).
+pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Value {
+    let me = view.seat.unwrap_or(Seat(0));
+    let entry = |d: &Decision| sequence_stacks::notation::decision_json(me, d);
+    // the position alone: what led to it is not part of the puzzle
+    let mut shown = view.clone();
+    shown.last_move = None;
+    json!({
+        "id": id,
+        "grade": s.grade,
+        "kind": s.kind,
+        "from": {"seed": seed, "move": at},
+        "view": shown.to_json(),
+        "solution": entry(&s.solution),
+        "line": s.line.iter().map(entry).collect::<Vec<_>>(),
+    })
+}
+
+/// Reads the view of a puzzle written by [`to_json`] (its legal decisions
+/// listed again by the engine).
+///
+/// # Errors
+/// When the view is malformed.
+pub fn view_from_json(v: &Value) -> Result<SeatView, String> {
+    let mut view = v["view"].clone();
+    let o = view.as_object_mut().ok_or("view: not an object")?;
+    for k in ["game", "legal_moves", "winner", "last_move"] {
+        o.remove(k);
+    }
+    o.insert("legal".into(), json!([]));
+    let mut view: SeatView = serde_json::from_value(view).map_err(|e| format!("view: {e}"))?;
+    if view.to_act.is_some() && view.to_act == view.seat {
+        view.legal = decisions(&game_of(&view)?);
+    }
+    Ok(view)
+}
+
+/// Self-play (greedy bots, a share of their moves random; two players for
+/// even seeds, three for odd ones; ChaCha8 from the seed) from `first_seed`
+/// on; calls `found` with every puzzle until it returns false.
+pub fn self_play(first_seed: u64, mut found: impl FnMut(&SeatView, &Solved, u64, u32) -> bool) {
+    use crate::Bot;
+    let mut seed = first_seed;
+    loop {
+        let players = 2 + (seed % 2) as u8;
+        let config = Config::new(players, Options::default()).expect("a table (S1)");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (mut g, _) = Game::deal(config, &mut rng);
+        let mut bots: Vec<Box<dyn Bot<Game>>> = (0..players)
+            .map(|i| crate::bot::<Game>("greedy:25%", seed * 8 + u64::from(i)).expect("a bot"))
+            .collect();
+        let mut taken: Vec<&str> = vec![];
+        while let Some(seat) = g.to_act() {
+            if g.ply() > 3000 {
+                break;
+            }
+            let window = g.block_offer().is_some();
+            if window || g.to_act() == Some(g.turn()) {
+                let view = g.view(seat);
+                if let Ok(Some(s)) = solve(&view).map(|s| s.filter(|s| !taken.contains(&s.kind))) {
+                    taken.push(s.kind);
+                    if !found(&view, &s, seed, g.ply()) {
+                        return;
+                    }
+                }
+            }
+            let d = bots[seat.index()].choose(&g.view(seat));
+            let mut r = sequence_common::RngReshuffler(&mut rng);
+            if g.play(seat, d, &mut r).is_err() {
+                break;
+            }
+        }
+        seed += 1;
+    }
+}

@@ -1,0 +1,114 @@
+//! `sequence puzzles`: finds puzzles in seeded self-play (issue 25) and
+//! writes the data file the browser's puzzle page reads
+//! (`crates/sequence-server/web/puzzles/<game>.json`).
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use sequence_bots::puzzles::{classic, stacks};
+use sequence_common::GameKind;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// `sequence puzzles`.
+#[derive(Debug, clap::Args)]
+pub struct PuzzlesArgs {
+    /// Game: `classic` or `stacks`.
+    #[arg(long, default_value = "classic")]
+    pub game: GameKind,
+    /// Puzzles to find.
+    #[arg(long, default_value_t = 240)]
+    pub count: usize,
+    /// At most this share of them (percent) of one kind, so that the rarer
+    /// kinds get their place (default: classic 30, Stacks 60: it has two
+    /// kinds).
+    #[arg(long)]
+    pub max_kind_percent: Option<usize>,
+    /// The seed of the first self-play game (ChaCha8); game `i` is dealt
+    /// from `seed + i`.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The file to write (JSON); `-` for standard output.
+    #[arg(long, default_value = "-")]
+    pub out: String,
+}
+
+/// Runs `sequence puzzles`: self-play until `--count` puzzles are found,
+/// then writes them sorted by grade, with a summary on standard error.
+///
+/// # Errors
+/// A count of 0 or a share outside 1–100 (exit 2); a file that cannot be
+/// written.
+pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let percent = a.max_kind_percent.unwrap_or(match a.game {
+        GameKind::Classic => 30,
+        GameKind::Stacks => 60,
+    });
+    if a.count == 0 || !(1..=100).contains(&percent) {
+        return Err(crate::BadInput(format!(
+            "--count {} --max-kind-percent {percent}: give at least one puzzle and a share of 1 to 100",
+            a.count
+        ))
+        .into());
+    }
+    let cap = (a.count * percent / 100).max(1);
+    let pb = ProgressBar::new(a.count as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles {msg} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut found: Vec<(u8, Value)> = vec![];
+    let mut games = 0u64;
+    let mut take = |kind: &'static str, grade: u8, v: Value, seed: u64| {
+        games = games.max(seed - a.seed + 1);
+        let n = kinds.entry(kind).or_default();
+        if *n < cap {
+            *n += 1;
+            found.push((grade, v));
+            pb.inc(1);
+            pb.set_message(format!("{games} games"));
+        }
+        found.len() < a.count
+    };
+    match a.game {
+        GameKind::Classic => classic::self_play(a.seed, |k, s, seed, at| {
+            let v = classic::to_json("", k, s, seed, at);
+            take(s.kind, s.grade, v, seed)
+        }),
+        GameKind::Stacks => stacks::self_play(a.seed, |p, s, seed, at| {
+            let v = stacks::to_json("", p, s, seed, at);
+            take(s.kind, s.grade, v, seed)
+        }),
+    }
+    pb.finish_and_clear();
+    found.sort_by_key(|(g, _)| *g);
+    let mut grades: BTreeMap<u8, usize> = BTreeMap::new();
+    let puzzles: Vec<Value> = found
+        .into_iter()
+        .enumerate()
+        .map(|(i, (g, mut v))| {
+            *grades.entry(g).or_default() += 1;
+            v["id"] = json!(format!("{}-{:03}", a.game.name(), i + 1));
+            v
+        })
+        .collect();
+    let file = json!({
+        "game": a.game.name(),
+        "generator": format!("sequence puzzles --game {} --count {} --max-kind-percent {} --seed {}", a.game.name(), a.count, percent, a.seed),
+        "puzzles": puzzles,
+    });
+    let text = serde_json::to_string(&file)? + "\n";
+    if a.out == "-" {
+        print!("{text}");
+    } else {
+        std::fs::write(&a.out, text).with_context(|| format!("writing {}", a.out))?;
+    }
+    eprintln!(
+        "{} puzzles from {games} games in {:.1} s; by kind {kinds:?}; by grade {grades:?}",
+        puzzles.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! The puzzles (issue 25): every puzzle of the data files the browser's
+//! puzzle page reads (web/puzzles/<game>.json, written by `sequence
+//! puzzles`) is checked again by the engine: its position is one of the
+//! engine's, and the search that found it (sequence_bots::puzzles) finds
+//! it again — the same kind, grade and explanation, and the stored
+//! solution as the only move that keeps the best outcome within the
+//! search's budget. Each file has at least 200 puzzles, every grade, and
+//! unique ids.
+
+use sequence_bots::puzzles::{classic, stacks};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Instant;
+
+fn file(game: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("web/puzzles/{game}.json"));
+    let text = std::fs::read_to_string(&path).expect("the puzzles' data file");
+    serde_json::from_str(&text).expect("the puzzles' file is JSON")
+}
+
+fn puzzles(game: &str) -> Vec<Value> {
+    let f = file(game);
+    assert_eq!(f["game"], game);
+    let list = f["puzzles"].as_array().expect("puzzles").clone();
+    assert!(list.len() >= 200, "{game}: {} puzzles", list.len());
+    let ids: BTreeSet<&str> = list.iter().filter_map(|p| p["id"].as_str()).collect();
+    assert_eq!(ids.len(), list.len(), "{game}: every puzzle has its own id");
+    let grades: BTreeSet<u64> = list.iter().filter_map(|p| p["grade"].as_u64()).collect();
+    assert_eq!(grades, BTreeSet::from([1, 2, 3]), "{game}: graded 1 to 3");
+    list
+}
+
+#[test]
+fn every_classic_puzzle_is_solved_again_by_the_engine() {
+    let start = Instant::now();
+    let list = puzzles("classic");
+    for p in &list {
+        let id = &p["id"];
+        let k = classic::known_from_json(p).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let s = classic::solve(&k)
+            .unwrap_or_else(|e| panic!("{id}: not a position of the engine: {e}"))
+            .unwrap_or_else(|| panic!("{id}: no longer a puzzle: no single best move"));
+        let again = classic::to_json(
+            p["id"].as_str().unwrap_or(""),
+            &k,
+            &s,
+            p["from"]["seed"].as_u64().unwrap_or(0),
+            p["from"]["move"].as_u64().unwrap_or(0) as u32,
+        );
+        for key in [
+            "kind", "grade", "solution", "threats", "wins", "chance", "board",
+        ] {
+            assert_eq!(again.get(key), p.get(key), "{id}: {key}");
+        }
+    }
+    eprintln!(
+        "{} classic puzzles checked in {:.1} s",
+        list.len(),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn every_stacks_puzzle_is_solved_again_by_the_engine() {
+    let start = Instant::now();
+    let list = puzzles("stacks");
+    for p in &list {
+        let id = &p["id"];
+        let view = stacks::view_from_json(p).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let s = stacks::solve(&view)
+            .unwrap_or_else(|e| panic!("{id}: not a position of the engine: {e}"))
+            .unwrap_or_else(|| panic!("{id}: no longer a puzzle: no single best decision"));
+        let again = stacks::to_json(
+            p["id"].as_str().unwrap_or(""),
+            &view,
+            &s,
+            p["from"]["seed"].as_u64().unwrap_or(0),
+            p["from"]["move"].as_u64().unwrap_or(0) as u32,
+        );
+        for key in ["kind", "grade", "solution", "line", "view"] {
+            assert_eq!(again.get(key), p.get(key), "{id}: {key}");
+        }
+    }
+    eprintln!(
+        "{} Stacks puzzles checked in {:.1} s",
+        list.len(),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// A wrong solution is caught: the check is not a formality.
+#[test]
+fn a_changed_solution_is_refused() {
+    let list = puzzles("classic");
+    let p = &list[0];
+    let k = classic::known_from_json(p).expect("a position");
+    let s = classic::solve(&k).expect("a game").expect("a puzzle");
+    let mut other =
+        classic::candidates(&classic::game_of(&k, sequence_common::Seat(0)).expect("a game"));
+    other.retain(|m| *m != s.solution);
+    let wrong = other.first().expect("another move");
+    let (v, _, _) = classic::value(&k, *wrong).expect("a legal move");
+    let (best, _, _) = classic::value(&k, s.solution).expect("a legal move");
+    assert!(v < best, "{wrong:?} is worse than the solution");
+}
