@@ -108,6 +108,15 @@ async fn a_rated_game_changes_both_ratings_once_by_glicko2() {
     assert_eq!(l["games"], json!([]));
     let (st, l) = ann.get("/api/users/Ann/games?kind=chess").await;
     assert_eq!(st, 400, "{l}");
+    for bad in ["0", "501", "-1", "x"] {
+        let (st, l) = ann.get(&format!("/api/users/Ann/games?limit={bad}")).await;
+        assert_eq!(st, 400, "limit={bad}: {l}");
+        assert!(l.to_string().contains("`limit`"), "{l}");
+    }
+    for good in ["1", "500"] {
+        let (st, l) = ann.get(&format!("/api/users/Ann/games?limit={good}")).await;
+        assert_eq!((st, l["games"].as_array().map(Vec::len)), (200, Some(1)));
+    }
     let (_, h) = ann.get("/api/users/Ann/vs/Bob").await;
     let c = &h["counts"][0];
     assert_eq!(

@@ -131,8 +131,9 @@ fn status_label(s: StatusCode) -> &'static str {
 /// The span of one request, for every log line written while it is
 /// served (and by its WebSocket's tasks): method, path, its request id
 /// ([`REQUEST_ID`], at most 64 printable characters of it) and, for
-/// `/api/tables/{id}/…`, the table id; and `forwarded_for`, the
-/// `X-Forwarded-For` a reverse proxy set (at most 100 characters).
+/// `/api/tables/{id}/…` and `/api/admin/tables/{id}/…`, the table id;
+/// and `forwarded_for`, the `X-Forwarded-For` a reverse proxy set (at
+/// most 100 characters). It is on at every log level.
 pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
     let path = req.uri().path();
     let request_id: String = req
@@ -146,6 +147,7 @@ pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
         .collect();
     let table = path
         .strip_prefix("/api/tables/")
+        .or_else(|| path.strip_prefix("/api/admin/tables/"))
         .and_then(|rest| rest.split('/').next())
         .filter(|id| crate::auth::table_id_ok(id))
         .unwrap_or("");
@@ -160,7 +162,9 @@ pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
         .filter(|c| c.is_ascii_graphic() || *c == ' ')
         .take(100)
         .collect();
-    tracing::info_span!(
+    // at ERROR level, the span is on at every log level (`warn` by
+    // default): the lines a request writes carry it whatever RUST_LOG says
+    tracing::error_span!(
         "request",
         method = %req.method(),
         path = %path.chars().take(200).collect::<String>(),
