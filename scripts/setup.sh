@@ -20,7 +20,7 @@ setup_fail() {
 }
 
 # The Python tools scripts/test.sh needs (PyPI), as pip requirements.
-SETUP_PIP=("maturin>=1.9.4,<2" pytest numpy pettingzoo gymnasium)
+SETUP_PIP=("maturin>=1.9.4,<2" pytest numpy pettingzoo gymnasium open-spiel)
 
 # _pg_bin: the newest installed PostgreSQL's bin directory, or nothing.
 _pg_bin() {
@@ -37,7 +37,7 @@ _pg_bin() {
 _python_ok() {
   python3 - <<'PY' 2>/dev/null
 import importlib.metadata as m
-import maturin, pytest, numpy, pettingzoo, gymnasium  # noqa: F401
+import maturin, pytest, numpy, pettingzoo, gymnasium, pyspiel  # noqa: F401
 v = tuple(int(x) for x in m.version("maturin").split(".")[:3])
 raise SystemExit(0 if (1, 9, 4) <= v < (2,) else 1)
 PY
