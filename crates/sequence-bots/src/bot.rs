@@ -5,7 +5,7 @@
 use crate::config::SearchSpec;
 use crate::search::SearchReport;
 use sequence_common::rng::GameRng;
-use sequence_common::Notation;
+use sequence_common::TableFacts;
 
 /// A bot for the game `G`. It decides from the seat's view only.
 pub trait Bot<G: sequence_common::Rules>: Send {
@@ -35,7 +35,7 @@ pub trait Bot<G: sequence_common::Rules>: Send {
 /// What a game supplies to the bots: its one-ply heuristic bot, its
 /// search bot and the search's analysis (`sequence hint`). Random and
 /// program bots are written once for every game.
-pub trait BotGame: Notation {
+pub trait BotGame: TableFacts {
     /// Iterations per move of `level:5`, the search level: per game, so
     /// that the top level keeps its measured strength (classic 3,000;
     /// Sequence Stacks 10,000, docs/bots.md).
@@ -58,6 +58,15 @@ pub trait BotGame: Notation {
         seed: u64,
         search: &SearchSpec,
     ) -> Option<SearchReport<Self::Move>>;
+
+    /// The card a bot (or a table's clock) discards for the view's seat
+    /// under the table-talk penalty (C10), chosen from the seat's view
+    /// with a generator seeded by `seed`; `None` in a game without the
+    /// penalty (the default) or for an empty hand.
+    fn penalty_choice(view: &Self::View, seed: u64) -> Option<Self::Card> {
+        let _ = (view, seed);
+        None
+    }
 }
 
 /// Why a bot could not move (outside programs only; built-in bots always

@@ -3,10 +3,11 @@
 
 use crate::bot::BotGame;
 use crate::config::SearchSpec;
+use crate::games::{with_game, ForGame};
 use crate::search::Budget;
 use anyhow::bail;
 use sequence_common::record::{detect_kind, Record};
-use sequence_common::{GameKind, Seat};
+use sequence_common::Seat;
 use serde_json::{json, Value};
 
 /// A seat the record's table does not have (a bad argument: `sequence
@@ -23,11 +24,16 @@ pub struct NoSuchSeat(pub String);
 /// A malformed record, a finished game, a seat the table does not have
 /// ([`NoSuchSeat`]) or one that is not to move.
 pub fn hint(text: &str, seat: u8, budget: Budget, top: usize, seed: u64) -> anyhow::Result<Value> {
-    let (kind, _) = detect_kind(text)?;
-    match kind {
-        GameKind::Classic => hint_for::<sequence_classic::Game>(text, seat, budget, top, seed),
-        GameKind::Stacks => hint_for::<sequence_stacks::Game>(text, seat, budget, top, seed),
+    /// [`hint_for`] of the record's game.
+    struct Hint<'a>(&'a str, u8, Budget, usize, u64);
+    impl ForGame for Hint<'_> {
+        type Out = anyhow::Result<Value>;
+        fn call<G: BotGame>(self) -> Self::Out {
+            hint_for::<G>(self.0, self.1, self.2, self.3, self.4)
+        }
     }
+    let (kind, _) = detect_kind(text)?;
+    with_game(kind, Hint(text, seat, budget, top, seed))
 }
 
 /// [`hint`] for a record of the game `G`.

@@ -29,6 +29,7 @@ pub mod bench;
 pub mod bot;
 pub mod classic;
 pub mod config;
+pub mod games;
 pub mod hint;
 pub mod ismcts;
 pub mod protocol;
@@ -43,6 +44,7 @@ pub mod stats;
 
 pub use bot::{Bot, BotFailure, BotGame};
 pub use config::{SearchConfig, SearchSpec};
+pub use games::{with_game, ForGame};
 pub use random::RandomBot;
 pub use search::{Budget, SearchReport};
 pub use shell::{Decide, Greedy, GreedyBot, Shell, ShellBot};

@@ -21,6 +21,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
+pub use crate::hand::Hand;
+pub use crate::setup::{check_deck, cut_for_dealer, SetupError};
+pub use crate::team::Team;
+
 /// Most seats at a table (C3).
 pub const MAX_PLAYERS: usize = 12;
 /// Cards in the two decks (C1).
@@ -46,58 +50,6 @@ pub(crate) const ONE_EYED: u64 = (1u64 << 10) | (1u64 << (13 + 10));
 /// Most sequences kept on the board at once.
 pub const MAX_SEQUENCES: usize = 24;
 
-/// A team, by number: team 0 plays blue, 1 green, 2 red (RECORD.md).
-/// Seat `s` is in team `s % teams` (C3).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Team(pub u8);
-
-impl Team {
-    /// The chip colour's name: `blue`, `green`, `red`.
-    pub fn colour(self) -> &'static str {
-        ["blue", "green", "red"][self.0 as usize % 3]
-    }
-
-    /// The team of a colour name (any case).
-    pub fn from_colour(name: &str) -> Option<Team> {
-        match name.to_ascii_lowercase().as_str() {
-            "blue" => Some(Team(0)),
-            "green" => Some(Team(1)),
-            "red" => Some(Team(2)),
-            _ => None,
-        }
-    }
-
-    /// One-letter chip code: `B`, `G`, `R` (lower case when locked).
-    pub fn letter(self) -> char {
-        ['B', 'G', 'R'][self.0 as usize % 3]
-    }
-
-    /// Index `0 … 2`.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for Team {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.colour())
-    }
-}
-
-impl Serialize for Team {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.colour())
-    }
-}
-
-impl<'de> Deserialize<'de> for Team {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Team, D::Error> {
-        let s = String::deserialize(d)?;
-        Team::from_colour(&s)
-            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not blue, green or red")))
-    }
-}
-
 /// Where the game stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", tag = "state", content = "team")]
@@ -108,156 +60,6 @@ pub enum Status {
     Won(Team),
     /// A full round of passes (C6a).
     Draw,
-}
-
-/// A hand of at most [`MAX_HAND`] cards, in the order a person sees it: a
-/// played card leaves a gap that the later cards close up (they keep their
-/// order), and a drawn card goes last. Besides the ordered cards it keeps
-/// which cards it holds as bitsets (bit = card index) and the spaces its
-/// cards show, so that counting moves takes a few popcounts
-/// ([`Game::random_move`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Hand {
-    pub(crate) cards: [Card; MAX_HAND],
-    pub(crate) len: u8,
-    /// Cards held at least once.
-    pub(crate) kinds: u64,
-    /// Cards held twice (both copies of C1).
-    pub(crate) twice: u64,
-    /// The spaces of the non-jack cards held (C1: two per card), empty or
-    /// not: the empty ones are the hand's placements of natural cards (C6).
-    pub(crate) spaces: u128,
-}
-
-impl Default for Hand {
-    fn default() -> Self {
-        Hand {
-            cards: [Card::JS; MAX_HAND],
-            len: 0,
-            kinds: 0,
-            twice: 0,
-            spaces: 0,
-        }
-    }
-}
-
-/// `0x0101…01`: one in every byte lane of a `u64`.
-const LANES: u64 = 0x0101_0101_0101_0101;
-
-impl Hand {
-    /// The cards.
-    #[inline]
-    pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
-    }
-
-    /// Number of cards.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether the hand is empty.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Whether the hand holds `c`.
-    #[inline]
-    pub fn contains(&self, c: Card) -> bool {
-        self.kinds >> c.index() & 1 != 0
-    }
-
-    /// The distinct cards held, one bit per card index.
-    #[inline]
-    pub(crate) fn kinds(&self) -> u64 {
-        self.kinds
-    }
-
-    /// Adds `c` last; `spaces` are its spaces on the board (none for a
-    /// jack).
-    #[inline]
-    pub(crate) fn push(&mut self, c: Card, spaces: u128) {
-        if (self.len as usize) < MAX_HAND {
-            self.cards[self.len as usize] = c;
-            self.len += 1;
-            let bit = 1u64 << (c.index() & 63);
-            self.twice |= self.kinds & bit;
-            self.kinds |= bit;
-            self.spaces |= spaces;
-        }
-    }
-
-    /// The cards as the 8 byte lanes of a `u64` (lane `i` = `cards[i]`).
-    #[inline]
-    fn lanes(&self) -> u64 {
-        u64::from_le_bytes(self.cards.map(Card::code_byte))
-    }
-
-    /// Removes the first copy of `c` (whose spaces on the board are
-    /// `spaces`); the later cards move up one place and keep their order.
-    /// Branch-free lane arithmetic on a `u64`, no memmove. Returns whether
-    /// `c` was held.
-    #[inline]
-    pub(crate) fn remove(&mut self, c: Card, spaces: u128) -> bool {
-        let bit = 1u64 << (c.index() & 63);
-        if self.kinds & bit == 0 {
-            return false;
-        }
-        let x = self.lanes();
-        // Lanes equal to `c` become zero; the lowest zero lane of `v` is
-        // flagged exactly (a borrow only flags lanes above a zero lane).
-        let v = x ^ (LANES * c.code_byte() as u64);
-        let zero = v.wrapping_sub(LANES) & !v & (LANES << 7);
-        let i = zero.trailing_zeros() & !7; // bit offset of the lane
-        if i as usize >= 8 * self.len as usize {
-            return false;
-        }
-        let low = x & ((1u64 << i) - 1);
-        // `i` is at most 56, so `i + 8` at most 64: shift in two steps.
-        let high = (x >> i >> 8) << i;
-        self.cards = (low | high).to_le_bytes().map(Card::from_code_byte);
-        self.len -= 1;
-        let two = self.twice & bit;
-        self.twice ^= two;
-        self.kinds ^= bit ^ two;
-        // The last copy takes its spaces with it.
-        let last = ((two == 0) as u128).wrapping_neg();
-        self.spaces &= !(spaces & last);
-        true
-    }
-}
-
-/// A setup that breaks the table rules (C3, options), C1 or the record's
-/// deck rule.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// The table breaks C3 or an option is out of range.
-    #[error(transparent)]
-    Config(#[from] crate::options::ConfigError),
-    /// The deck is not two standard decks.
-    #[error("deck: {0}")]
-    Deck(String),
-    /// The dealer is not a seat.
-    #[error("dealer: seat {0} does not exist")]
-    Dealer(u8),
-}
-
-impl sequence_common::RuleError for SetupError {
-    /// The table's (`C3.players`, `C3.teams`, `C11.option`, `C2.board`),
-    /// `C1.deck` or `C5.dealer`.
-    fn code(&self) -> &'static str {
-        use crate::options::ConfigError;
-        match self {
-            SetupError::Config(ConfigError::Players(_)) => "C3.players",
-            SetupError::Config(ConfigError::Teams { .. }) => "C3.teams",
-            SetupError::Config(ConfigError::Option(..)) => "C11.option",
-            SetupError::Config(ConfigError::Layout(_)) => "C2.board",
-            SetupError::Deck(_) => "C1.deck",
-            SetupError::Dealer(_) => "C5.dealer",
-        }
-    }
 }
 
 #[derive(Debug)]
@@ -405,59 +207,6 @@ impl fmt::Debug for Game {
             writeln!(f, "  {row}")?;
         }
         Ok(())
-    }
-}
-
-/// Checks that `deck` is exactly two standard decks (C1, RECORD.md).
-///
-/// # Errors
-/// Names the count or the card that is wrong.
-pub fn check_deck(deck: &[Card]) -> Result<(), SetupError> {
-    if deck.len() != DECK_SIZE {
-        return Err(SetupError::Deck(format!(
-            "has {} cards, expected 104 (two standard decks)",
-            deck.len()
-        )));
-    }
-    let mut counts = [0u8; 52];
-    for c in deck {
-        counts[c.index()] += 1;
-    }
-    for c in Card::all() {
-        let n = counts[c.index()];
-        if n != 2 {
-            return Err(SetupError::Deck(format!(
-                "{c} appears {n} times, expected 2 (two standard decks)"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The cut for the dealer (C5): every seat cuts a card of a freshly
-/// shuffled double deck; the lowest card deals, aces high; seats tied for
-/// lowest cut again.
-pub fn cut_for_dealer<R: Rng + ?Sized>(players: u8, rng: &mut R) -> Seat {
-    let mut tied: Vec<u8> = (0..players).collect();
-    loop {
-        let mut deck = Card::double_deck();
-        sequence_common::rng::shuffle(&mut deck, rng);
-        let values: Vec<u8> = tied
-            .iter()
-            .enumerate()
-            .map(|(i, _)| deck[i].rank().cut_value())
-            .collect();
-        let low = values.iter().copied().min().unwrap_or(0);
-        let next: Vec<u8> = tied
-            .iter()
-            .zip(&values)
-            .filter(|(_, &v)| v == low)
-            .map(|(&s, _)| s)
-            .collect();
-        if next.len() == 1 {
-            return Seat(next[0]);
-        }
-        tied = next;
     }
 }
 

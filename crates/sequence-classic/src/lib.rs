@@ -46,6 +46,7 @@ pub mod bitboard;
 pub mod card;
 pub mod effects;
 pub mod game;
+mod hand;
 pub mod layout;
 pub mod moves;
 pub mod notation;
@@ -56,6 +57,9 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod sequences;
+mod setup;
+pub mod table;
+mod team;
 pub mod turn;
 pub mod view;
 

@@ -10,6 +10,7 @@ mod export;
 mod games;
 mod hint;
 mod loadtest;
+mod options;
 mod puzzles;
 mod replay;
 mod selfplay;
@@ -40,6 +41,8 @@ enum Command {
     Bench(BenchArgs),
     /// Bots play each other; results as a table, CSV and SVG chart.
     Arena(arena::ArenaArgs),
+    /// A game's rule options: name, rule, default and the values offered.
+    Options(options::OptionsArgs),
     /// Best moves for a seat of an unfinished game.
     ///
     /// Exit 0 with the moves; 1 when the record holds an illegal move, the
@@ -166,10 +169,19 @@ fn init_logs(json: bool) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logs(matches!(
-        &cli.command,
-        Command::Serve(a) if a.log_format == sequence_server::LogFormat::Json
-    ));
+    // `serve`'s settings first: the log format is one of them.
+    let serve = match &cli.command {
+        Command::Serve(a) => match a.load() {
+            Ok(s) => Some(s),
+            Err(e) => return usage_error(&e.into()),
+        },
+        _ => None,
+    };
+    init_logs(
+        serve
+            .as_ref()
+            .is_some_and(|s| s.settings.log_format == sequence_server::LogFormat::Json),
+    );
     // Output piped into a command that closes early (`| head`) ends the
     // program quietly, as other command-line tools do. Not for `arena`: it
     // talks to bot programs over pipes, and one that exits must lose its
@@ -194,6 +206,7 @@ fn main() -> ExitCode {
             GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
         },
         Command::Arena(a) => arena::run_arena(a),
+        Command::Options(a) => options::run(&a),
         Command::Puzzles(a) => puzzles::run(a),
         Command::Hint(a) => {
             return match hint::run_hint(a) {
@@ -214,9 +227,16 @@ fn main() -> ExitCode {
             sequence_tui::run_app(app, seed, std::time::Duration::from_millis(a.pause))
         }
         Command::Serve(a) => {
+            let Some(loaded) = serve else {
+                unreachable!("serve's settings are loaded above")
+            };
+            if a.print_config {
+                print!("{}", loaded.to_toml());
+                return ExitCode::SUCCESS;
+            }
             // Each WebSocket is a file descriptor.
             sequence_loadtest::raise_fd_limit();
-            sequence_server::run_serve(a)
+            sequence_server::run_serve(&loaded.settings)
         }
         Command::Backup(a) => sequence_server::backup::run_backup(a),
         Command::Admin(a) => admin::run(a),

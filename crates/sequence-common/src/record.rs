@@ -6,11 +6,12 @@
 
 use crate::game::{GameKind, Rules, TableConfig};
 use crate::notation::Notation;
-use crate::reshuffle::{RecordedReshuffles, Recording};
-use crate::rng::GameRng;
+use crate::reshuffle::RecordedReshuffles;
 use crate::seat::Seat;
 use serde_json::{json, Map, Value};
 use std::fmt;
+
+pub use crate::live::Match;
 
 /// The `format` value of a classic record.
 pub const CLASSIC_FORMAT: &str = "sequence-record/1";
@@ -20,6 +21,21 @@ pub const STACKS_FORMAT: &str = "sequence-stacks-record/1";
 /// Why bytes that are not UTF-8 are not a record (exit code 2 in
 /// `sequence verify`, and the Python package's `RecordError`).
 pub const NOT_UTF8: &str = "not UTF-8 text (a record is UTF-8 JSON)";
+
+/// Why the record file at `path` could not be read, as `sequence verify`
+/// and the Python package's `RecordError` (`record.unreadable`) say it:
+/// `PATH: no such file`, `PATH: a directory, not a record file`, `PATH:`
+/// [`NOT_UTF8`], else `PATH:` and the system's message. Formats only; the
+/// caller did the reading.
+pub fn unreadable(path: &std::path::Path, e: &std::io::Error) -> String {
+    let why = match e.kind() {
+        std::io::ErrorKind::InvalidData => NOT_UTF8.into(),
+        std::io::ErrorKind::IsADirectory => "a directory, not a record file".into(),
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        _ => e.to_string(),
+    };
+    format!("{}: {why}", path.display())
+}
 
 /// A file that is not a valid record of either game (exit code 2 in
 /// `sequence verify`). The message names the field or JSON position.
@@ -492,12 +508,20 @@ pub fn replay_decided<G: Notation>(
     replay_with(v, &mut decided, |_, _, _, _| {})
 }
 
-/// The replay of [`replay_entries`] and [`replay_decided`].
-fn replay_with<G: Notation>(
-    v: &Value,
-    mut decided: impl FnMut(usize, Seat, &G::Move, &G),
-    mut on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
-) -> Result<(Record<G>, G), ReplayError> {
+/// A record's parts before its moves, read and checked: the table, the
+/// dealer, the deck, the reshuffles, the `moves` entries and the result
+/// (`Some(None)`: a draw).
+struct Header<'a, G: Rules> {
+    config: G::Config,
+    dealer: Seat,
+    deck: Vec<G::Card>,
+    reshuffles: Vec<Vec<G::Card>>,
+    moves: &'a Vec<Value>,
+    result: Option<Option<u8>>,
+}
+
+/// Reads everything of a record but its moves.
+fn read_header<G: Notation>(v: &Value) -> Result<Header<'_, G>, ReplayError> {
     let o = open_record(v, G::KIND.record_format(), record_keys::<G>())?;
     let players = req_uint(o, "players", 255).map_err(MalformedRecord)? as u8;
     let teams = match o.get("teams") {
@@ -539,6 +563,68 @@ fn replay_with<G: Notation>(
         }
         Some(_) => return Err(MalformedRecord("field `result`: expected an object".into()).into()),
     };
+    Ok(Header {
+        config,
+        dealer,
+        deck,
+        reshuffles,
+        moves,
+        result,
+    })
+}
+
+/// Plays a record's table-talk penalty discard (C10) by `seat`: out of
+/// turn, no draw; `owed` is the seats that still owe one, in order.
+///
+/// # Errors
+/// Why the discard is refused (a seat not at the table, not its turn to
+/// discard, a game without the penalty, a card not in hand).
+fn replay_penalty<G: Notation>(
+    game: &mut G,
+    owed: &mut Vec<Seat>,
+    players: u8,
+    seat: Seat,
+    card: G::Card,
+) -> Result<(), String> {
+    if seat.0 >= players {
+        return Err(format!(
+            "seat {} does not exist ({players} players)",
+            seat.0
+        ));
+    }
+    if G::TEAMS {
+        penalty_turn(game, owed, seat)?;
+    }
+    match game.penalty_discard(seat, card) {
+        None => Err(format!(
+            "{} has no table-talk penalty (C10 is classic Sequence's)",
+            G::KIND.title()
+        )),
+        Some(Err(e)) => Err(format!("{e} (C10)")),
+        Some(Ok(())) => {
+            if !owed.is_empty() {
+                owed.remove(0);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The replay of [`replay_entries`] and [`replay_decided`].
+fn replay_with<G: Notation>(
+    v: &Value,
+    mut decided: impl FnMut(usize, Seat, &G::Move, &G),
+    mut on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
+) -> Result<(Record<G>, G), ReplayError> {
+    let Header {
+        config,
+        dealer,
+        deck,
+        reshuffles,
+        moves,
+        result,
+    } = read_header::<G>(v)?;
+    let players = config.players();
     let mut game =
         G::from_deck(&config, dealer, &deck).map_err(|e| MalformedRecord(e.to_string()))?;
     let mut rec = Record {
@@ -561,31 +647,7 @@ fn replay_with<G: Notation>(
         };
         // a table-talk penalty discard (C10): out of turn, no draw
         if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(|e| err(e.to_string()))? {
-            if seat.0 >= players {
-                return Err(err(format!(
-                    "seat {} does not exist ({players} players)",
-                    seat.0
-                ))
-                .into());
-            }
-            if G::TEAMS {
-                penalty_turn(&game, &mut owed, seat).map_err(err)?;
-            }
-            match game.penalty_discard(seat, card) {
-                None => {
-                    return Err(err(format!(
-                        "{} has no table-talk penalty (C10 is classic Sequence's)",
-                        G::KIND.title()
-                    ))
-                    .into())
-                }
-                Some(Err(e)) => return Err(err(format!("{e} (C10)")).into()),
-                Some(Ok(())) => {
-                    if !owed.is_empty() {
-                        owed.remove(0);
-                    }
-                }
-            }
+            replay_penalty(&mut game, &mut owed, players, seat, card).map_err(err)?;
             rec.penalties.push(Penalty {
                 before: rec.moves.len(),
                 seat,
@@ -656,149 +718,6 @@ pub fn verify<G: Notation>(v: &Value) -> Result<Value, ReplayError> {
     let mut moves = 0;
     let (_, game) = replay_entries::<G>(v, |_, _, _, _| moves += 1)?;
     Ok(game.summary(moves))
-}
-
-/// A live game that keeps its own record: dealt from a seed with the named
-/// generator (ChaCha8, [`crate::rng::game_rng`]) as the game's rules say
-/// ([`Rules::deal`]), reshuffling from it (C7, S6) and writing every move
-/// and every new draw pile into the record. The server, the terminal UI,
-/// the arena and `sequence selfplay` play through it.
-pub struct Match<G: Rules> {
-    game: G,
-    record: Record<G>,
-    rng: GameRng,
-}
-
-impl<G: Rules> Clone for Match<G> {
-    fn clone(&self) -> Self {
-        Match {
-            game: self.game.clone(),
-            record: self.record.clone(),
-            rng: self.rng.clone(),
-        }
-    }
-}
-
-impl<G: Notation> Record<G> {
-    /// A new game of the table `config` dealt from `seed` with ChaCha8 (C5,
-    /// S2), its record with no moves yet, and the generator to order its
-    /// reshuffles with (C7, S6): how [`Match::new`], `sequence selfplay` and
-    /// the Python package start a game.
-    pub fn deal(config: G::Config, seed: u64) -> (G, Record<G>, crate::rng::GameRng) {
-        let mut rng = crate::rng::game_rng(seed);
-        let (game, deck) = G::deal(&config, &mut rng);
-        let record = Record {
-            config,
-            dealer: game.dealer(),
-            deck,
-            reshuffles: vec![],
-            moves: vec![],
-            penalties: vec![],
-            result: None,
-        };
-        (game, record, rng)
-    }
-}
-
-impl<G: Notation> Match<G> {
-    /// A new game of the table `config`, dealt from `seed`.
-    pub fn new(config: G::Config, seed: u64) -> Match<G> {
-        let (game, record, rng) = Record::deal(config, seed);
-        Match { game, record, rng }
-    }
-
-    /// Resumes a replayed record; later reshuffles draw from ChaCha8 seeded
-    /// with `seed`.
-    pub fn resume(record: Record<G>, game: G, seed: u64) -> Match<G> {
-        Match {
-            game,
-            record,
-            rng: crate::rng::game_rng(seed),
-        }
-    }
-
-    /// Resumes a game from a record's JSON (e.g. a saved game): replays it
-    /// (closing what the record's silence means, as [`replay`] does) and
-    /// goes on with later reshuffles drawn from ChaCha8 seeded with `seed`.
-    ///
-    /// # Errors
-    /// As [`replay`].
-    pub fn from_record_json(v: &Value, seed: u64) -> Result<Match<G>, ReplayError> {
-        let (record, game) = replay(v, |_, _, _, _| {})?;
-        Ok(Match::resume(record, game, seed))
-    }
-
-    /// The game (the whole state: show players [`Match::view`]).
-    pub fn game(&self) -> &G {
-        &self.game
-    }
-
-    /// What `seat` may see.
-    pub fn view(&self, seat: Seat) -> G::View {
-        self.game.view(seat)
-    }
-
-    /// The seat that must decide now.
-    pub fn to_act(&self) -> Option<Seat> {
-        self.game.to_act()
-    }
-
-    /// Checks and plays `mv` for `seat` and records it as the record format
-    /// writes it (classic: a placement that made sequences with its
-    /// `declare`, C8a; Stacks: a declined Block is not written); returns
-    /// what the move did ([`Rules::Effects`]).
-    ///
-    /// # Errors
-    /// [`Rules::Error`] naming the rule; nothing changes then.
-    pub fn play(&mut self, seat: Seat, mv: G::Move) -> Result<G::Effects, G::Error> {
-        let mut r = Recording {
-            rng: &mut self.rng,
-            log: &mut self.record.reshuffles,
-        };
-        let effects = self.game.play(seat, mv, &mut r)?;
-        if G::is_recorded(&mv) {
-            let written = self.game.last_move().map_or(mv, |(_, m)| m);
-            self.record.moves.push((seat, written));
-        }
-        Ok(effects)
-    }
-
-    /// The table-talk penalty (C10): `seat` discards `card` out of turn
-    /// and draws none ([`Notation::penalty_discard`]); the record writes
-    /// it among the moves. `None` when the game has no such penalty.
-    ///
-    /// # Errors
-    /// [`Rules::Error`] (the card is not in the seat's hand, the game is
-    /// over); nothing changes then.
-    pub fn penalty(&mut self, seat: Seat, card: G::Card) -> Option<Result<(), G::Error>> {
-        let r = self.game.penalty_discard(seat, card)?;
-        if r.is_ok() {
-            self.record.penalties.push(Penalty {
-                before: self.record.moves.len(),
-                seat,
-                card,
-            });
-        }
-        Some(r)
-    }
-
-    /// The record so far, with `result` set (`{"winner": null}` while
-    /// unfinished or drawn).
-    pub fn record(&self) -> Record<G> {
-        let mut r = self.record.clone();
-        r.result = Some(self.game.outcome().winner());
-        r
-    }
-
-    /// The record so far as JSON ([`Match::record`]).
-    pub fn to_json(&self) -> Value {
-        self.record().to_json()
-    }
-
-    /// Number of moves written so far.
-    pub fn moves(&self) -> usize {
-        self.record.moves.len()
-    }
 }
 
 #[cfg(test)]

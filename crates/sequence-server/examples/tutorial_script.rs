@@ -19,8 +19,8 @@
 //! same file. `tests/tutorial.rs` plays the file against the server.
 
 use rand::Rng;
+use sequence_common::AnyGame;
 use sequence_common::{GameKind, Seat};
-use sequence_server::tables::live::LiveGame;
 use sequence_server::tables::spec::Spec;
 use sequence_server::tables::{game_of, tutorial};
 use serde_json::{json, Value};
@@ -124,7 +124,7 @@ fn is_jack(mv: &Value, two_eyed: bool) -> bool {
     }
 }
 
-fn after(live: &dyn LiveGame, mv: &Value) -> Box<dyn LiveGame> {
+fn after(live: &dyn AnyGame, mv: &Value) -> Box<dyn AnyGame> {
     let mut next = live.clone_box();
     next.play_json(mv).expect("a legal move");
     next
@@ -146,7 +146,13 @@ fn lesson(t: &tutorial::Tutorial, seed: u64, k: u64) -> Option<Vec<Value>> {
     while !live.outcome().is_over() {
         let seat = live.to_act()?;
         if seat == Seat(1) {
-            let mv = (live.bot_move(seat, t.level, tutorial::bot_seed(seed, moves)))()?;
+            let bot = game_of(GameKind::Classic).bot_move(
+                live.as_ref(),
+                seat,
+                t.level,
+                tutorial::bot_seed(seed, moves),
+            );
+            let mv = bot()?;
             live.play_json(&mv).ok()?;
             moves += 1;
             continue;

@@ -120,10 +120,11 @@ fn every_key_is_used_and_exists() {
                 && lit
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
-            let own = ["learn.", "help.", "tut.", "c.", "s."]
+            let own = ["learn.", "help.", "tut.", "puzzle.", "c.", "s."]
                 .iter()
                 .any(|p| lit.starts_with(p));
-            if keyish && own {
+            // a literal ending in a dot is a prefix (below)
+            if keyish && own && !lit.ends_with('.') {
                 assert!(
                     en.contains_key(&lit),
                     "{name} names the missing key {lit:?}"

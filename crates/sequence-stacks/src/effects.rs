@@ -72,6 +72,96 @@ impl Effects {
     }
 }
 
+/// Where a decision's effects are written while it is applied: into
+/// [`Effects`] (what [`crate::Game::apply`] reports), or nowhere
+/// ([`Unreported`]: [`crate::Game::apply_unreported`], the playouts' path,
+/// which then does no work for them).
+pub(crate) trait Report {
+    /// A pile completed at `place`, opening the Block window `offer`.
+    fn completed(&mut self, place: Place, offer: BlockOffer);
+    /// Steal-a-Card took `card` from `target`'s discard pile.
+    fn took(&mut self, target: Seat, card: Card);
+    /// Steal-a-Chip took a chip of `colour` from `target`.
+    fn stole_chip(&mut self, target: Seat, colour: Colour);
+    /// The Block window closed.
+    fn closed(&mut self, closed: WindowClosed);
+    /// The completer of the window just closed took a chip of `colour`.
+    fn chip_taken(&mut self, colour: Colour);
+    /// `seat` draws.
+    fn drawer(&mut self, seat: Seat);
+    /// A card drawn.
+    fn drew(&mut self, card: Card);
+    /// A draw pile was rebuilt.
+    fn reshuffled(&mut self);
+}
+
+impl Report for Effects {
+    #[inline]
+    fn completed(&mut self, place: Place, offer: BlockOffer) {
+        self.completed = Some(place);
+        self.opened = Some(offer);
+    }
+
+    #[inline]
+    fn took(&mut self, target: Seat, card: Card) {
+        self.took = Some((target, card));
+    }
+
+    #[inline]
+    fn stole_chip(&mut self, target: Seat, colour: Colour) {
+        self.stole_chip = Some((target, colour));
+    }
+
+    #[inline]
+    fn closed(&mut self, closed: WindowClosed) {
+        self.closed = Some(closed);
+    }
+
+    #[inline]
+    fn chip_taken(&mut self, colour: Colour) {
+        if let Some(c) = self.closed.as_mut() {
+            c.chip = Some(colour);
+        }
+    }
+
+    #[inline]
+    fn drawer(&mut self, seat: Seat) {
+        self.drawn.seat = seat;
+    }
+
+    #[inline]
+    fn drew(&mut self, card: Card) {
+        self.drawn.push(card);
+    }
+
+    #[inline]
+    fn reshuffled(&mut self) {
+        self.reshuffles = self.reshuffles.saturating_add(1);
+    }
+}
+
+/// Effects not written anywhere ([`Report`]).
+pub(crate) struct Unreported;
+
+impl Report for Unreported {
+    #[inline(always)]
+    fn completed(&mut self, _: Place, _: BlockOffer) {}
+    #[inline(always)]
+    fn took(&mut self, _: Seat, _: Card) {}
+    #[inline(always)]
+    fn stole_chip(&mut self, _: Seat, _: Colour) {}
+    #[inline(always)]
+    fn closed(&mut self, _: WindowClosed) {}
+    #[inline(always)]
+    fn chip_taken(&mut self, _: Colour) {}
+    #[inline(always)]
+    fn drawer(&mut self, _: Seat) {}
+    #[inline(always)]
+    fn drew(&mut self, _: Card) {}
+    #[inline(always)]
+    fn reshuffled(&mut self) {}
+}
+
 impl MoveEffects for Effects {
     fn seen_by(&self, viewer: Option<Seat>) -> Effects {
         Effects {

@@ -60,6 +60,7 @@ pub mod options;
 pub mod playout;
 pub mod record;
 pub mod rules;
+pub mod table;
 pub mod turn;
 pub mod view;
 

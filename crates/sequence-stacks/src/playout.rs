@@ -263,7 +263,10 @@ impl Game {
             let Some(d) = self.random_move(rng) else {
                 break;
             };
-            if self.apply(seat, d, &mut FastReshuffler(&mut *rng)).is_err() {
+            if self
+                .apply_unreported(seat, d, &mut FastReshuffler(&mut *rng))
+                .is_err()
+            {
                 debug_assert!(false, "legal decision {d} refused");
                 break;
             }

@@ -4,7 +4,7 @@
 //! win (S7) and the draw (S6a).
 
 use crate::card::{Card, Colour, Place, KINDS};
-use crate::effects::{Effects, WindowClosed};
+use crate::effects::{Effects, Report, Unreported, WindowClosed};
 use crate::game::{meets_win, BlockOffer, Game, Status, HAND_SIZE};
 use crate::moves::{Decision, PlayError, Source};
 use crate::options::{BlockWindow, Refill, ReshuffleActions};
@@ -303,13 +303,29 @@ impl Game {
         Ok(fx)
     }
 
-    /// [`Game::apply`], writing what the decision did into `fx`.
-    fn apply_into<S: Reshuffler<Card> + ?Sized>(
+    /// [`Game::apply`] without saying what the decision did: the fast
+    /// path of playouts, which drop the effects (no work is done for
+    /// them).
+    ///
+    /// # Errors
+    /// As [`Game::apply`].
+    #[inline]
+    pub fn apply_unreported<S: Reshuffler<Card> + ?Sized>(
         &mut self,
         seat: Seat,
         decision: Decision,
         reshuffler: &mut S,
-        fx: &mut Effects,
+    ) -> Result<(), PlayError> {
+        self.apply_into(seat, decision, reshuffler, &mut Unreported)
+    }
+
+    /// [`Game::apply`], writing what the decision did into `fx`.
+    fn apply_into<S: Reshuffler<Card> + ?Sized, F: Report>(
+        &mut self,
+        seat: Seat,
+        decision: Decision,
+        reshuffler: &mut S,
+        fx: &mut F,
     ) -> Result<(), PlayError> {
         debug_assert_eq!(self.check(seat, decision), Ok(()));
         self.ply += 1;
@@ -357,8 +373,7 @@ impl Game {
                         from_hand: from == Source::Hand,
                     };
                     self.window = Some(offer);
-                    fx.completed = Some(place);
-                    fx.opened = Some(offer);
+                    fx.completed(place, offer);
                     return Ok(());
                 }
                 self.after_play(from, reshuffler, fx)
@@ -383,7 +398,7 @@ impl Game {
                 let c = self.discards[t][self.discard_len[t] as usize];
                 self.give(seat, c);
                 self.known[seat.index()][c.index()] += 1;
-                fx.took = Some((target, c));
+                fx.took(target, c);
                 self.after_play(from, reshuffler, fx)
             }
             Decision::StealChip {
@@ -395,7 +410,7 @@ impl Game {
                 self.onto_action_pile(Card::StealChip);
                 self.chips[target.index()][colour.index()] -= 1;
                 self.chips[seat.index()][colour.index()] += 1;
-                fx.stole_chip = Some((target, colour));
+                fx.stole_chip(target, colour);
                 if meets_win(self.chips[seat.index()]) {
                     self.status = Status::Won(seat);
                     return Ok(());
@@ -469,11 +484,11 @@ impl Game {
 
     /// S4 step 3: a hand emptied by a play during the turn draws 5 more.
     #[inline]
-    fn after_play<S: Reshuffler<Card> + ?Sized>(
+    fn after_play<S: Reshuffler<Card> + ?Sized, F: Report>(
         &mut self,
         from: Source,
         reshuffler: &mut S,
-        fx: &mut Effects,
+        fx: &mut F,
     ) -> Result<(), PlayError> {
         if from == Source::Hand && self.hand_len[self.turn.index()] == 0 {
             self.draw_up_to(self.turn, HAND_SIZE, reshuffler, fx)?;
@@ -484,16 +499,16 @@ impl Game {
     /// Closes the Block window (S5b): blocked by `blocked_by`, or else the
     /// completer takes a chip of the pile's colour from the supply (if it
     /// has one), which may win (S7) or leave nothing to win (S7's draw).
-    fn close_window<S: Reshuffler<Card> + ?Sized>(
+    fn close_window<S: Reshuffler<Card> + ?Sized, F: Report>(
         &mut self,
         blocked_by: Option<Seat>,
         reshuffler: &mut S,
-        fx: &mut Effects,
+        fx: &mut F,
     ) -> Result<(), PlayError> {
         let Some(w) = self.window.take() else {
             return Ok(());
         };
-        let closed = fx.closed.insert(WindowClosed {
+        fx.closed(WindowClosed {
             completer: w.completer,
             colour: w.colour,
             blocked_by,
@@ -504,7 +519,7 @@ impl Game {
             if self.supply[c] > 0 {
                 self.supply[c] -= 1;
                 self.chips[w.completer.index()][c] += 1;
-                closed.chip = Some(w.colour);
+                fx.chip_taken(w.colour);
                 if meets_win(self.chips[w.completer.index()]) {
                     self.status = Status::Won(w.completer);
                     return Ok(());
@@ -538,10 +553,10 @@ impl Game {
                 || self.config.options.reshuffle_actions == ReshuffleActions::Never)
     }
 
-    fn end_turn<S: Reshuffler<Card> + ?Sized>(
+    fn end_turn<S: Reshuffler<Card> + ?Sized, F: Report>(
         &mut self,
         reshuffler: &mut S,
-        fx: &mut Effects,
+        fx: &mut F,
     ) -> Result<(), PlayError> {
         if self.config.options.refill == Refill::TurnEnd {
             self.draw_up_to(self.turn, HAND_SIZE, reshuffler, fx)?;
@@ -572,15 +587,15 @@ impl Game {
     }
 
     #[inline]
-    fn draw_up_to<S: Reshuffler<Card> + ?Sized>(
+    fn draw_up_to<S: Reshuffler<Card> + ?Sized, F: Report>(
         &mut self,
         seat: Seat,
         n: u8,
         reshuffler: &mut S,
-        fx: &mut Effects,
+        fx: &mut F,
     ) -> Result<(), PlayError> {
         let s = seat.index();
-        fx.drawn.seat = seat;
+        fx.drawer(seat);
         loop {
             let need = n.saturating_sub(self.hand_len[s]);
             if need == 0 {
@@ -599,7 +614,7 @@ impl Game {
             for &c in self.draw[top - k as usize..top].iter() {
                 hand[c.index()] += 1;
                 mask |= 1 << c.index();
-                fx.drawn.push(c);
+                fx.drew(c);
             }
             self.hand_mask[s] = mask;
             self.hand_len[s] += k;
@@ -625,10 +640,10 @@ impl Game {
         c
     }
 
-    fn reshuffle<S: Reshuffler<Card> + ?Sized>(
+    fn reshuffle<S: Reshuffler<Card> + ?Sized, F: Report>(
         &mut self,
         reshuffler: &mut S,
-        fx: &mut Effects,
+        fx: &mut F,
     ) -> Result<(), PlayError> {
         let content = self.reshuffle_content();
         // The cards in kind order, straight into the (empty) draw pile's
@@ -657,7 +672,7 @@ impl Game {
         self.draw[..n].reverse();
         self.draw_len = n as u8;
         self.reshuffles = self.reshuffles.saturating_add(1);
-        fx.reshuffles = fx.reshuffles.saturating_add(1);
+        fx.reshuffled();
         Ok(())
     }
 }

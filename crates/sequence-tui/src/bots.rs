@@ -1,14 +1,15 @@
 //! The bots behind the bot seats of a terminal game, for either game.
 //!
 //! A screen sends a [`BotJob`] — one type for both games, carrying the
-//! seat's view boxed (never the full game) — and gets a [`BotReply`] whose
-//! [`BotChoice`] the screen reads back as a move of its game. [`BotPool`]
+//! seat's view as a [`sequence_common::AnyView`] (never the full game) —
+//! and gets a [`BotReply`] whose [`AnyMove`] the screen reads back as a
+//! move of its game. [`BotPool`]
 //! keeps one `sequence-bots` bot per seat (`level:1` … `level:5`, built by
 //! [`sequence_bots::bot`]); it is what the terminal loop runs on its worker
 //! thread and what tests call directly.
 
-use sequence_bots::{Bot, BotGame, RandomBot};
-use sequence_common::{Seat, SeatView};
+use sequence_bots::{with_game, Bot, BotGame, ForGame, RandomBot};
+use sequence_common::{any_view, AnyMove, AnyView, Seat, SeatView};
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
@@ -16,29 +17,32 @@ use std::fmt;
 /// A bot of some game, kept by the pool between jobs (a `Box<dyn Bot<G>>`).
 type AnyBot = Box<dyn Any + Send>;
 
-/// A seat's view with its game: what a bot is shown.
-trait JobView: Send + Sync {
-    /// One of the view's legal moves, chosen by the bot in `slot` (built
-    /// there from `spec` and `seed` when the slot holds no bot of this
-    /// game); `None` when the view has no legal move.
-    fn decide(&self, slot: &mut Option<AnyBot>, spec: &str, seed: u64) -> Option<BotChoice>;
+/// One decision of the bot in `slot` (built there from `spec` and `seed`
+/// when the slot holds no bot of the view's game), for the game whose
+/// type [`with_game`] gives: one of the view's legal moves, `None` when it
+/// has none.
+struct Decide<'a> {
+    view: &'a dyn AnyView,
+    slot: &'a mut Option<AnyBot>,
+    spec: &'a str,
+    seed: u64,
 }
 
-/// The view of a seat of the game `G`.
-struct ViewOf<G: BotGame>(G::View);
+impl ForGame for Decide<'_> {
+    type Out = Option<AnyMove>;
 
-impl<G: BotGame> JobView for ViewOf<G> {
-    fn decide(&self, slot: &mut Option<AnyBot>, spec: &str, seed: u64) -> Option<BotChoice> {
-        if self.0.legal_moves().is_empty() {
+    fn call<G: BotGame>(self) -> Option<AnyMove> {
+        let view = self.view.as_any().downcast_ref::<G::View>()?;
+        if view.legal_moves().is_empty() {
             return None;
         }
-        let mut bot = match slot.take().map(|b| b.downcast::<Box<dyn Bot<G>>>()) {
+        let mut bot = match self.slot.take().map(|b| b.downcast::<Box<dyn Bot<G>>>()) {
             Some(Ok(bot)) => bot,
-            _ => Box::new(build::<G>(spec, seed)),
+            _ => Box::new(build::<G>(self.spec, self.seed)),
         };
-        let mv = bot.choose(&self.0);
-        *slot = Some(bot);
-        Some(BotChoice::new(mv))
+        let mv = bot.choose(view);
+        *self.slot = Some(bot);
+        Some(AnyMove::of::<G>(mv))
     }
 }
 
@@ -61,7 +65,7 @@ pub struct BotJob {
     /// The bot's level, 1 (beginner) to 5 (very strong).
     pub level: u8,
     /// The seat's view.
-    view: Box<dyn JobView>,
+    view: Box<dyn AnyView>,
 }
 
 impl BotJob {
@@ -72,7 +76,7 @@ impl BotJob {
             id,
             seat,
             level,
-            view: Box::new(ViewOf::<G>(view)),
+            view: any_view(view),
         }
     }
 }
@@ -87,28 +91,6 @@ impl fmt::Debug for BotJob {
     }
 }
 
-/// The move a bot chose, of whichever game it plays; the screen that asked
-/// reads it back with [`BotChoice::get`].
-pub struct BotChoice(Box<dyn Any + Send>);
-
-impl BotChoice {
-    /// Wraps a move (`sequence_classic::Move`, `sequence_stacks::Decision`).
-    pub fn new<M: Any + Send>(mv: M) -> BotChoice {
-        BotChoice(Box::new(mv))
-    }
-
-    /// The move, if it is a move of type `M` (`None` for another game's).
-    pub fn get<M: Any + Copy>(&self) -> Option<M> {
-        self.0.downcast_ref::<M>().copied()
-    }
-}
-
-impl fmt::Debug for BotChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BotChoice(..)")
-    }
-}
-
 /// The answer to a [`BotJob`].
 #[derive(Debug)]
 pub struct BotReply {
@@ -116,8 +98,9 @@ pub struct BotReply {
     pub id: u64,
     /// The bot's seat.
     pub seat: Seat,
-    /// Its move; `None` when the view had no legal move.
-    pub choice: Option<BotChoice>,
+    /// Its move (the screen that asked reads it back with
+    /// [`AnyMove::get`]); `None` when the view had no legal move.
+    pub choice: Option<AnyMove>,
 }
 
 /// One bot per seat (`sequence_bots::bot` with spec `level:N`), created on
@@ -149,7 +132,15 @@ impl BotPool {
         let seed = self.seat_seed(job.seat);
         let spec = format!("level:{}", job.level.clamp(1, 5));
         let mut slot = self.bots.remove(&job.seat.0);
-        let choice = job.view.decide(&mut slot, &spec, seed);
+        let choice = with_game(
+            job.view.kind(),
+            Decide {
+                view: job.view.as_ref(),
+                slot: &mut slot,
+                spec: &spec,
+                seed,
+            },
+        );
         if let Some(bot) = slot {
             self.bots.insert(job.seat.0, bot);
         }
@@ -177,7 +168,7 @@ mod tests {
         let seat = m.to_act().expect("a seat to act");
         let job = BotJob::new::<sequence_classic::Game>(1, seat, 2, m.view(seat));
         let reply = pool.decide(&job);
-        let mv = reply.choice.and_then(|c| c.get::<sequence_classic::Move>());
+        let mv = reply.choice.and_then(|c| c.get::<sequence_classic::Game>());
         assert!(mv.is_some_and(|mv| m.game().check(seat, mv).is_ok()));
         let stacks = sequence_stacks::Game::table(2, None, Default::default()).expect("S1");
         let m = Match::<sequence_stacks::Game>::new(stacks, 1);
@@ -186,9 +177,9 @@ mod tests {
         let reply = pool.decide(&job);
         assert_eq!(reply.id, 2);
         let choice = reply.choice.expect("a decision");
-        assert!(choice.get::<sequence_classic::Move>().is_none());
+        assert!(choice.get::<sequence_classic::Game>().is_none());
         let d = choice
-            .get::<sequence_stacks::Decision>()
+            .get::<sequence_stacks::Game>()
             .expect("a Stacks decision");
         assert!(m.game().check(seat, d).is_ok());
     }

@@ -220,7 +220,7 @@ impl<G: TuiGame> GameScreen<G> {
         if !self.seating.finish_job(r.id) {
             return;
         }
-        let chosen = r.choice.and_then(|c| c.get::<G::Move>());
+        let chosen = r.choice.and_then(|c| c.get::<G>());
         let mv = match chosen {
             Some(mv) if self.game().check(r.seat, mv).is_ok() => mv,
             other => {

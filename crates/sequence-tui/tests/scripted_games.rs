@@ -375,7 +375,8 @@ fn stacks_turn_discard(app: &mut App) {
 
 #[test]
 fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
-    use sequence_tui::bots::{BotChoice, BotReply};
+    use sequence_common::AnyMove;
+    use sequence_tui::bots::BotReply;
     // The bot moves first in this deal when seat 1 follows the dealer.
     let mut setup = classic_setup(12);
     setup.seats = vec![SeatKind::Bot(1), SeatKind::Bot(1)];
@@ -387,14 +388,14 @@ fn faulty_or_stale_bot_replies_cannot_corrupt_the_game() {
     app.bot_reply(BotReply {
         id: job.id + 100,
         seat: job.seat,
-        choice: Some(BotChoice::new(Move::Pass)),
+        choice: Some(AnyMove::of::<sequence_classic::Game>(Move::Pass)),
     });
     assert_eq!(app.classic().unwrap().game().ply(), ply);
     // An illegal move is replaced by a legal one and said so in the log.
     app.bot_reply(BotReply {
         id: job.id,
         seat: job.seat,
-        choice: Some(BotChoice::new(Move::Pass)),
+        choice: Some(AnyMove::of::<sequence_classic::Game>(Move::Pass)),
     });
     let c = app.classic().unwrap();
     assert_eq!(c.game().ply(), ply + 1);

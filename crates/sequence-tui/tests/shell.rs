@@ -8,8 +8,9 @@ mod common;
 use common::*;
 use crossterm::event::KeyCode;
 use sequence_common::record::{Match, Record};
+use sequence_common::AnyMove;
 use sequence_common::{Rules, Seat};
-use sequence_tui::bots::{BotChoice, BotPool, BotReply};
+use sequence_tui::bots::{BotPool, BotReply};
 use sequence_tui::ui::Seen;
 use sequence_tui::{App, GameKind, GameScreen, SeatKind, TuiGame};
 
@@ -100,7 +101,9 @@ fn a_bot_reply_of_the_wrong_game_is_replaced() {
     s.bot_reply(BotReply {
         id: job.id,
         seat: job.seat,
-        choice: Some(BotChoice::new(sequence_classic::Move::Pass)),
+        choice: Some(AnyMove::of::<sequence_classic::Game>(
+            sequence_classic::Move::Pass,
+        )),
     });
     assert_eq!(s.game().ply(), ply + 1);
     assert!(
@@ -117,7 +120,7 @@ fn a_bot_reply_of_the_wrong_game_is_replaced() {
     s.bot_reply(BotReply {
         id: job.id,
         seat: other,
-        choice: Some(BotChoice::new(first)),
+        choice: Some(AnyMove::of::<sequence_stacks::Game>(first)),
     });
     assert_eq!(s.game().ply(), ply + 1, "{:?}", s.message);
     assert!(s.message.starts_with("Not allowed"), "{}", s.message);

@@ -21,6 +21,7 @@ pub use sequence_common::GameKind;
 
 use crate::bot::BotGame;
 use crate::config::SearchConfig;
+use crate::games::{with_game, ForGame};
 use crate::spec::{bot_from, parse_spec, BotError, BotSpec};
 use rayon::prelude::*;
 use sequence_common::TableConfig;
@@ -123,10 +124,15 @@ pub fn run_with(
     cfg: &ArenaConfig,
     progress: &dyn ArenaProgress,
 ) -> Result<ArenaReport, ArenaError> {
-    match cfg.game {
-        GameKind::Classic => run_game::<sequence_classic::Game>(cfg, progress),
-        GameKind::Stacks => run_game::<sequence_stacks::Game>(cfg, progress),
+    /// [`run_game`] of the game the arena plays.
+    struct Run<'a>(&'a ArenaConfig, &'a dyn ArenaProgress);
+    impl ForGame for Run<'_> {
+        type Out = Result<ArenaReport, ArenaError>;
+        fn call<G: BotGame>(self) -> Self::Out {
+            run_game::<G>(self.0, self.1)
+        }
     }
+    with_game(cfg.game, Run(cfg, progress))
 }
 
 /// [`run_with`] for the game `G`.

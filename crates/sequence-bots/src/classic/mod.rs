@@ -35,10 +35,26 @@ use crate::config::SearchSpec;
 use crate::ismcts::{Budget, SearchReport};
 use crate::shell::ShellBot;
 use heuristic::board_game;
-use sequence_classic::{Game, Move, SeatView};
+use sequence_classic::{Card, Game, Move, SeatView};
 use sequence_common::rng::{game_rng, GameRng};
 
 impl BotGame for Game {
+    fn penalty_choice(view: &SeatView, seed: u64) -> Option<Card> {
+        // a dead card costs nothing; else any card but a jack, at random
+        let hand = view.hand();
+        if let Some(&c) = hand.iter().find(|c| view.is_dead(**c)) {
+            return Some(c);
+        }
+        let plain: Vec<_> = hand.iter().copied().filter(|c| !c.is_jack()).collect();
+        let pool = if plain.is_empty() {
+            hand.to_vec()
+        } else {
+            plain
+        };
+        let mut rng = game_rng(seed);
+        rand::seq::IndexedRandom::choose(pool.as_slice(), &mut rng).copied()
+    }
+
     fn greedy_choice(view: &SeatView, moves: &[Move], rng: &mut GameRng) -> Move {
         let game = board_game(view, rng);
         greedy::greedy_choice(&game, moves, rng)

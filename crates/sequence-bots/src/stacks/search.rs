@@ -184,7 +184,11 @@ fn play_out(
             break;
         }
         let d = policy(game, seat, &list, rng);
-        if game.play(seat, d, &mut RngReshuffler(&mut *rng)).is_err() {
+        // a listed decision is legal: applied without check or effects
+        if game
+            .apply_unreported(seat, d, &mut RngReshuffler(&mut *rng))
+            .is_err()
+        {
             break;
         }
         n += 1;

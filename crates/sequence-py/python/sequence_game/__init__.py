@@ -50,6 +50,7 @@ from ._core import (
     View,
     action_text,
     replay,
+    rule_options,
     verify,
 )
 
@@ -81,6 +82,7 @@ __all__ = [
     "action_text",
     "classic",
     "replay",
+    "rule_options",
     "stacks",
     "verify",
 ]

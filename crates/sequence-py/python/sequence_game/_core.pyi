@@ -122,7 +122,7 @@ class View(_Position):
     """What one seat (or a spectator) may see."""
 
     @staticmethod
-    def from_json(view: Dict[str, Any], game: Optional[GameName] = None) -> View:
+    def from_json(view: Union[Dict[str, Any], str], game: Optional[GameName] = None) -> View:
         """The view a seat's JSON describes (a bot-protocol view)."""
 
     @property
@@ -271,5 +271,7 @@ def verify(record: RecordLike) -> Dict[str, Any]:
 
 def replay(record: RecordLike) -> List[Step]: ...
 def action_text(action: int, game: GameName = "classic") -> str: ...
+def rule_options(game: GameName = "classic") -> List[Dict[str, Any]]:
+    """The game's rule options as its engine lists them: name, rule, values, default."""
 
 LADDER: Dict[str, int]

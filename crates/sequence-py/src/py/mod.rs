@@ -6,6 +6,7 @@ mod args;
 mod bot;
 mod convert;
 mod errors;
+mod options;
 mod pickle;
 mod vecenv;
 
@@ -285,13 +286,15 @@ impl PyGame {
     #[pyo3(signature = (game = "classic", players = 2, teams = None, options = None, seed = 0))]
     fn py_new(
         game: &str,
-        players: u8,
-        teams: Option<u8>,
+        players: i128,
+        teams: Option<i128>,
         options: Option<&Bound<'_, PyAny>>,
         seed: i128,
     ) -> PyResult<PyGame> {
         let seed = args::game_seed(seed)?;
         let kind = kind_of(game)?;
+        let players = args::count(kind, false, players)?;
+        let teams = teams.map(|t| args::count(kind, true, t)).transpose()?;
         let opts = options.map(py_to_json).transpose()?;
         dynamic::new_game(kind, players, teams, opts.as_ref(), seed)
             .map(PyGame::wrap)
@@ -650,12 +653,16 @@ impl PyView {
     /// The view a seat's JSON describes (`view.to_json()`, the `view` of a
     /// bot-protocol message, docs/bot-protocol.md), so that a protocol bot
     /// gets the same `observation()`, `legal_moves()` and `determinize()`;
-    /// `game` defaults to the JSON's own `game` field. Raises
-    /// `NotationError` (`view.json`) naming what is missing or wrong.
+    /// `game` defaults to the JSON's own `game` field; a `str` is JSON
+    /// text. Raises `NotationError` (`view.json`): not JSON, not an
+    /// object, or naming what is missing or wrong.
     #[staticmethod]
     #[pyo3(signature = (view, game = None))]
     fn from_json(view: &Bound<'_, PyAny>, game: Option<&str>) -> PyResult<PyView> {
-        let v = py_to_json(view)?;
+        let v = match view.extract::<String>() {
+            Ok(text) => crate::view_json::parse_view(&text).map_err(fail)?,
+            Err(_) => py_to_json(view)?,
+        };
         let name = match game {
             Some(g) => g.to_string(),
             None => v
@@ -813,6 +820,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(action_text, m)?)?;
+    m.add_function(wrap_pyfunction!(options::rule_options, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_trail_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;

@@ -43,13 +43,14 @@ pub(super) fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -
                 ^ c.moves as u64
         }
     };
-    let live = c.live.as_ref()?;
+    let live = c.live.as_deref()?;
+    let game = crate::tables::game_of(live.kind());
     let choose = if c.penalty.first() == Some(&seat.0) {
         // the table-talk penalty (C10): a card to discard
-        let mv = live.penalty_move(seat, seed);
+        let mv = game.penalty_move(live, seat, seed);
         Box::new(move || mv) as crate::tables::BotMove
     } else {
-        live.bot_move(seat, level, seed)
+        game.bot_move(live, seat, level, seed)
     };
     Some(BotJob {
         seat,
@@ -93,7 +94,8 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
         return;
     }
     t.bot_running = true;
-    let span = tracing::info_span!("bots", table = %t.core.id);
+    // on at every log level (see routes::health::request_span)
+    let span = tracing::error_span!("bots", table = %t.core.id);
     tokio::spawn(tracing::Instrument::instrument(
         run_bots(app.clone(), tref.clone()),
         span,

@@ -63,11 +63,17 @@ pub async fn hint(
     let job = t
         .core
         .live
-        .as_ref()
+        .as_deref()
         .filter(|_| t.core.to_act() == Some(sequence_common::Seat(seat)))
         .and_then(|l| {
             let iterations = analysis::HINT_ITERATIONS.min(app.cfg.analysis_iterations);
-            l.hint(sequence_common::Seat(seat), iterations, 5, seed)
+            crate::tables::game_of(l.kind()).hint(
+                l,
+                sequence_common::Seat(seat),
+                iterations,
+                5,
+                seed,
+            )
         })
         .ok_or_else(|| TableError::conflict("it is not your turn: a hint is for your own move"))?;
     drop(t);

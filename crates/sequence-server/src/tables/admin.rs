@@ -1,7 +1,8 @@
 //! What the operators change at a table (`sequence admin`,
 //! [`crate::routes::admin`]): closing it, renaming the person at a seat.
 
-use super::{conflict, Core, SeatKind, Status, TableError};
+use super::core::conflict;
+use super::{Core, SeatKind, Status, TableError};
 
 /// The longest reason a close keeps (characters).
 pub const MAX_REASON: usize = 300;

@@ -1,80 +1,13 @@
-//! What the server needs to know of each game beyond the game interface
-//! ([`ServerGame`]): what a move did in public terms for the move log
-//! (sequences made, chips removed, piles completed, chips taken, Blocks),
-//! the decision windows a seat is asked out of turn (the Stacks Block
-//! window) and how one closes by default, what a table's view adds (the
-//! classic board layout), the lobby's description of the game
-//! (`GET /api/games`: player and team counts, rule options with their
-//! defaults), and house-rule shorthands of the lobby (`"board": "random"`).
-//!
-//! Everything here reads the engine: what a move did comes from the
-//! engine's typed effects ([`Rules::Effects`]), turned into the log's
-//! fields; nothing repeats the rules. What the log says of a move is
-//! public, naming only what every seat saw (a chip, a pile, a card played
-//! or taken from a discard pile), never a card drawn.
+//! The lobby's description of each game (`GET /api/games`): the player
+//! and team counts the engine allows, and the rule options with their
+//! rule ids, values and defaults as the engine lists them
+//! ([`sequence_common::TableFacts::option_specs`]). What a move did for
+//! the move log, the Block window, a view's extras and the end screen's
+//! facts are the engines' too ([`sequence_common::TableFacts`]); the
+//! tests below hold the log to what diffing the states gave.
 
-use sequence_bots::BotGame;
-use sequence_common::{Outcome, Rules, Seat, TableConfig};
-use serde::de::DeserializeOwned;
+use sequence_common::{OptionSpec, Rules, TableConfig, TableFacts};
 use serde_json::{json, Map, Value};
-
-/// What a move did, for the log: fields of its own entry, and fields to
-/// merge into the previous entry of the log (a Stacks completion learns
-/// whether it gave a chip or was blocked only when its Block window
-/// closes).
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct LogEffects {
-    /// Fields of the move's own entry.
-    pub own: Map<String, Value>,
-    /// Fields for the previous entry of the log.
-    pub previous: Map<String, Value>,
-}
-
-/// The server's game-specific knowledge of a game `G`, on top of the
-/// game interface and the bots. Implemented for both games.
-pub trait ServerGame: BotGame<Options: DeserializeOwned> {
-    /// The move log's fields of what a move did, from the engine's
-    /// effects of the move at the table `config` (public facts only: a
-    /// card drawn is never named).
-    fn log_effects(config: &Self::Config, fx: &Self::Effects) -> LogEffects;
-
-    /// Whether a seat is asked out of turn now (the Stacks Block window,
-    /// S5b): the server gives it a short deadline of its own.
-    fn in_window(_game: &Self) -> bool {
-        false
-    }
-
-    /// The move that closes an open window for `seat` when its time runs
-    /// out (a declined Block), as the API takes it.
-    fn window_default(_seat: Seat) -> Option<Value> {
-        None
-    }
-
-    /// Fields a view of the game adds (the classic board layout, C2).
-    fn view_extras(_game: &Self, _out: &mut Map<String, Value>) {}
-
-    /// The rule options the lobby offers: `[{"name", "rule", "values",
-    /// "default"}]`, `values` the choices in order (`null` where the
-    /// default depends on the table).
-    fn option_choices() -> Value;
-
-    /// Replaces the lobby's shorthands in a table's options before the
-    /// engine checks them (classic `"board": "random"`: a random layout,
-    /// C11).
-    fn prepare_options(options: &mut Value) {
-        let _ = options;
-    }
-
-    /// Public facts of the end of a game per side, for the end screen
-    /// (classic: sequences per team).
-    fn final_sides(game: &Self) -> Value;
-
-    /// The card a bot (or the clock) discards for `seat` under the
-    /// table-talk penalty (C10); `None` in a game without it.
-    fn penalty_choice(_game: &Self, _seat: Seat, _seed: u64) -> Option<Self::Card> {
-        None
-    }
-}
 
 /// The teams (C3) of the table `G` could seat `players` in, by the engine:
 /// `None` when the count is not allowed.
@@ -102,7 +35,7 @@ where
 /// The description of game `G` for `GET /api/games`: its name and title,
 /// the player counts the engine allows, the team counts per player count
 /// (the default first), and the rule options.
-pub fn describe<G: ServerGame>() -> Value {
+pub fn describe<G: TableFacts>() -> Value {
     let mut players = vec![];
     let mut teams = Map::new();
     let mut default_teams = Map::new();
@@ -124,268 +57,15 @@ pub fn describe<G: ServerGame>() -> Value {
         "players": players,
         "teams": if G::TEAMS { Value::Object(teams) } else { Value::Null },
         "default_teams": if G::TEAMS { Value::Object(default_teams) } else { Value::Null },
-        "options": G::option_choices(),
+        "options": G::option_specs().iter().map(OptionSpec::to_json).collect::<Vec<_>>(),
         "penalty": G::TEAMS,
     })
-}
-
-fn choice(name: &str, rule: &str, values: Value, default: Value) -> Value {
-    json!({"name": name, "rule": rule, "values": values, "default": default})
-}
-
-/// The default of option `name` as the engine's `Options::default()`
-/// serialises it (`null` when it leaves it out).
-fn default_of<O: Default + serde::Serialize>(name: &str) -> Value {
-    serde_json::to_value(O::default())
-        .ok()
-        .and_then(|v| v.get(name).cloned())
-        .unwrap_or(Value::Null)
-}
-
-// ---------------------------------------------------------------- classic
-
-impl ServerGame for sequence_classic::Game {
-    fn log_effects(config: &Self::Config, fx: &Self::Effects) -> LogEffects {
-        use sequence_classic::{Chip, Team, Window};
-        let len = config.sequence_length();
-        let key =
-            |t: Team, w: Window| json!([t.colour(), w.start.to_string(), w.last(len).to_string()]);
-        let windows = |t: Team, d: &sequence_classic::Declaration| -> Value {
-            d.windows().map(|w| key(t, w)).collect()
-        };
-        let mut own = Map::new();
-        match fx.chip {
-            Some(Chip::Placed { team, .. }) if !fx.sequences.is_empty() => {
-                own.insert("sequences".into(), windows(team, &fx.sequences));
-            }
-            Some(Chip::Removed { team, .. }) => {
-                if !fx.broken.is_empty() {
-                    own.insert("broken".into(), windows(team, &fx.broken));
-                }
-                own.insert("removed".into(), json!(team.colour()));
-            }
-            _ => {}
-        }
-        if fx.reshuffled {
-            own.insert("reshuffled".into(), json!(true));
-        }
-        match fx.end {
-            Outcome::Won(t) => {
-                own.insert("won".into(), json!(Team(t).colour()));
-            }
-            Outcome::Draw => {
-                own.insert("draw".into(), json!(true));
-            }
-            Outcome::Playing => {}
-        }
-        LogEffects {
-            own,
-            previous: Map::new(),
-        }
-    }
-
-    fn view_extras(game: &Self, out: &mut Map<String, Value>) {
-        out.insert("layout".into(), json!(game.layout().to_rows()));
-    }
-
-    fn option_choices() -> Value {
-        use sequence_classic::options::{DefaultWindow, NoPlay};
-        // the effective defaults, from the engine: a two-team table
-        let two = sequence_classic::Config::new(2, None, Default::default()).ok();
-        let three = sequence_classic::Config::new(3, None, Default::default()).ok();
-        let wins = json!({
-            "2": two.as_ref().map(|c| c.win_sequences()),
-            "3": three.as_ref().map(|c| c.win_sequences()),
-        });
-        let len = two.as_ref().map_or(5, |c| c.sequence_length());
-        let o = sequence_classic::Options::default();
-        let mut win = choice(
-            "win_sequences",
-            "C9",
-            json!([null, 1, 2, 3, 4]),
-            Value::Null,
-        );
-        win["by_sides"] = wins;
-        json!([
-            win,
-            choice("sequence_length", "C11", json!([len, 4]), json!(len)),
-            choice(
-                "removable_sequences",
-                "C11",
-                json!([false, true]),
-                json!(o.removable_sequences)
-            ),
-            choice(
-                "no_reshuffle",
-                "C7",
-                json!([false, true]),
-                json!(o.no_reshuffle)
-            ),
-            choice("board", "C2", json!([null, "random"]), Value::Null),
-            choice(
-                "no_play",
-                "C6a",
-                json!(["pass", "discard"]),
-                json!(NoPlay::default())
-            ),
-            choice(
-                "default_window",
-                "C8a",
-                json!(["first", "last"]),
-                json!(DefaultWindow::default())
-            ),
-        ])
-    }
-
-    fn prepare_options(options: &mut Value) {
-        if let Some(o) = options.as_object_mut() {
-            if o.get("board").and_then(Value::as_str) == Some("random") {
-                // ChaCha8 from a fresh seed; the layout itself goes into the
-                // table's options and so into every record (C11).
-                let mut rng = sequence_common::rng::game_rng(rand::random());
-                let layout = sequence_classic::Layout::random(&mut rng);
-                o.insert("board".into(), json!(layout.to_rows()));
-            }
-        }
-    }
-
-    fn penalty_choice(game: &Self, seat: Seat, seed: u64) -> Option<Self::Card> {
-        // a dead card costs nothing; else any card but a jack, at random
-        let hand = game.hand(seat);
-        if let Some(&c) = hand.iter().find(|c| game.is_dead(**c)) {
-            return Some(c);
-        }
-        let plain: Vec<_> = hand.iter().copied().filter(|c| !c.is_jack()).collect();
-        let pool = if plain.is_empty() {
-            hand.to_vec()
-        } else {
-            plain
-        };
-        let mut rng = sequence_common::rng::game_rng(seed);
-        rand::seq::IndexedRandom::choose(pool.as_slice(), &mut rng).copied()
-    }
-
-    fn final_sides(game: &Self) -> Value {
-        let teams: Vec<Value> = (0..game.teams())
-            .map(|t| {
-                let team = sequence_classic::Team(t);
-                json!({"side": team.colour(), "sequences": game.sequence_count(team)})
-            })
-            .collect();
-        json!(teams)
-    }
-}
-
-// ----------------------------------------------------------------- stacks
-
-impl ServerGame for sequence_stacks::Game {
-    fn log_effects(_config: &Self::Config, fx: &Self::Effects) -> LogEffects {
-        let mut own = Map::new();
-        let mut previous = Map::new();
-        if let Some(place) = fx.completed {
-            own.insert("completed".into(), json!(place.name()));
-            if fx.opened.is_some() {
-                own.insert("window".into(), json!(true));
-            }
-        }
-        if let Some((_, card)) = fx.took {
-            own.insert("took".into(), json!(card.code()));
-        }
-        if let Some(w) = fx.closed {
-            match w.blocked_by {
-                Some(by) => {
-                    own.insert(
-                        "blocked".into(),
-                        json!({"seat": w.completer.0, "colour": w.colour.name()}),
-                    );
-                    previous.insert("blocked_by".into(), json!(by.0));
-                    previous.insert("window".into(), json!(false));
-                }
-                None => {
-                    // nobody blocked: the completer took its chip (if the
-                    // supply had one)
-                    previous.insert("window".into(), json!(false));
-                    if let Some(colour) = w.chip {
-                        previous.insert("chip".into(), json!(colour.name()));
-                    }
-                }
-            }
-        }
-        if fx.reshuffles > 0 {
-            own.insert("reshuffled".into(), json!(true));
-        }
-        // a window's close belongs to the completion's entry, and so does
-        // the end it brings
-        let target = if previous.is_empty() {
-            &mut own
-        } else {
-            &mut previous
-        };
-        match fx.end {
-            Outcome::Won(s) => {
-                target.insert("won".into(), json!(s));
-            }
-            Outcome::Draw => {
-                target.insert("draw".into(), json!(true));
-            }
-            Outcome::Playing => {}
-        }
-        LogEffects { own, previous }
-    }
-
-    fn in_window(game: &Self) -> bool {
-        game.block_offer().is_some()
-    }
-
-    fn window_default(seat: Seat) -> Option<Value> {
-        Some(json!({"seat": seat.0, "pass": true}))
-    }
-
-    fn option_choices() -> Value {
-        // (option, rule, values offered); the defaults are the engine's
-        let options = [
-            ("piles_per_colour", "S3a", json!([1, 2, 3, 4])),
-            ("refill", "S4a", json!(["turn_start", "turn_end"])),
-            ("steal_chip_can_win", "S5a", json!([false, true])),
-            (
-                "block_window",
-                "S5b",
-                json!(["all_opponents", "next_player"]),
-            ),
-            (
-                "reshuffle_actions",
-                "S6a",
-                json!(["when_no_completed", "always", "never"]),
-            ),
-            ("dead_game_draw", "S7", json!([true, false])),
-        ];
-        options
-            .into_iter()
-            .map(|(name, rule, values)| {
-                choice(
-                    name,
-                    rule,
-                    values,
-                    default_of::<sequence_stacks::Options>(name),
-                )
-            })
-            .collect()
-    }
-
-    fn final_sides(game: &Self) -> Value {
-        let seats: Vec<Value> = (0..game.players())
-            .map(|s| {
-                let c = game.chips(Seat(s));
-                json!({"side": s, "chips": {"blue": c[0], "red": c[1]}})
-            })
-            .collect();
-        json!(seats)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sequence_common::{LogEffects, Seat};
 
     #[test]
     fn the_engine_says_which_tables_exist() {
@@ -612,7 +292,7 @@ mod tests {
     #[test]
     fn a_random_board_is_a_layout() {
         let mut o = json!({"board": "random", "sequence_length": 4});
-        <sequence_classic::Game as ServerGame>::prepare_options(&mut o);
+        <sequence_classic::Game as TableFacts>::prepare_options(&mut o, 7);
         let rows = o["board"].as_array().expect("rows");
         assert_eq!(rows.len(), 10);
         assert!(sequence_classic::Layout::from_rows(

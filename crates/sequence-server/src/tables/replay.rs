@@ -8,7 +8,7 @@
 //! Only finished games are replayed or analysed: once a game is over its
 //! record (the deck included) is public, so a position shows every hand.
 
-use super::game::ServerGame;
+use sequence_bots::BotGame;
 use sequence_bots::{Budget, SearchSpec};
 use sequence_common::record::replay_decided;
 use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
@@ -43,7 +43,7 @@ pub struct Replayed<G: Rules> {
 ///
 /// # Errors
 /// A record that does not replay (a message naming why).
-pub fn replay_record<G: ServerGame>(record: &Value) -> Result<Replayed<G>, String> {
+pub fn replay_record<G: BotGame>(record: &Value) -> Result<Replayed<G>, String> {
     let mut states: Vec<G> = vec![];
     let (rec, last) = replay_decided::<G>(record, |_, _, _, g| states.push(g.clone()))
         .map_err(|e| e.to_string())?;
@@ -57,7 +57,7 @@ pub fn replay_record<G: ServerGame>(record: &Value) -> Result<Replayed<G>, Strin
 /// A position as JSON: the spectator view without the table's facts,
 /// every seat's hand (`hands`, the game being over), and the board layout
 /// or other facts the game adds.
-fn position_json<G: ServerGame>(game: &G) -> Value {
+fn position_json<G: BotGame>(game: &G) -> Value {
     let mut v = game.spectator_view().to_json();
     if let Some(o) = v.as_object_mut() {
         for k in TABLE_FIELDS {
@@ -77,7 +77,7 @@ fn position_json<G: ServerGame>(game: &G) -> Value {
 ///
 /// # Errors
 /// As [`replay_record`].
-pub fn positions<G: ServerGame>(record: &Value) -> Result<Value, String> {
+pub fn positions<G: BotGame>(record: &Value) -> Result<Value, String> {
     let r = replay_record::<G>(record)?;
     let positions: Vec<Value> = r.states.iter().map(position_json).collect();
     let mut extras = Map::new();
@@ -130,7 +130,7 @@ fn chance_of(p: &Value, side: &Value, sides: u8) -> Option<f64> {
     }
 }
 
-impl<G: ServerGame> Analysis for GameAnalysis<G> {
+impl<G: BotGame> Analysis for GameAnalysis<G> {
     fn step(&mut self) -> bool {
         let i = self.points.len();
         let Some(game) = self.replayed.states.get(i) else {
@@ -230,7 +230,7 @@ fn round3(x: f64) -> f64 {
 ///
 /// # Errors
 /// As [`replay_record`].
-pub fn analysis<G: ServerGame>(
+pub fn analysis<G: BotGame>(
     record: &Value,
     iterations: u64,
     seed: u64,
@@ -247,7 +247,7 @@ pub fn analysis<G: ServerGame>(
 /// The search's best moves for `seat` from its view of `game` (the hint
 /// of a practice game, as `sequence hint` gives): `{"moves": [{"move",
 /// "text", "win", "visits"}], "iterations"}`, best first, at most `top`.
-pub fn hint<G: ServerGame>(
+pub fn hint<G: BotGame>(
     view: &G::View,
     config: &G::Config,
     iterations: u64,
@@ -280,7 +280,7 @@ mod tests {
     use super::*;
     use sequence_common::record::Match;
 
-    fn finished<G: ServerGame>(config: G::Config, seed: u64) -> Value {
+    fn finished<G: BotGame>(config: G::Config, seed: u64) -> Value {
         let mut m = Match::<G>::new(config, seed);
         let mut rng = sequence_common::rng::playout_rng(seed);
         while let Some(seat) = m.to_act() {

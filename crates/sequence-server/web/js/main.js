@@ -1,7 +1,8 @@
 // Entry point: language, the banner for errors, and routing between the
 // lobby (`/`), a table (`/?table=ID`, the invite link), the replay of a
 // finished game (`/replay/ID?game=N`), the rules help (`/?learn=GAME`), a
-// tutorial (`/?tutorial=GAME`: resumed, or a new tutorial table) and the
+// tutorial (`/?tutorial=GAME`: resumed, or a new tutorial table), the
+// puzzles (`/?puzzles=GAME[&id=ID]`) and the
 // account pages (`/account`, `/u/NAME`, `/games`, `/leaderboard`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
@@ -9,6 +10,7 @@ import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./learn/rules.js";
 import { openTutorial, TUTORIAL_GAMES } from "./learn/tutorial.js";
+import { showPuzzles, isPuzzleGame } from "./learn/puzzles.js";
 import { accountRoute, accountHeader } from "./accounts/pages.js";
 import { startApp } from "./pwa.js";
 
@@ -69,6 +71,11 @@ function route() {
   const learn = params.get("learn");
   if (learn === "classic" || learn === "stacks") {
     current = showRules(app, learn);
+    return;
+  }
+  const puzzles = params.get("puzzles");
+  if (isPuzzleGame(puzzles)) {
+    current = showPuzzles(app, puzzles, params.get("id"));
     return;
   }
   const tutorial = params.get("tutorial");

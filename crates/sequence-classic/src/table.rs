@@ -1,0 +1,128 @@
+//! What a table shows of a game of classic Sequence beyond the views
+//! ([`TableFacts`]): the rule options (C2, C6a, C7, C8a, C9, C11) with
+//! their defaults, the move log's fields of a move's effects (sequences
+//! made and broken, chips removed, the reshuffle, the end), the board
+//! layout a table's view adds (C2) and the sequences per team at the end.
+
+use crate::game::{Game, Team};
+use crate::layout::Layout;
+use crate::options::{Config, DefaultWindow, NoPlay, Options};
+use crate::sequences::Window;
+use crate::{Chip, Declaration, Effects};
+use sequence_common::{LogEffects, OptionSpec, Outcome, TableFacts};
+use serde_json::{json, Map, Value};
+
+impl TableFacts for Game {
+    const OPTIONS_EXAMPLE: &'static str = r#"{"sequence_length": 4}"#;
+
+    fn option_specs() -> Vec<OptionSpec> {
+        // the effective defaults, from the engine: a two-team table
+        let two = Config::new(2, None, Default::default()).ok();
+        let three = Config::new(3, None, Default::default()).ok();
+        let wins = json!({
+            "2": two.as_ref().map(|c| c.win_sequences()),
+            "3": three.as_ref().map(|c| c.win_sequences()),
+        });
+        let len = two.as_ref().map_or(5, |c| c.sequence_length());
+        let o = Options::default();
+        let mut win = OptionSpec::new(
+            "win_sequences",
+            "C9",
+            json!([null, 1, 2, 3, 4]),
+            Value::Null,
+        );
+        win.by_sides = Some(wins);
+        vec![
+            win,
+            OptionSpec::new("sequence_length", "C11", json!([len, 4]), json!(len)),
+            OptionSpec::new(
+                "removable_sequences",
+                "C11",
+                json!([false, true]),
+                json!(o.removable_sequences),
+            ),
+            OptionSpec::new(
+                "no_reshuffle",
+                "C7",
+                json!([false, true]),
+                json!(o.no_reshuffle),
+            ),
+            OptionSpec::new("board", "C2", json!([null, "random"]), Value::Null),
+            OptionSpec::new(
+                "no_play",
+                "C6a",
+                json!(["pass", "discard"]),
+                json!(NoPlay::default()),
+            ),
+            OptionSpec::new(
+                "default_window",
+                "C8a",
+                json!(["first", "last"]),
+                json!(DefaultWindow::default()),
+            ),
+        ]
+    }
+
+    fn prepare_options(options: &mut Value, seed: u64) {
+        if let Some(o) = options.as_object_mut() {
+            if o.get("board").and_then(Value::as_str) == Some("random") {
+                // ChaCha8 from the seed; the layout itself goes into the
+                // table's options and so into every record (C11).
+                let mut rng = sequence_common::rng::game_rng(seed);
+                let layout = Layout::random(&mut rng);
+                o.insert("board".into(), json!(layout.to_rows()));
+            }
+        }
+    }
+
+    fn log_effects(config: &Config, fx: &Effects) -> LogEffects {
+        let len = config.sequence_length();
+        let key =
+            |t: Team, w: Window| json!([t.colour(), w.start.to_string(), w.last(len).to_string()]);
+        let windows =
+            |t: Team, d: &Declaration| -> Value { d.windows().map(|w| key(t, w)).collect() };
+        let mut own = Map::new();
+        match fx.chip {
+            Some(Chip::Placed { team, .. }) if !fx.sequences.is_empty() => {
+                own.insert("sequences".into(), windows(team, &fx.sequences));
+            }
+            Some(Chip::Removed { team, .. }) => {
+                if !fx.broken.is_empty() {
+                    own.insert("broken".into(), windows(team, &fx.broken));
+                }
+                own.insert("removed".into(), json!(team.colour()));
+            }
+            _ => {}
+        }
+        if fx.reshuffled {
+            own.insert("reshuffled".into(), json!(true));
+        }
+        match fx.end {
+            Outcome::Won(t) => {
+                own.insert("won".into(), json!(Team(t).colour()));
+            }
+            Outcome::Draw => {
+                own.insert("draw".into(), json!(true));
+            }
+            Outcome::Playing => {}
+        }
+        LogEffects {
+            own,
+            previous: Map::new(),
+        }
+    }
+
+    fn view_extras(&self, out: &mut Map<String, Value>) {
+        out.insert("layout".into(), json!(self.layout().to_rows()));
+    }
+
+    fn final_sides(&self) -> Value {
+        let teams: Vec<Value> = (0..self.teams())
+            .map(|t| {
+                let team = Team(t);
+                json!({"side": team.colour(), "sequences": self.sequence_count(team)})
+            })
+            .collect();
+        json!(teams)
+    }
+}

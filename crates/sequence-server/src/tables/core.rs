@@ -1,0 +1,574 @@
+//! The durable state of a table ([`Core`]): exactly what its events give,
+//! rebuilt by replaying them. A change is applied to a copy first (the
+//! engine checks every move).
+
+use super::event::{Auto, Event, AWAY_AFTER};
+use super::live::play_logged;
+use super::{game_of, now_ms, Logged, Spec, TableError};
+use crate::auth::SeatToken;
+use sequence_common::AnyGame;
+use sequence_common::Seat;
+use serde_json::{json, Value};
+
+/// Who holds a seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    /// Never taken.
+    Free,
+    /// A person.
+    Human,
+    /// A bot.
+    Bot,
+    /// Its person left.
+    Left,
+}
+
+impl SeatKind {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            SeatKind::Free => "free",
+            SeatKind::Human => "human",
+            SeatKind::Bot => "bot",
+            SeatKind::Left => "left",
+        }
+    }
+}
+
+/// A seat in the durable state.
+#[derive(Clone, Debug)]
+pub struct SeatCore {
+    /// Who holds it.
+    pub kind: SeatKind,
+    /// Display name (escaped).
+    pub name: Option<String>,
+    /// SHA-256 of the token of the person holding it.
+    pub token: Option<[u8; 32]>,
+    /// Bot level.
+    pub level: Option<String>,
+    /// SHA-256 of the token of the person who left this seat (their token
+    /// no longer works; their finished game is still theirs).
+    pub left_token: Option<[u8; 32]>,
+}
+
+/// Table status.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting for seats to fill.
+    Waiting,
+    /// A game is on.
+    Playing,
+    /// The game is over.
+    Over,
+    /// The operators closed the table ([`Event::Close`]).
+    Closed,
+}
+
+impl Status {
+    /// `waiting`, `playing`, `over` or `closed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Over => "over",
+            Status::Closed => "closed",
+        }
+    }
+}
+
+/// The durable state of a table: exactly what its events give.
+#[derive(Clone)]
+pub struct Core {
+    /// Table id.
+    pub id: String,
+    /// Creation spec.
+    pub spec: Spec,
+    /// Seats.
+    pub seats: Vec<SeatCore>,
+    /// Game number (1 for the first game, 0 before it starts).
+    pub game_no: u32,
+    /// The current game.
+    pub live: Option<Box<dyn AnyGame>>,
+    /// Moves accepted in the current game.
+    pub moves: u32,
+    /// Where the table stands.
+    pub status: Status,
+    /// Next event sequence number.
+    pub next_seq: i64,
+    /// Records of earlier games (after rematches), oldest first.
+    pub finished: Vec<Value>,
+    /// The move log of the current game (docs/api.md "Move log").
+    pub log: Vec<Value>,
+    /// Move logs of earlier games, oldest first.
+    pub finished_logs: Vec<Vec<Value>>,
+    /// When each game started and ended (Unix ms, when known), game 1
+    /// first.
+    pub times: Vec<(Option<i64>, Option<i64>)>,
+    /// Per seat: timeouts in a row (the seat's own move or return clears
+    /// them).
+    pub timeouts: Vec<u8>,
+    /// Per seat: marked away (a bot plays for it until its person acts).
+    pub away: Vec<bool>,
+    /// Stored analyses of finished games, by game number.
+    pub analyses: std::collections::BTreeMap<u32, Value>,
+    /// Whether changes happen now (times are kept: log entries' `at`,
+    /// games' start and end), not replayed from the stored log.
+    pub live_clock: bool,
+    /// Seats that still owe a table-talk penalty discard (C10), in the
+    /// order they make it, and the team penalised.
+    pub penalty: Vec<u8>,
+    /// The team of the pending penalty.
+    pub penalty_team: Option<u8>,
+    /// Why the operators closed the table ([`Event::Close`]), if they did.
+    pub closed: Option<String>,
+}
+
+pub(super) fn conflict(msg: impl Into<String>) -> TableError {
+    TableError::conflict(msg)
+}
+
+impl Core {
+    /// An empty table of `spec`.
+    pub fn new(id: String, spec: Spec) -> Core {
+        let n = spec.players as usize;
+        let seats = (0..spec.players)
+            .map(|_| SeatCore {
+                kind: SeatKind::Free,
+                name: None,
+                token: None,
+                level: None,
+                left_token: None,
+            })
+            .collect();
+        Core {
+            id,
+            spec,
+            seats,
+            game_no: 0,
+            live: None,
+            moves: 0,
+            status: Status::Waiting,
+            next_seq: 0,
+            finished: vec![],
+            log: vec![],
+            finished_logs: vec![],
+            times: vec![],
+            timeouts: vec![0; n],
+            away: vec![false; n],
+            analyses: Default::default(),
+            live_clock: false,
+            penalty: vec![],
+            penalty_team: None,
+            closed: None,
+        }
+    }
+
+    pub(super) fn seat_mut(&mut self, seat: u8) -> Result<&mut SeatCore, TableError> {
+        let n = self.seats.len();
+        self.seats
+            .get_mut(seat as usize)
+            .ok_or_else(|| TableError::NotFound(format!("seat {seat} does not exist ({n} seats)")))
+    }
+
+    /// The name of a bot of `level` taking `seat`: `Bot 3` after its level,
+    /// and `Bot 3 (b)`, `Bot 3 (c)` … when another seat has that name
+    /// already, so that every seat's name tells it apart.
+    fn bot_name(&self, seat: u8, level: &str) -> String {
+        let base = format!("Bot {}", level.trim_start_matches("level:"));
+        let taken = |name: &str| {
+            self.seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| i != seat as usize && s.name.as_deref() == Some(name))
+        };
+        if !taken(&base) {
+            return base;
+        }
+        ('b'..='z')
+            .map(|c| format!("{base} ({c})"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| format!("{base} (seat {seat})"))
+    }
+
+    /// Applies one event (live or from the log).
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] for a change the table's state does not
+    /// allow ([`TableError::Stale`] for a move: the game not on, not the
+    /// seat's turn, a penalty discard owed first), [`TableError::NotFound`]
+    /// for a seat it does not have,
+    /// [`TableError::Malformed`] or [`TableError::Illegal`] (with the
+    /// engine's code) for a move the engine cannot read or refuses.
+    pub fn apply(&mut self, ev: &Event) -> Result<(), TableError> {
+        if let Some(reason) = &self.closed {
+            if !matches!(ev, Event::Analysis { .. } | Event::Rename { .. }) {
+                return Err(conflict(format!(
+                    "the table was closed by the operators: {reason}"
+                )));
+            }
+        }
+        match ev {
+            Event::Close { reason } => self.close(reason),
+            Event::Rename { seat, name } => self.rename(*seat, name)?,
+            Event::Seat { seat, name, token } => self.take_seat(*seat, name, token)?,
+            Event::Bot { seat, level } => self.seat_bot(*seat, level)?,
+            Event::Leave { seat } => {
+                let s = self.seat_mut(*seat)?;
+                if s.kind != SeatKind::Human {
+                    return Err(conflict(format!("seat {seat} has no person to leave")));
+                }
+                s.kind = SeatKind::Left;
+                s.left_token = s.token.take();
+            }
+            Event::Start { seed } => self.start(*seed)?,
+            Event::Move { mv } => self.play(mv, None)?,
+            Event::Auto { mv, auto } => self.play(mv, Some(*auto))?,
+            Event::Back { seat } => {
+                let s = self.seat_mut(*seat)?;
+                if s.kind != SeatKind::Human {
+                    return Err(conflict(format!("seat {seat} has no person")));
+                }
+                self.clear_timeouts(*seat);
+            }
+            Event::Penalty { team } => self.give_penalty(*team)?,
+            Event::Analysis { game, result } => {
+                if *game == 0 || *game > self.game_no {
+                    return Err(TableError::NotFound(format!(
+                        "no game {game} at this table"
+                    )));
+                }
+                self.analyses.insert(*game, result.clone());
+            }
+            Event::Rematch => self.rematch()?,
+        }
+        self.next_seq += 1;
+        Ok(())
+    }
+
+    /// A person takes `seat` ([`Event::Seat`]).
+    fn take_seat(&mut self, seat: u8, name: &str, token: &str) -> Result<(), TableError> {
+        let s = self.seat_mut(seat)?;
+        if !matches!(s.kind, SeatKind::Free | SeatKind::Left) {
+            return Err(conflict(format!("seat {seat} is taken")));
+        }
+        let mut h = [0u8; 32];
+        hex::decode_to_slice(token, &mut h).map_err(|_| conflict("bad stored token"))?;
+        *s = SeatCore {
+            kind: SeatKind::Human,
+            name: Some(name.to_string()),
+            token: Some(h),
+            level: None,
+            left_token: None,
+        };
+        Ok(())
+    }
+
+    /// A bot of `level` takes `seat` ([`Event::Bot`]).
+    fn seat_bot(&mut self, seat: u8, level: &str) -> Result<(), TableError> {
+        let name = self.bot_name(seat, level);
+        let playing = self.status == Status::Playing;
+        let s = self.seat_mut(seat)?;
+        // a bot standing in during a game for a person who left or
+        // is away: the game stays theirs (an abandoned game)
+        let stood_in = if playing {
+            s.token.or(s.left_token)
+        } else {
+            None
+        };
+        *s = SeatCore {
+            kind: SeatKind::Bot,
+            name: Some(name),
+            token: None,
+            level: Some(level.to_string()),
+            left_token: stood_in,
+        };
+        self.clear_timeouts(seat);
+        Ok(())
+    }
+
+    /// A game starts, dealt from `seed` ([`Event::Start`]).
+    fn start(&mut self, seed: u64) -> Result<(), TableError> {
+        if self.status != Status::Waiting || !self.all_filled() {
+            return Err(conflict("the table cannot start: seats are free"));
+        }
+        self.live = Some(
+            game_of(self.spec.game)
+                .start(&self.spec, seed)
+                .map_err(conflict)?,
+        );
+        self.game_no += 1;
+        self.moves = 0;
+        self.status = Status::Playing;
+        for s in &mut self.seats {
+            s.left_token = None;
+        }
+        self.log.clear();
+        self.times.push((self.now(), None));
+        for s in 0..self.seats.len() {
+            self.clear_timeouts(s as u8);
+        }
+        Ok(())
+    }
+
+    /// The host gives `team` the table-talk penalty (C10, [`Event::Penalty`]).
+    fn give_penalty(&mut self, team: u8) -> Result<(), TableError> {
+        if self.status != Status::Playing {
+            return Err(conflict(
+                "the table-talk penalty is given during a game (C10)",
+            ));
+        }
+        if !self.penalty.is_empty() {
+            return Err(conflict(
+                "a table-talk penalty is still being paid: wait until every card is discarded (C10)",
+            ));
+        }
+        let live = self.live.as_ref().ok_or_else(|| conflict("no game"))?;
+        let Some(members) = live.penalty_members(team) else {
+            return Err(conflict(format!(
+                "{} has no table-talk penalty (C10 is classic Sequence's)",
+                self.spec.game.title()
+            )));
+        };
+        let size = (0..self.seats.len())
+            .filter(|&s| {
+                self.spec
+                    .team_count()
+                    .is_some_and(|t| (s as u8) % t == team)
+            })
+            .count();
+        if size < 2 {
+            return Err(conflict(
+                "the table-talk penalty is for a team of two or more players (C10)",
+            ));
+        }
+        self.penalty = members.iter().map(|s| s.0).collect();
+        self.penalty_team = Some(team);
+        Ok(())
+    }
+
+    /// A new game at the same table ([`Event::Rematch`]).
+    fn rematch(&mut self) -> Result<(), TableError> {
+        if self.status != Status::Over {
+            return Err(conflict("a rematch can only start once the game is over"));
+        }
+        if let Some(r) = self.record() {
+            self.finished.push(r);
+        }
+        self.finished_logs.push(std::mem::take(&mut self.log));
+        self.live = None;
+        self.moves = 0;
+        self.status = Status::Waiting;
+        Ok(())
+    }
+
+    /// Plays a move of the seat to act (`auto`: made by the server for
+    /// it), logs it and keeps count of the seat's timeouts.
+    fn play(&mut self, mv: &Value, auto: Option<Auto>) -> Result<(), TableError> {
+        self.check_playing()?;
+        let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
+        let to_act = self.to_act();
+        if to_act.map(|s| s.0 as u64) != Some(seat) {
+            return Err(self.stale(format!(
+                "it is not seat {seat}'s turn (seat {} is to move)",
+                to_act.map_or("none".to_string(), |s| s.0.to_string())
+            )));
+        }
+        let paying = mv.get("penalty").is_some();
+        if paying == self.penalty.is_empty() {
+            return Err(if paying {
+                TableError::Illegal {
+                    code: "C10.no_penalty",
+                    message: "illegal move: no table-talk penalty is waiting for this seat (C10)"
+                        .into(),
+                }
+            } else {
+                self.stale(format!(
+                    "seat {seat} must first discard a card for the table-talk penalty (C10)"
+                ))
+            });
+        }
+        let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
+        let mut logged = play_logged(live.as_mut(), mv)?;
+        if paying {
+            self.penalty.remove(0);
+            if let (Some(e), Some(t)) = (logged.entry.as_mut(), self.penalty_team) {
+                e.insert("penalty".into(), game_of(self.spec.game).team_name(t));
+            }
+            if self.penalty.is_empty() {
+                self.penalty_team = None;
+            }
+        }
+        let over = live.outcome().is_over();
+        self.moves += 1;
+        let at = self.now();
+        self.add_to_log(logged, auto, at);
+        let s = seat as usize;
+        match auto {
+            None => self.clear_timeouts(seat as u8),
+            Some(Auto::Timeout) => {
+                if let Some(n) = self.timeouts.get_mut(s) {
+                    *n = n.saturating_add(1);
+                    if *n >= AWAY_AFTER {
+                        if let Some(a) = self.away.get_mut(s) {
+                            *a = true;
+                        }
+                    }
+                }
+            }
+            Some(Auto::Away | Auto::Window) => {}
+        }
+        if over {
+            self.status = Status::Over;
+            let now = self.now();
+            if let Some(t) = self.times.last_mut() {
+                t.1 = now;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a move unless the game is being played.
+    ///
+    /// # Errors
+    /// [`TableError::Stale`] (with the table's `move_number`) when it is
+    /// not.
+    pub fn check_playing(&self) -> Result<(), TableError> {
+        if self.status == Status::Playing {
+            return Ok(());
+        }
+        if let Some(reason) = &self.closed {
+            return Err(self.stale(format!("the table was closed by the operators: {reason}")));
+        }
+        Err(self.stale(format!(
+            "the game is not being played (table is {})",
+            self.status.name()
+        )))
+    }
+
+    /// A [`TableError::Stale`] refusal of a move: not now, the table is at
+    /// its `move_number`.
+    pub fn stale(&self, message: impl Into<String>) -> TableError {
+        TableError::Stale {
+            message: message.into(),
+            move_number: self.moves,
+        }
+    }
+
+    /// Unix ms now when this core is live (`None` while a stored log is
+    /// replayed: its times are not known).
+    pub(super) fn now(&self) -> Option<i64> {
+        self.live_clock.then(now_ms)
+    }
+
+    fn clear_timeouts(&mut self, seat: u8) {
+        if let Some(n) = self.timeouts.get_mut(seat as usize) {
+            *n = 0;
+        }
+        if let Some(a) = self.away.get_mut(seat as usize) {
+            *a = false;
+        }
+    }
+
+    /// Adds a move to the log: its entry with `i` (its index in the log),
+    /// `n` (the table's move number after it), `auto` and `at`, and the
+    /// fields it gives the entry before it (a Stacks Block window closing).
+    fn add_to_log(&mut self, logged: Logged, auto: Option<Auto>, at: Option<i64>) {
+        if !logged.previous.is_empty() {
+            if let Some(Value::Object(last)) = self.log.last_mut() {
+                last.extend(logged.previous);
+            }
+        }
+        if let Some(mut e) = logged.entry {
+            e.insert("i".into(), json!(self.log.len()));
+            e.insert("n".into(), json!(self.moves));
+            if let Some(a) = auto {
+                e.insert("auto".into(), json!(a.name()));
+            }
+            if let Some(at) = at {
+                e.insert("at".into(), json!(at));
+            }
+            self.log.push(Value::Object(e));
+        }
+    }
+
+    /// The log of game `game` (1 = first; the current game's too).
+    pub fn log_of(&self, game: u32) -> Option<&[Value]> {
+        if game == self.game_no && self.live.is_some() {
+            Some(&self.log)
+        } else {
+            self.finished_logs
+                .get((game as usize).checked_sub(1)?)
+                .map(Vec::as_slice)
+        }
+    }
+
+    /// Whether a bot plays `seat` now: a bot's seat, or a person's marked
+    /// away.
+    pub fn bot_plays(&self, seat: Seat) -> bool {
+        self.seats
+            .get(seat.index())
+            .is_some_and(|s| s.kind == SeatKind::Bot)
+            || self.away.get(seat.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether every seat is held by a person or a bot.
+    pub fn all_filled(&self) -> bool {
+        self.seats
+            .iter()
+            .all(|s| matches!(s.kind, SeatKind::Human | SeatKind::Bot))
+    }
+
+    /// The seat that must move now (`None` unless playing).
+    pub fn to_act(&self) -> Option<Seat> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        if let Some(&s) = self.penalty.first() {
+            return Some(Seat(s));
+        }
+        self.live.as_ref()?.to_act()
+    }
+
+    /// The seat of a request's token.
+    ///
+    /// # Errors
+    /// [`TableError::Unauthorized`] for a missing or malformed token (the
+    /// message says what to send) or one of no seat of this table.
+    pub fn seat_of_token(&self, token: &SeatToken) -> Result<u8, TableError> {
+        let tok = token.token().map_err(TableError::Unauthorized)?;
+        self.seat_of(&crate::auth::hash(tok))
+            .ok_or_else(|| TableError::Unauthorized("wrong token for this table".into()))
+    }
+
+    /// The seat whose token hashes to `hash`.
+    pub fn seat_of(&self, hash: &[u8; 32]) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|s| s.token.as_ref().is_some_and(|t| crate::auth::same(t, hash)))
+            .map(|i| i as u8)
+    }
+
+    /// The winner of every game played to its end at this table, oldest
+    /// first, as records write it (a team colour, a seat; `null` for a
+    /// draw): the running score across rematches.
+    pub fn results(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = self
+            .finished
+            .iter()
+            .map(|r| r["result"]["winner"].clone())
+            .collect();
+        if self.status == Status::Over {
+            if let Some(live) = self.live.as_ref() {
+                out.push(live.winner_json());
+            }
+        }
+        out
+    }
+
+    /// The current game's record once it is over (`None` otherwise).
+    pub fn record(&self) -> Option<Value> {
+        if self.status != Status::Over {
+            return None;
+        }
+        Some(self.live.as_ref()?.record_json())
+    }
+}

@@ -1,0 +1,116 @@
+//! The changes of a table as its event log stores them ([`Event`]), and
+//! who made a move for a seat whose holder did not ([`Auto`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One change of a table, as stored in the event log.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Event {
+    /// A person takes a seat; `token` is the SHA-256 of its token (hex).
+    Seat {
+        /// The seat.
+        seat: u8,
+        /// The name (escaped).
+        name: String,
+        /// SHA-256 of the token, hex.
+        token: String,
+    },
+    /// A bot takes a seat.
+    Bot {
+        /// The seat.
+        seat: u8,
+        /// The bot level.
+        level: String,
+    },
+    /// The person at a seat left.
+    Leave {
+        /// The seat.
+        seat: u8,
+    },
+    /// A game starts, dealt from `seed` (never sent to players).
+    Start {
+        /// The seed of ChaCha8 for dealing and reshuffles.
+        seed: u64,
+    },
+    /// An accepted move in record format (with `seat`), made by the seat's
+    /// holder (a person or a bot).
+    Move {
+        /// The move.
+        mv: Value,
+    },
+    /// A move the server made for a seat whose holder did not (its time
+    /// ran out, or it is away), in record format (with `seat`).
+    Auto {
+        /// The move.
+        mv: Value,
+        /// Why the server made it.
+        auto: Auto,
+    },
+    /// The person of a seat marked away is back (their next action).
+    Back {
+        /// The seat.
+        seat: u8,
+    },
+    /// The host gives team `team` the table-talk penalty (C10): each of
+    /// its members who holds a card must discard one of their choice
+    /// (`{"seat", "penalty": CARD}` moves, in seat order) before play goes
+    /// on; they play on one card short.
+    Penalty {
+        /// The team (its number; views name it by colour).
+        team: u8,
+    },
+    /// The analysis of a finished game, stored so that a second visit
+    /// needs no search (docs/api.md "Analysis").
+    Analysis {
+        /// The game's number at the table.
+        game: u32,
+        /// The analysis.
+        result: Value,
+    },
+    /// The host starts a new game at the same table.
+    Rematch,
+    /// The operators closed the table (`sequence admin close`): nothing
+    /// more happens at it; `reason` is shown to its players.
+    Close {
+        /// Why, in the operators' words.
+        reason: String,
+    },
+    /// The operators renamed the person at `seat` (an abusive name).
+    Rename {
+        /// The seat.
+        seat: u8,
+        /// The new name (cleaned as a joining name is).
+        name: String,
+    },
+}
+
+/// Who made a move for a seat when its holder did not (see
+/// [`Event::Move`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Auto {
+    /// The seat's time ran out: a level-2 bot played this one move.
+    Timeout,
+    /// The seat is away (three timeouts in a row): a bot plays for it.
+    Away,
+    /// A window asked out of turn (the Stacks Block window) closed by
+    /// itself when its time ran out: the default answer (no Block).
+    Window,
+}
+
+impl Auto {
+    /// `timeout`, `away` or `window`, as logs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Auto::Timeout => "timeout",
+            Auto::Away => "away",
+            Auto::Window => "window",
+        }
+    }
+}
+
+/// Timeouts in a row after which a seat is marked away and a bot plays
+/// for it until its person acts again.
+pub const AWAY_AFTER: u8 = 3;

@@ -1,0 +1,319 @@
+//! A table in memory ([`Table`]): the durable [`Core`] plus the live state
+//! around it (connections, chat, turn timer), and the views sent to seats
+//! and spectators.
+
+use super::{game_of, Core, SeatKind, Status, LOG_TAIL, WINDOW_SECONDS};
+use sequence_common::Seat;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+/// A live WebSocket subscriber of a table.
+pub struct Sub {
+    /// Connection id.
+    pub id: u64,
+    /// The seat, `None` for a spectator.
+    pub seat: Option<u8>,
+    /// Where to send text frames.
+    pub tx: mpsc::Sender<std::sync::Arc<str>>,
+}
+
+/// A table in memory: durable core plus live state.
+pub struct Table {
+    /// Durable state.
+    pub core: Core,
+    /// WebSocket subscribers.
+    pub subs: Vec<Sub>,
+    /// Recent chat lines (at most 50).
+    pub chat: VecDeque<Value>,
+    /// Each seat's chat allowance (one for all its connections).
+    pub chat_limit: crate::limits::ChatLimit,
+    /// Each seat's allowance of quick reactions (the chat's rate, an
+    /// allowance of its own).
+    pub reaction_limit: crate::limits::ChatLimit,
+    /// Held while a chat line is stored and shown, so that lines are shown
+    /// in the order they were stored without holding the table (a move
+    /// never waits for a chat line's write).
+    pub chat_order: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// Open connections per seat.
+    pub connected: Vec<u32>,
+    /// Turn deadline: when, in Unix ms, and for which move number.
+    pub deadline: Option<(Instant, i64, u32)>,
+    /// Whether a bot task is running for this table.
+    pub bot_running: bool,
+    /// Its part in a cluster of instances (ownership, other instances'
+    /// WebSockets, chat position): see [`crate::cluster`].
+    pub cluster: crate::cluster::TableCluster,
+}
+
+/// Current Unix time in ms.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Table {
+    /// Wraps a core.
+    pub fn new(mut core: Core) -> Table {
+        let n = core.seats.len();
+        core.live_clock = true;
+        Table {
+            core,
+            subs: vec![],
+            chat: VecDeque::new(),
+            chat_limit: Default::default(),
+            reaction_limit: Default::default(),
+            chat_order: Default::default(),
+            connected: vec![0; n],
+            deadline: None,
+            bot_running: false,
+            cluster: Default::default(),
+        }
+    }
+
+    /// Whether a WebSocket holds `seat`, here or at another instance.
+    pub fn seat_connected(&self, seat: usize) -> bool {
+        self.connected.get(seat).is_some_and(|&c| c > 0) || self.cluster.remote_connected(seat)
+    }
+
+    /// Public table info (see docs/api.md "Table info").
+    pub fn info(&self) -> Value {
+        let c = &self.core;
+        let game = game_of(c.spec.game);
+        let teams = game.check(&c.spec).ok().flatten();
+        let seats: Vec<Value> = c
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                json!({
+                    "seat": i,
+                    "name": s.name,
+                    "kind": s.kind.name(),
+                    "level": s.level,
+                    "connected": s.kind == SeatKind::Bot || self.seat_connected(i),
+                    "team": teams.map(|t| game.team_name((i as u8) % t)),
+                    "timed_out": c.timeouts.get(i).is_some_and(|&n| n > 0),
+                    "timeouts": c.timeouts.get(i).copied().unwrap_or(0),
+                    "away": c.away.get(i).copied().unwrap_or(false),
+                })
+            })
+            .collect();
+        let mut info = json!({
+            "id": c.id,
+            "name": c.spec.name,
+            "named_after": c.spec.named_after,
+            "game": c.spec.game,
+            "players": c.spec.players,
+            "teams": teams,
+            "options": if c.spec.options.is_null() { json!({}) } else { c.spec.options.clone() },
+            "status": c.status.name(),
+            "game_no": c.game_no,
+            "turn_seconds": c.spec.turn_seconds,
+            "deadline_ms": self.deadline.map(|d| d.1),
+            "deadline_seat": self.deadline.and_then(|_| c.to_act()).map(|s| s.0),
+            "private": c.spec.private,
+            "rated": c.spec.rated != Some(false)
+                && !c.seats.iter().any(|s| s.kind == SeatKind::Bot && s.left_token.is_none()),
+            "started_ms": c.times.last().and_then(|t| t.0),
+            "ended_ms": c.times.last().and_then(|t| t.1),
+            "now_ms": now_ms(),
+            "host": 0,
+            "seats": seats,
+            "results": c.results(),
+        });
+        if let (Some(reason), Some(o)) = (&c.closed, info.as_object_mut()) {
+            o.insert("closed".into(), json!(reason));
+        }
+        // a tutorial's table says which (issue 25); other tables as before
+        if let (Some(t), Some(o)) = (&c.spec.tutorial, info.as_object_mut()) {
+            o.insert("tutorial".into(), json!(t));
+        }
+        info
+    }
+
+    /// The view of `seat` (`None`: spectator), with the table info: the
+    /// engine's view of the seat or of a spectator (the engine decides what
+    /// each may see), `move_number` the moves this table accepted.
+    pub fn view(&self, seat: Option<u8>) -> Value {
+        let c = &self.core;
+        let mut v = match c.live.as_ref() {
+            None => {
+                json!({"game": c.spec.game, "seat": seat, "status": "waiting", "move_number": 0})
+            }
+            Some(live) => live.view_json(seat.map(Seat)),
+        };
+        if let Some(live) = c.live.as_ref() {
+            live.decorate_view(&mut v);
+        }
+        if let Some(o) = v.as_object_mut() {
+            if c.live.is_some() {
+                o.insert("move_number".into(), json!(c.moves));
+                let from = c.log.len().saturating_sub(LOG_TAIL);
+                o.insert("log".into(), json!(&c.log[from..]));
+                o.insert("log_size".into(), json!(c.log.len()));
+                if c.live.as_ref().is_some_and(|l| l.in_window()) {
+                    if let Some(Value::Object(w)) = o.get_mut("block_window") {
+                        w.insert("deadline_ms".into(), json!(self.deadline.map(|d| d.1)));
+                    }
+                }
+                if c.status == Status::Over {
+                    if let Some(live) = c.live.as_ref() {
+                        o.insert("final_sides".into(), live.final_sides());
+                    }
+                }
+                if let (Some(&first), Some(team)) = (c.penalty.first(), c.penalty_team) {
+                    // the table-talk penalty (C10): the seat that owes a
+                    // discard chooses one of its cards; nobody else moves
+                    let game = game_of(c.spec.game);
+                    o.insert(
+                        "penalty".into(),
+                        json!({"team": game.team_name(team), "pending": c.penalty}),
+                    );
+                    let choices: Vec<Value> = if seat == Some(first) {
+                        let mut cards: Vec<&str> = vec![];
+                        for c in o
+                            .get("hand")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                        {
+                            if !cards.contains(&c) {
+                                cards.push(c);
+                            }
+                        }
+                        cards
+                            .iter()
+                            .map(|c| json!({"seat": first, "penalty": c}))
+                            .collect()
+                    } else {
+                        vec![]
+                    };
+                    o.insert("legal_moves".into(), json!(choices));
+                }
+                if c.status == Status::Closed {
+                    // the operators closed it: nobody moves any more
+                    o.insert("legal_moves".into(), json!([]));
+                }
+            }
+            o.insert("table".into(), self.info());
+        }
+        v
+    }
+
+    /// Sends every subscriber its view; drops subscribers whose queue is
+    /// full or closed.
+    pub fn broadcast_views(&mut self) {
+        self.push_views(None);
+    }
+
+    /// [`Table::broadcast_views`], answering the view of `seat` as pushed:
+    /// each view is computed once, for the pushes and the answer alike.
+    pub fn broadcast_views_answering(&mut self, seat: u8) -> Value {
+        match self.push_views(Some(seat)) {
+            Some(v) => v,
+            None => self.view(Some(seat)),
+        }
+    }
+
+    /// Pushes the views; the view of `keep` if one of its connections got
+    /// it.
+    fn push_views(&mut self, keep: Option<u8>) -> Option<Value> {
+        if self.subs.is_empty() {
+            return None;
+        }
+        let n = self.core.seats.len();
+        let mut cache: Vec<Option<std::sync::Arc<str>>> = vec![None; n + 1];
+        let mut kept = None;
+        let mut dead = vec![];
+        for i in 0..self.subs.len() {
+            let seat = self.subs[i].seat;
+            let k = seat.map_or(n, |s| s as usize);
+            if cache[k].is_none() {
+                let view = self.view(seat);
+                // as `json!({"type": "view", "view": view})` writes it
+                let text = format!(r#"{{"type":"view","view":{view}}}"#);
+                cache[k] = Some(text.into());
+                if seat.is_some() && seat == keep {
+                    kept = Some(view);
+                }
+            }
+            if let Some(t) = &cache[k] {
+                if self.subs[i].tx.try_send(t.clone()).is_err() {
+                    dead.push(self.subs[i].id);
+                }
+            }
+        }
+        if !dead.is_empty() {
+            self.drop_subs(&dead);
+        }
+        kept
+    }
+
+    /// Sends one message to every subscriber.
+    pub fn broadcast(&mut self, msg: &Value) {
+        let text: std::sync::Arc<str> = msg.to_string().into();
+        let dead: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|s| s.tx.try_send(text.clone()).is_err())
+            .map(|s| s.id)
+            .collect();
+        if !dead.is_empty() {
+            self.drop_subs(&dead);
+        }
+    }
+
+    /// Removes subscribers (their connections close).
+    pub fn drop_subs(&mut self, ids: &[u64]) {
+        let mut i = 0;
+        while i < self.subs.len() {
+            if ids.contains(&self.subs[i].id) {
+                let s = self.subs.swap_remove(i);
+                if let Some(seat) = s.seat {
+                    self.connected[seat as usize] = self.connected[seat as usize].saturating_sub(1);
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Resets the clock after a change: the seat to act gets
+    /// `turn_seconds` (none without a timer), or when it is asked out of
+    /// turn (the Stacks Block window) [`WINDOW_SECONDS`] (or the turn
+    /// timer if shorter). Seats a bot plays (bots, seats away) get none.
+    pub fn reset_deadline(&mut self) {
+        self.reset_deadline_from(now_ms());
+    }
+
+    /// Resets the turn timer as of `clock_ms` (Unix ms: when the change
+    /// that restarted it was committed, here or at another instance).
+    pub fn reset_deadline_from(&mut self, clock_ms: i64) {
+        self.deadline = None;
+        let Some(seat) = self.core.to_act() else {
+            return;
+        };
+        if self.core.bot_plays(seat) {
+            return;
+        }
+        let window = self.core.live.as_ref().is_some_and(|l| l.in_window());
+        let turn = self.core.spec.turn_seconds;
+        let secs = if window {
+            turn.map_or(WINDOW_SECONDS, |t| t.min(WINDOW_SECONDS))
+        } else {
+            match turn {
+                Some(t) => t,
+                None => return,
+            }
+        };
+        let d = std::time::Duration::from_secs(secs as u64);
+        let at_ms = clock_ms + d.as_millis() as i64;
+        let left = std::time::Duration::from_millis(at_ms.saturating_sub(now_ms()).max(0) as u64);
+        self.deadline = Some((Instant::now() + left, at_ms, self.core.moves));
+    }
+}
