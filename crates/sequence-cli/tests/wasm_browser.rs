@@ -4,7 +4,7 @@
 //!
 //! * `the_page_and_the_server_agree`: games of both kinds, several table
 //!   sizes and house rules, dealt from the same seeds and played with the
-//!   same moves in the page and natively (the server's `LiveGame`, which
+//!   same moves in the page and natively (the server's `AnyGame`, which
 //!   makes the views it sends) give byte-identical records, and at every
 //!   position (a few thousand) the same legal moves, the same view of the
 //!   seat to act and the same spectator view (compared by SHA-256 of the
@@ -16,8 +16,9 @@ mod browser;
 
 use browser::*;
 use fantoccini::Client;
+use sequence_common::any::AnyGame;
 use sequence_common::GameKind;
-use sequence_server::tables::{game_of, spec::Spec, LiveGame};
+use sequence_server::tables::{game_of, spec::Spec};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -73,10 +74,10 @@ fn native(
         options: options.clone(),
         ..Spec::plain(kind, players, "t")
     };
-    let mut live: Box<dyn LiveGame> = game_of(kind).start(&spec, seed).expect("a table");
+    let mut live: Box<dyn AnyGame> = game_of(kind).start(&spec, seed).expect("a table");
     let mut texts = vec![];
     let mut ply = 0;
-    let view = |live: &dyn LiveGame, seat: Option<sequence_common::Seat>| {
+    let view = |live: &dyn AnyGame, seat: Option<sequence_common::Seat>| {
         let mut v = live.view_json(seat);
         live.decorate_view(&mut v);
         v.to_string()
