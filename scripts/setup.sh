@@ -20,7 +20,7 @@ setup_fail() {
 }
 
 # The Python tools scripts/test.sh needs (PyPI), as pip requirements.
-SETUP_PIP=("maturin>=1.9.4,<2" pytest numpy pettingzoo gymnasium)
+SETUP_PIP=("maturin>=1.9.4,<2" pytest numpy pettingzoo gymnasium open-spiel)
 
 # _pg_bin: the newest installed PostgreSQL's bin directory, or nothing.
 _pg_bin() {
@@ -37,7 +37,7 @@ _pg_bin() {
 _python_ok() {
   python3 - <<'PY' 2>/dev/null
 import importlib.metadata as m
-import maturin, pytest, numpy, pettingzoo, gymnasium  # noqa: F401
+import maturin, pytest, numpy, pettingzoo, gymnasium, pyspiel  # noqa: F401
 v = tuple(int(x) for x in m.version("maturin").split(".")[:3])
 raise SystemExit(0 if (1, 9, 4) <= v < (2,) else 1)
 PY
@@ -54,6 +54,10 @@ install_missing() {
   if [ "$browser" = 1 ]; then
     [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM:-}" ] || apt+=(chromium)
     [ -x /usr/bin/chromedriver ] || [ -n "${CHROMEDRIVER:-}" ] || apt+=(chromium-driver)
+    # the reverse-proxy test (crates/sequence-cli/tests/proxy.rs)
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || apt+=(nginx)
+    command -v openssl >/dev/null 2>&1 || apt+=(openssl)
+    command -v curl >/dev/null 2>&1 || apt+=(curl)
   fi
   if [ ${#apt[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || setup_fail "missing Debian packages: ${apt[*]} (run as root, or: apt-get install ${apt[*]})"

@@ -127,9 +127,18 @@ pub fn classic_throughput(seconds: f64, cutoff: u32) -> Throughput {
 /// root Monte Carlo of [`crate::classic::flat`] (one playout per
 /// iteration: a candidate move, its policy moves, the learned value).
 pub fn classic_flat_throughput(seconds: f64) -> Throughput {
+    classic_flat_throughput_with(seconds, false)
+}
+
+/// As [`classic_flat_throughput`] for the flat search guided by the
+/// learned policy (`learned`, [`crate::classic::policy`]) or not.
+pub fn classic_flat_throughput_with(seconds: f64, learned: bool) -> Throughput {
     let view = classic_midgame(7);
     measure(seconds, || {
-        let opts = crate::classic::flat::FlatOptions::default();
+        let opts = crate::classic::flat::FlatOptions {
+            policy: learned.then(crate::classic::policy::shipped),
+            ..Default::default()
+        };
         let evidence =
             crate::classic::inference::Evidence::of_view(&view, &SearchConfig::default().classic);
         let budget = Budget::Time(Duration::from_secs_f64(seconds));

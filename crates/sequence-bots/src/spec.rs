@@ -203,66 +203,69 @@ pub fn parse_spec(spec: &str) -> Result<BotSpec, BotError> {
             };
             Ok(BotSpec::Greedy { blunder })
         }
-        "ismcts" | "mcts" => {
-            let mut budget = None;
-            let mut trees = None;
-            let mut cutoff = None;
-            let mut flat = None;
-            let mut learned = false;
-            for r in rest {
-                if r == "learned" {
-                    if learned {
-                        return Err(bad(spec, "learned is given twice"));
-                    }
-                    learned = true;
-                } else if r == "flat" || r == "tree" {
-                    if flat.is_some() {
-                        return Err(bad(spec, "flat or tree is given twice"));
-                    }
-                    flat = Some(r == "flat");
-                } else if let Some(c) = r
-                    .strip_prefix('c')
-                    .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
-                {
-                    if cutoff.is_some() {
-                        return Err(bad(spec, "the cutoff is given twice"));
-                    }
-                    cutoff = Some(c.parse().map_err(|_| bad(spec, "cutoff e.g. c10"))?);
-                } else if let Some(t) = r
-                    .strip_suffix('t')
-                    .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
-                {
-                    let n: usize = t.parse().map_err(|_| bad(spec, "trees e.g. 4t"))?;
-                    if n == 0 || n > 256 {
-                        return Err(bad(spec, "trees from 1 to 256"));
-                    }
-                    if trees.is_some() {
-                        return Err(bad(spec, "the number of trees is given twice"));
-                    }
-                    trees = Some(n);
-                } else {
-                    let b = parse_budget(r).map_err(|e| bad(spec, e))?;
-                    if budget.is_some() {
-                        return Err(bad(spec, "the budget is given twice"));
-                    }
-                    budget = Some(b);
-                }
-            }
-            if learned && flat == Some(false) {
-                return Err(bad(spec, "learned guides the flat search, not the tree"));
-            }
-            Ok(BotSpec::Search(SearchSpec {
-                cutoff,
-                flat,
-                learned,
-                ..SearchSpec::new(
-                    budget.unwrap_or(Budget::Time(Duration::from_millis(200))),
-                    trees,
-                )
-            }))
-        }
+        "ismcts" | "mcts" => parse_search(spec, &rest),
         _ => Err(BotError::Unknown(spec.to_string())),
     }
+}
+
+/// Reads the options of `ismcts:…` (`rest`, lower case) of `spec`.
+fn parse_search(spec: &str, rest: &[&str]) -> Result<BotSpec, BotError> {
+    let mut budget = None;
+    let mut trees = None;
+    let mut cutoff = None;
+    let mut flat = None;
+    let mut learned = false;
+    for &r in rest {
+        if r == "learned" {
+            if learned {
+                return Err(bad(spec, "learned is given twice"));
+            }
+            learned = true;
+        } else if r == "flat" || r == "tree" {
+            if flat.is_some() {
+                return Err(bad(spec, "flat or tree is given twice"));
+            }
+            flat = Some(r == "flat");
+        } else if let Some(c) = r
+            .strip_prefix('c')
+            .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
+        {
+            if cutoff.is_some() {
+                return Err(bad(spec, "the cutoff is given twice"));
+            }
+            cutoff = Some(c.parse().map_err(|_| bad(spec, "cutoff e.g. c10"))?);
+        } else if let Some(t) = r
+            .strip_suffix('t')
+            .filter(|t| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty())
+        {
+            let n: usize = t.parse().map_err(|_| bad(spec, "trees e.g. 4t"))?;
+            if n == 0 || n > 256 {
+                return Err(bad(spec, "trees from 1 to 256"));
+            }
+            if trees.is_some() {
+                return Err(bad(spec, "the number of trees is given twice"));
+            }
+            trees = Some(n);
+        } else {
+            let b = parse_budget(r).map_err(|e| bad(spec, e))?;
+            if budget.is_some() {
+                return Err(bad(spec, "the budget is given twice"));
+            }
+            budget = Some(b);
+        }
+    }
+    if learned && flat == Some(false) {
+        return Err(bad(spec, "learned guides the flat search, not the tree"));
+    }
+    Ok(BotSpec::Search(SearchSpec {
+        cutoff,
+        flat,
+        learned,
+        ..SearchSpec::new(
+            budget.unwrap_or(Budget::Time(Duration::from_millis(200))),
+            trees,
+        )
+    }))
 }
 
 /// Builds a bot for the game `G` from its name (see [`parse_spec`]) with

@@ -165,10 +165,19 @@ fn init_logs(json: bool) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logs(matches!(
-        &cli.command,
-        Command::Serve(a) if a.log_format == sequence_server::LogFormat::Json
-    ));
+    // `serve`'s settings first: the log format is one of them.
+    let serve = match &cli.command {
+        Command::Serve(a) => match a.load() {
+            Ok(s) => Some(s),
+            Err(e) => return usage_error(&e.into()),
+        },
+        _ => None,
+    };
+    init_logs(
+        serve
+            .as_ref()
+            .is_some_and(|s| s.settings.log_format == sequence_server::LogFormat::Json),
+    );
     // Output piped into a command that closes early (`| head`) ends the
     // program quietly, as other command-line tools do. Not for `arena`: it
     // talks to bot programs over pipes, and one that exits must lose its
@@ -214,9 +223,16 @@ fn main() -> ExitCode {
             sequence_tui::run_app(app, seed, std::time::Duration::from_millis(a.pause))
         }
         Command::Serve(a) => {
+            let Some(loaded) = serve else {
+                unreachable!("serve's settings are loaded above")
+            };
+            if a.print_config {
+                print!("{}", loaded.to_toml());
+                return ExitCode::SUCCESS;
+            }
             // Each WebSocket is a file descriptor.
             sequence_loadtest::raise_fd_limit();
-            sequence_server::run_serve(a)
+            sequence_server::run_serve(&loaded.settings)
         }
         Command::Backup(a) => sequence_server::backup::run_backup(a),
         Command::Admin(a) => admin::run(a),

@@ -24,15 +24,7 @@ pub fn read_input(path: &std::path::Path) -> Result<String, String> {
             .map_err(|e| format!("standard input: {e}"))?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path).map_err(|e| {
-            let why = match e.kind() {
-                std::io::ErrorKind::InvalidData => sequence_common::record::NOT_UTF8.into(),
-                std::io::ErrorKind::IsADirectory => "a directory, not a record file".into(),
-                std::io::ErrorKind::NotFound => "no such file".into(),
-                _ => e.to_string(),
-            };
-            format!("{}: {why}", path.display())
-        })
+        std::fs::read_to_string(path).map_err(|e| sequence_common::record::unreadable(path, &e))
     }
 }
 

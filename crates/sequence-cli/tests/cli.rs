@@ -534,6 +534,43 @@ fn selfplay_counts_the_moves_its_records_hold() {
     );
 }
 
+/// `serve --print-config`: flags over the environment over the file, each
+/// value's source named, secrets redacted; a bad value in the file is
+/// refused with exit 2 naming the key and the file (docs/deploy.md
+/// "Configuration file and environment").
+#[test]
+fn serve_settings_come_from_flags_environment_and_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("serve.toml");
+    std::fs::write(&file, "rate_limit = 1\nws_rate = 3\ndb_pool = 4\n").expect("write");
+    let f = file.to_str().expect("utf-8");
+    let out = Command::new(env!("CARGO_BIN_EXE_sequence"))
+        .args(["serve", "--print-config", "--rate-limit", "7"])
+        .env("SEQUENCE_CONFIG", f)
+        .env("SEQUENCE_WS_RATE", "9")
+        .env("SEQUENCE_ADMIN_TOKEN", "abcdefabcdefabcdef1234")
+        .output()
+        .expect("sequence runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    for line in [
+        "rate_limit = 7  # --rate-limit",
+        "ws_rate = 9  # SEQUENCE_WS_RATE",
+        &format!("db_pool = 4  # db_pool in {f}"),
+        "idle_timeout = 60  # idle_timeout (default)",
+        "admin_token = \"(redacted)\"  # SEQUENCE_ADMIN_TOKEN",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+    }
+    assert!(!text.contains("abcdefabcdef"), "{text}");
+
+    std::fs::write(&file, "idle_timeout = \"long\"\n").expect("write");
+    let out = run(&["serve", "--config", f], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("idle_timeout in {f}")), "{stderr}");
+}
+
 /// `sequence options` lists each game's rule options from the engine, as
 /// the server's lobby does (C2, C6a, C7, C8a, C9, C11; S3a–S7).
 #[test]

@@ -22,6 +22,21 @@ pub const STACKS_FORMAT: &str = "sequence-stacks-record/1";
 /// `sequence verify`, and the Python package's `RecordError`).
 pub const NOT_UTF8: &str = "not UTF-8 text (a record is UTF-8 JSON)";
 
+/// Why the record file at `path` could not be read, as `sequence verify`
+/// and the Python package's `RecordError` (`record.unreadable`) say it:
+/// `PATH: no such file`, `PATH: a directory, not a record file`, `PATH:`
+/// [`NOT_UTF8`], else `PATH:` and the system's message. Formats only; the
+/// caller did the reading.
+pub fn unreadable(path: &std::path::Path, e: &std::io::Error) -> String {
+    let why = match e.kind() {
+        std::io::ErrorKind::InvalidData => NOT_UTF8.into(),
+        std::io::ErrorKind::IsADirectory => "a directory, not a record file".into(),
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        _ => e.to_string(),
+    };
+    format!("{}: {why}", path.display())
+}
+
 /// A file that is not a valid record of either game (exit code 2 in
 /// `sequence verify`). The message names the field or JSON position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

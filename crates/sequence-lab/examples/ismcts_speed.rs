@@ -12,7 +12,8 @@
 //! instruction counts).
 
 use sequence_bots::bench::{
-    classic_flat_throughput, classic_iterations, classic_throughput, stacks_throughput, Throughput,
+    classic_flat_throughput, classic_flat_throughput_with, classic_iterations, classic_throughput,
+    stacks_throughput, Throughput,
 };
 
 fn show(name: &str, t: Throughput) {
@@ -63,6 +64,10 @@ fn main() {
         show(
             "classic 2p midgame, default (flat, learned value)",
             classic_flat_throughput(secs),
+        );
+        show(
+            "classic 2p midgame, flat guided by the learned policy",
+            classic_flat_throughput_with(secs, true),
         );
     }
     if matches!(which.as_str(), "all" | "stacks") {

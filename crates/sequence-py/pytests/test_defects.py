@@ -198,3 +198,114 @@ def test_masks_are_int8_everywhere():
     # one mask serves Gymnasium's masked sampling from every source
     a = gym_env.action_space.sample(g.action_mask())
     assert g.action_mask()[a] == 1
+
+
+# -- the second round of findings (issue 30's leftovers) -------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs,code",
+    [
+        (dict(players=2, seat=3), "seat.no_such_seat"),
+        (dict(players=2, seat=-1), "seat.no_such_seat"),
+        (dict(players=4, seat=2**70), "seat.no_such_seat"),
+        (dict(players=3, opponents=["random", "greedy"]), "env.opponents"),
+        (dict(players=2, opponents=["random"] * 3), "env.opponents"),
+        (dict(illegal_action="x"), "env.illegal_action"),
+        (dict(max_moves=-1), "env.max_moves"),
+        (dict(max_moves=0), "env.max_moves"),
+        (dict(render_mode="rgb_array"), "env.render_mode"),
+    ],
+)
+def test_gymnasium_env_arguments_raise_coded_usage_errors(kwargs, code):
+    with pytest.raises(sg.UsageError) as e:
+        SequenceEnv("classic", **kwargs)
+    assert e.value.code == code
+
+
+def test_env_arguments_of_the_wrong_type_raise_type_error():
+    with pytest.raises(TypeError):
+        SequenceEnv("classic", seat="1")
+    with pytest.raises(TypeError):
+        SequenceEnv("classic", max_moves=2.5)
+    with pytest.raises(TypeError):
+        aec_env("classic", max_moves="10")
+
+
+@pytest.mark.parametrize("bad", [-3, 0, -(2**70)])
+def test_pettingzoo_refuses_max_moves_below_one(bad):
+    with pytest.raises(sg.UsageError) as e:
+        aec_env("classic", players=2, max_moves=bad)
+    assert e.value.code == "env.max_moves"
+    # a good one still truncates there
+    e = aec_env("classic", players=2, max_moves=3)
+    e.reset(seed=0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.game.ply == 3
+
+
+def test_vector_and_selfplay_arguments_raise_coded_usage_errors():
+    from sequence_game.selfplay import SelfPlay
+    from sequence_game.vector import SequenceVectorEnv
+
+    for kwargs, code in [
+        (dict(max_moves=10), "env.max_moves"),
+        (dict(illegal_action="lose"), "env.illegal_action"),
+        (dict(render_mode="ansi"), "env.render_mode"),
+    ]:
+        with pytest.raises(sg.UsageError) as e:
+            SequenceVectorEnv("classic", num_envs=2, **kwargs)
+        assert e.value.code == code
+    with pytest.raises(sg.UsageError) as e:
+        SelfPlay("classic", num_envs=2, players=2, roles=["random"])
+    assert e.value.code == "env.roles"
+
+
+def test_verify_of_a_missing_file_says_what_sequence_verify_says(tmp_path):
+    import os
+    import pathlib
+    import subprocess
+
+    exe = os.environ.get("SEQUENCE_BIN") or str(pathlib.Path(__file__).resolve().parents[3] / "target/debug/sequence")
+    for path in ("/nonexistent", str(tmp_path)):
+        with pytest.raises(sg.RecordError) as e:
+            sg.verify(path)
+        assert e.value.code == "record.unreadable" and e.value.exit_code == 2
+        cli = subprocess.run([exe, "verify", path], capture_output=True, text=True)
+        assert cli.returncode == 2
+        assert cli.stderr.strip() == f"error: {e.value}"
+    assert str(e.value) == f"{tmp_path}: a directory, not a record file"
+    with pytest.raises(sg.RecordError) as e:
+        sg.verify("/nonexistent")
+    assert str(e.value) == "/nonexistent: no such file"
+
+
+@pytest.mark.parametrize(
+    "bad,says",
+    [
+        ("x", "not JSON"),
+        ("{", "not JSON"),
+        ("[1, 2]", "not a view but a list"),
+        ('"hand"', "not a view but a string"),
+        ("3", "not a view but a number"),
+        ([1, 2], "not a view but a list"),
+        (None, "not a view but null"),
+    ],
+)
+def test_view_from_json_says_when_it_is_not_json_or_not_a_view(bad, says):
+    with pytest.raises(sg.NotationError) as e:
+        sg.View.from_json(bad)
+    assert e.value.code == "view.json"
+    assert says in str(e.value) and "players" not in str(e.value)
+
+
+def test_view_from_json_reads_json_text_as_the_dict():
+    import json
+
+    g = sg.Game("classic", players=2, seed=5)
+    v = g.view(g.to_act)
+    from_text = sg.View.from_json(json.dumps(v.to_json()))
+    assert np.array_equal(from_text.observation(), v.observation())
+    assert from_text.legal_moves() == v.legal_moves()

@@ -20,7 +20,8 @@
 //! * accounts and what lasts beyond a table: [`accounts`] (names,
 //!   passwords, sessions, sign-in delays), [`results`] (what a game's end
 //!   stores), [`ratings`] (Glicko-2 and Weng-Lin);
-//! * the settings: [`config`]; [`listener`]: accepting and serving
+//! * the settings: [`settings`] (`serve`'s flags, environment, file),
+//!   [`config`] (what the library takes); [`listener`]: accepting and serving
 //!   connections under the limits against slow and hostile clients;
 //! * [`telemetry`]: the metrics (`GET /metrics` on a private listener,
 //!   [`routes::health`]).
@@ -43,145 +44,18 @@ pub mod notes;
 pub mod ratings;
 pub mod results;
 pub mod routes;
+pub mod settings;
 pub mod tables;
 pub mod telemetry;
 pub mod ws;
 
 use app::App;
-use clap::Args;
 pub use config::{ClusterConfig, ServerConfig};
 pub use routes::{router, CONTENT_SECURITY_POLICY};
+pub use settings::{LogFormat, ServeArgs, ServeSettings};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// `--listen`: a HOST:PORT address (a host and a port both given), so
-/// that `:8080` or `127.0.0.1` is refused as an argument (exit 2).
-fn listen_address(s: &str) -> Result<String, String> {
-    match s.rsplit_once(':') {
-        Some((host, port)) if !host.trim().is_empty() && port.parse::<u16>().is_ok() => {
-            Ok(s.to_string())
-        }
-        _ => Err(format!(
-            "{s:?} is not HOST:PORT with both given (e.g. 127.0.0.1:8080, [::1]:8080)"
-        )),
-    }
-}
-
-/// `--db`: refuses a name that names nothing (`''`, `sqlite:`) as an
-/// argument (exit 2), with [`db::DbError::NoName`]'s message.
-fn database_name(s: &str) -> Result<String, String> {
-    let pg = db::target::is_postgres(s);
-    if s.trim().is_empty() || (!pg && db::target::sqlite_path(s).trim().is_empty()) {
-        return Err(db::DbError::NoName.to_string());
-    }
-    Ok(s.to_string())
-}
-
-/// `sequence serve`: HTTP + WebSocket server.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080", value_parser = listen_address)]
-    pub listen: String,
-    /// Database: an SQLite file path (WAL mode; one server) or a
-    /// `postgres://` URL (several servers may share it: docs/deploy.md).
-    #[arg(long, default_value = "sequence.db", value_parser = database_name)]
-    pub db: String,
-    /// HTTP requests per second allowed per client address (0: no limit).
-    #[arg(long, default_value_t = 20)]
-    pub rate_limit: u32,
-    /// Burst size of the per-address rate limit.
-    #[arg(long, default_value_t = 60)]
-    pub rate_burst: u32,
-    /// Pause before each bot move, in milliseconds.
-    #[arg(long, default_value_t = 500)]
-    pub bot_delay_ms: u64,
-    /// PostgreSQL: connections to the database per server.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(2..=1000))]
-    pub db_pool: u32,
-    /// PostgreSQL: a server whose heartbeat is older than this many
-    /// milliseconds is taken for dead and its tables' bots and turn clocks
-    /// move to the others (it renews every third of it).
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(300..=600_000))]
-    pub lease_ms: u64,
-    /// Search iterations per position of a finished game's analysis (the
-    /// most a request may ask for; each position's search runs on one
-    /// low-priority thread).
-    #[arg(long, default_value_t = analysis::ITERATIONS.1)]
-    pub analysis_iterations: u64,
-    /// Open connections in all (WebSockets included); over it a new one
-    /// is answered 503 (0: as many as the file descriptor limit allows).
-    #[arg(long, default_value_t = 10_000)]
-    pub max_connections: usize,
-    /// Open connections from one client address (an IPv6 /64); over it a
-    /// new one is answered 429 (0: no cap; behind a reverse proxy).
-    #[arg(long, default_value_t = 1_000)]
-    pub max_connections_per_address: usize,
-    /// Seconds for a request's line and headers to arrive (and how long
-    /// an idle keep-alive connection stays open).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub header_timeout: u64,
-    /// Seconds for a request's body to arrive after its headers (then 408).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub body_timeout: u64,
-    /// Seconds for a WebSocket's `hello` to arrive after the upgrade.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub hello_timeout: u64,
-    /// Seconds a connection may leave unread what it is sent, or send
-    /// nothing; WebSockets are pinged every third of it.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(3..=86_400))]
-    pub idle_timeout: u64,
-    /// WebSocket upgrades per second from one client address, counted
-    /// apart from API requests (0: no limit).
-    #[arg(long, default_value_t = 50)]
-    pub ws_rate: u32,
-    /// Burst of `--ws-rate`.
-    #[arg(long, default_value_t = 500)]
-    pub ws_burst: u32,
-    /// Serve `GET /metrics` (Prometheus), `/readyz` and `/healthz` on this
-    /// private address too, e.g. 127.0.0.1:9464; the public address never
-    /// serves /metrics (docs/deploy.md "Metrics and readiness").
-    #[arg(long)]
-    pub metrics_listen: Option<String>,
-    /// Log lines as JSON objects (one a line, with the request id and the
-    /// table id of the request's span) instead of text.
-    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
-    pub log_format: LogFormat,
-    /// The token of the operators' API (`sequence admin`; at least 16
-    /// characters); better given in the environment than on the command
-    /// line, where other users of the machine can read it. None: the API
-    /// is off.
-    /// (Read from `SEQUENCE_ADMIN_TOKEN` when the flag is not given.)
-    #[arg(long)]
-    pub admin_token: Option<String>,
-}
-
-/// How `serve` writes its log (`--log-format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LogFormat {
-    /// Lines of text (`RUST_LOG` sets the level: `RUST_LOG=info`).
-    Text,
-    /// One JSON object a line.
-    Json,
-}
-
-impl ServeArgs {
-    /// The [`config::Limits`] these flags set.
-    pub fn limits(&self) -> config::Limits {
-        let secs = Duration::from_secs;
-        config::Limits {
-            max_connections: self.max_connections,
-            max_per_address: self.max_connections_per_address,
-            header_timeout: secs(self.header_timeout),
-            body_timeout: secs(self.body_timeout),
-            hello_timeout: secs(self.hello_timeout),
-            idle_timeout: secs(self.idle_timeout),
-            ws_rate: self.ws_rate,
-            ws_burst: self.ws_burst,
-        }
-    }
-}
 
 /// A server running in the background (for tests and the load tool).
 pub struct Running {
@@ -390,17 +264,18 @@ fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
     }
 }
 
-/// Runs `sequence serve`: prints the address and serves until killed, or
+/// Runs `sequence serve` with `settings` ([`ServeArgs::load`]): prints the address and serves until killed, or
 /// until SIGTERM or Ctrl-C, when it hands its tables over to the other
 /// instances (PostgreSQL) and exits.
 ///
 /// # Errors
 /// The database cannot be opened or the address bound.
-pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
+pub fn run_serve(settings: &ServeSettings) -> anyhow::Result<()> {
     listener::raise_fd_limit();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    let args = settings;
     rt.block_on(async {
         let cfg = ServerConfig {
             db: args.db.clone(),
@@ -410,21 +285,8 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
             analysis_iterations: args.analysis_iterations.max(1),
             limits: args.limits(),
             metrics_listen: args.metrics_listen.clone(),
-            admin_token: args
-                .admin_token
-                .clone()
-                .or_else(|| std::env::var("SEQUENCE_ADMIN_TOKEN").ok())
-                .filter(|t| !t.is_empty()),
+            admin_token: args.admin_token.clone().filter(|t| !t.is_empty()),
         };
-        if cfg
-            .admin_token
-            .as_ref()
-            .is_some_and(|t| t.trim().chars().count() < 16)
-        {
-            anyhow::bail!(
-                "--admin-token: give at least 16 characters (a random one: openssl rand -hex 16)"
-            );
-        }
         let lease = Duration::from_millis(args.lease_ms);
         let ccfg = ClusterConfig {
             pool_size: args.db_pool,
@@ -474,34 +336,4 @@ async fn stop_signal() {
         }
     }
     let _ = tokio::signal::ctrl_c().await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        serve: ServeArgs,
-    }
-
-    /// The flags' defaults are the documented defaults of [`config::Limits`].
-    #[test]
-    fn serve_flags_default_to_the_limits_defaults() {
-        let cli = Cli::try_parse_from(["serve"]).expect("defaults parse");
-        assert_eq!(cli.serve.limits(), config::Limits::default());
-        let cli = Cli::try_parse_from([
-            "serve",
-            "--header-timeout",
-            "3",
-            "--max-connections-per-address",
-            "0",
-        ])
-        .expect("flags parse");
-        assert_eq!(cli.serve.limits().header_timeout, Duration::from_secs(3));
-        assert_eq!(cli.serve.limits().max_per_address, 0);
-        assert!(Cli::try_parse_from(["serve", "--header-timeout", "0"]).is_err());
-    }
 }

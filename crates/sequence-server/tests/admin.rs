@@ -204,3 +204,58 @@ async fn without_an_admin_token_the_api_is_off() {
     assert_eq!(st, 404, "{v}");
     assert!(common::error_of(&v).contains("--admin-token"), "{v}");
 }
+
+/// A log writer into a shared buffer.
+#[derive(Clone, Default)]
+struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("the log buffer").extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// At the default level (`warn`, no `RUST_LOG`), the warning of a close
+/// carries the request's span (docs/deploy.md "Logs": every line written
+/// while a request is served) and the reason as plain text, not
+/// `Some("…")`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_is_logged_with_its_request_id_at_the_default_level() {
+    let buf = Buf::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_span_list(false)
+        .with_env_filter("warn")
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::set_global_default(subscriber).expect("the only subscriber of this file");
+    let dbdir = tempfile::tempdir().expect("temp dir");
+    let s = with_token(dbdir.path().join("l.db").to_string_lossy().to_string()).await;
+    let (id, _) = s.host("classic", 2).await;
+    let reason = "closed to test the log";
+    let r = s
+        .http
+        .post(format!("{}/api/admin/tables/{id}/close", s.base))
+        .bearer_auth(TOKEN)
+        .header("x-request-id", "req-close-1")
+        .json(&json!({ "reason": reason }))
+        .send()
+        .await
+        .expect("a request");
+    assert_eq!(r.status().as_u16(), 200);
+    let text = String::from_utf8(buf.0.lock().expect("the log").clone()).expect("UTF-8 logs");
+    let line: Value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["fields"]["message"] == "table closed by the operators")
+        .unwrap_or_else(|| panic!("the close is logged: {text}"));
+    assert_eq!(line["span"]["request_id"], "req-close-1", "{line}");
+    assert_eq!(line["span"]["table"], json!(id), "{line}");
+    assert_eq!(line["fields"]["reason"], reason, "{line}");
+}

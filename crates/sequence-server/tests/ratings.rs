@@ -108,6 +108,15 @@ async fn a_rated_game_changes_both_ratings_once_by_glicko2() {
     assert_eq!(l["games"], json!([]));
     let (st, l) = ann.get("/api/users/Ann/games?kind=chess").await;
     assert_eq!(st, 400, "{l}");
+    for bad in ["0", "501", "-1", "x"] {
+        let (st, l) = ann.get(&format!("/api/users/Ann/games?limit={bad}")).await;
+        assert_eq!(st, 400, "limit={bad}: {l}");
+        assert!(l.to_string().contains("`limit`"), "{l}");
+    }
+    for good in ["1", "500"] {
+        let (st, l) = ann.get(&format!("/api/users/Ann/games?limit={good}")).await;
+        assert_eq!((st, l["games"].as_array().map(Vec::len)), (200, Some(1)));
+    }
     let (_, h) = ann.get("/api/users/Ann/vs/Bob").await;
     let c = &h["counts"][0];
     assert_eq!(
@@ -216,6 +225,58 @@ async fn a_deleted_players_games_stay() {
     );
     assert_eq!(g["recent"][0]["opponents"][0]["account"], Value::Null);
     assert_eq!(gil.get("/api/users/Hank").await.0, 404);
+    s.running.abort();
+}
+
+/// One account at both seats of a game (a casual game, docs/accounts.md):
+/// the game is one entry on its profile (played once, a draw, in
+/// `recent` once) and one file in the archive, which once failed with
+/// "Duplicate filename".
+#[tokio::test]
+async fn one_account_at_two_seats_counts_the_game_once() {
+    let s = common::server(0).await;
+    let mut mo = Browser::at(&s.base);
+    assert_eq!(mo.sign_up("Moss", PW).await.0, 201);
+    let mut ids = vec![];
+    for seed in 10..12 {
+        let (id, t0) = mo.create(&classic2(None)).await;
+        let t1 = mo.join(&id).await;
+        play_out(&s, &id, &[Some(t0), Some(t1)], seed).await;
+        ids.push(id);
+    }
+    let (st, p) = mo.get("/api/users/Moss").await;
+    assert_eq!(st, 200, "{p}");
+    assert_eq!(
+        p["stats"][0],
+        json!({"kind": "classic-1v1", "played": 2, "won": 0, "lost": 0, "drawn": 2}),
+        "{p}"
+    );
+    let recent = p["recent"].as_array().expect("recent");
+    assert_eq!(recent.len(), 2, "{p}");
+    assert!(recent.iter().all(|g| g["result"] == "draw"), "{p}");
+    assert!(recent.iter().all(|g| g["rated"] == false), "casual: {p}");
+    assert_eq!(p["ratings"], json!([]));
+    let (_, l) = mo.get("/api/users/Moss/games?result=draw").await;
+    assert_eq!(l["games"].as_array().map(Vec::len), Some(2), "{l}");
+    let (_, l) = mo.get("/api/users/Moss/games?result=win").await;
+    assert_eq!(l["games"], json!([]), "{l}");
+    let zip = s
+        .http
+        .get(format!("{}/api/account/records", s.base))
+        .header("cookie", mo.cookie.clone().expect("cookie"))
+        .send()
+        .await
+        .expect("archive");
+    assert_eq!(zip.status().as_u16(), 200);
+    let bytes = zip.bytes().await.expect("bytes");
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).expect("a zip");
+    let mut names: Vec<String> = (0..archive.len())
+        .map(|i| archive.by_index(i).expect("file").name().to_string())
+        .collect();
+    names.sort();
+    let mut want: Vec<String> = ids.iter().map(|id| format!("{id}-1.json")).collect();
+    want.sort();
+    assert_eq!(names, want);
     s.running.abort();
 }
 

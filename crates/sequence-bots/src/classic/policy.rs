@@ -311,9 +311,18 @@ pub fn ranked(game: &Game, weights: &[f32], moves: &[Move]) -> Vec<(Move, f32)> 
     out
 }
 
+/// The best-scoring of `moves`, if any.
+fn best_of(weights: &[f32], ctx: &Context, moves: impl Iterator<Item = Move>) -> Option<Move> {
+    moves
+        .map(|m| (m, score(weights, &ctx.features(m))))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|m| m.0)
+}
+
 /// A playout move of the seat to move by the policy `weights` (the game
 /// must not be over): with chance `random_share` a uniformly random
-/// move; a sequence is made when it can be, a dead card exchanged (C6),
+/// move; a sequence is made when it can be, else an opponent's four
+/// blocked (the best-scoring way), else a dead card exchanged (C6),
 /// else the best-scoring move among natural placements, two-eyed jacks on
 /// spaces that make or block fours and threes and one-eyed jacks on
 /// opponents' fours and threes (every opponent chip with 3 teams) — the
@@ -347,22 +356,52 @@ pub fn policy_move(game: &Game, weights: &[f32], rng: &mut PlayoutRng, random_sh
     if let (Some(j), Some(at)) = (two_eyed, Bitboard(mine[0] & ctx.empty).iter().next()) {
         return Move::place(j, at);
     }
-    if !game.dead_exchanged() {
-        if let Some(&card) = hand.iter().find(|&&c| game.is_dead(c)) {
-            return Move::Dead { card };
-        }
-    }
     let teams = game.teams().min(3) as usize;
     let mut opp_fill = 0u128;
     let mut opp_chips = 0u128;
+    let mut opp_four = 0u128;
+    let mut opp_four_chips = 0u128;
     for u in (0..teams).filter(|&u| u != team) {
         opp_fill |= th.fill[u][0] | th.fill[u][1];
+        opp_four |= th.fill[u][0];
+        opp_four_chips |= th.four_chips[u];
         opp_chips |= th.four_chips[u] | th.three_chips[u];
         if ctx.race {
             opp_chips |= game.chips(Team(u as u8)).0;
         }
     }
     opp_chips &= !game.locked().0 & !CORNERS.0;
+    // Then an opponent's four is blocked, as the tactical policy does
+    // (the policy chooses among the ways: a natural card on its gap, the
+    // one-eyed jack on one of its chips, a two-eyed jack on its gap).
+    if opp_four != 0 {
+        let by_card = best_of(
+            weights,
+            &ctx,
+            Bitboard(opp_four & ctx.reach).iter().map(place_natural),
+        );
+        let by_jack = || {
+            let removals = one_eyed.into_iter().flat_map(|j| {
+                Bitboard(opp_four_chips & opp_chips)
+                    .iter()
+                    .map(move |at| Move::Remove { card: j, at })
+            });
+            let wilds = two_eyed.into_iter().flat_map(|j| {
+                Bitboard(opp_four & ctx.empty)
+                    .iter()
+                    .map(move |at| Move::place(j, at))
+            });
+            best_of(weights, &ctx, removals.chain(wilds))
+        };
+        if let Some(mv) = by_card.or_else(by_jack) {
+            return mv;
+        }
+    }
+    if !game.dead_exchanged() {
+        if let Some(&card) = hand.iter().find(|&&c| game.is_dead(c)) {
+            return Move::Dead { card };
+        }
+    }
     let mut best: Option<Move> = None;
     let mut best_v = f32::NEG_INFINITY;
     let mut consider = |mv: Move, rng: &mut PlayoutRng| {
@@ -461,6 +500,53 @@ mod tests {
             let moves = game.view(turn).legal_moves();
             let best = ranked(&game, &w, &moves)[0].0;
             assert!(matches!(best, Move::Place { at, .. } if at == sp("f2")));
+        }
+    }
+
+    /// C8: green to move against blue's four b2–e2, holding the card of
+    /// its gap f2: the playout policy blocks it whatever its weights (but
+    /// for its share of random moves); blue in green's place makes the
+    /// sequence.
+    #[test]
+    fn playouts_make_sequences_and_block_fours() {
+        let cfg = Config::new(2, None, Options::default()).expect("config");
+        let layout = cfg.layout();
+        let f2 = layout.card_at(sp("f2")).expect("card");
+        let a2 = layout.card_at(sp("a2")).expect("card");
+        let mut hand = vec![f2];
+        hand.extend(
+            Card::all()
+                .filter(|c| !c.is_jack() && *c != f2 && *c != a2)
+                .take(6),
+        );
+        for turn in [Seat(0), Seat(1)] {
+            let pos = Position {
+                chips: ["b2", "c2", "d2", "e2"]
+                    .iter()
+                    .map(|s| (Team(0), sp(s)))
+                    .collect(),
+                sequences: vec![],
+                hands: vec![hand.clone(), hand.clone()],
+                discards: vec![],
+                draw_pile: None,
+                turn,
+            };
+            let game = Game::from_position(cfg.clone(), &pos).expect("position");
+            // Weights that prefer anything to the block.
+            let mut w = vec![1.0; FEATURES];
+            w[5] = -100.0;
+            w[0] = -100.0;
+            let on_gap = (0..40u64)
+                .filter(|&seed| {
+                    let mut rng = sequence_common::rng::playout_rng(seed);
+                    matches!(policy_move(&game, &w, &mut rng, 0.05), Move::Place { at, .. } if at == sp("f2"))
+                })
+                .count();
+            assert!(
+                on_gap >= 32,
+                "seat {}: f2 taken {on_gap} times of 40",
+                turn.0
+            );
         }
     }
 

@@ -122,7 +122,7 @@ class View(_Position):
     """What one seat (or a spectator) may see."""
 
     @staticmethod
-    def from_json(view: Dict[str, Any], game: Optional[GameName] = None) -> View:
+    def from_json(view: Union[Dict[str, Any], str], game: Optional[GameName] = None) -> View:
         """The view a seat's JSON describes (a bot-protocol view)."""
 
     @property

@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import ActionError, Game, SequenceError, UsageError
+from ._errors import error, int_arg, max_moves_arg, seat_arg, usage  # noqa: F401 (re-exported)
 
 
 def table(
@@ -22,10 +23,10 @@ def table(
 ) -> Tuple[Dict[str, Any], Game]:
     """The table's arguments for ``Game(seed=…, **table)`` and a game
     dealt at it (seed 0) that validates it at once: ``SetupError`` naming
-    the rule (C3, S1) for a bad table, ``ValueError`` for an unknown
-    render mode."""
+    the rule (C3, S1) for a bad table, ``UsageError`` ``env.render_mode``
+    for an unknown render mode."""
     if render_mode is not None and render_mode not in render_modes:
-        raise ValueError(f"render_mode {render_mode!r} is not one of {list(render_modes)}")
+        raise usage("env.render_mode", f"render_mode {render_mode!r} is not one of {list(render_modes)}")
     args = dict(game=game, players=players, teams=teams, options=options)
     return args, Game(seed=0, **args)
 
@@ -61,15 +62,6 @@ def render_text(game: Any, render_mode: Optional[str]) -> Optional[str]:
         print(text)
         return None
     return text
-
-
-def error(cls: type, code: str, message: str) -> SequenceError:
-    """A ``SequenceError`` of class ``cls`` with its stable ``code`` (and
-    ``rule`` None), as the engine raises them."""
-    e = cls(message)
-    e.code = code
-    e.rule = None
-    return e
 
 
 def action_arg(action: Any) -> int:

@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import ActionError, Bot, Game
-from ._envs import action_arg, episode_info, observation_space, render_text, table
+from ._envs import action_arg, episode_info, max_moves_arg, observation_space, render_text, seat_arg, table, usage
 
 __all__ = ["SequenceEnv"]
 
@@ -45,7 +45,10 @@ class SequenceEnv(gymnasium.Env):
     bot name for every other seat (``random``, ``greedy``,
     ``ismcts:200it``, …) or a list of names, one per seat in seat order
     (the agent's entry is ignored); ``max_moves``: truncate after that
-    many moves; ``illegal_action``: ``"lose"`` or ``"raise"``.
+    many moves (1 or more); ``illegal_action``: ``"lose"`` or ``"raise"``.
+    A bad argument raises ``UsageError`` with its code
+    (``seat.no_such_seat``, ``env.opponents``, ``env.max_moves``,
+    ``env.illegal_action``, ``env.render_mode``).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
@@ -65,15 +68,15 @@ class SequenceEnv(gymnasium.Env):
         super().__init__()
         self._table, probe = table(game, players, teams, options, render_mode, self.metadata["render_modes"])
         if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
-        if not 0 <= seat < probe.players:
-            raise ValueError(f"seat {seat} is not at the table (seats 0 to {probe.players - 1})")
+            raise usage("env.illegal_action", f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        seat = seat_arg(seat, probe.players)
+        max_moves = max_moves_arg(max_moves)
         if isinstance(opponents, str):
             specs = [opponents] * probe.players
         else:
             specs = list(opponents)
             if len(specs) != probe.players:
-                raise ValueError(f"opponents: {len(specs)} names for {probe.players} seats")
+                raise usage("env.opponents", f"opponents: {len(specs)} names for {probe.players} seats (one per seat, the agent's ignored)")
         # Validate the names now (BotError naming the bad one).
         for s, spec in enumerate(specs):
             if s != seat:

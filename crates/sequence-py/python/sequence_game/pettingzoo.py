@@ -31,7 +31,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ._core import Game
-from ._envs import action_arg, episode_info, game_over, observation_space, render_text, seed_arg, table
+from ._envs import action_arg, episode_info, game_over, max_moves_arg, observation_space, render_text, seed_arg, table
 
 __all__ = ["SequenceAECEnv", "env", "raw_env"]
 
@@ -41,7 +41,8 @@ class SequenceAECEnv(AECEnv, EzPickle):
 
     ``game``: ``"classic"`` or ``"stacks"``; ``players``; ``teams``
     (classic only, C3); ``options``: rule options as records write them;
-    ``max_moves``: truncate after that many moves (default: never; both
+    ``max_moves``: truncate after that many moves (1 or more, else
+    ``UsageError`` ``env.max_moves``; default: never; both
     games end by their own draw rules); ``render_mode``: ``"human"``
     (print) or ``"ansi"`` (return the text).
     """
@@ -67,7 +68,7 @@ class SequenceAECEnv(AECEnv, EzPickle):
         self.game_name = probe.game
         self.metadata = dict(self.metadata, name=f"sequence_{probe.game}_v0")
         self.render_mode = render_mode
-        self.max_moves = max_moves
+        self.max_moves = max_moves_arg(max_moves)
         self.possible_agents: List[str] = [f"player_{i}" for i in range(probe.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         # One space object per agent (PettingZoo seeds them separately).

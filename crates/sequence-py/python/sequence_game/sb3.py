@@ -33,6 +33,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ._core import Game, VecEnv
+from ._errors import usage
 
 __all__ = ["SB3VecEnv"]
 
@@ -57,7 +58,7 @@ class SB3VecEnv(_SB3VecEnv):
         threads: int = 1,
     ) -> None:
         if opponents is None:
-            raise ValueError("SB3 trains one agent: give opponents (a bot name); for self-play see sequence_game.selfplay")
+            raise usage("env.opponents", "SB3 trains one agent: give opponents (a bot name); for self-play see sequence_game.selfplay")
         self.vec = VecEnv(
             game, num_envs=num_envs, players=players, teams=teams, options=options,
             seed=seed, opponents=opponents, seat=seat, threads=threads,

@@ -31,6 +31,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from ._core import VecEnv
+from ._errors import usage
 
 __all__ = ["SelfPlay"]
 
@@ -66,12 +67,12 @@ class SelfPlay:
     ) -> None:
         roles = list(roles)
         if len(roles) != players:
-            raise ValueError(f"roles: one per seat ({players}), not {len(roles)}")
+            raise usage("env.roles", f"roles: one per seat ({players}), not {len(roles)}")
         for r in roles:
             if not isinstance(r, str) and not callable(r):
                 raise TypeError(f"a role is a bot name or a callable, not {type(r).__name__}")
         if all(isinstance(r, str) for r in roles):
-            raise ValueError("roles: at least one must be a Python policy (else use sequence arena)")
+            raise usage("env.roles", "roles: at least one must be a Python policy (else use sequence arena)")
         self.policies: List[Optional[Policy]] = [None if isinstance(r, str) else r for r in roles]
         self._with_index = [p is not None and _takes_index(p) for p in self.policies]
         specs = [r if isinstance(r, str) else None for r in roles]

@@ -30,6 +30,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ._core import Game, VecEnv
+from ._errors import usage
 from ._envs import observation_space
 
 __all__ = ["SequenceVectorEnv"]
@@ -68,11 +69,11 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv):
         render_mode: Optional[str] = None,
     ) -> None:
         if max_moves is not None:
-            raise ValueError("max_moves: the Rust vector does not truncate (both games end by their own rules)")
+            raise usage("env.max_moves", "max_moves: the Rust vector does not truncate (both games end by their own rules)")
         if illegal_action != "raise":
-            raise ValueError("illegal_action: the Rust vector raises ActionError for an action outside a mask")
+            raise usage("env.illegal_action", "illegal_action: the Rust vector raises ActionError for an action outside a mask")
         if render_mode is not None:
-            raise ValueError("the Rust vector does not render (use SequenceEnv)")
+            raise usage("env.render_mode", "the Rust vector does not render (use SequenceEnv)")
         kwargs: Dict[str, Any] = dict(players=players, teams=teams, options=options, seed=seed, threads=threads, records=records)
         if opponents is not None:
             kwargs.update(opponents=opponents, seat=seat)

@@ -147,10 +147,8 @@ fn read_record(path: &std::path::Path) -> PyResult<Value> {
         crate::py::errors::fail(crate::dynamic::Failure {
             kind: crate::dynamic::FailureKind::Record,
             code: "record.unreadable".into(),
-            message: format!(
-                "{}: {e} (a record is given as JSON text starting with '{{', a dict, bytes or a path)",
-                path.display()
-            ),
+            // `sequence verify`'s message for the same file
+            message: sequence_common::record::unreadable(path, &e),
             record: Some(Box::new(crate::dynamic::RecordDetail {
                 exit_code: 2,
                 index: None,

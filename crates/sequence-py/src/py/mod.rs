@@ -651,12 +651,16 @@ impl PyView {
     /// The view a seat's JSON describes (`view.to_json()`, the `view` of a
     /// bot-protocol message, docs/bot-protocol.md), so that a protocol bot
     /// gets the same `observation()`, `legal_moves()` and `determinize()`;
-    /// `game` defaults to the JSON's own `game` field. Raises
-    /// `NotationError` (`view.json`) naming what is missing or wrong.
+    /// `game` defaults to the JSON's own `game` field; a `str` is JSON
+    /// text. Raises `NotationError` (`view.json`): not JSON, not an
+    /// object, or naming what is missing or wrong.
     #[staticmethod]
     #[pyo3(signature = (view, game = None))]
     fn from_json(view: &Bound<'_, PyAny>, game: Option<&str>) -> PyResult<PyView> {
-        let v = py_to_json(view)?;
+        let v = match view.extract::<String>() {
+            Ok(text) => crate::view_json::parse_view(&text).map_err(fail)?,
+            Err(_) => py_to_json(view)?,
+        };
         let name = match game {
             Some(g) => g.to_string(),
             None => v

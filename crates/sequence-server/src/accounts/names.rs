@@ -115,6 +115,12 @@ mod tests {
         for (a, b) in same {
             assert_eq!(name_key(a), name_key(b), "{a} / {b}");
         }
+        // the example of docs/api.md and docs/accounts.md: an all-Cyrillic
+        // look-alike is a valid name and the same name; a mixed one is
+        // refused
+        assert_eq!(check_name("Асе"), Ok(()));
+        assert_eq!(name_key("Асе"), name_key("Ace"));
+        assert!(check_name("\u{410}nn").is_err_and(|e| e.contains("one script")));
         assert_ne!(name_key("alice"), name_key("alicia"));
         assert_ne!(name_key("bob"), name_key("rob"));
     }

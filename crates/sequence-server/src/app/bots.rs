@@ -94,7 +94,8 @@ pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
         return;
     }
     t.bot_running = true;
-    let span = tracing::info_span!("bots", table = %t.core.id);
+    // on at every log level (see routes::health::request_span)
+    let span = tracing::error_span!("bots", table = %t.core.id);
     tokio::spawn(tracing::Instrument::instrument(
         run_bots(app.clone(), tref.clone()),
         span,

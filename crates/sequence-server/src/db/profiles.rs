@@ -92,6 +92,18 @@ pub type ResultRow = (String, String, i64, Option<f64>);
 /// A leaderboard row: name, rating, deviation (stored units), games.
 pub type BoardRow = (String, Rating);
 
+/// Keeps one row of `me` (the account's lowest seat) per game: an
+/// account at two seats of one game has one entry for it.
+const FIRST_SEAT: &str = "me.seat = (SELECT MIN(x.seat) FROM game_seats x \
+     WHERE x.table_id = me.table_id AND x.game_no = me.game_no AND x.user_id = me.user_id)";
+
+/// The account's result of the game of row `me`: its seat's, or `draw`
+/// when its seats' results differ (it sat on two sides: one won, one
+/// lost; such a game is casual, docs/accounts.md).
+const RESULT: &str = "CASE WHEN EXISTS (SELECT 1 FROM game_seats y \
+     WHERE y.table_id = me.table_id AND y.game_no = me.game_no AND y.user_id = me.user_id \
+     AND y.result <> me.result) THEN 'draw' ELSE me.result END";
+
 /// A value bound to a query built at run time.
 enum Arg {
     I(i64),
@@ -165,35 +177,34 @@ impl Db {
             .map_err(DbError::from)
     }
 
-    /// Every result of an account, oldest first (for counts, streaks and
-    /// the rating chart).
+    /// Every result of an account, one per game, oldest first (for
+    /// counts, streaks and the rating chart).
     ///
     /// # Errors
     /// The database error.
     pub async fn results_of(&self, user: i64) -> Result<Vec<ResultRow>, DbError> {
-        let rows = sqlx::query(
-            "SELECT kind, result, ended_ms, rating_after FROM game_seats \
-             WHERE user_id = $1 ORDER BY ended_ms, table_id, game_no",
-        )
-        .bind(user)
-        .fetch_all(&self.pool)
-        .await?;
+        let sql = format!(
+            "SELECT me.kind, {RESULT}, me.ended_ms, me.rating_after FROM game_seats me \
+             WHERE me.user_id = $1 AND {FIRST_SEAT} ORDER BY me.ended_ms, me.table_id, me.game_no"
+        );
+        let rows = sqlx::query(&sql).bind(user).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(DbError::from)
     }
 
-    /// An account's finished games that pass `f`, newest first.
+    /// An account's finished games that pass `f`, one row per game (its
+    /// lowest seat there), newest first.
     ///
     /// # Errors
     /// The database error.
     pub async fn games_of(&self, user: i64, f: &GameFilter) -> Result<Vec<SeatGame>, DbError> {
-        let mut sql = String::from(
-            "SELECT me.table_id, me.game_no, me.kind, me.result, me.ended_ms, g.rated, me.seat, \
+        let mut sql = format!(
+            "SELECT me.table_id, me.game_no, me.kind, {RESULT}, me.ended_ms, g.rated, me.seat, \
              me.side, me.left_game, me.rating_before, me.rating_after, g.moves \
              FROM game_seats me JOIN games g ON g.table_id = me.table_id \
-             AND g.game_no = me.game_no WHERE me.user_id = $1",
+             AND g.game_no = me.game_no WHERE me.user_id = $1 AND {FIRST_SEAT}"
         );
         let mut args = vec![Arg::I(user)];
         let mut and = |cond: &str, a: Arg, args: &mut Vec<Arg>| {
@@ -204,7 +215,7 @@ impl Db {
             and(" AND me.kind = ?", Arg::S(k.clone()), &mut args);
         }
         if let Some(r) = &f.result {
-            and(" AND me.result = ?", Arg::S(r.clone()), &mut args);
+            and(&format!(" AND {RESULT} = ?"), Arg::S(r.clone()), &mut args);
         }
         if let Some(o) = f.opponent {
             and(

@@ -132,7 +132,11 @@ pub async fn close(
     t.reset_deadline();
     let msg = json!({"type": "closed", "reason": t.core.closed});
     t.broadcast(&msg);
-    tracing::warn!(table = %id, reason = ?t.core.closed, "table closed by the operators");
+    tracing::warn!(
+        table = %id,
+        reason = t.core.closed.as_deref().unwrap_or(""),
+        "table closed by the operators"
+    );
     Ok(Json(t.info()))
 }
 

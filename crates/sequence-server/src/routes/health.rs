@@ -131,7 +131,9 @@ fn status_label(s: StatusCode) -> &'static str {
 /// The span of one request, for every log line written while it is
 /// served (and by its WebSocket's tasks): method, path, its request id
 /// ([`REQUEST_ID`], at most 64 printable characters of it) and, for
-/// `/api/tables/{id}/…`, the table id.
+/// `/api/tables/{id}/…` and `/api/admin/tables/{id}/…`, the table id;
+/// and `forwarded_for`, the `X-Forwarded-For` a reverse proxy set (at
+/// most 100 characters). It is on at every log level.
 pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
     let path = req.uri().path();
     let request_id: String = req
@@ -145,15 +147,30 @@ pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
         .collect();
     let table = path
         .strip_prefix("/api/tables/")
+        .or_else(|| path.strip_prefix("/api/admin/tables/"))
         .and_then(|rest| rest.split('/').next())
         .filter(|id| crate::auth::table_id_ok(id))
         .unwrap_or("");
-    tracing::info_span!(
+    // Behind a reverse proxy: the client's address as the proxy says
+    // (logged only; the limits never trust it).
+    let forwarded_for: String = req
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .chars()
+        .filter(|c| c.is_ascii_graphic() || *c == ' ')
+        .take(100)
+        .collect();
+    // at ERROR level, the span is on at every log level (`warn` by
+    // default): the lines a request writes carry it whatever RUST_LOG says
+    tracing::error_span!(
         "request",
         method = %req.method(),
         path = %path.chars().take(200).collect::<String>(),
         request_id = %request_id,
         table = %table,
+        forwarded_for = %forwarded_for,
     )
 }
 

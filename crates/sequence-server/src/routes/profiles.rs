@@ -234,6 +234,18 @@ fn number(field: &str, v: &Option<String>) -> Result<Option<i64>, ApiError> {
         .transpose()
 }
 
+/// The `limit` of a list: 1 to [`MAX_LIST`], 100 when not given; 400
+/// naming it otherwise.
+fn limit(v: &Option<String>) -> Result<i64, ApiError> {
+    match number("limit", v)? {
+        None => Ok(100),
+        Some(n) if (1..=MAX_LIST).contains(&n) => Ok(n),
+        Some(n) => Err(ApiError::bad(format!(
+            "query parameter `limit` must be from 1 to {MAX_LIST}, got `{n}`"
+        ))),
+    }
+}
+
 /// `GET /api/users/{name}/games?kind=&result=&opponent=&from=&to=&limit=`:
 /// the account's finished games, newest first (default 100, at most 500).
 pub async fn games(
@@ -273,7 +285,7 @@ pub async fn games(
         opponent,
         from_ms: number("from", &q.from)?,
         to_ms: number("to", &q.to)?,
-        limit: number("limit", &q.limit)?.unwrap_or(100).clamp(1, MAX_LIST),
+        limit: limit(&q.limit)?,
     };
     let list = app.db.games_of(user.id, &filter).await.map_err(db_error)?;
     Ok(Json(

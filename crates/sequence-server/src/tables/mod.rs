@@ -119,4 +119,30 @@ mod tests {
             assert_eq!(view["table"]["game"], json!(kind.name()));
         }
     }
+
+    /// A closed table (`sequence admin close`) offers its seats no move.
+    #[test]
+    fn a_closed_table_lists_no_legal_moves() {
+        for kind in GameKind::ALL {
+            let mut c = core(kind, 2);
+            c.apply(&bot(0, "random")).expect("a bot sits");
+            c.apply(&bot(1, "random")).expect("a bot sits");
+            c.apply(&Event::Start { seed: 9 }).expect("starts");
+            let seat = c.to_act().expect("someone acts").0;
+            let open = Table::new(c.clone()).view(Some(seat));
+            assert!(
+                open["legal_moves"]
+                    .as_array()
+                    .is_some_and(|m| !m.is_empty()),
+                "{open}"
+            );
+            c.apply(&Event::Close {
+                reason: "test".into(),
+            })
+            .expect("closes");
+            let view = Table::new(c).view(Some(seat));
+            assert_eq!(view["legal_moves"], json!([]), "{view}");
+            assert_eq!(view["table"]["closed"], "test");
+        }
+    }
 }

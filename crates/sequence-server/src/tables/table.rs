@@ -195,6 +195,10 @@ impl Table {
                     };
                     o.insert("legal_moves".into(), json!(choices));
                 }
+                if c.status == Status::Closed {
+                    // the operators closed it: nobody moves any more
+                    o.insert("legal_moves".into(), json!([]));
+                }
             }
             o.insert("table".into(), self.info());
         }

@@ -1,0 +1,647 @@
+//! `sequence serve`'s settings from four places, the first that sets a
+//! key winning: command-line flags, then environment variables
+//! (`SEQUENCE_RATE_LIMIT` for `rate_limit`), then a TOML file
+//! (`--config FILE`), then the defaults (docs/deploy.md "Configuration").
+//! Read with figment; a bad value is refused with its key and where it
+//! came from (`--rate-limit`, `SEQUENCE_RATE_LIMIT`, `rate_limit in
+//! /etc/sequence/serve.toml`).
+
+use crate::config::Limits;
+use crate::{analysis, db};
+use clap::Args;
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::value::{Dict, Map};
+use figment::{Figment, Metadata, Profile, Provider, Source};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The prefix of the environment variables that set a key
+/// (`SEQUENCE_` + the key in capitals).
+pub const ENV_PREFIX: &str = "SEQUENCE_";
+
+/// Every key of [`ServeSettings`], in the order `--print-config` writes
+/// them; the file's keys, the flags' names (`-` for `_`) and the
+/// environment variables' names (upper case, after [`ENV_PREFIX`]).
+pub const KEYS: [&str; 20] = [
+    "listen",
+    "db",
+    "db_pool",
+    "lease_ms",
+    "rate_limit",
+    "rate_burst",
+    "ws_rate",
+    "ws_burst",
+    "max_connections",
+    "max_connections_per_address",
+    "header_timeout",
+    "body_timeout",
+    "hello_timeout",
+    "idle_timeout",
+    "bot_delay_ms",
+    "analysis_iterations",
+    "metrics_listen",
+    "log_format",
+    "admin_token",
+    "config",
+];
+
+/// `sequence serve`: the flags. Each is optional: an absent flag leaves
+/// the key to the environment, the `--config` file or the default
+/// (`--print-config` shows what applies and where it came from).
+#[derive(Debug, Default, Args, Serialize)]
+pub struct ServeArgs {
+    /// A TOML file of settings (keys as the flags with `_` for `-`, e.g.
+    /// `rate_limit = 0`); flags and `SEQUENCE_…` environment variables
+    /// override it. Also `SEQUENCE_CONFIG`.
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+    /// Print the settings that apply (secrets redacted), each with where it
+    /// came from, and exit.
+    #[arg(long)]
+    #[serde(skip)]
+    pub print_config: bool,
+    /// Address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, value_parser = listen_address)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<String>,
+    /// Database: an SQLite file path (WAL mode; one server) or a
+    /// `postgres://` URL (several servers may share it: docs/deploy.md)
+    /// [default: sequence.db].
+    #[arg(long, value_parser = database_name)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub db: Option<String>,
+    /// HTTP requests per second allowed per client address (0: no limit)
+    /// [default: 20].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<u32>,
+    /// Burst size of the per-address rate limit [default: 60].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_burst: Option<u32>,
+    /// Pause before each bot move, in milliseconds [default: 500].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot_delay_ms: Option<u64>,
+    /// PostgreSQL: connections to the database per server (2–1000)
+    /// [default: 16].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub db_pool: Option<u32>,
+    /// PostgreSQL: a server whose heartbeat is older than this many
+    /// milliseconds is taken for dead and its tables' bots and turn clocks
+    /// move to the others (it renews every third of it; 300–600000)
+    /// [default: 3000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(300..=600_000))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lease_ms: Option<u64>,
+    /// Search iterations per position of a finished game's analysis (the
+    /// most a request may ask for; each position's search runs on one
+    /// low-priority thread) [default: 20000].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis_iterations: Option<u64>,
+    /// Open connections in all (WebSockets included); over it a new one
+    /// is answered 503 (0: as many as the file descriptor limit allows)
+    /// [default: 10000].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_connections: Option<usize>,
+    /// Open connections from one client address (an IPv6 /64); over it a
+    /// new one is answered 429 (0: no cap; behind a reverse proxy)
+    /// [default: 1000].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_connections_per_address: Option<usize>,
+    /// Seconds for a request's line and headers to arrive (and how long
+    /// an idle keep-alive connection stays open; 1–3600) [default: 10].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header_timeout: Option<u64>,
+    /// Seconds for a request's body to arrive after its headers (then
+    /// 408; 1–3600) [default: 10].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body_timeout: Option<u64>,
+    /// Seconds for a WebSocket's `hello` to arrive after the upgrade
+    /// (1–3600) [default: 10].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hello_timeout: Option<u64>,
+    /// Seconds a connection may leave unread what it is sent, or send
+    /// nothing; WebSockets are pinged every third of it (3–86400)
+    /// [default: 60].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(3..=86_400))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idle_timeout: Option<u64>,
+    /// WebSocket upgrades per second from one client address, counted
+    /// apart from API requests (0: no limit) [default: 50].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ws_rate: Option<u32>,
+    /// Burst of `--ws-rate` [default: 500].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ws_burst: Option<u32>,
+    /// Serve `GET /metrics` (Prometheus), `/readyz` and `/healthz` on this
+    /// private address too, e.g. 127.0.0.1:9464; the public address never
+    /// serves /metrics (docs/deploy.md "Metrics and readiness").
+    #[arg(long, value_parser = listen_address)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics_listen: Option<String>,
+    /// Log lines as JSON objects (one a line, with the request id and the
+    /// table id of the request's span) instead of text [default: text].
+    #[arg(long, value_enum)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_format: Option<LogFormat>,
+    /// The token of the operators' API (`sequence admin`; at least 16
+    /// characters); better given in the environment
+    /// (`SEQUENCE_ADMIN_TOKEN`) or the `--config` file than on the command
+    /// line, where other users of the machine can read it. None: the API
+    /// is off.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admin_token: Option<String>,
+}
+
+/// How `serve` writes its log (`--log-format`, `log_format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Lines of text (`RUST_LOG` sets the level: `RUST_LOG=info`).
+    Text,
+    /// One JSON object a line.
+    Json,
+}
+
+/// The settings `serve` runs with, whichever of flags, environment, file
+/// and defaults gave each (units as the flags: milliseconds where the key
+/// ends in `_ms`, seconds for the timeouts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is the flag of the same name (ServeArgs)
+pub struct ServeSettings {
+    pub listen: String,
+    pub db: String,
+    pub db_pool: u32,
+    pub lease_ms: u64,
+    pub rate_limit: u32,
+    pub rate_burst: u32,
+    pub ws_rate: u32,
+    pub ws_burst: u32,
+    pub max_connections: usize,
+    pub max_connections_per_address: usize,
+    pub header_timeout: u64,
+    pub body_timeout: u64,
+    pub hello_timeout: u64,
+    pub idle_timeout: u64,
+    pub bot_delay_ms: u64,
+    pub analysis_iterations: u64,
+    pub metrics_listen: Option<String>,
+    pub log_format: LogFormat,
+    pub admin_token: Option<String>,
+}
+
+impl Default for ServeSettings {
+    fn default() -> Self {
+        let limits = Limits::default();
+        ServeSettings {
+            listen: "127.0.0.1:8080".into(),
+            db: "sequence.db".into(),
+            db_pool: 16,
+            lease_ms: 3000,
+            rate_limit: 20,
+            rate_burst: 60,
+            ws_rate: limits.ws_rate,
+            ws_burst: limits.ws_burst,
+            max_connections: limits.max_connections,
+            max_connections_per_address: limits.max_per_address,
+            header_timeout: limits.header_timeout.as_secs(),
+            body_timeout: limits.body_timeout.as_secs(),
+            hello_timeout: limits.hello_timeout.as_secs(),
+            idle_timeout: limits.idle_timeout.as_secs(),
+            bot_delay_ms: 500,
+            analysis_iterations: analysis::ITERATIONS.1,
+            metrics_listen: None,
+            log_format: LogFormat::Text,
+            admin_token: None,
+        }
+    }
+}
+
+/// A setting refused: the key, where its value came from and why
+/// (`rate_limit in /etc/sequence.toml: invalid type: found string "x",
+/// expected u32`).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingsError(pub String);
+
+/// [`ServeSettings`] with where each key's value came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The settings.
+    pub settings: ServeSettings,
+    /// Per key of [`KEYS`] (but `config`): `flag --x`, `environment
+    /// SEQUENCE_X`, `file PATH` or `default`.
+    pub sources: Vec<(&'static str, String)>,
+    /// The settings file read, if any.
+    pub file: Option<PathBuf>,
+}
+
+/// A provider under a name of ours (so that a value's source tells the
+/// flags from the defaults).
+struct Named<P>(&'static str, P);
+
+impl<P: Provider> Provider for Named<P> {
+    fn metadata(&self) -> Metadata {
+        Metadata::named(self.0)
+    }
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        self.1.data()
+    }
+}
+
+const FLAGS: &str = "flag";
+const DEFAULTS: &str = "default";
+
+impl ServeArgs {
+    /// The settings these flags, the environment and the `--config` file
+    /// (or `SEQUENCE_CONFIG`) give, checked.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not TOML, a key is unknown, or a value
+    /// has the wrong type or is out of range: the message names the key and
+    /// its source.
+    pub fn load(&self) -> Result<Loaded, SettingsError> {
+        self.load_with(|name| std::env::var(name).ok())
+    }
+
+    /// [`ServeArgs::load`] with the environment's `SEQUENCE_CONFIG` read
+    /// through `env` (the other variables are read by figment).
+    fn load_with(&self, env: impl Fn(&str) -> Option<String>) -> Result<Loaded, SettingsError> {
+        let file = self.config.clone().or_else(|| {
+            env(&format!("{ENV_PREFIX}CONFIG"))
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from)
+        });
+        let mut fig = Figment::from(Named(
+            DEFAULTS,
+            Serialized::defaults(ServeSettings::default()),
+        ));
+        if let Some(path) = &file {
+            check_file(path)?;
+            fig = fig.merge(Toml::file_exact(path));
+        }
+        let keys: Vec<&str> = KEYS.iter().copied().filter(|k| *k != "config").collect();
+        fig = fig
+            .merge(Env::prefixed(ENV_PREFIX).only(&keys))
+            .merge(Named(FLAGS, Serialized::defaults(self)));
+        let settings: ServeSettings = fig.extract().map_err(|e| {
+            let key = e.path.join(".");
+            let from = e
+                .metadata
+                .as_ref()
+                .map_or_else(|| "the settings".to_string(), |m| describe(m, &key));
+            SettingsError(format!("{from}: {}", e.kind))
+        })?;
+        let sources = keys
+            .iter()
+            .map(|k| {
+                let from = fig
+                    .find_metadata(k)
+                    .map_or_else(|| DEFAULTS.to_string(), |m| describe(m, k));
+                (*k, from)
+            })
+            .collect::<Vec<_>>();
+        let loaded = Loaded {
+            settings,
+            sources,
+            file,
+        };
+        loaded.check()?;
+        Ok(loaded)
+    }
+}
+
+/// `path` exists, is TOML and holds only known keys.
+fn check_file(path: &std::path::Path) -> Result<(), SettingsError> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SettingsError(format!("cannot read the settings file {shown}: {e}")))?;
+    let table: toml::Table = toml::from_str(&text)
+        .map_err(|e| SettingsError(format!("{shown} is not a TOML settings file: {e}")))?;
+    for key in table.keys() {
+        if !KEYS.contains(&key.as_str()) || key == "config" {
+            return Err(SettingsError(format!(
+                "unknown key `{key}` in {shown} (known: {})",
+                KEYS[..KEYS.len() - 1].join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Where `key`'s value came from, in words: `--rate-limit`,
+/// `SEQUENCE_RATE_LIMIT`, `rate_limit in FILE`, `rate_limit (default)`.
+fn describe(meta: &Metadata, key: &str) -> String {
+    match (&*meta.name, &meta.source) {
+        (FLAGS, _) => format!("--{}", key.replace('_', "-")),
+        (DEFAULTS, _) => format!("{key} (default)"),
+        (_, Some(Source::File(path))) => format!("{key} in {}", path.display()),
+        (name, _) if name.contains("environment") => {
+            format!("{ENV_PREFIX}{}", key.to_ascii_uppercase())
+        }
+        (name, _) => format!("{key} ({name})"),
+    }
+}
+
+impl Loaded {
+    /// Where `key` came from ([`Loaded::sources`]).
+    fn from<'a>(&'a self, key: &'a str) -> &'a str {
+        self.sources
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(key, |(_, s)| s.as_str())
+    }
+
+    /// The checks of the flags' own parsers, for every source.
+    fn check(&self) -> Result<(), SettingsError> {
+        let s = &self.settings;
+        let bad = |key: &str, why: String| Err(SettingsError(format!("{}: {why}", self.from(key))));
+        if let Err(why) = listen_address(&s.listen) {
+            return bad("listen", why);
+        }
+        if let Some(Err(why)) = s.metrics_listen.as_deref().map(listen_address) {
+            return bad("metrics_listen", why);
+        }
+        if let Err(why) = database_name(&s.db) {
+            return bad("db", why);
+        }
+        let ranges: [(&str, u64, u64, u64); 6] = [
+            ("db_pool", s.db_pool.into(), 2, 1000),
+            ("lease_ms", s.lease_ms, 300, 600_000),
+            ("header_timeout", s.header_timeout, 1, 3600),
+            ("body_timeout", s.body_timeout, 1, 3600),
+            ("hello_timeout", s.hello_timeout, 1, 3600),
+            ("idle_timeout", s.idle_timeout, 3, 86_400),
+        ];
+        for (key, value, low, high) in ranges {
+            if !(low..=high).contains(&value) {
+                return bad(key, format!("{value} is not in {low}..={high}"));
+            }
+        }
+        if s.admin_token
+            .as_ref()
+            .is_some_and(|t| !t.is_empty() && t.trim().chars().count() < 16)
+        {
+            return bad(
+                "admin_token",
+                "give at least 16 characters (a random one: openssl rand -hex 16)".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The settings as TOML for `--print-config`: every key with its value
+    /// (secrets redacted: the admin token, a database password) and where
+    /// it came from as a comment; a file that `--config` reads as it is.
+    pub fn to_toml(&self) -> String {
+        let mut shown = self.settings.clone();
+        if shown.admin_token.is_some() {
+            shown.admin_token = Some(REDACTED.into());
+        }
+        shown.db = redact_db(&shown.db);
+        let table = toml::Table::try_from(&shown).unwrap_or_default();
+        let mut out = String::from("# sequence serve: the settings that apply\n");
+        if let Some(f) = &self.file {
+            out += &format!("# settings file: {}\n", f.display());
+        }
+        for (key, from) in &self.sources {
+            match table.get(*key) {
+                Some(v) => out += &format!("{key} = {v}  # {from}\n"),
+                None => out += &format!("# {key} is not set  ({from})\n"),
+            }
+        }
+        out
+    }
+
+    /// The [`Limits`] these settings give.
+    pub fn limits(&self) -> Limits {
+        self.settings.limits()
+    }
+}
+
+/// What `--print-config` shows for a secret.
+pub const REDACTED: &str = "(redacted)";
+
+/// `db` with a password in it replaced by [`REDACTED`]: the one of a
+/// `postgres://user:PASSWORD@host/db` URL and a `password=` parameter.
+pub fn redact_db(db: &str) -> String {
+    if !db::target::is_postgres(db) {
+        return db.to_string();
+    }
+    let mut out = db.to_string();
+    if let Some(scheme_end) = out.find("://") {
+        let rest = &out[scheme_end + 3..];
+        let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+        if let Some(at) = rest[..authority_end].rfind('@') {
+            if let Some(colon) = rest[..at].find(':') {
+                let start = scheme_end + 3 + colon + 1;
+                out.replace_range(start..scheme_end + 3 + at, REDACTED);
+            }
+        }
+    }
+    if let Some(p) = out.find("password=") {
+        let start = p + "password=".len();
+        let end = out[start..].find('&').map_or(out.len(), |e| start + e);
+        out.replace_range(start..end, REDACTED);
+    }
+    out
+}
+
+impl ServeSettings {
+    /// The [`Limits`] these settings give.
+    pub fn limits(&self) -> Limits {
+        let secs = Duration::from_secs;
+        Limits {
+            max_connections: self.max_connections,
+            max_per_address: self.max_connections_per_address,
+            header_timeout: secs(self.header_timeout),
+            body_timeout: secs(self.body_timeout),
+            hello_timeout: secs(self.hello_timeout),
+            idle_timeout: secs(self.idle_timeout),
+            ws_rate: self.ws_rate,
+            ws_burst: self.ws_burst,
+        }
+    }
+}
+
+/// `listen`: a HOST:PORT address (a host and a port both given), so
+/// that `:8080` or `127.0.0.1` is refused as an argument (exit 2).
+fn listen_address(s: &str) -> Result<String, String> {
+    match s.rsplit_once(':') {
+        Some((host, port)) if !host.trim().is_empty() && port.parse::<u16>().is_ok() => {
+            Ok(s.to_string())
+        }
+        _ => Err(format!(
+            "{s:?} is not HOST:PORT with both given (e.g. 127.0.0.1:8080, [::1]:8080)"
+        )),
+    }
+}
+
+/// `db`: refuses a name that names nothing (`''`, `sqlite:`) as an
+/// argument (exit 2), with [`db::DbError::NoName`]'s message.
+fn database_name(s: &str) -> Result<String, String> {
+    let pg = db::target::is_postgres(s);
+    if s.trim().is_empty() || (!pg && db::target::sqlite_path(s).trim().is_empty()) {
+        return Err(db::DbError::NoName.to_string());
+    }
+    Ok(s.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    // `Jail`'s closure returns figment's own (large) error type.
+    #[allow(clippy::result_large_err)]
+    fn load(args: &[&str], env: &[(&str, &str)]) -> Result<Loaded, SettingsError> {
+        let cli = Cli::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
+            .expect("flags parse");
+        // `Jail` sets the environment for its closure only (and one at a
+        // time), then restores it.
+        let mut out = None;
+        figment::Jail::expect_with(|jail| {
+            jail.clear_env();
+            for (k, v) in env {
+                jail.set_env(k, v);
+            }
+            out = Some(cli.serve.load_with(|k| std::env::var(k).ok()));
+            Ok(())
+        });
+        out.expect("ran")
+    }
+
+    /// The defaults are the documented defaults of [`Limits`].
+    #[test]
+    fn defaults_are_the_limits_defaults() {
+        let l = load(&[], &[]).expect("defaults load");
+        assert_eq!(l.settings, ServeSettings::default());
+        assert_eq!(l.limits(), Limits::default());
+        assert!(l.sources.iter().all(|(_, s)| s.ends_with("(default)")));
+    }
+
+    /// Flags > environment > file > defaults, key by key.
+    #[test]
+    fn flags_beat_the_environment_which_beats_the_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("serve.toml");
+        std::fs::write(
+            &file,
+            "rate_limit = 1\nrate_burst = 2\nws_rate = 3\nlog_format = \"json\"\n",
+        )
+        .expect("write");
+        let f = file.to_str().expect("utf-8");
+        let l = load(
+            &["--config", f, "--rate-limit", "7"],
+            &[("SEQUENCE_RATE_LIMIT", "8"), ("SEQUENCE_RATE_BURST", "9")],
+        )
+        .expect("loads");
+        let s = &l.settings;
+        assert_eq!((s.rate_limit, s.rate_burst, s.ws_rate), (7, 9, 3));
+        assert_eq!(s.log_format, LogFormat::Json);
+        assert_eq!(s.ws_burst, ServeSettings::default().ws_burst);
+        assert_eq!(l.from("rate_limit"), "--rate-limit");
+        assert_eq!(l.from("rate_burst"), "SEQUENCE_RATE_BURST");
+        assert_eq!(l.from("ws_rate"), format!("ws_rate in {f}"));
+        assert_eq!(l.from("ws_burst"), "ws_burst (default)");
+    }
+
+    /// A bad value names its key and where it came from.
+    #[test]
+    fn bad_values_name_the_key_and_the_source() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("serve.toml");
+        let f = file.to_str().expect("utf-8").to_string();
+        type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], String);
+        let cases: [Case; 5] = [
+            ("rate_limit = \"many\"\n", &[], format!("rate_limit in {f}")),
+            (
+                "db_pool = 1\n",
+                &[],
+                format!("db_pool in {f}: 1 is not in 2..=1000"),
+            ),
+            (
+                "rate_limt = 3\n",
+                &[],
+                format!("unknown key `rate_limt` in {f}"),
+            ),
+            (
+                "",
+                &[("SEQUENCE_IDLE_TIMEOUT", "1")],
+                "SEQUENCE_IDLE_TIMEOUT: 1".into(),
+            ),
+            (
+                "",
+                &[("SEQUENCE_LISTEN", ":80")],
+                "SEQUENCE_LISTEN: \":80\" is not".into(),
+            ),
+        ];
+        for (text, env, needle) in cases {
+            std::fs::write(&file, text).expect("write");
+            let e = load(&["--config", &f], env).expect_err(text);
+            assert!(e.to_string().starts_with(&needle), "{e} / {needle}");
+        }
+        let e = load(&[], &[("SEQUENCE_ADMIN_TOKEN", "short")]).expect_err("short token");
+        assert!(
+            e.to_string()
+                .starts_with("SEQUENCE_ADMIN_TOKEN: give at least 16"),
+            "{e}"
+        );
+        let e = load(&["--config", "/nonexistent/serve.toml"], &[]).expect_err("no file");
+        assert!(e.to_string().contains("/nonexistent/serve.toml"), "{e}");
+    }
+
+    /// `--print-config` hides the admin token and a database password.
+    #[test]
+    fn printed_settings_redact_secrets() {
+        let l = load(
+            &[
+                "--db",
+                "postgres://seq:hunter2secret@db:5432/seq?password=other",
+            ],
+            &[("SEQUENCE_ADMIN_TOKEN", "0123456789abcdef0123")],
+        )
+        .expect("loads");
+        let text = l.to_toml();
+        assert!(
+            !text.contains("hunter2secret") && !text.contains("other"),
+            "{text}"
+        );
+        assert!(!text.contains("0123456789abcdef"), "{text}");
+        assert!(
+            text.contains("admin_token = \"(redacted)\"  # SEQUENCE_ADMIN_TOKEN"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "db = \"postgres://seq:(redacted)@db:5432/seq?password=(redacted)\"  # --db"
+            ),
+            "{text}"
+        );
+        // What it prints (but the redacted values) reads back as a file.
+        let table: toml::Table = toml::from_str(&text).expect("TOML");
+        assert_eq!(
+            table.get("rate_limit").and_then(|v| v.as_integer()),
+            Some(20)
+        );
+    }
+}
