@@ -734,7 +734,10 @@ async fn learner_follows_the_tutorial(
         }
         let target = until(10, 50, async || {
             let t = c
-                .execute(TUTORIAL_TARGET, vec![json!(card), json!(space), json!(button)])
+                .execute(
+                    TUTORIAL_TARGET,
+                    vec![json!(card), json!(space), json!(button)],
+                )
                 .await
                 .map_err(|e| e.to_string())?;
             match t.as_str() {
@@ -811,8 +814,10 @@ async fn a_learner_completes_the_stacks_tutorial_by_following_its_text() {
         return;
     };
     let script: Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace().join("crates/sequence-server/web/tutorial/stacks.json"))
-            .expect("the script"),
+        &std::fs::read_to_string(
+            workspace().join("crates/sequence-server/web/tutorial/stacks.json"),
+        )
+        .expect("the script"),
     )
     .expect("JSON");
     let total = script["steps"].as_array().map_or(0, Vec::len);
@@ -829,7 +834,10 @@ async fn a_learner_completes_the_stacks_tutorial_by_following_its_text() {
                 learner_follows_the_tutorial(&c, &rig.base, ("stacks", lang), size, resume).await;
             assert_eq!(steps, total, "{lang} at {size}: every step of the script");
             let v = view(&c).await;
-            assert_eq!(v["status"], "playing", "the game goes on after the lesson: {v}");
+            assert_eq!(
+                v["status"], "playing",
+                "the game goes on after the lesson: {v}"
+            );
         }
         let _ = c.close().await;
     }

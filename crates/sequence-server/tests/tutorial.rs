@@ -42,8 +42,8 @@ fn same(a: &Value, b: &Value) -> bool {
         "card", "at", "remove", "dead", "play", "to", "from", "target", "colour", "discard",
         "pass", "end",
     ]
-        .iter()
-        .all(|k| a.get(*k) == b.get(*k))
+    .iter()
+    .all(|k| a.get(*k) == b.get(*k))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -154,14 +154,20 @@ async fn the_stacks_tutorial_plays_as_its_script_says() {
                 .find(|m| same(m, &step["move"]))
                 .unwrap_or_else(|| panic!("round {round}: {step} is not legal now: {legal:?}"));
             if step["kind"] == "block" {
-                assert!(!v["block_window"].is_null(), "a Block answers a window: {v}");
+                assert!(
+                    !v["block_window"].is_null(),
+                    "a Block answers a window: {v}"
+                );
             }
             let n = v["move_number"].as_u64().unwrap_or(0);
             let (st, r) = s.play(&id, Some(&token), n, mv).await;
             assert_eq!(st, 200, "round {round}: {step}: {r}");
             if step["kind"] == "block" {
                 let after = s.view(&id, Some(&token)).await;
-                assert!(after["block_window"].is_null(), "the Block closed it: {after}");
+                assert!(
+                    after["block_window"].is_null(),
+                    "the Block closed it: {after}"
+                );
             }
         }
         let v = s.view(&id, Some(&token)).await;
