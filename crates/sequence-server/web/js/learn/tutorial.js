@@ -165,6 +165,8 @@ export function tutorialPanel(st, rerender, seatName = (s) => String(s)) {
   if (over) {
     const won = lessonOver || (v.status === "won" && v.winner === v.team);
     if (won) localStorage.setItem(DONE(game), "1");
+    // a finished lesson is not resumed: its link starts a new tutorial
+    if (lessonOver && localStorage.getItem(KEY(game)) === st.info.id) localStorage.removeItem(KEY(game));
     const doneKey = lessonOver ? "tut.s.done" : "tut.done";
     body = [
       h("p", { class: "tut-do", id: "tutorial-done" }, won ? lt(doneKey, { game: t(`game.${game}`) }) : lt("tut.lost")),
