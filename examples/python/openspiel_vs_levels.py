@@ -44,7 +44,7 @@ def wilson(score: float, n: int) -> tuple:
     d = 1 + z * z / n
     c = (score + z * z / (2 * n)) / d
     h = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def report(name: str, results: list, seconds: float, moves: int) -> None:

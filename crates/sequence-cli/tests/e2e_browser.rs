@@ -1430,6 +1430,49 @@ async fn sign_up_in_browser(c: &Client, base: &str, name: &str) {
     assert_eq!(link, name, "the header names the account");
 }
 
+/// A signed-in user reaches `/account` from the header (its link named
+/// for the account), and `/account` shows them the signed-in page, never
+/// the sign-in forms, however fast it is drawn (it waits for `GET
+/// /api/account`; once it was drawn before the answer and stayed so).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_user_reaches_the_account_page_and_sees_it_signed_in() {
+    let Some(rig) = Rig::start("account-page").await else {
+        return;
+    };
+    let (c, _) = rig.browser("cleo").await;
+    sign_up_in_browser(&c, &rig.base, "Cleo").await;
+    let href = wait_for(&c, "#account-link")
+        .await
+        .attr("href")
+        .await
+        .expect("href");
+    assert_eq!(href.as_deref(), Some("/account"));
+    for round in 0..5 {
+        c.goto(&format!("{}/account", rig.base))
+            .await
+            .expect("open the account page");
+        let first = until(20, 50, async || {
+            let drawn = c
+                .execute(
+                    "return document.getElementById('signout') ? 'in' : document.getElementById('signin') ? 'out' : '';",
+                    vec![],
+                )
+                .await
+                .expect("the page");
+            match drawn.as_str() {
+                Some("") | None => Err("the account page is not drawn".to_string()),
+                Some(s) => Ok(s.to_string()),
+            }
+        })
+        .await;
+        assert_eq!(
+            first, "in",
+            "round {round}: the sign-in forms shown to Cleo"
+        );
+        wait_for(&c, "#acc-profile").await;
+    }
+}
+
 /// Issue 24: two people sign up in two browsers, play a rated classic
 /// 2-player game to its end through the UI, and both profiles show the
 /// game (result, opponent, replay) and the new ratings, which are

@@ -89,6 +89,14 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
+    /// This refusal with a stable `code` for clients to translate (the
+    /// account refusals: `account.name`, `account.name_taken`,
+    /// `account.password`).
+    pub fn coded(mut self, code: &'static str) -> ApiError {
+        self.code = Some(code);
+        self
+    }
+
     /// The body: `{"error": …}`, with `"code"` when there is one.
     pub fn body(&self) -> Map<String, Value> {
         let mut o = Map::new();

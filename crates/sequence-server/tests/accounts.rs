@@ -28,15 +28,26 @@ async fn sign_up_in_out_with_cookies() {
     assert_eq!((st, &me["name"]), (200, &json!("Ann")));
     // names are unique without case and confusables; names and passwords checked
     let mut b = Browser::new(&s);
-    for taken in ["ann", "ANN", "аnn"] {
+    // each refusal has a code the pages translate (docs/api.md)
+    for (taken, status, code) in [
+        ("ann", 409, "account.name_taken"),
+        ("ANN", 409, "account.name_taken"),
+        ("аnn", 400, "account.name"),
+    ] {
         let (st, body) = b.sign_up(taken, PW).await;
-        assert!(st == 409 || st == 400, "{taken}: {st} {body}");
+        assert_eq!(
+            (st, &body["code"]),
+            (status, &json!(code)),
+            "{taken}: {body}"
+        );
     }
     let (st, body) = b.sign_up("a b", PW).await;
-    assert_eq!(st, 400);
+    assert_eq!((st, &body["code"]), (400, &json!("account.name")));
     assert!(common::error_of(&body).contains("U+0020"), "{body}");
+    let (st, body) = b.sign_up("ab", PW).await;
+    assert_eq!((st, &body["code"]), (400, &json!("account.name")), "{body}");
     let (st, body) = b.sign_up("Bob", "short").await;
-    assert_eq!(st, 400);
+    assert_eq!((st, &body["code"]), (400, &json!("account.password")));
     assert!(
         !body.to_string().contains("short\""),
         "the password is not echoed: {body}"

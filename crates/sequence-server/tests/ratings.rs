@@ -224,6 +224,8 @@ async fn a_deleted_players_games_stay() {
         "{g}"
     );
     assert_eq!(g["recent"][0]["opponents"][0]["account"], Value::Null);
+    // flagged, so that pages say it in their language
+    assert_eq!(g["recent"][0]["opponents"][0]["deleted"], true);
     assert_eq!(gil.get("/api/users/Hank").await.0, 404);
     s.running.abort();
 }

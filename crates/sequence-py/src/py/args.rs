@@ -38,6 +38,31 @@ pub(crate) fn game_seed(seed: i128) -> PyResult<u64> {
     in_range("game.seed", "seed", seed, 0, u64::MAX as i128).map(|s| s as u64)
 }
 
+/// A player or team count of a new game of `kind`: any Python int; one
+/// that no table can have (negative, past 255) is refused as the rules
+/// refuse a count out of range.
+///
+/// # Errors
+/// `SetupError` (`C3.players`, `C3.teams`, `S1.players`, `S1.teams`)
+/// outside 0–255.
+pub(crate) fn count(kind: sequence_common::GameKind, teams: bool, n: i128) -> PyResult<u8> {
+    u8::try_from(n).map_err(|_| {
+        use sequence_common::GameKind::{Classic, Stacks};
+        let code = match (kind, teams) {
+            (Classic, false) => "C3.players",
+            (Classic, true) => "C3.teams",
+            (Stacks, false) => "S1.players",
+            (Stacks, true) => "S1.teams",
+        };
+        let what = if teams { "teams" } else { "players" };
+        fail(Failure::new(
+            FailureKind::Setup,
+            code,
+            format!("{n} {what}: no table has that many ({code})"),
+        ))
+    })
+}
+
 /// A seat of a table of `players` seats.
 ///
 /// # Errors

@@ -286,13 +286,15 @@ impl PyGame {
     #[pyo3(signature = (game = "classic", players = 2, teams = None, options = None, seed = 0))]
     fn py_new(
         game: &str,
-        players: u8,
-        teams: Option<u8>,
+        players: i128,
+        teams: Option<i128>,
         options: Option<&Bound<'_, PyAny>>,
         seed: i128,
     ) -> PyResult<PyGame> {
         let seed = args::game_seed(seed)?;
         let kind = kind_of(game)?;
+        let players = args::count(kind, false, players)?;
+        let teams = teams.map(|t| args::count(kind, true, t)).transpose()?;
         let opts = options.map(py_to_json).transpose()?;
         dynamic::new_game(kind, players, teams, opts.as_ref(), seed)
             .map(PyGame::wrap)

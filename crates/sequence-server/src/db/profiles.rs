@@ -64,6 +64,9 @@ pub struct GameSeat {
     pub account: Option<String>,
     /// A bot played it.
     pub bot: bool,
+    /// An account played it that was deleted since (`name` is
+    /// [`DELETED_NAME`]; pages say it in their language).
+    pub deleted: bool,
     /// Its result.
     pub result: String,
 }
@@ -277,7 +280,8 @@ impl Db {
                 let account: Option<String> = r.try_get(7)?;
                 let deleted = r.try_get::<Option<i64>, _>(8)?.is_some();
                 let had_user = r.try_get::<Option<i64>, _>(9)?.is_some();
-                let name = match (&account, deleted || (had_user && account.is_none())) {
+                let deleted = deleted || (had_user && account.is_none());
+                let name = match (&account, deleted) {
                     (_, true) => DELETED_NAME.to_string(),
                     (Some(a), _) => a.clone(),
                     (None, _) => played,
@@ -290,6 +294,7 @@ impl Db {
                     name,
                     account,
                     bot: r.try_get::<i64, _>(5)? != 0,
+                    deleted,
                     result: r.try_get(6)?,
                 })
             })

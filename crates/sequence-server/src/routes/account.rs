@@ -129,9 +129,10 @@ pub async fn sign_up(
 ) -> Result<Response, ApiError> {
     json_only(&headers)?;
     let req: Credentials = input::body(body, CREDENTIAL_HINTS)?;
-    check_name(&req.name).map_err(|m| ApiError::bad(format!("field `name`: {m}")))?;
+    check_name(&req.name)
+        .map_err(|m| ApiError::bad(format!("field `name`: {m}")).coded("account.name"))?;
     check_password(&req.password, &req.name)
-        .map_err(|m| ApiError::bad(format!("field `password`: {m}")))?;
+        .map_err(|m| ApiError::bad(format!("field `password`: {m}")).coded("account.password"))?;
     let key = name_key(&req.name);
     let taken = || {
         ApiError::new(
@@ -141,6 +142,7 @@ pub async fn sign_up(
                 req.name
             ),
         )
+        .coded("account.name_taken")
     };
     if app.db.user_by_key(&key).await.map_err(db_error)?.is_some() {
         return Err(taken());
@@ -290,8 +292,9 @@ pub async fn change_password(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PasswordReq = input::body(body, PASSWORD_HINTS)?;
-    check_password(&req.new_password, &s.name)
-        .map_err(|m| ApiError::bad(format!("field `new_password`: {m}")))?;
+    check_password(&req.new_password, &s.name).map_err(|m| {
+        ApiError::bad(format!("field `new_password`: {m}")).coded("account.password")
+    })?;
     let address = client_key(addr.ip()).to_string();
     let user = check_credentials(&app, &name_key(&s.name), req.password, &address).await?;
     let hash = password::hash_async(req.new_password)

@@ -73,7 +73,7 @@ fn rating_json(kind: RatingKind, r: &crate::ratings::Rating) -> Value {
 
 /// A game of the list, with its partners and opponents by name.
 fn game_json(g: &SeatGame, seats: &[&GameSeat]) -> Value {
-    let who = |s: &&GameSeat| json!({"name": s.name, "account": s.account, "bot": s.bot});
+    let who = |s: &&GameSeat| json!({"name": s.name, "account": s.account, "bot": s.bot, "deleted": s.deleted});
     let partners: Vec<Value> = seats
         .iter()
         .filter(|s| s.side == g.side && s.seat != g.seat)

@@ -13,7 +13,7 @@ export const KINDS = ["classic-1v1", "classic-teams", "classic-3sides", "stacks-
 /** The names of `list` (WHO objects), accounts linked to their profiles,
  * as one flat list of nodes and text. */
 function who(list) {
-  return list.flatMap((p, i) => [i ? ", " : "", p.account ? h("a", { href: `/u/${encodeURIComponent(p.account)}` }, p.name) : p.bot ? at("games.bot", { name: p.name }) : p.name]);
+  return list.flatMap((p, i) => [i ? ", " : "", p.account ? h("a", { href: `/u/${encodeURIComponent(p.account)}` }, p.name) : p.deleted ? at("games.deleted") : p.bot ? at("games.bot", { name: p.name }) : p.name]);
 }
 
 /** A list of games (the API's GAME objects). */

@@ -4,9 +4,10 @@
 // link to the account. Each page is { stop(), rerender() } as main.js
 // expects.
 import { h } from "../cards.js";
+import { refusalText } from "../errors.js";
 import { language, SEP } from "../i18n.js";
 import { at, loadAccountText } from "./text.js";
-import { account, onAccount, refreshAccount, signInOrUp, signOut, changePassword, deleteAccount } from "./session.js";
+import { account, accountReady, onAccount, refreshAccount, signInOrUp, signOut, changePassword, deleteAccount } from "./session.js";
 import { showProfile } from "./profile.js";
 import { showGames, showLeaderboard } from "./lists.js";
 
@@ -21,12 +22,12 @@ export function accountRoute(app, path, params) {
   return null;
 }
 
-/** A page drawn by `draw(el)` once the words are loaded, again on a
- * change of language. */
+/** A page drawn by `draw(el)` once the words are loaded and the server
+ * has said who is signed in, again on a change of language. */
 function page(app, draw) {
   let stopped = false;
   const render = () =>
-    loadAccountText().then(() => {
+    Promise.all([loadAccountText(), accountReady()]).then(() => {
       if (stopped) return;
       app.replaceChildren();
       draw(app);
@@ -41,7 +42,8 @@ function page(app, draw) {
 }
 
 /** Puts the account link in the header (the account's name, or "Sign
- * in") and keeps it up to date. */
+ * in"; either opens `/account`, whose first link is the profile) and
+ * keeps it up to date. */
 export function accountHeader() {
   const right = document.querySelector(".top-right");
   if (!right) return;
@@ -55,7 +57,7 @@ export function accountHeader() {
   loadAccountText().then(() => {
     const me = account();
     link.textContent = me ? me.name : at("acc.sign_in");
-    link.href = me ? `/u/${encodeURIComponent(me.name)}` : "/account";
+    link.href = "/account";
   });
 }
 
@@ -83,7 +85,7 @@ function form(id, title, fields, button, go) {
       const done = await go(...inputs.map(([, input]) => input.value));
       if (done) note.textContent = done;
     } catch (err) {
-      note.textContent = err.status === 401 ? at("acc.wrong") : err.message;
+      note.textContent = err.status === 401 ? at("acc.wrong") : refusalText(err);
     }
   });
   return el;

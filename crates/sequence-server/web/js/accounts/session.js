@@ -23,14 +23,20 @@ function set(a) {
   for (const f of listeners) f(me);
 }
 
+let first = null; // the first answer of GET /api/account (a promise)
+
 /** Reads the session from the server (null when signed out). */
-export async function refreshAccount() {
-  try {
-    set(await request("GET", "/api/account"));
-  } catch {
-    set(null);
-  }
-  return me;
+export function refreshAccount() {
+  const answer = request("GET", "/api/account").then(set, () => set(null)).then(() => me);
+  if (!first) first = answer;
+  return answer;
+}
+
+/** The account once the server has answered whether this browser is
+ * signed in (asks it the first time): pages that differ for an account
+ * draw after this, not before. */
+export function accountReady() {
+  return first || refreshAccount();
 }
 
 /** Signs up (`up`) or in, then claims the guest seats kept here. */
