@@ -622,26 +622,30 @@ async fn the_rules_help_and_the_tables_question_mark_in_every_language() {
     }
 }
 
-/// What the tutorial's panel asks now: `[card, space]` as its text names
-/// them (bidi isolates taken out; the space is empty for a dead-card
-/// exchange), `null` once the tutorial is over.
+/// What the tutorial's panel asks now: `[card, space, count, button]` as
+/// its text names them (bidi isolates taken out; the space is empty for a
+/// dead-card exchange or a Stacks action card, discard or Block answer,
+/// which name the button to press), `null` once the tutorial is over.
 const TUTORIAL_ASKS: &str = r#"
 const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
 if (document.querySelector('#tutorial-done')) return null;
 const step = document.querySelector('#tutorial-step');
 if (!step || !(window.sequenceView.legal_moves || []).length) return [];
 const card = step.querySelector('.tut-card'), space = step.querySelector('.tut-space');
-return [clean(card && card.textContent), clean(space && space.textContent), document.querySelector('#tutorial .tut-count').textContent];
+const button = step.querySelector('.tut-button');
+return [clean(card && card.textContent), clean(space && space.textContent), document.querySelector('#tutorial .tut-count').textContent, clean(button && button.textContent)];
 "#;
 
 /// Clicks what the text asks: the hand card whose spoken name is
-/// `arguments[0]`, then the board space named `arguments[1]` or, with no
-/// space, the button under the hand that names the card (the dead-card
-/// exchange). Returns what it could not find.
+/// `arguments[0]` (classic's `.hand-card`, a Stacks `.scard` of the hand),
+/// then the board space or pile named `arguments[1]` or, with no space,
+/// the button the text names (`arguments[2]`) or, naming none, the button
+/// under the hand that names the card (the dead-card exchange). Returns
+/// what it could not find.
 const TUTORIAL_CLICK: &str = r#"
 const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
 const [card, space] = arguments;
-const hand = [...document.querySelectorAll('.hand-card')].find((b) => clean(b.getAttribute('aria-label')).startsWith(card));
+const hand = [...document.querySelectorAll('.hand-card, .hand .scard')].find((b) => clean(b.getAttribute('aria-label')).startsWith(card));
 if (!hand) return 'no card ' + card + ' in ' + [...document.querySelectorAll('.hand-card')].map((b) => b.getAttribute('aria-label')).join(' | ');
 hand.click();
 return '';
@@ -649,10 +653,18 @@ return '';
 
 const TUTORIAL_TARGET: &str = r#"
 const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
-const [card, space] = arguments;
+const [card, space, button] = arguments;
 if (space) {
   const g = [...document.querySelectorAll('[data-space]')].find((g) => clean(g.getAttribute('aria-label')).startsWith(space + ','));
-  return g ? '[data-space="' + g.dataset.space + '"]' : '';
+  if (g) return '[data-space="' + g.dataset.space + '"]';
+  const p = [...document.querySelectorAll('.pile[data-place]')].find((p) => clean(p.getAttribute('aria-label')).startsWith(space + ','));
+  return p ? '.pile[data-place="' + p.dataset.place + '"]' : '';
+}
+if (button) {
+  const b = [...document.querySelectorAll('.hand-tools button, .block-prompt button')].find((b) => clean(b.textContent) === button);
+  if (!b) return '';
+  b.dataset.tutorialPick = '1';
+  return '[data-tutorial-pick="1"]';
 }
 const b = [...document.querySelectorAll('.hand-tools button')].find((b) => clean(b.textContent).includes(card));
 if (!b) return '';
@@ -660,17 +672,18 @@ b.dataset.tutorialPick = '1';
 return '[data-tutorial-pick="1"]';
 "#;
 
-/// Plays the classic tutorial in `lang` at `size` from the lobby's link
+/// Plays the tutorial of `game` in `lang` at `size` from the lobby's link
 /// by clicking what each step's text names, checking the page's layout
 /// and words at each step; with `resume`, leaves after the third step and
 /// comes back through the link. Returns the number of steps taken.
 async fn learner_follows_the_tutorial(
     c: &Client,
     base: &str,
-    lang: &str,
+    (game, lang): (&str, &str),
     size: &str,
     resume: bool,
 ) -> usize {
+    let link = format!("#learn-links a#tutorial-{game}");
     c.goto(base).await.expect("open the lobby");
     c.execute(
         "localStorage.setItem('sequence.lang', arguments[0]);",
@@ -679,7 +692,7 @@ async fn learner_follows_the_tutorial(
     .await
     .expect("choose the language");
     c.goto(base).await.expect("open the lobby");
-    click(c, "#learn-links a#tutorial-classic").await;
+    click(c, &link).await;
     wait_for(c, "#tutorial").await;
     let mut steps = 0;
     let mut last_count = String::new();
@@ -699,23 +712,32 @@ async fn learner_follows_the_tutorial(
         })
         .await;
         let Some(asks) = asks.as_array() else { break };
-        let (card, space) = (
+        let (card, space, button) = (
             asks[0].as_str().unwrap_or_default(),
             asks[1].as_str().unwrap_or_default(),
+            asks[3].as_str().unwrap_or_default(),
         );
-        assert!(!card.is_empty(), "{lang}: the step names no card");
+        assert!(
+            !card.is_empty() || !button.is_empty(),
+            "{lang}: the step names no card and no button"
+        );
         if steps == 0 || lang == "fa" || lang == "kn" {
             check_learn_language(c, "tutorial", size, lang, "#tutorial").await;
         }
         let before = view(c).await["move_number"].as_u64().unwrap_or(0);
-        let missing = c
-            .execute(TUTORIAL_CLICK, vec![json!(card), json!(space)])
-            .await
-            .expect("click the card");
-        assert_eq!(missing, json!(""), "{lang}, step {}: {asks:?}", steps + 1);
+        if !card.is_empty() {
+            let missing = c
+                .execute(TUTORIAL_CLICK, vec![json!(card), json!(space)])
+                .await
+                .expect("click the card");
+            assert_eq!(missing, json!(""), "{lang}, step {}: {asks:?}", steps + 1);
+        }
         let target = until(10, 50, async || {
             let t = c
-                .execute(TUTORIAL_TARGET, vec![json!(card), json!(space)])
+                .execute(
+                    TUTORIAL_TARGET,
+                    vec![json!(card), json!(space), json!(button)],
+                )
                 .await
                 .map_err(|e| e.to_string())?;
             match t.as_str() {
@@ -731,7 +753,7 @@ async fn learner_follows_the_tutorial(
         if resume && steps == 3 {
             // leave, and come back where the tutorial was
             c.goto(base).await.expect("leave");
-            click(c, "#learn-links a#tutorial-classic").await;
+            click(c, &link).await;
             wait_for(c, "#tutorial").await;
         }
     }
@@ -769,11 +791,53 @@ async fn a_learner_completes_the_tutorial_by_following_its_text() {
             .await;
         for lang in langs {
             let resume = *lang == "en" && w < 600;
-            let steps = learner_follows_the_tutorial(&c, &rig.base, lang, size, resume).await;
+            let steps =
+                learner_follows_the_tutorial(&c, &rig.base, ("classic", lang), size, resume).await;
             assert_eq!(steps, total, "{lang} at {size}: every step of the script");
             let v = view(&c).await;
             assert_eq!(v["status"], "won", "{v}");
             assert_eq!(v["winner"], v["team"], "the learner won: {v}");
+        }
+        let _ = c.close().await;
+    }
+}
+
+/// Issue 25, the Stacks tutorial: a learner completes it by following
+/// only its instructions (the card, the pile and the button each step's
+/// text names) in every language on a phone (leaving in the middle and
+/// coming back, in English) and in English on a desktop: a card on a pile,
+/// a wild, a completed pile (S3), an action card and a Block (S5), each
+/// turn ended with a discard (S4); the lesson ends with the game going on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_learner_completes_the_stacks_tutorial_by_following_its_text() {
+    let Some(rig) = Rig::start("learn-tutorial-stacks").await else {
+        return;
+    };
+    let script: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            workspace().join("crates/sequence-server/web/tutorial/stacks.json"),
+        )
+        .expect("the script"),
+    )
+    .expect("JSON");
+    let total = script["steps"].as_array().map_or(0, Vec::len);
+    for (size, w, h, langs) in [
+        ("390x844", 390u32, 844u32, &LANGUAGES[..]),
+        ("1440x900", 1440, 900, &["en"][..]),
+    ] {
+        let (c, _) = rig
+            .browser_sized(&format!("tutorial-stacks-{size}"), Some((w, h)))
+            .await;
+        for lang in langs {
+            let resume = *lang == "en" && w < 600;
+            let steps =
+                learner_follows_the_tutorial(&c, &rig.base, ("stacks", lang), size, resume).await;
+            assert_eq!(steps, total, "{lang} at {size}: every step of the script");
+            let v = view(&c).await;
+            assert_eq!(
+                v["status"], "playing",
+                "the game goes on after the lesson: {v}"
+            );
         }
         let _ = c.close().await;
     }

@@ -1,12 +1,12 @@
-//! Writes the script of the classic tutorial (issue 25): the learner's
-//! moves, one lesson step each, in the game the tutorial's table plays
-//! (its fixed deal and seeded bot, `src/tables/tutorial.rs`).
+//! Writes the script of a tutorial (issue 25): the learner's moves, one
+//! lesson step each, in the game the tutorial's table plays (its fixed
+//! deal and seeded bot, `src/tables/tutorial.rs`).
 //!
 //! ```sh
-//! cargo run -p sequence-server --example tutorial_script -- [--seeds N] [--tries N] > crates/sequence-server/web/tutorial/classic.json
+//! cargo run -p sequence-server --example tutorial_script -- [--game classic|stacks] [--seeds N] [--tries N] > crates/sequence-server/web/tutorial/GAME.json
 //! ```
 //!
-//! It plays the tutorial's game as the server does — the same start, the
+//! Classic (the default): it plays the tutorial's game as the server does — the same start, the
 //! same bot with the same seeds — with a scripted learner that takes the
 //! lesson's steps in order (C6: place a chip, a two-eyed jack, a one-eyed
 //! jack's removal, a dead-card exchange; C8: a sequence, which wins with
@@ -17,6 +17,13 @@
 //! takes every step wins, and its seed is the one to give the tutorial in
 //! `src/tables/tutorial.rs`. Reproducible: the same command writes the
 //! same file. `tests/tutorial.rs` plays the file against the server.
+//!
+//! Stacks (`stacks.rs` beside this file): the same search, with a learner
+//! that builds piles (S3), plays a wild (S3), completes a pile (S3), plays
+//! an action card (Skip or Steal-a-Chip, S5), answers every Block window
+//! and Blocks once (S5b) and ends each turn with a discard (S4); the
+//! script ends with the discard after the last lesson step (`"ends":
+//! "lesson"`: the game goes on, the lesson is over).
 
 use rand::Rng;
 use sequence_common::AnyGame;
@@ -24,6 +31,9 @@ use sequence_common::{GameKind, Seat};
 use sequence_server::tables::spec::Spec;
 use sequence_server::tables::{game_of, tutorial};
 use serde_json::{json, Value};
+
+#[path = "tutorial_script/stacks.rs"]
+mod stacks;
 
 /// The lesson's steps, in order.
 const STEPS: [&str; 5] = ["place", "two_eyed", "one_eyed", "dead", "sequence"];
@@ -43,11 +53,22 @@ fn main() {
             }),
     };
     let (seeds, tries) = (number("--seeds", 0), number("--tries", 50));
-    let t = tutorial::find("classic").expect("the classic tutorial");
+    let name = match args.iter().position(|a| a == "--game") {
+        None => "classic",
+        Some(i) => args.get(i + 1).map_or("", String::as_str),
+    };
+    let Some(t) = tutorial::find(name) else {
+        eprintln!("--game takes classic or stacks");
+        std::process::exit(2)
+    };
     let mut best: Option<(u64, Vec<Value>)> = None;
     for seed in std::iter::once(t.seed).chain(0..seeds) {
         for k in 0..tries {
-            if let Some(steps) = lesson(t, seed, k) {
+            let steps = match t.game {
+                GameKind::Classic => lesson(t, seed, k),
+                GameKind::Stacks => stacks::lesson(t, seed, k),
+            };
+            if let Some(steps) = steps {
                 if best.as_ref().is_none_or(|b| steps.len() < b.1.len()) {
                     eprintln!("seed {seed}, try {k}: {} learner moves", steps.len());
                     best = Some((seed, steps));
@@ -56,18 +77,21 @@ fn main() {
         }
     }
     let Some((seed, steps)) = best else {
-        eprintln!("no game takes every step within {MAX_MOVES} moves");
+        eprintln!("no game takes every step");
         std::process::exit(1)
     };
     if seed != t.seed {
         eprintln!("give the tutorial the seed {seed} (src/tables/tutorial.rs)");
     }
-    let out = json!({
+    let mut out = json!({
         "tutorial": t.name,
-        "game": "classic",
+        "game": t.game.name(),
         "seed": seed,
         "steps": steps,
     });
+    if t.game == GameKind::Stacks {
+        out["ends"] = json!("lesson");
+    }
     println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
 }
 

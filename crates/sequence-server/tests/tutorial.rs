@@ -38,9 +38,12 @@ async fn my_turn(s: &common::Server, id: &str, token: &str) -> Value {
 }
 
 fn same(a: &Value, b: &Value) -> bool {
-    ["card", "at", "remove", "dead"]
-        .iter()
-        .all(|k| a.get(*k) == b.get(*k))
+    [
+        "card", "at", "remove", "dead", "play", "to", "from", "target", "colour", "discard",
+        "pass", "end",
+    ]
+    .iter()
+    .all(|k| a.get(*k) == b.get(*k))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -108,4 +111,67 @@ async fn the_classic_tutorial_plays_as_its_script_says() {
         .await;
     assert_eq!(st, 400, "{r}");
     assert!(common::error_of(&r).contains("no tutorial"), "{r}");
+}
+
+/// The Stacks tutorial: its script holds the lesson's steps (S3: a card on
+/// a pile, a wild, a completed pile; S5: Skip or Steal-a-Chip, a Block in
+/// the window after the bot completes a pile; S4: every turn ends with a
+/// discard), every scripted move is legal when its turn comes, and after
+/// the last step (a discard) the bot is to move and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stacks_tutorial_plays_as_its_script_says() {
+    let sc = script("stacks");
+    assert_eq!(sc["ends"], "lesson", "the lesson ends before the game");
+    let steps = sc["steps"].as_array().expect("steps");
+    let kinds: Vec<&str> = steps.iter().filter_map(|s| s["kind"].as_str()).collect();
+    for k in ["pile", "wild", "complete", "block", "discard"] {
+        assert!(kinds.contains(&k), "the lesson has a {k} step: {kinds:?}");
+    }
+    assert!(
+        kinds.contains(&"skip") || kinds.contains(&"steal_chip"),
+        "an action card: {kinds:?}"
+    );
+    assert_eq!(kinds.last(), Some(&"discard"), "the lesson ends a turn");
+    let s = common::server(0).await;
+    for round in 0..2 {
+        let (id, token) = s
+            .create(json!({"game": "stacks", "players": 3, "name": "Ann", "tutorial": "stacks"}))
+            .await;
+        let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+        assert_eq!(info["tutorial"], "stacks", "{info}");
+        assert_eq!(info["players"], 2, "a tutorial is a game of two: {info}");
+        assert_eq!(info["private"], true, "{info}");
+        for step in steps {
+            let v = my_turn(&s, &id, &token).await;
+            assert_eq!(v["status"], "playing", "round {round}: ended before {step}");
+            assert_eq!(
+                v["move_number"], step["at"],
+                "round {round}: the learner moves at {step}"
+            );
+            let legal = v["legal_moves"].as_array().expect("legal moves");
+            let mv = legal
+                .iter()
+                .find(|m| same(m, &step["move"]))
+                .unwrap_or_else(|| panic!("round {round}: {step} is not legal now: {legal:?}"));
+            if step["kind"] == "block" {
+                assert!(
+                    !v["block_window"].is_null(),
+                    "a Block answers a window: {v}"
+                );
+            }
+            let n = v["move_number"].as_u64().unwrap_or(0);
+            let (st, r) = s.play(&id, Some(&token), n, mv).await;
+            assert_eq!(st, 200, "round {round}: {step}: {r}");
+            if step["kind"] == "block" {
+                let after = s.view(&id, Some(&token)).await;
+                assert!(
+                    after["block_window"].is_null(),
+                    "the Block closed it: {after}"
+                );
+            }
+        }
+        let v = s.view(&id, Some(&token)).await;
+        assert_eq!(v["status"], "playing", "the game goes on: {v}");
+        assert_eq!(v["turn"], 1, "the bot's turn after the last discard: {v}");
+    }
 }

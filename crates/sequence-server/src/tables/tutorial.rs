@@ -24,13 +24,24 @@ pub struct Tutorial {
 }
 
 /// The tutorials. Classic: one sequence wins (C11 `win_sequences`), so
-/// that the lesson ends with the learner's first sequence.
-pub const TUTORIALS: [Tutorial; 1] = [Tutorial {
-    name: "classic",
-    game: GameKind::Classic,
-    seed: 415,
-    level: "random",
-}];
+/// that the lesson ends with the learner's first sequence. Stacks: the
+/// printed rules (S1–S7); its lesson (a pile, a wild, a completed pile, an
+/// action card, a Block) ends before the game does, and the learner may
+/// play the game on.
+pub const TUTORIALS: [Tutorial; 2] = [
+    Tutorial {
+        name: "classic",
+        game: GameKind::Classic,
+        seed: 415,
+        level: "random",
+    },
+    Tutorial {
+        name: "stacks",
+        game: GameKind::Stacks,
+        seed: 1,
+        level: "random",
+    },
+];
 
 /// The tutorial called `name`.
 pub fn find(name: &str) -> Option<&'static Tutorial> {

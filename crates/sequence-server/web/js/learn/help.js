@@ -136,5 +136,5 @@ export function tableHelp(st, seatName, rerender) {
  */
 export function learnParts(st, seatName, rerender) {
   const help = tableHelp(st, seatName, rerender);
-  return { button: help && help.button, panels: [tutorialPanel(st, rerender), help && help.panel] };
+  return { button: help && help.button, panels: [tutorialPanel(st, rerender, seatName), help && help.panel] };
 }

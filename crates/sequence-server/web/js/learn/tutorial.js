@@ -9,14 +9,16 @@
 // table's, its id under `sequence.tutorial.<game>`), so a learner can
 // leave and come back to the same point.
 import { t, language } from "../i18n.js";
-import { h, cardName } from "../cards.js";
+import { h, cardName, stacksCardName } from "../cards.js";
+import { placeName } from "../stacks.js";
 import { api, saveSeat, savedName, savedSeat } from "../api.js";
 import { spaceLabel } from "../layout.js";
 import { lt, loadLearnText, learnTextReady } from "./text.js";
 import { rulesUrl } from "./rules.js";
 
 const scripts = new Map(); // game -> script (null while loading)
-// the words of each kind of step: what to do, and why (C6, C8)
+// the words of each kind of step: what to do, and why (classic: C6, C8;
+// Stacks: S3, S4, S5 — each text cites its rule)
 const STEP_WORDS = {
   place: ["tut.place.do", "tut.place.why"],
   chip: ["tut.chip.do", "tut.chip.why"],
@@ -25,11 +27,14 @@ const STEP_WORDS = {
   dead: ["tut.dead.do", "tut.dead.why"],
   sequence: ["tut.sequence.do", "tut.sequence.why"],
 };
+// Stacks' kinds of step (the tutorial_script example's labels)
+const STACKS_KINDS = ["pile", "wild", "complete", "skip", "steal_chip", "steal_card", "block", "pass", "discard", "end"];
+for (const k of STACKS_KINDS) STEP_WORDS[`s.${k}`] = [`tut.s.${k}.do`, `tut.s.${k}.why`];
 const KEY = (game) => `sequence.tutorial.${game}`;
 const DONE = (game) => `sequence.tutorial.${game}.done`;
 
 /** The games that have a tutorial. */
-export const TUTORIAL_GAMES = ["classic"];
+export const TUTORIAL_GAMES = ["classic", "stacks"];
 
 /** Opens the tutorial of `game`: the one this browser has going (resumed
  * where it was left), else a new tutorial table. */
@@ -69,7 +74,8 @@ function script(game, rerender) {
 
 /** The move's parts that name it (a placement's declared sequence aside). */
 function sameMove(a, b) {
-  return ["card", "at", "remove", "dead"].every((k) => (a && a[k]) === (b && b[k]));
+  return ["card", "at", "remove", "dead", "play", "to", "from", "target", "colour", "discard", "pass", "end"]
+    .every((k) => (a && a[k]) === (b && b[k]));
 }
 
 /** The step of the script at the view's move, if it is the learner's. */
@@ -107,15 +113,30 @@ function words(key, parts) {
   return out;
 }
 
-function stepView(s, now, wrong) {
+/** The parts a Stacks step names: the card, the pile's place and the
+ * button to press (its label as the table shows it). */
+function stacksParts(m, seatName) {
+  const card = m.play || m.discard ? stacksCardName(m.play || m.discard) : "";
+  let button = "";
+  if (m.pass) button = t("stacks.block_no");
+  else if (m.play === "BLOCK") button = t("stacks.block_yes");
+  else if (m.play === "STEAL-CHIP") button = t("stacks.steal_chip_from", { who: seatName(m.target), colour: t(`colour.${m.colour}`) });
+  else if (m.discard) button = t("stacks.discard", { card });
+  else if (m.end) button = t("stacks.end_turn");
+  else if (!m.to) button = t("stacks.play_action", { card });
+  return { card, space: m.to ? placeName(m.to) : "", button };
+}
+
+function stepView(s, now, wrong, seatName) {
   const { step, i } = now;
   const m = step.move;
-  const card = cardName(m.card || m.dead);
-  const space = spaceLabel(m.at || m.remove || "");
-  const [todo, why] = STEP_WORDS[step.kind] || STEP_WORDS.chip;
+  const stacks = s.game === "stacks";
+  const parts = stacks ? stacksParts(m, seatName)
+    : { card: cardName(m.card || m.dead), space: spaceLabel(m.at || m.remove || "") };
+  const [todo, why] = STEP_WORDS[stacks ? `s.${step.kind}` : step.kind] || STEP_WORDS.chip;
   return [
     h("p", { class: "tut-count" }, lt("tut.step", { n: String(i + 1), total: String(s.steps.length) })),
-    h("p", { class: "tut-do", id: "tutorial-step" }, words(todo, { card, space })),
+    h("p", { class: "tut-do", id: "tutorial-step" }, words(todo, parts)),
     h("p", { class: "tut-why" }, lt(why)),
     wrong ? h("p", { class: "tut-wrong", role: "alert" }, lt("tut.wrong")) : null,
   ];
@@ -126,7 +147,7 @@ function stepView(s, now, wrong) {
  * to take now, the bot's turn, or the end. Marks the card to choose in
  * the hand once the page is drawn (see [`markStep`]).
  */
-export function tutorialPanel(st, rerender) {
+export function tutorialPanel(st, rerender, seatName = (s) => String(s)) {
   const game = st.info && st.info.tutorial;
   if (!game || !st.view) return null;
   if (!learnTextReady()) {
@@ -136,20 +157,26 @@ export function tutorialPanel(st, rerender) {
   const s = script(game, rerender);
   if (!s) return null;
   const v = st.view;
-  const over = v.status !== "playing";
+  // a lesson that ends before the game (Stacks): over after its last step
+  const last = s.steps[s.steps.length - 1];
+  const lessonOver = s.ends === "lesson" && last && v.move_number > last.at;
+  const over = v.status !== "playing" || lessonOver;
   let body;
   if (over) {
-    const won = v.status === "won" && v.winner === v.team;
+    const won = lessonOver || (v.status === "won" && v.winner === v.team);
     if (won) localStorage.setItem(DONE(game), "1");
+    // a finished lesson is not resumed: its link starts a new tutorial
+    if (lessonOver && localStorage.getItem(KEY(game)) === st.info.id) localStorage.removeItem(KEY(game));
+    const doneKey = lessonOver ? "tut.s.done" : "tut.done";
     body = [
-      h("p", { class: "tut-do", id: "tutorial-done" }, won ? lt("tut.done", { game: t(`game.${game}`) }) : lt("tut.lost")),
+      h("p", { class: "tut-do", id: "tutorial-done" }, won ? lt(doneKey, { game: t(`game.${game}`) }) : lt("tut.lost")),
       h("p", {}, h("a", { href: "/", id: "tutorial-lobby" }, lt("tut.play_real")), " ",
         h("a", { href: rulesUrl(game) }, lt("help.more"))),
     ];
   } else {
     const now = stepNow(s, v);
     const mine = (v.legal_moves || []).length > 0;
-    if (now && mine) body = stepView(s, now, st.ui.tutorialWrong);
+    if (now && mine) body = stepView(s, now, st.ui.tutorialWrong, seatName);
     else if (!mine) body = [h("p", { class: "tut-wait", id: "tutorial-wait" }, lt("tut.wait"))];
     else body = [h("p", {}, lt("tut.off_script")), h("button", { type: "button", id: "tutorial-again", onclick: () => restart(game) }, lt("tut.again"))];
   }
@@ -170,6 +197,8 @@ export function markStep(app, st) {
   const now = game && stepNow(scripts.get(game), st.view);
   if (!now || !(st.view.legal_moves || []).length) return;
   const code = now.step.move.card || now.step.move.dead;
-  const el = app.querySelector(`.hand-card[data-card="${code}"]`);
+  const code2 = now.step.move.play || now.step.move.discard;
+  const el = code ? app.querySelector(`.hand-card[data-card="${code}"]`)
+    : code2 && app.querySelector(`.scard:not(.from-discard)[data-card="${code2}"]`);
   if (el) el.classList.add("tut-pick");
 }
