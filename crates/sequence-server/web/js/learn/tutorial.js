@@ -27,9 +27,20 @@ const STEP_WORDS = {
   dead: ["tut.dead.do", "tut.dead.why"],
   sequence: ["tut.sequence.do", "tut.sequence.why"],
 };
-// Stacks' kinds of step (the tutorial_script example's labels)
-const STACKS_KINDS = ["pile", "wild", "complete", "skip", "steal_chip", "steal_card", "block", "pass", "discard", "end"];
-for (const k of STACKS_KINDS) STEP_WORDS[`s.${k}`] = [`tut.s.${k}.do`, `tut.s.${k}.why`];
+// Stacks' kinds of step (the tutorial_script example's labels), each key
+// written out so the asset tests find it
+Object.assign(STEP_WORDS, {
+  "s.pile": ["tut.s.pile.do", "tut.s.pile.why"],
+  "s.wild": ["tut.s.wild.do", "tut.s.wild.why"],
+  "s.complete": ["tut.s.complete.do", "tut.s.complete.why"],
+  "s.skip": ["tut.s.skip.do", "tut.s.skip.why"],
+  "s.steal_chip": ["tut.s.steal_chip.do", "tut.s.steal_chip.why"],
+  "s.steal_card": ["tut.s.steal_card.do", "tut.s.steal_card.why"],
+  "s.block": ["tut.s.block.do", "tut.s.block.why"],
+  "s.pass": ["tut.s.pass.do", "tut.s.pass.why"],
+  "s.discard": ["tut.s.discard.do", "tut.s.discard.why"],
+  "s.end": ["tut.s.end.do", "tut.s.end.why"],
+});
 const KEY = (game) => `sequence.tutorial.${game}`;
 const DONE = (game) => `sequence.tutorial.${game}.done`;
 
