@@ -29,18 +29,19 @@ const STEP_WORDS = {
 };
 // Stacks' kinds of step (the tutorial_script example's labels), each key
 // written out so the asset tests find it
-Object.assign(STEP_WORDS, {
-  "s.pile": ["tut.s.pile.do", "tut.s.pile.why"],
-  "s.wild": ["tut.s.wild.do", "tut.s.wild.why"],
-  "s.complete": ["tut.s.complete.do", "tut.s.complete.why"],
-  "s.skip": ["tut.s.skip.do", "tut.s.skip.why"],
-  "s.steal_chip": ["tut.s.steal_chip.do", "tut.s.steal_chip.why"],
-  "s.steal_card": ["tut.s.steal_card.do", "tut.s.steal_card.why"],
-  "s.block": ["tut.s.block.do", "tut.s.block.why"],
-  "s.pass": ["tut.s.pass.do", "tut.s.pass.why"],
-  "s.discard": ["tut.s.discard.do", "tut.s.discard.why"],
-  "s.end": ["tut.s.end.do", "tut.s.end.why"],
-});
+const STACKS_WORDS = {
+  pile: ["tut.s.pile.do", "tut.s.pile.why"],
+  wild: ["tut.s.wild.do", "tut.s.wild.why"],
+  complete: ["tut.s.complete.do", "tut.s.complete.why"],
+  skip: ["tut.s.skip.do", "tut.s.skip.why"],
+  steal_chip: ["tut.s.steal_chip.do", "tut.s.steal_chip.why"],
+  steal_card: ["tut.s.steal_card.do", "tut.s.steal_card.why"],
+  block: ["tut.s.block.do", "tut.s.block.why"],
+  pass: ["tut.s.pass.do", "tut.s.pass.why"],
+  discard: ["tut.s.discard.do", "tut.s.discard.why"],
+  end: ["tut.s.end.do", "tut.s.end.why"],
+};
+for (const [k, words] of Object.entries(STACKS_WORDS)) STEP_WORDS[`s.${k}`] = words;
 const KEY = (game) => `sequence.tutorial.${game}`;
 const DONE = (game) => `sequence.tutorial.${game}.done`;
 
