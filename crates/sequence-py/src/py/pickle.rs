@@ -11,9 +11,8 @@
 //!   with their reshuffles) and its generator's state. A classic
 //!   determinization cannot be pickled (`UsageError` `record.none`, saying
 //!   why: its view's JSON does not carry everything the game holds).
-//! * A `VecEnv` refuses (`UsageError` `pickle.vecenv`): its games are dealt
-//!   by a fast shuffle with no record and its bots hold generators, none
-//!   of which has a written form; build one in each process.
+//! * A `VecEnv` is its arguments and the calls since its last reset,
+//!   replayed on load ([`super::vecpickle`]).
 //! * A `Move` is its record entry and its table's sequence length.
 //! * A `Bot` is its name, game and seed: unpickled it is built again (its
 //!   generator starts over; searching bots keep no tree between moves).
