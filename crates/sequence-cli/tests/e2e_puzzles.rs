@@ -235,9 +235,22 @@ async fn progress_is_kept_in_the_account() {
 
     // signs up: the account has both, and the profile shows them
     account_form(&a, &base, "signup", "Pia").await;
-    let line = text_with(&a, "#learn-progress [data-puzzles=\"classic\"]", "Solved 1 of").await;
-    assert!(line.contains(&format!("Solved 1 of {}", list.len())), "{line}");
-    let tut = text_with(&a, "#learn-progress [data-tutorial=\"classic\"]", "Step 1 of").await;
+    let line = text_with(
+        &a,
+        "#learn-progress [data-puzzles=\"classic\"]",
+        "Solved 1 of",
+    )
+    .await;
+    assert!(
+        line.contains(&format!("Solved 1 of {}", list.len())),
+        "{line}"
+    );
+    let tut = text_with(
+        &a,
+        "#learn-progress [data-tutorial=\"classic\"]",
+        "Step 1 of",
+    )
+    .await;
     assert!(tut.starts_with("Tutorial: Sequence"), "{tut}");
     shot(&a, "profile-progress").await;
     let (st, mine) = fetch_json(&a, "/api/account/progress", None).await;
