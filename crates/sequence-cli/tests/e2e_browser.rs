@@ -72,16 +72,7 @@ async fn classic_two_browsers_play_to_a_win() {
 
     // Bob opens the invite link and joins.
     b.goto(&invite).await.expect("open the invite link");
-    let who = wait_text(&b, "#join-as").await;
-    assert!(
-        who.contains("Bob"),
-        "the join form names the account: {who}"
-    );
-    assert_eq!(
-        count(&b, "#join-name").await,
-        0,
-        "no name asked when signed in"
-    );
+    type_into(&b, "#join-name", "Bob").await;
     click(&b, "#join").await;
     wait_for(&a, ".game.classic").await;
     wait_for(&b, ".game.classic").await;
@@ -1645,7 +1636,16 @@ async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
         .expect("invite link");
     let id = invite.rsplit('=').next().expect("table id").to_string();
     b.goto(&invite).await.expect("open the invite link");
-    type_into(&b, "#join-name", "Bob").await;
+    let who = wait_text(&b, "#join-as").await;
+    assert!(
+        who.contains("Bob"),
+        "the join form names the account: {who}"
+    );
+    assert_eq!(
+        count(&b, "#join-name").await,
+        0,
+        "no name asked when signed in"
+    );
     click(&b, "#join").await;
     wait_for(&a, ".game.classic").await;
     wait_for(&b, ".game.classic").await;

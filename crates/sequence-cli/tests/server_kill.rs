@@ -571,8 +571,9 @@ fn rated_table(
     host: &Account,
     guest: &Account,
 ) -> Option<(String, String, String)> {
-    let body = json!({"game": "classic", "players": 2, "rated": true,
-                      "options": {"sequence_length": 4, "win_sequences": 1}});
+    // no turn clock: nobody is played for while an instance restarts
+    let body = json!({"game": "classic", "players": 2, "rated": true, "turn_seconds": null,
+                      "private": true, "options": {"sequence_length": 4, "win_sequences": 1}});
     let a = any_instance(addrs, rng);
     let (st, r, _) = http_with(&a, "POST", "/api/tables", &host.headers(), Some(&body)).ok()?;
     match st {
