@@ -14,7 +14,7 @@
 
 use sequence_bots::{replay, with_game, BotGame, ForGame, SearchConfig};
 use sequence_common::record::{detect_kind, Match, ReplayError};
-use sequence_common::{play_logged, AnyGame, GameKind, PlayError, RuleError, Seat};
+use sequence_common::{play_logged, AnyGame, GameKind, RuleError, Seat};
 use serde_json::{json, Value};
 
 /// The bot levels the page offers, as the server's tables: `random`,
@@ -149,12 +149,9 @@ impl Session {
     /// `notation.*` codes for a move that cannot be read, the rule's code
     /// (e.g. `C6.space_taken`) for one the rules refuse.
     pub fn play(&mut self, mv: &Value) -> Result<Value, Failure> {
-        match play_logged(self.live.as_mut(), mv) {
-            Ok(logged) => Ok(logged.to_json()),
-            Err(PlayError::Malformed { code, message } | PlayError::Illegal { code, message }) => {
-                Err(Failure::new(code, message))
-            }
-        }
+        play_logged(self.live.as_mut(), mv)
+            .map(|logged| logged.to_json())
+            .map_err(|e| Failure::new(e.code(), e.message()))
     }
 
     /// The view of `seat` (`None` or a seat not at the table: the
