@@ -28,14 +28,23 @@ async fn open(c: &Client, base: &str, game: &str, id: &str) {
     c.goto(&format!("{base}/?puzzles={game}&id={id}"))
         .await
         .expect("open the puzzle page");
-    let page = wait_for(c, ".puzzle-page").await;
-    assert_eq!(
-        page.attr("data-puzzle")
+    // read from the page each time: it is drawn again when the account's
+    // progress arrives
+    until(20, 50, async || {
+        let shown = c
+            .execute(
+                "const p = document.querySelector('.puzzle-page'); return p && p.dataset.puzzle;",
+                vec![],
+            )
             .await
-            .expect("its puzzle")
-            .as_deref(),
-        Some(id)
-    );
+            .map_err(|e| e.to_string())?;
+        if shown.as_str() == Some(id) {
+            Ok(())
+        } else {
+            Err(format!("the page shows puzzle {shown}, not {id}"))
+        }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -282,7 +291,7 @@ async fn progress_is_kept_in_the_account() {
         .expect("a Block puzzle");
     let sid = block["id"].as_str().unwrap_or_default().to_string();
     open(&b, &base, "stacks", &sid).await;
-    click(&b, "#block").await;
+    click_live(&b, "#block").await;
     wait_for(&b, "#puzzle-result.good").await;
     until(20, 100, async || {
         let (_, p) = fetch_json(&a, "/api/account/progress", None).await;
