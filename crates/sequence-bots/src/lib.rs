@@ -35,6 +35,7 @@ pub mod ismcts;
 pub mod protocol;
 pub mod puzzles;
 pub mod random;
+pub mod replay;
 pub mod search;
 pub mod seeds;
 pub mod shell;
@@ -44,7 +45,7 @@ pub mod stats;
 
 pub use bot::{Bot, BotFailure, BotGame};
 pub use config::{SearchConfig, SearchSpec};
-pub use games::{with_game, ForGame};
+pub use games::{verify_record, with_game, ForGame};
 pub use random::RandomBot;
 pub use search::{Budget, SearchReport};
 pub use shell::{Decide, Greedy, GreedyBot, Shell, ShellBot};

@@ -17,7 +17,10 @@ use sequence_common::rng::PlayoutRng;
 /// Reads `rmc[:OPTION…]`: a budget (`3000it`, `200ms`), `kN` candidates
 /// (0 = all), `cN` policy moves before the value (`c0`: to the end), `gp`
 /// (greedy opponents in playouts), `noinf`, `flat` (no halving), `bel`
-/// (inference from every other seat's last move, [`crate::belief`]).
+/// (inference from every other seat's last move, [`crate::belief`]),
+/// `learned` (the learned policy ranks the candidates and plays the
+/// playouts), `vN` (the first N playout moves chosen one ply deep by the
+/// learned value, [`FlatOptions::value_plies`]).
 /// Defaults: 3000 iterations and the [`FlatOptions`] defaults; the last
 /// value says whether `bel` was given.
 ///
@@ -32,9 +35,11 @@ pub fn parse(spec: &str) -> Result<(Budget, FlatOptions, bool), String> {
             "noinf" => o.inference = false,
             "flat" => o.halving = false,
             "bel" => belief = true,
+            "learned" => o.policy = Some(sequence_bots::classic::policy::shipped()),
             "1t" => {}
             _ if p.starts_with('c') => o.cutoff = Some(num(&p[1..])? as u32).filter(|&c| c > 0),
             _ if p.starts_with('k') => o.candidates = num(&p[1..])? as usize,
+            _ if p.starts_with('v') => o.value_plies = num(&p[1..])? as u32,
             _ => return Ok(false),
         }
         Ok(true)
@@ -115,5 +120,22 @@ impl Decide for BeliefFlatBot {
         };
         self.belief.record(view, mv);
         with_declaration(&game, mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_read_by_name() {
+        let (budget, o, bel) = parse("rmc:2000it:k8:c2:v2:learned").expect("spec");
+        assert_eq!(budget, Budget::Iterations(2000));
+        assert_eq!((o.candidates, o.cutoff, o.value_plies), (8, Some(2), 2));
+        assert!(o.policy.is_some() && !bel);
+        let (_, d, _) = parse("rmc").expect("spec");
+        assert_eq!(d, FlatOptions::default());
+        assert!(parse("rmc:vx").is_err());
+        assert!(parse("rmc:fast").is_err());
     }
 }

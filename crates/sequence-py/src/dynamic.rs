@@ -501,6 +501,10 @@ pub trait DynGame: Send + Sync {
     /// a Stacks determinization): its trail's JSON
     /// ([`crate::trail::Trail::to_json`]).
     fn trail(&self) -> Option<Value>;
+    /// The moves made since the record's last entry that records do not
+    /// write (Stacks: the declines of a Block window still open, S5b), as
+    /// input entries (pickling: [`game_from_pickle`]).
+    fn unwritten(&self) -> Vec<Value>;
 }
 
 impl<G: DynEngine> DynGame for Session<G> {
@@ -756,6 +760,10 @@ impl<G: DynEngine> DynGame for Session<G> {
     fn trail(&self) -> Option<Value> {
         Session::trail(self).map(|t| t.to_json(self.game().config()))
     }
+
+    fn unwritten(&self) -> Vec<Value> {
+        Session::unwritten(self)
+    }
 }
 
 fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
@@ -998,6 +1006,38 @@ pub fn game_from_record(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failur
     match record_kind(v)? {
         GameKind::Classic => go::<sequence_classic::Game>(v, seed),
         GameKind::Stacks => go::<sequence_stacks::Game>(v, seed),
+    }
+}
+
+/// Rebuilds a pickled game: its record as it stood after its last entry
+/// (a Stacks Block window left open, S5b), then the `unwritten` moves made
+/// since ([`DynGame::unwritten`]), with `rng` as its generator.
+///
+/// # Errors
+/// [`FailureKind::Record`] for a record that does not replay;
+/// [`FailureKind::Usage`] `pickle.state` for unwritten moves that cannot
+/// be made.
+pub fn game_from_pickle(
+    v: &Value,
+    unwritten: &[Value],
+    rng: sequence_common::rng::GameRng,
+) -> Result<Box<dyn DynGame>, Failure> {
+    fn go<G: DynEngine>(
+        v: &Value,
+        unwritten: &[Value],
+        rng: sequence_common::rng::GameRng,
+    ) -> Result<Box<dyn DynGame>, Failure> {
+        use crate::session::UnwrittenError;
+        Session::<G>::from_record_and_unwritten(v, unwritten, rng)
+            .map(|s| Box::new(s) as Box<dyn DynGame>)
+            .map_err(|e| match e {
+                UnwrittenError::Record(e) => Failure::from_replay(&e),
+                UnwrittenError::Move(m) => Failure::usage("pickle.state", m),
+            })
+    }
+    match record_kind(v)? {
+        GameKind::Classic => go::<sequence_classic::Game>(v, unwritten, rng),
+        GameKind::Stacks => go::<sequence_stacks::Game>(v, unwritten, rng),
     }
 }
 

@@ -5,11 +5,26 @@
 //! (`determinize`) has no record, and a copy goes on independently.
 
 use crate::trail::{Origin, Trail};
-use sequence_common::record::{replay, Record, ReplayError};
+use sequence_common::record::{replay, replay_entries, Record, ReplayError};
 use sequence_common::reshuffle::{Recording, Reshuffler};
 use sequence_common::rng::{game_rng, GameRng};
 use sequence_common::{Notation, Rules, Seat};
 use serde_json::Value;
+
+/// Why a pickled game's state does not rebuild.
+#[derive(Debug)]
+pub enum UnwrittenError {
+    /// Its record does not replay.
+    Record(ReplayError),
+    /// An unwritten move after it cannot be read or made.
+    Move(String),
+}
+
+impl From<ReplayError> for UnwrittenError {
+    fn from(e: ReplayError) -> Self {
+        UnwrittenError::Record(e)
+    }
+}
 
 /// A game with its generator and, when known, its record (or, for a game
 /// that has none, its [`Trail`] when it can be rebuilt).
@@ -18,6 +33,10 @@ pub struct Session<G: Rules> {
     rng: GameRng,
     record: Option<Record<G>>,
     trail: Option<Trail<G>>,
+    /// The moves made since the record's last entry that records do not
+    /// write (Stacks: the declines of a Block window still open, S5b), so
+    /// that a pickle keeps them; empty without a record.
+    unwritten: Vec<(Seat, G::Move)>,
 }
 
 impl<G: Rules> Clone for Session<G> {
@@ -27,6 +46,7 @@ impl<G: Rules> Clone for Session<G> {
             rng: self.rng.clone(),
             record: self.record.clone(),
             trail: self.trail.clone(),
+            unwritten: self.unwritten.clone(),
         }
     }
 }
@@ -42,6 +62,7 @@ impl<G: Notation> Session<G> {
             rng,
             record: Some(record),
             trail: None,
+            unwritten: vec![],
         }
     }
 
@@ -53,6 +74,7 @@ impl<G: Notation> Session<G> {
             rng: game_rng(seed),
             record: None,
             trail: None,
+            unwritten: vec![],
         }
     }
 
@@ -74,12 +96,70 @@ impl<G: Notation> Session<G> {
     /// As [`replay`]: the messages of `sequence verify`.
     pub fn from_record(v: &Value, seed: u64) -> Result<Session<G>, ReplayError> {
         let (record, game) = replay::<G>(v, |_, _, _, _| {})?;
-        Ok(Session {
+        Ok(Session::resume(record, game, game_rng(seed)))
+    }
+
+    /// A game read from its record (JSON) as it stood after the record's
+    /// last entry, before what the record's silence after it means (a
+    /// Stacks Block window stays open, S5b), then `unwritten` — the moves
+    /// made since that records do not write, as [`Session::unwritten`]
+    /// gives them — made with `rng` as the generator: a pickled game
+    /// rebuilt exactly.
+    ///
+    /// # Errors
+    /// As [`replay`] for the record; a message for an unwritten move that
+    /// cannot be read or made.
+    pub fn from_record_and_unwritten(
+        v: &Value,
+        unwritten: &[Value],
+        rng: GameRng,
+    ) -> Result<Session<G>, UnwrittenError> {
+        let entries = v.get("moves").and_then(Value::as_array).map_or(0, Vec::len);
+        // `result` says how the game stood when pickled, which the replay
+        // (closing an open Block window) may not match; it is made again
+        let mut v = v.clone();
+        if let Value::Object(o) = &mut v {
+            o.remove("result");
+        }
+        let mut open = None;
+        let (record, closed) = replay_entries::<G>(&v, |i, _, _, g| {
+            if i + 1 == entries {
+                open = Some(g.clone());
+            }
+        })?;
+        let mut s = Session::resume(record, open.unwrap_or(closed), rng);
+        for e in unwritten {
+            let bad = |m: String| UnwrittenError::Move(format!("{m} (in {e})"));
+            let (seat, mv) =
+                G::move_from_input(e, s.game.config()).map_err(|m| bad(m.to_string()))?;
+            if G::is_recorded(&mv) {
+                return Err(bad("a move that records write".into()));
+            }
+            s.play(seat, mv).map_err(|m| bad(m.to_string()))?;
+        }
+        Ok(s)
+    }
+
+    /// A session over a replayed record.
+    fn resume(record: Record<G>, game: G, rng: GameRng) -> Session<G> {
+        Session {
             game,
-            rng: game_rng(seed),
+            rng,
             record: Some(record),
             trail: None,
-        })
+            unwritten: vec![],
+        }
+    }
+
+    /// The moves made since the record's last entry that records do not
+    /// write (Stacks: declined Blocks of a window still open, S5b), as
+    /// input entries (`{"seat": 2, "pass": true}`).
+    pub fn unwritten(&self) -> Vec<Value> {
+        let c = self.game.config();
+        self.unwritten
+            .iter()
+            .map(|(s, m)| G::move_to_json(*s, m, c))
+            .collect()
     }
 
     /// The game.
@@ -104,6 +184,9 @@ impl<G: Notation> Session<G> {
                 if G::is_recorded(&mv) {
                     let written = self.game.last_move().map_or(mv, |(_, m)| m);
                     rec.moves.push((seat, written));
+                    self.unwritten.clear();
+                } else {
+                    self.unwritten.push((seat, mv));
                 }
             }
             None => match &mut self.trail {

@@ -23,6 +23,9 @@
 //! * `presence(table_id, instance, seat, conns)`: WebSockets per seat held
 //!   by each instance (PostgreSQL), so every instance shows who is
 //!   connected.
+//! * `puzzles_solved(user_id, game, puzzle_id, solved_ms)` and
+//!   `tutorial_progress(user_id, game, step, done, updated_ms)`: an
+//!   account's learning progress (migration 0003, [`crate::learn`]).
 //!
 //! The schema is versioned: the migrations of `migrations/sqlite` and
 //! `migrations/postgres` (one set per database, embedded in the binary)
@@ -37,6 +40,7 @@
 
 mod accounts;
 mod games;
+mod learn;
 mod profiles;
 mod shared;
 pub use shared::InstanceRow;
@@ -44,6 +48,7 @@ pub(crate) mod target;
 mod writer;
 
 pub use accounts::{Failures, SessionRow, UserRow};
+pub use learn::TutorialRow;
 pub use profiles::{BoardRow, GameFilter, GameSeat, PublicUser, ResultRow, SeatGame};
 
 pub use target::{create_database, describe_target, drop_database, with_database};

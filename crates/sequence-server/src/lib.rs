@@ -19,7 +19,8 @@
 //!   off the async runtime;
 //! * accounts and what lasts beyond a table: [`accounts`] (names,
 //!   passwords, sessions, sign-in delays), [`results`] (what a game's end
-//!   stores), [`ratings`] (Glicko-2 and Weng-Lin);
+//!   stores), [`ratings`] (Glicko-2 and Weng-Lin), [`learn`] (puzzle and
+//!   tutorial progress);
 //! * the settings: [`settings`] (`serve`'s flags, environment, file),
 //!   [`config`] (what the library takes); [`listener`]: accepting and serving
 //!   connections under the limits against slow and hostile clients;
@@ -38,6 +39,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod input;
+pub mod learn;
 pub mod limits;
 pub mod listener;
 pub mod notes;

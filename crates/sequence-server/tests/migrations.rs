@@ -219,6 +219,22 @@ async fn connect(url: &str) -> AnyConnection {
     AnyConnection::connect(&url).await.expect("connect")
 }
 
+/// The versions of every migration the server has (`migrations/sqlite`;
+/// the PostgreSQL set has the same numbers).
+fn every_version() -> Vec<i64> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+    let mut v: Vec<i64> = std::fs::read_dir(&dir)
+        .expect("migrations")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().to_string();
+            name.split('_').next()?.parse().ok()
+        })
+        .collect();
+    v.sort_unstable();
+    assert!(v.len() >= 3, "{v:?}");
+    v
+}
+
 /// The migrations the database has applied (`_sqlx_migrations`), by version.
 async fn applied(conn: &mut AnyConnection) -> Vec<i64> {
     sqlx::query("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
@@ -307,8 +323,8 @@ async fn check_upgrade_of(
     );
     assert_eq!(
         applied(&mut conn).await,
-        vec![1, 2],
-        "migrations 1 and 2 are recorded"
+        every_version(),
+        "every migration is recorded"
     );
     drop(conn);
     opened.close().await;
@@ -413,7 +429,7 @@ async fn an_sqlite_database_before_migrations_is_upgraded_with_nothing_lost() {
     // opened again: nothing more to apply
     let s = common::server_on(dir, db.clone(), 0).await;
     let mut conn = connect(&db).await;
-    assert_eq!(applied(&mut conn).await, vec![1, 2]);
+    assert_eq!(applied(&mut conn).await, every_version());
     s.running.abort();
 }
 
@@ -450,6 +466,11 @@ async fn a_version_1_database_is_upgraded_with_nothing_lost() {
     let (st, body) = browser.post("/api/account/claim", &seats).await;
     assert_eq!(st, 200, "{body}");
     assert_eq!(body["claimed"], json!([true]));
+    // and its learning progress (migration 3) is kept
+    let progress = json!({"puzzles": {"classic": ["classic-001"]}});
+    let (st, body) = browser.post("/api/account/progress", &progress).await;
+    assert_eq!(st, 200, "{body}");
+    assert_eq!(body["puzzles"]["classic"], json!(["classic-001"]));
     s.running.abort();
 }
 

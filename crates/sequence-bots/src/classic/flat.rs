@@ -42,6 +42,11 @@ pub struct FlatOptions {
     /// The learned policy: it ranks the candidates and moves in the
     /// playouts (where it has a model for the table).
     pub policy: Option<Arc<Policy>>,
+    /// Playout moves chosen one ply deep by the learned value (the first
+    /// this many of each playout; 0: none, the default): among the
+    /// policy's move and every natural placement of the seat to move,
+    /// the one after which the value rates the mover's team highest.
+    pub value_plies: u32,
 }
 
 pub use crate::config::{CANDIDATES, FLAT_CUTOFF as CUTOFF};
@@ -62,6 +67,7 @@ impl From<&ClassicSearch> for FlatOptions {
             inference: c.inference,
             halving: true,
             policy: c.learned.then(policy::shipped),
+            value_plies: 0,
         }
     }
 }
@@ -116,6 +122,11 @@ fn continuation(
         } else {
             playout::tactical_move(g, rng)
         };
+        let mv = if n < opts.value_plies {
+            value_move(g, mv, buf)
+        } else {
+            mv
+        };
         let seat = g.turn();
         if g.apply(seat, mv, &mut RngReshuffler(rng)).is_err() {
             break;
@@ -123,6 +134,41 @@ fn continuation(
         n += 1;
     }
     value::value_of(g)[team] as f64
+}
+
+/// The move of the seat to move in `g` whose resulting position the
+/// learned value rates best for its team, among `base` (the playout
+/// policy's move) and every natural placement; `base` itself when it is
+/// a dead-card exchange or a pass. `buf` is scratch space.
+fn value_move(g: &Game, base: Move, buf: &mut Vec<Move>) -> Move {
+    if !matches!(base, Move::Place { .. } | Move::Remove { .. }) {
+        return base;
+    }
+    let seat = g.turn();
+    let mover = g.team_of(seat).index();
+    // Reshuffles inside a one-ply look are rare; any fixed order serves.
+    let after = |m: Move| -> f32 {
+        let mut h = g.clone();
+        let mut r = playout_rng(0);
+        match h.apply(seat, m, &mut RngReshuffler(&mut r)) {
+            Ok(_) => value::value_of(&h)[mover],
+            Err(_) => f32::NEG_INFINITY,
+        }
+    };
+    buf.clear();
+    g.legal_moves(buf);
+    let mut best = (base, after(base));
+    for &m in buf.iter() {
+        if let Move::Place { card, .. } = m {
+            if !card.is_jack() && m != base {
+                let v = after(m);
+                if v > best.1 {
+                    best = (m, v);
+                }
+            }
+        }
+    }
+    best.0
 }
 
 /// Root Monte Carlo over the view's candidate moves (see the module docs).
@@ -308,5 +354,57 @@ mod tests {
         let a = search(&view, &opts, Budget::Iterations(60), 4, &evidence);
         let b = search(&view, &opts, Budget::Iterations(60), 4, &evidence);
         assert_eq!(a.moves, b.moves);
+    }
+
+    /// The one-ply value move is the best of the policy's move and every
+    /// natural placement by the learned value, for the mover's team, and
+    /// a search with value plies still runs exactly its budget.
+    #[test]
+    fn value_plies_choose_the_best_valued_placement() {
+        let view = crate::bench::classic_midgame(5);
+        let game = view.determinize(&mut game_rng(3));
+        let mover = game.team_of(game.turn()).index();
+        let mut rng = playout_rng(2);
+        let base = playout::tactical_move_with(&game, &mut rng, 0.0);
+        let mut buf = Vec::new();
+        let chosen = value_move(&game, base, &mut buf);
+        let after = |m: Move| {
+            let mut h = game.clone();
+            h.apply(h.turn(), m, &mut RngReshuffler(&mut playout_rng(0)))
+                .expect("legal");
+            value::value_of(&h)[mover]
+        };
+        let best = after(chosen);
+        assert!(best >= after(base));
+        let mut naturals = 0;
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        for m in legal {
+            if let Move::Place { card, .. } = m {
+                if !card.is_jack() {
+                    naturals += 1;
+                    assert!(best >= after(m), "{m:?} is valued higher than {chosen:?}");
+                }
+            }
+        }
+        assert!(
+            naturals > 1,
+            "the midgame has natural placements to compare"
+        );
+        let opts = FlatOptions {
+            value_plies: 2,
+            ..FlatOptions::default()
+        };
+        let evidence = inference::Evidence::of_view(&view, &ClassicSearch::default());
+        let r = search(&view, &opts, Budget::Iterations(50), 9, &evidence);
+        assert_eq!(r.iterations, 50);
+        let plain = search(
+            &view,
+            &FlatOptions::default(),
+            Budget::Iterations(50),
+            9,
+            &evidence,
+        );
+        assert_eq!(plain.iterations, 50);
     }
 }

@@ -9,6 +9,7 @@ mod errors;
 mod options;
 mod pickle;
 mod vecenv;
+mod vecpickle;
 
 use crate::dynamic::{self, AnyMove, DynGame, DynView};
 pub(crate) use bot::PyBot;
@@ -824,6 +825,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pickle::_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_trail_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_move_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(vecpickle::_vecenv_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(vecpickle::_vecenv_log_limit, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_bot_from_state, m)?)?;
     errors::register(m)?;
     // The bots' Elo ladder (docs/bots.md "Levels"): random is 1000.

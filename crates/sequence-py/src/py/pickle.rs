@@ -11,9 +11,8 @@
 //!   with their reshuffles) and its generator's state. A classic
 //!   determinization cannot be pickled (`UsageError` `record.none`, saying
 //!   why: its view's JSON does not carry everything the game holds).
-//! * A `VecEnv` refuses (`UsageError` `pickle.vecenv`): its games are dealt
-//!   by a fast shuffle with no record and its bots hold generators, none
-//!   of which has a written form; build one in each process.
+//! * A `VecEnv` is its arguments and the calls since its last reset,
+//!   replayed on load ([`super::vecpickle`]).
 //! * A `Move` is its record entry and its table's sequence length.
 //! * A `Bot` is its name, game and seed: unpickled it is built again (its
 //!   generator starts over; searching bots keep no tree between moves).
@@ -41,7 +40,9 @@ pub(crate) fn reduce<'py>(
 }
 
 /// `__reduce__` of a `Game`: `_game_from_state(record, seed, stream,
-/// word_pos)` with a record, `_trail_game_from_state(game, trail, seed,
+/// word_pos, unwritten)` with a record (`unwritten`: the moves since its
+/// last entry that records do not write, the declines of an open Stacks
+/// Block window, S5b), `_trail_game_from_state(game, trail, seed,
 /// stream, word_pos)` with a trail.
 ///
 /// # Errors
@@ -51,7 +52,14 @@ pub(crate) fn reduce_game<'py>(py: Python<'py>, g: &PyGame) -> PyResult<Bound<'p
     let seed = PyBytes::new(py, &rng.get_seed());
     let pos = rng.get_word_pos().to_le_bytes().to_vec();
     if let Ok(record) = g.inner.record() {
-        let args = (json_to_py(py, &record)?, seed, rng.get_stream(), pos);
+        let unwritten = json_to_py(py, &serde_json::Value::from(g.inner.unwritten()))?;
+        let args = (
+            json_to_py(py, &record)?,
+            seed,
+            rng.get_stream(),
+            pos,
+            unwritten,
+        );
         return reduce(py, "_game_from_state", args.into_pyobject(py)?);
     }
     let Some(trail) = g.inner.trail() else {
@@ -99,17 +107,34 @@ pub(crate) fn _trail_game_from_state(
     Ok(PyGame::wrap(g))
 }
 
-/// Rebuilds a pickled `Game`.
+/// Rebuilds a pickled `Game`: its record as it stood after its last
+/// entry, then its unwritten moves (a pickle without them, from before
+/// they were kept, replays the record as `Game.from_record` does).
 #[pyfunction]
+#[pyo3(signature = (record, seed, stream, word_pos, unwritten=None))]
 pub(crate) fn _game_from_state(
     record: &Bound<'_, PyAny>,
     seed: [u8; 32],
     stream: u64,
     word_pos: Vec<u8>,
+    unwritten: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyGame> {
     let v = py_to_json(record)?;
-    let mut g = dynamic::game_from_record(&v, 0).map_err(fail)?;
-    g.set_rng(rng_of(seed, stream, word_pos)?);
+    let rng = rng_of(seed, stream, word_pos)?;
+    let g = match unwritten {
+        Some(u) => {
+            let u = py_to_json(u)?;
+            let list = u
+                .as_array()
+                .ok_or_else(|| usage("pickle.state", "unwritten moves are a list"))?;
+            dynamic::game_from_pickle(&v, list, rng).map_err(fail)?
+        }
+        None => {
+            let mut g = dynamic::game_from_record(&v, 0).map_err(fail)?;
+            g.set_rng(rng);
+            g
+        }
+    };
     Ok(PyGame::wrap(g))
 }
 

@@ -5,6 +5,7 @@ use super::args;
 use super::convert::py_to_json;
 use super::errors::{fail, usage};
 use super::kind_of;
+use super::vecpickle::{self, VecLog};
 use crate::vector::{self, DynVec, Out};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -29,6 +30,10 @@ pub struct PyVecEnv {
     actions_buf: Vec<i64>,
     /// Whether the games keep their records.
     keeps_records: bool,
+    /// The constructor's arguments (for pickling).
+    kwargs: Py<PyDict>,
+    /// The calls since the last reset (for pickling: [`VecLog`]).
+    log: VecLog,
 }
 
 #[pymethods]
@@ -76,6 +81,19 @@ impl PyVecEnv {
                 ))
             }
         };
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("game", game)?;
+        kwargs.set_item("num_envs", num_envs)?;
+        kwargs.set_item("players", players)?;
+        kwargs.set_item("teams", teams)?;
+        kwargs.set_item("options", options)?;
+        kwargs.set_item("seed", seed)?;
+        kwargs.set_item("opponents", opponents)?;
+        kwargs.set_item("seat", opponents.map(|_| seat))?;
+        kwargs.set_item("threads", threads)?;
+        kwargs.set_item("records", records)?;
+        kwargs.set_item("roles", roles.clone())?;
+        kwargs.set_item("alternate", alternate)?;
         let kind = kind_of(game)?;
         let opts = options.map(py_to_json).transpose()?;
         let spec = vector::VecSpec {
@@ -110,6 +128,8 @@ impl PyVecEnv {
             seed,
             actions_buf: vec![0; n],
             keeps_records: records,
+            kwargs: kwargs.unbind(),
+            log: VecLog::default(),
         };
         env.reset_arrays(py, seed)?;
         Ok(env)
@@ -117,7 +137,7 @@ impl PyVecEnv {
 
     /// Number of games.
     #[getter]
-    fn num_envs(&self) -> usize {
+    pub(crate) fn num_envs(&self) -> usize {
         self.actions_buf.len()
     }
 
@@ -161,6 +181,7 @@ impl PyVecEnv {
             None => self.seed,
         };
         self.reset_arrays(py, seed)?;
+        self.log.reset(seed);
         self.seed = vector::next_seed(seed);
         Ok((
             self.obs.bind(py).clone(),
@@ -203,19 +224,8 @@ impl PyVecEnv {
                 )
             })?;
         }
-        self.renew_arrays(py);
-        let actions = &self.actions_buf;
-        let inner = &self.inner;
-        self.fill_arrays(py, |out| {
-            py.detach(|| {
-                let mut core = match inner.lock() {
-                    Ok(c) => c,
-                    Err(p) => p.into_inner(),
-                };
-                core.step(actions, out, observe)
-            })
-            .map_err(fail)
-        })?;
+        self.step_arrays(py, observe)?;
+        self.log.step(&self.actions_buf, observe);
         Ok((
             self.obs.bind(py).clone(),
             self.mask.bind(py).clone(),
@@ -227,9 +237,9 @@ impl PyVecEnv {
 
     /// A uniformly random legal action per game, drawn in Rust from the
     /// games' own generators.
-    fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let mut v = vec![0i64; self.actions_buf.len()];
-        self.lock()?.random_actions(&mut v);
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let v = self.draw_random_actions()?;
+        self.log.random();
         Ok(PyArray1::from_vec(py, v))
     }
 
@@ -274,7 +284,7 @@ impl PyVecEnv {
     /// RECORD.md / RECORD-STACKS.md, with `result`; `sg.verify` accepts
     /// it). Needs `VecEnv(records=True)`: `UsageError` (`env.records`)
     /// otherwise.
-    fn records<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyAny>)>> {
+    fn records<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyAny>)>> {
         if !self.keeps_records {
             return Err(usage(
                 "env.records",
@@ -282,6 +292,7 @@ impl PyVecEnv {
             ));
         }
         let recs = self.lock()?.take_records();
+        self.log.records();
         recs.into_iter()
             .map(|(i, v)| Ok((i, super::convert::json_to_py(py, &v)?)))
             .collect()
@@ -299,14 +310,10 @@ impl PyVecEnv {
         Ok(d)
     }
 
-    /// Refuses: `UsageError` `pickle.vecenv` (docs/python.md "Pickling").
-    fn __reduce__(&self) -> PyResult<()> {
-        Err(usage(
-            "pickle.vecenv",
-            "a VecEnv cannot be pickled or deep-copied: its games are dealt by a fast shuffle \
-             that keeps no record and its bots hold generators, and neither has a written \
-             form; build a VecEnv in each process from the same arguments (and seed)",
-        ))
+    /// The vector as its arguments and the calls since its last reset,
+    /// replayed on load (docs/python.md "Pickling and copies").
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        vecpickle::reduce(py, &self.kwargs, &self.log, self.seed)
     }
 
     fn __repr__(&self) -> String {
@@ -319,6 +326,68 @@ impl PyVecEnv {
 }
 
 impl PyVecEnv {
+    /// Replays a reset with `seed` (unpickling).
+    pub(crate) fn replay_reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        self.reset_arrays(py, seed)?;
+        self.log.reset(seed);
+        Ok(())
+    }
+
+    /// Replays a step (unpickling).
+    pub(crate) fn replay_step(
+        &mut self,
+        py: Python<'_>,
+        actions: &[i64],
+        observe: bool,
+    ) -> PyResult<()> {
+        self.actions_buf.copy_from_slice(actions);
+        self.step_arrays(py, observe)?;
+        self.log.step(actions, observe);
+        Ok(())
+    }
+
+    /// Replays a `random_actions` call (unpickling).
+    pub(crate) fn replay_random(&mut self) -> PyResult<()> {
+        self.draw_random_actions()?;
+        self.log.random();
+        Ok(())
+    }
+
+    /// Replays a `records` call (unpickling).
+    pub(crate) fn replay_records(&mut self) -> PyResult<()> {
+        self.lock()?.take_records();
+        self.log.records();
+        Ok(())
+    }
+
+    /// Sets the seed the next `reset()` without one deals from.
+    pub(crate) fn set_next_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    fn draw_random_actions(&self) -> PyResult<Vec<i64>> {
+        let mut v = vec![0i64; self.actions_buf.len()];
+        self.lock()?.random_actions(&mut v);
+        Ok(v)
+    }
+
+    /// Steps every game with `actions_buf` into the output arrays.
+    fn step_arrays(&mut self, py: Python<'_>, observe: bool) -> PyResult<()> {
+        self.renew_arrays(py);
+        let actions = &self.actions_buf;
+        let inner = &self.inner;
+        self.fill_arrays(py, |out| {
+            py.detach(|| {
+                let mut core = match inner.lock() {
+                    Ok(c) => c,
+                    Err(p) => p.into_inner(),
+                };
+                core.step(actions, out, observe)
+            })
+            .map_err(fail)
+        })
+    }
+
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn DynVec>>> {
         Ok(match self.inner.lock() {
             Ok(g) => g,

@@ -121,6 +121,8 @@ impl Db {
         for sql in [
             "DELETE FROM sessions WHERE user_id = $1",
             "DELETE FROM ratings WHERE user_id = $1",
+            "DELETE FROM puzzles_solved WHERE user_id = $1",
+            "DELETE FROM tutorial_progress WHERE user_id = $1",
         ] {
             sqlx::query(sql).bind(id).execute(&mut *tx).await?;
         }

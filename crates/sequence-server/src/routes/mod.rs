@@ -14,6 +14,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod instance;
+pub mod learn;
 pub mod moves;
 pub mod profiles;
 pub mod records;
@@ -68,6 +69,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/admin/leases", get(admin::leases))
         .merge(account::routes())
         .merge(profiles::routes())
+        .merge(learn::routes())
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             limits::rate_limit,

@@ -11,8 +11,8 @@ use super::error::TableError;
 use super::spec::{read_options, Spec};
 use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::record::Match;
-use sequence_common::{AnyGame, GameKind, PlayError, Seat, TableConfig};
-use serde_json::{json, Map, Value};
+use sequence_common::{AnyGame, GameKind, Seat, TableConfig};
+use serde_json::{json, Value};
 use std::marker::PhantomData;
 
 /// A bot's move, to be computed away from the table (on a blocking
@@ -23,63 +23,30 @@ pub type BotMove = Box<dyn FnOnce() -> Option<Value> + Send>;
 /// A hint to compute away from the table ([`TableGame::hint`]).
 pub type Hint = Box<dyn FnOnce() -> Value + Send>;
 
-/// What a move did, for the log ([`play_logged`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Logged {
-    /// The move's own entry (`None`: records do not write the move).
-    pub entry: Option<Map<String, Value>>,
-    /// Fields to merge into the log's last entry.
-    pub previous: Map<String, Value>,
-}
+pub use sequence_common::Logged;
 
 /// Plays a move sent as JSON on a table's game and says what it did for
-/// the move log: `Some(entry)` with `seat`, `move` (the record entry,
-/// with the sequences it declared), `text` (in words) and its public
-/// effects ([`sequence_common::TableFacts::log_effects`]); `None` for a
-/// move records do not write (a declined Block), whose effects (the chip
-/// of a pile that stood) go to `previous`, the fields to merge into the
-/// log's last entry. A table-talk penalty discard (C10) is logged as
-/// `{"seat", "penalty": CARD}`.
+/// the move log ([`sequence_common::play_logged`]: the entry with its
+/// public effects, the fields for the entry before it).
 ///
 /// # Errors
-/// [`TableError::Malformed`] with the notation's code when it cannot be
-/// read, [`TableError::Illegal`] with the rule's code when the rules
+/// [`TableError::Refused`]: with the notation's code when it cannot be
+/// read, with the rule's code when the rules
 /// refuse it; nothing changes then.
 pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, TableError> {
-    if let Some((seat, card)) = live.play_penalty(mv).map_err(refused)? {
-        // the table-talk penalty (C10): out of turn, no draw
-        let mut e = Map::new();
-        e.insert("seat".into(), json!(seat.0));
-        e.insert("move".into(), json!({"seat": seat.0, "penalty": card}));
-        e.insert("text".into(), json!(format!("penalty {card}")));
-        return Ok(Logged {
-            entry: Some(e),
-            previous: Map::new(),
-        });
-    }
-    let played = live.play_json(mv).map_err(refused)?;
-    let fx = played.effects;
-    let entry = played.entry.map(|m| {
-        let mut e = Map::new();
-        e.insert("seat".into(), json!(played.seat.0));
-        e.insert("move".into(), m);
-        e.insert("text".into(), json!(played.text));
-        e.extend(fx.own.clone());
-        e
-    });
-    let mut previous = fx.previous;
-    if entry.is_none() {
-        previous.extend(fx.own);
-    }
-    Ok(Logged { entry, previous })
+    Ok(sequence_common::play_logged(live, mv)?)
 }
 
-/// A refused move as the table refuses it (400, with the engine's code).
-fn refused(e: PlayError) -> TableError {
-    match e {
-        PlayError::Malformed { code, message } => TableError::Malformed { code, message },
-        PlayError::Illegal { code, message } => TableError::Illegal { code, message },
-    }
+/// What a hint asks of the search ([`TableGame::hint`]): iterations, how
+/// many of the best moves to give, and the search's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintAsk {
+    /// Search iterations.
+    pub iterations: u64,
+    /// How many of the best moves to give.
+    pub top: usize,
+    /// The search's seed.
+    pub seed: u64,
 }
 
 /// What the server does with a game of one kind where it needs the
@@ -128,17 +95,10 @@ pub trait TableGame: Sync {
     /// The search's best moves for `seat` from its view (a practice
     /// game's hint), to compute away from the table; `None` when the seat
     /// has no decision to make.
-    fn hint(
-        &self,
-        live: &dyn AnyGame,
-        seat: Seat,
-        iterations: u64,
-        top: usize,
-        seed: u64,
-    ) -> Option<Hint>;
+    fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint>;
 
     /// The positions of a finished game's record (see
-    /// [`super::replay::positions`]).
+    /// [`sequence_bots::replay::positions`]).
     ///
     /// # Errors
     /// A record that does not replay.
@@ -153,7 +113,7 @@ pub trait TableGame: Sync {
         record: &Value,
         iterations: u64,
         seed: u64,
-    ) -> Result<Box<dyn super::replay::Analysis>, String>;
+    ) -> Result<Box<dyn sequence_bots::replay::Analysis>, String>;
 }
 
 /// [`TableGame`] of the game `G`.
@@ -216,14 +176,7 @@ impl<G: BotGame> TableGame for Game<G> {
         Some(json!({"seat": seat.0, "penalty": G::card_code(card)}))
     }
 
-    fn hint(
-        &self,
-        live: &dyn AnyGame,
-        seat: Seat,
-        iterations: u64,
-        top: usize,
-        seed: u64,
-    ) -> Option<Hint> {
+    fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint> {
         let g = Self::of(live)?.game();
         if g.to_act() != Some(seat) {
             return None;
@@ -231,12 +184,12 @@ impl<G: BotGame> TableGame for Game<G> {
         let view = g.view(seat);
         let config = g.config().clone();
         Some(Box::new(move || {
-            super::replay::hint::<G>(&view, &config, iterations, top, seed)
+            sequence_bots::replay::hint::<G>(&view, &config, ask.iterations, ask.top, ask.seed)
         }))
     }
 
     fn positions(&self, record: &Value) -> Result<Value, String> {
-        super::replay::positions::<G>(record)
+        sequence_bots::replay::positions::<G>(record)
     }
 
     fn analysis(
@@ -244,8 +197,8 @@ impl<G: BotGame> TableGame for Game<G> {
         record: &Value,
         iterations: u64,
         seed: u64,
-    ) -> Result<Box<dyn super::replay::Analysis>, String> {
-        super::replay::analysis::<G>(record, iterations, seed)
+    ) -> Result<Box<dyn sequence_bots::replay::Analysis>, String> {
+        sequence_bots::replay::analysis::<G>(record, iterations, seed)
     }
 }
 
@@ -270,6 +223,7 @@ pub fn game_of(kind: GameKind) -> &'static dyn TableGame {
 mod tests {
     use super::*;
     use sequence_common::any::naming_the_rule;
+    use sequence_common::PlayError;
 
     fn spec(game: GameKind, players: u8, teams: Option<u8>, options: Value) -> Spec {
         Spec {
@@ -361,7 +315,10 @@ mod tests {
             &serde_json::json!({"seat": seat, "pass": true}),
         )
         .unwrap_err();
-        assert!(matches!(e, TableError::Illegal { .. }), "{e}");
+        assert!(
+            matches!(e, TableError::Refused(PlayError::Illegal { .. })),
+            "{e}"
+        );
         assert!(e.code().is_some_and(|c| c.starts_with('C')), "{e}");
         assert!(e.message().starts_with("illegal move: "), "{e}");
         assert_eq!(live.ply(), 0);

@@ -1,0 +1,171 @@
+//! Learning progress in an account (docs/api.md "Learning progress"):
+//! puzzles solved and tutorial steps merged from several browsers — a
+//! union of solved puzzles, the furthest step, "finished" kept — never
+//! lost; the CSRF token needed; bad fields refused naming them; ids of no
+//! shipped puzzle left out; the public counts on a profile; gone with a
+//! deleted account. The same on SQLite and on PostgreSQL
+//! (`SEQUENCE_TEST_POSTGRES_URL`, two instances sharing one database).
+
+mod common;
+
+use common::accounts::Browser;
+use serde_json::{json, Value};
+
+const PW: &str = "correct horse battery";
+const PATH: &str = "/api/account/progress";
+
+fn ids(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .expect("a list of ids")
+        .iter()
+        .map(|x| x.as_str().expect("an id"))
+        .collect()
+}
+
+/// The whole exchange; `two` is the base URL a second browser uses (the
+/// same server, or another instance on the same database).
+async fn progress_is_merged_never_lost(one: &str, two: &str) {
+    let mut guest = Browser::at(one);
+    assert_eq!(guest.get(PATH).await.0, 401, "not signed in");
+    let mut a = Browser::at(one);
+    let (st, body) = a.sign_up("Lena", PW).await;
+    assert_eq!(st, 201, "{body}");
+    let (st, p) = a.get(PATH).await;
+    assert_eq!(st, 200, "{p}");
+    assert_eq!(p["puzzles"], json!({"classic": [], "stacks": []}));
+    let steps = p["tutorials"]["stacks"]["steps"].as_i64().expect("steps");
+    assert!(steps >= 5, "{p}");
+    assert_eq!(p["tutorials"]["classic"]["step"], 0);
+    assert_eq!(p["tutorials"]["classic"]["done"], false);
+
+    // a change carries the CSRF token
+    let first = json!({
+        "puzzles": {"classic": ["classic-003", "classic-001", "classic-999", "classic-001"]},
+        "tutorials": {"stacks": {"step": 4}}
+    });
+    let (st, body) = a
+        .send(reqwest::Method::POST, PATH, Some(&first), false)
+        .await;
+    assert_eq!(st, 403, "{body}");
+    let (st, p) = a.post(PATH, &first).await;
+    assert_eq!(st, 200, "{p}");
+    assert_eq!(
+        ids(&p["puzzles"]["classic"]),
+        ["classic-001", "classic-003"]
+    );
+    assert_eq!(p["ignored"], json!(["classic-999"]), "no such puzzle");
+    assert_eq!(p["tutorials"]["stacks"]["step"], 4);
+
+    // another browser signs in (maybe at another instance) with progress
+    // of its own: the union, the furthest step, "finished" kept
+    let mut b = Browser::at(two);
+    assert_eq!(b.sign_in("lena", PW).await.0, 200);
+    let second = json!({
+        "puzzles": {"classic": ["classic-002", "classic-003"], "stacks": ["stacks-010"]},
+        "tutorials": {"stacks": {"step": 2, "done": false}, "classic": {"step": 3, "done": true}}
+    });
+    let (st, p) = b.post(PATH, &second).await;
+    assert_eq!(st, 200, "{p}");
+    assert_eq!(
+        ids(&p["puzzles"]["classic"]),
+        ["classic-001", "classic-002", "classic-003"]
+    );
+    assert_eq!(ids(&p["puzzles"]["stacks"]), ["stacks-010"]);
+    assert_eq!(p["tutorials"]["stacks"]["step"], 4, "never goes back");
+    assert_eq!(p["tutorials"]["classic"]["done"], true);
+    assert_eq!(p["ignored"], json!([]));
+    // the first browser sees it all; a later "not done" keeps it done
+    let (st, p) = a
+        .post(
+            PATH,
+            &json!({"tutorials": {"classic": {"step": 1, "done": false}}}),
+        )
+        .await;
+    assert_eq!(st, 200, "{p}");
+    assert_eq!(
+        p["tutorials"]["classic"],
+        json!({"step": 3, "steps": p["tutorials"]["classic"]["steps"], "done": true})
+    );
+    let (_, again) = a.get(PATH).await;
+    assert_eq!(again["puzzles"], p["puzzles"]);
+
+    // bad input is refused naming the field, and nothing is stored
+    for (bad, words) in [
+        (json!({"puzzles": {"chess": ["x"]}}), "`chess`"),
+        (
+            json!({"tutorials": {"stacks": {"step": steps + 1}}}),
+            "tutorials.stacks.step",
+        ),
+        (
+            json!({"tutorials": {"stacks": {"step": -1}}}),
+            "tutorials.stacks.step",
+        ),
+        (json!({"puzzles": {"classic": [1]}}), "puzzles"),
+        (json!({"solved": []}), "solved"),
+    ] {
+        let (st, body) = a.post(PATH, &bad).await;
+        assert_eq!(st, 400, "{bad}: {body}");
+        assert!(common::error_of(&body).contains(words), "{bad}: {body}");
+    }
+    let many: Vec<String> = (0..1001).map(|i| format!("classic-{i:03}")).collect();
+    let (st, body) = a.post(PATH, &json!({"puzzles": {"classic": many}})).await;
+    assert!(st == 400 || st == 413, "{st} {body}");
+    let (_, after) = a.get(PATH).await;
+    assert_eq!(after["puzzles"], p["puzzles"], "nothing stored");
+
+    // the profile shows the counts (to anyone)
+    let (st, public) = guest.get("/api/users/LENA/progress").await;
+    assert_eq!(st, 200, "{public}");
+    assert_eq!(public["name"], "Lena");
+    assert_eq!(public["puzzles"]["classic"]["solved"], 3);
+    assert_eq!(public["puzzles"]["stacks"]["solved"], 1);
+    assert!(public["puzzles"]["classic"]["total"].as_u64() >= Some(200));
+    assert_eq!(public["tutorials"]["stacks"]["step"], 4);
+    assert_eq!(guest.get("/api/users/nobody_x/progress").await.0, 404);
+
+    // a deleted account's progress goes with it
+    let (st, body) = a
+        .post("/api/account/delete", &json!({"password": PW}))
+        .await;
+    assert_eq!(st, 200, "{body}");
+    assert_eq!(guest.get("/api/users/Lena/progress").await.0, 404);
+    let mut c = Browser::at(one);
+    assert_eq!(c.sign_up("Lena", PW).await.0, 201);
+    let (_, fresh) = c.get(PATH).await;
+    assert_eq!(fresh["puzzles"], json!({"classic": [], "stacks": []}));
+    assert_eq!(fresh["tutorials"]["stacks"]["step"], 0);
+}
+
+#[tokio::test]
+async fn progress_on_sqlite() {
+    let s = common::server(0).await;
+    progress_is_merged_never_lost(&s.base, &s.base).await;
+    s.running.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_on_postgres_across_instances() {
+    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
+            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
+        );
+        eprintln!("quick mode: PostgreSQL progress test left out");
+        return;
+    };
+    let name = "seq_learn_progress";
+    let _ = sequence_server::db::drop_database(&url, name).await;
+    let db = sequence_server::db::create_database(&url, name)
+        .await
+        .expect("create a database");
+    let one = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
+    let two = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
+    progress_is_merged_never_lost(&one.base, &two.base).await;
+    one.running.shutdown().await;
+    two.running.shutdown().await;
+    one.running.app.db.close().await;
+    two.running.app.db.close().await;
+    sequence_server::db::drop_database(&url, name)
+        .await
+        .expect("drop the database");
+}
