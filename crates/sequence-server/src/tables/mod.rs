@@ -16,7 +16,7 @@ pub mod error;
 mod event;
 pub mod game;
 pub mod live;
-pub mod replay;
+pub use sequence_bots::replay;
 pub mod spec;
 mod table;
 pub mod tutorial;
