@@ -3,7 +3,8 @@
 //! puzzle (the page says why: the opponent can still win on the space it
 //! names), then solves it (the page explains the solution); the solved
 //! puzzle is remembered over a reload; a Stacks Block puzzle is failed by
-//! letting the pile stand and solved with the Block; without an id the
+//! letting the pile stand and solved with the Block (its prompt says
+//! there is no clock rather than counting nothing down); without an id the
 //! page opens the puzzle of the day; the page speaks every language
 //! (no key left untranslated). Progress follows the account: a guest
 //! solves a puzzle and begins a tutorial, signs up, and the account has
@@ -27,14 +28,23 @@ async fn open(c: &Client, base: &str, game: &str, id: &str) {
     c.goto(&format!("{base}/?puzzles={game}&id={id}"))
         .await
         .expect("open the puzzle page");
-    let page = wait_for(c, ".puzzle-page").await;
-    assert_eq!(
-        page.attr("data-puzzle")
+    // read from the page each time: it is drawn again when the account's
+    // progress arrives
+    until(20, 50, async || {
+        let shown = c
+            .execute(
+                "const p = document.querySelector('.puzzle-page'); return p && p.dataset.puzzle;",
+                vec![],
+            )
             .await
-            .expect("its puzzle")
-            .as_deref(),
-        Some(id)
-    );
+            .map_err(|e| e.to_string())?;
+        if shown.as_str() == Some(id) {
+            Ok(())
+        } else {
+            Err(format!("the page shows puzzle {shown}, not {id}"))
+        }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -124,6 +134,11 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         .expect("a Block puzzle");
     let id = p["id"].as_str().unwrap_or_default();
     open(&c, &rig.base, "stacks", id).await;
+    // no clock in a puzzle: the prompt says so instead of a countdown
+    let untimed = wait_text(&c, ".block-prompt #block-untimed").await;
+    assert_eq!(untimed, "No clock here: take your time.");
+    let prompt = wait_text(&c, ".block-prompt").await;
+    assert!(!prompt.contains("Seconds left"), "{prompt}");
     click(&c, "#let-it-stand").await;
     let why = wait_text(&c, "#puzzle-result.bad #puzzle-refutation").await;
     assert!(why.contains("wins them the game"), "{why}");
@@ -276,7 +291,7 @@ async fn progress_is_kept_in_the_account() {
         .expect("a Block puzzle");
     let sid = block["id"].as_str().unwrap_or_default().to_string();
     open(&b, &base, "stacks", &sid).await;
-    click(&b, "#block").await;
+    click_live(&b, "#block").await;
     wait_for(&b, "#puzzle-result.good").await;
     until(20, 100, async || {
         let (_, p) = fetch_json(&a, "/api/account/progress", None).await;
@@ -292,4 +307,38 @@ async fn progress_is_kept_in_the_account() {
     shot(&a, "puzzle-account").await;
     a.close().await.ok();
     b.close().await.ok();
+}
+
+/// The puzzle pages of both games (the Stacks one with its Block prompt
+/// open) in all five languages at 390×844 and 1440×900: the fonts of each
+/// script load, nothing overlaps or sticks out, no English is left
+/// (screenshots `puzzles-{classic,stacks}-LANG-SIZE.png`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_puzzle_pages_lay_out_in_every_language() {
+    let Some(rig) = Rig::start("e2e_puzzles_layout").await else {
+        return;
+    };
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (c, _) = rig
+            .browser_sized(&format!("puzzles-{size}"), Some((w, h)))
+            .await;
+        c.goto(&format!("{}/", rig.base)).await.expect("lobby");
+        wait_for(&c, "#puzzles-classic").await;
+        for game in ["classic", "stacks"] {
+            let list = puzzles(&c, game).await;
+            let p = list
+                .iter()
+                .find(|p| p["kind"] == "block")
+                .expect("a block puzzle");
+            open(&c, &rig.base, game, p["id"].as_str().unwrap_or_default()).await;
+            if game == "stacks" {
+                wait_for(&c, ".block-prompt #block-untimed").await;
+            }
+            for lang in LANGUAGES {
+                let page = format!("puzzles-{game}");
+                check_learn_language(&c, &page, size, lang, ".puzzle-page").await;
+            }
+        }
+        c.close().await.ok();
+    }
 }

@@ -9,6 +9,7 @@ use crate::auth::SeatToken;
 use sequence_common::AnyGame;
 use sequence_common::Seat;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// Who holds a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,6 +49,9 @@ pub struct SeatCore {
     /// SHA-256 of the token of the person who left this seat (their token
     /// no longer works; their finished game is still theirs).
     pub left_token: Option<[u8; 32]>,
+    /// The account of the person who sat here signed in ([`Event::Seat`]),
+    /// kept when they leave or a bot stands in for them during a game.
+    pub account: Option<i64>,
 }
 
 /// Table status.
@@ -94,12 +98,16 @@ pub struct Core {
     pub status: Status,
     /// Next event sequence number.
     pub next_seq: i64,
-    /// Records of earlier games (after rematches), oldest first.
-    pub finished: Vec<Value>,
-    /// The move log of the current game (docs/api.md "Move log").
-    pub log: Vec<Value>,
-    /// Move logs of earlier games, oldest first.
-    pub finished_logs: Vec<Vec<Value>>,
+    /// Records of earlier games (after rematches), oldest first. Shared
+    /// with the copies a change is checked on (changed only by a rematch),
+    /// so that a copy costs nothing for a table's history.
+    pub finished: Arc<Vec<Value>>,
+    /// The move log of the current game (docs/api.md "Move log"), each
+    /// entry shared with the copies a change is checked on (a copy counts
+    /// references instead of copying the game's log on every move).
+    pub log: Vec<Arc<Value>>,
+    /// Move logs of earlier games, oldest first (shared as `finished`).
+    pub finished_logs: Arc<Vec<Vec<Arc<Value>>>>,
     /// When each game started and ended (Unix ms, when known), game 1
     /// first.
     pub times: Vec<(Option<i64>, Option<i64>)>,
@@ -108,8 +116,9 @@ pub struct Core {
     pub timeouts: Vec<u8>,
     /// Per seat: marked away (a bot plays for it until its person acts).
     pub away: Vec<bool>,
-    /// Stored analyses of finished games, by game number.
-    pub analyses: std::collections::BTreeMap<u32, Value>,
+    /// Stored analyses of finished games, by game number (shared as
+    /// `finished`).
+    pub analyses: Arc<std::collections::BTreeMap<u32, Value>>,
     /// Whether changes happen now (times are kept: log entries' `at`,
     /// games' start and end), not replayed from the stored log.
     pub live_clock: bool,
@@ -120,6 +129,11 @@ pub struct Core {
     pub penalty_team: Option<u8>,
     /// Why the operators closed the table ([`Event::Close`]), if they did.
     pub closed: Option<String>,
+}
+
+/// A log's entries as values.
+pub fn log_values(log: &[Arc<Value>]) -> Vec<Value> {
+    log.iter().map(|e| Value::clone(e)).collect()
 }
 
 pub(super) fn conflict(msg: impl Into<String>) -> TableError {
@@ -137,6 +151,7 @@ impl Core {
                 token: None,
                 level: None,
                 left_token: None,
+                account: None,
             })
             .collect();
         Core {
@@ -148,9 +163,9 @@ impl Core {
             moves: 0,
             status: Status::Waiting,
             next_seq: 0,
-            finished: vec![],
+            finished: Default::default(),
             log: vec![],
-            finished_logs: vec![],
+            finished_logs: Default::default(),
             times: vec![],
             timeouts: vec![0; n],
             away: vec![false; n],
@@ -209,7 +224,12 @@ impl Core {
         match ev {
             Event::Close { reason } => self.close(reason),
             Event::Rename { seat, name } => self.rename(*seat, name)?,
-            Event::Seat { seat, name, token } => self.take_seat(*seat, name, token)?,
+            Event::Seat {
+                seat,
+                name,
+                token,
+                account,
+            } => self.take_seat(*seat, name, token, *account)?,
             Event::Bot { seat, level } => self.seat_bot(*seat, level)?,
             Event::Leave { seat } => {
                 let s = self.seat_mut(*seat)?;
@@ -236,7 +256,7 @@ impl Core {
                         "no game {game} at this table"
                     )));
                 }
-                self.analyses.insert(*game, result.clone());
+                Arc::make_mut(&mut self.analyses).insert(*game, result.clone());
             }
             Event::Rematch => self.rematch()?,
         }
@@ -245,10 +265,16 @@ impl Core {
     }
 
     /// A person takes `seat` ([`Event::Seat`]).
-    fn take_seat(&mut self, seat: u8, name: &str, token: &str) -> Result<(), TableError> {
+    fn take_seat(
+        &mut self,
+        seat: u8,
+        name: &str,
+        token: &str,
+        account: Option<i64>,
+    ) -> Result<(), TableError> {
         let s = self.seat_mut(seat)?;
         if !matches!(s.kind, SeatKind::Free | SeatKind::Left) {
-            return Err(conflict(format!("seat {seat} is taken")));
+            return Err(TableError::SeatTaken(seat));
         }
         let mut h = [0u8; 32];
         hex::decode_to_slice(token, &mut h).map_err(|_| conflict("bad stored token"))?;
@@ -258,6 +284,7 @@ impl Core {
             token: Some(h),
             level: None,
             left_token: None,
+            account,
         };
         Ok(())
     }
@@ -269,10 +296,10 @@ impl Core {
         let s = self.seat_mut(seat)?;
         // a bot standing in during a game for a person who left or
         // is away: the game stays theirs (an abandoned game)
-        let stood_in = if playing {
-            s.token.or(s.left_token)
+        let (stood_in, account) = if playing {
+            (s.token.or(s.left_token), s.account)
         } else {
-            None
+            (None, None)
         };
         *s = SeatCore {
             kind: SeatKind::Bot,
@@ -280,6 +307,7 @@ impl Core {
             token: None,
             level: Some(level.to_string()),
             left_token: stood_in,
+            account,
         };
         self.clear_timeouts(seat);
         Ok(())
@@ -351,9 +379,9 @@ impl Core {
             return Err(conflict("a rematch can only start once the game is over"));
         }
         if let Some(r) = self.record() {
-            self.finished.push(r);
+            Arc::make_mut(&mut self.finished).push(r);
         }
-        self.finished_logs.push(std::mem::take(&mut self.log));
+        Arc::make_mut(&mut self.finished_logs).push(std::mem::take(&mut self.log));
         self.live = None;
         self.moves = 0;
         self.status = Status::Waiting;
@@ -472,7 +500,7 @@ impl Core {
     /// fields it gives the entry before it (a Stacks Block window closing).
     fn add_to_log(&mut self, logged: Logged, auto: Option<Auto>, at: Option<i64>) {
         if !logged.previous.is_empty() {
-            if let Some(Value::Object(last)) = self.log.last_mut() {
+            if let Some(Value::Object(last)) = self.log.last_mut().map(Arc::make_mut) {
                 last.extend(logged.previous);
             }
         }
@@ -485,19 +513,18 @@ impl Core {
             if let Some(at) = at {
                 e.insert("at".into(), json!(at));
             }
-            self.log.push(Value::Object(e));
+            self.log.push(Arc::new(Value::Object(e)));
         }
     }
 
     /// The log of game `game` (1 = first; the current game's too).
-    pub fn log_of(&self, game: u32) -> Option<&[Value]> {
-        if game == self.game_no && self.live.is_some() {
-            Some(&self.log)
+    pub fn log_of(&self, game: u32) -> Option<Vec<Value>> {
+        let log = if game == self.game_no && self.live.is_some() {
+            &self.log
         } else {
-            self.finished_logs
-                .get((game as usize).checked_sub(1)?)
-                .map(Vec::as_slice)
-        }
+            self.finished_logs.get((game as usize).checked_sub(1)?)?
+        };
+        Some(log_values(log))
     }
 
     /// Whether a bot plays `seat` now: a bot's seat, or a person's marked
@@ -507,6 +534,37 @@ impl Core {
             .get(seat.index())
             .is_some_and(|s| s.kind == SeatKind::Bot)
             || self.away.get(seat.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether the game at this table is rated as it stands (docs/accounts.md
+    /// "Rated or casual"): the host did not make it casual, no bot plays,
+    /// and every held seat is an account's, each a different one. A free
+    /// seat (or, before a game, one its person left) does not count: it
+    /// may still be taken by an account. The table info says this, and the
+    /// end of a game is stored rated only when it holds then.
+    pub fn rated_now(&self) -> bool {
+        if self.spec.rated == Some(false) {
+            return false;
+        }
+        let mut accounts = vec![];
+        for s in &self.seats {
+            let held = match s.kind {
+                SeatKind::Free => false,
+                // a bot on its own makes the game casual; one standing in
+                // for a person keeps the game theirs
+                SeatKind::Bot if s.left_token.is_none() => return false,
+                SeatKind::Left => self.status != Status::Waiting,
+                SeatKind::Human | SeatKind::Bot => true,
+            };
+            if held {
+                match s.account {
+                    Some(a) if !accounts.contains(&a) => accounts.push(a),
+                    // a guest, or one account at two seats
+                    _ => return false,
+                }
+            }
+        }
+        true
     }
 
     /// Whether every seat is held by a person or a bot.

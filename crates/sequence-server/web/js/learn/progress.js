@@ -66,28 +66,35 @@ export function reachStep(game, step, done = false) {
   if (account()) send({ tutorials: { [game]: next } });
 }
 
-/** Calls `f` when the account's progress arrived (a page showing progress
- * draws again); returns the function that stops it. */
+/** Calls `f(changed)` when the account's merged progress arrived
+ * (`changed`: it brought this browser something new); returns the
+ * function that stops it. */
 export function onProgress(f) {
   listeners.add(f);
   return () => listeners.delete(f);
 }
 
-/** Takes the account's merged progress into this browser (a union). */
+/** Takes the account's merged progress into this browser (a union) and
+ * tells the listeners whether it brought something new here. */
 function adopt(p) {
+  let changed = false;
   for (const [game, ids] of Object.entries((p && p.puzzles) || {})) {
     if (!Array.isArray(ids)) continue;
     const s = solvedSet(game);
     const before = s.size;
     ids.forEach((id) => s.add(id));
-    if (s.size !== before) store(KEY(game), JSON.stringify([...s]));
+    if (s.size !== before) {
+      store(KEY(game), JSON.stringify([...s]));
+      changed = true;
+    }
   }
   for (const [game, tp] of Object.entries((p && p.tutorials) || {})) {
     const mine = tutorialProgress(game);
     if (tp.step > mine.step) store(STEP(game), String(tp.step));
     if (tp.done && !mine.done) store(DONE(game), "1");
+    changed = changed || tp.step > mine.step || (tp.done && !mine.done);
   }
-  for (const f of listeners) f();
+  for (const f of listeners) f(changed);
 }
 
 async function send(body) {

@@ -16,7 +16,7 @@ import { layoutGrid, spaceName, spaceLabel } from "../layout.js";
 import { lt, loadLearnText } from "./text.js";
 import { rulesUrl } from "./rules.js";
 import { solvedSet, markSolved, onProgress } from "./progress.js";
-import { account } from "../accounts/session.js";
+import { account, accountReady } from "../accounts/session.js";
 
 const files = new Map(); // game -> the data file
 const GAMES = ["classic", "stacks"];
@@ -119,7 +119,7 @@ function explanation(game, p) {
   }
   switch (p.kind) {
     case "win": return lt("puzzle.why.classic.win", { card: cardName(s.card), space: spaceLabel(s.at) });
-    case "jack": return lt("puzzle.why.classic.jack", { card: cardName(s.card), space: spaceLabel(s.at) });
+    case "jack": return lt("puzzle.why.classic.jack", { jack: cardName(s.card, false), space: spaceLabel(s.at) });
     case "fork": return lt("puzzle.why.classic.fork", { move: moveWords(game, s), spaces: spaces(p.wins) });
     case "dead": return lt("puzzle.why.classic.dead", { card: cardName(s.dead), k: num(p.chance[0]), n: num(p.chance[1]), spaces: spaces(p.threats) });
     default:
@@ -165,6 +165,8 @@ export function showPuzzles(app, game, id) {
 
   async function render() {
     await loadLearnText();
+    // where progress is kept depends on whether this browser is signed in
+    await accountReady();
     const file = await load(game);
     if (game === "classic" && !layout) {
       const cat = await api.games();
@@ -262,8 +264,8 @@ export function showPuzzles(app, game, id) {
   }
   render().catch((e) => app.replaceChildren(h("p", { class: "hint" }, e.message)));
   // the account's progress arrived (signed in here or elsewhere): draw again
-  const unsubscribe = onProgress(() => {
-    if (!stopped) render().catch(() => {});
+  const unsubscribe = onProgress((changed) => {
+    if (changed && !stopped) render().catch(() => {});
   });
   return {
     stop() {
