@@ -425,9 +425,11 @@ fn side_text<G: Notation>(side: Option<u8>) -> String {
 /// Replays a record given as JSON: checks the header (exit 2 on error),
 /// then plays each move in turn, calling `on_move(index, seat, move,
 /// game_after)`; stops at the first illegal or malformed move (exit 1).
-/// Finally makes what the record's silence means (Stacks: an open Block
-/// window is closed, S5b) and checks that every reshuffle was used and that
-/// `result`, when present, matches the replay.
+/// A record that names a winner then has its final silence made (Stacks:
+/// an open Block window is let stand, S5b, [`Notation::finish_recorded`]);
+/// any other record may end inside a Block window, which stays open (its
+/// seats decide next). Finally checks that every reshuffle was used and
+/// that `result`, when present, matches the replay.
 ///
 /// # Errors
 /// [`ReplayError::Malformed`] for a bad header (unknown key, a table that
@@ -679,14 +681,21 @@ fn replay_with<G: Notation>(
         rec.moves.push((seat, m));
         on_entry(i, seat, Some(&m), &game);
     }
-    game.finish_recorded(&mut resh).map_err(|e| {
+    // A record that names a winner ends a finished game, so an open Block
+    // window at its end was let stand by everyone (S5b: the completer's
+    // chip may be the winning one); any other record may end inside the
+    // window (RECORD-STACKS.md: a decline is written by nothing, only
+    // implied by a later entry), which then stays open.
+    if matches!(result, Some(Some(_))) {
+        game.finish_recorded(&mut resh).map_err(|e| {
         let i = moves.len().saturating_sub(1);
         MoveError {
             index: i,
             json: moves.get(i).map(entry_text).unwrap_or_default(),
             why: e.to_string(),
         }
-    })?;
+        })?;
+    }
     if resh.used() != reshuffles.len() {
         return Err(ReplayError::ResultMismatch(format!(
             "`reshuffles` lists {} but {} happened ({})",
