@@ -41,6 +41,15 @@ pub trait BotGame: TableFacts {
     /// Sequence Stacks 10,000, docs/bots.md).
     const TOP_LEVEL_ITERATIONS: u64 = 3000;
 
+    /// Players at the table `sequence bench` times by default (classic 2,
+    /// Sequence Stacks 4).
+    const BENCH_PLAYERS: u8 = 2;
+
+    /// Random moves from the deal to the midgame position on which
+    /// `sequence bench` times legal-move generation (classic 30, Sequence
+    /// Stacks 40).
+    const MIDGAME_PLIES: u32 = 30;
+
     /// The one-ply heuristic's choice among `moves`, the view's legal
     /// moves (ties broken by `rng`): the decision of [`GreedyBot`].
     fn greedy_choice(view: &Self::View, moves: &[Self::Move], rng: &mut GameRng) -> Self::Move;

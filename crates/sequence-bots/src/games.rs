@@ -6,6 +6,7 @@
 //! goes through it.
 
 use crate::bot::BotGame;
+use sequence_common::record::{verify, ReplayError};
 use sequence_common::GameKind;
 
 /// Something done with a game's type once its kind is known
@@ -24,4 +25,27 @@ pub fn with_game<F: ForGame>(kind: GameKind, f: F) -> F::Out {
         GameKind::Classic => f.call::<sequence_classic::Game>(),
         GameKind::Stacks => f.call::<sequence_stacks::Game>(),
     }
+}
+
+/// Verifies a record of the game `kind` (RECORD.md, RECORD-STACKS.md
+/// "Verifying"; [`sequence_common::record::detect_kind`] tells the game
+/// from the record's `format`): its moves replayed by that engine. Gives
+/// the summary `sequence verify` prints.
+///
+/// # Errors
+/// The replay error: a record that is malformed (exit code 2) or the
+/// first illegal or malformed move (exit code 1).
+pub fn verify_record(
+    kind: GameKind,
+    value: &serde_json::Value,
+) -> Result<serde_json::Value, ReplayError> {
+    /// [`verify`] of the record's game.
+    struct Verify<'a>(&'a serde_json::Value);
+    impl ForGame for Verify<'_> {
+        type Out = Result<serde_json::Value, ReplayError>;
+        fn call<G: BotGame>(self) -> Self::Out {
+            verify::<G>(self.0)
+        }
+    }
+    with_game(kind, Verify(value))
 }

@@ -44,7 +44,7 @@ pub mod stats;
 
 pub use bot::{Bot, BotFailure, BotGame};
 pub use config::{SearchConfig, SearchSpec};
-pub use games::{with_game, ForGame};
+pub use games::{verify_record, with_game, ForGame};
 pub use random::RandomBot;
 pub use search::{Budget, SearchReport};
 pub use shell::{Decide, Greedy, GreedyBot, Shell, ShellBot};

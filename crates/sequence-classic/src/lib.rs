@@ -60,6 +60,7 @@ pub mod sequences;
 mod setup;
 pub mod table;
 mod team;
+pub mod text;
 pub mod turn;
 pub mod view;
 

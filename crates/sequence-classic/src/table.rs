@@ -8,7 +8,7 @@ use crate::game::{Game, Team};
 use crate::layout::Layout;
 use crate::options::{Config, DefaultWindow, NoPlay, Options};
 use crate::sequences::Window;
-use crate::{Chip, Declaration, Effects};
+use crate::{Chip, Declaration, Effects, Move, Seat};
 use sequence_common::{LogEffects, OptionSpec, Outcome, TableFacts};
 use serde_json::{json, Map, Value};
 
@@ -124,5 +124,13 @@ impl TableFacts for Game {
             })
             .collect();
         json!(teams)
+    }
+
+    fn move_words(&self, seat: Seat, mv: &Move) -> String {
+        crate::text::move_words(self, seat, mv)
+    }
+
+    fn position_text(&self, color: bool, last: Option<&Move>) -> String {
+        crate::text::board_text(self, color, last.and_then(crate::text::move_space))
     }
 }

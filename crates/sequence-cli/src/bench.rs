@@ -2,10 +2,10 @@
 //! clock and CPU time of the thread), moves per second, and the time to
 //! list the legal moves of a midgame position — for either game.
 
-use crate::games::CliGame;
 use crate::BadInput;
 use crate::BenchArgs;
 use indicatif::ProgressBar;
+use sequence_bots::{BotGame, ForGame};
 use sequence_common::Outcome;
 use std::time::Instant;
 
@@ -16,7 +16,7 @@ const MAX_MOVES: u32 = 1_000_000;
 ///
 /// # Errors
 /// A table the rules do not allow.
-pub fn run<G: CliGame>(a: BenchArgs) -> anyhow::Result<()> {
+pub fn run<G: BotGame>(a: BenchArgs) -> anyhow::Result<()> {
     let players = a.players.unwrap_or(G::BENCH_PLAYERS);
     let config =
         G::table(players, None, G::Options::default()).map_err(|e| BadInput(e.to_string()))?;
@@ -96,10 +96,18 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// The midgame position: dealt from seed 42 (ChaCha8), then
-/// [`CliGame::MIDGAME_PLIES`] random moves.
-fn midgame<G: CliGame>(config: &G::Config) -> G {
+/// [`BotGame::MIDGAME_PLIES`] random moves.
+fn midgame<G: BotGame>(config: &G::Config) -> G {
     let mut rng = sequence_common::rng::game_rng(42);
     let (mut g, _) = G::deal(config, &mut rng);
     g.playout(&mut rng, G::MIDGAME_PLIES);
     g
+}
+
+/// `sequence bench` of the game `--game` names: [`run`].
+impl ForGame for BenchArgs {
+    type Out = anyhow::Result<()>;
+    fn call<G: BotGame>(self) -> Self::Out {
+        run::<G>(self)
+    }
 }

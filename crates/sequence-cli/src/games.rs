@@ -1,31 +1,10 @@
-//! What the command line needs of a game beyond the game interface: how
-//! `sequence replay` shows a position and a move, and the midgame position
-//! `sequence bench` times legal-move generation on. Everything else
-//! (verify, replay, selfplay, bench) is written once over
-//! [`sequence_common::Rules`] and [`sequence_common::Notation`].
+//! Words and options the commands share, written once over
+//! [`sequence_common::Notation`]. A command reaches the game a record or
+//! `--game` names through [`sequence_bots::with_game`] (verify, replay,
+//! selfplay, bench): nothing here is written per game.
 
-use sequence_bots::BotGame;
-use sequence_common::{Notation, Seat};
+use sequence_common::Notation;
 use serde_json::Value;
-
-/// A game the `sequence` command plays.
-pub trait CliGame: BotGame {
-    /// Random moves from the deal to the midgame position of
-    /// `sequence bench`.
-    const MIDGAME_PLIES: u32;
-    /// Players of `sequence bench` by default.
-    const BENCH_PLAYERS: u8;
-
-    /// The move by `seat` in words for `sequence replay`, e.g. `green plays
-    /// 7H on d6`.
-    fn describe(_game: &Self, seat: Seat, mv: &Self::Move) -> String {
-        format!("seat {} {}", seat.0, Self::move_text(mv))
-    }
-
-    /// The position after a move, as text (`color`: ANSI colours);
-    /// `last` is the move just made.
-    fn render(game: &Self, color: bool, last: Option<&Self::Move>) -> String;
-}
 
 /// A side's name in words: a colour (`blue`) or `seat N`.
 pub fn side_name<G: Notation>(side: u8) -> String {

@@ -5,7 +5,6 @@
 mod admin;
 mod arena;
 mod bench;
-mod classic;
 mod export;
 mod games;
 mod hint;
@@ -14,11 +13,9 @@ mod options;
 mod puzzles;
 mod replay;
 mod selfplay;
-mod stacks;
 mod verify;
 
 use clap::{Parser, Subcommand};
-use sequence_common::GameKind;
 use std::process::ExitCode;
 
 /// Sequence and Sequence Stacks.
@@ -197,14 +194,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify(a) => return verify::run(a),
         Command::Replay(a) => return replay::run(a),
-        Command::Selfplay(a) => match a.game {
-            GameKind::Classic => selfplay::run::<sequence_classic::Game>(a),
-            GameKind::Stacks => selfplay::run::<sequence_stacks::Game>(a),
-        },
-        Command::Bench(a) => match a.game {
-            GameKind::Classic => bench::run::<sequence_classic::Game>(a),
-            GameKind::Stacks => bench::run::<sequence_stacks::Game>(a),
-        },
+        Command::Selfplay(a) => sequence_bots::with_game(a.game, a),
+        Command::Bench(a) => sequence_bots::with_game(a.game, a),
         Command::Arena(a) => arena::run_arena(a),
         Command::Options(a) => options::run(&a),
         Command::Puzzles(a) => puzzles::run(a),

@@ -1,9 +1,9 @@
 //! `sequence replay FILE`: the position after every move of a record of
 //! either game, and the move in words.
 
-use crate::games::{outcome_line, CliGame};
+use crate::games::outcome_line;
+use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::record::{detect_kind, replay, ReplayError};
-use sequence_common::GameKind;
 use std::io::Write;
 
 /// `sequence replay`.
@@ -41,10 +41,15 @@ pub fn run(a: ReplayArgs) -> std::process::ExitCode {
     let color =
         !a.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
-    let res = match kind {
-        GameKind::Classic => show::<sequence_classic::Game>(&value, a.last, color, &mut out),
-        GameKind::Stacks => show::<sequence_stacks::Game>(&value, a.last, color, &mut out),
-    };
+    let res = with_game(
+        kind,
+        Show {
+            value: &value,
+            last: a.last,
+            color,
+            out: &mut out,
+        },
+    );
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -55,27 +60,38 @@ pub fn run(a: ReplayArgs) -> std::process::ExitCode {
     }
 }
 
-/// Replays `value` (a record of `G`), writing each move in words and the
-/// position after it (only the final position with `last`), then the
-/// outcome.
-///
-/// # Errors
-/// The replay error (exit 1 at an illegal move, 2 for a malformed file).
-fn show<G: CliGame>(
-    value: &serde_json::Value,
+/// Replays `value` (a record of the game it is shown for), writing each
+/// move in words ([`TableFacts::move_words`]) and the position after it
+/// ([`TableFacts::position_text`]; only the final position with `last`),
+/// then the outcome. Its result is the replay error (exit 1 at an illegal
+/// move, 2 for a malformed file).
+struct Show<'a, W: Write> {
+    value: &'a serde_json::Value,
     last: bool,
     color: bool,
-    out: &mut impl Write,
-) -> Result<(), ReplayError> {
-    let (_, game) = replay::<G>(value, |i, seat, m, g| {
-        if !last {
-            let _ = writeln!(out, "move {i}: {}", G::describe(g, seat, m));
-            let _ = writeln!(out, "{}", G::render(g, color, Some(m)));
+    out: &'a mut W,
+}
+
+impl<W: Write> ForGame for Show<'_, W> {
+    type Out = Result<(), ReplayError>;
+
+    fn call<G: BotGame>(self) -> Self::Out {
+        let Show {
+            value,
+            last,
+            color,
+            out,
+        } = self;
+        let (_, game) = replay::<G>(value, |i, seat, m, g| {
+            if !last {
+                let _ = writeln!(out, "move {i}: {}", g.move_words(seat, m));
+                let _ = writeln!(out, "{}", g.position_text(color, Some(m)));
+            }
+        })?;
+        if last {
+            let _ = write!(out, "{}", game.position_text(color, None));
         }
-    })?;
-    if last {
-        let _ = write!(out, "{}", G::render(&game, color, None));
+        let _ = writeln!(out, "{}", outcome_line(&game));
+        Ok(())
     }
-    let _ = writeln!(out, "{}", outcome_line(&game));
-    Ok(())
 }

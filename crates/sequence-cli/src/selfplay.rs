@@ -1,11 +1,12 @@
 //! `sequence selfplay`: random legal games of either game — wins per side,
 //! draws, mean moves; `--out` writes every record.
 
-use crate::games::{parse_options, side_name, CliGame};
+use crate::games::{parse_options, side_name};
 use crate::BadInput;
 use crate::SelfplayArgs;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use sequence_bots::{BotGame, ForGame};
 use sequence_common::record::Match;
 use sequence_common::{Outcome, TableConfig};
 
@@ -24,7 +25,7 @@ const MAX_MOVES: u32 = 1_000_000;
 ///
 /// # Errors
 /// Bad options or table, or a folder that cannot be written.
-pub fn run<G: CliGame>(a: SelfplayArgs) -> anyhow::Result<()> {
+pub fn run<G: BotGame>(a: SelfplayArgs) -> anyhow::Result<()> {
     if !G::TEAMS && a.teams.is_some() {
         return Err(BadInput(format!(
             "--teams: {} has no teams; every player plays alone",
@@ -93,4 +94,12 @@ pub fn run<G: CliGame>(a: SelfplayArgs) -> anyhow::Result<()> {
     }
     println!("mean moves: {:.1}", total as f64 / a.games.max(1) as f64);
     Ok(())
+}
+
+/// `sequence selfplay` of the game `--game` names: [`run`].
+impl ForGame for SelfplayArgs {
+    type Out = anyhow::Result<()>;
+    fn call<G: BotGame>(self) -> Self::Out {
+        run::<G>(self)
+    }
 }

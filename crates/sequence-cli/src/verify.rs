@@ -5,8 +5,8 @@
 //! at the first illegal or malformed move; exit 2 when the file is not a
 //! valid record.
 
-use sequence_common::record::{detect_kind, verify, ReplayError};
-use sequence_common::GameKind;
+use sequence_bots::verify_record;
+use sequence_common::record::{detect_kind, ReplayError};
 use std::process::ExitCode;
 
 /// `sequence verify`.
@@ -28,18 +28,6 @@ pub fn read_input(path: &std::path::Path) -> Result<String, String> {
     }
 }
 
-/// Verifies the text of a record of either game.
-///
-/// # Errors
-/// The replay error (its `exit_code` tells 1 from 2).
-pub fn verify_text(text: &str) -> Result<serde_json::Value, ReplayError> {
-    let (kind, value) = detect_kind(text)?;
-    match kind {
-        GameKind::Classic => verify::<sequence_classic::Game>(&value),
-        GameKind::Stacks => verify::<sequence_stacks::Game>(&value),
-    }
-}
-
 /// Runs `sequence verify`.
 pub fn run(a: VerifyArgs) -> ExitCode {
     let text = match read_input(&a.file) {
@@ -49,7 +37,10 @@ pub fn run(a: VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match verify_text(&text) {
+    let verified = detect_kind(&text)
+        .map_err(ReplayError::from)
+        .and_then(|(kind, value)| verify_record(kind, &value));
+    match verified {
         Ok(summary) => {
             println!(
                 "{}",

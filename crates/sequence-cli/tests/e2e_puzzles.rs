@@ -3,15 +3,19 @@
 //! puzzle (the page says why: the opponent can still win on the space it
 //! names), then solves it (the page explains the solution); the solved
 //! puzzle is remembered over a reload; a Stacks Block puzzle is failed by
-//! letting the pile stand and solved with the Block; without an id the
+//! letting the pile stand and solved with the Block (its prompt says
+//! there is no clock rather than counting nothing down); without an id the
 //! page opens the puzzle of the day; the page speaks every language
-//! (no key left untranslated).
+//! (no key left untranslated). Progress follows the account: a guest
+//! solves a puzzle and begins a tutorial, signs up, and the account has
+//! both (its profile shows them); a second browser signed in to the
+//! account sees the puzzle solved, and what it solves reaches the first.
 
 mod browser;
 
 use browser::*;
 use fantoccini::Client;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 async fn puzzles(c: &Client, game: &str) -> Vec<Value> {
@@ -24,14 +28,23 @@ async fn open(c: &Client, base: &str, game: &str, id: &str) {
     c.goto(&format!("{base}/?puzzles={game}&id={id}"))
         .await
         .expect("open the puzzle page");
-    let page = wait_for(c, ".puzzle-page").await;
-    assert_eq!(
-        page.attr("data-puzzle")
+    // read from the page each time: it is drawn again when the account's
+    // progress arrives
+    until(20, 50, async || {
+        let shown = c
+            .execute(
+                "const p = document.querySelector('.puzzle-page'); return p && p.dataset.puzzle;",
+                vec![],
+            )
             .await
-            .expect("its puzzle")
-            .as_deref(),
-        Some(id)
-    );
+            .map_err(|e| e.to_string())?;
+        if shown.as_str() == Some(id) {
+            Ok(())
+        } else {
+            Err(format!("the page shows puzzle {shown}, not {id}"))
+        }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,6 +134,11 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         .expect("a Block puzzle");
     let id = p["id"].as_str().unwrap_or_default();
     open(&c, &rig.base, "stacks", id).await;
+    // no clock in a puzzle: the prompt says so instead of a countdown
+    let untimed = wait_text(&c, ".block-prompt #block-untimed").await;
+    assert_eq!(untimed, "No clock here: take your time.");
+    let prompt = wait_text(&c, ".block-prompt").await;
+    assert!(!prompt.contains("Seconds left"), "{prompt}");
     click(&c, "#let-it-stand").await;
     let why = wait_text(&c, "#puzzle-result.bad #puzzle-refutation").await;
     assert!(why.contains("wins them the game"), "{why}");
@@ -152,4 +170,175 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         shot(&c, &format!("puzzle-{lang}")).await;
     }
     c.close().await.ok();
+}
+
+const PASSWORD: &str = "a long enough password";
+
+/// Solves the classic puzzle `p` (a placement) on the open page.
+async fn solve_classic(c: &Client, p: &Value) {
+    let sol = &p["solution"];
+    let i = p["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .position(|h| h == &sol["card"])
+        .expect("the solution's card");
+    click(c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
+    let at = sol["at"].as_str().unwrap_or_default();
+    click(c, &format!(".space.target[data-space=\"{at}\"]")).await;
+    wait_for(c, "#puzzle-result.good").await;
+}
+
+/// Signs in (or up) on the account page of `c` and waits for the profile
+/// the page then opens.
+async fn account_form(c: &Client, base: &str, form: &str, name: &str) {
+    c.goto(&format!("{base}/account"))
+        .await
+        .expect("open the account page");
+    type_into(c, &format!("#{form}-name"), name).await;
+    type_into(c, &format!("#{form}-password"), PASSWORD).await;
+    click(c, &format!("#{form}-go")).await;
+    until(20, 50, async || {
+        let t = text_of(c, "#profile-name").await;
+        if t == name {
+            Ok(())
+        } else {
+            Err(format!("no profile of {name} after {form} (saw {t:?})"))
+        }
+    })
+    .await;
+}
+
+/// The text of `css` once it contains `want` (fails after 20 s).
+async fn text_with(c: &Client, css: &str, want: &str) -> String {
+    until(20, 100, async || {
+        let t = text_of(c, css).await;
+        if t.contains(want) {
+            Ok(t)
+        } else {
+            Err(format!("{css}: {want:?} never shown (saw {t:?})"))
+        }
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_is_kept_in_the_account() {
+    let Some(rig) = Rig::start("e2e_puzzles_account").await else {
+        return;
+    };
+    let base = rig.base.clone();
+    let (a, _) = rig.browser("guest").await;
+    a.goto(&format!("{base}/")).await.expect("lobby");
+    wait_for(&a, "#puzzles-classic").await;
+    let list = puzzles(&a, "classic").await;
+    let p = list
+        .iter()
+        .find(|p| p["kind"] == "win" && p["grade"] == 1)
+        .expect("a win puzzle");
+    let id = p["id"].as_str().unwrap_or_default().to_string();
+    // a guest solves a puzzle: kept in this browser
+    open(&a, &base, "classic", &id).await;
+    let kept = wait_text(&a, "#puzzle-kept").await;
+    assert!(kept.contains("kept in this browser"), "{kept}");
+    solve_classic(&a, p).await;
+    // and begins the classic tutorial (its first step shown)
+    a.goto(&format!("{base}/?tutorial=classic"))
+        .await
+        .expect("the tutorial");
+    wait_for(&a, "#tutorial-step").await;
+
+    // signs up: the account has both, and the profile shows them
+    account_form(&a, &base, "signup", "Pia").await;
+    let line = text_with(
+        &a,
+        "#learn-progress [data-puzzles=\"classic\"]",
+        "Solved 1 of",
+    )
+    .await;
+    assert!(
+        line.contains(&format!("Solved 1 of {}", list.len())),
+        "{line}"
+    );
+    let tut = text_with(
+        &a,
+        "#learn-progress [data-tutorial=\"classic\"]",
+        "Step 1 of",
+    )
+    .await;
+    assert!(tut.starts_with("Tutorial: Sequence"), "{tut}");
+    shot(&a, "profile-progress").await;
+    let (st, mine) = fetch_json(&a, "/api/account/progress", None).await;
+    assert_eq!(st, 200, "{mine}");
+    assert_eq!(mine["puzzles"]["classic"], json!([id]));
+    assert_eq!(mine["tutorials"]["classic"]["step"], 1);
+
+    // a second browser signs in: the puzzle is solved there too
+    let (b, _) = rig.browser("second").await;
+    account_form(&b, &base, "signin", "Pia").await;
+    open(&b, &base, "classic", &id).await;
+    wait_for(&b, ".puzzle-solved-tag").await;
+    let progress = wait_text(&b, "#puzzle-progress").await;
+    assert!(progress.starts_with("Solved 1 of"), "{progress}");
+    let kept = text_with(&b, "#puzzle-kept", "kept in your account").await;
+    assert!(!kept.contains("Sign in"), "{kept}");
+    // what it solves while signed in reaches the account at once, and the
+    // first browser
+    let stacks = puzzles(&b, "stacks").await;
+    let block = stacks
+        .iter()
+        .find(|p| p["kind"] == "block")
+        .expect("a Block puzzle");
+    let sid = block["id"].as_str().unwrap_or_default().to_string();
+    open(&b, &base, "stacks", &sid).await;
+    click_live(&b, "#block").await;
+    wait_for(&b, "#puzzle-result.good").await;
+    until(20, 100, async || {
+        let (_, p) = fetch_json(&a, "/api/account/progress", None).await;
+        if p["puzzles"]["stacks"] == json!([sid]) {
+            Ok(())
+        } else {
+            Err(format!("the Stacks puzzle never reached the account: {p}"))
+        }
+    })
+    .await;
+    open(&a, &base, "stacks", &sid).await;
+    wait_for(&a, ".puzzle-solved-tag").await;
+    shot(&a, "puzzle-account").await;
+    a.close().await.ok();
+    b.close().await.ok();
+}
+
+/// The puzzle pages of both games (the Stacks one with its Block prompt
+/// open) in all five languages at 390×844 and 1440×900: the fonts of each
+/// script load, nothing overlaps or sticks out, no English is left
+/// (screenshots `puzzles-{classic,stacks}-LANG-SIZE.png`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_puzzle_pages_lay_out_in_every_language() {
+    let Some(rig) = Rig::start("e2e_puzzles_layout").await else {
+        return;
+    };
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (c, _) = rig
+            .browser_sized(&format!("puzzles-{size}"), Some((w, h)))
+            .await;
+        c.goto(&format!("{}/", rig.base)).await.expect("lobby");
+        wait_for(&c, "#puzzles-classic").await;
+        for game in ["classic", "stacks"] {
+            let list = puzzles(&c, game).await;
+            let p = list
+                .iter()
+                .find(|p| p["kind"] == "block")
+                .expect("a block puzzle");
+            open(&c, &rig.base, game, p["id"].as_str().unwrap_or_default()).await;
+            if game == "stacks" {
+                wait_for(&c, ".block-prompt #block-untimed").await;
+            }
+            for lang in LANGUAGES {
+                let page = format!("puzzles-{game}");
+                check_learn_language(&c, &page, size, lang, ".puzzle-page").await;
+            }
+        }
+        c.close().await.ok();
+    }
 }

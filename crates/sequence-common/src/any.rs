@@ -79,6 +79,20 @@ pub enum PlayError {
 }
 
 impl PlayError {
+    /// The stable code (`notation.missing`, `C6.space_taken`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            PlayError::Malformed { code, .. } | PlayError::Illegal { code, .. } => code,
+        }
+    }
+
+    /// The message in words.
+    pub fn message(&self) -> &str {
+        match self {
+            PlayError::Malformed { message, .. } | PlayError::Illegal { message, .. } => message,
+        }
+    }
+
     fn malformed(e: NotationError) -> PlayError {
         PlayError::Malformed {
             code: e.code(),

@@ -4,7 +4,8 @@
 //! public terms for the move log ([`LogEffects`], from the engine's typed
 //! effects), the decision window a seat is asked out of turn (the Stacks
 //! Block window), the facts of the end per side. The server, the web
-//! lobby (`GET /api/games`), the command line and Python read them here,
+//! lobby (`GET /api/games`), the command line and Python read them here
+//! (and `sequence replay` the position and moves as text),
 //! so nothing above the engines repeats a game's rules.
 
 use crate::notation::Notation;
@@ -118,4 +119,17 @@ pub trait TableFacts: Notation<Options: DeserializeOwned> {
     /// Public facts of the end of the game per side, for the end screen
     /// (classic: sequences per team; Stacks: chips per seat).
     fn final_sides(&self) -> Value;
+
+    /// The move `mv` by `seat` in words, as `sequence replay` prints it
+    /// (classic: `green plays 7H on d6`). Default: `seat N` and the move's
+    /// text ([`Notation::move_text`]).
+    fn move_words(&self, seat: Seat, mv: &Self::Move) -> String {
+        format!("seat {} {}", seat.0, Self::move_text(mv))
+    }
+
+    /// The position as plain text for a terminal, one or more lines each
+    /// ending in a newline (`color`: with ANSI colours; `last`: the move
+    /// just made, marked where the game can show it). What
+    /// `sequence replay` prints after each move.
+    fn position_text(&self, color: bool, last: Option<&Self::Move>) -> String;
 }

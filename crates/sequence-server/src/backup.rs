@@ -11,8 +11,7 @@
 //! recovery).
 
 use crate::db::{is_postgres, lock_file, sqlite_path};
-use sequence_bots::{with_game, BotGame, ForGame};
-use sequence_common::record::{detect_kind, verify, ReplayError};
+use sequence_common::record::detect_kind;
 
 use serde::Serialize;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
@@ -182,15 +181,7 @@ pub async fn check_database(path: &Path) -> anyhow::Result<CheckReport> {
 fn verify_record(r: &serde_json::Value) -> anyhow::Result<usize> {
     let text = r.to_string();
     let (kind, value) = detect_kind(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
-    /// [`verify`] of the record's game.
-    struct Verify<'a>(&'a serde_json::Value);
-    impl ForGame for Verify<'_> {
-        type Out = Result<serde_json::Value, ReplayError>;
-        fn call<G: BotGame>(self) -> Self::Out {
-            verify::<G>(self.0)
-        }
-    }
-    with_game(kind, Verify(&value))
+    sequence_bots::verify_record(kind, &value)
         .map_err(|e| anyhow::anyhow!("the record does not verify: {e}"))?;
     Ok(value["moves"].as_array().map_or(0, Vec::len))
 }

@@ -8,6 +8,7 @@ use crate::tables::TableError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use sequence_common::PlayError;
 use serde_json::{json, Map, Value};
 
 /// An error answer: a status, `{"error": message}`, for a malformed or
@@ -146,13 +147,15 @@ impl IntoResponse for ApiError {
 /// a [`TableError`] gets a status.
 pub fn status_of(e: &TableError) -> StatusCode {
     match e {
-        TableError::Invalid(_) | TableError::Malformed { .. } => StatusCode::BAD_REQUEST,
+        TableError::Invalid(_) | TableError::Refused(PlayError::Malformed { .. }) => {
+            StatusCode::BAD_REQUEST
+        }
         TableError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
         TableError::Forbidden(_) => StatusCode::FORBIDDEN,
         TableError::NotFound(_) => StatusCode::NOT_FOUND,
         TableError::Conflict(_) | TableError::Stale { .. } => StatusCode::CONFLICT,
         TableError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-        TableError::Illegal { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        TableError::Refused(PlayError::Illegal { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
         TableError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -176,10 +179,10 @@ mod tests {
         let cases = [
             (TableError::Invalid("x".into()), 400, None),
             (
-                TableError::Malformed {
-                    code: "notation.missing",
-                    message: "malformed move: field `card` is missing".into(),
-                },
+                TableError::malformed(
+                    "notation.missing",
+                    "malformed move: field `card` is missing",
+                ),
                 400,
                 Some("notation.missing"),
             ),
@@ -188,10 +191,7 @@ mod tests {
             (TableError::NotFound("x".into()), 404, None),
             (TableError::Conflict("x".into()), 409, None),
             (
-                TableError::Illegal {
-                    code: "C6.space_taken",
-                    message: "illegal move: space e5 is taken (C6)".into(),
-                },
+                TableError::illegal("C6.space_taken", "illegal move: space e5 is taken (C6)"),
                 422,
                 Some("C6.space_taken"),
             ),

@@ -290,6 +290,6 @@ pub fn refusal_code(e: &crate::tables::TableError) -> &'static str {
         E::Unavailable(_) => "unavailable",
         E::Invalid(_) => "invalid",
         E::Internal(_) => "internal",
-        E::Malformed { .. } | E::Illegal { .. } => "refused",
+        E::Refused(_) => "refused",
     }
 }

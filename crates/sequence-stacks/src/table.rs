@@ -5,8 +5,8 @@
 //! closed, the end), the Block window a seat is asked out of turn (S5b)
 //! and the chips per seat at the end.
 
-use crate::{Config, Effects, Game, Options};
-use sequence_common::{LogEffects, OptionSpec, Outcome, Seat, TableFacts};
+use crate::{Config, Decision, Effects, Game, Options};
+use sequence_common::{LogEffects, Notation, OptionSpec, Outcome, Seat, TableFacts};
 use serde_json::{json, Map, Value};
 
 /// The default of option `name` as `Options::default()` serialises it
@@ -115,5 +115,11 @@ impl TableFacts for Game {
             })
             .collect();
         json!(seats)
+    }
+
+    fn position_text(&self, _color: bool, _last: Option<&Decision>) -> String {
+        // the piles by colour and the chips per seat, as the summary has them
+        let s = self.summary(0);
+        format!("  piles {}  chips {}\n", s["piles"], s["chips"])
     }
 }

@@ -5,8 +5,10 @@
 //! game interface ([`sequence_common::Rules`], [`sequence_common::Notation`],
 //! [`sequence_common::record::Match`]) driven by [`GameScreen`].
 //!
-//! Also the one place where a [`GameKind`] becomes an engine type
-//! (`entry`): what the app needs of a game before a screen exists.
+//! Also where a [`GameKind`] becomes an engine type: `rules`, what the
+//! app needs of a game's rules before a screen exists, through the one
+//! registration of games ([`sequence_bots::with_game`]); `entry`, the
+//! game's screen.
 
 use crate::setup::{SeatKind, Setup};
 use crate::shell::{AnyScreen, GameScreen};
@@ -14,9 +16,9 @@ use anyhow::anyhow;
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::Frame;
-use sequence_bots::BotGame;
+use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::record::Match;
-use sequence_common::{GameKind, RuleError, Seat};
+use sequence_common::{GameKind, RuleError, Seat, TableConfig};
 use serde_json::Value;
 use std::path::Path;
 
@@ -57,6 +59,8 @@ pub trait TuiGame: BotGame {
 
     /// The game's name in the title bar, e.g. ` SEQUENCE `.
     const BANNER: &'static str;
+    /// The game's name on the start screen, e.g. `Sequence (classic)`.
+    const MENU_NAME: &'static str;
     /// The rules summary shown by `?`.
     const HELP: &'static [&'static str];
     /// What one decision is called in messages: `move` or `decision`.
@@ -143,25 +147,69 @@ pub trait TuiGame: BotGame {
     fn human_keys(s: &GameScreen<Self>) -> &'static str;
 }
 
-/// A game screen made by [`GameEntry`], or why it could not be.
-type Made = anyhow::Result<Box<dyn AnyScreen>>;
-
-/// What the app needs of a game before a screen exists (the command line,
-/// the start screen, loading), by [`GameKind`]: see [`entry`].
-pub(crate) struct GameEntry {
-    /// The rules summary.
-    pub help: &'static [&'static str],
+/// What the app needs of a game's rules before a screen exists (the
+/// command line, the start screen): [`rules`] gives it for a
+/// [`GameKind`] through the one registration of games
+/// ([`sequence_bots::with_game`]), so a new game needs no line here.
+pub(crate) struct TableRules {
     /// Whether the game has teams (C3; Stacks has none, S1).
     pub teams: bool,
     /// The player counts the rules allow (C3, S1).
     pub player_counts: fn() -> Vec<u8>,
     /// The rule that sets the player counts: `C3`, `S1`.
     pub players_rule: fn() -> &'static str,
+    /// Teams at a table of this many players when none are asked for
+    /// (C3); the players themselves for a game without teams or a table
+    /// the rules refuse.
+    pub default_teams: fn(u8) -> u8,
     /// Checks `--options` (JSON text; `None`: the official rules) and gives
     /// them back written as records write them.
     pub options: fn(Option<&str>) -> anyhow::Result<Value>,
     /// Checks a table: players, teams (`None`: the default) and options.
     pub check_table: fn(u8, Option<u8>, Option<&str>) -> anyhow::Result<()>,
+}
+
+/// The rules of the game of `kind` ([`TableRules`]).
+pub(crate) fn rules(kind: GameKind) -> TableRules {
+    /// [`TableRules`] of the game it is called for.
+    struct RulesOf;
+    impl ForGame for RulesOf {
+        type Out = TableRules;
+        fn call<G: BotGame>(self) -> TableRules {
+            TableRules {
+                teams: G::TEAMS,
+                player_counts: || {
+                    (0..=u8::MAX)
+                        .filter(|&p| G::table(p, None, G::Options::default()).is_ok())
+                        .collect()
+                },
+                players_rule: || match G::table(0, None, G::Options::default()) {
+                    // `C3.players` → `C3`.
+                    Err(e) => e.code().split_once('.').map_or(e.code(), |(rule, _)| rule),
+                    Ok(_) => "",
+                },
+                default_teams: |players| {
+                    G::table(players, None, G::Options::default()).map_or(players, |c| c.sides())
+                },
+                options: |text| options::<G>(text).map(|o| G::options_to_json(&o)),
+                check_table: |players, teams, text| table::<G>(players, teams, text).map(drop),
+            }
+        }
+    }
+    with_game(kind, RulesOf)
+}
+
+/// A game screen made by [`GameEntry`], or why it could not be.
+type Made = anyhow::Result<Box<dyn AnyScreen>>;
+
+/// What the app needs of a game's screen ([`TuiGame`]) before one exists
+/// (the start screen, a new deal, loading), by [`GameKind`]: see
+/// [`entry`].
+pub(crate) struct GameEntry {
+    /// The game's name on the start screen, e.g. `Sequence (classic)`.
+    pub menu_name: &'static str,
+    /// The rules summary.
+    pub help: &'static [&'static str],
     /// Deals a new game.
     pub deal: fn(&Setup) -> Made,
     /// Resumes a record (JSON) read from `path`; later reshuffles draw from
@@ -169,8 +217,9 @@ pub(crate) struct GameEntry {
     pub load: fn(&Value, Vec<SeatKind>, u64, &Path) -> Made,
 }
 
-/// The game of `kind`: the one place a [`GameKind`] is matched to an
-/// engine.
+/// The screen of the game of `kind`: the one place the terminal UI names
+/// a game, because each game draws its own screen ([`TuiGame`], in its
+/// module). Everything else about a game comes through [`rules`].
 pub(crate) fn entry(kind: GameKind) -> GameEntry {
     match kind {
         GameKind::Classic => GameEntry::of::<sequence_classic::Game>(),
@@ -181,20 +230,8 @@ pub(crate) fn entry(kind: GameKind) -> GameEntry {
 impl GameEntry {
     fn of<G: TuiGame>() -> GameEntry {
         GameEntry {
+            menu_name: G::MENU_NAME,
             help: G::HELP,
-            teams: G::TEAMS,
-            player_counts: || {
-                (0..=u8::MAX)
-                    .filter(|&p| G::table(p, None, G::Options::default()).is_ok())
-                    .collect()
-            },
-            players_rule: || match G::table(0, None, G::Options::default()) {
-                // `C3.players` → `C3`.
-                Err(e) => e.code().split_once('.').map_or(e.code(), |(rule, _)| rule),
-                Ok(_) => "",
-            },
-            options: |text| options::<G>(text).map(|o| G::options_to_json(&o)),
-            check_table: |players, teams, text| table::<G>(players, teams, text).map(drop),
             deal: deal::<G>,
             load: load::<G>,
         }
@@ -206,7 +243,7 @@ impl GameEntry {
 /// # Errors
 /// Text that is not a JSON object, or an unknown option or bad value,
 /// quoting the text.
-fn options<G: TuiGame>(text: Option<&str>) -> anyhow::Result<G::Options> {
+fn options<G: BotGame>(text: Option<&str>) -> anyhow::Result<G::Options> {
     let value = crate::setup::options_json(text)?;
     G::options_from_json(Some(&value)).map_err(|e| {
         // The argument is named already: not `field `options`` again.
@@ -219,7 +256,7 @@ fn options<G: TuiGame>(text: Option<&str>) -> anyhow::Result<G::Options> {
 ///
 /// # Errors
 /// Bad options, or a table the rules do not allow, naming the argument.
-fn table<G: TuiGame>(
+fn table<G: BotGame>(
     players: u8,
     teams: Option<u8>,
     text: Option<&str>,
@@ -275,11 +312,11 @@ mod tests {
 
     #[test]
     fn each_game_knows_its_tables() {
-        let classic = entry(GameKind::Classic);
+        let classic = rules(GameKind::Classic);
         assert_eq!((classic.player_counts)(), [2, 3, 4, 6, 8, 9, 10, 12]);
         assert_eq!((classic.players_rule)(), "C3");
         assert!(classic.teams);
-        let stacks = entry(GameKind::Stacks);
+        let stacks = rules(GameKind::Stacks);
         assert_eq!((stacks.player_counts)(), [2, 3, 4, 5, 6]);
         assert_eq!((stacks.players_rule)(), "S1");
         assert!(!stacks.teams);

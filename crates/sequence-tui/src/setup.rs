@@ -2,7 +2,7 @@
 //! are people and which are bots, seed and rule options; and the start
 //! screen where it is chosen.
 
-use crate::game::entry;
+use crate::game::{entry, rules};
 use anyhow::{bail, Context};
 use sequence_common::GameKind;
 
@@ -161,12 +161,12 @@ pub fn options_json(text: Option<&str>) -> anyhow::Result<serde_json::Value> {
 /// Text that is not a JSON object, or an unknown option or bad value,
 /// quoting the text.
 pub fn parse_options(game: GameKind, text: Option<&str>) -> anyhow::Result<serde_json::Value> {
-    (entry(game).options)(text)
+    (rules(game).options)(text)
 }
 
 /// The player counts `game` allows (C3, S1).
 pub fn player_counts(game: GameKind) -> Vec<u8> {
-    (entry(game).player_counts)()
+    (rules(game).player_counts)()
 }
 
 /// Refuses `--teams` for a game without teams (Stacks, S1).
@@ -174,7 +174,7 @@ pub fn player_counts(game: GameKind) -> Vec<u8> {
 /// # Errors
 /// Teams given for a game where every player plays alone.
 pub fn check_teams(game: GameKind, teams: Option<u8>) -> anyhow::Result<()> {
-    let e = entry(game);
+    let e = rules(game);
     if teams.is_some() && !e.teams {
         bail!(
             "--teams: {} has no teams ({}); every player plays alone",
@@ -205,7 +205,7 @@ impl Setup {
         options: Option<String>,
     ) -> anyhow::Result<Setup> {
         let game = parse_game(game)?;
-        let rules = entry(game);
+        let rules = rules(game);
         let levels = match bots {
             Some(b) => parse_bots(b)?,
             None => vec![],
@@ -301,7 +301,7 @@ impl StartScreen {
     /// The visible fields (teams only for classic).
     pub fn fields(&self) -> Vec<Field> {
         let mut v = vec![Field::Game, Field::Players];
-        if entry(self.setup.game).teams {
+        if rules(self.setup.game).teams {
             v.push(Field::Teams);
         }
         v.extend([Field::Humans, Field::Level]);
@@ -323,11 +323,9 @@ impl StartScreen {
         let humans = s.humans();
         match self.field {
             Field::Game => {
-                s.game = if s.game == GameKind::Classic {
-                    GameKind::Stacks
-                } else {
-                    GameKind::Classic
-                };
+                let all = GameKind::ALL;
+                let i = all.iter().position(|k| *k == s.game).unwrap_or(0) as i32;
+                s.game = all[(i + delta.signum()).rem_euclid(all.len() as i32) as usize];
                 if !player_counts(s.game).contains(&s.players) {
                     s.players = 2;
                 }
@@ -341,16 +339,19 @@ impl StartScreen {
                 s.teams = None;
             }
             Field::Teams => {
+                let rules = rules(s.game);
                 let options: Vec<u8> = [2u8, 3]
                     .into_iter()
-                    .filter(|t| (entry(s.game).check_table)(s.players, Some(*t), None).is_ok())
+                    .filter(|t| (rules.check_table)(s.players, Some(*t), None).is_ok())
                     .collect();
                 if options.len() < 2 {
-                    self.message = format!("{} players: the teams are fixed (C3)", s.players);
+                    self.message = format!(
+                        "{} players: the teams are fixed ({})",
+                        s.players,
+                        (rules.players_rule)()
+                    );
                 } else {
-                    let cur = s
-                        .teams
-                        .unwrap_or(sequence_classic::Config::default_teams(s.players));
+                    let cur = s.teams.unwrap_or((rules.default_teams)(s.players));
                     s.teams = Some(if cur == 2 { 3 } else { 2 });
                 }
             }
@@ -379,15 +380,10 @@ impl StartScreen {
     pub fn value(&self, field: Field) -> String {
         let s = &self.setup;
         match field {
-            Field::Game => match s.game {
-                GameKind::Classic => "Sequence (classic)".into(),
-                GameKind::Stacks => "Sequence Stacks".into(),
-            },
+            Field::Game => entry(s.game).menu_name.into(),
             Field::Players => s.players.to_string(),
             Field::Teams => {
-                let t = s
-                    .teams
-                    .unwrap_or(sequence_classic::Config::default_teams(s.players));
+                let t = s.teams.unwrap_or((rules(s.game).default_teams)(s.players));
                 if t == s.players {
                     format!("{t} (each plays alone)")
                 } else {

@@ -25,6 +25,8 @@ use sequence_stacks::{Decision, Game, SeatView};
 
 impl BotGame for Game {
     const TOP_LEVEL_ITERATIONS: u64 = 10_000;
+    const BENCH_PLAYERS: u8 = 4;
+    const MIDGAME_PLIES: u32 = 40;
 
     fn greedy_choice(view: &SeatView, _moves: &[Decision], rng: &mut GameRng) -> Decision {
         greedy_choice(view, rng)

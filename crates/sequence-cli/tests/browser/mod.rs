@@ -8,6 +8,10 @@
 //! `$E2E_ARTIFACTS`).
 #![allow(dead_code)]
 
+pub mod layout;
+#[allow(unused_imports)]
+pub use layout::{check_language, check_learn_language};
+
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{Read, Write};

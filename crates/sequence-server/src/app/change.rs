@@ -5,6 +5,7 @@ use super::{kick_bots, App, TableRef};
 use crate::db::{Append, DbError};
 use crate::limits::echo;
 use crate::tables::{now_ms, Event, Status, Table, TableError};
+use sequence_common::PlayError;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -173,8 +174,8 @@ const MOVE_RETRIES: usize = 4;
 /// [`TableError::Stale`] (409, with the table's `move_number`) for a stale
 /// or early `move_number` — also after losing a race to another move —,
 /// a game not being played (over, or not started) or not this seat's
-/// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Malformed`] for a move
-/// that cannot be read; [`TableError::Illegal`] for one the rules refuse
+/// turn; [`TableError::Conflict`] for a move for another seat; [`TableError::Refused`] for a move
+/// that cannot be read or one the rules refuse
 /// (both with the engine's code).
 ///
 /// Counted in the metrics ([`crate::telemetry::move_done`]): accepted
@@ -233,9 +234,9 @@ async fn try_play_move(
             // Stale): when another instance may have changed the table
             // meanwhile, the refusal stands only if the table is still
             // where it was
-            Err(e @ (TableError::Stale { .. } | TableError::Illegal { .. }))
-                if app.db.shared() && app.sync(tref, t).await? =>
-            {
+            Err(
+                e @ (TableError::Stale { .. } | TableError::Refused(PlayError::Illegal { .. })),
+            ) if app.db.shared() && app.sync(tref, t).await? => {
                 tracing::debug!("a move refused on a table that changed elsewhere: {e}");
                 continue;
             }
@@ -274,15 +275,17 @@ impl SeatMove {
     /// Reads `mv` as a move of `seat`.
     ///
     /// # Errors
-    /// [`TableError::Malformed`] (`notation.not_an_object`, or the code
+    /// [`TableError::Refused`] (`notation.not_an_object`, or the code
     /// of a bad `seat` field) for a move that is not an object or whose
     /// `seat` is not a number; [`TableError::Conflict`] for a move for
     /// another seat.
     pub fn new(seat: u8, mut mv: Value) -> Result<SeatMove, TableError> {
         let kind = sequence_common::json::kind_of(&mv);
-        let o = mv.as_object_mut().ok_or_else(|| TableError::Malformed {
-            code: sequence_common::NotationError::NotAnObject.code(),
-            message: format!("move must be a JSON object {{…}}, not {kind}"),
+        let o = mv.as_object_mut().ok_or_else(|| {
+            TableError::malformed(
+                sequence_common::NotationError::NotAnObject.code(),
+                format!("move must be a JSON object {{…}}, not {kind}"),
+            )
         })?;
         match o.get("seat") {
             None => {
@@ -295,13 +298,13 @@ impl SeatMove {
                 )))
             }
             Some(s) => {
-                return Err(TableError::Malformed {
-                    code: sequence_common::NotationError::field("seat", "").code(),
-                    message: format!(
+                return Err(TableError::malformed(
+                    sequence_common::NotationError::field("seat", "").code(),
+                    format!(
                         "move.seat must be a number (your seat, {seat}, or left out), got {}",
                         shown_value(s)
                     ),
-                })
+                ))
             }
         }
         Ok(SeatMove { record: mv })

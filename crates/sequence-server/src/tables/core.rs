@@ -196,7 +196,7 @@ impl Core {
     /// allow ([`TableError::Stale`] for a move: the game not on, not the
     /// seat's turn, a penalty discard owed first), [`TableError::NotFound`]
     /// for a seat it does not have,
-    /// [`TableError::Malformed`] or [`TableError::Illegal`] (with the
+    /// [`TableError::Refused`] (with the
     /// engine's code) for a move the engine cannot read or refuses.
     pub fn apply(&mut self, ev: &Event) -> Result<(), TableError> {
         if let Some(reason) = &self.closed {
@@ -375,11 +375,10 @@ impl Core {
         let paying = mv.get("penalty").is_some();
         if paying == self.penalty.is_empty() {
             return Err(if paying {
-                TableError::Illegal {
-                    code: "C10.no_penalty",
-                    message: "illegal move: no table-talk penalty is waiting for this seat (C10)"
-                        .into(),
-                }
+                TableError::illegal(
+                    "C10.no_penalty",
+                    "illegal move: no table-talk penalty is waiting for this seat (C10)",
+                )
             } else {
                 self.stale(format!(
                     "seat {seat} must first discard a card for the table-talk penalty (C10)"

@@ -3,6 +3,7 @@
 //! status code, in one place.
 
 use crate::db::DbError;
+use sequence_common::PlayError;
 
 /// A refusal of the table core, with its message in words. Refusals of a
 /// move (malformed or illegal) also carry the stable code of the notation
@@ -14,24 +15,13 @@ pub enum TableError {
     /// or bot level.
     #[error("{0}")]
     Invalid(String),
-    /// A move that cannot be read (a field missing, unknown or of the wrong
-    /// kind); `code` is the notation's (`notation.field`, …).
-    #[error("{message}")]
-    Malformed {
-        /// The stable code, e.g. `notation.missing`.
-        code: &'static str,
-        /// What is wrong, naming the field.
-        message: String,
-    },
-    /// A well-formed move the rules refuse; `code` is the rule's
-    /// (`C6.space_taken`, `S5.steal_from_self`, …).
-    #[error("{message}")]
-    Illegal {
-        /// The stable code of the rule.
-        code: &'static str,
-        /// What is wrong, naming the rule.
-        message: String,
-    },
+    /// A move refused as the engine refuses it ([`PlayError`]): one that
+    /// cannot be read (a field missing, unknown or of the wrong kind; the
+    /// notation's code, `notation.field`, …) or a well-formed move the
+    /// rules refuse (the rule's code, `C6.space_taken`,
+    /// `S5.steal_from_self`, …).
+    #[error(transparent)]
+    Refused(#[from] PlayError),
     /// No seat token, or one that is malformed or not of this table.
     #[error("{0}")]
     Unauthorized(String),
@@ -78,16 +68,15 @@ impl TableError {
             | TableError::Conflict(m)
             | TableError::Unavailable(m)
             | TableError::Internal(m) => m,
-            TableError::Malformed { message, .. }
-            | TableError::Illegal { message, .. }
-            | TableError::Stale { message, .. } => message,
+            TableError::Refused(e) => e.message(),
+            TableError::Stale { message, .. } => message,
         }
     }
 
     /// The stable code of a refused move (`None` for other refusals).
     pub fn code(&self) -> Option<&'static str> {
         match self {
-            TableError::Malformed { code, .. } | TableError::Illegal { code, .. } => Some(code),
+            TableError::Refused(e) => Some(e.code()),
             _ => None,
         }
     }
@@ -103,6 +92,24 @@ impl TableError {
     /// Whether the refusal is a conflict with the table's state (a 409).
     pub fn is_conflict(&self) -> bool {
         matches!(self, TableError::Conflict(_) | TableError::Stale { .. })
+    }
+
+    /// A move that cannot be read ([`PlayError::Malformed`]), with the
+    /// notation's stable `code`.
+    pub fn malformed(code: &'static str, message: impl Into<String>) -> TableError {
+        TableError::Refused(PlayError::Malformed {
+            code,
+            message: message.into(),
+        })
+    }
+
+    /// A move the rules refuse ([`PlayError::Illegal`]), with the rule's
+    /// stable `code`.
+    pub fn illegal(code: &'static str, message: impl Into<String>) -> TableError {
+        TableError::Refused(PlayError::Illegal {
+            code,
+            message: message.into(),
+        })
     }
 
     /// A [`TableError::Conflict`].

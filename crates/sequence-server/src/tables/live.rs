@@ -11,7 +11,7 @@ use super::error::TableError;
 use super::spec::{read_options, Spec};
 use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::record::Match;
-use sequence_common::{AnyGame, GameKind, PlayError, Seat, TableConfig};
+use sequence_common::{AnyGame, GameKind, Seat, TableConfig};
 use serde_json::{json, Map, Value};
 use std::marker::PhantomData;
 
@@ -42,11 +42,11 @@ pub struct Logged {
 /// `{"seat", "penalty": CARD}`.
 ///
 /// # Errors
-/// [`TableError::Malformed`] with the notation's code when it cannot be
-/// read, [`TableError::Illegal`] with the rule's code when the rules
+/// [`TableError::Refused`]: with the notation's code when it cannot be
+/// read, with the rule's code when the rules
 /// refuse it; nothing changes then.
 pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, TableError> {
-    if let Some((seat, card)) = live.play_penalty(mv).map_err(refused)? {
+    if let Some((seat, card)) = live.play_penalty(mv)? {
         // the table-talk penalty (C10): out of turn, no draw
         let mut e = Map::new();
         e.insert("seat".into(), json!(seat.0));
@@ -57,7 +57,7 @@ pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, TableEr
             previous: Map::new(),
         });
     }
-    let played = live.play_json(mv).map_err(refused)?;
+    let played = live.play_json(mv)?;
     let fx = played.effects;
     let entry = played.entry.map(|m| {
         let mut e = Map::new();
@@ -74,12 +74,16 @@ pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, TableEr
     Ok(Logged { entry, previous })
 }
 
-/// A refused move as the table refuses it (400, with the engine's code).
-fn refused(e: PlayError) -> TableError {
-    match e {
-        PlayError::Malformed { code, message } => TableError::Malformed { code, message },
-        PlayError::Illegal { code, message } => TableError::Illegal { code, message },
-    }
+/// What a hint asks of the search ([`TableGame::hint`]): iterations, how
+/// many of the best moves to give, and the search's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintAsk {
+    /// Search iterations.
+    pub iterations: u64,
+    /// How many of the best moves to give.
+    pub top: usize,
+    /// The search's seed.
+    pub seed: u64,
 }
 
 /// What the server does with a game of one kind where it needs the
@@ -128,14 +132,7 @@ pub trait TableGame: Sync {
     /// The search's best moves for `seat` from its view (a practice
     /// game's hint), to compute away from the table; `None` when the seat
     /// has no decision to make.
-    fn hint(
-        &self,
-        live: &dyn AnyGame,
-        seat: Seat,
-        iterations: u64,
-        top: usize,
-        seed: u64,
-    ) -> Option<Hint>;
+    fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint>;
 
     /// The positions of a finished game's record (see
     /// [`super::replay::positions`]).
@@ -216,14 +213,7 @@ impl<G: BotGame> TableGame for Game<G> {
         Some(json!({"seat": seat.0, "penalty": G::card_code(card)}))
     }
 
-    fn hint(
-        &self,
-        live: &dyn AnyGame,
-        seat: Seat,
-        iterations: u64,
-        top: usize,
-        seed: u64,
-    ) -> Option<Hint> {
+    fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint> {
         let g = Self::of(live)?.game();
         if g.to_act() != Some(seat) {
             return None;
@@ -231,7 +221,7 @@ impl<G: BotGame> TableGame for Game<G> {
         let view = g.view(seat);
         let config = g.config().clone();
         Some(Box::new(move || {
-            super::replay::hint::<G>(&view, &config, iterations, top, seed)
+            super::replay::hint::<G>(&view, &config, ask.iterations, ask.top, ask.seed)
         }))
     }
 
@@ -270,6 +260,7 @@ pub fn game_of(kind: GameKind) -> &'static dyn TableGame {
 mod tests {
     use super::*;
     use sequence_common::any::naming_the_rule;
+    use sequence_common::PlayError;
 
     fn spec(game: GameKind, players: u8, teams: Option<u8>, options: Value) -> Spec {
         Spec {
@@ -361,7 +352,10 @@ mod tests {
             &serde_json::json!({"seat": seat, "pass": true}),
         )
         .unwrap_err();
-        assert!(matches!(e, TableError::Illegal { .. }), "{e}");
+        assert!(
+            matches!(e, TableError::Refused(PlayError::Illegal { .. })),
+            "{e}"
+        );
         assert!(e.code().is_some_and(|c| c.starts_with('C')), "{e}");
         assert!(e.message().starts_with("illegal move: "), "{e}");
         assert_eq!(live.ply(), 0);

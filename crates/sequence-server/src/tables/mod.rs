@@ -24,7 +24,7 @@ pub mod tutorial;
 pub use core::{Core, SeatCore, SeatKind, Status};
 pub use error::TableError;
 pub use event::{Auto, Event, AWAY_AFTER};
-pub use live::{game_of, play_logged, BotMove, Hint, Logged, TableGame};
+pub use live::{game_of, play_logged, BotMove, Hint, HintAsk, Logged, TableGame};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
 pub use table::{now_ms, Sub, Table};

@@ -157,12 +157,13 @@ export function renderStacks(v, ctx) {
     const w = v.block_window;
     const canBlock = legal.find((m) => m.play === "BLOCK");
     const pass = legal.find((m) => m.pass);
-    const counter = clockBadge(w.deadline_ms || (v.table && v.table.deadline_ms), ctx.clockOffset || 0, true, "block-countdown")
-      || h("span", { class: "countdown", id: "block-countdown" });
+    // no deadline (a puzzle): no countdown, and a sentence that says so
+    const counter = clockBadge(w.deadline_ms || (v.table && v.table.deadline_ms), ctx.clockOffset || 0, true, "block-countdown");
     blockPrompt = h("div", { class: "block-prompt", role: "alertdialog", "aria-labelledby": "block-h", "aria-describedby": "block-text" },
       h("h2", { id: "block-h" }, t("stacks.block_title")),
       h("p", { id: "block-text" }, t("stacks.block_text", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })),
-      h("p", { class: "hint" }, t("stacks.block_timer"), " ", counter),
+      counter ? h("p", { class: "hint" }, t("stacks.block_timer"), " ", counter)
+        : h("p", { class: "hint", id: "block-untimed" }, t("stacks.block_untimed")),
       h("div", { class: "buttons" },
         canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock, t("stacks.you_blocked", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
         pass ? h("button", { type: "button", id: "let-it-stand", "data-focus": "let-it-stand", onclick: () => ctx.sendMove(pass) }, t("stacks.block_no")) : null));
@@ -237,5 +238,5 @@ export function renderStacks(v, ctx) {
       h("div", { class: "hand-tools" }, tools));
   }
 
-  return h("section", { class: "game stacks" + (mine ? " my-turn" : "") }, info, blockPrompt, handPanel, piles);
+  return h("section", { class: "game stacks" + (mine ? " my-turn" : "") + (blockPrompt ? " has-block" : "") }, info, blockPrompt, handPanel, piles);
 }

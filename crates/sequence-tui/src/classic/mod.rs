@@ -195,6 +195,7 @@ impl TuiGame for Game {
     type Ui = ClassicUi;
 
     const BANNER: &'static str = " SEQUENCE ";
+    const MENU_NAME: &'static str = "Sequence (classic)";
     const HELP: &'static [&'static str] = HELP;
     const MOVE_WORD: &'static str = "move";
 

@@ -216,6 +216,7 @@ impl TuiGame for Game {
     type Ui = StacksUi;
 
     const BANNER: &'static str = " SEQUENCE STACKS ";
+    const MENU_NAME: &'static str = "Sequence Stacks";
     const HELP: &'static [&'static str] = HELP;
     const MOVE_WORD: &'static str = "decision";
 

@@ -1,13 +1,15 @@
 // A profile, `/u/NAME`: ratings per kind of game (provisional marked) with
 // a chart of each over time drawn here as SVG, games played and won per
 // kind, streaks, the last games (result, partners, opponents, replay and
-// analysis), and head-to-head against a chosen player.
+// analysis), the learning progress (learn/profile-progress.js), and
+// head-to-head against a chosen player.
 import { h } from "../cards.js";
 import { num, SEP } from "../i18n.js";
 import { request } from "../api.js";
 import { at } from "./text.js";
 import { dateText } from "./pages.js";
 import { gameList } from "./lists.js";
+import { progressSection } from "../learn/profile-progress.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#2f6fd6", "#c0392b", "#2e8b57", "#8e44ad", "#d4880f"];
@@ -102,5 +104,6 @@ export async function showProfile(el, name, vs) {
       h("h2", {}, at("prof.stats")), statsTable(p.stats),
       h("p", { id: "streak" }, at("prof.streak", { current: num(p.streak.current), best: num(p.streak.best) })),
       h("h2", {}, at("prof.recent")), gameList(p.recent),
+      progressSection(p.name),
       headToHead(p.name, vs)));
 }

@@ -3,6 +3,7 @@
 // C2) cut down to the spaces a picture is about, hand cards by cards.js's
 // faces, Stacks piles with the table's pile markup and card faces.
 import { h, svg, classicCardFace, stacksCardFace } from "../cards.js";
+import { num } from "../i18n.js";
 import { drawBoard } from "../board.js";
 import { parseSpace } from "../layout.js";
 
@@ -85,5 +86,5 @@ export function pilePicture(colour, name, cards, top, freeText, lit = false) {
     h("span", { class: "pile-name", "aria-hidden": "true" }, name),
     h("span", { class: "pile-cards", "aria-hidden": "true" },
       cards.length ? cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c))) : h("span", { class: "pile-empty" }, freeText)),
-    h("span", { class: "pile-top", "aria-hidden": "true" }, top || ""));
+    h("span", { class: "pile-top", "aria-hidden": "true" }, top ? num(top) : ""));
 }

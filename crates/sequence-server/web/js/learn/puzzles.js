@@ -5,8 +5,8 @@
 // hand); the page checks the learner's move against the solution and
 // explains it, or why another move fails, in the page's language. A
 // puzzle of the day (the same for everyone on a day, UTC), a filter by
-// grade, and progress kept in this browser (progress.js:
-// `sequence.puzzles.<game>`).
+// grade, and progress kept in this browser and, when signed in, in the
+// account (progress.js).
 import { t, num, language, SEP } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { api } from "../api.js";
@@ -15,7 +15,8 @@ import { renderStacks, placeName } from "../stacks.js";
 import { layoutGrid, spaceName, spaceLabel } from "../layout.js";
 import { lt, loadLearnText } from "./text.js";
 import { rulesUrl } from "./rules.js";
-import { solvedSet, markSolved } from "./progress.js";
+import { solvedSet, markSolved, onProgress } from "./progress.js";
+import { account, accountReady } from "../accounts/session.js";
 
 const files = new Map(); // game -> the data file
 const GAMES = ["classic", "stacks"];
@@ -164,6 +165,8 @@ export function showPuzzles(app, game, id) {
 
   async function render() {
     await loadLearnText();
+    // where progress is kept depends on whether this browser is signed in
+    await accountReady();
     const file = await load(game);
     if (game === "classic" && !layout) {
       const cat = await api.games();
@@ -254,13 +257,20 @@ export function showPuzzles(app, game, id) {
           solved.has(p.id) ? h("span", { class: "puzzle-solved-tag" }, SEP, lt("puzzle.solved_tag")) : null),
         h("p", { id: "puzzle-task" }, task(game, p)),
         result),
-      board));
+      board,
+      h("p", { class: "puzzle-kept", id: "puzzle-kept" }, account() ? lt("puzzle.kept_account")
+        : [lt("puzzle.kept_browser"), " ", h("a", { href: "/account", id: "puzzle-sign-in" }, lt("puzzle.kept_sign_in"))])));
     document.title = `${lt("puzzle.title", { game: t(`game.${game}`) })}${SEP}${t("app.title")}`;
   }
   render().catch((e) => app.replaceChildren(h("p", { class: "hint" }, e.message)));
+  // the account's progress arrived (signed in here or elsewhere): draw again
+  const unsubscribe = onProgress((changed) => {
+    if (changed && !stopped) render().catch(() => {});
+  });
   return {
     stop() {
       stopped = true;
+      unsubscribe();
     },
     rerender: () => render(),
   };

@@ -2,7 +2,7 @@
 // game, in short sections with pictures drawn by the table's own code
 // (pictures.js). Written from the rules reference; each section names
 // the rules it explains (C1…C9, S1…S7).
-import { t, language, SEP } from "../i18n.js";
+import { t, num, language, SEP } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { api } from "../api.js";
 import { spaceName } from "../layout.js";
@@ -105,8 +105,8 @@ function actionItem(code, key) {
 function blockPicture() {
   return h("div", { class: "block-prompt learn-mock", role: "img", "aria-label": lt("s.block.fig") },
     h("p", { class: "learn-mock-title" }, t("stacks.block_title")),
-    h("p", {}, t("stacks.block_text", { who: "Ann", colour: t("colour.red") })),
-    h("p", { class: "hint" }, t("stacks.block_timer"), " ", h("span", { class: "countdown" }, "7")),
+    h("p", {}, t("stacks.block_text", { who: lt("puzzle.opponent", { n: num(2) }), colour: t("colour.red") })),
+    h("p", { class: "hint" }, t("stacks.block_timer"), " ", h("span", { class: "countdown" }, num(7))),
     h("div", { class: "buttons" }, h("span", { class: "learn-button primary" }, t("stacks.block_yes")), h("span", { class: "learn-button" }, t("stacks.block_no"))));
 }
 

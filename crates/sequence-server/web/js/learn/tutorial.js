@@ -7,7 +7,8 @@
 // and why — marks the card to choose, and keeps other moves from being
 // sent. The table is kept in this browser (its seat token as every
 // table's, its id under `sequence.tutorial.<game>`), so a learner can
-// leave and come back to the same point.
+// leave and come back to the same point. How far the learner went (the
+// furthest step, finished) is kept by progress.js, in the account too.
 import { t, language } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { placeName } from "../stacks.js";
@@ -15,6 +16,7 @@ import { api, saveSeat, savedName, savedSeat } from "../api.js";
 import { spaceLabel } from "../layout.js";
 import { lt, loadLearnText, learnTextReady } from "./text.js";
 import { rulesUrl } from "./rules.js";
+import { reachStep } from "./progress.js";
 
 const scripts = new Map(); // game -> script (null while loading)
 // the words of each kind of step: what to do, and why (classic: C6, C8;
@@ -43,7 +45,6 @@ const STACKS_WORDS = {
 };
 for (const [k, words] of Object.entries(STACKS_WORDS)) STEP_WORDS[`s.${k}`] = words;
 const KEY = (game) => `sequence.tutorial.${game}`;
-const DONE = (game) => `sequence.tutorial.${game}.done`;
 
 /** The games that have a tutorial. */
 export const TUTORIAL_GAMES = ["classic", "stacks"];
@@ -176,7 +177,7 @@ export function tutorialPanel(st, rerender, seatName = (s) => String(s)) {
   let body;
   if (over) {
     const won = lessonOver || (v.status === "won" && v.winner === v.team);
-    if (won) localStorage.setItem(DONE(game), "1");
+    if (won) reachStep(game, s.steps.length, true);
     // a finished lesson is not resumed: its link starts a new tutorial
     if (lessonOver && localStorage.getItem(KEY(game)) === st.info.id) localStorage.removeItem(KEY(game));
     const doneKey = lessonOver ? "tut.s.done" : "tut.done";
@@ -188,7 +189,10 @@ export function tutorialPanel(st, rerender, seatName = (s) => String(s)) {
   } else {
     const now = stepNow(s, v);
     const mine = (v.legal_moves || []).length > 0;
-    if (now && mine) body = stepView(s, now, st.ui.tutorialWrong, seatName);
+    if (now && mine) {
+      reachStep(game, now.i + 1);
+      body = stepView(s, now, st.ui.tutorialWrong, seatName);
+    }
     else if (!mine) body = [h("p", { class: "tut-wait", id: "tutorial-wait" }, lt("tut.wait"))];
     else body = [h("p", {}, lt("tut.off_script")), h("button", { type: "button", id: "tutorial-again", onclick: () => restart(game) }, lt("tut.again"))];
   }
