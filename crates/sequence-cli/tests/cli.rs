@@ -415,12 +415,16 @@ fn hint_is_for_the_seat_offered_an_open_block_window() {
     let hint: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let moves = hint["moves"].as_array().expect("moves");
     assert!(
-        moves.iter().any(|m| m["move"]["pass"] == serde_json::json!(true)),
+        moves
+            .iter()
+            .any(|m| m["move"]["pass"] == serde_json::json!(true)),
         "{hint}"
     );
     assert!(
-        moves.iter().all(|m| m["move"]["pass"] == serde_json::json!(true)
-            || m["move"]["play"] == serde_json::json!("BLOCK")),
+        moves
+            .iter()
+            .all(|m| m["move"]["pass"] == serde_json::json!(true)
+                || m["move"]["play"] == serde_json::json!("BLOCK")),
         "only the window's answers: {hint}"
     );
     let out = run(&["hint", &open, "--seat", "0"], None);

@@ -300,12 +300,19 @@ fn a_stacks_game_taken_up_in_an_open_block_window_keeps_it() {
         .contains(&json!({"seat": offered, "pass": true})));
     for level in LEVELS {
         let mv = back.bot_move(offered, level, 3).expect("a level");
-        assert_eq!(mv, g.bot_move(offered, level, 3).expect("a level"), "{level}");
+        assert_eq!(
+            mv,
+            g.bot_move(offered, level, 3).expect("a level"),
+            "{level}"
+        );
         assert!(
             mv == json!({"seat": offered, "pass": true}) || mv["play"] == "BLOCK",
             "{level}: {mv}"
         );
     }
     let hint = back.hint(offered, 200, 5, 1);
-    assert!(!hint["moves"].as_array().expect("moves").is_empty(), "{hint}");
+    assert!(
+        !hint["moves"].as_array().expect("moves").is_empty(),
+        "{hint}"
+    );
 }
