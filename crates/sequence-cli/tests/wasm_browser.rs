@@ -480,6 +480,8 @@ async fn drive_stacks(c: &Client, id: &str, moves: u64, stop_at_my_window: bool)
                r.moves += 1;
              }
            } finally {
+             // the views of the last move made are pushed once it is saved
+             await wait(300);
              off();
              done(r);
            }
