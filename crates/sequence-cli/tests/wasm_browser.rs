@@ -548,7 +548,10 @@ async fn practice_bots_answer_the_block_window() {
         }
     }
     let bot_windows = total["bot_windows"].as_u64().unwrap_or(0);
-    assert!(bot_windows >= 2, "bots were offered a Block window: {total}");
+    assert!(
+        bot_windows >= 2,
+        "bots were offered a Block window: {total}"
+    );
     assert_eq!(
         total["bot_answers"].as_u64(),
         Some(bot_windows),
@@ -557,7 +560,10 @@ async fn practice_bots_answer_the_block_window() {
     assert!(total["passed_on"].as_u64() >= Some(1), "{total}");
     assert!(reloaded, "the person was offered a Block window");
     let banner = c
-        .execute("return document.getElementById('banner').textContent;", vec![])
+        .execute(
+            "return document.getElementById('banner').textContent;",
+            vec![],
+        )
         .await
         .expect("banner");
     assert_eq!(banner, json!(""), "no error shown");
