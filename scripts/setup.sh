@@ -48,6 +48,9 @@ install_missing() {
   [ "${1:-}" = --no-browser ] && browser=0
   local apt=()
   command -v python3 >/dev/null 2>&1 || apt+=(python3 python3-pip)
+  # a fresh virtual environment for the wheel (scripts/check-wheel.sh):
+  # Debian's python3 keeps venv's pip in python3-venv
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt+=(python3-venv)
   command -v cc >/dev/null 2>&1 || apt+=(build-essential)
   command -v pkg-config >/dev/null 2>&1 || apt+=(pkg-config)
   [ -n "$(_pg_bin)" ] || apt+=(postgresql)

@@ -43,7 +43,8 @@ fi
 
 step "format and lints"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets -- -D warnings
+# sequence-py's PyO3 layer (its `python` feature) is linted here too
+cargo clippy --workspace --all-targets --features sequence-py/python -- -D warnings
 
 # the web UI's engine (web/wasm, docs/wasm.md) is committed built: it must
 # have been built from the engines' sources as they are now (a second; the
@@ -56,13 +57,18 @@ step "Rust tests"
 cargo test --workspace
 
 # The Python package (crates/sequence-py, docs/python.md): its PyO3 layer
-# is behind the `python` feature (the workspace builds above leave it out,
-# so no test binary links libpython), then a wheel and its pytest suite.
+# is behind the `python` feature (linted with the workspace above; the
+# test builds leave it out, so no test binary links libpython). Its
+# distributions are built once, as released — the abi3 manylinux x86-64
+# wheel (a release build) and the sdist, kept in target/wheels/ — the
+# wheel is installed in a fresh virtual environment and plays
+# (scripts/check-wheel.sh), and the pytest suite runs on that same wheel.
 step "Python package"
-cargo clippy -p sequence-py --all-targets --features python -- -D warnings
-rm -rf target/python-test
-python3 -m maturin build --quiet --profile dev -m crates/sequence-py/Cargo.toml -o target/python-test/wheel
-python3 -m zipfile -e target/python-test/wheel/sequence_game-*.whl target/python-test/pkg
+rm -rf target/python-test target/wheels
+python3 -m maturin build --quiet --release -m crates/sequence-py/Cargo.toml -o target/wheels
+python3 -m maturin sdist -m crates/sequence-py/Cargo.toml -o target/wheels
+scripts/check-wheel.sh target/wheels
+python3 -m zipfile -e target/wheels/sequence_game-*.whl target/python-test/pkg
 PYTHONPATH="$PWD/target/python-test/pkg" SEQUENCE_BIN="$PWD/target/debug/sequence" \
   python3 -m pytest -q -rs -p no:cacheprovider crates/sequence-py/pytests 2>&1 | tee target/python-test/pytest.log
 if grep -q "^SKIPPED" target/python-test/pytest.log; then

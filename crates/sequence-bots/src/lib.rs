@@ -35,6 +35,7 @@ pub mod ismcts;
 pub mod protocol;
 pub mod puzzles;
 pub mod random;
+pub mod replay;
 pub mod search;
 pub mod seeds;
 pub mod shell;

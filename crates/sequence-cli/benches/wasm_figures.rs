@@ -12,7 +12,8 @@
 //!   `brotli` command is there);
 //! * the time from the start of the page's loading to the first playable
 //!   move of a practice game in the browser (the hand and the lit spaces
-//!   drawn), cold (no cache) and from the service worker's cache,
+//!   drawn), cold (a new profile, the HTTP cache and the service worker
+//!   emptied) and from the service worker's cache,
 //!   the median of 5 loads each;
 //! * random games per second (classic, 2 players, as `sequence bench`
 //!   plays them) in the page and natively (the same code,
@@ -91,43 +92,44 @@ const done = arguments[arguments.length - 1];
 })().then(done, (e) => done({ error: String(e && e.stack || e) }));
 "#;
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
+/// The module's size in bytes: raw, gzip -9, brotli -q 11 (when there).
+fn module_sizes() -> (u64, Option<usize>, Option<usize>) {
     let wasm = workspace().join("crates/sequence-server/web/wasm/sequence_bg.wasm");
     let raw = std::fs::metadata(&wasm).expect("the module").len();
     let gz = compressed(&wasm, "gzip", &["-9c"]);
     let br = compressed(&wasm, "brotli", &["-c", "-q", "11"]);
+    (raw, gz, br)
+}
 
-    let Some(rig) = Rig::start("wasm-figures").await else {
-        eprintln!("SEQUENCE_TEST_QUICK is set: no browser figures");
-        return;
-    };
-    // cold: a new browser profile for each load
-    let mut cold = vec![];
-    let mut cached = vec![];
-    let mut url = String::new();
+/// A practice table (classic, 2 players, a level-1 bot) made in the page
+/// open in `c`: its address.
+async fn practice_table(rig: &Rig, c: &Client) -> String {
+    c.goto(&format!("{}/", rig.base))
+        .await
+        .expect("open the lobby");
+    c.execute("localStorage.setItem('sequence.botDelayMs', '0');", vec![])
+        .await
+        .expect("bot delay");
+    let id = c
+        .execute_async(
+            "const done = arguments[0]; import('/js/practice/local.js').then(async (l) => { \
+               const r = await l.create({game: 'classic', players: 2, name: 'Ann', bots: [{seat: 1, level: 'level:1'}]}); \
+               localStorage.setItem('sequence.seat.' + r.table, JSON.stringify({seat: 0, token: 'local'})); done(r.table); });",
+            vec![],
+        )
+        .await
+        .expect("a practice table");
+    format!("{}/?table={}", rig.base, id.as_str().expect("an id"))
+}
+
+/// Milliseconds to the first playable move, 5 loads each: cold (a new
+/// browser profile, the HTTP cache, the service worker and its caches
+/// emptied) and then from the service worker's cache.
+async fn first_moves(rig: &Rig) -> (Vec<f64>, Vec<f64>) {
+    let (mut cold, mut cached) = (vec![], vec![]);
     for k in 0..5 {
         let (c, _) = rig.browser(&format!("cold{k}")).await;
-        c.goto(&format!("{}/", rig.base))
-            .await
-            .expect("open the lobby");
-        if url.is_empty() {
-            c.execute("localStorage.setItem('sequence.botDelayMs', '0');", vec![])
-                .await
-                .expect("bot delay");
-        }
-        // a local practice table made in this profile, then loaded cold
-        let id = c
-            .execute_async(
-                "const done = arguments[0]; import('/js/practice/local.js').then(async (l) => { \
-                   const r = await l.create({game: 'classic', players: 2, name: 'Ann', bots: [{seat: 1, level: 'level:1'}]}); \
-                   localStorage.setItem('sequence.seat.' + r.table, JSON.stringify({seat: 0, token: 'local'})); done(r.table); });",
-                vec![],
-            )
-            .await
-            .expect("a practice table");
-        url = format!("{}/?table={}", rig.base, id.as_str().expect("an id"));
-        // empty the HTTP cache and the service worker's before the cold load
+        let url = practice_table(rig, &c).await;
         c.execute_async(
             "const done = arguments[0]; (async () => { \
                for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister(); \
@@ -136,29 +138,27 @@ async fn main() {
         )
         .await
         .expect("clear caches");
+        rig.cdp(&c, "Network.clearBrowserCache", json!({})).await;
         cold.push(first_move_ms(&c, &url).await);
         // the service worker caches the app; then a load from its cache
-        c.execute_async(
-            "const done = arguments[0]; navigator.serviceWorker.ready.then(async () => { \
-               for (let i = 0; i < 600; i++) { for (const k of await caches.keys()) \
-                 if (await (await caches.open(k)).match('/__complete')) return done(k); \
-                 await new Promise((r) => setTimeout(r, 100)); } done(null); });",
-            vec![],
-        )
-        .await
-        .expect("the app cached");
+        app_cached(&c).await;
         cached.push(first_move_ms(&c, &url).await);
         c.close().await.expect("close");
     }
+    (cold, cached)
+}
 
+/// Random games per second in the page (5 runs) and level-5 move times
+/// in the page (10 positions), in milliseconds.
+async fn page_figures(rig: &Rig) -> (Vec<f64>, Vec<f64>) {
     let (c, _) = rig.browser("bench").await;
     c.goto(&format!("{}/", rig.base))
         .await
         .expect("open the page");
     c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
         Some(Duration::from_secs(600)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
+        Some(Duration::from_secs(60)),
+        Some(Duration::ZERO),
     ))
     .await
     .expect("script timeout");
@@ -173,19 +173,34 @@ async fn main() {
             .map(|a| a.iter().filter_map(Value::as_f64).collect())
             .unwrap_or_default()
     };
-    let page_random = median(floats(&page["random"]));
-    let bot = floats(&page["bot"]);
-    let bot_median = median(bot.clone());
-    let bot_max = bot.iter().copied().fold(0.0, f64::max);
+    (floats(&page["random"]), floats(&page["bot"]))
+}
 
-    let mut native = vec![];
-    for k in 0..5 {
-        let t = Instant::now();
-        let (finished, _) =
-            sequence_wasm::session::random_games("classic", 2, 400, k + 1).expect("a table");
-        native.push(f64::from(finished) / t.elapsed().as_secs_f64());
-    }
-    let native_random = median(native);
+/// Random games per second natively with the page's code, 5 runs.
+fn native_random() -> Vec<f64> {
+    (0..5)
+        .map(|k| {
+            let t = Instant::now();
+            let (finished, _) =
+                sequence_wasm::session::random_games("classic", 2, 400, k + 1).expect("a table");
+            f64::from(finished) / t.elapsed().as_secs_f64()
+        })
+        .collect()
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let (raw, gz, br) = module_sizes();
+    let Some(rig) = Rig::start("wasm-figures").await else {
+        eprintln!("SEQUENCE_TEST_QUICK is set: no browser figures");
+        return;
+    };
+    let (cold, cached) = first_moves(&rig).await;
+    let (page, bot) = page_figures(&rig).await;
+    let (page_random, bot_median) = (median(page.clone()), median(bot.clone()));
+    let bot_max = bot.iter().copied().fold(0.0, f64::max);
+    let native = native_random();
+    let native_random = median(native.clone());
 
     let figures = json!({
         "module_bytes": raw,
@@ -196,28 +211,25 @@ async fn main() {
         "first_move_cold_all_ms": cold,
         "first_move_cached_all_ms": cached,
         "random_games_per_s_page": page_random,
+        "random_games_per_s_page_all": page,
         "random_games_per_s_native": native_random,
+        "random_games_per_s_native_all": native,
         "page_vs_native": page_random / native_random,
         "level5_move_ms_median": bot_median,
         "level5_move_ms_max": bot_max,
         "level5_move_ms_all": bot,
     });
     println!("| figure | value |\n|---|---|");
-    println!("| module, raw | {} KB |", raw / 1024);
+    println!("| module, raw | {raw} bytes |");
     if let Some(g) = gz {
-        println!("| module, gzip -9 | {} KB |", g / 1024);
+        println!("| module, gzip -9 | {g} bytes |");
     }
     if let Some(b) = br {
-        println!("| module, brotli -q 11 | {} KB |", b / 1024);
+        println!("| module, brotli -q 11 | {b} bytes |");
     }
-    println!(
-        "| first playable move, cold (median of 5) | {:.0} ms |",
-        median(cold)
-    );
-    println!(
-        "| first playable move, service worker cache (median of 5) | {:.0} ms |",
-        median(cached)
-    );
+    let (cold, cached) = (median(cold), median(cached));
+    println!("| first playable move, cold (median of 5) | {cold:.0} ms |");
+    println!("| first playable move, service worker cache (median of 5) | {cached:.0} ms |");
     println!("| random games/s, page (classic 2p, median of 5) | {page_random:.0} |");
     println!("| random games/s, native (same code) | {native_random:.0} |");
     println!("| page / native | {:.2} |", page_random / native_random);

@@ -69,6 +69,10 @@ pub struct LoadtestArgs {
     /// Seed for the clients' move choices and think times.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Without `--server`: the `sequence` binary whose `serve` is started
+    /// (default: this one), e.g. an older build to compare with.
+    #[arg(long, value_name = "PATH")]
+    pub server_exe: Option<PathBuf>,
 }
 
 impl LoadtestArgs {
@@ -87,6 +91,7 @@ impl LoadtestArgs {
             think_ms: self.think_ms,
             out: self.out,
             seed: self.seed,
+            server_exe: self.server_exe,
         }
     }
 }

@@ -85,12 +85,22 @@ pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
     pb.finish_and_clear();
     found.sort_by_key(|(g, _)| *g);
     let mut grades: BTreeMap<u8, usize> = BTreeMap::new();
+    // an id from where the puzzle was found (game seed, move, kind), not
+    // from its place in the file: progress kept by id (in browsers and
+    // accounts) keeps meaning the same puzzle when the file is made again
+    // with more games
     let puzzles: Vec<Value> = found
         .into_iter()
-        .enumerate()
-        .map(|(i, (g, mut v))| {
+        .map(|(g, mut v)| {
             *grades.entry(g).or_default() += 1;
-            v["id"] = json!(format!("{}-{:03}", a.game.name(), i + 1));
+            let id = format!(
+                "{}-{}-{}-{}",
+                a.game.name(),
+                v["from"]["seed"],
+                v["from"]["move"],
+                v["kind"].as_str().unwrap_or("")
+            );
+            v["id"] = json!(id);
             v
         })
         .collect();

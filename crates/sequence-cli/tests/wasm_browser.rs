@@ -7,7 +7,8 @@
 //!   same moves in the page and natively (the server's `AnyGame`, which
 //!   makes the views it sends) give byte-identical records, and at every
 //!   position (a few thousand) the same legal moves, the same view of the
-//!   seat to act and the same spectator view (compared by SHA-256 of the
+//!   seat to act, the same spectator view and the same move log entry
+//!   with its effects (the server's `play_logged`; compared by SHA-256 of the
 //!   JSON text, and on a difference, the first differing text shown).
 //!   Record verification in the page gives `sequence verify`'s summary,
 //!   and its message and exit code for illegal records.
@@ -92,7 +93,9 @@ fn native(
         texts.push(view(live.as_ref(), Some(seat)));
         texts.push(view(live.as_ref(), None));
         let mv = &legal[pick(seed, ply, legal.len())];
-        live.play_json(mv).expect("a legal move plays natively");
+        let logged =
+            sequence_common::play_logged(live.as_mut(), mv).expect("a legal move plays natively");
+        texts.push(logged.to_json().to_string());
         ply += 1;
     }
     texts.push(view(live.as_ref(), None));
@@ -119,7 +122,7 @@ const [tables, full, max, done] = [arguments[0], arguments[1], arguments[2], arg
         texts.push(legal, g.view(seat), g.view(-1));
         const moves = JSON.parse(legal);
         const k = (seed * 31 + ply * 7 + 3) % moves.length;
-        g.play(JSON.stringify(moves[k]));
+        texts.push(g.play(JSON.stringify(moves[k])));
         ply++;
       }
       texts.push(g.view(-1));
@@ -324,28 +327,6 @@ async fn play_moves(c: &Client, stop_after: usize) -> usize {
     made
 }
 
-/// A Chrome DevTools command through chromedriver (`goog/cdp/execute`).
-async fn cdp(rig: &Rig, c: &Client, cmd: &str, params: Value) -> Value {
-    let session = c
-        .session_id()
-        .await
-        .expect("a session")
-        .expect("a session id");
-    let r: Value = reqwest::Client::new()
-        .post(format!(
-            "{}/session/{session}/goog/cdp/execute",
-            rig.driver_url()
-        ))
-        .json(&json!({"cmd": cmd, "params": params}))
-        .send()
-        .await
-        .expect("chromedriver answers")
-        .json()
-        .await
-        .expect("JSON");
-    r["value"].clone()
-}
-
 /// The app offline (issue 27): the page is installable (Chromium's own
 /// check: manifest, service worker, icons); once its service worker has
 /// cached the app the server is stopped, and a fresh practice game
@@ -369,30 +350,15 @@ async fn the_app_installs_and_plays_offline() {
     ))
     .await
     .expect("script timeout");
-    let cached = c
-        .execute_async(
-            "const done = arguments[0]; navigator.serviceWorker.ready.then(async () => { \
-               for (let i = 0; i < 600; i++) { \
-                 for (const k of await caches.keys()) \
-                   if (await (await caches.open(k)).match('/__complete')) return done(k); \
-                 await new Promise((r) => setTimeout(r, 100)); } \
-               done(null); });",
-            vec![],
-        )
-        .await
-        .expect("wait for the service worker");
-    assert!(
-        cached.as_str().is_some_and(|k| k.starts_with("sequence-")),
-        "the app shell was cached: {cached}"
-    );
+    app_cached(&c).await;
     // Chromium's installability check
-    let errors = cdp(&rig, &c, "Page.getInstallabilityErrors", json!({})).await;
+    let errors = rig.cdp(&c, "Page.getInstallabilityErrors", json!({})).await;
     assert_eq!(
         errors["installabilityErrors"],
         json!([]),
         "installable: {errors}"
     );
-    let manifest = cdp(&rig, &c, "Page.getAppManifest", json!({})).await;
+    let manifest = rig.cdp(&c, "Page.getAppManifest", json!({})).await;
     assert_eq!(manifest["errors"], json!([]), "the manifest: {manifest}");
 
     // no server from here on
@@ -425,6 +391,220 @@ async fn the_app_installs_and_plays_offline() {
     assert_eq!(
         summary["winner"], end["winner"],
         "the record's winner is the page's"
+    );
+    // the move log says what the moves did, as the server's does
+    let log = end["log"].as_array().cloned().unwrap_or_default();
+    if !end["winner"].is_null() {
+        assert_eq!(
+            log.last().map(|e| &e["won"]),
+            Some(&end["winner"]),
+            "C9 in the log: {log:?}"
+        );
+        assert!(
+            log.iter().any(|e| e.get("sequences").is_some()),
+            "C8 in the log"
+        );
+    }
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("the record")).expect("JSON");
+    replay_and_analyse_offline(&c, &id, record["moves"].as_array().map_or(0, Vec::len)).await;
+    c.close().await.expect("close");
+}
+
+/// The replay of the finished practice game `id` (`moves` written moves)
+/// and its analysis, with no server: the engine in the page replays it
+/// and the worker analyses it; the analysis is kept with the table (a
+/// reload shows it at once).
+async fn replay_and_analyse_offline(c: &Client, id: &str, moves: usize) {
+    c.execute(
+        "localStorage.setItem('sequence.analysisIterations', '40');",
+        vec![],
+    )
+    .await
+    .expect("analysis iterations");
+    click(c, "#replay-link").await;
+    let r = replay_state(c, "positions").await;
+    let url = c.current_url().await.expect("the address");
+    assert_eq!(url.query(), Some(format!("replay={id}&game=1").as_str()));
+    assert_eq!(
+        r["positions"],
+        json!(moves + 1),
+        "a position per move and one more"
+    );
+    assert_eq!(r["k"], 0);
+    click(c, "#step-next").await;
+    until(10, 50, async || {
+        let k = c
+            .execute("return window.sequenceReplay.k;", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        if k == json!(1) {
+            Ok(())
+        } else {
+            Err(format!("at {k}"))
+        }
+    })
+    .await;
+    assert!(
+        !c_text(c, "#replay-move", 5).await.is_empty(),
+        "the first move in words"
+    );
+    click(c, "#analyse").await;
+    let r = replay_state(c, "analysis").await;
+    assert_eq!(r["analysis"], json!(moves + 1), "every position analysed");
+    wait_for(c, "#analysis .analysis-graph").await;
+    shot(c, "offline-analysis").await;
+    c.refresh().await.expect("reload the replay");
+    let r = replay_state(c, "analysis").await;
+    assert_eq!(r["analysis"], json!(moves + 1), "the analysis was kept");
+}
+
+/// The replay page's state (`window.sequenceReplay`) once it has `what`
+/// (`positions`, or a finished `analysis`).
+async fn replay_state(c: &Client, what: &str) -> Value {
+    until(120, 100, async || {
+        let r = c
+            .execute("return window.sequenceReplay || null;", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        if r[what].is_u64() {
+            Ok(r)
+        } else {
+            Err(format!("the replay page has no {what} yet: {r}"))
+        }
+    })
+    .await
+}
+
+/// A static build (docs/deploy.md "A static build"): `sequence
+/// export-static` writes a folder that a plain static file server
+/// (Python's `http.server`) serves; its lobby offers only games in the
+/// browser, and a practice game made there is played to its end and
+/// replays. Then a new version is put in the folder (a changed script and
+/// `precache.json`'s version): the page offers the update, and "Update"
+/// caches the new version, drops the old one and reloads the page, which
+/// then runs the new script and no longer offers an update.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_static_site_plays_and_updates() {
+    let Some(mut rig) = Rig::start("wasm-static").await else {
+        return;
+    };
+    drop(rig.server.take());
+    let site = rig.dir.join("site");
+    let _ = std::fs::remove_dir_all(&site);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sequence"))
+        .arg("export-static")
+        .arg(&site)
+        .output()
+        .expect("run sequence export-static");
+    assert!(
+        out.status.success(),
+        "export-static: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let port = free_port();
+    let mut host = Proc(
+        std::process::Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1", "--directory"])
+            .arg(&site)
+            .arg(port.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start python3 -m http.server"),
+    );
+    wait_http(port, "/", "python3 -m http.server", &mut host);
+    let base = format!("http://127.0.0.1:{port}");
+    let (c, _) = rig.browser("static").await;
+    c.goto(&format!("{base}/")).await.expect("open the site");
+    let old = app_cached(&c).await;
+
+    // the lobby of a static site: games in this browser only
+    c.execute("localStorage.setItem('sequence.botDelayMs', '20');", vec![])
+        .await
+        .expect("set the bot delay");
+    let local = wait_for(&c, "#local").await;
+    assert_eq!(
+        local.prop("checked").await.ok().flatten().as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        local.prop("disabled").await.ok().flatten().as_deref(),
+        Some("true")
+    );
+    type_into(&c, "#name", "Ann").await;
+    select_option(&c, "#seq-len", "4").await;
+    select_option(&c, "#seat-1", "level:1").await;
+    click(&c, "#create").await;
+    let id = until(20, 50, async || {
+        let url = c.current_url().await.map_err(|e| e.to_string())?;
+        match url.query_pairs().find(|(k, _)| k == "table") {
+            Some((_, v)) if v.len() == 24 => Ok(v.to_string()),
+            _ => Err(format!("no local table opened: {url}")),
+        }
+    })
+    .await;
+    play_moves(&c, 10_000).await;
+    assert_ne!(view(&c).await["status"], "playing", "the game ended");
+    click(&c, "#replay-link").await;
+    let r = replay_state(&c, "positions").await;
+    assert!(r["positions"].as_u64() > Some(1), "{r}");
+    let url = c.current_url().await.expect("the address");
+    assert_eq!(url.query(), Some(format!("replay={id}&game=1").as_str()));
+
+    // a new version in the folder
+    let marker = "// a new version of this file";
+    let script = site.join("js/feel.js");
+    let mut text = std::fs::read_to_string(&script).expect("js/feel.js");
+    text.push_str(marker);
+    std::fs::write(&script, text).expect("write js/feel.js");
+    let list = site.join("precache.json");
+    let mut precache: Value =
+        serde_json::from_str(&std::fs::read_to_string(&list).expect("precache.json"))
+            .expect("JSON");
+    precache["version"] = json!("next");
+    std::fs::write(&list, precache.to_string()).expect("write precache.json");
+    c.goto(&format!("{base}/")).await.expect("reload the lobby");
+    click(&c, "#update-now").await;
+    let keys = until(60, 100, async || {
+        let keys = c
+            .execute_async(
+                "const done = arguments[0]; caches.keys().then(done, (e) => done(String(e)));",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let ready = c
+            .execute(
+                "return document.readyState === 'complete' && !!document.getElementById('create');",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        if keys == json!(["sequence-next"]) && ready == json!(true) {
+            Ok(keys)
+        } else {
+            Err(format!("not updated: caches {keys}, page ready {ready}"))
+        }
+    })
+    .await;
+    assert_ne!(json!([old]), keys, "the old version was dropped");
+    let served = c
+        .execute_async(
+            "const done = arguments[0]; fetch('/js/feel.js').then((r) => r.text()).then(done, (e) => done(String(e)));",
+            vec![],
+        )
+        .await
+        .expect("fetch the script");
+    assert!(
+        served.as_str().is_some_and(|t| t.ends_with(marker)),
+        "the new script is served from the cache"
+    );
+    // the reloaded page has the listed version: no prompt
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert!(
+        c.find(fantoccini::Locator::Css("#update")).await.is_err(),
+        "no update offered once updated"
     );
     c.close().await.expect("close");
 }

@@ -18,7 +18,7 @@ use crate::notation::NotationError;
 use crate::record::penalty_from_json;
 use crate::seat::Seat;
 use crate::table::{LogEffects, TableFacts};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
@@ -133,6 +133,67 @@ pub struct Played {
     pub text: String,
     /// Its public effects ([`TableFacts::log_effects`]).
     pub effects: LogEffects,
+}
+
+/// What a move did, for a move log ([`play_logged`]): the server's tables
+/// and the page's practice tables keep the same log.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Logged {
+    /// The move's own entry (`None`: records do not write the move).
+    pub entry: Option<Map<String, Value>>,
+    /// Fields to merge into the log's last entry.
+    pub previous: Map<String, Value>,
+}
+
+impl Logged {
+    /// As JSON: `{"entry": {…} or null, "previous": {…}}`.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({"entry": self.entry, "previous": self.previous})
+    }
+}
+
+/// Plays a move sent as JSON on `live` and says what it did for the move
+/// log: `entry` with `seat`, `move` (the record entry, with the sequences
+/// it declared), `text` (in words) and its public effects
+/// ([`TableFacts::log_effects`]: sequences made, chips taken, …); no entry
+/// for a move records do not write (a declined Block, S5b), whose effects
+/// (the chip of a pile that stood) go to `previous`, the fields to merge
+/// into the log's last entry. A table-talk penalty discard (C10) is logged
+/// as `{"seat", "penalty": CARD}`.
+///
+/// # Errors
+/// As [`AnyGame::play_json`] and [`AnyGame::play_penalty`]; nothing
+/// changes then.
+pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, PlayError> {
+    if let Some((seat, card)) = live.play_penalty(mv)? {
+        // the table-talk penalty (C10): out of turn, no draw
+        let mut e = Map::new();
+        e.insert("seat".into(), Value::from(seat.0));
+        e.insert(
+            "move".into(),
+            serde_json::json!({"seat": seat.0, "penalty": card}),
+        );
+        e.insert("text".into(), Value::from(format!("penalty {card}")));
+        return Ok(Logged {
+            entry: Some(e),
+            previous: Map::new(),
+        });
+    }
+    let played = live.play_json(mv)?;
+    let fx = played.effects;
+    let entry = played.entry.map(|m| {
+        let mut e = Map::new();
+        e.insert("seat".into(), Value::from(played.seat.0));
+        e.insert("move".into(), m);
+        e.insert("text".into(), Value::from(played.text));
+        e.extend(fx.own.clone());
+        e
+    });
+    let mut previous = fx.previous;
+    if entry.is_none() {
+        previous.extend(fx.own);
+    }
+    Ok(Logged { entry, previous })
 }
 
 /// What one seat (or a spectator) may see of a game of either kind: the

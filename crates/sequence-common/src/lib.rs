@@ -21,7 +21,7 @@ pub mod rng;
 pub mod seat;
 pub mod table;
 
-pub use any::{any_view, AnyGame, AnyMove, AnyView, PlayError, Played};
+pub use any::{any_view, play_logged, AnyGame, AnyMove, AnyView, Logged, PlayError, Played};
 pub use effects::{Drawn, MoveEffects};
 pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};
 pub use moves::{MoveList, MoveSink};

@@ -25,6 +25,7 @@ pub(crate) struct Stats {
     /// Answers 429 or 503 (a rate limit or a cap on connections: the
     /// server throttled the run), WebSocket upgrades included.
     pub(crate) throttled: AtomicU64,
+    /// Moves accepted while the measuring window was open.
     pub(crate) moves: AtomicU64,
     pub(crate) games: AtomicU64,
     pub(crate) error_kinds: Mutex<HashMap<String, u64>>,
@@ -366,7 +367,10 @@ impl Client {
                 .await;
             match r {
                 Ok(r) if r.status().is_success() => {
-                    self.stats.moves.fetch_add(1, Ordering::Relaxed);
+                    // the moves of the window, for the CPU per move
+                    if self.measuring.load(Ordering::Relaxed) {
+                        self.stats.moves.fetch_add(1, Ordering::Relaxed);
+                    }
                     let _ = r.bytes().await;
                 }
                 Ok(r) if r.status().as_u16() == 409 => {

@@ -78,6 +78,10 @@ pub struct LoadtestConfig {
     pub out: Option<PathBuf>,
     /// Seed for the clients' move choices and think times.
     pub seed: u64,
+    /// Without `--server`: the `sequence` binary whose `serve` is started
+    /// (default: the running one), to compare builds under one load
+    /// generator.
+    pub server_exe: Option<PathBuf>,
 }
 
 /// Runs `sequence loadtest`.
@@ -115,7 +119,11 @@ struct Servers {
 impl Servers {
     fn of(args: &LoadtestConfig) -> anyhow::Result<Servers> {
         let (urls, kids, pids) = if args.servers.is_empty() {
-            spawn_servers(args.instances, args.db.as_deref())?
+            spawn_servers(
+                args.instances,
+                args.db.as_deref(),
+                args.server_exe.as_deref(),
+            )?
         } else {
             (
                 args.servers

@@ -68,13 +68,18 @@ impl Drop for Children {
     }
 }
 
-/// Starts `n` servers on `db` (SQLite in a temporary folder when `None`);
-/// their URLs and process ids.
+/// Starts `n` servers (`exe serve`, the running binary when `None`) on
+/// `db` (SQLite in a temporary folder when `None`); their URLs and process
+/// ids.
 pub(crate) fn spawn_servers(
     n: u32,
     db: Option<&str>,
+    exe: Option<&std::path::Path>,
 ) -> anyhow::Result<(Vec<String>, Children, Vec<String>)> {
-    let exe = std::env::current_exe()?;
+    let exe = match exe {
+        Some(e) => e.to_path_buf(),
+        None => std::env::current_exe()?,
+    };
     let mut kids = Children {
         children: vec![],
         dir: None,

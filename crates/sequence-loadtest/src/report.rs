@@ -63,6 +63,18 @@ pub(crate) fn results(args: &LoadtestConfig, f: &Figures, stats: &Stats) -> Valu
     } else {
         f64::NAN
     };
+    // a busy socket: what the server grew by from the tables alone to its
+    // peak while the sockets played (their games' growth included)
+    let per_busy_socket_kib = if f.connected > 0 && f.servers_measured && !args.idle {
+        (mem.peak.max(mem.sockets) as f64 - mem.tables as f64) / f.connected as f64
+    } else {
+        f64::NAN
+    };
+    let cpu_ms_per_move = if moves > 0 && f.servers_measured {
+        1000.0 * f.cpu / moves as f64
+    } else {
+        f64::NAN
+    };
     let tx_per_s = match f.tx {
         (Some(a), Some(b)) => Some((b - a - 1) as f64 / elapsed),
         _ => None,
@@ -92,7 +104,10 @@ pub(crate) fn results(args: &LoadtestConfig, f: &Figures, stats: &Stats) -> Valu
         },
         "kib_per_table": per_table_kib,
         "kib_per_socket": per_socket_kib,
+        "kib_per_busy_socket": per_busy_socket_kib,
         "server_cpu_percent": if f.servers_measured { 100.0 * f.cpu / elapsed } else { f64::NAN },
+        "server_cpu_seconds": if f.servers_measured { f.cpu } else { f64::NAN },
+        "server_cpu_ms_per_move": cpu_ms_per_move,
         "database_transactions_per_second": tx_per_s,
         "rss_of": if f.servers_measured { "the server processes started" } else { "not measured (the servers run elsewhere)" },
         "open_file_limit": f.fds,
@@ -141,13 +156,15 @@ pub(crate) fn print_table(args: &LoadtestConfig, f: &Figures, r: &Value) {
             mem.peak as f64 / 1024.0
         );
         println!(
-            "| memory per table / per socket | {:.1} / {:.1} KiB |",
+            "| memory per table / per socket (connected; playing, to the peak) | {:.1} / {:.1}; {:.1} KiB |",
             num(&r["kib_per_table"]),
-            num(&r["kib_per_socket"])
+            num(&r["kib_per_socket"]),
+            num(&r["kib_per_busy_socket"])
         );
         println!(
-            "| server CPU | {:.0} % of one core |",
-            100.0 * f.cpu / f.elapsed
+            "| server CPU | {:.0} % of one core, {:.3} ms per accepted move |",
+            100.0 * f.cpu / f.elapsed,
+            num(&r["server_cpu_ms_per_move"])
         );
     }
     if let Some(t) = r["database_transactions_per_second"].as_f64() {

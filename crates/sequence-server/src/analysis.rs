@@ -13,7 +13,7 @@
 //! * A finished analysis is handed back to the table (which stores it in
 //!   its event log, so a second visit needs no search).
 
-use crate::tables::replay::Analysis;
+use sequence_bots::replay::Analysis;
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;

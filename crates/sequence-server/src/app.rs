@@ -36,7 +36,6 @@ use crate::config::{ClusterConfig, ServerConfig};
 use crate::db::Db;
 use crate::limits::AddressLimiter;
 use crate::tables::{Event, SeatKind, Table, TableError};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -107,7 +106,7 @@ impl OpenTable {
         app: &Arc<App>,
         seat: u8,
         req: MoveRequest,
-    ) -> Result<Value, TableError> {
+    ) -> Result<crate::tables::ViewMessage, TableError> {
         let synced = self.synced;
         play_move(app, &self.tref, &mut self.table, synced, seat, req).await
     }

@@ -160,7 +160,7 @@ pub async fn check_database(path: &Path) -> anyhow::Result<CheckReport> {
                 .await?;
         let core = crate::app::core_of(&id, &spec, &events)
             .map_err(|e| anyhow::anyhow!("table {id} does not replay: {e}"))?;
-        let mut records: Vec<serde_json::Value> = core.finished.clone();
+        let mut records: Vec<serde_json::Value> = core.finished.to_vec();
         if let Some(live) = core.live.as_ref() {
             records.push(live.record_json());
         }

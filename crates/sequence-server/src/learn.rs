@@ -180,7 +180,16 @@ mod tests {
         let c = catalogue();
         for game in ["classic", "stacks"] {
             assert!(c.puzzles[game].len() >= 200, "{game}");
-            assert!(c.puzzles[game].contains(&format!("{game}-001")));
+            // ids name where each puzzle was found: GAME-SEED-MOVE-KIND
+            for id in &c.puzzles[game] {
+                let parts: Vec<&str> = id.split('-').collect();
+                assert_eq!(parts.len(), 4, "{id}");
+                assert_eq!(parts[0], game, "{id}");
+                assert!(
+                    parts[1].parse::<u64>().is_ok() && parts[2].parse::<u64>().is_ok(),
+                    "{id}"
+                );
+            }
             assert!(c.tutorial_steps[game] >= 5, "{game}");
         }
     }

@@ -8,7 +8,7 @@ use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
 use crate::limits::{self, Bucket};
-use crate::tables::{Sub, Table};
+use crate::tables::{Frame, Sub, Table};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -274,7 +274,7 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     let Some(token) = hello(&mut socket, app.cfg.limits.hello_timeout).await else {
         return;
     };
-    let (tx, rx) = mpsc::channel::<Arc<str>>(QUEUE);
+    let (tx, rx) = mpsc::channel::<Frame>(QUEUE);
     let id = app.conn_id();
     let seat = match enter(&app, &tref, id, &token, tx).await {
         Ok(seat) => seat,
@@ -338,7 +338,7 @@ async fn enter(
     tref: &TableRef,
     id: u64,
     token: &SeatToken,
-    tx: mpsc::Sender<Arc<str>>,
+    tx: mpsc::Sender<Frame>,
 ) -> Result<Option<u8>, ApiError> {
     let mut t = tref.lock().await;
     let seat = if token.is_missing() {
@@ -350,18 +350,11 @@ async fn enter(
     Ok(seat)
 }
 
-/// The `view` message of `seat` (`None`: a spectator) at `t`.
-pub fn view_message(t: &Table, seat: Option<u8>) -> Arc<str> {
-    json!({"type": "view", "view": t.view(seat)})
-        .to_string()
-        .into()
-}
-
 /// Registers connection `id` of `seat` (`None`: a spectator) with the
 /// table: sends `welcome`, the recent chat and its view; when the seat's
 /// connected flag changes, everyone gets a view (and other instances
 /// learn of it).
-fn subscribe(app: &App, t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Sender<Arc<str>>) {
+fn subscribe(app: &App, t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Sender<Frame>) {
     let _ = tx.try_send(json!({"type": "welcome", "seat": seat}).to_string().into());
     for c in t.chat.iter() {
         let _ = tx.try_send(c.to_string().into());
@@ -381,7 +374,7 @@ fn subscribe(app: &App, t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Send
         // everyone sees the connected flag change; this connection gets its view
         t.broadcast_views();
     } else if let Some(sub) = t.subs.last() {
-        let _ = sub.tx.try_send(view_message(t, seat));
+        let _ = sub.tx.try_send(t.view_message(seat).frame().clone());
     }
 }
 
@@ -393,7 +386,7 @@ fn subscribe(app: &App, t: &mut Table, id: u64, seat: Option<u8>, tx: mpsc::Send
 /// decided).
 async fn write(
     mut sink: SplitSink<WebSocket, Message>,
-    mut rx: mpsc::Receiver<Arc<str>>,
+    mut rx: mpsc::Receiver<Frame>,
     mut closing: oneshot::Receiver<Closing>,
     ping_every: Duration,
 ) {
@@ -402,7 +395,7 @@ async fn write(
     loop {
         let msg = tokio::select! {
             text = rx.recv() => match text {
-                Some(text) => Message::Text(Utf8Bytes::from(&*text)),
+                Some(text) => Message::Text(text),
                 None => break,
             },
             _ = ping.tick() => Message::Ping(Default::default()),

@@ -467,10 +467,15 @@ async fn a_version_1_database_is_upgraded_with_nothing_lost() {
     assert_eq!(st, 200, "{body}");
     assert_eq!(body["claimed"], json!([true]));
     // and its learning progress (migration 3) is kept
-    let progress = json!({"puzzles": {"classic": ["classic-001"]}});
+    let puzzle = sequence_server::learn::catalogue().puzzles["classic"]
+        .iter()
+        .next()
+        .expect("a classic puzzle")
+        .clone();
+    let progress = json!({"puzzles": {"classic": [puzzle]}});
     let (st, body) = browser.post("/api/account/progress", &progress).await;
     assert_eq!(st, 200, "{body}");
-    assert_eq!(body["puzzles"]["classic"], json!(["classic-001"]));
+    assert_eq!(body["puzzles"]["classic"], json!([puzzle]));
     s.running.abort();
 }
 

@@ -5,6 +5,7 @@
 //! `C6.space_taken`) and, for records, `exit_code` (as `sequence verify`).
 
 use crate::session::{self, Failure, Session};
+use sequence_bots::replay;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -51,7 +52,7 @@ fn seat_of(seat: f64) -> Result<u8, JsValue> {
 /// A live game of either kind that keeps its record.
 #[wasm_bindgen]
 pub struct Game {
-    inner: Box<dyn Session>,
+    inner: Session,
 }
 
 #[wasm_bindgen]
@@ -112,8 +113,10 @@ impl Game {
         Ok(Value::from(self.inner.legal_moves(seat_of(seat)?)).to_string())
     }
 
-    /// Plays a move (JSON); returns its log entry as JSON (`null` for a
-    /// move records do not write). Throws with the rule's code.
+    /// Plays a move (JSON); returns what it did for the move log as JSON,
+    /// as the server logs it: `{"entry": {"seat", "move", "text", effects}
+    /// or null (a move records do not write), "previous": fields for the
+    /// log's last entry}`. Throws with the rule's code.
     pub fn play(&mut self, move_json: &str) -> Result<String, JsValue> {
         let mv = parse(move_json, "move")?;
         self.inner
@@ -182,6 +185,59 @@ pub fn random_games(game: &str, players: u8, games: u32, seed: f64) -> Result<Ve
     session::random_games(game, players, games, seed_of(seed)?)
         .map(|(f, m)| vec![f64::from(f), m as f64])
         .map_err(|e| throw(&e))
+}
+
+/// The positions of a finished game's record (JSON text), as the server's
+/// replay gives them: `{"positions", "extras"}` as JSON. Throws with
+/// `record.*` codes.
+#[wasm_bindgen]
+pub fn replay(text: &str) -> Result<String, JsValue> {
+    session::positions(text)
+        .map(|v| v.to_string())
+        .map_err(|e| throw(&e))
+}
+
+/// The analysis of a finished game, the server's: made from its record,
+/// then one position a [`Analysis::step`] (a worker steps it and reports
+/// its progress).
+#[wasm_bindgen]
+pub struct Analysis {
+    inner: Box<dyn replay::Analysis>,
+}
+
+#[wasm_bindgen]
+impl Analysis {
+    /// The analysis of the record `text` with `iterations` of the search
+    /// per position, seeded with `seed`. Throws with `record.*` codes.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str, iterations: f64, seed: f64) -> Result<Analysis, JsValue> {
+        session::analysis(text, seed_of(iterations)?, seed_of(seed)?)
+            .map(|inner| Analysis { inner })
+            .map_err(|e| throw(&e))
+    }
+
+    /// Analyses the next position; `true` once every position is done.
+    pub fn step(&mut self) -> bool {
+        self.inner.step()
+    }
+
+    /// Positions analysed so far.
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> u32 {
+        self.inner.done() as u32
+    }
+
+    /// Positions in all.
+    #[wasm_bindgen(getter)]
+    pub fn total(&self) -> u32 {
+        self.inner.total() as u32
+    }
+
+    /// The analysis as JSON (`{"iterations", "sides", "points"}`, as the
+    /// server stores it), complete once [`Analysis::step`] said so.
+    pub fn result(&self) -> String {
+        self.inner.result().to_string()
+    }
 }
 
 /// The bot levels (`random`, `greedy`, `level:1` … `level:5`) as JSON.

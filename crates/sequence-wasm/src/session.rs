@@ -1,19 +1,21 @@
-//! The pure core of the browser engine, written once over the game
-//! interface: [`Session`] (a live game of either kind, moves and views as
-//! JSON), implemented for [`Match<G>`] of both games, and the entry points
-//! that pick the concrete game ([`new_game`], [`resume`], [`verify`],
-//! [`random_games`]). Every refusal is a [`Failure`] with a stable code.
+//! The pure core of the browser engine: [`Session`] (a live game of
+//! either kind, moves and views as JSON) over the workspace's
+//! [`AnyGame`], as the server's tables hold their games, and the entry
+//! points that pick the concrete game through [`with_game`] ([`new_game`],
+//! [`resume`], [`verify`], [`positions`], [`analysis`], [`random_games`]).
+//! Every refusal is a [`Failure`] with a stable code.
 //!
 //! The JSON is the server's, byte for byte: a seat's view is the engine's
 //! `SeatView::to_json` with the classic board layout added (`layout`, C2),
-//! as the server's table adds it; moves are record entries (RECORD.md,
+//! as the server's table adds it; a move played gives the server's move
+//! log entry with its effects; moves are record entries (RECORD.md,
 //! RECORD-STACKS.md) read with `Notation::move_from_input`, as the server
 //! reads them; records are `Match::to_json`.
 
-use sequence_bots::{BotGame, Budget, SearchConfig, SearchSpec};
+use sequence_bots::{replay, with_game, BotGame, ForGame, SearchConfig};
 use sequence_common::record::{detect_kind, Match, ReplayError};
-use sequence_common::{GameKind, RuleError, Rules, Seat, SeatView};
-use serde_json::{json, Map, Value};
+use sequence_common::{play_logged, AnyGame, GameKind, RuleError, Seat};
+use serde_json::{json, Value};
 
 /// The bot levels the page offers, as the server's tables: `random`,
 /// `greedy`, `level:1` (beginner) … `level:5` (the search).
@@ -75,45 +77,96 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// A live game of either kind that keeps its record ([`Match`]), with
-/// everything as JSON for the page.
-pub trait Session {
+/// A live game of either kind that keeps its record, as the page plays
+/// it: the workspace's [`AnyGame`] (a [`Match`] behind one type: the
+/// server's tables hold the same), with what takes a bot or a search
+/// reached through [`with_game`]. Everything is the server's JSON.
+pub struct Session {
+    live: Box<dyn AnyGame>,
+}
+
+impl Session {
+    /// The session of a live game.
+    pub fn new(live: Box<dyn AnyGame>) -> Session {
+        Session { live }
+    }
+
+    /// The game behind it.
+    pub fn game(&self) -> &dyn AnyGame {
+        self.live.as_ref()
+    }
+
     /// Which game.
-    fn kind(&self) -> GameKind;
+    pub fn kind(&self) -> GameKind {
+        self.live.kind()
+    }
 
     /// Seats at the table.
-    fn players(&self) -> u8;
+    pub fn players(&self) -> u8 {
+        self.live.players()
+    }
 
     /// The seat that must decide now (in Stacks also a seat asked in a
     /// Block window, S5b); `None` once the game is over.
-    fn to_act(&self) -> Option<u8>;
+    pub fn to_act(&self) -> Option<u8> {
+        self.live.to_act().map(|s| s.0)
+    }
 
     /// Where the game stands: `{"status": "playing"|"won"|"draw",
     /// "winner": side as records write it or null, "move_number"}`.
-    fn outcome(&self) -> Value;
+    pub fn outcome(&self) -> Value {
+        json!({
+            "status": self.live.outcome().name(),
+            "winner": self.live.winner_json(),
+            "move_number": self.live.ply(),
+        })
+    }
 
     /// The legal moves of `seat` as the API takes them (record entries with
     /// `seat`; a declined Block as `{"seat", "pass": true}`); empty when the
     /// seat has no decision to make.
-    fn legal_moves(&self, seat: u8) -> Vec<Value>;
+    pub fn legal_moves(&self, seat: u8) -> Vec<Value> {
+        let seat = Seat(seat);
+        if self.live.to_act() != Some(seat) {
+            return vec![];
+        }
+        let view = self.live.view(Some(seat));
+        view.legal_moves()
+            .iter()
+            .filter_map(|m| self.live.move_json(seat, m))
+            .collect()
+    }
 
     /// Reads a move (as [`Session::legal_moves`] gives them) and plays it;
-    /// returns the log entry `{"seat", "move", "text"}` of what was played
-    /// (with the sequences a placement declared), or `null` for a move
-    /// records do not write (a declined Block). Nothing changes on error.
+    /// what it did for the move log, as the server's table logs it
+    /// ([`sequence_common::play_logged`]): `{"entry": {"seat", "move",
+    /// "text", and its public effects: sequences made, chips taken, …} or
+    /// null for a move records do not write (a declined Block),
+    /// "previous": fields for the log's last entry}`. Nothing changes on
+    /// error.
     ///
     /// # Errors
     /// `notation.*` codes for a move that cannot be read, the rule's code
     /// (e.g. `C6.space_taken`) for one the rules refuse.
-    fn play(&mut self, mv: &Value) -> Result<Value, Failure>;
+    pub fn play(&mut self, mv: &Value) -> Result<Value, Failure> {
+        play_logged(self.live.as_mut(), mv)
+            .map(|logged| logged.to_json())
+            .map_err(|e| Failure::new(e.code(), e.message()))
+    }
 
     /// The view of `seat` (`None` or a seat not at the table: the
     /// spectator's), as the server sends it: the engine's view with the
-    /// classic board layout.
-    fn view(&self, seat: Option<u8>) -> Value;
+    /// game's table facts (the classic board `layout`, C2).
+    pub fn view(&self, seat: Option<u8>) -> Value {
+        let mut v = self.live.view_json(seat.map(Seat));
+        self.live.decorate_view(&mut v);
+        v
+    }
 
     /// The record so far (RECORD.md, RECORD-STACKS.md), `result` set.
-    fn record(&self) -> Value;
+    pub fn record(&self) -> Value {
+        self.live.record_json()
+    }
 
     /// The move a bot of `level` (see [`LEVELS`]) chooses for `seat` from
     /// that seat's view only, seeded with `seed`; `null` when the seat has
@@ -121,120 +174,34 @@ pub trait Session {
     ///
     /// # Errors
     /// `bot.level` for a level not in [`LEVELS`].
-    fn bot_move(&self, seat: u8, level: &str, seed: u64) -> Result<Value, Failure>;
-
-    /// Each seat's side as records write it (classic: its team's colour,
-    /// C3; Stacks: the seat itself, S1), for the table info's `team`
-    /// (`null` in a game without teams).
-    fn seat_teams(&self) -> Vec<Value>;
-
-    /// The public facts of the end of the game per side, as the server's
-    /// end screen gets them (`final_sides`): classic `[{"side": colour,
-    /// "sequences"}]`, Stacks `[{"side": seat, "chips": {"blue", "red"}}]`.
-    fn final_sides(&self) -> Value;
-
-    /// The search's best moves for `seat` from its view, as the server's
-    /// practice hint: `{"iterations", "moves": [{"move", "text", "win",
-    /// "visits"}]}` best first, at most `top`; `{"moves": []}` when the
-    /// seat has no decision to make.
-    fn hint(&self, seat: u8, iterations: u64, top: usize, seed: u64) -> Value;
-}
-
-impl<G: BotGame> Session for Match<G> {
-    fn kind(&self) -> GameKind {
-        G::KIND
-    }
-
-    fn players(&self) -> u8 {
-        self.game().players()
-    }
-
-    fn to_act(&self) -> Option<u8> {
-        self.game().to_act().map(|s| s.0)
-    }
-
-    fn outcome(&self) -> Value {
-        let o = self.game().outcome();
-        json!({
-            "status": o.name(),
-            "winner": o.winner().map_or(Value::Null, G::side_to_json),
-            "move_number": self.game().ply(),
-        })
-    }
-
-    fn legal_moves(&self, seat: u8) -> Vec<Value> {
-        if self.game().to_act() != Some(Seat(seat)) {
-            return vec![];
-        }
-        let config = self.game().config();
-        self.game()
-            .view(Seat(seat))
-            .legal_moves()
-            .iter()
-            .map(|m| G::move_to_json(Seat(seat), m, config))
-            .collect()
-    }
-
-    fn play(&mut self, mv: &Value) -> Result<Value, Failure> {
-        let (seat, m) = G::move_from_input(mv, self.game().config())
-            .map_err(|e| Failure::new(e.code(), format!("malformed move: {e}")))?;
-        self.play(seat, m)
-            .map_err(|e| Failure::new(e.code(), naming_the_rule(&e.to_string(), e.code())))?;
-        if !G::is_recorded(&m) {
-            return Ok(Value::Null);
-        }
-        let written = self
-            .game()
-            .last_move()
-            .filter(|(s, _)| *s == seat)
-            .map_or(m, |(_, w)| w);
-        Ok(json!({
-            "seat": seat.0,
-            "move": G::move_to_json(seat, &written, self.game().config()),
-            "text": G::move_text(&written),
-        }))
-    }
-
-    fn view(&self, seat: Option<u8>) -> Value {
-        let game = self.game();
-        let mut v = match seat {
-            Some(s) if s < game.players() => game.view(Seat(s)).to_json(),
-            _ => game.spectator_view().to_json(),
-        };
-        if let (Some(o), Some(extra)) = (v.as_object_mut(), view_extras(game)) {
-            o.extend(extra);
-        }
-        v
-    }
-
-    fn record(&self) -> Value {
-        self.to_json()
-    }
-
-    fn bot_move(&self, seat: u8, level: &str, seed: u64) -> Result<Value, Failure> {
+    pub fn bot_move(&self, seat: u8, level: &str, seed: u64) -> Result<Value, Failure> {
         if !LEVELS.contains(&level) {
             return Err(Failure::new(
                 "bot.level",
                 format!("unknown bot level {level:?} (expected one of {LEVELS:?})"),
             ));
         }
-        if self.game().to_act() != Some(Seat(seat)) {
+        if self.live.to_act() != Some(Seat(seat)) {
             return Ok(Value::Null);
         }
-        let spec = sequence_bots::parse_spec(level)
-            .map_err(|e| Failure::new("bot.level", e.to_string()))?;
-        let mut bot = sequence_bots::bot_from::<G>(level, spec, seed, &SearchConfig::default())
-            .map_err(|e| Failure::new("bot.level", e.to_string()))?;
-        let mv = bot.choose(&self.game().view(Seat(seat)));
-        Ok(G::move_to_json(Seat(seat), &mv, self.game().config()))
+        let job = BotMove {
+            live: self.live.as_ref(),
+            seat: Seat(seat),
+            level,
+            seed,
+        };
+        with_game(self.kind(), job).unwrap_or(Ok(Value::Null))
     }
 
-    fn seat_teams(&self) -> Vec<Value> {
-        let g = self.game();
-        (0..g.players())
+    /// Each seat's side as records write it (classic: its team's colour,
+    /// C3; Stacks: `null`, the seat is its own side, S1), for the table
+    /// info's `team`.
+    pub fn seat_teams(&self) -> Vec<Value> {
+        let teams = with_game(self.kind(), HasTeams);
+        (0..self.players())
             .map(|s| {
-                if G::TEAMS {
-                    G::side_to_json(g.side_of(Seat(s)))
+                if teams {
+                    self.live.side_json(self.live.side_of(Seat(s)))
                 } else {
                     Value::Null
                 }
@@ -242,70 +209,88 @@ impl<G: BotGame> Session for Match<G> {
             .collect()
     }
 
-    fn final_sides(&self) -> Value {
-        let any = self.game() as &dyn std::any::Any;
-        if let Some(g) = any.downcast_ref::<sequence_classic::Game>() {
-            let teams: Vec<Value> = (0..g.teams())
-                .map(|t| {
-                    let team = sequence_classic::Team(t);
-                    json!({"side": team.colour(), "sequences": g.sequence_count(team)})
-                })
-                .collect();
-            return json!(teams);
-        }
-        if let Some(g) = any.downcast_ref::<sequence_stacks::Game>() {
-            let seats: Vec<Value> = (0..g.players())
-                .map(|s| {
-                    let c = g.chips(Seat(s));
-                    json!({"side": s, "chips": {"blue": c[0], "red": c[1]}})
-                })
-                .collect();
-            return json!(seats);
-        }
-        json!([])
+    /// The public facts of the end of the game per side, as the server's
+    /// end screen gets them (`final_sides`): classic `[{"side": colour,
+    /// "sequences"}]`, Stacks `[{"side": seat, "chips": {"blue", "red"}}]`.
+    pub fn final_sides(&self) -> Value {
+        self.live.final_sides()
     }
 
-    fn hint(&self, seat: u8, iterations: u64, top: usize, seed: u64) -> Value {
-        if self.game().to_act() != Some(Seat(seat)) {
+    /// The search's best moves for `seat` from its view, as the server's
+    /// practice hint ([`sequence_bots::replay::hint`]): `{"iterations",
+    /// "moves": [{"move", "text", "win", "visits"}]}` best first, at most
+    /// `top`; `{"moves": []}` when the seat has no decision to make.
+    pub fn hint(&self, seat: u8, iterations: u64, top: usize, seed: u64) -> Value {
+        if self.live.to_act() != Some(Seat(seat)) {
             return json!({"moves": []});
         }
-        let view = self.game().view(Seat(seat));
-        let search = SearchSpec::new(Budget::Iterations(iterations.max(1)), Some(1));
-        let Some(report) = G::analyse(&view, seed, &search) else {
-            return json!({"moves": []});
+        let job = HintOf {
+            live: self.live.as_ref(),
+            seat: Seat(seat),
+            iterations: iterations.max(1),
+            top: top.max(1),
+            seed,
         };
-        let config = self.game().config();
-        json!({
-            "iterations": report.iterations,
-            "moves": report.moves.iter().take(top.max(1)).map(|(m, visits, win)| json!({
-                "move": G::move_to_json(Seat(seat), m, config),
-                "text": G::move_text(m),
-                "win": (win * 1000.0).round() / 1000.0,
-                "visits": visits,
-            })).collect::<Vec<_>>(),
+        with_game(self.kind(), job).unwrap_or_else(|| json!({"moves": []}))
+    }
+}
+
+/// Whether the game has teams (C3) or each seat plays alone (S1).
+struct HasTeams;
+
+impl ForGame for HasTeams {
+    type Out = bool;
+    fn call<G: BotGame>(self) -> bool {
+        G::TEAMS
+    }
+}
+
+/// [`Session::bot_move`] with the game's type.
+struct BotMove<'a> {
+    live: &'a dyn AnyGame,
+    seat: Seat,
+    level: &'a str,
+    seed: u64,
+}
+
+impl ForGame for BotMove<'_> {
+    type Out = Option<Result<Value, Failure>>;
+    fn call<G: BotGame>(self) -> Self::Out {
+        let game = self.live.as_any().downcast_ref::<Match<G>>()?.game();
+        let bot = sequence_bots::parse_spec(self.level).and_then(|spec| {
+            sequence_bots::bot_from::<G>(self.level, spec, self.seed, &SearchConfig::default())
+        });
+        Some(match bot {
+            Ok(mut bot) => {
+                let mv = bot.choose(&game.view(self.seat));
+                Ok(G::move_to_json(self.seat, &mv, game.config()))
+            }
+            Err(e) => Err(Failure::new("bot.level", e.to_string())),
         })
     }
 }
 
-/// What the server's table adds to every view of the game: the classic
-/// board layout (`layout`, 10 rows of card codes, C2), which a random
-/// board (C11) changes.
-fn view_extras<G: Rules>(game: &G) -> Option<Map<String, Value>> {
-    let classic = (game as &dyn std::any::Any).downcast_ref::<sequence_classic::Game>()?;
-    let mut o = Map::new();
-    o.insert("layout".into(), json!(classic.layout().to_rows()));
-    Some(o)
+/// [`Session::hint`] with the game's type.
+struct HintOf<'a> {
+    live: &'a dyn AnyGame,
+    seat: Seat,
+    iterations: u64,
+    top: usize,
+    seed: u64,
 }
 
-/// A refusal's message naming its rule, as the server words it: the
-/// engine's text, with the rule of `code` (`C6.not_in_hand` → `(C6)`)
-/// added when the text does not name it.
-fn naming_the_rule(text: &str, code: &str) -> String {
-    let rule = code.split('.').next().unwrap_or_default();
-    if rule.is_empty() || text.contains(rule) {
-        format!("illegal move: {text}")
-    } else {
-        format!("illegal move: {text} ({rule})")
+impl ForGame for HintOf<'_> {
+    type Out = Option<Value>;
+    fn call<G: BotGame>(self) -> Option<Value> {
+        let game = self.live.as_any().downcast_ref::<Match<G>>()?.game();
+        let view = game.view(self.seat);
+        Some(replay::hint::<G>(
+            &view,
+            game.config(),
+            self.iterations,
+            self.top,
+            self.seed,
+        ))
     }
 }
 
@@ -321,7 +306,9 @@ pub fn kind_of(game: &str) -> Result<GameKind, Failure> {
 /// A new game of `game` for `players` seats in `teams` teams (`None`: the
 /// default), under the rule options `options` (a record's `options`
 /// object; `null`: the official rules), dealt from `seed` with ChaCha8 as
-/// the server deals (`Match::new`).
+/// the server deals (`Match::new`). The lobby's shorthands are replaced
+/// first, as the server's table does (`"board": "random"`: a layout drawn
+/// from `seed ^` [`BOARD_SEED`], C11, written into the record's options).
 ///
 /// # Errors
 /// `setup.game` for an unknown game, `setup.options` for options that
@@ -333,24 +320,98 @@ pub fn new_game(
     teams: Option<u8>,
     options: &Value,
     seed: u64,
-) -> Result<Box<dyn Session>, Failure> {
-    match kind_of(game)? {
-        GameKind::Classic => start::<sequence_classic::Game>(players, teams, options, seed),
-        GameKind::Stacks => start::<sequence_stacks::Game>(players, teams, options, seed),
+) -> Result<Session, Failure> {
+    let deal = Deal {
+        players,
+        teams,
+        options,
+        seed,
+    };
+    with_game(kind_of(game)?, deal).map(Session::new)
+}
+
+/// Mixed into a game's seed for the random board the lobby may ask for
+/// (C11), so that the layout and the deal come from different streams.
+pub const BOARD_SEED: u64 = 0xB0A2_D5EE_D000_0C11;
+
+/// [`new_game`] with the game's type.
+struct Deal<'a> {
+    players: u8,
+    teams: Option<u8>,
+    options: &'a Value,
+    seed: u64,
+}
+
+impl ForGame for Deal<'_> {
+    type Out = Result<Box<dyn AnyGame>, Failure>;
+    fn call<G: BotGame>(self) -> Self::Out {
+        let mut options = self.options.clone();
+        G::prepare_options(&mut options, self.seed ^ BOARD_SEED);
+        let options = G::options_from_json((!options.is_null()).then_some(&options))
+            .map_err(|e| Failure::new("setup.options", e))?;
+        let config = G::table(self.players, self.teams, options)
+            .map_err(|e| Failure::new(e.code(), e.to_string()))?;
+        Ok(Box::new(Match::<G>::new(config, self.seed)))
     }
 }
 
-fn start<G: BotGame>(
-    players: u8,
-    teams: Option<u8>,
-    options: &Value,
-    seed: u64,
-) -> Result<Box<dyn Session>, Failure> {
-    let options = G::options_from_json((!options.is_null()).then_some(options))
-        .map_err(|e| Failure::new("setup.options", e))?;
-    let config =
-        G::table(players, teams, options).map_err(|e| Failure::new(e.code(), e.to_string()))?;
-    Ok(Box::new(Match::<G>::new(config, seed)))
+/// What is done with a record once its game is known ([`on_record`]).
+enum RecordJob {
+    /// Taken up again, later reshuffles from this seed ([`resume`]).
+    Resume(u64),
+    /// Verified ([`verify`]).
+    Verify,
+    /// Replayed position by position ([`positions`]).
+    Positions,
+    /// Analysed ([`analysis`]): iterations per position, seed.
+    Analysis(u64, u64),
+}
+
+/// What a [`RecordJob`] gives.
+enum RecordOut {
+    Game(Box<dyn AnyGame>),
+    Json(Value),
+    Analysis(Box<dyn replay::Analysis>),
+}
+
+struct OnRecord<'a> {
+    record: &'a Value,
+    job: RecordJob,
+}
+
+impl ForGame for OnRecord<'_> {
+    type Out = Result<RecordOut, Failure>;
+    fn call<G: BotGame>(self) -> Self::Out {
+        let replayed = |e: String| Failure::new("record.replay", e);
+        Ok(match self.job {
+            RecordJob::Resume(seed) => RecordOut::Game(Box::new(
+                Match::<G>::from_record_json(self.record, seed)
+                    .map_err(|e| Failure::from_replay(&e))?,
+            )),
+            RecordJob::Verify => RecordOut::Json(
+                sequence_common::record::verify::<G>(self.record)
+                    .map_err(|e| Failure::from_replay(&e))?,
+            ),
+            RecordJob::Positions => {
+                RecordOut::Json(replay::positions::<G>(self.record).map_err(replayed)?)
+            }
+            RecordJob::Analysis(iterations, seed) => RecordOut::Analysis(
+                replay::analysis::<G>(self.record, iterations, seed).map_err(replayed)?,
+            ),
+        })
+    }
+}
+
+/// Reads the record `text`, finds its game and does `job` with it.
+fn on_record(text: &str, job: RecordJob) -> Result<RecordOut, Failure> {
+    let (kind, record) = detect_kind(text).map_err(|e| Failure::from_replay(&e.into()))?;
+    with_game(
+        kind,
+        OnRecord {
+            record: &record,
+            job,
+        },
+    )
 }
 
 /// A saved game taken up again: the record `text` replayed (as `sequence
@@ -358,15 +419,11 @@ fn start<G: BotGame>(
 ///
 /// # Errors
 /// The record's failure, with `sequence verify`'s message and exit code.
-pub fn resume(text: &str, seed: u64) -> Result<Box<dyn Session>, Failure> {
-    let (kind, v) = detect_kind(text).map_err(|e| Failure::from_replay(&e.into()))?;
-    let r: Result<Box<dyn Session>, ReplayError> = match kind {
-        GameKind::Classic => Match::<sequence_classic::Game>::from_record_json(&v, seed)
-            .map(|m| Box::new(m) as Box<dyn Session>),
-        GameKind::Stacks => Match::<sequence_stacks::Game>::from_record_json(&v, seed)
-            .map(|m| Box::new(m) as Box<dyn Session>),
-    };
-    r.map_err(|e| Failure::from_replay(&e))
+pub fn resume(text: &str, seed: u64) -> Result<Session, Failure> {
+    match on_record(text, RecordJob::Resume(seed))? {
+        RecordOut::Game(live) => Ok(Session::new(live)),
+        _ => unreachable!("a resumed record gives a game"),
+    }
 }
 
 /// Verifies the record `text`: its summary, as `sequence verify` prints
@@ -377,12 +434,42 @@ pub fn resume(text: &str, seed: u64) -> Result<Box<dyn Session>, Failure> {
 /// malformed record, 1 for an illegal move or a result that does not
 /// match).
 pub fn verify(text: &str) -> Result<Value, Failure> {
-    let (kind, v) = detect_kind(text).map_err(|e| Failure::from_replay(&e.into()))?;
-    match kind {
-        GameKind::Classic => sequence_common::record::verify::<sequence_classic::Game>(&v),
-        GameKind::Stacks => sequence_common::record::verify::<sequence_stacks::Game>(&v),
+    match on_record(text, RecordJob::Verify)? {
+        RecordOut::Json(v) => Ok(v),
+        _ => unreachable!("a verified record gives its summary"),
     }
-    .map_err(|e| Failure::from_replay(&e))
+}
+
+/// The positions of a finished game's record `text`, as the server's
+/// replay gives them ([`sequence_bots::replay::positions`]):
+/// `{"positions": [one more than the written moves: the spectator's view
+/// less the table's facts, every hand, "to_act"], "extras": {"layout"}}`.
+///
+/// # Errors
+/// A record that cannot be read (as [`verify`]) or does not replay
+/// (`record.replay`).
+pub fn positions(text: &str) -> Result<Value, Failure> {
+    match on_record(text, RecordJob::Positions)? {
+        RecordOut::Json(v) => Ok(v),
+        _ => unreachable!("a replayed record gives its positions"),
+    }
+}
+
+/// The analysis of a finished game's record `text`, `iterations` of the
+/// search per position, seeded with `seed`, to run a position at a time
+/// ([`replay::Analysis::step`]): the server's analysis.
+///
+/// # Errors
+/// As [`positions`].
+pub fn analysis(
+    text: &str,
+    iterations: u64,
+    seed: u64,
+) -> Result<Box<dyn replay::Analysis>, Failure> {
+    match on_record(text, RecordJob::Analysis(iterations.max(1), seed))? {
+        RecordOut::Analysis(a) => Ok(a),
+        _ => unreachable!("an analysed record gives its analysis"),
+    }
 }
 
 /// `games` random games of `game` with `players` seats and the default
@@ -392,21 +479,32 @@ pub fn verify(text: &str) -> Result<Value, Failure> {
 /// # Errors
 /// As [`new_game`].
 pub fn random_games(game: &str, players: u8, games: u32, seed: u64) -> Result<(u32, u64), Failure> {
-    fn run<G: Rules>(players: u8, games: u32, seed: u64) -> Result<(u32, u64), Failure> {
-        let config = G::table(players, None, G::Options::default())
-            .map_err(|e| Failure::new(e.code(), e.to_string()))?;
-        let mut rng = sequence_common::rng::playout_rng(seed);
-        let (proto, _) = G::deal(&config, &mut rng);
-        let (mut finished, mut moves) = (0, 0);
-        for _ in 0..games {
-            let mut g = proto.fresh_deal(&mut rng);
-            moves += u64::from(g.playout(&mut rng, 1_000_000));
-            finished += u32::from(g.is_over());
+    /// [`random_games`] with the game's type.
+    struct Run {
+        players: u8,
+        games: u32,
+        seed: u64,
+    }
+    impl ForGame for Run {
+        type Out = Result<(u32, u64), Failure>;
+        fn call<G: BotGame>(self) -> Self::Out {
+            let config = G::table(self.players, None, G::Options::default())
+                .map_err(|e| Failure::new(e.code(), e.to_string()))?;
+            let mut rng = sequence_common::rng::playout_rng(self.seed);
+            let (proto, _) = G::deal(&config, &mut rng);
+            let (mut finished, mut moves) = (0, 0);
+            for _ in 0..self.games {
+                let mut g = proto.fresh_deal(&mut rng);
+                moves += u64::from(g.playout(&mut rng, 1_000_000));
+                finished += u32::from(g.is_over());
+            }
+            Ok((finished, moves))
         }
-        Ok((finished, moves))
     }
-    match kind_of(game)? {
-        GameKind::Classic => run::<sequence_classic::Game>(players, games, seed),
-        GameKind::Stacks => run::<sequence_stacks::Game>(players, games, seed),
-    }
+    let run = Run {
+        players,
+        games,
+        seed,
+    };
+    with_game(kind_of(game)?, run)
 }

@@ -13,9 +13,12 @@ fn examples() -> PathBuf {
 
 /// Plays `game` to its end choosing the `k`-th legal move by a simple
 /// counter, checking on the way that the mover's legal moves are the
-/// view's and that no view shows another seat's hand.
-fn play_out(game: &mut dyn Session) -> usize {
+/// view's and that no view shows another seat's hand; the move log as
+/// the server's table keeps it (entries with their effects, `previous`
+/// merged into the entry before).
+fn play_out(game: &mut Session) -> Vec<Value> {
     let mut n = 0;
+    let mut log: Vec<Value> = vec![];
     while let Some(seat) = game.to_act() {
         let legal = game.legal_moves(seat);
         assert!(!legal.is_empty(), "the seat to act has a move");
@@ -35,11 +38,18 @@ fn play_out(game: &mut dyn Session) -> usize {
             "spectators see no hand"
         );
         let mv = legal[(n * 7 + 3) % legal.len()].clone();
-        game.play(&mv).expect("a legal move plays");
+        let logged = game.play(&mv).expect("a legal move plays");
+        if let (Some(last), Some(previous)) = (log.last_mut(), logged["previous"].as_object()) {
+            last.as_object_mut().unwrap().extend(previous.clone());
+        }
+        if !logged["entry"].is_null() {
+            assert_eq!(logged["entry"]["seat"], json!(seat));
+            log.push(logged["entry"].clone());
+        }
         n += 1;
         assert!(n < 5000, "the game ends");
     }
-    n
+    log
 }
 
 fn summary_side(sides: &Value, i: usize) -> Value {
@@ -57,7 +67,8 @@ fn both_games_play_to_their_end_and_their_records_verify() {
     ] {
         let teams = (teams > 0).then_some(teams);
         let mut g = session::new_game(game, players, teams, &options, 11).expect("a table");
-        let moves = play_out(g.as_mut());
+        let log = play_out(&mut g);
+        let moves = log.len();
         let outcome = g.outcome();
         assert_ne!(
             outcome["status"], "playing",
@@ -66,6 +77,28 @@ fn both_games_play_to_their_end_and_their_records_verify() {
         let record = g.record().to_string();
         let summary = session::verify(&record).expect("its record verifies");
         assert_eq!(summary["winner"], outcome["winner"], "{game} {players}");
+        // the move log: the record's moves, with what they did
+        let rec: Value = serde_json::from_str(&record).unwrap();
+        let written: Vec<Value> = log.iter().map(|e| e["move"].clone()).collect();
+        assert_eq!(
+            json!(written),
+            rec["moves"],
+            "{game}: the log's moves are the record's"
+        );
+        if game == "classic" {
+            assert!(
+                log.iter().any(|e| e.get("sequences").is_some()),
+                "C8: the sequences made are in the log"
+            );
+            if !outcome["winner"].is_null() {
+                assert_eq!(log[moves - 1]["won"], outcome["winner"], "C9");
+            }
+        } else {
+            assert!(
+                log.iter().any(|e| e.get("completed").is_some()),
+                "S5: the piles completed are in the log"
+            );
+        }
         // the end screen's facts: one entry per side, the winner's among them
         let sides = g.final_sides();
         let seat_teams = g.seat_teams();
@@ -140,7 +173,7 @@ fn refusals_carry_the_rule_code() {
     assert!(e.message.contains("(C6)"), "{e:?}");
     // nothing changed: the first legal move still plays
     assert_eq!(g.outcome()["move_number"], 0);
-    let entry = g.play(&legal[0]).unwrap();
+    let entry = g.play(&legal[0]).unwrap()["entry"].clone();
     assert_eq!(entry["seat"], seat);
     assert!(entry["text"].as_str().is_some_and(|t| !t.is_empty()));
     let e = session::new_game("classic", 5, None, &Value::Null, 1)
@@ -267,6 +300,89 @@ fn random_games_finish() {
         session::random_games("stacks", 7, 1, 1).is_err(),
         "S1: 2–6 seats"
     );
+}
+
+/// A finished game's record replays position by position and is analysed
+/// in the page as the server does it (`sequence_bots::replay`).
+#[test]
+fn a_finished_game_replays_and_is_analysed() {
+    for game in ["classic", "stacks"] {
+        let mut g = session::new_game(game, 2, None, &Value::Null, 3).unwrap();
+        play_out(&mut g);
+        let record = g.record();
+        let n = record["moves"].as_array().unwrap().len();
+        let text = record.to_string();
+        let p = session::positions(&text).expect("replays");
+        let positions = p["positions"].as_array().unwrap();
+        assert_eq!(
+            positions.len(),
+            n + 1,
+            "{game}: one position per move and one more"
+        );
+        assert_eq!(
+            positions[n]["to_act"],
+            Value::Null,
+            "{game}: over at the end"
+        );
+        assert_eq!(positions[0]["hands"].as_array().map(Vec::len), Some(2));
+        assert_eq!(p["extras"].get("layout").is_some(), game == "classic");
+        let mut a = session::analysis(&text, 20, 1).expect("replays");
+        assert_eq!(a.total(), n + 1);
+        let mut steps = 0;
+        while !a.step() {
+            steps += 1;
+            assert_eq!(a.done(), steps);
+        }
+        let r = a.result();
+        let points = r["points"].as_array().unwrap();
+        assert_eq!(points.len(), n + 1);
+        assert_eq!(points[n]["final"], true);
+        assert!(points[0]["win"].as_f64().is_some(), "{}", points[0]);
+        assert_eq!(r["iterations"], 20);
+    }
+    let e = session::positions("not json").unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.exit_code),
+        ("record.malformed", Some(2))
+    );
+}
+
+/// The lobby's random board (C11) in a game in the page: the layout is
+/// drawn from the game's seed (the same seed, the same board), differs
+/// from the printed board, and goes into the record's options, so the
+/// record replays and verifies.
+#[test]
+fn a_random_board_is_drawn_from_the_seed() {
+    let random = json!({"board": "random"});
+    let printed = session::new_game("classic", 2, None, &Value::Null, 5).unwrap();
+    let mut g = session::new_game("classic", 2, None, &random, 5).unwrap();
+    let layout = g.view(Some(0))["layout"].clone();
+    assert!(layout.is_array(), "C2: the layout is in the view");
+    assert_ne!(
+        layout,
+        printed.view(Some(0))["layout"],
+        "C11: not the printed board"
+    );
+    let again = session::new_game("classic", 2, None, &random, 5).unwrap();
+    assert_eq!(
+        again.view(Some(0))["layout"],
+        layout,
+        "the same seed, the same board"
+    );
+    let other = session::new_game("classic", 2, None, &random, 6).unwrap();
+    assert_ne!(
+        other.view(Some(0))["layout"],
+        layout,
+        "another seed, another board"
+    );
+    assert_eq!(
+        g.record()["options"]["board"],
+        layout,
+        "the record keeps the layout"
+    );
+    play_out(&mut g);
+    let summary = session::verify(&g.record().to_string()).expect("verifies");
+    assert_eq!(summary["winner"], g.outcome()["winner"]);
 }
 
 /// Regression (fresh tester, defect 1): a Stacks game taken up from its

@@ -65,7 +65,7 @@ pub fn free_port() -> u16 {
 }
 
 /// A child process killed when dropped.
-pub struct Proc(Child);
+pub struct Proc(pub Child);
 
 impl Drop for Proc {
     fn drop(&mut self) {
@@ -191,6 +191,32 @@ impl Rig {
         &self.driver_url
     }
 
+    /// A Chrome DevTools command `cmd` with `params` in browser `c`
+    /// through chromedriver (`goog/cdp/execute`); its result.
+    ///
+    /// # Panics
+    /// When chromedriver does not answer with JSON.
+    pub async fn cdp(&self, c: &Client, cmd: &str, params: Value) -> Value {
+        let session = c
+            .session_id()
+            .await
+            .expect("a session")
+            .expect("a session id");
+        let r: Value = reqwest::Client::new()
+            .post(format!(
+                "{}/session/{session}/goog/cdp/execute",
+                self.driver_url
+            ))
+            .json(&json!({"cmd": cmd, "params": params}))
+            .send()
+            .await
+            .expect("chromedriver answers")
+            .json()
+            .await
+            .expect("JSON");
+        r["value"].clone()
+    }
+
     /// A new browser with its own profile and download folder.
     pub async fn browser(&self, who: &str) -> (Client, PathBuf) {
         self.browser_sized(who, None).await
@@ -308,6 +334,31 @@ pub async fn wait_reach(c: &Client, want: u64) -> Value {
             panic!("no move after {after} within 30 s (banner: {banner:?})");
         }
         tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Waits until the service worker of the page open in `c` has cached the
+/// app (docs/wasm.md "Offline and install"): the cache's name
+/// (`sequence-VERSION`).
+///
+/// # Panics
+/// When it has not within a minute.
+pub async fn app_cached(c: &Client) -> String {
+    let cached = c
+        .execute_async(
+            "const done = arguments[0]; navigator.serviceWorker.ready.then(async () => { \
+               for (let i = 0; i < 600; i++) { \
+                 for (const k of await caches.keys()) \
+                   if (await (await caches.open(k)).match('/__complete')) return done(k); \
+                 await new Promise((r) => setTimeout(r, 100)); } \
+               done(null); });",
+            vec![],
+        )
+        .await
+        .expect("wait for the service worker");
+    match cached.as_str() {
+        Some(k) if k.starts_with("sequence-") => k.to_string(),
+        _ => panic!("the app shell was not cached: {cached}"),
     }
 }
 

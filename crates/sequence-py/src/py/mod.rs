@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod options;
 mod pickle;
+mod records;
 mod vecenv;
 mod vecpickle;
 
@@ -19,6 +20,7 @@ use numpy::PyArray1;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use records::{action_text, replay, verify, PyStep};
 use sequence_common::{GameKind, Outcome};
 use std::sync::Mutex;
 
@@ -734,77 +736,6 @@ impl PyView {
             status(self.inner.outcome())
         )
     }
-}
-
-/// One move of a replayed record: its index, seat, move and the game
-/// after it.
-#[pyclass(module = "sequence_game", name = "Step", get_all)]
-pub struct PyStep {
-    /// Index in the record's `moves`.
-    index: usize,
-    /// The seat that moved.
-    seat: u8,
-    /// The move.
-    #[pyo3(name = "move")]
-    mv: PyMove,
-    /// The game after the move.
-    game: Py<PyGame>,
-}
-
-#[pymethods]
-impl PyStep {
-    fn __repr__(&self) -> String {
-        format!(
-            "<Step {} seat {}: {}>",
-            self.index,
-            self.seat,
-            self.mv.mv.text()
-        )
-    }
-}
-
-/// Verifies a record (JSON text, a dict, or a path) as `sequence verify`
-/// does and returns its summary; raises `RecordError` with the same
-/// message (`exit_code` 2 malformed, 1 an illegal move or a mismatch).
-#[pyfunction]
-fn verify<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let v = record_value(record)?;
-    json_to_py(py, &dynamic::verify(&v).map_err(fail)?)
-}
-
-/// Replays a record move by move: a list of `Step`s (index, seat, move,
-/// the game after it). Raises `RecordError` as `verify` does.
-#[pyfunction]
-fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Vec<PyStep>> {
-    let v = record_value(record)?;
-    let steps = dynamic::replay(&v).map_err(fail)?;
-    steps
-        .into_iter()
-        .map(|s| {
-            Ok(PyStep {
-                index: s.index,
-                seat: s.seat,
-                mv: PyMove::new(s.mv),
-                game: Py::new(py, PyGame::wrap(s.game))?,
-            })
-        })
-        .collect()
-}
-
-/// What an action index means in a game, in words.
-#[pyfunction]
-#[pyo3(signature = (action, game = "classic"))]
-fn action_text(action: i128, game: &str) -> PyResult<String> {
-    let kind = kind_of(game)?;
-    let actions = match kind {
-        GameKind::Classic => crate::classic_env::ACTIONS,
-        GameKind::Stacks => crate::stacks_env::ACTIONS,
-    };
-    let action = args::action(actions, action)?;
-    Ok(match kind {
-        GameKind::Classic => <sequence_classic::Game as crate::env::EnvGame>::action_text(action),
-        GameKind::Stacks => <sequence_stacks::Game as crate::env::EnvGame>::action_text(action),
-    })
 }
 
 /// The extension module `sequence_game._core` (re-exported by the package

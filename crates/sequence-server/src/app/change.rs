@@ -4,7 +4,7 @@
 use super::{kick_bots, App, TableRef};
 use crate::db::{Append, DbError};
 use crate::limits::echo;
-use crate::tables::{now_ms, Event, Status, Table, TableError};
+use crate::tables::{now_ms, Event, Status, Table, TableError, ViewMessage};
 use sequence_common::PlayError;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -95,7 +95,7 @@ async fn commit_answering(
     mut events: Vec<Event>,
     answer: Option<u8>,
     synced: bool,
-) -> Result<Option<Value>, TableError> {
+) -> Result<Option<ViewMessage>, TableError> {
     if !synced && app.may_lag(t) {
         app.sync(tref, t).await?;
     }
@@ -162,7 +162,8 @@ async fn commit_answering(
 const MOVE_RETRIES: usize = 4;
 
 /// Checks and plays a move for `seat` (shared by HTTP and WebSocket) and
-/// answers the seat's new view (the one its connections were sent): the
+/// answers the seat's new `view` message (the one its connections were
+/// sent, the same bytes): the
 /// game must be on, `move_number` the table's, the move an object for
 /// this seat (its `seat` may be left out). The checks are made against
 /// the latest stored state: when another change was stored first the
@@ -187,7 +188,7 @@ pub async fn play_move(
     synced: bool,
     seat: u8,
     req: MoveRequest,
-) -> Result<Value, TableError> {
+) -> Result<ViewMessage, TableError> {
     let start = std::time::Instant::now();
     let answer = try_play_move(app, tref, t, synced, seat, req).await;
     crate::telemetry::move_done(match &answer {
@@ -205,7 +206,7 @@ async fn try_play_move(
     mut synced: bool,
     seat: u8,
     req: MoveRequest,
-) -> Result<Value, TableError> {
+) -> Result<ViewMessage, TableError> {
     let MoveRequest { move_number, mv } = req;
     // a move for a position this instance has not seen yet (made at
     // another instance, its notification still on the way) is checked
@@ -227,7 +228,7 @@ async fn try_play_move(
         synced = true;
         match answer {
             Ok(Some(view)) => return Ok(view),
-            Ok(None) => return Ok(t.view(Some(seat))),
+            Ok(None) => return Ok(t.view_message(Some(seat))),
             // another change was stored first; the table caught up: check again
             Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
             // refused by the rules or not this seat's turn (the core's

@@ -31,7 +31,7 @@ pub fn routes() -> Router<Arc<App>> {
 const HINTS: Hints = &[
     (
         "puzzles",
-        "an object of solved puzzle ids by game: {\"classic\": [\"classic-001\", …]}",
+        "an object of solved puzzle ids by game: {\"classic\": [\"classic-2-44-win\", …]}",
     ),
     (
         "tutorials",
@@ -61,11 +61,13 @@ async fn progress_of(app: &App, user: i64, full: bool) -> Result<Value, ApiError
     let tutorials = app.db.tutorials_of(user).await.map_err(db_error)?;
     let mut puzzles = Map::new();
     for (game, known) in &cat.puzzles {
-        let ids: Vec<&String> = solved
+        // in byte order, whatever the database's collation
+        let mut ids: Vec<&String> = solved
             .iter()
             .filter(|(g, id)| g == game && known.contains(id))
             .map(|(_, id)| id)
             .collect();
+        ids.sort_unstable();
         let v = if full {
             json!(ids)
         } else {

@@ -11,6 +11,8 @@ use crate::tables::{SeatKind, TableError};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::Value;
 use std::sync::Arc;
@@ -29,12 +31,25 @@ pub async fn post_move(
     ApiPath(id): ApiPath<String>,
     token: SeatToken,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let mut t = app.open_for_change(&id).await?;
     let seat = t.seat_of_token(&app, &token).await?;
     let req: MoveRequest = input::body(body, MOVE_HINTS)?;
     let view = t.play_move(&app, seat, req).await?;
-    Ok(Json(view))
+    Ok(json_text(view.view_bytes()))
+}
+
+/// A 200 answer whose body is `json`, JSON text already written (as
+/// [`Json`] answers it).
+fn json_text(json: Bytes) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        json,
+    )
+        .into_response()
 }
 
 /// `POST /api/tables/{id}/hint`: the search's best moves for the seat

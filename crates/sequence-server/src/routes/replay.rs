@@ -73,7 +73,7 @@ pub async fn replay(
 ) -> Result<Json<Value>, ApiError> {
     let (n, record) = finished_record(&t.core, game)?;
     let kind = t.core.spec.game;
-    let log = t.core.log_of(n).map(<[Value]>::to_vec).unwrap_or_default();
+    let log = t.core.log_of(n).unwrap_or_default();
     let times = t
         .core
         .times

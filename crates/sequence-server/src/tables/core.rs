@@ -9,6 +9,7 @@ use crate::auth::SeatToken;
 use sequence_common::AnyGame;
 use sequence_common::Seat;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// Who holds a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -94,12 +95,16 @@ pub struct Core {
     pub status: Status,
     /// Next event sequence number.
     pub next_seq: i64,
-    /// Records of earlier games (after rematches), oldest first.
-    pub finished: Vec<Value>,
-    /// The move log of the current game (docs/api.md "Move log").
-    pub log: Vec<Value>,
-    /// Move logs of earlier games, oldest first.
-    pub finished_logs: Vec<Vec<Value>>,
+    /// Records of earlier games (after rematches), oldest first. Shared
+    /// with the copies a change is checked on (changed only by a rematch),
+    /// so that a copy costs nothing for a table's history.
+    pub finished: Arc<Vec<Value>>,
+    /// The move log of the current game (docs/api.md "Move log"), each
+    /// entry shared with the copies a change is checked on (a copy counts
+    /// references instead of copying the game's log on every move).
+    pub log: Vec<Arc<Value>>,
+    /// Move logs of earlier games, oldest first (shared as `finished`).
+    pub finished_logs: Arc<Vec<Vec<Arc<Value>>>>,
     /// When each game started and ended (Unix ms, when known), game 1
     /// first.
     pub times: Vec<(Option<i64>, Option<i64>)>,
@@ -108,8 +113,9 @@ pub struct Core {
     pub timeouts: Vec<u8>,
     /// Per seat: marked away (a bot plays for it until its person acts).
     pub away: Vec<bool>,
-    /// Stored analyses of finished games, by game number.
-    pub analyses: std::collections::BTreeMap<u32, Value>,
+    /// Stored analyses of finished games, by game number (shared as
+    /// `finished`).
+    pub analyses: Arc<std::collections::BTreeMap<u32, Value>>,
     /// Whether changes happen now (times are kept: log entries' `at`,
     /// games' start and end), not replayed from the stored log.
     pub live_clock: bool,
@@ -120,6 +126,11 @@ pub struct Core {
     pub penalty_team: Option<u8>,
     /// Why the operators closed the table ([`Event::Close`]), if they did.
     pub closed: Option<String>,
+}
+
+/// A log's entries as values.
+pub fn log_values(log: &[Arc<Value>]) -> Vec<Value> {
+    log.iter().map(|e| Value::clone(e)).collect()
 }
 
 pub(super) fn conflict(msg: impl Into<String>) -> TableError {
@@ -148,9 +159,9 @@ impl Core {
             moves: 0,
             status: Status::Waiting,
             next_seq: 0,
-            finished: vec![],
+            finished: Default::default(),
             log: vec![],
-            finished_logs: vec![],
+            finished_logs: Default::default(),
             times: vec![],
             timeouts: vec![0; n],
             away: vec![false; n],
@@ -236,7 +247,7 @@ impl Core {
                         "no game {game} at this table"
                     )));
                 }
-                self.analyses.insert(*game, result.clone());
+                Arc::make_mut(&mut self.analyses).insert(*game, result.clone());
             }
             Event::Rematch => self.rematch()?,
         }
@@ -351,9 +362,9 @@ impl Core {
             return Err(conflict("a rematch can only start once the game is over"));
         }
         if let Some(r) = self.record() {
-            self.finished.push(r);
+            Arc::make_mut(&mut self.finished).push(r);
         }
-        self.finished_logs.push(std::mem::take(&mut self.log));
+        Arc::make_mut(&mut self.finished_logs).push(std::mem::take(&mut self.log));
         self.live = None;
         self.moves = 0;
         self.status = Status::Waiting;
@@ -472,7 +483,7 @@ impl Core {
     /// fields it gives the entry before it (a Stacks Block window closing).
     fn add_to_log(&mut self, logged: Logged, auto: Option<Auto>, at: Option<i64>) {
         if !logged.previous.is_empty() {
-            if let Some(Value::Object(last)) = self.log.last_mut() {
+            if let Some(Value::Object(last)) = self.log.last_mut().map(Arc::make_mut) {
                 last.extend(logged.previous);
             }
         }
@@ -485,19 +496,18 @@ impl Core {
             if let Some(at) = at {
                 e.insert("at".into(), json!(at));
             }
-            self.log.push(Value::Object(e));
+            self.log.push(Arc::new(Value::Object(e)));
         }
     }
 
     /// The log of game `game` (1 = first; the current game's too).
-    pub fn log_of(&self, game: u32) -> Option<&[Value]> {
-        if game == self.game_no && self.live.is_some() {
-            Some(&self.log)
+    pub fn log_of(&self, game: u32) -> Option<Vec<Value>> {
+        let log = if game == self.game_no && self.live.is_some() {
+            &self.log
         } else {
-            self.finished_logs
-                .get((game as usize).checked_sub(1)?)
-                .map(Vec::as_slice)
-        }
+            self.finished_logs.get((game as usize).checked_sub(1)?)?
+        };
+        Some(log_values(log))
     }
 
     /// Whether a bot plays `seat` now: a bot's seat, or a person's marked

@@ -12,7 +12,7 @@ use super::spec::{read_options, Spec};
 use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::record::Match;
 use sequence_common::{AnyGame, GameKind, Seat, TableConfig};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::marker::PhantomData;
 
 /// A bot's move, to be computed away from the table (on a blocking
@@ -23,55 +23,18 @@ pub type BotMove = Box<dyn FnOnce() -> Option<Value> + Send>;
 /// A hint to compute away from the table ([`TableGame::hint`]).
 pub type Hint = Box<dyn FnOnce() -> Value + Send>;
 
-/// What a move did, for the log ([`play_logged`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Logged {
-    /// The move's own entry (`None`: records do not write the move).
-    pub entry: Option<Map<String, Value>>,
-    /// Fields to merge into the log's last entry.
-    pub previous: Map<String, Value>,
-}
+pub use sequence_common::Logged;
 
 /// Plays a move sent as JSON on a table's game and says what it did for
-/// the move log: `Some(entry)` with `seat`, `move` (the record entry,
-/// with the sequences it declared), `text` (in words) and its public
-/// effects ([`sequence_common::TableFacts::log_effects`]); `None` for a
-/// move records do not write (a declined Block), whose effects (the chip
-/// of a pile that stood) go to `previous`, the fields to merge into the
-/// log's last entry. A table-talk penalty discard (C10) is logged as
-/// `{"seat", "penalty": CARD}`.
+/// the move log ([`sequence_common::play_logged`]: the entry with its
+/// public effects, the fields for the entry before it).
 ///
 /// # Errors
 /// [`TableError::Refused`]: with the notation's code when it cannot be
 /// read, with the rule's code when the rules
 /// refuse it; nothing changes then.
 pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, TableError> {
-    if let Some((seat, card)) = live.play_penalty(mv)? {
-        // the table-talk penalty (C10): out of turn, no draw
-        let mut e = Map::new();
-        e.insert("seat".into(), json!(seat.0));
-        e.insert("move".into(), json!({"seat": seat.0, "penalty": card}));
-        e.insert("text".into(), json!(format!("penalty {card}")));
-        return Ok(Logged {
-            entry: Some(e),
-            previous: Map::new(),
-        });
-    }
-    let played = live.play_json(mv)?;
-    let fx = played.effects;
-    let entry = played.entry.map(|m| {
-        let mut e = Map::new();
-        e.insert("seat".into(), json!(played.seat.0));
-        e.insert("move".into(), m);
-        e.insert("text".into(), json!(played.text));
-        e.extend(fx.own.clone());
-        e
-    });
-    let mut previous = fx.previous;
-    if entry.is_none() {
-        previous.extend(fx.own);
-    }
-    Ok(Logged { entry, previous })
+    Ok(sequence_common::play_logged(live, mv)?)
 }
 
 /// What a hint asks of the search ([`TableGame::hint`]): iterations, how
@@ -135,7 +98,7 @@ pub trait TableGame: Sync {
     fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint>;
 
     /// The positions of a finished game's record (see
-    /// [`super::replay::positions`]).
+    /// [`sequence_bots::replay::positions`]).
     ///
     /// # Errors
     /// A record that does not replay.
@@ -150,7 +113,7 @@ pub trait TableGame: Sync {
         record: &Value,
         iterations: u64,
         seed: u64,
-    ) -> Result<Box<dyn super::replay::Analysis>, String>;
+    ) -> Result<Box<dyn sequence_bots::replay::Analysis>, String>;
 }
 
 /// [`TableGame`] of the game `G`.
@@ -221,12 +184,12 @@ impl<G: BotGame> TableGame for Game<G> {
         let view = g.view(seat);
         let config = g.config().clone();
         Some(Box::new(move || {
-            super::replay::hint::<G>(&view, &config, ask.iterations, ask.top, ask.seed)
+            sequence_bots::replay::hint::<G>(&view, &config, ask.iterations, ask.top, ask.seed)
         }))
     }
 
     fn positions(&self, record: &Value) -> Result<Value, String> {
-        super::replay::positions::<G>(record)
+        sequence_bots::replay::positions::<G>(record)
     }
 
     fn analysis(
@@ -234,8 +197,8 @@ impl<G: BotGame> TableGame for Game<G> {
         record: &Value,
         iterations: u64,
         seed: u64,
-    ) -> Result<Box<dyn super::replay::Analysis>, String> {
-        super::replay::analysis::<G>(record, iterations, seed)
+    ) -> Result<Box<dyn sequence_bots::replay::Analysis>, String> {
+        sequence_bots::replay::analysis::<G>(record, iterations, seed)
     }
 }
 

@@ -16,7 +16,7 @@ pub mod error;
 mod event;
 pub mod game;
 pub mod live;
-pub mod replay;
+pub use sequence_bots::replay;
 pub mod spec;
 mod table;
 pub mod tutorial;
@@ -27,7 +27,7 @@ pub use event::{Auto, Event, AWAY_AFTER};
 pub use live::{game_of, play_logged, BotMove, Hint, HintAsk, Logged, TableGame};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
-pub use table::{now_ms, Sub, Table};
+pub use table::{now_ms, Frame, Sub, Table, ViewMessage};
 
 /// Entries of the move log a view carries (the newest); a page that
 /// misses older ones reads them from `GET …/log`.

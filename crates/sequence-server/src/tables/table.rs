@@ -9,6 +9,10 @@ use std::collections::VecDeque;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
+/// The text of a WebSocket frame: reference-counted, so that one frame
+/// queued for many connections is written once (a clone is a count).
+pub type Frame = axum::extract::ws::Utf8Bytes;
+
 /// A live WebSocket subscriber of a table.
 pub struct Sub {
     /// Connection id.
@@ -16,7 +20,43 @@ pub struct Sub {
     /// The seat, `None` for a spectator.
     pub seat: Option<u8>,
     /// Where to send text frames.
-    pub tx: mpsc::Sender<std::sync::Arc<str>>,
+    pub tx: mpsc::Sender<Frame>,
+}
+
+/// A seat's `view` message as it was pushed (`{"type":"view","view":…}`),
+/// to answer the move's request with the same bytes.
+#[derive(Clone, Debug)]
+pub struct ViewMessage(Frame);
+
+/// What the `view` message's text starts with.
+const VIEW_PREFIX: &str = r#"{"type":"view","view":"#;
+
+impl ViewMessage {
+    /// The message of `view` (a view's JSON text).
+    fn of(view: &str) -> ViewMessage {
+        let mut text = String::with_capacity(VIEW_PREFIX.len() + view.len() + 1);
+        text.push_str(VIEW_PREFIX);
+        text.push_str(view);
+        text.push('}');
+        ViewMessage(text.into())
+    }
+
+    /// The frame to push.
+    pub fn frame(&self) -> &Frame {
+        &self.0
+    }
+
+    /// The view alone (the JSON object inside the message).
+    pub fn view_json(&self) -> &str {
+        let s = self.0.as_str();
+        &s[VIEW_PREFIX.len()..s.len() - 1]
+    }
+
+    /// [`ViewMessage::view_json`] as bytes sharing the message's.
+    pub fn view_bytes(&self) -> axum::body::Bytes {
+        let len = self.0.len();
+        axum::body::Bytes::from(self.0.clone()).slice(VIEW_PREFIX.len()..len - 1)
+    }
 }
 
 /// A table in memory: durable core plus live state.
@@ -139,6 +179,35 @@ impl Table {
     /// engine's view of the seat or of a spectator (the engine decides what
     /// each may see), `move_number` the moves this table accepted.
     pub fn view(&self, seat: Option<u8>) -> Value {
+        let mut v = self.view_of_game(seat);
+        if let Some(o) = v.as_object_mut() {
+            o.insert("table".into(), self.info());
+        }
+        v
+    }
+
+    /// [`Table::view`] as JSON text, its `table` field written from
+    /// `info` (the table info's JSON text, the same for every seat): the
+    /// same text as `Table::view(seat).to_string()`.
+    pub fn view_text(&self, seat: Option<u8>, info: &str) -> String {
+        let v = self.view_of_game(seat);
+        let mut text = v.to_string();
+        if !v.is_object() {
+            return text;
+        }
+        // `{…}` → `{…,"table":INFO}` (the field goes last, as in `view`)
+        text.pop();
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.push_str(r#""table":"#);
+        text.push_str(info);
+        text.push('}');
+        text
+    }
+
+    /// [`Table::view`] without its `table` field.
+    fn view_of_game(&self, seat: Option<u8>) -> Value {
         let c = &self.core;
         let mut v = match c.live.as_ref() {
             None => {
@@ -153,7 +222,10 @@ impl Table {
             if c.live.is_some() {
                 o.insert("move_number".into(), json!(c.moves));
                 let from = c.log.len().saturating_sub(LOG_TAIL);
-                o.insert("log".into(), json!(&c.log[from..]));
+                o.insert(
+                    "log".into(),
+                    Value::Array(super::core::log_values(&c.log[from..])),
+                );
                 o.insert("log_size".into(), json!(c.log.len()));
                 if c.live.as_ref().is_some_and(|l| l.in_window()) {
                     if let Some(Value::Object(w)) = o.get_mut("block_window") {
@@ -200,9 +272,13 @@ impl Table {
                     o.insert("legal_moves".into(), json!([]));
                 }
             }
-            o.insert("table".into(), self.info());
         }
         v
+    }
+
+    /// The `view` message of `seat` (`None`: a spectator).
+    pub fn view_message(&self, seat: Option<u8>) -> ViewMessage {
+        ViewMessage::of(&self.view_text(seat, &self.info().to_string()))
     }
 
     /// Sends every subscriber its view; drops subscribers whose queue is
@@ -212,51 +288,44 @@ impl Table {
     }
 
     /// [`Table::broadcast_views`], answering the view of `seat` as pushed:
-    /// each view is computed once, for the pushes and the answer alike.
-    pub fn broadcast_views_answering(&mut self, seat: u8) -> Value {
-        match self.push_views(Some(seat)) {
-            Some(v) => v,
-            None => self.view(Some(seat)),
-        }
+    /// each view is computed and written once, for the pushes and the
+    /// answer alike.
+    pub fn broadcast_views_answering(&mut self, seat: u8) -> ViewMessage {
+        self.push_views(Some(seat))
+            .unwrap_or_else(|| self.view_message(Some(seat)))
     }
 
-    /// Pushes the views; the view of `keep` if one of its connections got
-    /// it.
-    fn push_views(&mut self, keep: Option<u8>) -> Option<Value> {
+    /// Pushes the views, each seat's (and the spectators') written once
+    /// whatever its number of connections, the table info once for all;
+    /// the message of `keep` if one of its connections got it.
+    fn push_views(&mut self, keep: Option<u8>) -> Option<ViewMessage> {
         if self.subs.is_empty() {
             return None;
         }
         let n = self.core.seats.len();
-        let mut cache: Vec<Option<std::sync::Arc<str>>> = vec![None; n + 1];
-        let mut kept = None;
+        let info = self.info().to_string();
+        let mut cache: Vec<Option<ViewMessage>> = vec![None; n + 1];
         let mut dead = vec![];
         for i in 0..self.subs.len() {
             let seat = self.subs[i].seat;
             let k = seat.map_or(n, |s| s as usize);
-            if cache[k].is_none() {
-                let view = self.view(seat);
-                // as `json!({"type": "view", "view": view})` writes it
-                let text = format!(r#"{{"type":"view","view":{view}}}"#);
-                cache[k] = Some(text.into());
-                if seat.is_some() && seat == keep {
-                    kept = Some(view);
-                }
-            }
-            if let Some(t) = &cache[k] {
-                if self.subs[i].tx.try_send(t.clone()).is_err() {
-                    dead.push(self.subs[i].id);
-                }
+            let msg = match &cache[k] {
+                Some(m) => m,
+                None => cache[k].insert(ViewMessage::of(&self.view_text(seat, &info))),
+            };
+            if self.subs[i].tx.try_send(msg.frame().clone()).is_err() {
+                dead.push(self.subs[i].id);
             }
         }
         if !dead.is_empty() {
             self.drop_subs(&dead);
         }
-        kept
+        keep.and_then(|s| cache.get_mut(s as usize).and_then(Option::take))
     }
 
     /// Sends one message to every subscriber.
     pub fn broadcast(&mut self, msg: &Value) {
-        let text: std::sync::Arc<str> = msg.to_string().into();
+        let text: Frame = msg.to_string().into();
         let dead: Vec<u64> = self
             .subs
             .iter()

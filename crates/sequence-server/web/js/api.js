@@ -85,7 +85,14 @@ const localApi = {
   rematch: async (id) => (await local.table(id)).rematch(),
   leave: async (id) => (await local.table(id)).info(),
   back: async () => ({}),
-  log: async (id) => ({ log: (await local.table(id)).s.log }),
+  log: async (id, gameNo) => {
+    const t = await local.table(id);
+    const n = gameNo || t.s.game_no;
+    return { game_no: n, log: n === t.s.game_no ? t.s.log : (t.s.old_logs || [])[n - 1] || [] };
+  },
+  replay: async (id, gameNo) => (await local.table(id)).replay(gameNo),
+  analysis: async (id, gameNo) => (await local.table(id)).analysis(gameNo),
+  analyse: async (id, gameNo) => (await local.table(id)).analyse(gameNo),
 };
 
 /** The table calls go to the server, or for a local table's id (24 hex
@@ -94,6 +101,10 @@ const localApi = {
 export const api = new Proxy(server, {
   get(target, name) {
     if (name === "create") return (req) => (req.local ? local.create(req) : target.create(req));
+    if (name === "replayUrl") {
+      // a game in this browser: a query (any static host serves `/`)
+      return (id, gameNo) => (local.isLocal(id) ? `/?replay=${id}&game=${gameNo}` : `/replay/${encodeURIComponent(id)}?game=${gameNo}`);
+    }
     if (name === "recordUrl") {
       return (id, gameNo) => {
         if (!local.isLocal(id)) return target.recordUrl(id, gameNo);

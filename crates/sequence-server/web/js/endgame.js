@@ -112,7 +112,6 @@ export function endPanel(st, v, info, entries, actions, seatName) {
     h("div", { class: "buttons" },
       isHost ? h("button", { type: "button", id: "rematch", class: "primary", onclick: actions.rematch }, t("table.rematch")) : null,
       h("a", { class: "button", id: "download", href: api.recordUrl(st.id, n), download: `sequence-${st.id}-${n}.json` }, t("table.download")),
-      // a game played in this browser has no replay page yet (docs/wasm.md)
-      info.local ? null : h("a", { class: "button", id: "replay-link", href: `/replay/${st.id}?game=${n}` }, t("end.replay")),
+      h("a", { class: "button", id: "replay-link", href: api.replayUrl(st.id, n) }, t("end.replay")),
       !isHost && st.token ? h("span", { class: "hint" }, t("table.rematch_host")) : null));
 }

@@ -57,10 +57,13 @@ function route() {
   connection("");
   const app = document.getElementById("app");
   const params = new URLSearchParams(location.search);
+  // a finished game's replay: `/replay/ID`, or `/?replay=ID` (a game in
+  // this browser, which a static host serves)
   const replay = /^\/replay\/([0-9a-f]{1,64})$/.exec(location.pathname);
-  if (replay) {
+  const replayId = replay ? replay[1] : params.get("replay");
+  if (replayId && /^[0-9a-f]{1,64}$/.test(replayId)) {
     const game = Number(params.get("game"));
-    current = showReplay(app, replay[1], Number.isInteger(game) && game > 0 ? game : null);
+    current = showReplay(app, replayId, Number.isInteger(game) && game > 0 ? game : null);
     return;
   }
   const page = accountRoute(app, location.pathname, params);

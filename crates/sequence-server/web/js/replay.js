@@ -1,11 +1,15 @@
-// The replay of a finished game (`/replay/ID?game=N`): every position as
-// the server replayed it (the page never repeats the rules), stepped
+// The replay of a finished game (`/replay/ID?game=N`, or `/?replay=ID&game=N`
+// for a game played in this browser): every position as the engine
+// replayed it (the page never repeats the rules), stepped
 // through with buttons, the arrow keys (Home and End too) and a slider;
 // the move log beside the board (a click goes to a move), every hand
 // (the game is over: its record is public), and the analysis: "Analyse"
-// asks the server's search for each side's chance to win at every
-// position and draws it under the board (stored by the server, so a second
-// visit shows it at once).
+// asks the search for each side's chance to win at every position and
+// draws it under the board (stored with the table, so a second visit
+// shows it at once). The server replays and analyses its tables' games;
+// for a game in this browser api.js sends the same calls to the engine in
+// the page (practice/local.js: replayed in the page, analysed in the
+// bots' worker, kept in IndexedDB).
 import { t, tn, num, SEP } from "./i18n.js";
 import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
 import { api } from "./api.js";

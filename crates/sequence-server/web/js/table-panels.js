@@ -57,8 +57,8 @@ function earlierGames(st, info) {
   return h("ul", { class: "records", "aria-label": t("table.records") }, earlier.map((n) => h("li", {},
     h("span", {}, t("table.game_no", { n: num(n) }), ": "),
     h("a", { class: "record-link", id: `download-${n}`, href: api.recordUrl(st.id, n), download: `sequence-${st.id}-${n}.json`, "aria-label": t("table.record_of", { n: num(n) }) }, t("table.record")),
-    info.local ? null : SEP,
-    info.local ? null : h("a", { class: "record-link", id: `replay-${n}`, href: `/replay/${st.id}?game=${n}`, "aria-label": t("table.replay_of", { n: num(n) }) }, t("end.replay")))));
+    SEP,
+    h("a", { class: "record-link", id: `replay-${n}`, href: api.replayUrl(st.id, n), "aria-label": t("table.replay_of", { n: num(n) }) }, t("end.replay")))));
 }
 
 /** The host's table-talk penalty (C10), in a game with teams of two or

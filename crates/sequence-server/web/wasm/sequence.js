@@ -1,4 +1,84 @@
 /**
+ * The analysis of a finished game, the server's: made from its record,
+ * then one position a [`Analysis::step`] (a worker steps it and reports
+ * its progress).
+ */
+export class Analysis {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        AnalysisFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_analysis_free(ptr, 0);
+    }
+    /**
+     * Positions analysed so far.
+     * @returns {number}
+     */
+    get done() {
+        const ret = wasm.analysis_done(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * The analysis of the record `text` with `iterations` of the search
+     * per position, seeded with `seed`. Throws with `record.*` codes.
+     * @param {string} text
+     * @param {number} iterations
+     * @param {number} seed
+     */
+    constructor(text, iterations, seed) {
+        const val2 = +iterations;
+        const val3 = +seed;
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.analysis_new(ptr0, len0, val2, val3);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        AnalysisFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The analysis as JSON (`{"iterations", "sides", "points"}`, as the
+     * server stores it), complete once [`Analysis::step`] said so.
+     * @returns {string}
+     */
+    result() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.analysis_result(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Analyses the next position; `true` once every position is done.
+     * @returns {boolean}
+     */
+    step() {
+        const ret = wasm.analysis_step(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Positions in all.
+     * @returns {number}
+     */
+    get total() {
+        const ret = wasm.analysis_total(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+}
+if (Symbol.dispose) Analysis.prototype[Symbol.dispose] = Analysis.prototype.free;
+
+/**
  * A live game of either kind that keeps its record.
  */
 export class Game {
@@ -195,8 +275,10 @@ export class Game {
         }
     }
     /**
-     * Plays a move (JSON); returns its log entry as JSON (`null` for a
-     * move records do not write). Throws with the rule's code.
+     * Plays a move (JSON); returns what it did for the move log as JSON,
+     * as the server logs it: `{"entry": {"seat", "move", "text", effects}
+     * or null (a move records do not write), "previous": fields for the
+     * log's last entry}`. Throws with the rule's code.
      * @param {string} move_json
      * @returns {string}
      */
@@ -330,6 +412,34 @@ export function randomGames(game, players, games, seed) {
 }
 
 /**
+ * The positions of a finished game's record (JSON text), as the server's
+ * replay gives them: `{"positions", "extras"}` as JSON. Throws with
+ * `record.*` codes.
+ * @param {string} text
+ * @returns {string}
+ */
+export function replay(text) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.replay(ptr0, len0);
+        var ptr2 = ret[0];
+        var len2 = ret[1];
+        if (ret[3]) {
+            ptr2 = 0; len2 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred3_0 = ptr2;
+        deferred3_1 = len2;
+        return getStringFromWasm0(ptr2, len2);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
+
+/**
  * Verifies a record (JSON text): its summary as JSON, as `sequence
  * verify` prints it. Throws with `sequence verify`'s message, `code`
  * (`record.malformed`, `record.illegal_move`, `record.mismatch`) and
@@ -424,6 +534,9 @@ function __wbg_get_imports() {
     };
 }
 
+const AnalysisFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_analysis_free(ptr, 1));
 const GameFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_game_free(ptr, 1));

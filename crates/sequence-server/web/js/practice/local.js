@@ -41,21 +41,35 @@ export function wasm() {
 let worker = null;
 let jobs = 0;
 const waiting = new Map();
-/** Asks the bots' worker; resolves with its answer. */
-function think(msg) {
+/** Asks the bots' worker; resolves with its answer. `onProgress(p)` gets
+ * the progress reports of a long job (an analysis) before it. */
+function think(msg, onProgress = null) {
   if (!worker) {
     worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     worker.onmessage = (e) => {
       const w = waiting.get(e.data.id);
+      if (!w) return;
+      if (e.data.progress) {
+        if (w.onProgress) w.onProgress(e.data.progress);
+        return;
+      }
       waiting.delete(e.data.id);
-      if (w) w(e.data);
+      w.resolve(e.data);
     };
   }
   const id = ++jobs;
   return new Promise((resolve) => {
-    waiting.set(id, resolve);
+    waiting.set(id, { resolve, onProgress });
     worker.postMessage({ id, ...msg });
   });
+}
+
+/** The search's iterations per position of an analysis: the server's
+ * default (docs/api.md "Analysis"; the browser tests lower it with
+ * `localStorage["sequence.analysisIterations"]`). */
+function analysisIterations() {
+  const v = Number(localStorage.getItem("sequence.analysisIterations"));
+  return Number.isInteger(v) && v > 0 ? v : 1500;
 }
 
 /** An error as the server's API gives them (api.js ApiError's fields). */
@@ -89,6 +103,7 @@ class LocalTable {
     this.subs = new Set();
     this.thinking = null;
     this.recordUrls = new Map();
+    this.analysing = new Map(); // game number -> {done, total} of a running analysis
     this.start(true);
   }
 
@@ -185,19 +200,24 @@ class LocalTable {
     await saveTable(this.s);
   }
 
-  /** Plays `move` (a record entry with its seat); the log entry. */
+  /** Plays `move` (a record entry with its seat) and logs it as the
+   * server's table does: the entry with what the move did (sequences
+   * made, chips taken, …), `i` (its index) and `n` (the move number after
+   * it), and the fields it gives the entry before (a Block window closed). */
   apply(move) {
-    let entry;
+    let logged;
     try {
-      entry = JSON.parse(this.game.play(JSON.stringify(move)));
+      logged = JSON.parse(this.game.play(JSON.stringify(move)));
     } catch (e) {
       const code = e.code || null;
       throw refusal(code && code.startsWith("notation.") ? 400 : 422, e.message, code, this.s.accepted);
     }
     this.s.accepted += 1;
-    if (entry) this.s.log.push({ i: this.s.log.length, ...entry });
+    const last = this.s.log[this.s.log.length - 1];
+    if (last && logged.previous) Object.assign(last, logged.previous);
+    if (logged.entry) this.s.log.push({ ...logged.entry, i: this.s.log.length, n: this.s.accepted });
     // a declined Block is not written: kept until the next written move
-    this.s.unwritten = entry ? [] : [...(this.s.unwritten || []), move];
+    this.s.unwritten = logged.entry ? [] : [...(this.s.unwritten || []), move];
     if (this.status() === "over" && !this.s.ended_ms) {
       this.s.ended_ms = Date.now();
       this.s.results.push(JSON.parse(this.game.outcome()).winner);
@@ -251,6 +271,8 @@ class LocalTable {
   async rematch() {
     if (this.status() !== "over") throw refusal(409, "the game is not over");
     this.game.free();
+    this.s.old_logs = [...(this.s.old_logs || []), this.s.log];
+    this.s.old_times = [...(this.s.old_times || []), [this.s.started_ms, this.s.ended_ms]];
     this.s.seed = seed53();
     this.s.game_no += 1;
     this.s.accepted = 0;
@@ -269,6 +291,87 @@ class LocalTable {
   record(n) {
     if (n && n !== this.s.game_no) return (this.s.old_records || [])[n - 1] || null;
     return this.game.record();
+  }
+
+  /** Game `n` (default: this one) if it is over: its number, record,
+   * log and times; a refusal as the server's (404 no such game, 403 not
+   * over: its hidden cards stay hidden until then). */
+  finished(n) {
+    const no = n || this.s.game_no;
+    if (!Number.isInteger(no) || no < 1 || no > this.s.game_no) throw refusal(404, `no game ${no} at this table`);
+    if (no === this.s.game_no) {
+      if (this.status() !== "over") throw refusal(403, "the game is not over: its replay and analysis open once it ends (hidden cards stay hidden until then)");
+      return { no, record: this.game.record(), log: this.s.log, times: [this.s.started_ms, this.s.ended_ms] };
+    }
+    const record = (this.s.old_records || [])[no - 1];
+    if (!record) throw refusal(404, `no game ${no} at this table`);
+    return { no, record, log: (this.s.old_logs || [])[no - 1] || [], times: (this.s.old_times || [])[no - 1] || [null, null] };
+  }
+
+  /** GET /api/tables/{id}/replay of a game in this browser: every
+   * position replayed by the engine in the page, as the server answers. */
+  replay(n) {
+    const g = this.finished(n);
+    let replayed;
+    try {
+      replayed = JSON.parse(this.m.replay(g.record));
+    } catch (e) {
+      throw refusal(500, `the record of game ${g.no} does not replay: ${e.message}`);
+    }
+    const record = JSON.parse(g.record);
+    return {
+      game: this.s.spec.game,
+      game_no: g.no,
+      table: this.info(),
+      result: record.result,
+      dealer: record.dealer,
+      started_ms: g.times[0],
+      ended_ms: g.times[1],
+      log: g.log,
+      positions: replayed.positions,
+      extras: replayed.extras,
+      analysis: (this.s.analyses || {})[g.no] || null,
+      progress: this.progress(g.no),
+    };
+  }
+
+  /** Where the analysis of game `n` stands while it runs, or null. */
+  progress(n) {
+    const p = this.analysing.get(n);
+    return p ? { status: p.total ? "running" : "queued", done: p.done, total: p.total } : null;
+  }
+
+  /** GET /api/tables/{id}/analysis: the stored analysis of game `n`,
+   * where a running one stands, or `none`. */
+  analysis(n) {
+    const no = n || this.s.game_no;
+    if (no > this.s.game_no) throw refusal(404, `no game ${no} at this table`);
+    const done = (this.s.analyses || {})[no];
+    if (done) return { status: "done", game_no: no, analysis: done };
+    return { ...(this.progress(no) || { status: "none" }), game_no: no };
+  }
+
+  /** POST /api/tables/{id}/analysis: analyses finished game `n` in the
+   * bots' worker (the server's analysis, with the engine in the page), a
+   * position at a time, and keeps it with the table. */
+  analyse(n) {
+    const g = this.finished(n);
+    const stored = this.analysis(g.no);
+    if (stored.status !== "none") return stored;
+    const p = { done: 0, total: null };
+    this.analysing.set(g.no, p);
+    const seed = (this.s.seed * 7 + g.no) % 2 ** 53;
+    const iterations = analysisIterations();
+    think({ analyse: true, record: g.record, iterations, seed }, (q) => Object.assign(p, q)).then(async (r) => {
+      this.analysing.delete(g.no);
+      if (r.error) throw new Error(r.error);
+      this.s.analyses = { ...(this.s.analyses || {}), [g.no]: r.analysis };
+      await saveTable(this.s);
+    }).catch((e) => {
+      this.analysing.delete(g.no);
+      for (const f of this.subs) f({ type: "error", status: 500, error: String(e.message || e) });
+    });
+    return { status: "queued", game_no: g.no, done: 0, total: null, iterations };
   }
 
   /** A `blob:` URL of game `n`'s record, for a download link. */

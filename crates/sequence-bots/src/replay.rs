@@ -1,5 +1,6 @@
 //! Finished games step by step and their analysis, written once over the
-//! game interface: the positions of a record (replayed by the engine, so
+//! game interface (the server's replay and analysis, and the page's for a
+//! practice game, `sequence-wasm`): the positions of a record (replayed by the engine, so
 //! the browser never repeats the rules), and the search's estimate of
 //! each side's chance to win at every position, made from what the seat
 //! to move could see there ([`Rules::view`]: never another seat's hand or
@@ -8,8 +9,7 @@
 //! Only finished games are replayed or analysed: once a game is over its
 //! record (the deck included) is public, so a position shows every hand.
 
-use sequence_bots::BotGame;
-use sequence_bots::{Budget, SearchSpec};
+use crate::{BotGame, Budget, SearchSpec};
 use sequence_common::record::replay_decided;
 use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
 use serde_json::{json, Map, Value};
