@@ -6,7 +6,7 @@
 // so a reload keeps the seat.
 import { t, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
-import { api, savedSeat, saveSeat, forgetSeat, saveName, TableSocket } from "./api.js";
+import { api, savedSeat, forgetSeat, TableSocket } from "./api.js";
 import { banner, connection, navigate } from "./main.js";
 import { tableTitle } from "./lobby.js";
 import { renderClassic } from "./classic.js";
@@ -14,7 +14,8 @@ import { renderStacks } from "./stacks.js";
 import { newTableState, acceptView, seatName } from "./table-state.js";
 import { tableActions } from "./table-actions.js";
 import { sidebar, renderChat } from "./table-panels.js";
-import { renderJoin } from "./join.js";
+import { joiner, freeSeats } from "./join.js";
+import { accountReady } from "./accounts/session.js";
 import { saveFocus, restoreFocus } from "./focus.js";
 import { refusalText, refusedBanner } from "./errors.js";
 import { gameExtras, signals } from "./table-live.js";
@@ -26,9 +27,11 @@ export function showTable(app, id) {
   const st = newTableState(id);
   const page = { render, show, reconnect: () => connect() };
   const actions = tableActions(st, page);
+  const joining = joiner(app, st, () => connect(), () => start());
 
   /** Loads the table's info: a table with a free seat offers to join. */
   async function start() {
+    joining.stop();
     try {
       st.info = await api.table(id);
     } catch (err) {
@@ -41,27 +44,11 @@ export function showTable(app, id) {
       }
       return;
     }
-    if (st.info.seats.some((s) => s.kind === "free" || s.kind === "left")) renderJoin(app, st, st.info, join, connect);
-    else connect();
-  }
-
-  async function join(name, seat) {
-    if (!name) {
-      banner(t("lobby.need_name"));
-      return;
-    }
-    saveName(name);
-    try {
-      const r = await api.join(id, name, seat);
-      saveSeat(id, r.seat, r.token);
-      st.seat = r.seat;
-      st.token = r.token;
-      banner("");
-      connect();
-    } catch (err) {
-      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
-      if (err.status === 409) start();
-    }
+    if (freeSeats(st.info).length) {
+      // signed in, the form asks no name: known before it is drawn
+      await accountReady();
+      if (!st.stopped) joining.offer();
+    } else connect();
   }
 
   /** The saved token no longer works (the seat was left or given away):
@@ -186,6 +173,7 @@ export function showTable(app, id) {
   return {
     stop() {
       st.stopped = true;
+      joining.stop();
       if (st.socket) st.socket.close();
       stopClocks();
       clearTurnSignal(t("app.title"));
