@@ -17,7 +17,7 @@ import { sidebar, renderChat } from "./table-panels.js";
 import { joiner, freeSeats } from "./join.js";
 import { accountReady } from "./accounts/session.js";
 import { saveFocus, restoreFocus } from "./focus.js";
-import { refusalText } from "./errors.js";
+import { refusalText, refusedBanner } from "./errors.js";
 import { gameExtras, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
@@ -39,7 +39,7 @@ export function showTable(app, id) {
         app.replaceChildren(h("div", { class: "card-panel" }, h("h2", {}, t("table.not_found")),
           h("button", { type: "button", onclick: () => navigate(null) }, t("table.back_to_lobby"))));
       } else {
-        banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
+        banner(refusedBanner(err, id));
         app.replaceChildren(h("div", { class: "card-panel" }, h("button", { type: "button", onclick: start }, t("error.retry"))));
       }
       return;
@@ -73,7 +73,7 @@ export function showTable(app, id) {
       actions.heard(msg);
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
-      else banner(t("error.refused", { message: refusalText(msg) }));
+      else banner(refusedBanner(msg, id));
     }
   }
 
