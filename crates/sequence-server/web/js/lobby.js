@@ -91,8 +91,8 @@ export function showLobby(app) {
   }
 
   /** Who creates the table: signed in, the account (its name, no field);
-   * a guest types a name. */
-  function whoField() {
+   * a guest types a name in `nameInput` (the form's name field). */
+  function whoField(nameInput) {
     const me = account();
     if (me) return h("p", { class: "field as-account", id: "as-account" }, t("lobby.playing_as", { name: "\u2068" + me.name + "\u2069" }));
     return h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), nameInput);
@@ -189,7 +189,7 @@ export function showLobby(app) {
 
     const createForm = h("form", { class: "card-panel create", onsubmit: create },
       h("h2", {}, t("lobby.create")),
-      whoField(),
+      whoField(nameInput),
       h("div", { class: "field" }, h("label", { for: "table-name" }, t("lobby.table_name")),
         h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint"), value: form.tableName, oninput: (e) => { form.tableName = e.target.value; } })),
       h("fieldset", { class: "field game-choice" }, h("legend", {}, t("lobby.game")),
