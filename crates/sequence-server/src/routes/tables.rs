@@ -140,7 +140,9 @@ fn tutorial_table(req: &mut CreateReq, name: &str) -> Result<(), ApiError> {
 pub(crate) fn name_of(s: &str, what: &str) -> Result<String, ApiError> {
     let n = limits::clean_text(s, limits::MAX_NAME);
     if n.is_empty() {
-        return Err(ApiError::bad(format!("field `{what}`: must not be empty")).coded("name.empty"));
+        return Err(
+            ApiError::bad(format!("field `{what}` is missing or empty")).coded("name.empty")
+        );
     }
     Ok(n)
 }
