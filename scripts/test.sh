@@ -45,6 +45,9 @@ step "format and lints"
 cargo fmt --all -- --check
 # sequence-py's PyO3 layer (its `python` feature) is linted here too
 cargo clippy --workspace --all-targets --features sequence-py/python -- -D warnings
+# size limits (docs/architecture.md "Size limits"): no file over 800 lines and no
+# function over 120 lines outside tests
+python3 scripts/check-size.py
 
 # the web UI's engine (web/wasm, docs/wasm.md) is committed built: it must
 # have been built from the engines' sources as they are now (a second; the

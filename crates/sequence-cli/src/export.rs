@@ -33,9 +33,16 @@ fn write(dir: &Path, rel: &str, contents: &[u8]) -> anyhow::Result<()> {
 /// Runs `sequence export-static`.
 ///
 /// # Errors
-/// A folder that is not empty without `--force` ([`BadInput`]), or one
-/// that cannot be written.
+/// A path that is a file, not a folder, or a folder that is not empty
+/// without `--force` ([`BadInput`]), or one that cannot be written.
 pub fn run(a: ExportArgs) -> anyhow::Result<()> {
+    if a.dir.exists() && !a.dir.is_dir() {
+        return Err(BadInput(format!(
+            "{} is not a folder (name a folder to write the site into)",
+            a.dir.display()
+        ))
+        .into());
+    }
     if let Ok(mut entries) = std::fs::read_dir(&a.dir) {
         if entries.next().is_some() && !a.force {
             return Err(BadInput(format!(

@@ -392,6 +392,66 @@ fn hint_exit_codes_follow_verify() {
     let _ = std::fs::remove_file(&saved);
 }
 
+/// Regression (fresh tester, defect 1e): a Stacks record saved right after
+/// a pile-completing move ends inside the open Block window (S5b; no
+/// decline is written, RECORD-STACKS.md). `hint --seat` of the seat offered
+/// the window advises its Block decision; the completer must wait.
+#[test]
+fn hint_is_for_the_seat_offered_an_open_block_window() {
+    // the 2-player example without its result: its last move (seat 0)
+    // completes a pile, and seat 1 is offered the window
+    let text = std::fs::read_to_string(examples().join("stacks/2p.json")).expect("example");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v.as_object_mut().expect("object").remove("result");
+    let open = std::env::temp_dir().join(format!("cli-{}-window.json", std::process::id()));
+    std::fs::write(&open, v.to_string()).expect("write");
+    let open = open.to_str().expect("utf-8 path").to_string();
+    let out = run(
+        &["hint", &open, "--seat", "1", "--json", "--budget", "200it"],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let hint: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let moves = hint["moves"].as_array().expect("moves");
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["move"]["pass"] == serde_json::json!(true)),
+        "{hint}"
+    );
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["move"]["pass"] == serde_json::json!(true)
+                || m["move"]["play"] == serde_json::json!("BLOCK")),
+        "only the window's answers: {hint}"
+    );
+    let out = run(&["hint", &open, "--seat", "0"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("seat 1 must decide now"), "{stderr}");
+    let _ = std::fs::remove_file(&open);
+}
+
+/// Regression (fresh tester, defect 7): `export-static` on a file said
+/// "cannot make …: File exists"; it names the path as not a folder
+/// (exit 2, a bad argument) and leaves the file alone.
+#[test]
+fn export_static_refuses_a_file() {
+    let file = std::env::temp_dir().join(format!("cli-{}-site", std::process::id()));
+    std::fs::write(&file, "mine").expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let out = run(&["export-static", f], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is not a folder"), "{stderr}");
+    let out = run(&["export-static", f, "--force"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "mine");
+    let _ = std::fs::remove_file(&file);
+}
+
 /// Zero games, seconds or tables measured nothing and printed zeros (or
 /// NaN): refused as bad arguments.
 #[test]

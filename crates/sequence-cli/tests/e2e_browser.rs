@@ -1251,6 +1251,132 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
 }
 
+/// How many elements match `css` now.
+async fn count(c: &Client, css: &str) -> u64 {
+    c.execute(
+        "return document.querySelectorAll(arguments[0]).length;",
+        vec![json!(css)],
+    )
+    .await
+    .expect("count")
+    .as_u64()
+    .unwrap_or(0)
+}
+
+/// `[checked, disabled]` of the checkbox `css` (once it is drawn).
+async fn checkbox(c: &Client, css: &str) -> Value {
+    wait_for(c, css).await;
+    c.execute(
+        "const e = document.querySelector(arguments[0]); return [e.checked, e.disabled];",
+        vec![json!(css)],
+    )
+    .await
+    .expect("the checkbox")
+}
+
+/// The seats the join form offers (their values, from 0).
+async fn join_choices(c: &Client) -> Value {
+    c.execute(
+        "return [...document.querySelectorAll('#join-seat option')].map((o) => o.value);",
+        vec![],
+    )
+    .await
+    .expect("the seat menu")
+}
+
+/// Issue 24 (a fresh tester): the join form follows the table. A guest
+/// has the invite link of a 4-player table open; someone takes the seat
+/// the form had chosen (the second): within a few seconds the form no
+/// longer offers it and says "Seat 2 was just taken", counted from 1 as
+/// the page counts seats. A join for a seat taken a moment before is
+/// refused by the server with its code, and the page says which seat,
+/// counted from 1 (it once said "seat 1 is taken" for the second seat),
+/// and offers the seats still free; once the table is full the page
+/// shows the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_join_form_follows_seats_taken_meanwhile() {
+    let Some(rig) = Rig::start("join-refresh").await else {
+        return;
+    };
+    let (host, _) = rig.browser("host").await;
+    let (b, _) = rig.browser("bea").await;
+    host.goto(&rig.base).await.expect("open the lobby");
+    let id = open_new_table(
+        &host,
+        &rig.base,
+        json!({"game": "classic", "players": 4, "name": "Hal"}),
+    )
+    .await;
+    b.goto(&format!("{}/?table={id}", rig.base))
+        .await
+        .expect("open the invite link");
+    wait_for(&b, "#join-name").await;
+    assert_eq!(join_choices(&b).await, json!(["1", "2", "3"]));
+    // the second seat (value 1, chosen by default) is taken elsewhere
+    let (st, r) = fetch_json(
+        &host,
+        &format!("/api/tables/{id}/join"),
+        Some(json!({"name": "Cy", "seat": 1})),
+    )
+    .await;
+    assert_eq!(st, 200, "{r}");
+    let choices = until(10, 100, async || {
+        let now = join_choices(&b).await;
+        if now == json!(["2", "3"]) {
+            Ok(now)
+        } else {
+            Err(format!("the form still offers {now}"))
+        }
+    })
+    .await;
+    assert_eq!(choices, json!(["2", "3"]));
+    let said = text_of(&b, "#banner").await;
+    assert!(said.contains("Seat 2 was just taken"), "{said}");
+    type_into(&b, "#join-name", "Bea").await;
+    select_option(&b, "#join-seat", "3").await;
+    // the fourth seat is taken just before Bea joins it: the page asks for
+    // it and clicks in one go, before its next look at the table
+    b.execute_async(
+        "const [id, done] = arguments; \
+         fetch('/api/tables/' + id + '/join', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Dee', seat: 3})}) \
+           .then(() => { document.getElementById('join').click(); done(); });",
+        vec![json!(id)],
+    )
+    .await
+    .expect("take the seat, then join it");
+    let said = until(10, 100, async || {
+        let t = text_of(&b, "#banner").await;
+        if t.contains("Seat 4") {
+            Ok(t)
+        } else {
+            Err(format!("the banner says {t:?}"))
+        }
+    })
+    .await;
+    assert!(said.contains("Seat 4 was just taken"), "{said}");
+    let choices = until(10, 100, async || {
+        let now = join_choices(&b).await;
+        if now == json!(["2"]) {
+            Ok(now)
+        } else {
+            Err(format!("the form offers {now}"))
+        }
+    })
+    .await;
+    assert_eq!(choices, json!(["2"]));
+    // the name typed is kept across the redraws
+    let kept = b
+        .execute("return document.getElementById('join-name').value;", vec![])
+        .await
+        .expect("the name");
+    assert_eq!(kept, "Bea");
+    click(&b, "#join").await;
+    wait_for(&b, ".game.classic").await;
+    let (_, info) = fetch_json(&b, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["seats"][2]["name"], "Bea", "{info}");
+    assert_eq!(info["rated"], false, "guests: {info}");
+}
+
 /// Signs up as `name` on the account page of `c` and waits for the
 /// profile the page then opens.
 async fn sign_up_in_browser(c: &Client, base: &str, name: &str) {
@@ -1332,11 +1458,18 @@ async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
     sign_up_in_browser(&a, &rig.base, "Ann").await;
     sign_up_in_browser(&b, &rig.base, "Bob").await;
     // Ann creates a 2-player classic table from the lobby (signed in: the
-    // request carries the CSRF token), Bob joins from the invite link
+    // request carries the CSRF token; no name asked, the account's is
+    // used, and the rated box offered), Bob joins from the invite link
     a.goto(&rig.base).await.expect("open the lobby");
-    type_into(&a, "#name", "Ann").await;
+    let who = wait_text(&a, "#as-account").await;
+    assert!(who.contains("Ann"), "the lobby names the account: {who}");
+    assert_eq!(count(&a, "#name").await, 0, "no name asked when signed in");
     select_option(&a, "#players", "2").await;
+    // a bot makes the game casual: the box is cleared and off
+    select_option(&a, "#seat-1", "level:1").await;
+    assert_eq!(checkbox(&a, "#rated").await, json!([false, true]));
     select_option(&a, "#seat-1", "human").await;
+    assert_eq!(checkbox(&a, "#rated").await, json!([true, false]));
     select_option(&a, "#seq-len", "4").await;
     click(&a, "#create").await;
     let invite = wait_for(&a, "#invite-link")
@@ -1347,7 +1480,16 @@ async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
         .expect("invite link");
     let id = invite.rsplit('=').next().expect("table id").to_string();
     b.goto(&invite).await.expect("open the invite link");
-    type_into(&b, "#join-name", "Bob").await;
+    let who = wait_text(&b, "#join-as").await;
+    assert!(
+        who.contains("Bob"),
+        "the join form names the account: {who}"
+    );
+    assert_eq!(
+        count(&b, "#join-name").await,
+        0,
+        "no name asked when signed in"
+    );
     click(&b, "#join").await;
     wait_for(&a, ".game.classic").await;
     wait_for(&b, ".game.classic").await;

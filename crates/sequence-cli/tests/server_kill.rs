@@ -25,15 +25,34 @@ fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth
+        .as_deref()
+        .map(|a| ("Authorization", a))
+        .into_iter()
+        .collect();
+    http_with(addr, method, path, &headers, body).map(|(st, v, _)| (st, v))
+}
+
+/// [`http`] with any request `headers`; also answers the `Set-Cookie`
+/// header's `name=value` pair, if any.
+fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> std::io::Result<(u16, Value, Option<String>)> {
     let mut s = TcpStream::connect(addr)?;
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
+    let extra: String = headers
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}\r\n"))
+        .collect();
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )?;
     let mut resp = String::new();
@@ -43,10 +62,16 @@ fn http(
         .nth(1)
         .and_then(|c| c.parse().ok())
         .ok_or_else(|| std::io::Error::other(format!("bad response {resp:?}")))?;
-    let text = resp.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    let (head, text) = resp.split_once("\r\n\r\n").unwrap_or((&resp, ""));
+    let cookie = head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case("set-cookie")
+            .then(|| v.trim().split(';').next().unwrap_or("").to_string())
+    });
     Ok((
         status,
         serde_json::from_str(text).unwrap_or(Value::String(text.into())),
+        cookie,
     ))
 }
 
@@ -506,5 +531,294 @@ fn killing_the_owner_hands_its_bots_over() {
         let _ = c.wait();
     }
     rt.block_on(db.close());
+    let _ = rt.block_on(sequence_server::db::drop_database(&base, &name));
+}
+
+/// An account of [`rated_games_ended_while_instances_are_killed_count_once`]:
+/// its name, session cookie (`name=value`) and CSRF token.
+#[derive(Clone)]
+struct Account {
+    name: String,
+    cookie: String,
+    csrf: String,
+}
+
+impl Account {
+    /// The headers of a request this account's browser makes.
+    fn headers(&self) -> [(&str, &str); 2] {
+        [("Cookie", &self.cookie), ("X-CSRF-Token", &self.csrf)]
+    }
+}
+
+/// One of the live instances' addresses, at random.
+fn any_instance(addrs: &Mutex<Vec<String>>, rng: &mut impl Rng) -> String {
+    loop {
+        if let Some(a) = addrs.lock().unwrap().choose(rng).cloned() {
+            return a;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A rated classic table for two (one sequence of four wins) made by
+/// `host` and joined by `guest`, each through any live instance: `(id,
+/// host token, guest token)`, or `None` when an answer was lost in a way
+/// that leaves the table unusable (it was made or joined, its token never
+/// seen): the caller makes another.
+fn rated_table(
+    addrs: &Mutex<Vec<String>>,
+    rng: &mut impl Rng,
+    host: &Account,
+    guest: &Account,
+) -> Option<(String, String, String)> {
+    // no turn clock: nobody is played for while an instance restarts
+    let body = json!({"game": "classic", "players": 2, "rated": true, "turn_seconds": null,
+                      "private": true, "options": {"sequence_length": 4, "win_sequences": 1}});
+    let a = any_instance(addrs, rng);
+    let (st, r, _) = http_with(&a, "POST", "/api/tables", &host.headers(), Some(&body)).ok()?;
+    match st {
+        201 => {}
+        503 => return None,
+        _ => panic!("create: {st} {r}"),
+    }
+    let id = r["table"].as_str().unwrap().to_string();
+    let t0 = r["token"].as_str().unwrap().to_string();
+    let join = format!("/api/tables/{id}/join");
+    for _ in 0..50 {
+        let a = any_instance(addrs, rng);
+        match http_with(&a, "POST", &join, &guest.headers(), Some(&json!({}))) {
+            Ok((200, r, _)) => {
+                let t1 = r["token"].as_str().unwrap().to_string();
+                return Some((id, t0, t1));
+            }
+            // the seat was taken by a join whose answer was lost
+            Ok((409, _, _)) => return None,
+            Ok((503, _, _)) | Err(_) => {
+                // killed mid-request: taken or not?
+                match http(&a, "GET", &format!("/api/tables/{id}"), None, None) {
+                    Ok((200, info)) if info["seats"][1]["kind"] != "free" => return None,
+                    _ => std::thread::sleep(Duration::from_millis(20)),
+                }
+            }
+            Ok((st, e, _)) => panic!("join {id}: {st} {e}"),
+        }
+    }
+    None
+}
+
+/// Plays random legal moves at table `id` (both seats' `tokens`) through
+/// any live instance until its game is over; the number of final moves
+/// whose answer was lost (the instance killed, or the database cut,
+/// while the move that ended the game was being stored).
+fn play_rated_game(
+    addrs: &Mutex<Vec<String>>,
+    rng: &mut impl Rng,
+    id: &str,
+    tokens: [&str; 2],
+) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let mut lost_endings = 0;
+    loop {
+        assert!(Instant::now() < deadline, "table {id} never ended");
+        let a = any_instance(addrs, rng);
+        let mut moved = false;
+        for t in tokens {
+            let Ok((200, v)) = http(&a, "GET", &format!("/api/tables/{id}/view"), Some(t), None)
+            else {
+                continue;
+            };
+            if v["table"]["status"] == "over" {
+                return lost_endings;
+            }
+            let Some(mv) = moves::random_legal(&v, rng) else {
+                continue;
+            };
+            let body = json!({"move_number": v["move_number"], "move": mv});
+            match http(
+                &a,
+                "POST",
+                &format!("/api/tables/{id}/moves"),
+                Some(t),
+                Some(&body),
+            ) {
+                Ok((200, _)) | Ok((409, _)) => moved = true,
+                Ok((503, _)) | Err(_) => {
+                    // not acknowledged: did it end the game?
+                    let over = http(
+                        &any_instance(addrs, rng),
+                        "GET",
+                        &format!("/api/tables/{id}"),
+                        None,
+                        None,
+                    )
+                    .is_ok_and(|(_, i)| i["status"] == "over");
+                    lost_endings += usize::from(over);
+                }
+                Ok((st, e)) => panic!("table {id}: move {st} {e}"),
+            }
+        }
+        if !moved {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// Issue 24, "Must hold": two instances of `sequence serve` on one
+/// PostgreSQL (runs when `SEQUENCE_TEST_POSTGRES_URL` is set; a database
+/// of its own) while one or the other is killed with SIGKILL every few
+/// hundred milliseconds and started again. Five pairs of accounts play 200
+/// rated classic games through whichever instance is up (each pair one
+/// game at a time); moves whose answer is lost are looked up, never
+/// assumed. Then, as every instance sees it: each player's rating counts
+/// exactly the games they finished (no change lost, none applied twice),
+/// and the chain of their rating changes, in the order the games ended,
+/// starts at 1500, each starting where the one before ended, and ends at
+/// the rating their profile shows.
+#[test]
+fn rated_games_ended_while_instances_are_killed_count_once() {
+    let Ok(base) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
+            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
+        );
+        eprintln!("quick mode: PostgreSQL rated kill test left out");
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let name = format!("seqtest_ratedkill_{}", std::process::id());
+    let url = rt
+        .block_on(sequence_server::db::create_database(&base, &name))
+        .expect("a test database");
+    const PAIRS: usize = 5;
+    const GAMES_PER_PAIR: usize = 40;
+    let mut procs: Vec<(Child, String)> = (0..2).map(|_| spawn_pg(&url)).collect();
+    let addrs = Arc::new(Mutex::new(
+        procs.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
+    ));
+    let mut accounts = vec![];
+    for i in 0..PAIRS * 2 {
+        let name = format!("rk{i}");
+        let (st, v, cookie) = http_with(
+            &procs[i % 2].1,
+            "POST",
+            "/api/account/signup",
+            &[],
+            Some(&json!({"name": name, "password": "a long enough password"})),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{v}");
+        accounts.push(Account {
+            name,
+            cookie: cookie.expect("a session cookie"),
+            csrf: v["csrf"].as_str().unwrap().to_string(),
+        });
+    }
+    let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut players = vec![];
+    for p in 0..PAIRS {
+        let (a, b) = (accounts[2 * p].clone(), accounts[2 * p + 1].clone());
+        let addrs = addrs.clone();
+        let finished = finished.clone();
+        players.push(std::thread::spawn(move || {
+            let mut rng = sequence_common::rng::game_rng(900 + p as u64);
+            let mut ended = vec![];
+            let mut lost_endings = 0;
+            while ended.len() < GAMES_PER_PAIR {
+                let (host, guest) = if ended.len() % 2 == 0 {
+                    (&a, &b)
+                } else {
+                    (&b, &a)
+                };
+                let Some((id, t0, t1)) = rated_table(&addrs, &mut rng, host, guest) else {
+                    continue;
+                };
+                lost_endings += play_rated_game(&addrs, &mut rng, &id, [&t0, &t1]);
+                ended.push(id);
+            }
+            finished.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            (ended, lost_endings)
+        }));
+    }
+    // the killer: one instance or the other, every 150–500 ms, started
+    // again at once (the other serves meanwhile)
+    let mut rng = sequence_common::rng::game_rng(78);
+    let mut kills = 0;
+    while finished.load(std::sync::atomic::Ordering::SeqCst) < PAIRS {
+        std::thread::sleep(Duration::from_millis(rng.random_range(150..500)));
+        let v = rng.random_range(0..2);
+        addrs.lock().unwrap().retain(|a| *a != procs[v].1);
+        procs[v].0.kill().unwrap(); // SIGKILL
+        procs[v].0.wait().unwrap();
+        kills += 1;
+        procs[v] = spawn_pg(&url);
+        addrs.lock().unwrap().push(procs[v].1.clone());
+    }
+    let results: Vec<(Vec<String>, usize)> = players
+        .into_iter()
+        .map(|p| p.join().expect("a pair"))
+        .collect();
+    let lost: usize = results.iter().map(|r| r.1).sum();
+    eprintln!(
+        "{} rated games over {kills} kills; {lost} final moves answered with a lost connection or 503 but stored",
+        PAIRS * GAMES_PER_PAIR
+    );
+    assert!(kills >= 10, "the instances were killed only {kills} times");
+    for (p, (ended, _)) in results.iter().enumerate() {
+        for who in [&accounts[2 * p], &accounts[2 * p + 1]] {
+            for (_, at) in &procs {
+                let (st, prof) =
+                    http(at, "GET", &format!("/api/users/{}", who.name), None, None).unwrap();
+                assert_eq!(st, 200, "{prof}");
+                let rating = &prof["ratings"][0];
+                assert_eq!(rating["kind"], "classic-1v1", "{prof}");
+                assert_eq!(
+                    rating["games"],
+                    json!(GAMES_PER_PAIR),
+                    "{}: {prof}",
+                    who.name
+                );
+                assert_eq!(prof["stats"][0]["played"], json!(GAMES_PER_PAIR), "{prof}");
+                let (st, list) = http(
+                    at,
+                    "GET",
+                    &format!("/api/users/{}/games?limit=500", who.name),
+                    None,
+                    None,
+                )
+                .unwrap();
+                assert_eq!(st, 200, "{list}");
+                let mut games = list["games"].as_array().cloned().unwrap_or_default();
+                let mut tables: Vec<&str> =
+                    games.iter().filter_map(|g| g["table"].as_str()).collect();
+                tables.sort();
+                let mut want: Vec<&str> = ended.iter().map(String::as_str).collect();
+                want.sort();
+                assert_eq!(
+                    tables, want,
+                    "{}: the games stored are those played",
+                    who.name
+                );
+                games.sort_by_key(|g| g["ended_ms"].as_i64());
+                let mut now = json!(1500.0);
+                for g in &games {
+                    assert_eq!(g["rated"], true, "{g}");
+                    assert_eq!(
+                        g["rating_before"], now,
+                        "{}: a rating change lost or doubled before {g}",
+                        who.name
+                    );
+                    now = g["rating_after"].clone();
+                }
+                assert_eq!(rating["rating"], now, "{}: {prof}", who.name);
+            }
+        }
+    }
+    for (mut c, _) in procs {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
     let _ = rt.block_on(sequence_server::db::drop_database(&base, &name));
 }

@@ -608,3 +608,144 @@ async fn a_static_site_plays_and_updates() {
     );
     c.close().await.expect("close");
 }
+
+/// Plays the person's Stacks moves in the page through the local table
+/// (pile plays first) until the game ends, `moves` were made, or — when
+/// `stop_at_my_window` — the person is offered a Block window; watches every
+/// view the table pushes. Returns `{over, mine_offered, bot_windows,
+/// bot_answers, passed_on, errors, stalled, moves}`: `bot_windows` counts
+/// views where a bot is offered the window, `bot_answers` those followed by
+/// a view where that bot no longer is, `passed_on` windows that went from
+/// one bot to the next (the first bot's decline is written nowhere).
+async fn drive_stacks(c: &Client, id: &str, moves: u64, stop_at_my_window: bool) -> Value {
+    c.execute_async(
+        "const [id, most, stopMine] = arguments; const done = arguments[arguments.length - 1];
+         (async () => {
+           const L = await import('/js/practice/local.js');
+           const t = await L.table(id);
+           const r = { over: false, mine_offered: false, bot_windows: 0, bot_answers: 0, passed_on: 0,
+                       errors: [], stalled: null, moves: 0 };
+           let last = null;
+           const off = t.subscribe((m) => {
+             if (m.type === 'error') r.errors.push(m.error);
+             if (m.type !== 'view') return;
+             const w = m.view.block_window, was = last && last.block_window;
+             if (w && w.offered !== 0 && (!was || was.offered !== w.offered)) r.bot_windows += 1;
+             if (was && was.offered !== 0 && (!w || w.offered !== was.offered)) r.bot_answers += 1;
+             if (was && w && was.offered !== 0 && w.offered !== 0 && w.offered !== was.offered) r.passed_on += 1;
+             last = m.view;
+           });
+           const wait = (ms) => new Promise((ok) => setTimeout(ok, ms));
+           try {
+             for (;;) {
+               const start = Date.now();
+               while (t.status() === 'playing' && t.game.toAct() !== 0 && !r.errors.length) {
+                 if (Date.now() - start > 30000) {
+                   r.stalled = t.view(0);
+                   return;
+                 }
+                 await wait(10);
+               }
+               if (t.status() !== 'playing') { r.over = true; return; }
+               if (r.errors.length || r.moves >= most) return;
+               const v = t.view(0);
+               if (v.block_window && v.block_window.offered === 0) {
+                 r.mine_offered = true;
+                 if (stopMine) return;
+               }
+               const legal = JSON.parse(t.game.legalMoves(0));
+               const mv = legal.find((m) => m.to) || legal[0];
+               delete mv.seat;
+               await t.move(t.s.accepted, mv);
+               r.moves += 1;
+             }
+           } finally {
+             // the views of the last move made are pushed once it is saved
+             await wait(300);
+             off();
+             done(r);
+           }
+         })().catch((e) => done({ errors: [String(e && e.message || e)] }));",
+        vec![json!(id), json!(moves), json!(stop_at_my_window)],
+    )
+    .await
+    .expect("drive the practice game")
+}
+
+/// Regression (fresh tester, defect 1a/1b): the bots' worker rebuilds a
+/// practice Stacks game from its record before every bot move, and the
+/// record ends inside an open Block window (S5b) after a pile-completing
+/// move: loading closed the window, so the bot offered it found no move
+/// and the game stopped ("the bot found no move"). With 3 players the first
+/// bot's decline is written nowhere and is carried to the worker. A reload
+/// while the person is offered the window keeps it open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn practice_bots_answer_the_block_window() {
+    let Some(rig) = Rig::start("wasm-window").await else {
+        return;
+    };
+    let (c, _) = rig.browser("window").await;
+    c.goto(&format!("{}/", rig.base))
+        .await
+        .expect("open the page");
+    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+        Some(std::time::Duration::from_secs(300)),
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::ZERO),
+    ))
+    .await
+    .expect("script timeout");
+    let id = create_local_practice(&c, &rig.base, "stacks", 3, "level:2").await;
+    // up to the person's first Block window: reload there
+    let mut total = json!({"bot_windows": 0, "bot_answers": 0, "passed_on": 0});
+    let mut reloaded = false;
+    for _ in 0..20 {
+        let r = drive_stacks(&c, &id, 400, !reloaded).await;
+        assert_eq!(r["errors"], json!([]), "{r}");
+        assert!(r["stalled"].is_null(), "the game stopped: {r}");
+        for k in ["bot_windows", "bot_answers", "passed_on"] {
+            total[k] = json!(total[k].as_u64().unwrap_or(0) + r[k].as_u64().unwrap_or(0));
+        }
+        if r["over"] == json!(true) {
+            break;
+        }
+        if r["mine_offered"] == json!(true) && !reloaded {
+            let before = view(&c).await;
+            assert_eq!(before["block_window"]["offered"], json!(0), "{before}");
+            c.refresh().await.expect("reload");
+            let after = until(20, 50, async || {
+                let v = view(&c).await;
+                if v["move_number"] == before["move_number"] && v["hand"].is_array() {
+                    Ok(v)
+                } else {
+                    Err(format!("the game did not come back: {v}"))
+                }
+            })
+            .await;
+            assert_eq!(after["block_window"], before["block_window"], "{after}");
+            assert_eq!(after["legal_moves"], before["legal_moves"]);
+            reloaded = true;
+        }
+    }
+    let bot_windows = total["bot_windows"].as_u64().unwrap_or(0);
+    assert!(
+        bot_windows >= 2,
+        "bots were offered a Block window: {total}"
+    );
+    assert_eq!(
+        total["bot_answers"].as_u64(),
+        Some(bot_windows),
+        "every bot answered: {total}"
+    );
+    assert!(total["passed_on"].as_u64() >= Some(1), "{total}");
+    assert!(reloaded, "the person was offered a Block window");
+    let banner = c
+        .execute(
+            "return document.getElementById('banner').textContent;",
+            vec![],
+        )
+        .await
+        .expect("banner");
+    assert_eq!(banner, json!(""), "no error shown");
+    c.close().await.expect("close");
+}

@@ -70,7 +70,8 @@ impl<G: Notation> Match<G> {
     }
 
     /// Resumes a game from a record's JSON (e.g. a saved game): replays it
-    /// (closing what the record's silence means, as [`replay`] does) and
+    /// as [`replay`] does (a Stacks Block window open at the end of an
+    /// unfinished game stays open, S5b) and
     /// goes on with later reshuffles drawn from ChaCha8 seeded with `seed`.
     ///
     /// # Errors

@@ -297,8 +297,11 @@ pub trait Notation: Rules {
         true
     }
 
-    /// After a record's last move: makes the moves its silence means
-    /// (Stacks: an open Block window is closed). Default: nothing.
+    /// After the last move of a record of a finished game: makes the moves
+    /// its silence means (Stacks: an open Block window is let stand by
+    /// every seat still to be asked, S5b). Replay keeps the result only
+    /// when it ends the game as the record's `result` says; otherwise the
+    /// record ends inside the window, which stays open. Default: nothing.
     ///
     /// # Errors
     /// As [`Rules::play`].

@@ -425,9 +425,12 @@ fn side_text<G: Notation>(side: Option<u8>) -> String {
 /// Replays a record given as JSON: checks the header (exit 2 on error),
 /// then plays each move in turn, calling `on_move(index, seat, move,
 /// game_after)`; stops at the first illegal or malformed move (exit 1).
-/// Finally makes what the record's silence means (Stacks: an open Block
-/// window is closed, S5b) and checks that every reshuffle was used and that
-/// `result`, when present, matches the replay.
+/// A record may end inside a Stacks Block window (S5b), which then stays
+/// open (its seats decide next), unless closing it
+/// ([`Notation::finish_recorded`]) ends the game as `result` says: a
+/// finished game's window was let stand. Finally checks that every
+/// reshuffle was used and that `result`, when present, matches the
+/// replay.
 ///
 /// # Errors
 /// [`ReplayError::Malformed`] for a bad header (unknown key, a table that
@@ -679,14 +682,25 @@ fn replay_with<G: Notation>(
         rec.moves.push((seat, m));
         on_entry(i, seat, Some(&m), &game);
     }
-    game.finish_recorded(&mut resh).map_err(|e| {
-        let i = moves.len().saturating_sub(1);
-        MoveError {
-            index: i,
-            json: moves.get(i).map(entry_text).unwrap_or_default(),
-            why: e.to_string(),
+    // A record that ends inside an open Block window (S5b) ends there: a
+    // decline is written by nothing, only implied by a later entry
+    // (RECORD-STACKS.md), so the window stays open — unless the record's
+    // `result` is the end the window's closing makes (the winning chip, or
+    // the last chip and S7's draw): the game is over, so every seat let the
+    // completion stand. (An unfinished game whose window would end it in a
+    // draw reads as that draw: `{"winner": null}` is written for both.)
+    if let Some(r) = result {
+        if !game.is_over() {
+            let mut closed = game.clone();
+            let mut no_reshuffle = RecordedReshuffles::<G::Card>::new(&[]);
+            if closed.finish_recorded(&mut no_reshuffle).is_ok()
+                && closed.is_over()
+                && closed.outcome().winner() == r
+            {
+                game = closed;
+            }
         }
-    })?;
+    }
     if resh.used() != reshuffles.len() {
         return Err(ReplayError::ResultMismatch(format!(
             "`reshuffles` lists {} but {} happened ({})",

@@ -275,16 +275,10 @@ fn chart(rows: &[Row]) -> String {
     s
 }
 
-fn main() {
-    let a = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("expert_iteration: {e}");
-            std::process::exit(2);
-        }
-    };
-    let started = Instant::now();
-    let config = Config::new(2, None, Options::default()).expect("2 players");
+/// The weights of the first round: the classic two-player model of
+/// `--start`, times `--scale` (none when the file has no such model).
+/// Exits 1 when the file cannot be read.
+fn starting_weights(a: &Args) -> Vec<f32> {
     let start = std::fs::read_to_string(&a.start)
         .map_err(|e| e.to_string())
         .and_then(|t| Policy::from_json(&t));
@@ -295,10 +289,61 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let mut weights: Vec<f32> = start
+    start
         .model_for(2, 2)
         .map(|w| w.iter().map(|x| x * a.scale).collect())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// Round `round`'s policy `new` on duplicate deals against the round
+/// before's (`policy`; `vs_prev` deals) and against greedy (`vs_greedy`
+/// deals), both searching `--budget` iterations: the two estimates, each
+/// printed.
+fn judge(
+    a: &Args,
+    round: usize,
+    new: &Arc<Policy>,
+    policy: &Option<Arc<Policy>>,
+    vs_prev: &DuplicateConfig,
+    vs_greedy: &DuplicateConfig,
+) -> (Estimate, Estimate) {
+    let hero = searcher("learned", a.budget, Some(new.clone()));
+    let prev = searcher("previous", a.budget, policy.clone());
+    let r = deals::run(vs_prev, &hero, &prev);
+    eprintln!(
+        "{}",
+        r.summary(&format!("round {round}"), "the round before")
+    );
+    let against_prev = r.duplicate();
+    let r = deals::run(vs_greedy, &hero, &greedy);
+    eprintln!("{}", r.summary(&format!("round {round}"), "greedy"));
+    (against_prev, r.duplicate())
+}
+
+/// Writes the last round's policy to `--weights` `path`, its `trained`
+/// note saying how long all rounds took.
+fn save_weights(path: &std::path::Path, policy: &Policy, started: Instant) {
+    let mut p = policy.clone();
+    p.trained = format!(
+        "{}; all rounds {:.0} s wall on this machine",
+        p.trained,
+        started.elapsed().as_secs_f64()
+    );
+    std::fs::write(path, serde_json::to_string_pretty(&p).expect("json") + "\n")
+        .expect("write weights");
+}
+
+fn main() {
+    let a = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("expert_iteration: {e}");
+            std::process::exit(2);
+        }
+    };
+    let started = Instant::now();
+    let config = Config::new(2, None, Options::default()).expect("2 players");
+    let mut weights = starting_weights(&a);
     let mut policy: Option<Arc<Policy>> = None;
     let mut rows = Vec::new();
     let mut all = Vec::new();
@@ -372,18 +417,17 @@ fn main() {
             seconds: 0.0,
         };
         if a.deals > 0 {
-            let hero = searcher("learned", a.budget, Some(new.clone()));
-            let prev = searcher("previous", a.budget, policy.clone());
             let seed = a.seed ^ 0xE7A1 ^ (round as u64) << 40;
-            let r = deals::run(&deals_cfg(seed), &hero, &prev);
-            eprintln!(
-                "{}",
-                r.summary(&format!("round {round}"), "the round before")
+            let (vs_prev, vs_greedy) = judge(
+                &a,
+                round,
+                &new,
+                &policy,
+                &deals_cfg(seed),
+                &deals_cfg(seed ^ 0x6EED),
             );
-            row.vs_prev = Some(r.duplicate());
-            let r = deals::run(&deals_cfg(seed ^ 0x6EED), &hero, &greedy);
-            eprintln!("{}", r.summary(&format!("round {round}"), "greedy"));
-            row.vs_greedy = Some(r.duplicate());
+            row.vs_prev = Some(vs_prev);
+            row.vs_greedy = Some(vs_greedy);
         }
         row.seconds = t0.elapsed().as_secs_f64();
         rows.push(row);
@@ -396,14 +440,7 @@ fn main() {
         policy = Some(new);
     }
     if let (Some(path), Some(p)) = (&a.weights, &policy) {
-        let mut p = (**p).clone();
-        p.trained = format!(
-            "{}; all rounds {:.0} s wall on this machine",
-            p.trained,
-            started.elapsed().as_secs_f64()
-        );
-        std::fs::write(path, serde_json::to_string_pretty(&p).expect("json") + "\n")
-            .expect("write weights");
+        save_weights(path, p, started);
     }
     eprintln!(
         "expert_iteration: {} rounds in {:.0} s; {}",

@@ -153,7 +153,10 @@ pub fn status_of(e: &TableError) -> StatusCode {
         TableError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
         TableError::Forbidden(_) => StatusCode::FORBIDDEN,
         TableError::NotFound(_) => StatusCode::NOT_FOUND,
-        TableError::Conflict(_) | TableError::Stale { .. } => StatusCode::CONFLICT,
+        TableError::Conflict(_)
+        | TableError::Stale { .. }
+        | TableError::SeatTaken(_)
+        | TableError::TableFull => StatusCode::CONFLICT,
         TableError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         TableError::Refused(PlayError::Illegal { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
         TableError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -165,7 +168,7 @@ impl From<TableError> for ApiError {
         ApiError {
             code: e.code(),
             move_number: e.move_number(),
-            ..ApiError::new(status_of(&e), e.message())
+            ..ApiError::new(status_of(&e), e.message().into_owned())
         }
     }
 }
@@ -196,6 +199,8 @@ mod tests {
                 Some("C6.space_taken"),
             ),
             (TableError::Internal("x".into()), 500, None),
+            (TableError::SeatTaken(1), 409, Some("seat.taken")),
+            (TableError::TableFull, 409, Some("seat.table_full")),
         ];
         for (e, status, code) in cases {
             let a = ApiError::from(e.clone());
@@ -207,7 +212,7 @@ mod tests {
             let ws: Value = serde_json::from_str(&a.ws_message()).expect("JSON");
             assert_eq!(ws["type"], "error");
             assert_eq!(ws["status"], status);
-            assert_eq!(ws["error"], e.message());
+            assert_eq!(ws["error"], e.message().as_ref());
         }
     }
 

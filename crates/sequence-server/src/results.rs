@@ -69,8 +69,9 @@ pub struct GameEnd {
     pub game_no: u32,
     /// Its rating kind.
     pub kind: RatingKind,
-    /// The host left the table rated and no bot plays: rated if every
-    /// seat is an account's (decided when it is written).
+    /// Rated as the table stood at the end ([`Core::rated_now`]: the
+    /// host's choice, no bot, every seat a different account's); the
+    /// database checks the seats' accounts again when it is written.
     pub rated: bool,
     /// When it ended (Unix ms).
     pub ended_ms: i64,
@@ -133,7 +134,7 @@ pub fn game_end(before: &Core, after: &Core, now: i64) -> Option<GameEnd> {
             }
         })
         .collect::<Vec<_>>();
-    let rated = after.spec.rated != Some(false) && !seats.iter().any(|s| s.bot);
+    let rated = after.rated_now();
     Some(GameEnd {
         table_id: after.id.clone(),
         game_no: after.game_no,

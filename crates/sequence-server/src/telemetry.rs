@@ -290,6 +290,6 @@ pub fn refusal_code(e: &crate::tables::TableError) -> &'static str {
         E::Unavailable(_) => "unavailable",
         E::Invalid(_) => "invalid",
         E::Internal(_) => "internal",
-        E::Refused(_) => "refused",
+        E::Refused(_) | E::SeatTaken(_) | E::TableFull => "refused",
     }
 }

@@ -163,9 +163,11 @@ async fn casual_bot_and_guest_games_change_no_rating() {
     let (_, info) = s.get(&format!("/api/tables/{id2}"), None).await;
     assert_eq!(info["rated"], false);
     play_out(&s, &id2, &[Some(t0), None], 6).await;
-    // a guest opponent
+    // a guest opponent: the table says casual as soon as the guest sits
     let (id3, t0) = cy.create(&classic2(None)).await;
     let (_, guest) = s.join(&id3, "Guest").await;
+    let (_, info) = s.get(&format!("/api/tables/{id3}"), None).await;
+    assert_eq!(info["rated"], false, "a guest at a seat: {info}");
     play_out(&s, &id3, &[Some(t0), Some(guest)], 7).await;
     let (_, p) = cy.get("/api/users/Cyd").await;
     assert_eq!(p["ratings"], json!([]), "{p}");
@@ -242,7 +244,14 @@ async fn one_account_at_two_seats_counts_the_game_once() {
     let mut ids = vec![];
     for seed in 10..12 {
         let (id, t0) = mo.create(&classic2(None)).await;
+        let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+        assert_eq!(info["rated"], true, "one account waiting: {info}");
         let t1 = mo.join(&id).await;
+        // the table says what the stored game will be: casual (it once
+        // said rated while the game was stored casual)
+        let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+        assert_eq!(info["rated"], false, "one account at both seats: {info}");
+        assert_eq!(s.view(&id, Some(&t0)).await["table"]["rated"], false);
         play_out(&s, &id, &[Some(t0), Some(t1)], seed).await;
         ids.push(id);
     }
@@ -257,7 +266,20 @@ async fn one_account_at_two_seats_counts_the_game_once() {
     assert_eq!(recent.len(), 2, "{p}");
     assert!(recent.iter().all(|g| g["result"] == "draw"), "{p}");
     assert!(recent.iter().all(|g| g["rated"] == false), "casual: {p}");
+    // never its own opponent (nor partner): it played nobody else
+    for g in recent {
+        assert_eq!(g["opponents"], json!([]), "{g}");
+        assert_eq!(g["partners"], json!([]), "{g}");
+    }
     assert_eq!(p["ratings"], json!([]));
+    for path in [
+        "/api/users/Moss/vs/moss",
+        "/api/users/Moss/games?opponent=Moss",
+    ] {
+        let (st, body) = mo.get(path).await;
+        assert_eq!(st, 400, "{path}: {body}");
+        assert_eq!(body["code"], "profile.self_opponent", "{path}: {body}");
+    }
     let (_, l) = mo.get("/api/users/Moss/games?result=draw").await;
     assert_eq!(l["games"].as_array().map(Vec::len), Some(2), "{l}");
     let (_, l) = mo.get("/api/users/Moss/games?result=win").await;
@@ -347,4 +369,68 @@ async fn games_ended_on_two_instances_count_once() {
     sequence_server::db::drop_database(&url, name)
         .await
         .expect("drop the database");
+}
+
+/// Signed in, a table is created and joined without a name (the
+/// account's is used, whatever a name sent says); a guest still needs one
+/// (400, code `name.empty`).
+#[tokio::test]
+async fn signed_in_players_need_no_name_and_guests_do() {
+    let s = common::server(0).await;
+    let (mut ann, mut bob) = two(&s.base, "Ann", "Bob").await;
+    let mut body = classic2(None);
+    body.as_object_mut().expect("object").remove("name");
+    let (id, _) = ann.create(&body).await;
+    let (st, b) = bob
+        .post(&format!("/api/tables/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(st, 200, "{b}");
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["seats"][0]["name"], "Ann", "{info}");
+    assert_eq!(info["seats"][1]["name"], "Bob", "{info}");
+    assert_eq!(info["named_after"], "Ann", "{info}");
+    assert_eq!(info["rated"], true, "two accounts: {info}");
+    // a name sent while signed in is not used
+    let (id, _) = ann.create(&classic2(None)).await;
+    let (_, info) = s.get(&format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["seats"][0]["name"], "Ann", "{info}");
+    // a guest without a name
+    let (st, b) = s.try_create(body.clone()).await;
+    assert_eq!((st, &b["code"]), (400, &json!("name.empty")), "{b}");
+    let mut guest = Browser::at(&s.base);
+    for name in [json!({}), json!({"name": "  "})] {
+        let (st, b) = guest.post(&format!("/api/tables/{id}/join"), &name).await;
+        assert_eq!((st, &b["code"]), (400, &json!("name.empty")), "{name}: {b}");
+    }
+    s.running.abort();
+}
+
+/// A seat someone else took first is refused with code `seat.taken`,
+/// saying that seats are numbered from 0 (the second seat is seat 1); a
+/// join without a seat at a full table with `seat.table_full`.
+#[tokio::test]
+async fn a_seat_taken_first_is_refused_with_its_code() {
+    let s = common::server(0).await;
+    let (id, _) = s.host("classic", 3).await;
+    let (seat, _) = s.join(&id, "Ada").await;
+    assert_eq!(seat, 1);
+    let mut late = Browser::at(&s.base);
+    let (st, b) = late
+        .post(
+            &format!("/api/tables/{id}/join"),
+            &json!({"name": "Bea", "seat": 1}),
+        )
+        .await;
+    assert_eq!((st, &b["code"]), (409, &json!("seat.taken")), "{b}");
+    assert_eq!(
+        b["error"], "seat 1 is taken (seats are numbered from 0): choose another",
+        "{b}"
+    );
+    let (seat, _) = s.join(&id, "Bea").await;
+    assert_eq!(seat, 2);
+    let (st, b) = late
+        .post(&format!("/api/tables/{id}/join"), &json!({"name": "Cy"}))
+        .await;
+    assert_eq!((st, &b["code"]), (409, &json!("seat.table_full")), "{b}");
+    s.running.abort();
 }

@@ -674,6 +674,10 @@ fn every_refusal_code_has_words_in_every_language() {
         "sequence-server/src/tables/live.rs",
         "sequence-server/src/tables/mod.rs",
         "sequence-server/src/routes/account.rs",
+        // refusals of seats, names and profiles (issue 24)
+        "sequence-server/src/tables/error.rs",
+        "sequence-server/src/routes/tables.rs",
+        "sequence-server/src/routes/profiles.rs",
     ] {
         let text = std::fs::read_to_string(crates.join(file)).expect(file);
         // `=> "C6.corner"` arms and `code: "C10.no_penalty"` fields
@@ -681,8 +685,7 @@ fn every_refusal_code_has_words_in_every_language() {
             let Some((rule, name)) = part.split_once('.') else {
                 continue;
             };
-            let rule_like = rule == "notation"
-                || rule == "account"
+            let rule_like = ["notation", "account", "seat", "name", "profile"].contains(&rule)
                 || (rule.len() >= 2
                     && (rule.starts_with('C') || rule.starts_with('S'))
                     && rule[1..].chars().all(|c| c.is_ascii_alphanumeric()));
@@ -695,6 +698,14 @@ fn every_refusal_code_has_words_in_every_language() {
         }
     }
     assert!(codes.len() > 40, "codes found: {codes:?}");
+    for c in [
+        "seat.taken",
+        "seat.table_full",
+        "name.empty",
+        "profile.self_opponent",
+    ] {
+        assert!(codes.contains(c), "{c} is found in the sources: {codes:?}");
+    }
     for lang in ["en", "fa", "ka", "kn", "uk"] {
         let s = strings(lang);
         let missing: Vec<&String> = codes
@@ -702,5 +713,34 @@ fn every_refusal_code_has_words_in_every_language() {
             .filter(|c| !s.contains_key(&format!("code.{c}")))
             .collect();
         assert!(missing.is_empty(), "{lang}: no words for {missing:?}");
+    }
+}
+
+/// Issue 24 (a fresh tester): a jack's name says its kind ("jack of clubs,
+/// two-eyed"), so a text that says the kind itself ("…, a two-eyed jack")
+/// names the card by `{jack}` (the name without its kind), never by
+/// `{card}`: the tutorial once said "Choose the jack of clubs, two-eyed,
+/// a two-eyed jack". Checked in every language file (main, account and
+/// learning pages) with the stem of each language's words for the kinds.
+#[test]
+fn a_jacks_kind_is_said_once() {
+    for lang in i18n_files::LANGUAGES {
+        let main = strings(lang);
+        let stems: Vec<String> = ["card.one_eyed", "card.two_eyed"]
+            .iter()
+            .map(|k| {
+                let w: Vec<char> = main[*k].as_str().expect(k).chars().collect();
+                w[..w.len() - 2].iter().collect()
+            })
+            .collect();
+        for folder in ["", "accounts", "learn"] {
+            for (k, v) in i18n_files::strings_in(folder, lang) {
+                let text = v.to_string();
+                let kind = stems.iter().find(|s| text.contains(s.as_str()));
+                if let (true, Some(stem)) = (text.contains("{card}"), kind) {
+                    panic!("{lang} {folder}/{k}: says the kind ({stem}…) and names the card by {{card}}, which says it again: {text}");
+                }
+            }
+        }
     }
 }

@@ -384,3 +384,51 @@ fn a_random_board_is_drawn_from_the_seed() {
     let summary = session::verify(&g.record().to_string()).expect("verifies");
     assert_eq!(summary["winner"], g.outcome()["winner"]);
 }
+
+/// Regression (fresh tester, defect 1): a Stacks game taken up from its
+/// record inside an open Block window (S5b) keeps the window: the seat
+/// offered it is to act, the bot answers it (it answered `null`, the
+/// window closed by the loading) and the hint lists its answers. The
+/// tester's case: 2 players, `legal_moves(to_act)[0]` nine times.
+#[test]
+fn a_stacks_game_taken_up_in_an_open_block_window_keeps_it() {
+    let mut g = session::new_game("stacks", 2, None, &Value::Null, 1).expect("a table");
+    let mut window = Value::Null;
+    for _ in 0..200 {
+        let seat = g.to_act().expect("playing");
+        let v = g.view(Some(seat));
+        if !v["block_window"].is_null() {
+            window = v["block_window"].clone();
+            break;
+        }
+        let mv = g.legal_moves(seat)[0].clone();
+        g.play(&mv).expect("a legal move plays");
+    }
+    assert!(!window.is_null(), "a Block window opened");
+    let offered = u8::try_from(window["offered"].as_u64().expect("a seat")).expect("a seat");
+    assert_eq!(g.to_act(), Some(offered));
+    let back = session::resume(&g.record().to_string(), 5).expect("resumes");
+    assert_eq!(back.to_act(), Some(offered));
+    assert_eq!(back.view(Some(offered))["block_window"], window);
+    assert_eq!(back.legal_moves(offered), g.legal_moves(offered));
+    assert!(back
+        .legal_moves(offered)
+        .contains(&json!({"seat": offered, "pass": true})));
+    for level in LEVELS {
+        let mv = back.bot_move(offered, level, 3).expect("a level");
+        assert_eq!(
+            mv,
+            g.bot_move(offered, level, 3).expect("a level"),
+            "{level}"
+        );
+        assert!(
+            mv == json!({"seat": offered, "pass": true}) || mv["play"] == "BLOCK",
+            "{level}: {mv}"
+        );
+    }
+    let hint = back.hint(offered, 200, 5, 1);
+    assert!(
+        !hint["moves"].as_array().expect("moves").is_empty(),
+        "{hint}"
+    );
+}

@@ -58,6 +58,23 @@ async fn user_named(app: &App, name: &str) -> Result<PublicUser, ApiError> {
         })
 }
 
+/// `them`, an opponent chosen for `user`'s games, unless it is `user`.
+///
+/// # Errors
+/// 400 (code `profile.self_opponent`): a player is never their own
+/// opponent (a game where one account held seats on two sides is listed
+/// with the other players only).
+fn other_than(user: &PublicUser, them: PublicUser) -> Result<PublicUser, ApiError> {
+    if them.id == user.id {
+        return Err(ApiError::bad(format!(
+            "the opponent must be another player than {}",
+            user.name
+        ))
+        .coded("profile.self_opponent"));
+    }
+    Ok(them)
+}
+
 /// A rating as the API shows it: `{kind, rating, deviation, provisional,
 /// games}` on the shown scale, rounded.
 fn rating_json(kind: RatingKind, r: &crate::ratings::Rating) -> Value {
@@ -71,15 +88,18 @@ fn rating_json(kind: RatingKind, r: &crate::ratings::Rating) -> Value {
     })
 }
 
-/// A game of the list, with its partners and opponents by name.
-fn game_json(g: &SeatGame, seats: &[&GameSeat]) -> Value {
+/// A game of account `me` (its name) from the list, with its partners and
+/// opponents by name: the seats of other players only (an account at two
+/// seats of one game is neither its own partner nor its own opponent).
+fn game_json(g: &SeatGame, seats: &[&GameSeat], me: &str) -> Value {
     let who = |s: &&GameSeat| json!({"name": s.name, "account": s.account, "bot": s.bot, "deleted": s.deleted});
-    let partners: Vec<Value> = seats
-        .iter()
-        .filter(|s| s.side == g.side && s.seat != g.seat)
-        .map(who)
-        .collect();
-    let opponents: Vec<Value> = seats.iter().filter(|s| s.side != g.side).map(who).collect();
+    let others = || {
+        seats
+            .iter()
+            .filter(|s| s.seat != g.seat && s.account.as_deref() != Some(me))
+    };
+    let partners: Vec<Value> = others().filter(|s| s.side == g.side).map(who).collect();
+    let opponents: Vec<Value> = others().filter(|s| s.side != g.side).map(who).collect();
     json!({
         "table": g.table_id,
         "game": g.game_no,
@@ -99,8 +119,8 @@ fn game_json(g: &SeatGame, seats: &[&GameSeat]) -> Value {
     })
 }
 
-/// The games `list` with who played them.
-async fn games_json(app: &App, list: &[SeatGame]) -> Result<Vec<Value>, ApiError> {
+/// The games `list` of account `me` (its name) with who played them.
+async fn games_json(app: &App, list: &[SeatGame], me: &str) -> Result<Vec<Value>, ApiError> {
     let mut tables: Vec<String> = list.iter().map(|g| g.table_id.clone()).collect();
     tables.sort();
     tables.dedup();
@@ -121,7 +141,7 @@ async fn games_json(app: &App, list: &[SeatGame]) -> Result<Vec<Value>, ApiError
             let seats = by_game
                 .get(&(g.table_id.as_str(), g.game_no))
                 .map_or(&[][..], |v| &v[..]);
-            game_json(g, seats)
+            game_json(g, seats, me)
         })
         .collect())
 }
@@ -203,7 +223,7 @@ pub async fn profile(
         "stats": stats,
         "streak": streak,
         "history": history,
-        "recent": games_json(&app, &recent).await?,
+        "recent": games_json(&app, &recent, &user.name).await?,
     })))
 }
 
@@ -276,7 +296,7 @@ pub async fn games(
         }
     }
     let opponent = match q.opponent.as_deref().filter(|o| !o.is_empty()) {
-        Some(o) => Some(user_named(&app, o).await?.id),
+        Some(o) => Some(other_than(&user, user_named(&app, o).await?)?.id),
         None => None,
     };
     let filter = GameFilter {
@@ -289,7 +309,7 @@ pub async fn games(
     };
     let list = app.db.games_of(user.id, &filter).await.map_err(db_error)?;
     Ok(Json(
-        json!({"name": user.name, "games": games_json(&app, &list).await?}),
+        json!({"name": user.name, "games": games_json(&app, &list, &user.name).await?}),
     ))
 }
 
@@ -300,7 +320,7 @@ pub async fn head_to_head(
     Path((name, other)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let user = user_named(&app, &name).await?;
-    let them = user_named(&app, &other).await?;
+    let them = other_than(&user, user_named(&app, &other).await?)?;
     let filter = GameFilter {
         opponent: Some(them.id),
         limit: MAX_LIST,
@@ -325,7 +345,7 @@ pub async fn head_to_head(
         "name": user.name,
         "opponent": them.name,
         "counts": counts,
-        "games": games_json(&app, &last).await?,
+        "games": games_json(&app, &last, &user.name).await?,
     })))
 }
 

@@ -23,13 +23,15 @@ use std::sync::Arc;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct JoinReq {
+    /// A guest's name; signed in, the account's name is used instead.
+    #[serde(default)]
     name: String,
     #[serde(default)]
     seat: Option<u8>,
 }
 
 pub(super) const JOIN_HINTS: Hints = &[
-    ("name", "a string (your name)"),
+    ("name", "a string (your name; left out when signed in)"),
     ("seat", "a seat number (0 for the first seat) or null"),
 ];
 
@@ -58,7 +60,7 @@ pub async fn join(
             .iter()
             .position(|s| matches!(s.kind, SeatKind::Free | SeatKind::Left))
             .map(|i| i as u8)
-            .ok_or_else(|| TableError::conflict("the table is full"))?,
+            .ok_or(TableError::TableFull)?,
     };
     let (token, hash) = auth::new_token();
     t.commit(
@@ -67,6 +69,7 @@ pub async fn join(
             seat,
             name,
             token: hex::encode(hash),
+            account: signed.as_ref().map(|s| s.user_id),
         }],
     )
     .await?;

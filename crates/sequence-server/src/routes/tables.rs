@@ -38,6 +38,8 @@ pub(super) struct CreateReq {
     options: Option<Value>,
     #[serde(default)]
     bots: Vec<BotSeat>,
+    /// A guest's name; signed in, the account's name is used instead.
+    #[serde(default)]
     name: String,
     #[serde(default)]
     table_name: Option<String>,
@@ -86,7 +88,7 @@ pub(super) const CREATE_HINTS: Hints = &[
     ),
     ("bots[].seat", "a seat number from 1 to 11"),
     ("bots[].level", "a bot level such as \"level:3\""),
-    ("name", "a string (your name)"),
+    ("name", "a string (your name; left out when signed in)"),
     ("table_name", "a string or null"),
     (
         "turn_seconds",
@@ -138,7 +140,7 @@ fn tutorial_table(req: &mut CreateReq, name: &str) -> Result<(), ApiError> {
 pub(crate) fn name_of(s: &str, what: &str) -> Result<String, ApiError> {
     let n = limits::clean_text(s, limits::MAX_NAME);
     if n.is_empty() {
-        return Err(ApiError::bad(format!("field `{what}`: must not be empty")));
+        return Err(ApiError::bad(format!("field `{what}`: must not be empty")).coded("name.empty"));
     }
     Ok(n)
 }
@@ -227,6 +229,7 @@ pub async fn create_table(
         seat: 0,
         name,
         token: hex::encode(hash),
+        account: signed.as_ref().map(|s| s.user_id),
     }];
     events.extend(bot_events(&req.bots, spec.players)?);
     let id = app.create_table(spec, events).await?;

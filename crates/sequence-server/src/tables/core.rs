@@ -49,6 +49,9 @@ pub struct SeatCore {
     /// SHA-256 of the token of the person who left this seat (their token
     /// no longer works; their finished game is still theirs).
     pub left_token: Option<[u8; 32]>,
+    /// The account of the person who sat here signed in ([`Event::Seat`]),
+    /// kept when they leave or a bot stands in for them during a game.
+    pub account: Option<i64>,
 }
 
 /// Table status.
@@ -148,6 +151,7 @@ impl Core {
                 token: None,
                 level: None,
                 left_token: None,
+                account: None,
             })
             .collect();
         Core {
@@ -220,7 +224,12 @@ impl Core {
         match ev {
             Event::Close { reason } => self.close(reason),
             Event::Rename { seat, name } => self.rename(*seat, name)?,
-            Event::Seat { seat, name, token } => self.take_seat(*seat, name, token)?,
+            Event::Seat {
+                seat,
+                name,
+                token,
+                account,
+            } => self.take_seat(*seat, name, token, *account)?,
             Event::Bot { seat, level } => self.seat_bot(*seat, level)?,
             Event::Leave { seat } => {
                 let s = self.seat_mut(*seat)?;
@@ -256,10 +265,16 @@ impl Core {
     }
 
     /// A person takes `seat` ([`Event::Seat`]).
-    fn take_seat(&mut self, seat: u8, name: &str, token: &str) -> Result<(), TableError> {
+    fn take_seat(
+        &mut self,
+        seat: u8,
+        name: &str,
+        token: &str,
+        account: Option<i64>,
+    ) -> Result<(), TableError> {
         let s = self.seat_mut(seat)?;
         if !matches!(s.kind, SeatKind::Free | SeatKind::Left) {
-            return Err(conflict(format!("seat {seat} is taken")));
+            return Err(TableError::SeatTaken(seat));
         }
         let mut h = [0u8; 32];
         hex::decode_to_slice(token, &mut h).map_err(|_| conflict("bad stored token"))?;
@@ -269,6 +284,7 @@ impl Core {
             token: Some(h),
             level: None,
             left_token: None,
+            account,
         };
         Ok(())
     }
@@ -280,10 +296,10 @@ impl Core {
         let s = self.seat_mut(seat)?;
         // a bot standing in during a game for a person who left or
         // is away: the game stays theirs (an abandoned game)
-        let stood_in = if playing {
-            s.token.or(s.left_token)
+        let (stood_in, account) = if playing {
+            (s.token.or(s.left_token), s.account)
         } else {
-            None
+            (None, None)
         };
         *s = SeatCore {
             kind: SeatKind::Bot,
@@ -291,6 +307,7 @@ impl Core {
             token: None,
             level: Some(level.to_string()),
             left_token: stood_in,
+            account,
         };
         self.clear_timeouts(seat);
         Ok(())
@@ -517,6 +534,37 @@ impl Core {
             .get(seat.index())
             .is_some_and(|s| s.kind == SeatKind::Bot)
             || self.away.get(seat.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether the game at this table is rated as it stands (docs/accounts.md
+    /// "Rated or casual"): the host did not make it casual, no bot plays,
+    /// and every held seat is an account's, each a different one. A free
+    /// seat (or, before a game, one its person left) does not count: it
+    /// may still be taken by an account. The table info says this, and the
+    /// end of a game is stored rated only when it holds then.
+    pub fn rated_now(&self) -> bool {
+        if self.spec.rated == Some(false) {
+            return false;
+        }
+        let mut accounts = vec![];
+        for s in &self.seats {
+            let held = match s.kind {
+                SeatKind::Free => false,
+                // a bot on its own makes the game casual; one standing in
+                // for a person keeps the game theirs
+                SeatKind::Bot if s.left_token.is_none() => return false,
+                SeatKind::Left => self.status != Status::Waiting,
+                SeatKind::Human | SeatKind::Bot => true,
+            };
+            if held {
+                match s.account {
+                    Some(a) if !accounts.contains(&a) => accounts.push(a),
+                    // a guest, or one account at two seats
+                    _ => return false,
+                }
+            }
+        }
+        true
     }
 
     /// Whether every seat is held by a person or a bot.

@@ -36,6 +36,14 @@ pub enum TableError {
     /// stale `move_number`, a seat taken, a write that lost a race.
     #[error("{0}")]
     Conflict(String),
+    /// A seat someone else took first (code `seat.taken`); the seat is
+    /// numbered from 0 as in the API.
+    #[error("seat {0} is taken (seats are numbered from 0): choose another")]
+    SeatTaken(u8),
+    /// A join without a seat at a table with no free seat (code
+    /// `seat.table_full`).
+    #[error("the table is full")]
+    TableFull,
     /// A move for a position that is not the table's now: a stale or early
     /// `move_number`, not this seat's turn, or a race lost to another move
     /// (another connection or server instance); `move_number` is the
@@ -59,17 +67,18 @@ pub enum TableError {
 
 impl TableError {
     /// The message in words.
-    pub fn message(&self) -> &str {
+    pub fn message(&self) -> std::borrow::Cow<'_, str> {
         match self {
+            TableError::SeatTaken(_) | TableError::TableFull => self.to_string().into(),
             TableError::Invalid(m)
             | TableError::Unauthorized(m)
             | TableError::Forbidden(m)
             | TableError::NotFound(m)
             | TableError::Conflict(m)
             | TableError::Unavailable(m)
-            | TableError::Internal(m) => m,
-            TableError::Refused(e) => e.message(),
-            TableError::Stale { message, .. } => message,
+            | TableError::Internal(m) => m.into(),
+            TableError::Refused(e) => e.message().into(),
+            TableError::Stale { message, .. } => message.into(),
         }
     }
 
@@ -77,6 +86,8 @@ impl TableError {
     pub fn code(&self) -> Option<&'static str> {
         match self {
             TableError::Refused(e) => Some(e.code()),
+            TableError::SeatTaken(_) => Some("seat.taken"),
+            TableError::TableFull => Some("seat.table_full"),
             _ => None,
         }
     }
@@ -91,7 +102,13 @@ impl TableError {
 
     /// Whether the refusal is a conflict with the table's state (a 409).
     pub fn is_conflict(&self) -> bool {
-        matches!(self, TableError::Conflict(_) | TableError::Stale { .. })
+        matches!(
+            self,
+            TableError::Conflict(_)
+                | TableError::Stale { .. }
+                | TableError::SeatTaken(_)
+                | TableError::TableFull
+        )
     }
 
     /// A move that cannot be read ([`PlayError::Malformed`]), with the

@@ -16,6 +16,11 @@ pub enum Event {
         name: String,
         /// SHA-256 of the token, hex.
         token: String,
+        /// The account (user id) of a person signed in when they sat
+        /// (absent for a guest, and in events stored before accounts): a
+        /// game is rated only when every seat is a different account's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<i64>,
     },
     /// A bot takes a seat.
     Bot {

@@ -83,6 +83,7 @@ mod tests {
             seat: 0,
             name: "Bot random".into(),
             token: "00".repeat(32),
+            account: None,
         })
         .expect("a person sits");
         c.apply(&bot(1, "random")).expect("a bot sits");

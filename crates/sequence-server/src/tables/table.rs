@@ -156,8 +156,7 @@ impl Table {
             "deadline_ms": self.deadline.map(|d| d.1),
             "deadline_seat": self.deadline.and_then(|_| c.to_act()).map(|s| s.0),
             "private": c.spec.private,
-            "rated": c.spec.rated != Some(false)
-                && !c.seats.iter().any(|s| s.kind == SeatKind::Bot && s.left_token.is_none()),
+            "rated": c.rated_now(),
             "started_ms": c.times.last().and_then(|t| t.0),
             "ended_ms": c.times.last().and_then(|t| t.1),
             "now_ms": now_ms(),

@@ -50,13 +50,16 @@ export function isOneEyed(code) {
   return code === "JS" || code === "JH";
 }
 
-/** The spoken name of a classic card, e.g. "7 of hearts". */
-export function cardName(code) {
+/** The spoken name of a classic card, e.g. "7 of hearts"; a jack's says
+ * its kind ("jack of clubs, two-eyed") unless `eyes` is false — for a
+ * sentence that says the kind itself ("the {jack} is a two-eyed jack"),
+ * which would otherwise say it twice. */
+export function cardName(code, eyes = true) {
   if (!code || code === "XX") return t("space.corner");
   const rank = t(`rank.${code[0]}`);
   const suit = t(SUIT_KEY[code[1]]);
   let name = t("card.name", { rank, suit });
-  if (isJack(code)) name += ", " + t(isOneEyed(code) ? "card.one_eyed" : "card.two_eyed");
+  if (eyes && isJack(code)) name += ", " + t(isOneEyed(code) ? "card.one_eyed" : "card.two_eyed");
   return name;
 }
 

@@ -7,6 +7,7 @@
 // stands in a translated page; in English the server's own words, which
 // say more.
 import { t, has, language } from "./i18n.js";
+import { isLocal } from "./practice/local.js";
 
 /** The words for a refusal `err` ({code, message, status}, an ApiError
  * or a WebSocket error message). */
@@ -19,4 +20,19 @@ export function refusalText(err) {
   if (status && has(`refusal.${status}`)) return t(`refusal.${status}`);
   if (status >= 500) return t("refusal.500");
   return t("refusal.other");
+}
+
+/** The banner for a refusal `err` at table `id`: a practice table in this
+ * browser (practice/local.js) has no server, so its refusals (a bot that
+ * found no move, a stale move from another tab) are the game's own. */
+export function refusedBanner(err, id = null) {
+  if (isLocal(id)) {
+    const code = err && err.code;
+    const message = (err && (err.message || err.error)) || "";
+    let words = t("refusal.local");
+    if (code && has(`code.${code}`)) words = t(`code.${code}`);
+    else if (language() === "en" && message) words = message;
+    return t("error.local", { message: words });
+  }
+  return err && err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) });
 }

@@ -10,6 +10,7 @@ import { api, saveSeat, savedName, saveName, unescapeText } from "./api.js";
 import { banner, navigate } from "./main.js";
 import { refusalText } from "./errors.js";
 import { learnLinks } from "./learn/entry.js";
+import { account, accountReady } from "./accounts/session.js";
 
 const LEVELS = ["random", "level:1", "level:2", "level:3", "level:4", "level:5"];
 const TIMERS = [15, 30, 60, 120, 300, 600];
@@ -69,7 +70,7 @@ export function showLobby(app) {
   let timer = null;
   // The form's choices, kept across re-renders (changing the game or the
   // player count redraws the form). `seats[s]` is who sits in seat s.
-  const form = { game: "classic", players: 2, teams: 2, seats: {}, options: {}, timer: null, private: false, local: false, name: savedName(), tableName: "" };
+  const form = { game: "classic", players: 2, teams: 2, seats: {}, options: {}, timer: null, private: false, local: false, rated: true, name: savedName(), tableName: "" };
   let cat = null; // the games (GET /api/games)
   const seatDefault = () => (form.game === "stacks" ? "level:2" : "human");
 
@@ -81,6 +82,33 @@ export function showLobby(app) {
       if (!form.seats[s]) form.seats[s] = s > 1 ? form.seats[s - 1] : seatDefault();
     }
     for (const k of Object.keys(form.seats)) if (Number(k) >= form.players) delete form.seats[k];
+  }
+
+  /** Whether a bot sits at the table (its games are casual). */
+  function anyBot() {
+    for (let s = 1; s < form.players; s++) if (form.seats[s] && form.seats[s] !== "human") return true;
+    return false;
+  }
+
+  /** Who creates the table: signed in, the account (its name, no field);
+   * a guest types a name in `nameInput` (the form's name field). */
+  function whoField(nameInput) {
+    const me = account();
+    if (me) return h("p", { class: "field as-account", id: "as-account" }, t("lobby.playing_as", { name: "\u2068" + me.name + "\u2069" }));
+    return h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), nameInput);
+  }
+
+  /** Rated or casual (signed in; the API's `rated`): a game with a bot is
+   * casual, so the box is then cleared and off. A guest is told that
+   * ratings need an account. */
+  function ratedField(only) {
+    if (only) return null;
+    if (!account()) return h("p", { class: "hint", id: "rated-hint" }, t("lobby.rated_sign_in"));
+    const bot = anyBot();
+    return h("div", { class: "field check" },
+      h("input", { type: "checkbox", id: "rated", checked: form.rated && !bot, disabled: bot, onchange: (e) => { form.rated = e.target.checked; } }),
+      h("label", { for: "rated" }, t("lobby.rated")),
+      h("span", { class: "hint", id: "rated-note" }, t(bot ? "lobby.rated_bot" : "lobby.rated_hint")));
   }
 
   /** Whether every seat but ours is a bot (a practice game). */
@@ -123,7 +151,7 @@ export function showLobby(app) {
   function render() {
     if (!cat) {
       app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
-      games().then((c) => {
+      Promise.all([games(), accountReady()]).then(([c]) => {
         cat = c;
         if (!stopped) render();
       }).catch((err) => {
@@ -152,7 +180,7 @@ export function showLobby(app) {
     const nameInput = h("input", { id: "name", name: "name", required: true, maxlength: "32", autocomplete: "nickname", value: form.name, oninput: (e) => { form.name = e.target.value; } });
     const seatRows = [];
     for (let s = 1; s < form.players; s++) {
-      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { const was = allBots(); form.seats[s] = e.target.value; syncTimer(); if (was !== allBots()) render(); } },
+      const sel = h("select", { id: `seat-${s}`, "data-seat": String(s), onchange: (e) => { const was = [allBots(), anyBot()]; form.seats[s] = e.target.value; syncTimer(); if (was[0] !== allBots() || was[1] !== anyBot()) render(); } },
         only ? null : h("option", { value: "human" }, t("lobby.seat_person")),
         LEVELS.map((l) => h("option", { value: l }, t("lobby.seat_bot", { level: levelLabel(l, cat) }))));
       sel.value = form.seats[s];
@@ -161,7 +189,7 @@ export function showLobby(app) {
 
     const createForm = h("form", { class: "card-panel create", onsubmit: create },
       h("h2", {}, t("lobby.create")),
-      h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), nameInput),
+      whoField(nameInput),
       h("div", { class: "field" }, h("label", { for: "table-name" }, t("lobby.table_name")),
         h("input", { id: "table-name", maxlength: "32", placeholder: t("lobby.table_name_hint"), value: form.tableName, oninput: (e) => { form.tableName = e.target.value; } })),
       h("fieldset", { class: "field game-choice" }, h("legend", {}, t("lobby.game")),
@@ -202,6 +230,7 @@ export function showLobby(app) {
       h("div", { class: "field check" },
         h("input", { type: "checkbox", id: "private", checked: form.private, onchange: (e) => { form.private = e.target.checked; syncTimer(); } }),
         h("label", { for: "private" }, t("lobby.private"))),
+      ratedField(only),
       h("details", { class: "house-rules", id: "house-rules", open: form.rulesOpen === true, ontoggle: (e) => { form.rulesOpen = e.target.open; } },
         h("summary", {}, t("lobby.house_rules")),
         h("p", { class: "hint" }, t("lobby.house_rules_hint")),
@@ -231,14 +260,24 @@ export function showLobby(app) {
 
   async function create(e) {
     e.preventDefault();
-    const name = document.getElementById("name").value.trim();
-    if (!name) {
+    const me = account();
+    const field = document.getElementById("name");
+    const name = field ? field.value.trim() : "";
+    if (!me && !name) {
       banner(t("lobby.need_name"));
-      document.getElementById("name").focus();
+      if (field) field.focus();
       return;
     }
-    saveName(name);
-    const req = { game: form.game, players: form.players, name };
+    // signed in, the server seats the account under its own name
+    const req = { game: form.game, players: form.players };
+    if (!me) {
+      saveName(name);
+      req.name = name;
+    } else if (form.local && allBots()) {
+      req.name = me.name; // a game in this browser names its player itself
+    } else {
+      req.rated = form.rated && !anyBot();
+    }
     const tableName = document.getElementById("table-name").value.trim();
     if (tableName) req.table_name = tableName;
     const game = cat.games.find((g) => g.name === form.game);

@@ -7,7 +7,7 @@
 import { t } from "./i18n.js";
 import { api, forgetSeat } from "./api.js";
 import { banner, navigate } from "./main.js";
-import { refusalText } from "./errors.js";
+import { refusalText, refusedBanner } from "./errors.js";
 import { logHasGaps } from "./table-state.js";
 import { OFF_TURN_MS } from "./table-live.js";
 import { takeReaction, reactionsLeft } from "./reactions.js";
@@ -15,7 +15,7 @@ import { effect } from "./notify.js";
 import { renderChat } from "./table-panels.js";
 
 export function tableActions(st, page) {
-  const refused = (err) => banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
+  const refused = (err) => banner(refusedBanner(err, st.id));
 
   /** Sends `move` for the view shown. One move per view: a second click
    * before the view moves on is ignored. The WebSocket may bring the next

@@ -6,7 +6,7 @@
 // so a reload keeps the seat.
 import { t, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
-import { api, savedSeat, saveSeat, forgetSeat, saveName, TableSocket } from "./api.js";
+import { api, savedSeat, forgetSeat, TableSocket } from "./api.js";
 import { banner, connection, navigate } from "./main.js";
 import { tableTitle } from "./lobby.js";
 import { renderClassic } from "./classic.js";
@@ -14,9 +14,10 @@ import { renderStacks } from "./stacks.js";
 import { newTableState, acceptView, seatName } from "./table-state.js";
 import { tableActions } from "./table-actions.js";
 import { sidebar, renderChat } from "./table-panels.js";
-import { renderJoin } from "./join.js";
+import { joiner, freeSeats } from "./join.js";
+import { accountReady } from "./accounts/session.js";
 import { saveFocus, restoreFocus } from "./focus.js";
-import { refusalText } from "./errors.js";
+import { refusalText, refusedBanner } from "./errors.js";
 import { gameExtras, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
@@ -26,9 +27,11 @@ export function showTable(app, id) {
   const st = newTableState(id);
   const page = { render, show, reconnect: () => connect() };
   const actions = tableActions(st, page);
+  const joining = joiner(app, st, () => connect(), () => start());
 
   /** Loads the table's info: a table with a free seat offers to join. */
   async function start() {
+    joining.stop();
     try {
       st.info = await api.table(id);
     } catch (err) {
@@ -36,32 +39,16 @@ export function showTable(app, id) {
         app.replaceChildren(h("div", { class: "card-panel" }, h("h2", {}, t("table.not_found")),
           h("button", { type: "button", onclick: () => navigate(null) }, t("table.back_to_lobby"))));
       } else {
-        banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
+        banner(refusedBanner(err, id));
         app.replaceChildren(h("div", { class: "card-panel" }, h("button", { type: "button", onclick: start }, t("error.retry"))));
       }
       return;
     }
-    if (st.info.seats.some((s) => s.kind === "free" || s.kind === "left")) renderJoin(app, st, st.info, join, connect);
-    else connect();
-  }
-
-  async function join(name, seat) {
-    if (!name) {
-      banner(t("lobby.need_name"));
-      return;
-    }
-    saveName(name);
-    try {
-      const r = await api.join(id, name, seat);
-      saveSeat(id, r.seat, r.token);
-      st.seat = r.seat;
-      st.token = r.token;
-      banner("");
-      connect();
-    } catch (err) {
-      banner(err.status === 0 ? t("error.unreachable") : t("error.refused", { message: refusalText(err) }));
-      if (err.status === 409) start();
-    }
+    if (freeSeats(st.info).length) {
+      // signed in, the form asks no name: known before it is drawn
+      await accountReady();
+      if (!st.stopped) joining.offer();
+    } else connect();
   }
 
   /** The saved token no longer works (the seat was left or given away):
@@ -86,7 +73,7 @@ export function showTable(app, id) {
       actions.heard(msg);
     } else if (msg.type === "error") {
       if (msg.status === 401 && st.token) seatLost();
-      else banner(t("error.refused", { message: refusalText(msg) }));
+      else banner(refusedBanner(msg, id));
     }
   }
 
@@ -186,6 +173,7 @@ export function showTable(app, id) {
   return {
     stop() {
       st.stopped = true;
+      joining.stop();
       if (st.socket) st.socket.close();
       stopClocks();
       clearTurnSignal(t("app.title"));

@@ -1,6 +1,7 @@
 // Lists of games (a profile's last games, `/games` filtered by kind,
 // result, opponent and dates) and the leaderboards (`/leaderboard/KIND`:
 // the best 100 established ratings of players active in 30 days).
+import { refusalText } from "../errors.js";
 import { h } from "../cards.js";
 import { num, SEP } from "../i18n.js";
 import { request } from "../api.js";
@@ -69,7 +70,7 @@ export async function showGames(el, params) {
     const r = await request("GET", `/api/users/${encodeURIComponent(player)}/games?${q}`);
     section.append(gameList(r.games));
   } catch (err) {
-    section.append(h("p", { class: "acc-note" }, err.message));
+    section.append(h("p", { class: "acc-note" }, refusalText(err)));
   }
 }
 

@@ -3,6 +3,7 @@
 // kind, streaks, the last games (result, partners, opponents, replay and
 // analysis), the learning progress (learn/profile-progress.js), and
 // head-to-head against a chosen player.
+import { refusalText } from "../errors.js";
 import { h } from "../cards.js";
 import { num, SEP } from "../i18n.js";
 import { request } from "../api.js";
@@ -73,7 +74,7 @@ function headToHead(name, vs) {
       const sum = r.counts.reduce((a, c) => [a[0] + c.won, a[1] + c.lost, a[2] + c.drawn], [0, 0, 0]);
       out.append(h("p", { id: "h2h-counts" }, at("prof.h2h_counts", { name: r.name, other: r.opponent, won: num(sum[0]), lost: num(sum[1]), drawn: num(sum[2]) })), gameList(r.games));
     } catch (err) {
-      out.append(h("p", { class: "acc-note" }, err.status === 404 ? at("prof.not_found", { name: other }) : err.message));
+      out.append(h("p", { class: "acc-note" }, err.status === 404 ? at("prof.not_found", { name: other }) : refusalText(err)));
     }
   };
   const f = h("form", { class: "acc-inline", id: "h2h" }, h("label", { for: "h2h-name" }, at("prof.h2h"), input), h("button", { type: "submit" }, at("prof.h2h_go")));

@@ -40,7 +40,7 @@ function classicLines(view, ui, myTurn) {
   const code = ui.selected !== undefined ? hand[ui.selected] : null;
   if (view.seat !== null && view.seat !== undefined && view.status === "playing" && !myTurn) lines.push(lt("help.c.not_your_turn"));
   if (code && isJack(code)) {
-    lines.push(lt(isOneEyed(code) ? "help.c.one_eyed" : "help.c.two_eyed", { card: cardName(code) }));
+    lines.push(lt(isOneEyed(code) ? "help.c.one_eyed" : "help.c.two_eyed", { jack: cardName(code, false) }));
   } else if (code) {
     const [a, b] = spacesOf(view, code);
     if (a && b) {

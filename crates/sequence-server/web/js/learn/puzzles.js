@@ -119,7 +119,7 @@ function explanation(game, p) {
   }
   switch (p.kind) {
     case "win": return lt("puzzle.why.classic.win", { card: cardName(s.card), space: spaceLabel(s.at) });
-    case "jack": return lt("puzzle.why.classic.jack", { card: cardName(s.card), space: spaceLabel(s.at) });
+    case "jack": return lt("puzzle.why.classic.jack", { jack: cardName(s.card, false), space: spaceLabel(s.at) });
     case "fork": return lt("puzzle.why.classic.fork", { move: moveWords(game, s), spaces: spaces(p.wins) });
     case "dead": return lt("puzzle.why.classic.dead", { card: cardName(s.dead), k: num(p.chance[0]), n: num(p.chance[1]), spaces: spaces(p.threats) });
     default:

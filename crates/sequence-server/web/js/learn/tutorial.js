@@ -121,7 +121,8 @@ function words(key, parts) {
   const text = lt(key, Object.fromEntries(Object.keys(parts).map((k) => [k, `\u0000${k}\u0000`])));
   for (const [n, piece] of text.split("\u0000").entries()) {
     if (n % 2 === 0) out.push(piece.replace(/[\u2068\u2069]/g, ""));
-    else out.push(h("strong", { class: `tut-${piece}` }, language() === "fa" ? `\u2068${parts[piece]}\u2069` : parts[piece]));
+    // a jack named by a text that says its kind ({jack}) is the card too
+    else out.push(h("strong", { class: `tut-${piece === "jack" ? "card" : piece}` }, language() === "fa" ? `\u2068${parts[piece]}\u2069` : parts[piece]));
   }
   return out;
 }
@@ -145,7 +146,7 @@ function stepView(s, now, wrong, seatName) {
   const m = step.move;
   const stacks = s.game === "stacks";
   const parts = stacks ? stacksParts(m, seatName)
-    : { card: cardName(m.card || m.dead), space: spaceLabel(m.at || m.remove || "") };
+    : { card: cardName(m.card || m.dead), jack: cardName(m.card || m.dead, false), space: spaceLabel(m.at || m.remove || "") };
   const [todo, why] = STEP_WORDS[stacks ? `s.${step.kind}` : step.kind] || STEP_WORDS.chip;
   return [
     h("p", { class: "tut-count" }, lt("tut.step", { n: String(i + 1), total: String(s.steps.length) })),

@@ -6,7 +6,9 @@
 // move log — so the table code (table.js, classic.js, stacks.js, …) is
 // the same for both. Bots think in a Web Worker (worker.js); the table is
 // saved in IndexedDB (store.js) after every move and taken up after a
-// reload.
+// reload. A game is rebuilt from its record and `unwritten`, the moves made
+// since its last entry that records do not write (the declines of a Stacks
+// Block window still open, S5b; RECORD-STACKS.md), played on it.
 import { loadTable, saveTable } from "./store.js";
 
 /** A local table's id: 24 hex digits (a server's has 16). */
@@ -85,6 +87,13 @@ const seed53 = () => {
   return (a[0] & 0x1fffff) * 2 ** 32 + a[1];
 };
 
+/** Plays on `game` (rebuilt from its record) the moves made since the
+ * record's last entry that it does not write (`unwritten`, record
+ * entries with their seat: declined Blocks of an open window, S5b). */
+function playUnwritten(game, unwritten) {
+  for (const mv of unwritten || []) game.play(JSON.stringify(mv));
+}
+
 const tables = new Map(); // id -> LocalTable (loaded)
 
 class LocalTable {
@@ -103,10 +112,20 @@ class LocalTable {
     const { spec } = this.s;
     if (resume && this.s.record) {
       // later reshuffles are drawn from a seed of this table and point
-      this.game = this.m.Game.fromRecord(this.s.record, (this.s.seed + this.s.accepted * 7919) % 2 ** 53);
+      const seed = (this.s.seed + this.s.accepted * 7919) % 2 ** 53;
+      this.game = this.m.Game.fromRecord(this.s.record, seed);
+      try {
+        playUnwritten(this.game, this.s.unwritten);
+      } catch {
+        // they no longer fit the record: its seats are asked again
+        this.game.free();
+        this.game = this.m.Game.fromRecord(this.s.record, seed);
+        this.s.unwritten = [];
+      }
     } else {
       this.game = new this.m.Game(spec.game, spec.players, spec.teams || 0, JSON.stringify(spec.options || null), this.s.seed);
       this.s.record = this.game.record();
+      this.s.unwritten = [];
     }
     this.teams = JSON.parse(this.game.seatTeams());
   }
@@ -197,6 +216,8 @@ class LocalTable {
     const last = this.s.log[this.s.log.length - 1];
     if (last && logged.previous) Object.assign(last, logged.previous);
     if (logged.entry) this.s.log.push({ ...logged.entry, i: this.s.log.length, n: this.s.accepted });
+    // a declined Block is not written: kept until the next written move
+    this.s.unwritten = logged.entry ? [] : [...(this.s.unwritten || []), move];
     if (this.status() === "over" && !this.s.ended_ms) {
       this.s.ended_ms = Date.now();
       this.s.results.push(JSON.parse(this.game.outcome()).winner);
@@ -225,7 +246,7 @@ class LocalTable {
     const level = this.s.spec.bots[seat] || "level:1";
     const seed = (this.s.seed * 31 + at * 1_000_003) % 2 ** 53;
     const started = Date.now();
-    think({ record: this.game.record(), seat, level, seed }).then(async (r) => {
+    think({ record: this.game.record(), unwritten: this.s.unwritten || [], seat, level, seed }).then(async (r) => {
       await new Promise((ok) => setTimeout(ok, Math.max(0, botDelayMs() - (Date.now() - started))));
       this.thinking = null;
       if (this.s.accepted !== at || this.game.toAct() !== seat) return;
@@ -242,7 +263,7 @@ class LocalTable {
 
   async hint() {
     if (this.game.toAct() !== 0) return { moves: [] };
-    const r = await think({ hint: true, record: this.game.record(), seat: 0, iterations: 4000, top: 5, seed: seed53() });
+    const r = await think({ hint: true, record: this.game.record(), unwritten: this.s.unwritten || [], seat: 0, iterations: 4000, top: 5, seed: seed53() });
     if (r.error) throw refusal(500, r.error);
     return r.hint;
   }

@@ -2,8 +2,10 @@
 // never freezes while a level-5 bot searches. A message names the game by
 // its record (the worker takes it up with the engine) and asks for a bot's
 // move or a hint for one seat; the engine decides from that seat's view
-// only. Or it asks for the analysis of a finished game (the server's, a
-// position at a time, with progress reports {id, progress: {done, total}}).
+// only. `unwritten` are the moves since the record's last entry that it
+// does not write (declines in an open Stacks Block window, S5b). Or it
+// asks for the analysis of a finished game (the server's, a position at a
+// time, with progress reports {id, progress: {done, total}}).
 // Answers: {id, move} / {id, hint} / {id, analysis} / {id, error}.
 import init, { Game, Analysis } from "../../wasm/sequence.js";
 
@@ -28,7 +30,7 @@ function analyse(id, record, iterations, seed) {
 }
 
 self.onmessage = async (e) => {
-  const { id, record, seat, level, seed, hint, iterations, top } = e.data;
+  const { id, record, unwritten, seat, level, seed, hint, iterations, top } = e.data;
   try {
     await ready;
     if (e.data.analyse) {
@@ -37,6 +39,7 @@ self.onmessage = async (e) => {
     }
     const g = Game.fromRecord(record, seed);
     try {
+      for (const mv of unwritten || []) g.play(JSON.stringify(mv));
       if (hint) self.postMessage({ id, hint: JSON.parse(g.hint(seat, iterations, top, seed)) });
       else self.postMessage({ id, move: JSON.parse(g.botMove(seat, level, seed)) });
     } finally {
