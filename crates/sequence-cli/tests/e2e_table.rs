@@ -225,9 +225,22 @@ async fn a_practice_table_answers_a_new_player() {
         .as_array()
         .and_then(|h| h.iter().position(|c| *c == pick["card"]))
         .expect("the card in hand");
-    click_live(&ann, &format!(".hand-card[data-focus=\"hand-{hand}\"]")).await;
     let space = pick["at"].as_str().unwrap_or_default();
-    click_live(&ann, &format!(".space.target[data-space=\"{space}\"]")).await;
+    let target = format!(".space.target[data-space=\"{space}\"]");
+    // a card's click that lands while the page redraws can be repeated by
+    // click_live, which takes the choice back: choose until targets show
+    for _ in 0..3 {
+        click_live(&ann, &format!(".hand-card[data-focus=\"hand-{hand}\"]")).await;
+        let shows = ann
+            .wait()
+            .at_most(Duration::from_secs(5))
+            .for_element(fantoccini::Locator::Css(&target))
+            .await;
+        if shows.is_ok() {
+            break;
+        }
+    }
+    click_live(&ann, &target).await;
     let want = i18n(&ann, "ka", "error.moved_on").await;
     until(10, 100, async || {
         let banner = text_of(&ann, "#banner").await;
