@@ -170,8 +170,30 @@ async fn the_stacks_tutorial_plays_as_its_script_says() {
                 );
             }
         }
+        // The bot may already have answered by now (a random bot moves at
+        // once), so the log says whose turn followed the learner's last
+        // discard: every entry after it is the bot's (S4: the discard ends
+        // the learner's turn), and the bot has moved or is to move.
         let v = s.view(&id, Some(&token)).await;
         assert_eq!(v["status"], "playing", "the game goes on: {v}");
-        assert_eq!(v["turn"], 1, "the bot's turn after the last discard: {v}");
+        let log = v["log"].as_array().expect("log");
+        let last_mine = log
+            .iter()
+            .rposition(|e| e["seat"] == 0)
+            .unwrap_or_else(|| panic!("round {round}: the learner's moves are in the log: {v}"));
+        let last_step = steps.last().map(|s| &s["move"]).expect("a last step");
+        assert!(
+            same(&log[last_mine]["move"], last_step),
+            "round {round}: the learner's last move is the lesson's last step: {v}"
+        );
+        let after = &log[last_mine + 1..];
+        assert!(
+            after.iter().all(|e| e["seat"] == 1),
+            "round {round}: only the bot moved after the lesson: {v}"
+        );
+        assert!(
+            !after.is_empty() || v["turn"] == 1,
+            "round {round}: the bot's turn after the last discard: {v}"
+        );
     }
 }
