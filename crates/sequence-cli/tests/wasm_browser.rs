@@ -749,3 +749,247 @@ async fn practice_bots_answer_the_block_window() {
     assert_eq!(banner, json!(""), "no error shown");
     c.close().await.expect("close");
 }
+
+/// Regressions (fresh tester, defects 2 and 3): the static build
+/// (`sequence export-static`, served by a plain static file server) offered
+/// the tutorials, sign-in and the "invite your friends" welcome though it
+/// has no server; an error page of the host (HTML, not the API's JSON) was
+/// shown raw. Now: no tutorial links, no account link (and no request for
+/// the account), the bots' welcome, `?tutorial=` says why it cannot be,
+/// and a non-JSON error body is said in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_static_build_offers_only_what_it_has() {
+    let Some(rig) = Rig::start("wasm-static").await else {
+        return;
+    };
+    let site = rig.dir.join("site");
+    let _ = std::fs::remove_dir_all(&site);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sequence"))
+        .arg("export-static")
+        .arg(&site)
+        .output()
+        .expect("run export-static");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let python = find_program("PYTHON3", &["/usr/bin/python3", "/usr/local/bin/python3"])
+        .expect("python3 (a plain static file server)");
+    let port = free_port();
+    let mut host = Proc(
+        std::process::Command::new(python)
+            .args([
+                "-m",
+                "http.server",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "-d",
+            ])
+            .arg(&site)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start python3 -m http.server"),
+    );
+    wait_http(port, "/api/games", "python3 -m http.server", &mut host);
+    let base = format!("http://127.0.0.1:{port}");
+    let (c, _) = rig.browser("static").await;
+    c.goto(&format!("{base}/"))
+        .await
+        .expect("open the static site");
+    wait_for(&c, "#create").await;
+    wait_for(&c, "#learn-classic").await;
+    let page = c
+        .execute(
+            "return { tutorials: document.querySelectorAll('[id^=tutorial-]').length, \
+               account: !!document.getElementById('account-link'), \
+               intro: document.querySelector('.intro').textContent, \
+               asked: performance.getEntriesByType('resource').map((e) => e.name) \
+                 .filter((n) => n.includes('/api/account')) };",
+            vec![],
+        )
+        .await
+        .expect("read the lobby");
+    assert_eq!(page["tutorials"], json!(0), "no tutorial links: {page}");
+    assert_eq!(page["account"], json!(false), "no sign-in link: {page}");
+    assert_eq!(page["asked"], json!([]), "no account request: {page}");
+    let intro = page["intro"].as_str().unwrap_or_default();
+    assert!(intro.contains("against bots"), "{intro}");
+    assert!(!intro.contains("invite"), "{intro}");
+    shot(&c, "static-lobby").await;
+
+    // a tutorial's address says why there is none, and the lobby is shown
+    c.goto(&format!("{base}/?tutorial=classic"))
+        .await
+        .expect("open the tutorial address");
+    wait_for(&c, "#create").await;
+    let banner = until(10, 50, async || {
+        let b = c
+            .execute(
+                "return document.getElementById('banner').textContent;",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let b = b.as_str().unwrap_or_default().to_string();
+        if b.is_empty() {
+            Err("no banner".to_string())
+        } else {
+            Ok(b)
+        }
+    })
+    .await;
+    assert!(banner.contains("no game server"), "{banner}");
+    assert!(!banner.contains('<'), "{banner}");
+
+    // the host's HTML error page (python answers POST with 501 HTML)
+    let said = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             Promise.all([import('/js/api.js'), import('/js/errors.js')]).then(([api, errors]) =>
+               api.request('POST', '/api/tables', {}).then(() => done(null),
+                 (e) => done({ status: e.status, code: e.code, text: errors.refusalText(e) })));",
+            vec![],
+        )
+        .await
+        .expect("a refused request");
+    assert_eq!(said["status"], json!(501), "{said}");
+    assert_eq!(said["code"], json!("http.not_api"), "{said}");
+    let text = said["text"].as_str().unwrap_or_default();
+    assert!(text.contains("error page (HTTP 501)"), "{text}");
+    assert!(
+        !text.contains('<') && !text.contains("Unsupported"),
+        "{text}"
+    );
+    c.close().await.expect("close");
+}
+
+/// The practice table's saved state as a tab last saw it: `[accepted,
+/// game_no, log length]` from IndexedDB.
+async fn saved_state(c: &Client, id: &str) -> Value {
+    c.execute_async(
+        "const [id] = arguments; const done = arguments[arguments.length - 1];
+         import('/js/practice/store.js').then((s) => s.loadTable(id)).then((t) => done([t.accepted, t.game_no, t.log.length]));",
+        vec![json!(id)],
+    )
+    .await
+    .expect("read the saved table")
+}
+
+/// Regression (fresh tester, defect 5): two tabs on one practice table
+/// each saved their own game, the last save winning: a move made in the
+/// second tab from a position the first had left was accepted and the
+/// first tab's move lost, with no word. Now a move is saved only over the
+/// state it was made from: the stale tab takes the saved game up, its move
+/// is refused and the page says the game moved on. A tab that hears of the
+/// other's move (BroadcastChannel) takes it up at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_tabs_on_one_practice_table_lose_no_move() {
+    let Some(rig) = Rig::start("wasm-tabs").await else {
+        return;
+    };
+    let (c, _) = rig.browser("tabs").await;
+    let id = create_local_practice(&c, &rig.base, "classic", 2, "level:1").await;
+    wait_my_turn(&c).await;
+    let first = c.window().await.expect("this tab");
+    let second = c.new_window(true).await.expect("a second tab").handle;
+    c.switch_to_window(second.clone())
+        .await
+        .expect("to the second tab");
+    c.goto(&format!("{}/?table={id}", rig.base))
+        .await
+        .expect("open the table again");
+    let stale = wait_my_turn(&c).await;
+    let n = stale["move_number"].as_u64().expect("a move number");
+    // the first tab moves, its message to the other tabs lost (a tab in
+    // the background may hear late)
+    c.switch_to_window(first.clone())
+        .await
+        .expect("to the first tab");
+    c.execute(
+        "BroadcastChannel.prototype.postMessage = function () {};",
+        vec![],
+    )
+    .await
+    .expect("silence the channel");
+    classic_move(&c, n, false).await;
+    let moved = wait_move(&c, n).await;
+    let ahead = wait_reach(&c, n + 2).await;
+    assert!(ahead["move_number"].as_u64() >= Some(n + 2), "{moved}");
+    let saved = saved_state(&c, &id).await;
+    // the second tab, behind, moves from the old position
+    c.switch_to_window(second.clone())
+        .await
+        .expect("to the second tab");
+    assert_eq!(
+        view(&c).await["move_number"].as_u64(),
+        Some(n),
+        "still behind"
+    );
+    classic_move(&c, n, false).await;
+    let banner = until(20, 50, async || {
+        let b = c
+            .execute(
+                "return document.getElementById('banner').textContent;",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let b = b.as_str().unwrap_or_default().to_string();
+        if b.contains("moved on") {
+            Ok(b)
+        } else {
+            Err(format!("no word of the other tab's move: {b:?}"))
+        }
+    })
+    .await;
+    assert!(!banner.contains("refused"), "{banner}");
+    // nothing of the second tab's move was saved: the first tab's game
+    let now = view(&c).await;
+    assert!(now["move_number"].as_u64() >= saved[0].as_u64(), "{now}");
+    let after = saved_state(&c, &id).await;
+    assert_eq!(after[1], saved[1]);
+    assert!(after[0].as_u64() >= saved[0].as_u64(), "{after} {saved}");
+    // both tabs show the same moves
+    let log_b = server_log_local(&c, &id).await;
+    c.switch_to_window(first.clone())
+        .await
+        .expect("to the first tab");
+    let log_a = server_log_local(&c, &id).await;
+    let k = log_a.len().min(log_b.len());
+    assert!(k as u64 > n, "{log_a:?}");
+    assert_eq!(log_a[..k], log_b[..k], "one history");
+    // the second tab hears of a move at once (the channel of a fresh page)
+    c.refresh().await.expect("reload the first tab");
+    let v = wait_my_turn(&c).await;
+    let m = v["move_number"].as_u64().expect("a move number");
+    classic_move(&c, m, false).await;
+    wait_move(&c, m).await;
+    c.switch_to_window(second).await.expect("to the second tab");
+    until(20, 50, async || {
+        let v = view(&c).await;
+        if v["move_number"].as_u64() > Some(m) {
+            Ok(())
+        } else {
+            Err(format!("the second tab did not follow: {v}"))
+        }
+    })
+    .await;
+    c.close().await.expect("close");
+}
+
+/// The move log a local table's page holds (its saved log as the table
+/// object has it).
+async fn server_log_local(c: &Client, id: &str) -> Vec<Value> {
+    let v = c
+        .execute_async(
+            "const [id] = arguments; const done = arguments[arguments.length - 1];
+             import('/js/practice/local.js').then((l) => l.table(id)).then((t) => done(t.s.log));",
+            vec![json!(id)],
+        )
+        .await
+        .expect("read the log");
+    v.as_array().cloned().unwrap_or_default()
+}

@@ -43,10 +43,23 @@ async function call(method, path, body, token) {
     data = null;
   }
   if (!res.ok) {
+    // not the API's JSON (an HTML error page of a static host or a proxy):
+    // said in the page's language (errors.js), never shown raw
+    if (data === null && text) throw new ApiError(res.status, `HTTP ${res.status}: not the game server's answer`, "http.not_api");
     const moveNumber = data && typeof data.move_number === "number" ? data.move_number : null;
     throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null, moveNumber);
   }
   return data;
+}
+
+let staticSite = null;
+/** Whether the page comes from a static build (`sequence export-static`,
+ * docs/deploy.md "A static build": its catalogue says `"static": true`):
+ * no server, so no accounts, tutorials or tables with friends. A promise
+ * (read once); false when the catalogue cannot be read. */
+export function isStaticBuild() {
+  if (!staticSite) staticSite = call("GET", "/api/games").then((c) => Boolean(c && c.static === true), () => false);
+  return staticSite;
 }
 
 /** A request to the API (`call` for other modules: accounts, profiles). */

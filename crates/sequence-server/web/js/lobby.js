@@ -253,7 +253,8 @@ export function showLobby(app) {
         h("div", { id: "playing-list" })));
 
     app.replaceChildren(h("div", { class: "lobby" },
-      h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro")), learnLinks()),
+      h("section", { class: "intro" }, h("h1", {}, t(only ? "lobby.welcome_static" : "lobby.welcome")),
+        h("p", {}, t(only ? "lobby.intro_static" : "lobby.intro")), learnLinks(!only)),
       createForm, only ? null : list));
     if (!only) refresh();
   }

@@ -8,8 +8,12 @@
 // saved in IndexedDB (store.js) after every move and taken up after a
 // reload. A game is rebuilt from its record and `unwritten`, the moves made
 // since its last entry that records do not write (the declines of a Stacks
-// Block window still open, S5b; RECORD-STACKS.md), played on it.
-import { loadTable, saveTable } from "./store.js";
+// Block window still open, S5b; RECORD-STACKS.md), played on it. Two tabs
+// may hold the same table: a move is saved only over the state it was made
+// from (saveTableIf), and a tab whose save finds the other tab's move
+// takes that game up (a move of the person is then refused as stale, as a
+// server's table does); a BroadcastChannel tells the other tabs at once.
+import { loadTable, saveTable, saveTableIf } from "./store.js";
 
 /** A local table's id: 24 hex digits (a server's has 16). */
 export function isLocal(id) {
@@ -200,6 +204,32 @@ class LocalTable {
     await saveTable(this.s);
   }
 
+  /** Saves a move made from move `before` of this game; false (and the
+   * saved game taken up instead) when another tab saved one first. */
+  async saveMove(before) {
+    this.s.record = this.game.record();
+    this.recordUrls.clear();
+    if (await saveTableIf(this.s, before, this.s.game_no)) {
+      told().postMessage({ id: this.s.id, accepted: this.s.accepted, game_no: this.s.game_no });
+      return true;
+    }
+    await this.takeUp();
+    return false;
+  }
+
+  /** Takes up the saved state (another tab moved), and shows it. */
+  async takeUp() {
+    const saved = await loadTable(this.s.id);
+    if (!saved) return;
+    this.game.free();
+    this.s = saved;
+    this.recordUrls.clear();
+    this.thinking = null;
+    this.start(true);
+    this.push();
+    this.botTurn();
+  }
+
   /** Plays `move` (a record entry with its seat) and logs it as the
    * server's table does: the entry with what the move did (sequences
    * made, chips taken, …), `i` (its index) and `n` (the move number after
@@ -230,8 +260,11 @@ class LocalTable {
       throw refusal(409, `stale move_number ${moveNumber}: the game is at move_number ${this.s.accepted}`, null, this.s.accepted);
     }
     if (this.game.toAct() !== 0) throw refusal(409, "not your turn", null, this.s.accepted);
+    const before = this.s.accepted;
     this.apply({ ...move, seat: 0 });
-    await this.save();
+    if (!(await this.saveMove(before))) {
+      throw refusal(409, `another tab moved first: the game is at move_number ${this.s.accepted}`, null, this.s.accepted);
+    }
     this.push();
     this.botTurn();
     return this.view(0);
@@ -252,7 +285,7 @@ class LocalTable {
       if (this.s.accepted !== at || this.game.toAct() !== seat) return;
       if (r.error || !r.move) throw new Error(r.error || "the bot found no move");
       this.apply(r.move);
-      await this.save();
+      if (!(await this.saveMove(at))) return;
       this.push();
       this.botTurn();
     }).catch((e) => {
@@ -282,6 +315,7 @@ class LocalTable {
     this.s.old_records = [...(this.s.old_records || []), this.s.record];
     this.start(false);
     await this.save();
+    told().postMessage({ id: this.s.id, accepted: this.s.accepted, game_no: this.s.game_no });
     this.push();
     this.botTurn();
     return this.info();
@@ -383,12 +417,28 @@ class LocalTable {
   }
 }
 
+let channel = null;
+/** The channel on which tabs tell each other of a saved move
+ * (`{id, accepted, game_no}`); a tab holding that table behind takes it
+ * up. */
+function told() {
+  if (!channel) {
+    channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("sequence-practice") : { postMessage() {} };
+    channel.onmessage = (e) => {
+      const t = tables.get(e.data && e.data.id);
+      if (t && (t.s.accepted !== e.data.accepted || t.s.game_no !== e.data.game_no)) t.takeUp();
+    };
+  }
+  return channel;
+}
+
 /** The local table `id`, loaded from IndexedDB once. */
 export async function table(id) {
   if (tables.has(id)) return tables.get(id);
   const [saved, m] = await Promise.all([loadTable(id), wasm()]);
   if (!saved) throw refusal(404, `no table ${id}`);
   if (!tables.has(id)) tables.set(id, new LocalTable(saved, m));
+  told();
   return tables.get(id);
 }
 
@@ -431,6 +481,7 @@ export async function create(req) {
   }
   await t.save();
   tables.set(id, t);
+  told();
   return { table: id, seat: 0, token: LOCAL_TOKEN };
 }
 
