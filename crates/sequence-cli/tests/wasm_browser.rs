@@ -141,6 +141,19 @@ const [tables, full, max, done] = [arguments[0], arguments[1], arguments[2], arg
 })().then(done, e => done({error: String(e && e.stack || e)}));
 "#;
 
+/// Opens the page at `base` in `c` and lets a script of the test run up
+/// to `script_secs` seconds (the engine's loops in the page are long).
+async fn open_for_scripts(c: &Client, base: &str, script_secs: u64) {
+    c.goto(&format!("{base}/")).await.expect("open the page");
+    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+        Some(std::time::Duration::from_secs(script_secs)),
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::ZERO),
+    ))
+    .await
+    .expect("script timeout");
+}
+
 async fn in_page(c: &Client, tables: Value, full: bool) -> Vec<Value> {
     let r = c
         .execute_async(PAGE, vec![tables, json!(full), json!(MAX_PLIES)])
@@ -156,16 +169,7 @@ async fn the_page_and_the_server_agree() {
         return;
     };
     let (c, _) = rig.browser("wasm").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(300)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    open_for_scripts(&c, &rig.base, 300).await;
     let tables = tables();
     let arg = Value::from(
         tables
@@ -340,16 +344,7 @@ async fn the_app_installs_and_plays_offline() {
         return;
     };
     let (c, downloads) = rig.browser("offline").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    open_for_scripts(&c, &rig.base, 60).await;
     app_cached(&c).await;
     // Chromium's installability check
     let errors = rig.cdp(&c, "Page.getInstallabilityErrors", json!({})).await;
@@ -476,20 +471,10 @@ async fn replay_state(c: &Client, what: &str) -> Value {
     .await
 }
 
-/// A static build (docs/deploy.md "A static build"): `sequence
-/// export-static` writes a folder that a plain static file server
-/// (Python's `http.server`) serves; its lobby offers only games in the
-/// browser, and a practice game made there is played to its end and
-/// replays. Then a new version is put in the folder (a changed script and
-/// `precache.json`'s version): the page offers the update, and "Update"
-/// caches the new version, drops the old one and reloads the page, which
-/// then runs the new script and no longer offers an update.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_static_site_plays_and_updates() {
-    let Some(mut rig) = Rig::start("wasm-static").await else {
-        return;
-    };
-    drop(rig.server.take());
+/// The static build: `sequence export-static` into the rig's folder,
+/// served by a plain static file server (Python's `http.server`); the
+/// folder, the host (stopped when dropped) and its address.
+fn static_site(rig: &Rig) -> (std::path::PathBuf, Proc, String) {
     let site = rig.dir.join("site");
     let _ = std::fs::remove_dir_all(&site);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sequence"))
@@ -513,8 +498,25 @@ async fn a_static_site_plays_and_updates() {
             .spawn()
             .expect("start python3 -m http.server"),
     );
-    wait_http(port, "/", "python3 -m http.server", &mut host);
-    let base = format!("http://127.0.0.1:{port}");
+    wait_http(port, "/api/games", "python3 -m http.server", &mut host);
+    (site, host, format!("http://127.0.0.1:{port}"))
+}
+
+/// A static build (docs/deploy.md "A static build"): `sequence
+/// export-static` writes a folder that a plain static file server
+/// (Python's `http.server`) serves; its lobby offers only games in the
+/// browser, and a practice game made there is played to its end and
+/// replays. Then a new version is put in the folder (a changed script and
+/// `precache.json`'s version): the page offers the update, and "Update"
+/// caches the new version, drops the old one and reloads the page, which
+/// then runs the new script and no longer offers an update.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_static_site_plays_and_updates() {
+    let Some(mut rig) = Rig::start("wasm-static").await else {
+        return;
+    };
+    drop(rig.server.take());
+    let (site, _host, base) = static_site(&rig);
     let (c, _) = rig.browser("static").await;
     c.goto(&format!("{base}/")).await.expect("open the site");
     let old = app_cached(&c).await;
@@ -685,16 +687,7 @@ async fn practice_bots_answer_the_block_window() {
         return;
     };
     let (c, _) = rig.browser("window").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(300)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    open_for_scripts(&c, &rig.base, 300).await;
     let id = create_local_practice(&c, &rig.base, "stacks", 3, "level:2").await;
     // up to the person's first Block window: reload there
     let mut total = json!({"bot_windows": 0, "bot_answers": 0, "passed_on": 0});
@@ -755,47 +748,19 @@ async fn practice_bots_answer_the_block_window() {
 /// the tutorials, sign-in and the "invite your friends" welcome though it
 /// has no server; an error page of the host (HTML, not the API's JSON) was
 /// shown raw. Now: no tutorial links, no account link (and no request for
-/// the account), the bots' welcome, `?tutorial=` says why it cannot be,
-/// and a non-JSON error body is said in words.
+/// the account), the bots' welcome without the invite link's private box
+/// or a turn timer, no tutorial link on the rules page either,
+/// `?tutorial=` and the account page say why they cannot be, and a
+/// non-JSON error body is said in words. On a phone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_static_build_offers_only_what_it_has() {
-    let Some(rig) = Rig::start("wasm-static").await else {
+    let Some(mut rig) = Rig::start("wasm-static-only").await else {
         return;
     };
-    let site = rig.dir.join("site");
-    let _ = std::fs::remove_dir_all(&site);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sequence"))
-        .arg("export-static")
-        .arg(&site)
-        .output()
-        .expect("run export-static");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let python = find_program("PYTHON3", &["/usr/bin/python3", "/usr/local/bin/python3"])
-        .expect("python3 (a plain static file server)");
-    let port = free_port();
-    let mut host = Proc(
-        std::process::Command::new(python)
-            .args([
-                "-m",
-                "http.server",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "-d",
-            ])
-            .arg(&site)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("start python3 -m http.server"),
-    );
-    wait_http(port, "/api/games", "python3 -m http.server", &mut host);
-    let base = format!("http://127.0.0.1:{port}");
-    let (c, _) = rig.browser("static").await;
+    // no game server at all: only the static host answers
+    drop(rig.server.take());
+    let (_, _host, base) = static_site(&rig);
+    let (c, _) = rig.browser_sized("static", Some((390, 844))).await;
     c.goto(&format!("{base}/"))
         .await
         .expect("open the static site");
@@ -805,6 +770,7 @@ async fn the_static_build_offers_only_what_it_has() {
         .execute(
             "return { tutorials: document.querySelectorAll('[id^=tutorial-]').length, \
                account: !!document.getElementById('account-link'), \
+               fields: ['private', 'timer', 'local'].filter((id) => document.getElementById(id)), \
                intro: document.querySelector('.intro').textContent, \
                asked: performance.getEntriesByType('resource').map((e) => e.name) \
                  .filter((n) => n.includes('/api/account')) };",
@@ -815,34 +781,46 @@ async fn the_static_build_offers_only_what_it_has() {
     assert_eq!(page["tutorials"], json!(0), "no tutorial links: {page}");
     assert_eq!(page["account"], json!(false), "no sign-in link: {page}");
     assert_eq!(page["asked"], json!([]), "no account request: {page}");
+    assert_eq!(page["fields"], json!(["local"]), "{page}");
     let intro = page["intro"].as_str().unwrap_or_default();
     assert!(intro.contains("against bots"), "{intro}");
     assert!(!intro.contains("invite"), "{intro}");
-    shot(&c, "static-lobby").await;
+    check_language(&c, "lobby-static", "390x844", "en", json!([])).await;
+    app_cached(&c).await;
+
+    // the rules page: no tutorial link
+    c.goto(&format!("{base}/?learn=classic"))
+        .await
+        .expect("open the rules");
+    wait_for(&c, "#learn-other").await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let links = c
+        .execute(
+            "return document.querySelectorAll('#learn-tutorial').length;",
+            vec![],
+        )
+        .await
+        .expect("read the rules page");
+    assert_eq!(links, json!(0), "no tutorial on the rules page");
+
+    // an account page (the service worker answers it with the app)
+    c.goto(&format!("{base}/account"))
+        .await
+        .expect("open the account page");
+    let said = wait_text(&c, "#acc-static").await;
+    assert!(said.contains("no game server"), "{said}");
+    assert_eq!(count(&c, "#signin, #signup-name").await, 0, "no forms");
 
     // a tutorial's address says why there is none, and the lobby is shown
     c.goto(&format!("{base}/?tutorial=classic"))
         .await
         .expect("open the tutorial address");
     wait_for(&c, "#create").await;
-    let banner = until(10, 50, async || {
-        let b = c
-            .execute(
-                "return document.getElementById('banner').textContent;",
-                vec![],
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-        let b = b.as_str().unwrap_or_default().to_string();
-        if b.is_empty() {
-            Err("no banner".to_string())
-        } else {
-            Ok(b)
-        }
-    })
-    .await;
-    assert!(banner.contains("no game server"), "{banner}");
+    let banner = banner_saying(&c, "no game server").await;
     assert!(!banner.contains('<'), "{banner}");
+    let url = c.current_url().await.expect("the address");
+    assert_eq!(url.path(), "/", "{url}");
+    assert_eq!(url.query(), None, "{url}");
 
     // the host's HTML error page (python answers POST with 501 HTML)
     let said = c
@@ -864,6 +842,19 @@ async fn the_static_build_offers_only_what_it_has() {
         "{text}"
     );
     c.close().await.expect("close");
+}
+
+/// The banner's text once it says `want` (within 20 s).
+async fn banner_saying(c: &Client, want: &str) -> String {
+    until(20, 50, async || {
+        let b = text_of(c, "#banner").await;
+        if b.contains(want) {
+            Ok(b)
+        } else {
+            Err(format!("the banner does not say {want:?}: {b:?}"))
+        }
+    })
+    .await
 }
 
 /// The practice table's saved state as a tab last saw it: `[accepted,
@@ -929,22 +920,7 @@ async fn two_tabs_on_one_practice_table_lose_no_move() {
         "still behind"
     );
     classic_move(&c, n, false).await;
-    let banner = until(20, 50, async || {
-        let b = c
-            .execute(
-                "return document.getElementById('banner').textContent;",
-                vec![],
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-        let b = b.as_str().unwrap_or_default().to_string();
-        if b.contains("moved on") {
-            Ok(b)
-        } else {
-            Err(format!("no word of the other tab's move: {b:?}"))
-        }
-    })
-    .await;
+    let banner = banner_saying(&c, "moved on").await;
     assert!(!banner.contains("refused"), "{banner}");
     // nothing of the second tab's move was saved: the first tab's game
     let now = view(&c).await;

@@ -52,14 +52,25 @@ async function call(method, path, body, token) {
   return data;
 }
 
-let staticSite = null;
+let catalogueOnce = null;
+/** The games' catalogue (GET /api/games, docs/api.md), read once per page
+ * (again after a failure): a promise. */
+export function catalogue() {
+  if (!catalogueOnce) {
+    catalogueOnce = call("GET", "/api/games").catch((e) => {
+      catalogueOnce = null;
+      throw e;
+    });
+  }
+  return catalogueOnce;
+}
+
 /** Whether the page comes from a static build (`sequence export-static`,
  * docs/deploy.md "A static build": its catalogue says `"static": true`):
- * no server, so no accounts, tutorials or tables with friends. A promise
- * (read once); false when the catalogue cannot be read. */
+ * no server, so no accounts, tutorials or tables with friends. A promise;
+ * false when the catalogue cannot be read. */
 export function isStaticBuild() {
-  if (!staticSite) staticSite = call("GET", "/api/games").then((c) => Boolean(c && c.static === true), () => false);
-  return staticSite;
+  return catalogue().then((c) => Boolean(c && c.static === true), () => false);
 }
 
 /** A request to the API (`call` for other modules: accounts, profiles). */
@@ -80,7 +91,7 @@ const server = {
   back: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/back`, {}, token),
   hint: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/hint`, {}, token),
   penalty: (id, token, team) => call("POST", `/api/tables/${encodeURIComponent(id)}/penalty`, { team }, token),
-  games: () => call("GET", "/api/games"),
+  games: () => catalogue(),
   log: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/log${gameNo ? `?game=${gameNo}` : ""}`),
   replay: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${gameNo ? `?game=${gameNo}` : ""}`),
   analysis: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis?game=${gameNo}`),

@@ -85,12 +85,15 @@ function route() {
   }
   const tutorial = params.get("tutorial");
   if (TUTORIAL_GAMES.includes(tutorial)) {
-    current = { stop() {} };
+    const waiting = { stop() {} };
+    current = waiting;
     // a static build has no server to deal the tutorial's game
     isStaticBuild().then((only) => {
+      if (current !== waiting) return; // the person went elsewhere meanwhile
       if (only) {
-        banner(t("static.no_server"));
+        history.replaceState(null, "", "/");
         current = showLobby(app);
+        banner(t("static.no_server"), "info");
       } else {
         openTutorial(tutorial).catch((e) => banner(e.status === 0 ? t("error.unreachable") : refusalText(e)));
       }

@@ -56,5 +56,20 @@ export function saveTableIf(table, accepted, gameNo) {
   }));
 }
 
+/** Changes the saved table `id` in place with `change(table)` (one
+ * transaction: what another tab saved meanwhile is kept); nothing when
+ * there is none. */
+export function updateTable(id, change) {
+  return request("readwrite", (s) => {
+    const r = s.get(id);
+    r.onsuccess = () => {
+      if (!r.result) return;
+      change(r.result);
+      s.put(r.result);
+    };
+    return null;
+  });
+}
+
 /** Every saved table. */
 export const allTables = () => request("readonly", (s) => s.getAll());
