@@ -566,6 +566,25 @@ async fn learner_follows_the_tutorial(
             let page = format!("tutorial-{game}");
             check_learn_language(c, &page, size, lang, "#tutorial").await;
         }
+        if steps == 0 {
+            // a private lesson (fresh tester, defect 6): no invite link,
+            // chat, reactions or "Leave table" (which gives the seat up);
+            // its own way out, which keeps it
+            let social = count(
+                c,
+                "#invite-link, #copy-invite, #leave, #chat-input, #reactions",
+            )
+            .await;
+            assert_eq!(
+                social, 0,
+                "{lang} at {size}: a table's social parts at the tutorial"
+            );
+            assert_eq!(
+                count(c, "#tutorial a#tutorial-leave[href=\"/\"]").await,
+                1,
+                "{lang}: the way out"
+            );
+        }
         let before = view(c).await["move_number"].as_u64().unwrap_or(0);
         if !card.is_empty() {
             let missing = c
@@ -593,8 +612,9 @@ async fn learner_follows_the_tutorial(
         steps += 1;
         last_count = asks[2].as_str().unwrap_or_default().to_string();
         if resume && steps == 3 {
-            // leave, and come back where the tutorial was
-            c.goto(base).await.expect("leave");
+            // leave by the lesson's own link, and come back where the
+            // tutorial was
+            click(c, "#tutorial-leave").await;
             click(c, &link).await;
             wait_for(c, "#tutorial").await;
         }
@@ -1249,18 +1269,6 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
     assert_eq!(shown, json!([positions, positions, false, false]));
     let (status, a) = fetch_json(ann, &format!("/api/tables/{id}/analysis"), Some(json!({}))).await;
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
-}
-
-/// How many elements match `css` now.
-async fn count(c: &Client, css: &str) -> u64 {
-    c.execute(
-        "return document.querySelectorAll(arguments[0]).length;",
-        vec![json!(css)],
-    )
-    .await
-    .expect("count")
-    .as_u64()
-    .unwrap_or(0)
 }
 
 /// `[checked, disabled]` of the checkbox `css` (once it is drawn).

@@ -206,7 +206,9 @@ export function tutorialPanel(st, rerender, seatName = (s) => String(s)) {
   return h("section", { class: "tutorial card-panel", id: "tutorial", "aria-labelledby": "tutorial-h", "data-learn-lang": language() },
     h("h2", { id: "tutorial-h" }, lt("tut.title")),
     h("div", { "aria-live": "polite" }, body),
-    h("p", { class: "tut-kept" }, lt("tut.kept")));
+    // the way out of the lesson (the table's "Leave" would give up its
+    // seat; this keeps it, to come back to)
+    over ? null : h("p", { class: "tut-kept" }, lt("tut.kept"), " ", h("a", { href: "/", id: "tutorial-leave" }, lt("learn.back"))));
 }
 
 function restart(game) {
