@@ -1562,6 +1562,33 @@ async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
     let heading = text_of(&a, "#profile h2").await;
     assert_eq!(heading, "امتیازها");
     shot(&a, "profile-fa").await;
+    // on a phone and a desktop in every language (fresh tester, defect 4:
+    // at 390 px the profile was 403 px wide in English and 550 px in
+    // Georgian, its games table cut): nothing sticks out sideways or
+    // overlaps; a date in Georgian, which Chromium has no month names
+    // for, is in figures, not English
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (p, _) = rig
+            .browser_sized(&format!("profile-{size}"), Some((w, h)))
+            .await;
+        p.goto(&format!("{}/u/Bob", rig.base))
+            .await
+            .expect("open the profile");
+        wait_for(&p, "#stats").await;
+        for lang in LANGUAGES {
+            select_option(&p, "#lang", lang).await;
+            wait_for(&p, &format!("#profile[data-acc-lang=\"{lang}\"] #stats")).await;
+            check_language(&p, "profile", size, lang, json!([])).await;
+            if lang == "ka" {
+                let since = text_of(&p, "#profile > p.acc-muted").await;
+                let latin = since
+                    .split(|ch: char| !ch.is_ascii_alphabetic())
+                    .any(|w| w.len() >= 3);
+                assert!(!latin, "the date in Georgian: {since}");
+            }
+        }
+        let _ = p.close().await;
+    }
     // the leaderboard page (both ratings are still provisional)
     a.goto(&format!("{}/leaderboard", rig.base))
         .await

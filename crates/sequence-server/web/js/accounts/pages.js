@@ -131,9 +131,13 @@ function accountPage(app) {
 
 /** A date in the page's language. */
 export function dateText(ms) {
-  try {
-    return new Date(ms).toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
-  } catch {
-    return new Date(ms).toISOString().slice(0, 10);
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return "";
+  // a language this browser has no dates for (Chromium has none in
+  // Georgian): the date in figures, not another language's month names
+  if (Intl.DateTimeFormat.supportedLocalesOf([language()]).length === 0) {
+    const two = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
   }
+  return d.toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
 }
