@@ -11,10 +11,8 @@
 //! present on the page from the start (a counter at 0), so that dashboards
 //! and alerts find them before the first event.
 
-use crate::app::App;
 use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -242,36 +240,6 @@ pub fn group_commit(appends: usize, waited: Duration, took: Duration) {
     histogram!(APPEND_BATCH).record(appends as f64);
     histogram!(POOL_WAIT).record(waited.as_secs_f64());
     histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
-}
-
-/// The page of `GET /metrics`: gauges read from `app` now, then every
-/// metric in the Prometheus text format (version 0.0.4).
-pub fn render(app: &App) -> String {
-    let Some(handle) = install() else {
-        return "# another metrics recorder was installed in this process\n".into();
-    };
-    let c = &app.cluster;
-    let shared = app.db.shared();
-    let in_memory = app.tables.lock().map(|m| m.len()).unwrap_or(0);
-    gauge!(TABLES_IN_MEMORY).set(in_memory as f64);
-    gauge!(TABLES_OWNED).set(if shared { c.owned_count() } else { in_memory } as f64);
-    gauge!(WEBSOCKETS).set(c.sockets.load(Ordering::Relaxed) as f64);
-    gauge!(ANALYSIS_QUEUE).set(app.worker.queued() as f64);
-    let (open, idle) = app.db.pool_state();
-    gauge!(POOL_CONNECTIONS).set(open as f64);
-    gauge!(POOL_IDLE).set(idle as f64);
-    gauge!(NOTIFY_LISTENING).set(f64::from(u8::from(
-        shared && c.listening.load(Ordering::Relaxed),
-    )));
-    let age = if shared {
-        c.lease_age()
-    } else {
-        Duration::ZERO
-    };
-    gauge!(LEASE_AGE).set(age.as_secs_f64());
-    gauge!(LEASE_HELD).set(f64::from(u8::from(!shared || age < c.cfg.lease)));
-    handle.run_upkeep();
-    handle.render()
 }
 
 /// The `code` label of a refused move: the engine's code (`C6.space_taken`,

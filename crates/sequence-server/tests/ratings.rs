@@ -34,6 +34,21 @@ async fn two(base: &str, a: &str, b: &str) -> (Browser, Browser) {
     (x, y)
 }
 
+/// Two accounts `a` and `b` seated at a new two-player classic table
+/// (`rated` as in [`classic2`]): their browsers, the table's id and their
+/// seat tokens (`a` at seat 0).
+async fn seated(
+    base: &str,
+    a: &str,
+    b: &str,
+    rated: Option<bool>,
+) -> (Browser, Browser, String, String, String) {
+    let (mut x, mut y) = two(base, a, b).await;
+    let (id, t0) = x.create(&classic2(rated)).await;
+    let t1 = y.join(&id).await;
+    (x, y, id, t0, t1)
+}
+
 fn rating_of(profile: &Value, kind: &str) -> Option<Value> {
     profile["ratings"]
         .as_array()?
@@ -151,10 +166,8 @@ async fn a_rated_game_changes_both_ratings_once_by_glicko2() {
 #[tokio::test]
 async fn casual_bot_and_guest_games_change_no_rating() {
     let s = common::server(0).await;
-    let (mut cy, mut di) = two(&s.base, "Cyd", "Dina").await;
     // casual by the host's choice
-    let (id, t0) = cy.create(&classic2(Some(false))).await;
-    let t1 = di.join(&id).await;
+    let (mut cy, _di, id, t0, t1) = seated(&s.base, "Cyd", "Dina", Some(false)).await;
     play_out(&s, &id, &[Some(t0), Some(t1)], 5).await;
     // a bot at the table
     let mut with_bot = classic2(None);
@@ -185,9 +198,7 @@ async fn casual_bot_and_guest_games_change_no_rating() {
 #[tokio::test]
 async fn leaving_a_rated_game_loses_it() {
     let s = common::server(0).await;
-    let (mut eve, mut fox) = two(&s.base, "Eve", "Fox").await;
-    let (id, t0) = eve.create(&classic2(None)).await;
-    let t1 = fox.join(&id).await;
+    let (mut eve, mut fox, id, t0, t1) = seated(&s.base, "Eve", "Fox", None).await;
     let (st, body) = s
         .post(&format!("/api/tables/{id}/leave"), &t1, json!({}))
         .await;
@@ -212,9 +223,7 @@ async fn leaving_a_rated_game_loses_it() {
 #[tokio::test]
 async fn a_deleted_players_games_stay() {
     let s = common::server(0).await;
-    let (mut gil, mut hank) = two(&s.base, "Gil", "Hank").await;
-    let (id, t0) = gil.create(&classic2(None)).await;
-    let t1 = hank.join(&id).await;
+    let (mut gil, mut hank, id, t0, t1) = seated(&s.base, "Gil", "Hank", None).await;
     play_out(&s, &id, &[Some(t0), Some(t1)], 9).await;
     let (st, _) = hank
         .post("/api/account/delete", &json!({"password": PW}))

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod logs;
 pub mod moves;
 
 use futures_util::{SinkExt, StreamExt};
