@@ -9,12 +9,15 @@ bots), maps it to its module path (`src/tables/live.rs` -> `tables::live`,
 `mod.rs` and `lib.rs` name their folder), and draws an edge from a file to
 every file whose module it names in code: `crate::a::b`, `super::x`,
 `self::x` paths in `use` lines and in expressions (a path names the
-longest module that exists). `mod x;` declarations and a module's
-relative paths to its own children (`x::y` after `mod x;`, so also the
-crate root's re-exports) are not imports; comments and test modules
-(`#[cfg(test)] mod tests { ... }` to the end of the file) are left out. Prints each circle (a strongly connected set of two or more files)
-and exits 1 when there is one. --exclude leaves out modules (and their
-children), e.g. research code that is not live.
+longest module that exists; a name that module re-exports from a child,
+`pub use child::Name;`, names the child's file). `mod x;` declarations
+and a module's relative paths to its own children (`x::y` after `mod x;`,
+so also its re-exports) are not imports; comments and test modules
+(`#[cfg(test)] mod tests { ... }` to the end of the file) are left out.
+Prints each circle (a strongly connected set of two or more files, with
+the imports of each inside it) and exits 1 when there is one. --exclude
+leaves out modules (and their children), e.g. research code that is not
+live.
 """
 import re
 import sys
@@ -67,6 +70,15 @@ def main(argv):
         files = {module_of(src, f): f for f in sorted(src.rglob("*.rs"))}
         mods = {m for m in files if not any(m[: len(e)] == e for e in exclude)}
         edges = {m: set() for m in mods}
+        reexports = {}
+        for m in mods:
+            t = code_of(files[m].read_text())
+            for g in re.finditer(r"pub(?:\([^)]*\))?\s+use\s+(\w+)::(\{[^;]*\}|\w+)\s*;", t):
+                child = m + (g.group(1),)
+                if child not in files:
+                    continue
+                for name in re.findall(r"\w+", g.group(2)):
+                    reexports[(m, name)] = child
         for m in mods:
             f = files[m]
             is_dir_mod = f.name in ("mod.rs", "lib.rs", "main.rs")
@@ -80,10 +92,16 @@ def main(argv):
             for p in PATH.finditer(text):
                 refs.append((p.group(1), [x for x in p.group(2).split("::") if x]))
             for head, rest in refs:
-                target = resolve(m, is_dir_mod, head, rest)
+                full = resolve(m, is_dir_mod, head, rest)
+                target = full
                 # the longest module named
                 while target and target not in mods:
                     target = target[:-1]
+                # a name a module re-exports from its child: the child
+                if len(full) > len(target):
+                    child = reexports.get((target, full[len(target)]))
+                    if child is not None and child in mods and child != m:
+                        target = child
                 if target in mods and target != m and target != ():
                     edges[m].add(target)
                 elif target == () and () in mods and m != ():
@@ -125,6 +143,9 @@ def main(argv):
         for c in comps:
             found += 1
             print("  circle: " + ", ".join(sorted(name(m) for m in c)))
+            inside = set(c)
+            for a in sorted(c):
+                print(f"    {name(a)} imports " + ", ".join(sorted(name(b) for b in edges[a] & inside)))
     return 1 if found else 0
 
 
