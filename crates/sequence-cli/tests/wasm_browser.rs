@@ -150,22 +150,29 @@ async fn in_page(c: &Client, tables: Value, full: bool) -> Vec<Value> {
     r.as_array().cloned().expect("a list of games")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_and_the_server_agree() {
-    let Some(rig) = Rig::start("wasm-agree").await else {
-        return;
-    };
-    let (c, _) = rig.browser("wasm").await;
+/// A browser `who` with the lobby of `rig` open; a script the test runs
+/// in it may take `script_secs` (the engine's module runs in the page).
+async fn on_the_page(rig: &Rig, who: &str, script_secs: u64) -> (Client, std::path::PathBuf) {
+    let (c, downloads) = rig.browser(who).await;
     c.goto(&format!("{}/", rig.base))
         .await
         .expect("open the page");
     c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(300)),
+        Some(std::time::Duration::from_secs(script_secs)),
         Some(std::time::Duration::from_secs(60)),
         Some(std::time::Duration::ZERO),
     ))
     .await
     .expect("script timeout");
+    (c, downloads)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_the_server_agree() {
+    let Some(rig) = Rig::start("wasm-agree").await else {
+        return;
+    };
+    let (c, _) = on_the_page(&rig, "wasm", 300).await;
     let tables = tables();
     let arg = Value::from(
         tables
@@ -339,17 +346,7 @@ async fn the_app_installs_and_plays_offline() {
     let Some(mut rig) = Rig::start("wasm-offline").await else {
         return;
     };
-    let (c, downloads) = rig.browser("offline").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    let (c, downloads) = on_the_page(&rig, "offline", 60).await;
     app_cached(&c).await;
     // Chromium's installability check
     let errors = rig.cdp(&c, "Page.getInstallabilityErrors", json!({})).await;
@@ -684,17 +681,7 @@ async fn practice_bots_answer_the_block_window() {
     let Some(rig) = Rig::start("wasm-window").await else {
         return;
     };
-    let (c, _) = rig.browser("window").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(300)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    let (c, _) = on_the_page(&rig, "window", 300).await;
     let id = create_local_practice(&c, &rig.base, "stacks", 3, "level:2").await;
     // up to the person's first Block window: reload there
     let mut total = json!({"bot_windows": 0, "bot_answers": 0, "passed_on": 0});
