@@ -56,8 +56,10 @@ python3 scripts/check-size.py
 step "the committed WebAssembly module is built from these sources (scripts/build-wasm.sh --check)"
 scripts/build-wasm.sh --check
 
+# --no-fail-fast: every failing test binary is reported in one run (the
+# run still fails at the end of this step when any test failed)
 step "Rust tests"
-cargo test --workspace
+cargo test --workspace --no-fail-fast
 
 # The Python package (crates/sequence-py, docs/python.md): its PyO3 layer
 # is behind the `python` feature (linted with the workspace above; the
