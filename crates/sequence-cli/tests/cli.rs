@@ -69,7 +69,10 @@ fn verify_prints_the_summary_and_exit_codes_follow_record_md() {
     assert_eq!(extra.status.code(), Some(1));
     let err = String::from_utf8_lossy(&extra.stderr);
     assert!(
-        err.starts_with("move 3 {") && err.trim_end().ends_with("}: malformed move: unknown key `extra`"),
+        err.starts_with("move 3 {")
+            && err
+                .trim_end()
+                .ends_with("}: malformed move: unknown key `extra`"),
         "{err}"
     );
     // Regression (fresh-user test): a file that is not a record is named

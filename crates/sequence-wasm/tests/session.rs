@@ -283,8 +283,7 @@ fn the_shared_examples_verify_as_sequence_verify_says() {
         );
         assert!(e.message.starts_with("move 3 {"), "{}", e.message);
         assert!(
-            e.message
-                .ends_with(": malformed move: unknown key `extra`"),
+            e.message.ends_with(": malformed move: unknown key `extra`"),
             "{}",
             e.message
         );
