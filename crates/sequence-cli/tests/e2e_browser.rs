@@ -566,6 +566,25 @@ async fn learner_follows_the_tutorial(
             let page = format!("tutorial-{game}");
             check_learn_language(c, &page, size, lang, "#tutorial").await;
         }
+        if steps == 0 {
+            // a private lesson (fresh tester, defect 6): no invite link,
+            // chat, reactions or "Leave table" (which gives the seat up);
+            // its own way out, which keeps it
+            let social = count(
+                c,
+                "#invite-link, #copy-invite, #leave, #chat-input, #reactions",
+            )
+            .await;
+            assert_eq!(
+                social, 0,
+                "{lang} at {size}: a table's social parts at the tutorial"
+            );
+            assert_eq!(
+                count(c, "#tutorial a#tutorial-leave[href=\"/\"]").await,
+                1,
+                "{lang}: the way out"
+            );
+        }
         let before = view(c).await["move_number"].as_u64().unwrap_or(0);
         if !card.is_empty() {
             let missing = c
@@ -593,8 +612,9 @@ async fn learner_follows_the_tutorial(
         steps += 1;
         last_count = asks[2].as_str().unwrap_or_default().to_string();
         if resume && steps == 3 {
-            // leave, and come back where the tutorial was
-            c.goto(base).await.expect("leave");
+            // leave by the lesson's own link, and come back where the
+            // tutorial was
+            click(c, "#tutorial-leave").await;
             click(c, &link).await;
             wait_for(c, "#tutorial").await;
         }
@@ -1251,18 +1271,6 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
 }
 
-/// How many elements match `css` now.
-async fn count(c: &Client, css: &str) -> u64 {
-    c.execute(
-        "return document.querySelectorAll(arguments[0]).length;",
-        vec![json!(css)],
-    )
-    .await
-    .expect("count")
-    .as_u64()
-    .unwrap_or(0)
-}
-
 /// `[checked, disabled]` of the checkbox `css` (once it is drawn).
 async fn checkbox(c: &Client, css: &str) -> Value {
     wait_for(c, css).await;
@@ -1554,6 +1562,33 @@ async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
     let heading = text_of(&a, "#profile h2").await;
     assert_eq!(heading, "امتیازها");
     shot(&a, "profile-fa").await;
+    // on a phone and a desktop in every language (fresh tester, defect 4:
+    // at 390 px the profile was 403 px wide in English and 550 px in
+    // Georgian, its games table cut): nothing sticks out sideways or
+    // overlaps; a date in Georgian, which Chromium has no month names
+    // for, is in figures, not English
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (p, _) = rig
+            .browser_sized(&format!("profile-{size}"), Some((w, h)))
+            .await;
+        p.goto(&format!("{}/u/Bob", rig.base))
+            .await
+            .expect("open the profile");
+        wait_for(&p, "#stats").await;
+        for lang in LANGUAGES {
+            select_option(&p, "#lang", lang).await;
+            wait_for(&p, &format!("#profile[data-acc-lang=\"{lang}\"] #stats")).await;
+            check_language(&p, "profile", size, lang, json!([])).await;
+            if lang == "ka" {
+                let since = text_of(&p, "#profile > p.acc-muted").await;
+                let latin = since
+                    .split(|ch: char| !ch.is_ascii_alphabetic())
+                    .any(|w| w.len() >= 3);
+                assert!(!latin, "the date in Georgian: {since}");
+            }
+        }
+        let _ = p.close().await;
+    }
     // the leaderboard page (both ratings are still provisional)
     a.goto(&format!("{}/leaderboard", rig.base))
         .await

@@ -824,6 +824,18 @@ pub async fn click_live(c: &Client, css: &str) {
     panic!("click {css}: {last}");
 }
 
+/// How many elements match `css` now.
+pub async fn count(c: &Client, css: &str) -> u64 {
+    c.execute(
+        "return document.querySelectorAll(arguments[0]).length;",
+        vec![json!(css)],
+    )
+    .await
+    .expect("count")
+    .as_u64()
+    .unwrap_or(0)
+}
+
 /// The text of the first `css` now (read in the page: no stale element
 /// on a page that redraws).
 pub async fn text_of(c: &Client, css: &str) -> String {
