@@ -28,9 +28,6 @@ pub trait DynEngine: EnvGame + Notation {
     fn wrap(m: Self::Move, config: &Self::Config) -> AnyMove;
     /// The move, if it is one of this game's.
     fn unwrap(m: &AnyMove) -> Option<Self::Move>;
-    /// The public state as text (what a spectator sees), for `str(game)`
-    /// and the environments' `render()`.
-    fn render(&self) -> String;
 }
 
 impl DynEngine for sequence_classic::Game {
@@ -44,28 +41,6 @@ impl DynEngine for sequence_classic::Game {
             AnyMove::Stacks(_) => None,
         }
     }
-
-    fn render(&self) -> String {
-        let mut s = String::from("   a b c d e f g h i j\n");
-        for (r, row) in self.board_rows().iter().enumerate() {
-            let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-            s += &format!("{:>2} {}\n", r + 1, cells.join(" "));
-        }
-        let teams: Vec<String> = (0..self.teams())
-            .map(|t| {
-                let team = sequence_classic::Team(t);
-                format!("{} {}", team.colour(), self.sequence_count(team))
-            })
-            .collect();
-        s += &format!(
-            "sequences: {}; draw pile {}; move {}; {}",
-            teams.join(", "),
-            self.draw_pile_len(),
-            self.ply(),
-            status_text::<Self>(self)
-        );
-        s
-    }
 }
 
 impl DynEngine for sequence_stacks::Game {
@@ -78,47 +53,6 @@ impl DynEngine for sequence_stacks::Game {
             AnyMove::Stacks(d) => Some(*d),
             AnyMove::Classic(..) => None,
         }
-    }
-
-    fn render(&self) -> String {
-        let mut s = String::new();
-        for p in self.places() {
-            let cards: Vec<&str> = self.pile(p).iter().map(|c| c.code()).collect();
-            s += &format!("{:<7} {}\n", p.name(), cards.join(" "));
-        }
-        for seat in 0..self.players() {
-            let st = Seat(seat);
-            let [b, r] = self.chips(st);
-            let top = self
-                .discard_top(st)
-                .map_or("-".to_string(), |c| c.code().to_string());
-            s += &format!(
-                "seat {seat}: {} cards, chips blue {b} red {r}, discard top {top}\n",
-                self.hand_len(st)
-            );
-        }
-        let [b, r] = self.supply();
-        s += &format!(
-            "supply blue {b} red {r}; draw pile {}; move {}; {}",
-            self.draw_pile_len(),
-            Rules::ply(self),
-            status_text::<Self>(self)
-        );
-        s
-    }
-}
-
-fn status_text<G: Notation>(g: &G) -> String {
-    match g.outcome() {
-        Outcome::Playing => match g.to_act() {
-            Some(s) => format!("seat {} to act", s.0),
-            None => "playing".into(),
-        },
-        Outcome::Won(side) => match G::side_to_json(side) {
-            Value::String(c) => format!("{c} won"),
-            v => format!("seat {v} won"),
-        },
-        Outcome::Draw => "draw".into(),
     }
 }
 

@@ -30,8 +30,8 @@ const MAX_BUF: usize = 1024;
 const _: () = assert!(
     <sequence_classic::Game as crate::env::EnvGame>::OBS_LEN <= MAX_BUF
         && <sequence_stacks::Game as crate::env::EnvGame>::OBS_LEN <= MAX_BUF
-        && crate::classic_env::ACTIONS <= MAX_BUF
-        && crate::stacks_env::ACTIONS <= MAX_BUF
+        && crate::env::classic::ACTIONS <= MAX_BUF
+        && crate::env::stacks::ACTIONS <= MAX_BUF
 );
 
 pub(crate) fn kind_of(name: &str) -> PyResult<GameKind> {
@@ -767,7 +767,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ladder.set_item(format!("level:{}", i + 1), elo)?;
     }
     m.add("LADDER", ladder)?;
-    m.add("CLASSIC_ACTIONS", crate::classic_env::ACTIONS)?;
-    m.add("STACKS_ACTIONS", crate::stacks_env::ACTIONS)?;
+    m.add("CLASSIC_ACTIONS", crate::env::classic::ACTIONS)?;
+    m.add("STACKS_ACTIONS", crate::env::stacks::ACTIONS)?;
     Ok(())
 }

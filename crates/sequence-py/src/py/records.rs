@@ -73,8 +73,8 @@ pub(super) fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Vec<
 pub(super) fn action_text(action: i128, game: &str) -> PyResult<String> {
     let kind = kind_of(game)?;
     let actions = match kind {
-        GameKind::Classic => crate::classic_env::ACTIONS,
-        GameKind::Stacks => crate::stacks_env::ACTIONS,
+        GameKind::Classic => crate::env::classic::ACTIONS,
+        GameKind::Stacks => crate::env::stacks::ACTIONS,
     };
     let action = args::action(actions, action)?;
     Ok(match kind {

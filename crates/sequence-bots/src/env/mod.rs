@@ -1,11 +1,18 @@
 //! What a game adds to the one game interface to be an environment for
-//! learning agents: a fixed action space with a mask, and an observation
-//! vector of what one seat may see. [`EnvGame`] is implemented by both
-//! engines' `Game` ([`crate::classic_env`], [`crate::stacks_env`]);
-//! everything else in this crate (sessions, the vectorized stepping, the
-//! Python bindings) is written once over it.
+//! learning agents: a fixed action space with a mask, an observation
+//! vector of what one seat may see, and the public state as text.
+//! [`EnvGame`] is implemented by both engines' `Game` ([`classic`],
+//! [`stacks`]), and every game the workspace registers has it
+//! ([`crate::with_game`]): the Python package (crate `sequence-py`:
+//! sessions, the vectorized stepping, the bindings) is written once over
+//! it.
 
-use sequence_bots::BotGame;
+pub mod classic;
+pub mod spread;
+pub mod stacks;
+
+use crate::bot::BotGame;
+use serde_json::Value;
 use sequence_common::{MoveSink, Rules, Seat};
 
 /// One named part of an observation vector: where it starts, its shape
@@ -97,6 +104,11 @@ pub trait EnvGame: BotGame {
     /// names one (not yet checked: [`Rules::check`] decides legality).
     fn move_of(&self, seat: Seat, action: usize) -> Option<Self::Move>;
 
+    /// The public state as text (what a spectator sees: the board or the
+    /// piles, the counts, whose turn), for the Python `str(game)` and the
+    /// environments' `render()`.
+    fn render(&self) -> String;
+
     /// What an action index means, in words (e.g. `place on e5 with the
     /// space's card`), for messages and documentation.
     fn action_text(action: usize) -> String;
@@ -118,6 +130,22 @@ pub trait EnvGame: BotGame {
         };
         self.legal_moves(&mut sink);
         sink.bits.count()
+    }
+}
+
+/// The end of [`EnvGame::render`]: `seat 2 to act`, `blue won`, `seat 1
+/// won`, `draw`.
+pub fn status_text<G: sequence_common::Notation>(g: &G) -> String {
+    match g.outcome() {
+        sequence_common::Outcome::Playing => match g.to_act() {
+            Some(s) => format!("seat {} to act", s.0),
+            None => "playing".into(),
+        },
+        sequence_common::Outcome::Won(side) => match G::side_to_json(side) {
+            Value::String(c) => format!("{c} won"),
+            v => format!("seat {v} won"),
+        },
+        sequence_common::Outcome::Draw => "draw".into(),
     }
 }
 

@@ -15,8 +15,8 @@
 //! `A 2 … 9 T J Q K` (so `AS` = 0, `7H` = 19). A placement declares the
 //! sequences the engine chooses by default (C8a).
 
-use crate::env::{layout, ActionBits, EnvGame, ObsPart};
-use crate::spread::{bits_to_bytes, boards_to_bytes, counts_to_bytes};
+use super::spread::{bits_to_bytes, boards_to_bytes, counts_to_bytes};
+use super::{layout, status_text, ActionBits, EnvGame, ObsPart};
 use sequence_classic::options::NoPlay;
 use sequence_classic::{Bitboard, Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
@@ -68,6 +68,7 @@ fn set_spaces(bits: &mut ActionBits, base: usize, bb: Bitboard) {
 }
 
 /// The space of a reading-order index.
+#[inline]
 fn space(i: usize) -> Option<Space> {
     Space::new((i / 10) as u8, (i % 10) as u8)
 }
@@ -140,6 +141,28 @@ impl EnvGame for Game {
             },
             _ => return None,
         })
+    }
+
+    fn render(&self) -> String {
+        let mut s = String::from("   a b c d e f g h i j\n");
+        for (r, row) in self.board_rows().iter().enumerate() {
+            let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+            s += &format!("{:>2} {}\n", r + 1, cells.join(" "));
+        }
+        let teams: Vec<String> = (0..self.teams())
+            .map(|t| {
+                let team = Team(t);
+                format!("{} {}", team.colour(), self.sequence_count(team))
+            })
+            .collect();
+        s += &format!(
+            "sequences: {}; draw pile {}; move {}; {}",
+            teams.join(", "),
+            self.draw_pile_len(),
+            self.ply(),
+            status_text(self)
+        );
+        s
     }
 
     fn action_text(action: usize) -> String {

@@ -16,7 +16,7 @@
 //! | `234 … 250` | discard card kind `i − 234` from the hand, ending the turn (S4) |
 //! | `251` | end the turn with an empty hand (S4) |
 
-use crate::env::{layout, EnvGame, ObsPart};
+use super::{layout, status_text, EnvGame, ObsPart};
 use sequence_common::{Direction, Rules, Seat};
 use sequence_stacks::card::{KINDS, MAX_PLACES_PER_COLOUR};
 use sequence_stacks::{Card, Colour, Decision, Game, Place, Source};
@@ -31,11 +31,13 @@ const PLACES: usize = 2 * MAX_PLACES_PER_COLOUR;
 const SOURCES: [Source; 2] = [Source::Hand, Source::Discard];
 
 /// `target` counted clockwise from `me`.
+#[inline]
 fn relative(me: Seat, target: Seat, players: u8) -> Seat {
     Seat(((target.0 as usize + players as usize - me.index()) % players as usize) as u8)
 }
 
 /// The seat `offset` places clockwise from `me`.
+#[inline]
 fn absolute(me: Seat, offset: usize, players: u8) -> Seat {
     Seat(((me.index() + offset) % players as usize) as u8)
 }
@@ -97,6 +99,7 @@ impl EnvGame for Game {
         Game::move_key(&rel)
     }
 
+    #[inline]
     fn move_of(&self, seat: Seat, action: usize) -> Option<Decision> {
         let players = self.players();
         Some(match action {
@@ -152,6 +155,33 @@ impl EnvGame for Game {
         })
     }
 
+    fn render(&self) -> String {
+        let mut s = String::new();
+        for p in self.places() {
+            let cards: Vec<&str> = self.pile(p).iter().map(|c| c.code()).collect();
+            s += &format!("{:<7} {}\n", p.name(), cards.join(" "));
+        }
+        for seat in 0..self.players() {
+            let st = Seat(seat);
+            let [b, r] = self.chips(st);
+            let top = self
+                .discard_top(st)
+                .map_or("-".to_string(), |c| c.code().to_string());
+            s += &format!(
+                "seat {seat}: {} cards, chips blue {b} red {r}, discard top {top}\n",
+                self.hand_len(st)
+            );
+        }
+        let [b, r] = self.supply();
+        s += &format!(
+            "supply blue {b} red {r}; draw pile {}; move {}; {}",
+            self.draw_pile_len(),
+            Rules::ply(self),
+            status_text(self)
+        );
+        s
+    }
+
     fn action_text(action: usize) -> String {
         match action {
             a if a < 192 => {
@@ -195,6 +225,7 @@ impl EnvGame for Game {
         }
     }
 
+    #[inline]
     fn observe(&self, seat: Seat, out: &mut [u8]) {
         out.fill(0);
         let players = self.players() as usize;
