@@ -16,7 +16,7 @@
 //! sequences the engine chooses by default (C8a).
 
 use super::spread::{bits_to_bytes, boards_to_bytes, counts_to_bytes};
-use super::{layout, status_text, ActionBits, EnvGame, ObsPart};
+use super::{layout, status_text, ActionBits, EnvGame, MoveFields, ObsPart};
 use sequence_classic::options::NoPlay;
 use sequence_classic::{Bitboard, Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
@@ -81,6 +81,47 @@ fn card_name(i: usize) -> String {
 impl EnvGame for Game {
     const ACTIONS: usize = ACTIONS;
     const OBS_LEN: usize = 525;
+    const SETUP_CODES: [&'static str; 3] = ["C3.players", "C3.teams", "C11.option"];
+
+    fn move_fields(m: &Move, config: &sequence_classic::Config) -> MoveFields {
+        let len = config.sequence_length();
+        let (kind, at, declare) = match *m {
+            Move::Place { at, declare, .. } => ("place", Some(at), declare),
+            Move::Remove { at, .. } => ("remove", Some(at), None),
+            Move::Dead { .. } => ("dead", None, None),
+            Move::Pass => ("pass", None, None),
+            Move::Discard { .. } => ("discard", None, None),
+        };
+        MoveFields {
+            kind,
+            card: m.card().map(|c| c.to_string()),
+            at: at.map(|a| a.to_string()),
+            declare: declare.map(|d| {
+                d.windows()
+                    .map(|w| (w.start.to_string(), w.last(len).to_string()))
+                    .collect()
+            }),
+            ..MoveFields::default()
+        }
+    }
+
+    fn written_with(config: &sequence_classic::Config) -> u8 {
+        config.sequence_length()
+    }
+
+    fn table_written_with(len: u8) -> Result<sequence_classic::Config, String> {
+        let options = sequence_classic::Options {
+            sequence_length: Some(len),
+            ..Default::default()
+        };
+        Game::table(2, None, options).map_err(|e| e.to_string())
+    }
+
+    fn view_from_json(
+        v: &serde_json::Value,
+    ) -> Result<(sequence_classic::view::SeatView, sequence_classic::Config), String> {
+        super::view_json::classic_view(v)
+    }
 
     fn obs_layout(_config: &sequence_classic::Config) -> Vec<ObsPart> {
         layout(&[

@@ -16,7 +16,7 @@
 //! | `234 … 250` | discard card kind `i − 234` from the hand, ending the turn (S4) |
 //! | `251` | end the turn with an empty hand (S4) |
 
-use super::{layout, status_text, EnvGame, ObsPart};
+use super::{layout, status_text, EnvGame, MoveFields, ObsPart};
 use sequence_common::{Direction, Rules, Seat};
 use sequence_stacks::card::{KINDS, MAX_PLACES_PER_COLOUR};
 use sequence_stacks::{Card, Colour, Decision, Game, Place, Source};
@@ -53,6 +53,51 @@ fn source_name(s: usize) -> &'static str {
 impl EnvGame for Game {
     const ACTIONS: usize = ACTIONS;
     const OBS_LEN: usize = 419;
+    const SETUP_CODES: [&'static str; 3] = ["S1.players", "S1.teams", "S3a.option"];
+    const VIEW_READS_BACK: bool = true;
+
+    fn move_fields(d: &Decision, _config: &sequence_stacks::Config) -> MoveFields {
+        use Decision as D;
+        let (kind, from, target) = match *d {
+            D::Pile { from, .. } => ("pile", Some(from), None),
+            D::Skip { from } => ("skip", Some(from), None),
+            D::Reverse { from } => ("reverse", Some(from), None),
+            D::StealCard { from, target } => ("steal_card", Some(from), Some(target)),
+            D::StealChip { from, target, .. } => ("steal_chip", Some(from), Some(target)),
+            D::Block => ("block", None, None),
+            D::Pass => ("pass", None, None),
+            D::Discard { .. } => ("discard", None, None),
+            D::End => ("end", None, None),
+        };
+        MoveFields {
+            kind,
+            card: d.card().map(|c| c.code().to_string()),
+            place: match *d {
+                D::Pile { place, .. } => Some(place.name()),
+                _ => None,
+            },
+            source: from.map(|s| match s {
+                Source::Hand => "hand",
+                Source::Discard => "discard",
+            }),
+            target: target.map(|t| t.0),
+            colour: match *d {
+                D::StealChip { colour, .. } => Some(colour.name()),
+                _ => None,
+            },
+            ..MoveFields::default()
+        }
+    }
+
+    fn table_written_with(_context: u8) -> Result<sequence_stacks::Config, String> {
+        Game::table(2, None, sequence_stacks::Options::default()).map_err(|e| e.to_string())
+    }
+
+    fn view_from_json(
+        v: &serde_json::Value,
+    ) -> Result<(sequence_stacks::view::SeatView, sequence_stacks::Config), String> {
+        super::view_json::stacks_view(v)
+    }
 
     fn obs_layout(_config: &sequence_stacks::Config) -> Vec<ObsPart> {
         layout(&[
