@@ -286,14 +286,7 @@ impl<G: EnvGame> DynGame for Session<G> {
     }
 
     fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
-        let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
-        if let Some(s) = seat {
-            check_seat(self.players(), s)?;
-        }
-        let seat = match seat.or_else(|| self.to_act()) {
-            Some(s) => Seat(s),
-            None => return Err(game_over::<G>(self.game(), m)),
-        };
+        let (seat, m) = seat_and_move(self, seat, mv)?;
         self.game()
             .check(seat, m)
             .map(|()| seat.0)
@@ -301,14 +294,7 @@ impl<G: EnvGame> DynGame for Session<G> {
     }
 
     fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure> {
-        let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
-        if let Some(s) = seat {
-            check_seat(self.players(), s)?;
-        }
-        let seat = match seat.or_else(|| self.to_act()) {
-            Some(s) => Seat(s),
-            None => return Err(game_over::<G>(self.game(), m)),
-        };
+        let (seat, m) = seat_and_move(self, seat, mv)?;
         Session::play(self, seat, m).map_err(|e| Failure::rule(&e))
     }
 
@@ -466,6 +452,26 @@ impl<G: EnvGame> DynGame for Session<G> {
 
     fn unwritten(&self) -> Vec<Value> {
         Session::unwritten(self)
+    }
+}
+
+/// The seat that makes `mv` in `s` — `seat` (checked against the
+/// players), else the seat to act — and the move as the game `G`'s.
+///
+/// # Errors
+/// A move of another game, a seat out of range, the game over.
+fn seat_and_move<G: EnvGame>(
+    s: &Session<G>,
+    seat: Option<u8>,
+    mv: &AnyMove,
+) -> Result<(Seat, G::Move), Failure> {
+    let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
+    if let Some(seat) = seat {
+        check_seat(s.players(), seat)?;
+    }
+    match seat.or_else(|| s.to_act()) {
+        Some(seat) => Ok((Seat(seat), m)),
+        None => Err(game_over::<G>(s.game(), m)),
     }
 }
 
