@@ -48,6 +48,9 @@ cargo clippy --workspace --all-targets --features sequence-py/python -- -D warni
 # size limits (docs/architecture.md "Size limits"): no file over 800 lines and no
 # function over 120 lines outside tests
 python3 scripts/check-size.py
+# no import circle between the files of the server or of the bots' library
+# (docs/architecture.md "Import circles")
+python3 scripts/check-imports.py
 
 # the web UI's engine (web/wasm, docs/wasm.md) is committed built: it must
 # have been built from the engines' sources as they are now (a second; the
@@ -56,8 +59,10 @@ python3 scripts/check-size.py
 step "the committed WebAssembly module is built from these sources (scripts/build-wasm.sh --check)"
 scripts/build-wasm.sh --check
 
+# --no-fail-fast: every failing test binary is reported in one run (the
+# run still fails at the end of this step when any test failed)
 step "Rust tests"
-cargo test --workspace
+cargo test --workspace --no-fail-fast
 
 # The Python package (crates/sequence-py, docs/python.md): its PyO3 layer
 # is behind the `python` feature (linted with the workspace above; the

@@ -6,6 +6,7 @@ use crate::config::SearchSpec;
 use crate::search::SearchReport;
 use sequence_common::rng::GameRng;
 use sequence_common::TableFacts;
+use serde_json::Value;
 
 /// A bot for the game `G`. It decides from the seat's view only.
 pub trait Bot<G: sequence_common::Rules>: Send {
@@ -50,6 +51,11 @@ pub trait BotGame: TableFacts {
     /// Stacks 40).
     const MIDGAME_PLIES: u32 = 30;
 
+    /// The share (percent) of one kind of puzzle that `sequence puzzles`
+    /// takes by default, so that the rarer kinds get their place (classic
+    /// 30; Sequence Stacks 60: it has two kinds).
+    const PUZZLE_KIND_PERCENT: usize = 30;
+
     /// The one-ply heuristic's choice among `moves`, the view's legal
     /// moves (ties broken by `rng`): the decision of [`GreedyBot`].
     fn greedy_choice(view: &Self::View, moves: &[Self::Move], rng: &mut GameRng) -> Self::Move;
@@ -76,6 +82,13 @@ pub trait BotGame: TableFacts {
         let _ = (view, seed);
         None
     }
+
+    /// Finds puzzles ([`crate::puzzles`], issue 25) in seeded self-play
+    /// from `first_seed` on (game `i` dealt from `first_seed + i`): each
+    /// one found goes to `found` as its kind (`win`, `block`, …), grade
+    /// (1 easy to 3 hard), the puzzle as the data file holds it (no `id`)
+    /// and the seed of its game, until `found` answers `false`.
+    fn find_puzzles(first_seed: u64, found: &mut dyn FnMut(&'static str, u8, Value, u64) -> bool);
 }
 
 /// Why a bot could not move (outside programs only; built-in bots always

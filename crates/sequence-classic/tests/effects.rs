@@ -8,18 +8,14 @@
 use rand::SeedableRng;
 use sequence_classic::options::NoPlay;
 use sequence_classic::{
-    Card, Chip, Config, Effects, Game, Move, MoveEffects, NoReshuffler, Options, Position,
-    RngReshuffler, Seat, Space, Status, Team, Window,
+    Card, Chip, Config, Effects, Game, Move, MoveEffects, NoReshuffler, Options, RngReshuffler,
+    Seat, Status, Team, Window,
 };
 use sequence_common::Outcome;
 
-fn sq(s: &str) -> Space {
-    s.parse().unwrap()
-}
+mod common;
 
-fn card(s: &str) -> Card {
-    s.parse().unwrap()
-}
+use common::{card, position_with, sq};
 
 const BLUE: Team = Team(0);
 const GREEN: Team = Team(1);
@@ -170,26 +166,7 @@ fn position(
     hands: [&str; 2],
     turn: u8,
 ) -> Game {
-    let config = Config::new(2, None, options).unwrap();
-    let len = config.sequence_length();
-    let pos = Position {
-        chips: chips
-            .iter()
-            .flat_map(|(t, s)| s.split_whitespace().map(move |x| (*t, sq(x))))
-            .collect(),
-        sequences: sequences
-            .iter()
-            .map(|(t, a, b)| (*t, Window::from_ends(sq(a), sq(b), len).unwrap()))
-            .collect(),
-        hands: hands
-            .iter()
-            .map(|h| h.split_whitespace().map(card).collect())
-            .collect(),
-        discards: vec![],
-        draw_pile: None,
-        turn: Seat(turn),
-    };
-    Game::from_position(config, &pos).unwrap()
+    position_with(2, None, options, chips, sequences, &hands, turn)
 }
 
 #[test]

@@ -68,6 +68,32 @@ fn shared_illegal_examples_refused_at_the_named_move() {
     assert_eq!(n, 7);
 }
 
+/// Regression (tester): a move with an unknown key (`"extra":1`) was
+/// reported as an illegal move. It is a malformed move naming the key,
+/// with its own code; RECORD.md's "Verifying" gives it exit 1 ("the first
+/// illegal or malformed entry").
+#[test]
+fn a_move_with_an_unknown_key_is_a_malformed_move() {
+    let mut v = first_example();
+    v["moves"][3]["extra"] = Value::from(1);
+    let err = err_of(&v);
+    let ReplayError::Move(m) = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(m.index, 3);
+    assert_eq!(m.why, "malformed move: unknown key `extra`");
+    assert_eq!(m.malformed, Some("notation.unknown_key"));
+    assert_eq!(m.code(), "record.malformed_move");
+    assert_eq!(err.exit_code(), 1);
+    // a move the rules refuse keeps its code
+    let mut v = first_example();
+    v["moves"][3]["seat"] = Value::from(1 - v["moves"][3]["seat"].as_u64().unwrap());
+    let ReplayError::Move(m) = err_of(&v) else {
+        panic!("a move error")
+    };
+    assert_eq!((m.malformed, m.code()), (None, "record.illegal_move"));
+}
+
 fn first_example() -> Value {
     read(&examples().join("2p-blue-vs-green.json"))
 }

@@ -4,21 +4,13 @@ use sequence_classic::game::cut_for_dealer;
 use sequence_classic::NoReshuffler;
 use sequence_classic::{
     Card, Config, Declaration, Game, IllegalMove, Layout, Move, MoveList, Options, Position,
-    Reshuffler, Seat, Space, Status, Team, Window,
+    Reshuffler, Seat, Status, Team, Window,
 };
 use sequence_common::ReshuffleError;
 
-fn sq(s: &str) -> Space {
-    s.parse().unwrap()
-}
+mod common;
 
-fn card(s: &str) -> Card {
-    s.parse().unwrap()
-}
-
-fn cards(s: &str) -> Vec<Card> {
-    s.split_whitespace().map(card).collect()
-}
+use common::{card, cards, position_with, sq};
 
 const BLUE: Team = Team(0);
 const GREEN: Team = Team(1);
@@ -33,34 +25,6 @@ fn position(
     turn: u8,
 ) -> Game {
     position_with(players, teams, Options::default(), chips, &[], hands, turn)
-}
-
-fn position_with(
-    players: u8,
-    teams: Option<u8>,
-    options: Options,
-    chips: &[(Team, &str)],
-    sequences: &[(Team, &str, &str)],
-    hands: &[&str],
-    turn: u8,
-) -> Game {
-    let config = Config::new(players, teams, options).unwrap();
-    let len = config.sequence_length();
-    let pos = Position {
-        chips: chips
-            .iter()
-            .flat_map(|(t, s)| s.split_whitespace().map(move |x| (*t, sq(x))))
-            .collect(),
-        sequences: sequences
-            .iter()
-            .map(|(t, a, b)| (*t, Window::from_ends(sq(a), sq(b), len).unwrap()))
-            .collect(),
-        hands: hands.iter().map(|h| cards(h)).collect(),
-        discards: vec![],
-        draw_pile: None,
-        turn: Seat(turn),
-    };
-    Game::from_position(config, &pos).unwrap()
 }
 
 fn play(g: &mut Game, m: Move) -> Result<sequence_classic::Effects, IllegalMove> {

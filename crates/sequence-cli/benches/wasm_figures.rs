@@ -17,7 +17,8 @@
 //!   the median of 5 loads each;
 //! * random games per second (classic, 2 players, as `sequence bench`
 //!   plays them) in the page and natively (the same code,
-//!   `sequence_wasm::session::random_games`), the median of 5 runs;
+//!   `sequence_wasm::session::random_games`), the median of 5 runs of
+//!   4,000 games after a warm-up of 10,000;
 //! * a level-5 bot's move time in the page, from 10 positions of classic
 //!   2-player games (median and largest).
 
@@ -63,15 +64,25 @@ async fn first_move_ms(c: &Client, url: &str) -> f64 {
     ms
 }
 
+/// Games in one timed run of random games (page and native alike); at
+/// 400 the runs took a few milliseconds and read the page's coarse clock.
+const GAMES: u32 = 4_000;
+/// Games played before the timed runs (the page's optimising compiler).
+const WARMUP: u32 = 10_000;
+
 const PAGE_BENCH: &str = r#"
 const done = arguments[arguments.length - 1];
+const [GAMES, WARMUP] = arguments;
 (async () => {
   const m = await import('/wasm/sequence.js');
   await m.default();
+  // a warm-up first: the browser compiles the module in tiers, and the
+  // first short runs measured the baseline compiler, not the engine
+  m.randomGames('classic', 2, WARMUP, 99);
   const runs = [];
   for (let k = 0; k < 5; k++) {
     const t = performance.now();
-    const [finished] = m.randomGames('classic', 2, 400, k + 1);
+    const [finished] = m.randomGames('classic', 2, GAMES, k + 1);
     runs.push(finished / ((performance.now() - t) / 1000));
   }
   const bot = [];
@@ -163,7 +174,7 @@ async fn page_figures(rig: &Rig) -> (Vec<f64>, Vec<f64>) {
     .await
     .expect("script timeout");
     let page = c
-        .execute_async(PAGE_BENCH, vec![])
+        .execute_async(PAGE_BENCH, vec![json!(GAMES), json!(WARMUP)])
         .await
         .expect("the page's figures");
     assert!(page.get("error").is_none(), "{page}");
@@ -176,13 +187,15 @@ async fn page_figures(rig: &Rig) -> (Vec<f64>, Vec<f64>) {
     (floats(&page["random"]), floats(&page["bot"]))
 }
 
-/// Random games per second natively with the page's code, 5 runs.
+/// Random games per second natively with the page's code: a warm-up of
+/// [`WARMUP`] games, then 5 runs of [`GAMES`].
 fn native_random() -> Vec<f64> {
+    sequence_wasm::session::random_games("classic", 2, WARMUP, 99).expect("a table");
     (0..5)
         .map(|k| {
             let t = Instant::now();
             let (finished, _) =
-                sequence_wasm::session::random_games("classic", 2, 400, k + 1).expect("a table");
+                sequence_wasm::session::random_games("classic", 2, GAMES, k + 1).expect("a table");
             f64::from(finished) / t.elapsed().as_secs_f64()
         })
         .collect()

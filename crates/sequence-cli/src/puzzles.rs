@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use sequence_bots::puzzles::{classic, stacks};
+use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::GameKind;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -33,6 +33,28 @@ pub struct PuzzlesArgs {
     pub out: String,
 }
 
+/// The game's default share of one kind of puzzle
+/// ([`BotGame::PUZZLE_KIND_PERCENT`]).
+struct KindPercent;
+
+impl ForGame for KindPercent {
+    type Out = usize;
+    fn call<G: BotGame>(self) -> usize {
+        G::PUZZLE_KIND_PERCENT
+    }
+}
+
+/// The game's self-play from the seed, each puzzle found given to the
+/// function until it answers `false` ([`BotGame::find_puzzles`]).
+struct SelfPlay<'a>(u64, &'a mut dyn FnMut(&'static str, u8, Value, u64) -> bool);
+
+impl ForGame for SelfPlay<'_> {
+    type Out = ();
+    fn call<G: BotGame>(self) {
+        G::find_puzzles(self.0, self.1);
+    }
+}
+
 /// Runs `sequence puzzles`: self-play until `--count` puzzles are found,
 /// then writes them sorted by grade, with a summary on standard error.
 ///
@@ -41,10 +63,9 @@ pub struct PuzzlesArgs {
 /// written.
 pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    let percent = a.max_kind_percent.unwrap_or(match a.game {
-        GameKind::Classic => 30,
-        GameKind::Stacks => 60,
-    });
+    let percent = a
+        .max_kind_percent
+        .unwrap_or_else(|| with_game(a.game, KindPercent));
     if a.count == 0 || !(1..=100).contains(&percent) {
         return Err(crate::BadInput(format!(
             "--count {} --max-kind-percent {percent}: give at least one puzzle and a share of 1 to 100",
@@ -72,16 +93,7 @@ pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
         }
         found.len() < a.count
     };
-    match a.game {
-        GameKind::Classic => classic::self_play(a.seed, |k, s, seed, at| {
-            let v = classic::to_json("", k, s, seed, at);
-            take(s.kind, s.grade, v, seed)
-        }),
-        GameKind::Stacks => stacks::self_play(a.seed, |p, s, seed, at| {
-            let v = stacks::to_json("", p, s, seed, at);
-            take(s.kind, s.grade, v, seed)
-        }),
-    }
+    with_game(a.game, SelfPlay(a.seed, &mut take));
     pb.finish_and_clear();
     found.sort_by_key(|(g, _)| *g);
     let mut grades: BTreeMap<u8, usize> = BTreeMap::new();

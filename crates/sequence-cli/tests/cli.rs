@@ -57,6 +57,24 @@ fn verify_prints_the_summary_and_exit_codes_follow_record_md() {
     );
     let malformed = run(&["verify", "-"], Some("{\"format\": "));
     assert_eq!(malformed.status.code(), Some(2));
+    // Regression (tester): an entry with an unknown key is a malformed
+    // move naming the key; RECORD.md gives "the first illegal or malformed
+    // entry" exit 1.
+    let mut rec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(path("2p-blue-vs-green.json")).expect("example"),
+    )
+    .expect("JSON");
+    rec["moves"][3]["extra"] = serde_json::json!(1);
+    let extra = run(&["verify", "-"], Some(&rec.to_string()));
+    assert_eq!(extra.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&extra.stderr);
+    assert!(
+        err.starts_with("move 3 {")
+            && err
+                .trim_end()
+                .ends_with("}: malformed move: unknown key `extra`"),
+        "{err}"
+    );
     // Regression (fresh-user test): a file that is not a record is named
     // like one that cannot be read, in words.
     let dir = tempfile::tempdir().expect("temp dir");

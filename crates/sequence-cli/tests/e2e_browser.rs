@@ -566,6 +566,25 @@ async fn learner_follows_the_tutorial(
             let page = format!("tutorial-{game}");
             check_learn_language(c, &page, size, lang, "#tutorial").await;
         }
+        if steps == 0 {
+            // a private lesson (fresh tester, defect 6): no invite link,
+            // chat, reactions or "Leave table" (which gives the seat up);
+            // its own way out, which keeps it
+            let social = count(
+                c,
+                "#invite-link, #copy-invite, #leave, #chat-input, #reactions",
+            )
+            .await;
+            assert_eq!(
+                social, 0,
+                "{lang} at {size}: a table's social parts at the tutorial"
+            );
+            assert_eq!(
+                count(c, "#tutorial a#tutorial-leave[href=\"/\"]").await,
+                1,
+                "{lang}: the way out"
+            );
+        }
         let before = view(c).await["move_number"].as_u64().unwrap_or(0);
         if !card.is_empty() {
             let missing = c
@@ -593,8 +612,9 @@ async fn learner_follows_the_tutorial(
         steps += 1;
         last_count = asks[2].as_str().unwrap_or_default().to_string();
         if resume && steps == 3 {
-            // leave, and come back where the tutorial was
-            c.goto(base).await.expect("leave");
+            // leave by the lesson's own link, and come back where the
+            // tutorial was
+            click(c, "#tutorial-leave").await;
             click(c, &link).await;
             wait_for(c, "#tutorial").await;
         }
@@ -614,35 +634,11 @@ async fn learner_follows_the_tutorial(
 /// and a learner who leaves in the middle comes back to the same step.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_learner_completes_the_tutorial_by_following_its_text() {
-    let Some(rig) = Rig::start("learn-tutorial").await else {
-        return;
-    };
-    let script: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            workspace().join("crates/sequence-server/web/tutorial/classic.json"),
-        )
-        .expect("the script"),
-    )
-    .expect("JSON");
-    let total = script["steps"].as_array().map_or(0, Vec::len);
-    for (size, w, h, langs) in [
-        ("390x844", 390u32, 844u32, &LANGUAGES[..]),
-        ("1440x900", 1440, 900, &["en", "fa"][..]),
-    ] {
-        let (c, _) = rig
-            .browser_sized(&format!("tutorial-{size}"), Some((w, h)))
-            .await;
-        for lang in langs {
-            let resume = *lang == "en" && w < 600;
-            let steps =
-                learner_follows_the_tutorial(&c, &rig.base, ("classic", lang), size, resume).await;
-            assert_eq!(steps, total, "{lang} at {size}: every step of the script");
-            let v = view(&c).await;
-            assert_eq!(v["status"], "won", "{v}");
-            assert_eq!(v["winner"], v["team"], "the learner won: {v}");
-        }
-        let _ = c.close().await;
-    }
+    tutorial_followed("learn-tutorial", "classic", "tutorial", |v| {
+        assert_eq!(v["status"], "won", "{v}");
+        assert_eq!(v["winner"], v["team"], "the learner won: {v}");
+    })
+    .await;
 }
 
 /// Issue 25, the Stacks tutorial: a learner completes it by following
@@ -654,12 +650,28 @@ async fn a_learner_completes_the_tutorial_by_following_its_text() {
 /// turn ended with a discard (S4); the lesson ends with the game going on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_learner_completes_the_stacks_tutorial_by_following_its_text() {
-    let Some(rig) = Rig::start("learn-tutorial-stacks").await else {
+    tutorial_followed("learn-tutorial-stacks", "stacks", "tutorial-stacks", |v| {
+        assert_eq!(
+            v["status"], "playing",
+            "the game goes on after the lesson: {v}"
+        );
+    })
+    .await;
+}
+
+/// The tutorial of `game` (its script web/tutorial/GAME.json) followed to
+/// its end by a learner ([`learner_follows_the_tutorial`]) in every
+/// language on a phone (leaving in the middle and coming back, in
+/// English) and in English and Persian on a desktop, on a server of its
+/// own (`rig`) and browsers named `who-SIZE`: every step of the script
+/// comes, and `ended` checks the view after each lesson.
+async fn tutorial_followed(rig: &str, game: &str, who: &str, ended: fn(&Value)) {
+    let Some(rig) = Rig::start(rig).await else {
         return;
     };
     let script: Value = serde_json::from_str(
         &std::fs::read_to_string(
-            workspace().join("crates/sequence-server/web/tutorial/stacks.json"),
+            workspace().join(format!("crates/sequence-server/web/tutorial/{game}.json")),
         )
         .expect("the script"),
     )
@@ -670,18 +682,14 @@ async fn a_learner_completes_the_stacks_tutorial_by_following_its_text() {
         ("1440x900", 1440, 900, &["en", "fa"][..]),
     ] {
         let (c, _) = rig
-            .browser_sized(&format!("tutorial-stacks-{size}"), Some((w, h)))
+            .browser_sized(&format!("{who}-{size}"), Some((w, h)))
             .await;
         for lang in langs {
             let resume = *lang == "en" && w < 600;
             let steps =
-                learner_follows_the_tutorial(&c, &rig.base, ("stacks", lang), size, resume).await;
+                learner_follows_the_tutorial(&c, &rig.base, (game, lang), size, resume).await;
             assert_eq!(steps, total, "{lang} at {size}: every step of the script");
-            let v = view(&c).await;
-            assert_eq!(
-                v["status"], "playing",
-                "the game goes on after the lesson: {v}"
-            );
+            ended(&view(&c).await);
         }
         let _ = c.close().await;
     }
@@ -708,24 +716,7 @@ async fn every_language_lays_out_on_a_phone_and_a_desktop() {
         if finished.is_none() {
             // a game that plays itself to the end (its person times out),
             // for the replay, while the other pages are checked
-            let (status, r) = fetch_json(
-                &c,
-                "/api/tables",
-                Some(
-                    json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
-                            "bots": [{"seat": 1, "level": "level:1"}],
-                            "options": {"sequence_length": 4, "win_sequences": 1}}),
-                ),
-            )
-            .await;
-            assert_eq!(status, 201, "{r}");
-            c.execute(
-                "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: 0, token: arguments[1]}));",
-                vec![r["table"].clone(), r["token"].clone()],
-            )
-            .await
-            .expect("save the seat");
-            finished = r["table"].as_str().map(str::to_string);
+            finished = Some(self_playing_game(&c).await);
         }
         let inner = c
             .execute("return [innerWidth, innerHeight];", vec![])
@@ -1251,18 +1242,6 @@ async fn a_finished_game_replays_move_by_move_with_its_analysis(
     assert_eq!((status, &a["status"]), (200, &json!("done")), "{a}");
 }
 
-/// How many elements match `css` now.
-async fn count(c: &Client, css: &str) -> u64 {
-    c.execute(
-        "return document.querySelectorAll(arguments[0]).length;",
-        vec![json!(css)],
-    )
-    .await
-    .expect("count")
-    .as_u64()
-    .unwrap_or(0)
-}
-
 /// `[checked, disabled]` of the checkbox `css` (once it is drawn).
 async fn checkbox(c: &Client, css: &str) -> Value {
     wait_for(c, css).await;
@@ -1554,6 +1533,33 @@ async fn two_accounts_play_a_rated_game_and_see_it_on_their_profiles() {
     let heading = text_of(&a, "#profile h2").await;
     assert_eq!(heading, "امتیازها");
     shot(&a, "profile-fa").await;
+    // on a phone and a desktop in every language (fresh tester, defect 4:
+    // at 390 px the profile was 403 px wide in English and 550 px in
+    // Georgian, its games table cut): nothing sticks out sideways or
+    // overlaps; a date in Georgian, which Chromium has no month names
+    // for, is in figures, not English
+    for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
+        let (p, _) = rig
+            .browser_sized(&format!("profile-{size}"), Some((w, h)))
+            .await;
+        p.goto(&format!("{}/u/Bob", rig.base))
+            .await
+            .expect("open the profile");
+        wait_for(&p, "#stats").await;
+        for lang in LANGUAGES {
+            select_option(&p, "#lang", lang).await;
+            wait_for(&p, &format!("#profile[data-acc-lang=\"{lang}\"] #stats")).await;
+            check_language(&p, "profile", size, lang, json!([])).await;
+            if lang == "ka" {
+                let since = text_of(&p, "#profile > p.acc-muted").await;
+                let latin = since
+                    .split(|ch: char| !ch.is_ascii_alphabetic())
+                    .any(|w| w.len() >= 3);
+                assert!(!latin, "the date in Georgian: {since}");
+            }
+        }
+        let _ = p.close().await;
+    }
     // the leaderboard page (both ratings are still provisional)
     a.goto(&format!("{}/leaderboard", rig.base))
         .await

@@ -139,6 +139,23 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     assert_eq!(untimed, "No clock here: take your time.");
     let prompt = wait_text(&c, ".block-prompt").await;
     assert!(!prompt.contains("Seconds left"), "{prompt}");
+    // Regression (issue 25): the status panel repeated the prompt's
+    // heading ("Block this pile?" twice); the question is shown once and
+    // the status line says whose decision it is.
+    let heading = wait_text(&c, "#block-h").await;
+    assert_eq!(heading, "Block this pile?");
+    let status = wait_text(&c, "#status").await;
+    assert_eq!(status, "Your decision: a pile was just completed");
+    let shown = c
+        .execute(
+            "const q = arguments[0]; return [...document.querySelectorAll('.game.stacks *')]\
+             .filter((e) => e.children.length === 0 && e.textContent.trim() === q).length;",
+            vec![json!(heading)],
+        )
+        .await
+        .expect("count the headings");
+    assert_eq!(shown, json!(1), "the Block question is shown once");
+    shot(&c, "puzzle-block-heading").await;
     click(&c, "#let-it-stand").await;
     let why = wait_text(&c, "#puzzle-result.bad #puzzle-refutation").await;
     assert!(why.contains("wins them the game"), "{why}");

@@ -260,30 +260,6 @@ async fn a_practice_table_answers_a_new_player() {
     let _ = ann.close().await;
 }
 
-/// Creates a 2-player classic table on the page whose person times out
-/// every turn (1 s) against a bot, so that it plays itself to the end;
-/// gives its id.
-async fn self_playing_game(c: &Client) -> String {
-    let (status, r) = fetch_json(
-        c,
-        "/api/tables",
-        Some(
-            json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
-                    "bots": [{"seat": 1, "level": "level:1"}],
-                    "options": {"sequence_length": 4, "win_sequences": 1}}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{r}");
-    c.execute(
-        "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: 0, token: arguments[1]}));",
-        vec![r["table"].clone(), r["token"].clone()],
-    )
-    .await
-    .expect("save the seat");
-    r["table"].as_str().expect("an id").to_string()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_shows_its_time_and_its_analysis_reads_well() {
     let Some(rig) = Rig::start("table-end").await else {

@@ -141,6 +141,19 @@ const [tables, full, max, done] = [arguments[0], arguments[1], arguments[2], arg
 })().then(done, e => done({error: String(e && e.stack || e)}));
 "#;
 
+/// Opens the page at `base` in `c` and lets a script of the test run up
+/// to `script_secs` seconds (the engine's loops in the page are long).
+async fn open_for_scripts(c: &Client, base: &str, script_secs: u64) {
+    c.goto(&format!("{base}/")).await.expect("open the page");
+    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+        Some(std::time::Duration::from_secs(script_secs)),
+        Some(std::time::Duration::from_secs(60)),
+        Some(std::time::Duration::ZERO),
+    ))
+    .await
+    .expect("script timeout");
+}
+
 async fn in_page(c: &Client, tables: Value, full: bool) -> Vec<Value> {
     let r = c
         .execute_async(PAGE, vec![tables, json!(full), json!(MAX_PLIES)])
@@ -156,16 +169,7 @@ async fn the_page_and_the_server_agree() {
         return;
     };
     let (c, _) = rig.browser("wasm").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(300)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    open_for_scripts(&c, &rig.base, 300).await;
     let tables = tables();
     let arg = Value::from(
         tables
@@ -340,16 +344,7 @@ async fn the_app_installs_and_plays_offline() {
         return;
     };
     let (c, downloads) = rig.browser("offline").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    open_for_scripts(&c, &rig.base, 60).await;
     app_cached(&c).await;
     // Chromium's installability check
     let errors = rig.cdp(&c, "Page.getInstallabilityErrors", json!({})).await;
@@ -476,20 +471,10 @@ async fn replay_state(c: &Client, what: &str) -> Value {
     .await
 }
 
-/// A static build (docs/deploy.md "A static build"): `sequence
-/// export-static` writes a folder that a plain static file server
-/// (Python's `http.server`) serves; its lobby offers only games in the
-/// browser, and a practice game made there is played to its end and
-/// replays. Then a new version is put in the folder (a changed script and
-/// `precache.json`'s version): the page offers the update, and "Update"
-/// caches the new version, drops the old one and reloads the page, which
-/// then runs the new script and no longer offers an update.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_static_site_plays_and_updates() {
-    let Some(mut rig) = Rig::start("wasm-static").await else {
-        return;
-    };
-    drop(rig.server.take());
+/// The static build: `sequence export-static` into the rig's folder,
+/// served by a plain static file server (Python's `http.server`); the
+/// folder, the host (stopped when dropped) and its address.
+fn static_site(rig: &Rig) -> (std::path::PathBuf, Proc, String) {
     let site = rig.dir.join("site");
     let _ = std::fs::remove_dir_all(&site);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sequence"))
@@ -513,8 +498,25 @@ async fn a_static_site_plays_and_updates() {
             .spawn()
             .expect("start python3 -m http.server"),
     );
-    wait_http(port, "/", "python3 -m http.server", &mut host);
-    let base = format!("http://127.0.0.1:{port}");
+    wait_http(port, "/api/games", "python3 -m http.server", &mut host);
+    (site, host, format!("http://127.0.0.1:{port}"))
+}
+
+/// A static build (docs/deploy.md "A static build"): `sequence
+/// export-static` writes a folder that a plain static file server
+/// (Python's `http.server`) serves; its lobby offers only games in the
+/// browser, and a practice game made there is played to its end and
+/// replays. Then a new version is put in the folder (a changed script and
+/// `precache.json`'s version): the page offers the update, and "Update"
+/// caches the new version, drops the old one and reloads the page, which
+/// then runs the new script and no longer offers an update.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_static_site_plays_and_updates() {
+    let Some(mut rig) = Rig::start("wasm-static").await else {
+        return;
+    };
+    drop(rig.server.take());
+    let (site, _host, base) = static_site(&rig);
     let (c, _) = rig.browser("static").await;
     c.goto(&format!("{base}/")).await.expect("open the site");
     let old = app_cached(&c).await;
@@ -685,16 +687,7 @@ async fn practice_bots_answer_the_block_window() {
         return;
     };
     let (c, _) = rig.browser("window").await;
-    c.goto(&format!("{}/", rig.base))
-        .await
-        .expect("open the page");
-    c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-        Some(std::time::Duration::from_secs(300)),
-        Some(std::time::Duration::from_secs(60)),
-        Some(std::time::Duration::ZERO),
-    ))
-    .await
-    .expect("script timeout");
+    open_for_scripts(&c, &rig.base, 300).await;
     let id = create_local_practice(&c, &rig.base, "stacks", 3, "level:2").await;
     // up to the person's first Block window: reload there
     let mut total = json!({"bot_windows": 0, "bot_answers": 0, "passed_on": 0});
@@ -748,4 +741,231 @@ async fn practice_bots_answer_the_block_window() {
         .expect("banner");
     assert_eq!(banner, json!(""), "no error shown");
     c.close().await.expect("close");
+}
+
+/// Regressions (fresh tester, defects 2 and 3): the static build
+/// (`sequence export-static`, served by a plain static file server) offered
+/// the tutorials, sign-in and the "invite your friends" welcome though it
+/// has no server; an error page of the host (HTML, not the API's JSON) was
+/// shown raw. Now: no tutorial links, no account link (and no request for
+/// the account), the bots' welcome without the invite link's private box
+/// or a turn timer, no tutorial link on the rules page either,
+/// `?tutorial=` and the account page say why they cannot be, and a
+/// non-JSON error body is said in words. On a phone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_static_build_offers_only_what_it_has() {
+    let Some(mut rig) = Rig::start("wasm-static-only").await else {
+        return;
+    };
+    // no game server at all: only the static host answers
+    drop(rig.server.take());
+    let (_, _host, base) = static_site(&rig);
+    let (c, _) = rig.browser_sized("static", Some((390, 844))).await;
+    c.goto(&format!("{base}/"))
+        .await
+        .expect("open the static site");
+    wait_for(&c, "#create").await;
+    wait_for(&c, "#learn-classic").await;
+    let page = c
+        .execute(
+            "return { tutorials: document.querySelectorAll('[id^=tutorial-]').length, \
+               account: !!document.getElementById('account-link'), \
+               fields: ['private', 'timer', 'local'].filter((id) => document.getElementById(id)), \
+               intro: document.querySelector('.intro').textContent, \
+               asked: performance.getEntriesByType('resource').map((e) => e.name) \
+                 .filter((n) => n.includes('/api/account')) };",
+            vec![],
+        )
+        .await
+        .expect("read the lobby");
+    assert_eq!(page["tutorials"], json!(0), "no tutorial links: {page}");
+    assert_eq!(page["account"], json!(false), "no sign-in link: {page}");
+    assert_eq!(page["asked"], json!([]), "no account request: {page}");
+    assert_eq!(page["fields"], json!(["local"]), "{page}");
+    let intro = page["intro"].as_str().unwrap_or_default();
+    assert!(intro.contains("against bots"), "{intro}");
+    assert!(!intro.contains("invite"), "{intro}");
+    check_language(&c, "lobby-static", "390x844", "en", json!([])).await;
+    app_cached(&c).await;
+
+    // the rules page: no tutorial link
+    c.goto(&format!("{base}/?learn=classic"))
+        .await
+        .expect("open the rules");
+    wait_for(&c, "#learn-other").await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let links = c
+        .execute(
+            "return document.querySelectorAll('#learn-tutorial').length;",
+            vec![],
+        )
+        .await
+        .expect("read the rules page");
+    assert_eq!(links, json!(0), "no tutorial on the rules page");
+
+    // an account page (the service worker answers it with the app)
+    c.goto(&format!("{base}/account"))
+        .await
+        .expect("open the account page");
+    let said = wait_text(&c, "#acc-static").await;
+    assert!(said.contains("no game server"), "{said}");
+    assert_eq!(count(&c, "#signin, #signup-name").await, 0, "no forms");
+
+    // a tutorial's address says why there is none, and the lobby is shown
+    c.goto(&format!("{base}/?tutorial=classic"))
+        .await
+        .expect("open the tutorial address");
+    wait_for(&c, "#create").await;
+    let banner = banner_saying(&c, "no game server").await;
+    assert!(!banner.contains('<'), "{banner}");
+    let url = c.current_url().await.expect("the address");
+    assert_eq!(url.path(), "/", "{url}");
+    assert_eq!(url.query(), None, "{url}");
+
+    // the host's HTML error page (python answers POST with 501 HTML)
+    let said = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             Promise.all([import('/js/api.js'), import('/js/errors.js')]).then(([api, errors]) =>
+               api.request('POST', '/api/tables', {}).then(() => done(null),
+                 (e) => done({ status: e.status, code: e.code, text: errors.refusalText(e) })));",
+            vec![],
+        )
+        .await
+        .expect("a refused request");
+    assert_eq!(said["status"], json!(501), "{said}");
+    assert_eq!(said["code"], json!("http.not_api"), "{said}");
+    let text = said["text"].as_str().unwrap_or_default();
+    assert!(text.contains("error page (HTTP 501)"), "{text}");
+    assert!(
+        !text.contains('<') && !text.contains("Unsupported"),
+        "{text}"
+    );
+    c.close().await.expect("close");
+}
+
+/// The banner's text once it says `want` (within 20 s).
+async fn banner_saying(c: &Client, want: &str) -> String {
+    until(20, 50, async || {
+        let b = text_of(c, "#banner").await;
+        if b.contains(want) {
+            Ok(b)
+        } else {
+            Err(format!("the banner does not say {want:?}: {b:?}"))
+        }
+    })
+    .await
+}
+
+/// The practice table's saved state as a tab last saw it: `[accepted,
+/// game_no, log length]` from IndexedDB.
+async fn saved_state(c: &Client, id: &str) -> Value {
+    c.execute_async(
+        "const [id] = arguments; const done = arguments[arguments.length - 1];
+         import('/js/practice/store.js').then((s) => s.loadTable(id)).then((t) => done([t.accepted, t.game_no, t.log.length]));",
+        vec![json!(id)],
+    )
+    .await
+    .expect("read the saved table")
+}
+
+/// Regression (fresh tester, defect 5): two tabs on one practice table
+/// each saved their own game, the last save winning: a move made in the
+/// second tab from a position the first had left was accepted and the
+/// first tab's move lost, with no word. Now a move is saved only over the
+/// state it was made from: the stale tab takes the saved game up, its move
+/// is refused and the page says the game moved on. A tab that hears of the
+/// other's move (BroadcastChannel) takes it up at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_tabs_on_one_practice_table_lose_no_move() {
+    let Some(rig) = Rig::start("wasm-tabs").await else {
+        return;
+    };
+    let (c, _) = rig.browser("tabs").await;
+    let id = create_local_practice(&c, &rig.base, "classic", 2, "level:1").await;
+    wait_my_turn(&c).await;
+    let first = c.window().await.expect("this tab");
+    let second = c.new_window(true).await.expect("a second tab").handle;
+    c.switch_to_window(second.clone())
+        .await
+        .expect("to the second tab");
+    c.goto(&format!("{}/?table={id}", rig.base))
+        .await
+        .expect("open the table again");
+    let stale = wait_my_turn(&c).await;
+    let n = stale["move_number"].as_u64().expect("a move number");
+    // the first tab moves, its message to the other tabs lost (a tab in
+    // the background may hear late)
+    c.switch_to_window(first.clone())
+        .await
+        .expect("to the first tab");
+    c.execute(
+        "BroadcastChannel.prototype.postMessage = function () {};",
+        vec![],
+    )
+    .await
+    .expect("silence the channel");
+    classic_move(&c, n, false).await;
+    let moved = wait_move(&c, n).await;
+    let ahead = wait_reach(&c, n + 2).await;
+    assert!(ahead["move_number"].as_u64() >= Some(n + 2), "{moved}");
+    let saved = saved_state(&c, &id).await;
+    // the second tab, behind, moves from the old position
+    c.switch_to_window(second.clone())
+        .await
+        .expect("to the second tab");
+    assert_eq!(
+        view(&c).await["move_number"].as_u64(),
+        Some(n),
+        "still behind"
+    );
+    classic_move(&c, n, false).await;
+    let banner = banner_saying(&c, "moved on").await;
+    assert!(!banner.contains("refused"), "{banner}");
+    // nothing of the second tab's move was saved: the first tab's game
+    let now = view(&c).await;
+    assert!(now["move_number"].as_u64() >= saved[0].as_u64(), "{now}");
+    let after = saved_state(&c, &id).await;
+    assert_eq!(after[1], saved[1]);
+    assert!(after[0].as_u64() >= saved[0].as_u64(), "{after} {saved}");
+    // both tabs show the same moves
+    let log_b = server_log_local(&c, &id).await;
+    c.switch_to_window(first.clone())
+        .await
+        .expect("to the first tab");
+    let log_a = server_log_local(&c, &id).await;
+    let k = log_a.len().min(log_b.len());
+    assert!(k as u64 > n, "{log_a:?}");
+    assert_eq!(log_a[..k], log_b[..k], "one history");
+    // the second tab hears of a move at once (the channel of a fresh page)
+    c.refresh().await.expect("reload the first tab");
+    let v = wait_my_turn(&c).await;
+    let m = v["move_number"].as_u64().expect("a move number");
+    classic_move(&c, m, false).await;
+    wait_move(&c, m).await;
+    c.switch_to_window(second).await.expect("to the second tab");
+    until(20, 50, async || {
+        let v = view(&c).await;
+        if v["move_number"].as_u64() > Some(m) {
+            Ok(())
+        } else {
+            Err(format!("the second tab did not follow: {v}"))
+        }
+    })
+    .await;
+    c.close().await.expect("close");
+}
+
+/// The move log a local table's page holds (its saved log as the table
+/// object has it).
+async fn server_log_local(c: &Client, id: &str) -> Vec<Value> {
+    let v = c
+        .execute_async(
+            "const [id] = arguments; const done = arguments[arguments.length - 1];
+             import('/js/practice/local.js').then((l) => l.table(id)).then((t) => done(t.s.log));",
+            vec![json!(id)],
+        )
+        .await
+        .expect("read the log");
+    v.as_array().cloned().unwrap_or_default()
 }

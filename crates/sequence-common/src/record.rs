@@ -70,15 +70,36 @@ pub fn detect_kind(text: &str) -> Result<(GameKind, Value), MalformedRecord> {
 
 /// A replay stopped at move `index` (0-based): the move's JSON and why it
 /// is illegal or malformed, naming the rule id where one applies.
-/// `sequence verify` prints it as `move 17 {...}: why` and exits 1.
+/// `sequence verify` prints it as `move 17 {...}: why` and exits 1 for
+/// both (RECORD.md "Verifying": "the first illegal or malformed entry");
+/// [`MoveError::malformed`] tells them apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveError {
     /// Index of the offending entry in `moves`.
     pub index: usize,
     /// The entry as compact JSON.
     pub json: String,
-    /// Why it was refused, e.g. `space e5 is taken (C6)`.
+    /// Why it was refused, e.g. `space e5 is taken (C6)`, or for an entry
+    /// that could not be read `malformed move: unknown key `extra``.
     pub why: String,
+    /// For an entry that could not be read as a move (an unknown key, a
+    /// missing or bad field): the notation's stable code, e.g.
+    /// `notation.unknown_key` ([`crate::NotationError::code`]); `None` for
+    /// a move that was read but the rules refuse.
+    pub malformed: Option<&'static str>,
+}
+
+impl MoveError {
+    /// The stable code clients get: `record.malformed_move` for an entry
+    /// that could not be read, `record.illegal_move` for one the rules
+    /// refuse.
+    pub fn code(&self) -> &'static str {
+        if self.malformed.is_some() {
+            "record.malformed_move"
+        } else {
+            "record.illegal_move"
+        }
+    }
 }
 
 impl fmt::Display for MoveError {
@@ -647,9 +668,17 @@ fn replay_with<G: Notation>(
             index: i,
             json: entry_text(mv),
             why,
+            malformed: None,
+        };
+        // an entry that is not a move at all names what is wrong with it
+        let unreadable = |e: crate::NotationError| MoveError {
+            index: i,
+            json: entry_text(mv),
+            why: format!("malformed move: {e}"),
+            malformed: Some(e.code()),
         };
         // a table-talk penalty discard (C10): out of turn, no draw
-        if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(|e| err(e.to_string()))? {
+        if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(unreadable)? {
             replay_penalty(&mut game, &mut owed, players, seat, card).map_err(err)?;
             rec.penalties.push(Penalty {
                 before: rec.moves.len(),
@@ -659,7 +688,7 @@ fn replay_with<G: Notation>(
             on_entry(i, seat, None, &game);
             continue;
         }
-        let (seat, m) = G::move_from_json(mv, &rec.config).map_err(|e| err(e.to_string()))?;
+        let (seat, m) = G::move_from_json(mv, &rec.config).map_err(unreadable)?;
         if seat.0 >= players {
             return Err(err(format!(
                 "seat {} does not exist ({players} players)",

@@ -57,6 +57,17 @@ def test_an_illegal_move_is_named_with_its_index_and_rule():
     assert err.why.endswith("(C6a)") and json.loads(err.entry)["pass"] is True
 
 
+def test_a_move_with_an_unknown_key_is_a_malformed_move():
+    # Regression (tester): it was reported as record.illegal_move.
+    rec = finished().record()
+    rec["moves"][3]["extra"] = 1
+    with pytest.raises(sg.RecordError) as e:
+        sg.verify(rec)
+    err = e.value
+    assert err.code == "record.malformed_move" and err.exit_code == 1 and err.index == 3
+    assert err.why == "malformed move: unknown key `extra`"
+
+
 def test_malformed_records_exit_2_naming_the_field():
     cases = {
         "{": "line 1",

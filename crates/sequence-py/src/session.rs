@@ -57,13 +57,7 @@ impl<G: Notation> Session<G> {
     /// [`sequence_common::record::Match::new`] and `sequence selfplay`.
     pub fn new(config: G::Config, seed: u64) -> Session<G> {
         let (game, record, rng) = Record::deal(config, seed);
-        Session {
-            game,
-            rng,
-            record: Some(record),
-            trail: None,
-            unwritten: vec![],
-        }
+        Session::resume(record, game, rng)
     }
 
     /// A game without a record (e.g. a determinization), reshuffling from

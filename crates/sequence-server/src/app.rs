@@ -25,8 +25,8 @@ mod load;
 mod sync;
 mod timers;
 
-pub use bots::{kick_bots, STAND_IN_LEVEL};
-pub use change::{commit, play_move, seat_of_token, MoveRequest, SeatMove};
+pub use bots::STAND_IN_LEVEL;
+pub use change::{commit, kick_bots, play_move, seat_of_token, MoveRequest, SeatMove};
 pub use chat::{chat, post_chat, Posted};
 pub use load::core_of;
 pub use timers::{check_timers, run_out};

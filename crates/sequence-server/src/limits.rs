@@ -1,16 +1,10 @@
 //! Rate limits (token buckets per client address and per WebSocket
-//! connection; the middleware [`rate_limit`]) and the text caps for
-//! names and chat.
+//! connection; the routes' middleware is `routes::rate_limit`) and the
+//! text caps for names and chat.
 
-use crate::app::App;
-use crate::error::ApiError;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, Method, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::http::Method;
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use unicode_segmentation::UnicodeSegmentation;
@@ -300,54 +294,6 @@ impl AddressLimiter {
             c.api.tokens < api.burst || c.upgrades.tokens < ws.burst || c.all.tokens < all.burst
         });
     }
-}
-
-/// The per-address limit of the API routes ([`AddressLimiter`]): a
-/// request over it is answered 429 with `Retry-After` (the seconds until
-/// the address may ask again). A WebSocket upgrade counts as
-/// [`Ask::Upgrade`], a request with a seat token as [`Ask::Seat`]; a 2xx
-/// answer to one on a route that checks the token ([`checks_seat`])
-/// gives the seat its own allowance at this address.
-pub async fn rate_limit(
-    State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    req: Request,
-    next: Next,
-) -> Response {
-    let ip = addr.ip();
-    let seat = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(|t| app.limiter.seat_key(t.trim()));
-    let upgrade = req
-        .headers()
-        .get(header::UPGRADE)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-    let ask = match seat {
-        _ if upgrade => Ask::Upgrade,
-        Some(k) => Ask::Seat(k),
-        None => Ask::Api,
-    };
-    if let Err(wait) = app.limiter.check(ip, ask) {
-        let what = if upgrade {
-            "WebSocket connections"
-        } else {
-            "requests"
-        };
-        return ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("rate limit: too many {what} from this address"),
-        )
-        .wait(wait.as_secs_f64().ceil() as u64)
-        .into_response();
-    }
-    let checks = seat.is_some() && checks_seat(req.method(), req.uri().path());
-    let r = next.run(req).await;
-    if let (true, Some(k)) = (checks && r.status().is_success(), seat) {
-        app.limiter.seat_acted(ip, k);
-    }
-    r
 }
 
 /// Whether `method path` is a route that refuses a token of no seat

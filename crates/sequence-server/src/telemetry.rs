@@ -11,10 +11,8 @@
 //! present on the page from the start (a counter at 0), so that dashboards
 //! and alerts find them before the first event.
 
-use crate::app::App;
-use metrics::{counter, gauge, histogram};
+use metrics::{counter, gauge, histogram, Unit};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -141,68 +139,144 @@ pub fn install() -> Option<&'static PrometheusHandle> {
         .as_ref()
 }
 
+/// What a metric is, for its description.
+#[derive(Clone, Copy)]
+enum Kind {
+    Counter,
+    Gauge,
+    Histogram,
+}
+
+/// Every metric's kind, unit and description (`# HELP`), in the order
+/// they are described.
+const HELP: [(&str, Kind, Option<Unit>, &str); 25] = {
+    use Kind::{Counter, Gauge, Histogram};
+    [
+        (MOVES_ACCEPTED, Counter, None, "Moves accepted and stored"),
+        (
+            MOVES_REFUSED,
+            Counter,
+            None,
+            "Moves of players refused, by code",
+        ),
+        (
+            MOVE_PUSH,
+            Histogram,
+            Some(Unit::Seconds),
+            "A move's arrival to its views queued to every socket",
+        ),
+        (HTTP_RESPONSES, Counter, None, "HTTP answers by status"),
+        (
+            CONNECTIONS_REFUSED,
+            Counter,
+            None,
+            "Connections refused by the listener, by status",
+        ),
+        (TABLES_IN_MEMORY, Gauge, None, "Tables in memory"),
+        (
+            TABLES_OWNED,
+            Gauge,
+            None,
+            "Tables this instance owns (bots, turn clocks)",
+        ),
+        (WEBSOCKETS, Gauge, None, "Open table WebSockets"),
+        (BOTS_THINKING, Gauge, None, "Bot moves being computed"),
+        (
+            ANALYSIS_QUEUE,
+            Gauge,
+            None,
+            "Analyses and hints waiting for the search worker",
+        ),
+        (APPEND_BATCH, Histogram, None, "Appends per group commit"),
+        (
+            COMMIT_SECONDS,
+            Histogram,
+            Some(Unit::Seconds),
+            "Group commit duration",
+        ),
+        (
+            POOL_WAIT,
+            Histogram,
+            Some(Unit::Seconds),
+            "Append writer's wait for a connection",
+        ),
+        (
+            POOL_TIMEOUTS,
+            Counter,
+            None,
+            "Waits for a database connection that timed out",
+        ),
+        (
+            POOL_CONNECTIONS,
+            Gauge,
+            None,
+            "Database pool connections open",
+        ),
+        (POOL_IDLE, Gauge, None, "Database pool connections idle"),
+        (
+            NOTIFY_LAG,
+            Histogram,
+            Some(Unit::Seconds),
+            "Another instance's commit to its notification here",
+        ),
+        (
+            NOTIFICATIONS,
+            Counter,
+            None,
+            "Notifications of other instances received",
+        ),
+        (
+            NOTIFY_LISTENING,
+            Gauge,
+            None,
+            "1 while the notification listener is connected",
+        ),
+        (
+            LEASE_AGE,
+            Gauge,
+            Some(Unit::Seconds),
+            "Seconds since the lease was last renewed",
+        ),
+        (
+            LEASE_HELD,
+            Gauge,
+            None,
+            "1 while this instance's lease is current",
+        ),
+        (HEARTBEAT_FAILURES, Counter, None, "Heartbeats that failed"),
+        (
+            TAKEOVERS,
+            Counter,
+            None,
+            "Tables taken over from instances whose lease ran out",
+        ),
+        (
+            LEASE_LOST,
+            Counter,
+            None,
+            "Times this instance was taken for dead",
+        ),
+        (
+            READY,
+            Gauge,
+            None,
+            "1 when this instance is ready (as /readyz)",
+        ),
+    ]
+};
+
 /// Descriptions (`# HELP`) and a first value of every metric.
 fn describe() {
-    use metrics::{describe_counter as c, describe_gauge as g, describe_histogram as h, Unit};
-    c!(MOVES_ACCEPTED, "Moves accepted and stored");
-    c!(MOVES_REFUSED, "Moves of players refused, by code");
-    h!(
-        MOVE_PUSH,
-        Unit::Seconds,
-        "A move's arrival to its views queued to every socket"
-    );
-    c!(HTTP_RESPONSES, "HTTP answers by status");
-    c!(
-        CONNECTIONS_REFUSED,
-        "Connections refused by the listener, by status"
-    );
-    g!(TABLES_IN_MEMORY, "Tables in memory");
-    g!(
-        TABLES_OWNED,
-        "Tables this instance owns (bots, turn clocks)"
-    );
-    g!(WEBSOCKETS, "Open table WebSockets");
-    g!(BOTS_THINKING, "Bot moves being computed");
-    g!(
-        ANALYSIS_QUEUE,
-        "Analyses and hints waiting for the search worker"
-    );
-    h!(APPEND_BATCH, "Appends per group commit");
-    h!(COMMIT_SECONDS, Unit::Seconds, "Group commit duration");
-    h!(
-        POOL_WAIT,
-        Unit::Seconds,
-        "Append writer's wait for a connection"
-    );
-    c!(
-        POOL_TIMEOUTS,
-        "Waits for a database connection that timed out"
-    );
-    g!(POOL_CONNECTIONS, "Database pool connections open");
-    g!(POOL_IDLE, "Database pool connections idle");
-    h!(
-        NOTIFY_LAG,
-        Unit::Seconds,
-        "Another instance's commit to its notification here"
-    );
-    c!(NOTIFICATIONS, "Notifications of other instances received");
-    g!(
-        NOTIFY_LISTENING,
-        "1 while the notification listener is connected"
-    );
-    g!(
-        LEASE_AGE,
-        Unit::Seconds,
-        "Seconds since the lease was last renewed"
-    );
-    g!(LEASE_HELD, "1 while this instance's lease is current");
-    c!(HEARTBEAT_FAILURES, "Heartbeats that failed");
-    c!(
-        TAKEOVERS,
-        "Tables taken over from instances whose lease ran out"
-    );
-    c!(LEASE_LOST, "Times this instance was taken for dead");
-    g!(READY, "1 when this instance is ready (as /readyz)");
+    metrics::with_recorder(|r| {
+        for (name, kind, unit, text) in HELP {
+            let (name, text) = (name.into(), text.into());
+            match kind {
+                Kind::Counter => r.describe_counter(name, unit, text),
+                Kind::Gauge => r.describe_gauge(name, unit, text),
+                Kind::Histogram => r.describe_histogram(name, unit, text),
+            }
+        }
+    });
     for name in [
         MOVES_ACCEPTED,
         HTTP_RESPONSES,
@@ -242,54 +316,4 @@ pub fn group_commit(appends: usize, waited: Duration, took: Duration) {
     histogram!(APPEND_BATCH).record(appends as f64);
     histogram!(POOL_WAIT).record(waited.as_secs_f64());
     histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
-}
-
-/// The page of `GET /metrics`: gauges read from `app` now, then every
-/// metric in the Prometheus text format (version 0.0.4).
-pub fn render(app: &App) -> String {
-    let Some(handle) = install() else {
-        return "# another metrics recorder was installed in this process\n".into();
-    };
-    let c = &app.cluster;
-    let shared = app.db.shared();
-    let in_memory = app.tables.lock().map(|m| m.len()).unwrap_or(0);
-    gauge!(TABLES_IN_MEMORY).set(in_memory as f64);
-    gauge!(TABLES_OWNED).set(if shared { c.owned_count() } else { in_memory } as f64);
-    gauge!(WEBSOCKETS).set(c.sockets.load(Ordering::Relaxed) as f64);
-    gauge!(ANALYSIS_QUEUE).set(app.worker.queued() as f64);
-    let (open, idle) = app.db.pool_state();
-    gauge!(POOL_CONNECTIONS).set(open as f64);
-    gauge!(POOL_IDLE).set(idle as f64);
-    gauge!(NOTIFY_LISTENING).set(f64::from(u8::from(
-        shared && c.listening.load(Ordering::Relaxed),
-    )));
-    let age = if shared {
-        c.lease_age()
-    } else {
-        Duration::ZERO
-    };
-    gauge!(LEASE_AGE).set(age.as_secs_f64());
-    gauge!(LEASE_HELD).set(f64::from(u8::from(!shared || age < c.cfg.lease)));
-    handle.run_upkeep();
-    handle.render()
-}
-
-/// The `code` label of a refused move: the engine's code (`C6.space_taken`,
-/// `notation.missing`), else the kind of refusal.
-pub fn refusal_code(e: &crate::tables::TableError) -> &'static str {
-    use crate::tables::TableError as E;
-    if let Some(code) = e.code() {
-        return code;
-    }
-    match e {
-        E::Stale { .. } => "stale",
-        E::Conflict(_) => "conflict",
-        E::Unauthorized(_) => "unauthorized",
-        E::Forbidden(_) => "forbidden",
-        E::NotFound(_) => "not_found",
-        E::Unavailable(_) => "unavailable",
-        E::Invalid(_) => "invalid",
-        E::Internal(_) => "internal",
-        E::Refused(_) | E::SeatTaken(_) | E::TableFull => "refused",
-    }
 }

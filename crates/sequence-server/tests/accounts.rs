@@ -6,10 +6,8 @@
 
 mod common;
 
-use common::accounts::Browser;
+use common::accounts::{Browser, PW};
 use serde_json::json;
-
-const PW: &str = "correct horse battery";
 
 #[tokio::test]
 async fn sign_up_in_out_with_cookies() {
@@ -93,8 +91,7 @@ async fn sign_up_in_out_with_cookies() {
 #[tokio::test]
 async fn wrong_password_and_no_such_user_get_one_answer() {
     let s = common::server(0).await;
-    let mut a = Browser::new(&s);
-    assert_eq!(a.sign_up("Cleo", PW).await.0, 201);
+    Browser::signed_up(&s.base, "Cleo").await;
     let mut b = Browser::new(&s);
     let wrong = b.sign_in("Cleo", "not the password").await;
     let nobody = b.sign_in("Nobody", "not the password").await;
@@ -107,8 +104,7 @@ async fn wrong_password_and_no_such_user_get_one_answer() {
 #[tokio::test]
 async fn cookie_changes_need_the_csrf_token() {
     let s = common::server(0).await;
-    let mut a = Browser::new(&s);
-    assert_eq!(a.sign_up("Dora", PW).await.0, 201);
+    let mut a = Browser::signed_up(&s.base, "Dora").await;
     let create = json!({"game": "classic", "players": 2, "name": "whoever"});
     for path in [
         "/api/tables",
@@ -169,8 +165,7 @@ async fn password_change_and_sign_out_everywhere_end_other_sessions() {
 #[tokio::test]
 async fn a_deleted_account_frees_its_name() {
     let s = common::server(0).await;
-    let mut a = Browser::new(&s);
-    assert_eq!(a.sign_up("Fay", PW).await.0, 201);
+    let mut a = Browser::signed_up(&s.base, "Fay").await;
     let (st, _) = a
         .post("/api/account/delete", &json!({"password": "nope nope"}))
         .await;
@@ -192,8 +187,7 @@ async fn a_deleted_account_frees_its_name() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_wrong_passwords_never_locks_out_the_owner() {
     let s = common::server(0).await;
-    let mut owner = Browser::new(&s);
-    assert_eq!(owner.sign_up("Gus", PW).await.0, 201);
+    Browser::signed_up(&s.base, "Gus").await;
     let url = format!("{}/api/account/signin", s.base);
     let mut heard = 0;
     let mut slowed = 0;
@@ -253,8 +247,7 @@ async fn a_guest_who_signs_up_keeps_their_seats() {
     let s = common::server(0).await;
     let (id, host) = s.host("classic", 2).await;
     let (_, guest) = s.join(&id, "Hal").await;
-    let mut b = Browser::new(&s);
-    assert_eq!(b.sign_up("Hal", PW).await.0, 201);
+    let mut b = Browser::signed_up(&s.base, "Hal").await;
     let (st, body) = b
         .post(
             "/api/account/claim",
@@ -269,8 +262,7 @@ async fn a_guest_who_signs_up_keeps_their_seats() {
     assert_eq!(st, 200, "{body}");
     assert_eq!(body["claimed"], json!([true, false, false, false]));
     // a seat belongs to one account: another cannot claim it
-    let mut c = Browser::new(&s);
-    assert_eq!(c.sign_up("Ida", PW).await.0, 201);
+    let mut c = Browser::signed_up(&s.base, "Ida").await;
     let (_, body) = c
         .post(
             "/api/account/claim",
@@ -288,26 +280,15 @@ async fn a_guest_who_signs_up_keeps_their_seats() {
 /// other, and signing out everywhere on one ends it on the other at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_out_everywhere_reaches_every_instance() {
-    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
-            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
-        );
-        eprintln!("quick mode: PostgreSQL accounts test left out");
+    let Some(pg) = common::postgres::Pair::start("seq_accounts_instances", "accounts test").await
+    else {
         return;
     };
-    let name = "seq_accounts_instances";
-    let db = sequence_server::db::create_database(&url, name)
-        .await
-        .expect("create a database");
-    let one = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
-    let two = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
-    let mut a = Browser::new(&one);
-    assert_eq!(a.sign_up("Joan", PW).await.0, 201);
-    let mut b = Browser::new(&two);
-    assert_eq!(b.sign_in("joan", PW).await.0, 200);
+    let (one, two) = (&pg.one, &pg.two);
+    let mut a = Browser::signed_up(&one.base, "Joan").await;
+    let mut b = Browser::signed_in(&two.base, "joan").await;
     // the first browser's cookie works on the second instance too
-    let mut a_there = Browser::new(&two);
+    let mut a_there = Browser::new(two);
     a_there.cookie = a.cookie.clone();
     assert_eq!(a_there.get("/api/account").await.0, 200);
     let (st, _) = b.post("/api/account/signout-everywhere", &json!({})).await;
@@ -318,11 +299,5 @@ async fn sign_out_everywhere_reaches_every_instance() {
         "ended on the first instance"
     );
     assert_eq!(a_there.get("/api/account").await.0, 401);
-    one.running.shutdown().await;
-    two.running.shutdown().await;
-    one.running.app.db.close().await;
-    two.running.app.db.close().await;
-    sequence_server::db::drop_database(&url, name)
-        .await
-        .expect("drop the database");
+    pg.stop().await;
 }

@@ -205,27 +205,13 @@ async fn without_an_admin_token_the_api_is_off() {
     assert!(common::error_of(&v).contains("--admin-token"), "{v}");
 }
 
-/// A log writer into a shared buffer.
-#[derive(Clone, Default)]
-struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Buf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("the log buffer").extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// At the default level (`warn`, no `RUST_LOG`), the warning of a close
 /// carries the request's span (docs/deploy.md "Logs": every line written
 /// while a request is served) and the reason as plain text, not
 /// `Some("…")`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_close_is_logged_with_its_request_id_at_the_default_level() {
-    let buf = Buf::default();
+    let buf = common::logs::LogBuf::default();
     let writer = buf.clone();
     let subscriber = tracing_subscriber::fmt()
         .json()
@@ -249,7 +235,7 @@ async fn a_close_is_logged_with_its_request_id_at_the_default_level() {
         .await
         .expect("a request");
     assert_eq!(r.status().as_u16(), 200);
-    let text = String::from_utf8(buf.0.lock().expect("the log").clone()).expect("UTF-8 logs");
+    let text = buf.text();
     let line: Value = text
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())

@@ -501,15 +501,7 @@ async fn replays_and_stored_analyses_of_finished_games() {
     let slow = common::server_with(dir, db, |c| c.analysis_iterations = 20_000).await;
     let (a, _) = finished_game(&slow, 6).await;
     let (b, _) = finished_game(&slow, 7).await;
-    let (st, first) = slow
-        .at(
-            "POST",
-            &a,
-            "analysis",
-            None,
-            Some(json!({"iterations": 20000})),
-        )
-        .await;
+    let (st, first) = ask_analysis(&slow, &a, json!(20000)).await;
     assert_eq!(st, 202, "{first}");
     let (st, e) = slow.at("POST", &b, "analysis", None, None).await;
     assert_eq!(st, 429, "{e}");
@@ -553,6 +545,13 @@ async fn replays_and_stored_analyses_of_finished_games() {
 }
 
 /// Waits for the analysis of table `id`'s game to be done; the answer.
+/// `POST /api/tables/{id}/analysis` asking for `iterations` a position:
+/// `(status, body)`.
+async fn ask_analysis(s: &common::Server, id: &str, iterations: Value) -> (u16, Value) {
+    let ask = json!({ "iterations": iterations });
+    s.at("POST", id, "analysis", None, Some(ask)).await
+}
+
 async fn analysis_done(s: &common::Server, id: &str) -> Value {
     let start = std::time::Instant::now();
     loop {
@@ -594,40 +593,16 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     let s = server(0).await;
     let (id, _) = finished_game(&s, 5).await;
     for bad in [json!(0), json!(-5), json!(21)] {
-        let (st, e) = s
-            .at(
-                "POST",
-                &id,
-                "analysis",
-                None,
-                Some(json!({"iterations": bad})),
-            )
-            .await;
+        let (st, e) = ask_analysis(&s, &id, bad.clone()).await;
         assert_eq!(st, 400, "{bad}: {e}");
     }
-    let (st, a) = s
-        .at(
-            "POST",
-            &id,
-            "analysis",
-            None,
-            Some(json!({"iterations": 2})),
-        )
-        .await;
+    let (st, a) = ask_analysis(&s, &id, json!(2)).await;
     assert_eq!(st, 202, "{a}");
     assert_eq!(a["iterations"], 2);
     let shallow = analysis_done(&s, &id).await;
     assert_eq!(shallow["analysis"]["iterations"], 2);
     // stored: bounds still checked; as deep or shallower answers it
-    let (st, e) = s
-        .at(
-            "POST",
-            &id,
-            "analysis",
-            None,
-            Some(json!({"iterations": 21})),
-        )
-        .await;
+    let (st, e) = ask_analysis(&s, &id, json!(21)).await;
     assert_eq!(st, 400, "{e}");
     for ask in [
         Some(json!({"iterations": 1})),
@@ -642,15 +617,7 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     // progress)
     let start = std::time::Instant::now();
     loop {
-        let (st, a) = s
-            .at(
-                "POST",
-                &id,
-                "analysis",
-                None,
-                Some(json!({"iterations": 10})),
-            )
-            .await;
+        let (st, a) = ask_analysis(&s, &id, json!(10)).await;
         assert_eq!(st, 202, "{a}");
         if a["iterations"] == 10 {
             break;
@@ -669,15 +636,7 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     };
     let (_, r) = s.at("GET", &id, "replay", None, None).await;
     assert_eq!(r["analysis"], deep["analysis"]);
-    let (st, a) = s
-        .at(
-            "POST",
-            &id,
-            "analysis",
-            None,
-            Some(json!({"iterations": 2})),
-        )
-        .await;
+    let (st, a) = ask_analysis(&s, &id, json!(2)).await;
     assert_eq!(st, 200, "{a}");
     assert_eq!(a["analysis"]["iterations"], 10);
 }

@@ -15,16 +15,11 @@ async fn raw(
     auth: Option<&str>,
     body: Option<&str>,
 ) -> (u16, String, Value) {
-    let mut rb = s.http.request(method, format!("{}{path}", s.base));
-    if let Some(a) = auth {
-        rb = rb.header("authorization", a);
-    }
-    if let Some(b) = body {
-        rb = rb
-            .header("content-type", "application/json")
-            .body(b.to_string());
-    }
-    let r = rb.send().await.expect("request");
+    let url = format!("{}{path}", s.base);
+    let r = common::http::request(&s.http, method, url, auth, body)
+        .send()
+        .await
+        .expect("request");
     let status = r.status().as_u16();
     let ct = r
         .headers()

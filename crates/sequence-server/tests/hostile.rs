@@ -408,6 +408,20 @@ async fn many_websockets_from_one_address_are_not_a_flood() {
     assert!(e.contains("429"), "{e}");
 }
 
+/// The measured player (from 127.0.0.2, deal `seed`) warmed up: five
+/// moves a tenth of a second apart (connections made, the table in
+/// memory).
+async fn warm_player(s: &common::Server, seed: u64) -> Player {
+    let mut player = Player::new(&s.base, "127.0.0.2".parse().ok(), seed)
+        .await
+        .expect("a table");
+    player
+        .play(5, Duration::from_millis(100))
+        .await
+        .expect("moves");
+    player
+}
+
 /// Must hold: 600 slow sockets from one address neither delay a normal
 /// player's move beyond 50 ms at the 99th percentile nor stay open past
 /// the header timeout (the attacker opens a new one for each closed, so
@@ -420,14 +434,7 @@ async fn slow_sockets_neither_delay_moves_nor_stay_open() {
     sequence_server::listener::raise_fd_limit();
     let timeout = Duration::from_secs(2);
     let s = server(20, limits(|l| l.header_timeout = timeout)).await;
-    let mut player = Player::new(&s.base, "127.0.0.2".parse().ok(), 7)
-        .await
-        .expect("a table");
-    // warm up (connections, the table in memory)
-    player
-        .play(5, Duration::from_millis(100))
-        .await
-        .expect("moves");
+    let mut player = warm_player(&s, 7).await;
     let attack = abuse::slowloris(
         s.running.addr,
         "127.0.0.1".parse().ok(),
@@ -561,13 +568,7 @@ async fn chat_is_limited_per_seat_over_all_its_connections() {
 async fn a_chat_flood_does_not_slow_moves() {
     let _alone = MEASURING.lock().await;
     let s = server(20, Limits::default()).await;
-    let mut player = Player::new(&s.base, "127.0.0.2".parse().ok(), 8)
-        .await
-        .expect("a table");
-    player
-        .play(5, Duration::from_millis(100))
-        .await
-        .expect("moves");
+    let mut player = warm_player(&s, 8).await;
     // the attacker on a thread and runtime of its own (as a client on
     // another machine would be), so that its busy tasks do not queue
     // ahead of the server's and the player's on the test's runtime

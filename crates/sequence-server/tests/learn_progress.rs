@@ -8,10 +8,9 @@
 
 mod common;
 
-use common::accounts::Browser;
+use common::accounts::{Browser, PW};
 use serde_json::{json, Value};
 
-const PW: &str = "correct horse battery";
 const PATH: &str = "/api/account/progress";
 
 /// The first `n` shipped puzzle ids of `game`, in order.
@@ -64,8 +63,7 @@ async fn progress_is_merged_never_lost(one: &str, two: &str) {
 
     // another browser signs in (maybe at another instance) with progress
     // of its own: the union, the furthest step, "finished" kept
-    let mut b = Browser::at(two);
-    assert_eq!(b.sign_in("lena", PW).await.0, 200);
+    let mut b = Browser::signed_in(two, "lena").await;
     let second = json!({
         "puzzles": {"classic": [c2, c3], "stacks": [s1]},
         "tutorials": {"stacks": {"step": 2, "done": false}, "classic": {"step": 3, "done": true}}
@@ -132,8 +130,7 @@ async fn progress_is_merged_never_lost(one: &str, two: &str) {
         .await;
     assert_eq!(st, 200, "{body}");
     assert_eq!(guest.get("/api/users/Lena/progress").await.0, 404);
-    let mut c = Browser::at(one);
-    assert_eq!(c.sign_up("Lena", PW).await.0, 201);
+    let mut c = Browser::signed_up(one, "Lena").await;
     let (_, fresh) = c.get(PATH).await;
     assert_eq!(fresh["puzzles"], json!({"classic": [], "stacks": []}));
     assert_eq!(fresh["tutorials"]["stacks"]["step"], 0);
@@ -148,27 +145,10 @@ async fn progress_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_on_postgres_across_instances() {
-    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
-            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
-        );
-        eprintln!("quick mode: PostgreSQL progress test left out");
+    let Some(pg) = common::postgres::Pair::start("seq_learn_progress", "progress test").await
+    else {
         return;
     };
-    let name = "seq_learn_progress";
-    let _ = sequence_server::db::drop_database(&url, name).await;
-    let db = sequence_server::db::create_database(&url, name)
-        .await
-        .expect("create a database");
-    let one = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
-    let two = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
-    progress_is_merged_never_lost(&one.base, &two.base).await;
-    one.running.shutdown().await;
-    two.running.shutdown().await;
-    one.running.app.db.close().await;
-    two.running.app.db.close().await;
-    sequence_server::db::drop_database(&url, name)
-        .await
-        .expect("drop the database");
+    progress_is_merged_never_lost(&pg.one.base, &pg.two.base).await;
+    pg.stop().await;
 }

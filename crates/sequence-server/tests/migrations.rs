@@ -526,12 +526,7 @@ async fn a_new_sqlite_database_gets_the_same_schema() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgres_database_before_migrations_is_upgraded_with_nothing_lost() {
-    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
-            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
-        );
-        eprintln!("quick mode: PostgreSQL test left out");
+    let Some(url) = common::postgres::url("test") else {
         return;
     };
     let name = "seq_before_migrations";

@@ -98,20 +98,16 @@ impl Log {
         body: Option<&str>,
     ) -> Value {
         let url = format!("{}{path}", self.s.base);
-        let mut rb = if body.is_some() {
-            self.s.http.post(url)
+        let method = if body.is_some() {
+            reqwest::Method::POST
         } else {
-            self.s.http.get(url)
+            reqwest::Method::GET
         };
-        if let Some(t) = token {
-            rb = rb.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            rb = rb
-                .header("content-type", "application/json")
-                .body(b.to_string());
-        }
-        let r = rb.send().await.expect("request");
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let r = common::http::request(&self.s.http, method, url, auth.as_deref(), body)
+            .send()
+            .await
+            .expect("request");
         let status = r.status().as_u16();
         let text = r.text().await.expect("body");
         let _ = writeln!(

@@ -418,23 +418,9 @@ async fn readyz_follows_postgres_going_away_and_coming_back() {
     pg.drop_db().await;
 }
 
-/// A log writer into a shared buffer.
-#[derive(Clone, Default)]
-struct Buf(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Buf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("the log buffer").extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_log_line_of_a_request_names_its_request_id_and_table() {
-    let buf = Buf::default();
+    let buf = common::logs::LogBuf::default();
     let writer = buf.clone();
     let subscriber = tracing_subscriber::fmt()
         .json()
@@ -466,7 +452,7 @@ async fn every_log_line_of_a_request_names_its_request_id_and_table() {
         .unwrap_or("")
         .to_string();
     assert_eq!(made.len(), 36, "a fresh UUID: {made}");
-    let text = String::from_utf8(buf.0.lock().expect("the log").clone()).expect("UTF-8 logs");
+    let text = buf.text();
     let lines: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("a JSON log line ({e}): {l}")))

@@ -16,12 +16,7 @@ async fn on(url: &str) -> common::Server {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_share_one_postgres_database() {
-    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
-            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
-        );
-        eprintln!("quick mode: PostgreSQL test left out");
+    let Some(url) = common::postgres::url("test") else {
         return;
     };
     let a = on(&url).await;

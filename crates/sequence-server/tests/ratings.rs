@@ -9,12 +9,10 @@
 
 mod common;
 
-use common::accounts::{play_out, Browser};
+use common::accounts::{play_out, Browser, PW};
 use serde_json::{json, Value};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
-
-const PW: &str = "correct horse battery";
 
 /// A short classic game for two (one sequence of four wins), rated or not.
 fn classic2(rated: Option<bool>) -> Value {
@@ -28,10 +26,40 @@ fn classic2(rated: Option<bool>) -> Value {
 
 /// Two browsers with accounts `a` and `b`.
 async fn two(base: &str, a: &str, b: &str) -> (Browser, Browser) {
-    let (mut x, mut y) = (Browser::at(base), Browser::at(base));
-    assert_eq!(x.sign_up(a, PW).await.0, 201);
-    assert_eq!(y.sign_up(b, PW).await.0, 201);
-    (x, y)
+    (
+        Browser::signed_up(base, a).await,
+        Browser::signed_up(base, b).await,
+    )
+}
+
+/// Two accounts `a` and `b` seated at a new two-player classic table
+/// (`rated` as in [`classic2`]): their browsers, the table's id and their
+/// seat tokens (`a` at seat 0).
+async fn seated(
+    base: &str,
+    a: &str,
+    b: &str,
+    rated: Option<bool>,
+) -> (Browser, Browser, String, String, String) {
+    let (mut x, mut y) = two(base, a, b).await;
+    let (id, t0) = x.create(&classic2(rated)).await;
+    let t1 = y.join(&id).await;
+    (x, y, id, t0, t1)
+}
+
+/// `GET /api/account/records` as `who` (200): the ZIP archive of its
+/// games' records.
+async fn records(s: &common::Server, who: &Browser) -> zip::ZipArchive<std::io::Cursor<Vec<u8>>> {
+    let zip = s
+        .http
+        .get(format!("{}/api/account/records", s.base))
+        .header("cookie", who.cookie.clone().expect("cookie"))
+        .send()
+        .await
+        .expect("archive");
+    assert_eq!(zip.status().as_u16(), 200);
+    let bytes = zip.bytes().await.expect("bytes");
+    zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).expect("a zip")
 }
 
 fn rating_of(profile: &Value, kind: &str) -> Option<Value> {
@@ -130,16 +158,7 @@ async fn a_rated_game_changes_both_ratings_once_by_glicko2() {
     assert_eq!(ann.get("/api/leaderboard/chess").await.0, 404);
     assert_eq!(ann.get("/api/users/Nobody").await.0, 404);
     // the archive holds the record
-    let zip = s
-        .http
-        .get(format!("{}/api/account/records", s.base))
-        .header("cookie", ann.cookie.clone().expect("cookie"))
-        .send()
-        .await
-        .expect("archive");
-    assert_eq!(zip.status().as_u16(), 200);
-    let bytes = zip.bytes().await.expect("bytes");
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).expect("a zip");
+    let mut archive = records(&s, &ann).await;
     assert_eq!(archive.len(), 1);
     let file = archive.by_index(0).expect("file");
     assert_eq!(file.name(), format!("{id}-1.json"));
@@ -151,10 +170,8 @@ async fn a_rated_game_changes_both_ratings_once_by_glicko2() {
 #[tokio::test]
 async fn casual_bot_and_guest_games_change_no_rating() {
     let s = common::server(0).await;
-    let (mut cy, mut di) = two(&s.base, "Cyd", "Dina").await;
     // casual by the host's choice
-    let (id, t0) = cy.create(&classic2(Some(false))).await;
-    let t1 = di.join(&id).await;
+    let (mut cy, _di, id, t0, t1) = seated(&s.base, "Cyd", "Dina", Some(false)).await;
     play_out(&s, &id, &[Some(t0), Some(t1)], 5).await;
     // a bot at the table
     let mut with_bot = classic2(None);
@@ -185,9 +202,7 @@ async fn casual_bot_and_guest_games_change_no_rating() {
 #[tokio::test]
 async fn leaving_a_rated_game_loses_it() {
     let s = common::server(0).await;
-    let (mut eve, mut fox) = two(&s.base, "Eve", "Fox").await;
-    let (id, t0) = eve.create(&classic2(None)).await;
-    let t1 = fox.join(&id).await;
+    let (mut eve, mut fox, id, t0, t1) = seated(&s.base, "Eve", "Fox", None).await;
     let (st, body) = s
         .post(&format!("/api/tables/{id}/leave"), &t1, json!({}))
         .await;
@@ -212,9 +227,7 @@ async fn leaving_a_rated_game_loses_it() {
 #[tokio::test]
 async fn a_deleted_players_games_stay() {
     let s = common::server(0).await;
-    let (mut gil, mut hank) = two(&s.base, "Gil", "Hank").await;
-    let (id, t0) = gil.create(&classic2(None)).await;
-    let t1 = hank.join(&id).await;
+    let (mut gil, mut hank, id, t0, t1) = seated(&s.base, "Gil", "Hank", None).await;
     play_out(&s, &id, &[Some(t0), Some(t1)], 9).await;
     let (st, _) = hank
         .post("/api/account/delete", &json!({"password": PW}))
@@ -239,8 +252,7 @@ async fn a_deleted_players_games_stay() {
 #[tokio::test]
 async fn one_account_at_two_seats_counts_the_game_once() {
     let s = common::server(0).await;
-    let mut mo = Browser::at(&s.base);
-    assert_eq!(mo.sign_up("Moss", PW).await.0, 201);
+    let mut mo = Browser::signed_up(&s.base, "Moss").await;
     let mut ids = vec![];
     for seed in 10..12 {
         let (id, t0) = mo.create(&classic2(None)).await;
@@ -284,16 +296,7 @@ async fn one_account_at_two_seats_counts_the_game_once() {
     assert_eq!(l["games"].as_array().map(Vec::len), Some(2), "{l}");
     let (_, l) = mo.get("/api/users/Moss/games?result=win").await;
     assert_eq!(l["games"], json!([]), "{l}");
-    let zip = s
-        .http
-        .get(format!("{}/api/account/records", s.base))
-        .header("cookie", mo.cookie.clone().expect("cookie"))
-        .send()
-        .await
-        .expect("archive");
-    assert_eq!(zip.status().as_u16(), 200);
-    let bytes = zip.bytes().await.expect("bytes");
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).expect("a zip");
+    let mut archive = records(&s, &mo).await;
     let mut names: Vec<String> = (0..archive.len())
         .map(|i| archive.by_index(i).expect("file").name().to_string())
         .collect();
@@ -310,25 +313,15 @@ async fn one_account_at_two_seats_counts_the_game_once() {
 /// update lost between instances), seen at once on both instances.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_ended_on_two_instances_count_once() {
-    let Ok(url) = std::env::var("SEQUENCE_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var_os("SEQUENCE_TEST_QUICK").is_some(),
-            "SEQUENCE_TEST_POSTGRES_URL is not set: scripts/test.sh starts a PostgreSQL of its own and sets it (scripts/test.sh --quick leaves this test out)"
-        );
-        eprintln!("quick mode: PostgreSQL ratings test left out");
+    let Some(pg) = common::postgres::Pair::start("seq_ratings_instances", "ratings test").await
+    else {
         return;
     };
-    let name = "seq_ratings_instances";
-    let db = sequence_server::db::create_database(&url, name)
-        .await
-        .expect("create a database");
-    let one = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
-    let two_ = common::server_on(tempfile::tempdir().expect("dir"), db.clone(), 0).await;
+    let (one, two_) = (&pg.one, &pg.two);
     let names = ["Ivy", "Jack", "Kim", "Lou"];
     let mut people = vec![];
     for (i, n) in names.iter().enumerate() {
-        let mut b = Browser::at(if i % 2 == 0 { &one.base } else { &two_.base });
-        assert_eq!(b.sign_up(n, PW).await.0, 201);
+        let b = Browser::signed_up(if i % 2 == 0 { &one.base } else { &two_.base }, n).await;
         people.push(b);
     }
     let mut games = vec![];
@@ -362,13 +355,7 @@ async fn games_ended_on_two_instances_count_once() {
             assert_eq!(p["stats"][0]["played"], json!(played));
         }
     }
-    one.running.shutdown().await;
-    two_.running.shutdown().await;
-    one.running.app.db.close().await;
-    two_.running.app.db.close().await;
-    sequence_server::db::drop_database(&url, name)
-        .await
-        .expect("drop the database");
+    pg.stop().await;
 }
 
 /// Signed in, a table is created and joined without a name (the

@@ -37,6 +37,35 @@ async fn my_turn(s: &common::Server, id: &str, token: &str) -> Value {
     }
 }
 
+/// The learner's turn at `step` of the script in `round`: the view once
+/// the seat may move, and the legal move the step names. Fails when the
+/// game ended before the step, the step is not at this move number, or
+/// its move is not legal now.
+async fn learner_turn(
+    s: &common::Server,
+    id: &str,
+    token: &str,
+    round: u32,
+    step: &Value,
+) -> (Value, Value) {
+    let v = my_turn(s, id, token).await;
+    assert_eq!(
+        v["status"], "playing",
+        "round {round}: the game ended before {step}"
+    );
+    assert_eq!(
+        v["move_number"], step["at"],
+        "round {round}: the learner moves at {step}"
+    );
+    let legal = v["legal_moves"].as_array().expect("legal moves");
+    let mv = legal
+        .iter()
+        .find(|m| same(m, &step["move"]))
+        .unwrap_or_else(|| panic!("round {round}: {step} is not legal now: {legal:?}"))
+        .clone();
+    (v, mv)
+}
+
 fn same(a: &Value, b: &Value) -> bool {
     [
         "card", "at", "remove", "dead", "play", "to", "from", "target", "colour", "discard",
@@ -71,20 +100,7 @@ async fn the_classic_tutorial_plays_as_its_script_says() {
         assert_eq!(info["private"], true, "{info}");
         assert_eq!(info["seats"][1]["kind"], "bot", "{info}");
         for step in steps {
-            let v = my_turn(&s, &id, &token).await;
-            assert_eq!(
-                v["status"], "playing",
-                "round {round}: the game ended before {step}"
-            );
-            assert_eq!(
-                v["move_number"], step["at"],
-                "round {round}: the learner moves at {step}"
-            );
-            let legal = v["legal_moves"].as_array().expect("legal moves");
-            let mv = legal
-                .iter()
-                .find(|m| same(m, &step["move"]))
-                .unwrap_or_else(|| panic!("round {round}: {step} is not legal now: {legal:?}"));
+            let (v, mv) = learner_turn(&s, &id, &token, round, step).await;
             if step["kind"] == "dead" {
                 assert!(
                     v["dead"]
@@ -142,17 +158,7 @@ async fn the_stacks_tutorial_plays_as_its_script_says() {
         assert_eq!(info["players"], 2, "a tutorial is a game of two: {info}");
         assert_eq!(info["private"], true, "{info}");
         for step in steps {
-            let v = my_turn(&s, &id, &token).await;
-            assert_eq!(v["status"], "playing", "round {round}: ended before {step}");
-            assert_eq!(
-                v["move_number"], step["at"],
-                "round {round}: the learner moves at {step}"
-            );
-            let legal = v["legal_moves"].as_array().expect("legal moves");
-            let mv = legal
-                .iter()
-                .find(|m| same(m, &step["move"]))
-                .unwrap_or_else(|| panic!("round {round}: {step} is not legal now: {legal:?}"));
+            let (v, mv) = learner_turn(&s, &id, &token, round, step).await;
             if step["kind"] == "block" {
                 assert!(
                     !v["block_window"].is_null(),

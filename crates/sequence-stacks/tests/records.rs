@@ -181,7 +181,12 @@ fn mixed_moves_duplicate_keys_and_wrong_types_are_explained() {
     let mut v = good.clone();
     v["moves"][0]["bogus"] = json!(true);
     let (_, why) = move_error(&v);
-    assert!(why.contains("unknown key `bogus`"), "{why}");
+    assert_eq!(why, "malformed move: unknown key `bogus`");
+    match replay(&v) {
+        Err(ReplayError::Move(m)) => assert_eq!(m.code(), "record.malformed_move"),
+        Err(e) => panic!("expected a move error, got {e}"),
+        Ok(_) => panic!("accepted"),
+    }
 
     let text = good.to_string();
     let dup = text.replacen(r#""players":"#, r#""players":4,"players":"#, 1);

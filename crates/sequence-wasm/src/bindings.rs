@@ -169,8 +169,9 @@ impl Game {
 
 /// Verifies a record (JSON text): its summary as JSON, as `sequence
 /// verify` prints it. Throws with `sequence verify`'s message, `code`
-/// (`record.malformed`, `record.illegal_move`, `record.mismatch`) and
-/// `exit_code`.
+/// (`record.malformed`, `record.malformed_move` — an entry that is not a
+/// move, e.g. with an unknown key —, `record.illegal_move`,
+/// `record.mismatch`) and `exit_code`.
 #[wasm_bindgen]
 pub fn verify(text: &str) -> Result<String, JsValue> {
     session::verify(text)

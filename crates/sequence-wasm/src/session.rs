@@ -24,7 +24,7 @@ pub const LEVELS: [&str; 7] = [
 ];
 
 /// A refusal: a stable code (`C6.space_taken`, `notation.missing`,
-/// `record.malformed`, …) and the English message. For records, the exit
+/// `record.malformed`, `record.malformed_move`, …) and the English message. For records, the exit
 /// code `sequence verify` gives (2 malformed, 1 illegal or mismatched).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -49,7 +49,7 @@ impl Failure {
     pub fn from_replay(e: &ReplayError) -> Failure {
         let code = match e {
             ReplayError::Malformed(_) => "record.malformed",
-            ReplayError::Move(_) => "record.illegal_move",
+            ReplayError::Move(m) => m.code(),
             ReplayError::ResultMismatch(_) => "record.mismatch",
         };
         Failure {

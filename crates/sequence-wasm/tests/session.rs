@@ -265,6 +265,29 @@ fn the_shared_examples_verify_as_sequence_verify_says() {
         (e.code.as_str(), e.exit_code),
         ("record.malformed", Some(2))
     );
+    // Regression (tester): a move with an unknown key was reported as an
+    // illegal move; it is a malformed move, naming the key (exit 1 as
+    // RECORD.md says for "the first illegal or malformed entry").
+    for (sub, name) in [("", "2p-blue-vs-green"), ("stacks", "3p")] {
+        let mut v: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(sub).join(format!("{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        v["moves"][3]["extra"] = json!(1);
+        let e = session::verify(&v.to_string()).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.exit_code),
+            ("record.malformed_move", Some(1)),
+            "{name}: {}",
+            e.message
+        );
+        assert!(e.message.starts_with("move 3 {"), "{}", e.message);
+        assert!(
+            e.message.ends_with(": malformed move: unknown key `extra`"),
+            "{}",
+            e.message
+        );
+    }
 }
 
 #[test]

@@ -37,6 +37,7 @@ use crate::shell::ShellBot;
 use heuristic::board_game;
 use sequence_classic::{Card, Game, Move, SeatView};
 use sequence_common::rng::{game_rng, GameRng};
+use serde_json::Value;
 
 impl BotGame for Game {
     fn penalty_choice(view: &SeatView, seed: u64) -> Option<Card> {
@@ -53,6 +54,13 @@ impl BotGame for Game {
         };
         let mut rng = game_rng(seed);
         rand::seq::IndexedRandom::choose(pool.as_slice(), &mut rng).copied()
+    }
+
+    fn find_puzzles(first_seed: u64, found: &mut dyn FnMut(&'static str, u8, Value, u64) -> bool) {
+        use crate::puzzles::classic::{self_play, to_json};
+        self_play(first_seed, |k, s, seed, at| {
+            found(s.kind, s.grade, to_json("", k, s, seed, at), seed)
+        });
     }
 
     fn greedy_choice(view: &SeatView, moves: &[Move], rng: &mut GameRng) -> Move {
@@ -121,35 +129,64 @@ pub fn analyse(
     report
 }
 
+/// Positions for the classic bots' tests.
 #[cfg(test)]
-mod tests {
-    use super::heuristic::{greedy_scores, score_moves};
-    use super::tree::root_candidates;
-    use super::*;
-    use sequence_classic::{Card, Config, Options, Position, Seat};
-    use sequence_classic::{Game, Move, Space, Team};
-    use sequence_common::rng::game_rng;
+mod testing {
+    use sequence_classic::{Card, Config, Game, Position, Seat, Space, Team};
 
-    fn sp(s: &str) -> Space {
+    /// The space named `s` (`"f2"`).
+    pub fn sp(s: &str) -> Space {
         s.parse().expect("space")
     }
 
-    fn cards(codes: &[&str]) -> Vec<Card> {
+    /// The cards of `codes` (`"7H"`).
+    pub fn cards(codes: &[&str]) -> Vec<Card> {
         codes.iter().map(|c| c.parse().expect("card")).collect()
     }
 
-    /// A game of `players` at `chips` with these hands, seat 0 to move.
-    fn game_at(players: u8, chips: Vec<(Team, Space)>, hands: Vec<Vec<Card>>) -> Game {
-        let cfg = Config::new(players, None, Options::default()).expect("config");
+    /// C8: blue's four b2–e2 (the gaps a2 and f2 make a sequence).
+    pub fn blue_four() -> Vec<(Team, Space)> {
+        ["b2", "c2", "d2", "e2"]
+            .iter()
+            .map(|s| (Team(0), sp(s)))
+            .collect()
+    }
+
+    /// A game of the table `cfg` at `chips` (no sequences, no discards),
+    /// seat `i` holding `hands[i]`, `turn` to move.
+    pub fn game_at(
+        cfg: &Config,
+        chips: Vec<(Team, Space)>,
+        hands: Vec<Vec<Card>>,
+        turn: Seat,
+    ) -> Game {
         let pos = Position {
             chips,
             sequences: vec![],
             hands,
             discards: vec![],
             draw_pile: None,
-            turn: Seat(0),
+            turn,
         };
-        Game::from_position(cfg, &pos).expect("position")
+        Game::from_position(cfg.clone(), &pos).expect("position")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::heuristic::{greedy_scores, score_moves};
+    use super::tree::root_candidates;
+    use super::*;
+    use sequence_classic::{Card, Config, Options, Seat};
+    use sequence_classic::{Game, Move, Space, Team};
+    use sequence_common::rng::game_rng;
+
+    use super::testing::{cards, sp};
+
+    /// A game of `players` at `chips` with these hands, seat 0 to move.
+    fn game_at(players: u8, chips: Vec<(Team, Space)>, hands: Vec<Vec<Card>>) -> Game {
+        let cfg = Config::new(players, None, Options::default()).expect("config");
+        super::testing::game_at(&cfg, chips, hands, Seat(0))
     }
 
     /// Row 3 reads `7C AS 2D 3D 4D 5D 6D 7D 9H QS` (C2). Blue holds c3, d3,

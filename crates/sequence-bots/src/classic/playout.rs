@@ -481,11 +481,8 @@ pub fn tactical_move_with(game: &Game, rng: &mut PlayoutRng, random_share: f32) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sequence_classic::{Config, Options, Position, Seat};
-
-    fn sp(s: &str) -> Space {
-        s.parse().expect("space")
-    }
+    use crate::classic::testing::{blue_four, game_at, sp};
+    use sequence_classic::{Config, Options, Seat};
 
     #[test]
     fn finds_the_gap_of_a_four_and_its_chips() {
@@ -493,16 +490,9 @@ mod tests {
         let cfg = Config::new(2, None, Options::default()).expect("config");
         let mut rng = sequence_common::rng::game_rng(1);
         let (dealt, _) = Game::deal(cfg.clone(), &mut rng);
-        let blue: Vec<Space> = ["b2", "c2", "d2", "e2"].iter().map(|s| sp(s)).collect();
-        let pos = Position {
-            chips: blue.iter().map(|&s| (Team(0), s)).collect(),
-            sequences: vec![],
-            hands: (0..2).map(|s| dealt.hand(Seat(s)).to_vec()).collect(),
-            discards: vec![],
-            draw_pile: None,
-            turn: Seat(0),
-        };
-        let game = Game::from_position(cfg, &pos).expect("position");
+        let blue: Vec<Space> = blue_four().iter().map(|&(_, s)| s).collect();
+        let hands = (0..2).map(|s| dealt.hand(Seat(s)).to_vec()).collect();
+        let game = game_at(&cfg, blue_four(), hands, Seat(0));
         let th = Threats::of(&game);
         assert_ne!(th.fill[0][0] & sp("f2").bb().0, 0, "f2 completes b2–f2");
         assert_ne!(th.fill[0][0] & sp("a2").bb().0, 0, "a2 completes a2–e2");
@@ -648,7 +638,6 @@ mod tests {
         let gap = sp("f2");
         let card = layout.card_at(gap).expect("not a corner");
         let other_end = layout.card_at(sp("a2")).expect("not a corner");
-        let blue: Vec<Space> = ["b2", "c2", "d2", "e2"].iter().map(|s| sp(s)).collect();
         let mut hand = vec![card];
         hand.extend(
             Card::all()
@@ -656,15 +645,7 @@ mod tests {
                 .take(6),
         );
         for turn in [Seat(0), Seat(1)] {
-            let pos = Position {
-                chips: blue.iter().map(|&s| (Team(0), s)).collect(),
-                sequences: vec![],
-                hands: vec![hand.clone(), hand.clone()],
-                discards: vec![],
-                draw_pile: None,
-                turn,
-            };
-            let game = Game::from_position(cfg.clone(), &pos).expect("position");
+            let game = game_at(&cfg, blue_four(), vec![hand.clone(), hand.clone()], turn);
             let on_gap = (0..40u64)
                 .filter(|&seed| {
                     let mut rng = sequence_common::rng::playout_rng(seed);

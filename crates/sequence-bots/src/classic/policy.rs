@@ -430,11 +430,8 @@ pub fn policy_move(game: &Game, weights: &[f32], rng: &mut PlayoutRng, random_sh
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sequence_classic::{Config, Options, Position, Seat};
-
-    fn sp(s: &str) -> Space {
-        s.parse().expect("space")
-    }
+    use crate::classic::testing::{blue_four, game_at, sp};
+    use sequence_classic::{Config, Options, Seat};
 
     /// The compiled weights read, with the names of this build's features
     /// and a model for 2-player tables; a file of another format version
@@ -471,18 +468,7 @@ mod tests {
         let mut hand = vec![f2];
         hand.extend(filler.iter().copied());
         for turn in [Seat(0), Seat(1)] {
-            let pos = Position {
-                chips: ["b2", "c2", "d2", "e2"]
-                    .iter()
-                    .map(|s| (Team(0), sp(s)))
-                    .collect(),
-                sequences: vec![],
-                hands: vec![hand.clone(), hand.clone()],
-                discards: vec![],
-                draw_pile: None,
-                turn,
-            };
-            let game = Game::from_position(cfg.clone(), &pos).expect("position");
+            let game = game_at(&cfg, blue_four(), vec![hand.clone(), hand.clone()], turn);
             let ctx = Context::of(&game);
             let f = ctx.features(Move::place(f2, sp("f2")));
             if turn == Seat(0) {
@@ -520,18 +506,7 @@ mod tests {
                 .take(6),
         );
         for turn in [Seat(0), Seat(1)] {
-            let pos = Position {
-                chips: ["b2", "c2", "d2", "e2"]
-                    .iter()
-                    .map(|s| (Team(0), sp(s)))
-                    .collect(),
-                sequences: vec![],
-                hands: vec![hand.clone(), hand.clone()],
-                discards: vec![],
-                draw_pile: None,
-                turn,
-            };
-            let game = Game::from_position(cfg.clone(), &pos).expect("position");
+            let game = game_at(&cfg, blue_four(), vec![hand.clone(), hand.clone()], turn);
             // Weights that prefer anything to the block.
             let mut w = vec![1.0; FEATURES];
             w[5] = -100.0;

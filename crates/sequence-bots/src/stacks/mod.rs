@@ -22,11 +22,20 @@ use crate::search::SearchReport;
 use crate::shell::ShellBot;
 use sequence_common::rng::GameRng;
 use sequence_stacks::{Decision, Game, SeatView};
+use serde_json::Value;
 
 impl BotGame for Game {
     const TOP_LEVEL_ITERATIONS: u64 = 10_000;
     const BENCH_PLAYERS: u8 = 4;
     const MIDGAME_PLIES: u32 = 40;
+    const PUZZLE_KIND_PERCENT: usize = 60;
+
+    fn find_puzzles(first_seed: u64, found: &mut dyn FnMut(&'static str, u8, Value, u64) -> bool) {
+        use crate::puzzles::stacks::{self_play, to_json};
+        self_play(first_seed, |view, s, seed, at| {
+            found(s.kind, s.grade, to_json("", view, s, seed, at), seed)
+        });
+    }
 
     fn greedy_choice(view: &SeatView, _moves: &[Decision], rng: &mut GameRng) -> Decision {
         greedy_choice(view, rng)

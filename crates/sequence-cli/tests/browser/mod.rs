@@ -824,6 +824,18 @@ pub async fn click_live(c: &Client, css: &str) {
     panic!("click {css}: {last}");
 }
 
+/// How many elements match `css` now.
+pub async fn count(c: &Client, css: &str) -> u64 {
+    c.execute(
+        "return document.querySelectorAll(arguments[0]).length;",
+        vec![json!(css)],
+    )
+    .await
+    .expect("count")
+    .as_u64()
+    .unwrap_or(0)
+}
+
 /// The text of the first `css` now (read in the page: no stale element
 /// on a page that redraws).
 pub async fn text_of(c: &Client, css: &str) -> String {
@@ -836,4 +848,28 @@ pub async fn text_of(c: &Client, css: &str) -> String {
     .as_str()
     .unwrap_or_default()
     .to_string()
+}
+
+/// Creates a 2-player classic table on the page whose person times out
+/// every turn (1 s) against a bot, so that it plays itself to the end;
+/// gives its id.
+pub async fn self_playing_game(c: &Client) -> String {
+    let (status, r) = fetch_json(
+        c,
+        "/api/tables",
+        Some(
+            json!({"game": "classic", "players": 2, "name": "Ann", "turn_seconds": 1,
+                    "bots": [{"seat": 1, "level": "level:1"}],
+                    "options": {"sequence_length": 4, "win_sequences": 1}}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{r}");
+    c.execute(
+        "localStorage.setItem('sequence.seat.' + arguments[0], JSON.stringify({seat: 0, token: arguments[1]}));",
+        vec![r["table"].clone(), r["token"].clone()],
+    )
+    .await
+    .expect("save the seat");
+    r["table"].as_str().expect("an id").to_string()
 }

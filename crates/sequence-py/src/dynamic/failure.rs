@@ -87,7 +87,7 @@ impl Failure {
                 },
             ),
             ReplayError::Move(m) => (
-                "record.illegal_move",
+                m.code(),
                 RecordDetail {
                     exit_code: 1,
                     index: Some(m.index),

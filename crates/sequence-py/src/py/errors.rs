@@ -40,7 +40,7 @@ create_exception!(
     sequence_game,
     RecordError,
     SequenceError,
-    "A record that does not verify, with `sequence verify`'s message: `exit_code` (2 malformed, 1 an illegal move or a mismatch), `index` and `entry` of the offending move, `why`."
+    "A record that does not verify, with `sequence verify`'s message: `exit_code` (2 malformed, 1 an illegal or malformed move or a mismatch), `index` and `entry` of the offending move, `why`."
 );
 create_exception!(
     sequence_game,

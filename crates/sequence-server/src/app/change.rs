@@ -1,7 +1,9 @@
 //! The change path: a seat's token, committing events (check against a
-//! copy, append, then keep and publish), playing a move.
+//! copy, append, then keep and publish), playing a move, and the bots'
+//! task that commits their moves after a change ([`kick_bots`]).
 
-use super::{kick_bots, App, TableRef};
+use super::bots::next_bot_job;
+use super::{App, TableRef};
 use crate::db::{Append, DbError};
 use crate::limits::echo;
 use crate::tables::{now_ms, Event, Status, Table, TableError, ViewMessage};
@@ -9,6 +11,7 @@ use sequence_common::PlayError;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The seat of `token` at `t`, catching up once before refusing a token
 /// this instance does not know.
@@ -193,7 +196,7 @@ pub async fn play_move(
     let answer = try_play_move(app, tref, t, synced, seat, req).await;
     crate::telemetry::move_done(match &answer {
         Ok(_) => Ok(start.elapsed()),
-        Err(e) => Err(crate::telemetry::refusal_code(e)),
+        Err(e) => Err(e.label()),
     });
     answer
 }
@@ -343,6 +346,98 @@ fn shown_value(v: &Value) -> String {
     match v {
         Value::String(s) => format!("the string \"{}\"", echo(s)),
         other => echo(&other.to_string()),
+    }
+}
+
+/// Starts the bot task of a table if a bot is to move, this instance runs
+/// the table's bots (it owns the table) and no task runs.
+pub fn kick_bots(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
+    if t.bot_running || !t.cluster.owned || app.cluster.stopped() {
+        return;
+    }
+    let Some(seat) = t.core.to_act() else { return };
+    if !t.core.bot_plays(seat) {
+        return;
+    }
+    t.bot_running = true;
+    // on at every log level (see routes::health::request_span)
+    let span = tracing::error_span!("bots", table = %t.core.id);
+    tokio::spawn(tracing::Instrument::instrument(
+        run_bots(app.clone(), tref.clone()),
+        span,
+    ));
+}
+
+/// The bot task: while a bot is to move, waits the bot delay, computes its
+/// move on a blocking thread (without the table's lock) and commits it.
+/// It ends when the table has no bot to move, this instance no longer
+/// owns the table, or the server stops; a database that cannot be reached
+/// is waited for.
+async fn run_bots(app: Arc<App>, tref: TableRef) {
+    let mut backoff = Duration::from_millis(250);
+    loop {
+        if !app.cfg.bot_delay.is_zero() {
+            tokio::time::sleep(app.cfg.bot_delay).await;
+        }
+        if app.cluster.stopped() {
+            tref.lock().await.bot_running = false;
+            return;
+        }
+        let Some(job) = next_bot_job(&mut *tref.lock().await) else {
+            return;
+        };
+        let thinking = metrics::gauge!(crate::telemetry::BOTS_THINKING);
+        thinking.increment(1.0);
+        let chosen = tokio::task::spawn_blocking(job.choose).await.ok().flatten();
+        thinking.decrement(1.0);
+        let mut t = tref.lock().await;
+        if app.cluster.stopped() || !t.cluster.owned {
+            t.bot_running = false;
+            return;
+        }
+        if (t.core.game_no, t.core.moves) != (job.game_no, job.moves) {
+            continue;
+        }
+        let Some(mv) = chosen else {
+            tracing::error!(
+                "bot at table {} seat {} found no move",
+                t.core.id,
+                job.seat.0
+            );
+            t.bot_running = false;
+            return;
+        };
+        t.bot_running = false; // commit may restart us; we loop only on a conflict or an outage
+        let event = match job.auto {
+            None => Event::Move { mv },
+            Some(auto) => Event::Auto { mv, auto },
+        };
+        match commit(&app, &tref, &mut t, vec![event]).await {
+            Ok(()) => {
+                crate::telemetry::bot_move();
+                return;
+            }
+            Err(e) if e.is_conflict() => {
+                tracing::debug!("bot move at table {} lost a race: {e}", t.core.id);
+                t.bot_running = true;
+                continue;
+            }
+            Err(TableError::Unavailable(_)) => {
+                tracing::warn!(
+                    "bot move at table {}: the database cannot be reached; retrying",
+                    t.core.id
+                );
+                t.bot_running = true;
+                drop(t);
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(2));
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!("bot move at table {} refused: {e}", t.core.id);
+                return;
+            }
+        }
     }
 }
 

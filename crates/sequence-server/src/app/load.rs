@@ -3,10 +3,10 @@
 //! a request, and creating one.
 
 use super::change::event_texts;
-use super::sync::apply_stored;
+use super::sync::{apply_stored, set_clock};
 use super::{kick_bots, App, OpenTable, TableRef};
 use crate::limits::echo;
-use crate::tables::{now_ms, Core, Event, Spec, Table, TableError};
+use crate::tables::{Core, Event, Spec, Table, TableError};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Instant;
@@ -231,13 +231,4 @@ impl App {
         tracing::info!(table = %id, "table created");
         Ok(id)
     }
-}
-
-/// Sets the turn clock of `t` from the shared start of the turn
-/// (`clock_ms`, when the change that restarted it was committed, here or
-/// at another instance; now when unknown).
-pub(super) fn set_clock(t: &mut Table, clock_ms: Option<i64>) {
-    let clock = clock_ms.unwrap_or_else(now_ms);
-    t.cluster.clock_ms = clock;
-    t.reset_deadline_from(clock);
 }

@@ -3,10 +3,9 @@
 //! ownership of tables moving between instances.
 
 use super::chat::deliver_chat;
-use super::load::set_clock;
 use super::{kick_bots, App, TableRef};
 use crate::cluster::Note;
-use crate::tables::{Core, Event, Table, TableError};
+use crate::tables::{now_ms, Core, Event, Table, TableError};
 use serde_json::Value;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -252,4 +251,13 @@ pub(super) fn apply_stored(core: &mut Core, seq: i64, data: &str) -> Result<(), 
     core.apply(&ev).map_err(|e| {
         TableError::Internal(format!("table {} event {seq} replays wrong: {e}", core.id))
     })
+}
+
+/// Sets the turn clock of `t` from the shared start of the turn
+/// (`clock_ms`, when the change that restarted it was committed, here or
+/// at another instance; now when unknown).
+pub(super) fn set_clock(t: &mut Table, clock_ms: Option<i64>) {
+    let clock = clock_ms.unwrap_or_else(now_ms);
+    t.cluster.clock_ms = clock;
+    t.reset_deadline_from(clock);
 }

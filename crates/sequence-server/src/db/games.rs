@@ -58,12 +58,7 @@ async fn rating_of(
     .await?;
     match row {
         None => Ok(start),
-        Some(r) => Ok(Rating {
-            rating: r.try_get(0)?,
-            deviation: r.try_get(1)?,
-            volatility: r.try_get(2)?,
-            games: r.try_get(3)?,
-        }),
+        Some(r) => Ok(super::profiles::rating_at(&r, 0)?),
     }
 }
 

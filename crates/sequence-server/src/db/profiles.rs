@@ -113,6 +113,17 @@ enum Arg {
     S(String),
 }
 
+/// The rating in the four columns of `r` from `first` on: rating,
+/// deviation, volatility, games (the stored units of the `ratings` table).
+pub(super) fn rating_at(r: &AnyRow, first: usize) -> Result<Rating, sqlx::Error> {
+    Ok(Rating {
+        rating: r.try_get(first)?,
+        deviation: r.try_get(first + 1)?,
+        volatility: r.try_get(first + 2)?,
+        games: r.try_get(first + 3)?,
+    })
+}
+
 fn seat_game(r: &AnyRow) -> Result<SeatGame, sqlx::Error> {
     let before: Option<f64> = r.try_get(9)?;
     let after: Option<f64> = r.try_get(10)?;
@@ -164,18 +175,7 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get(0)?,
-                    Rating {
-                        rating: r.try_get(1)?,
-                        deviation: r.try_get(2)?,
-                        volatility: r.try_get(3)?,
-                        games: r.try_get(4)?,
-                    },
-                    r.try_get(5)?,
-                ))
-            })
+            .map(|r| Ok((r.try_get(0)?, rating_at(r, 1)?, r.try_get(5)?)))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(DbError::from)
     }
@@ -327,17 +327,7 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get(0)?,
-                    Rating {
-                        rating: r.try_get(1)?,
-                        deviation: r.try_get(2)?,
-                        volatility: r.try_get(3)?,
-                        games: r.try_get(4)?,
-                    },
-                ))
-            })
+            .map(|r| Ok((r.try_get(0)?, rating_at(r, 1)?)))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(DbError::from)
     }

@@ -13,7 +13,7 @@
 //!   the person at a seat (`null`: a neutral `Player N`);
 //! * `GET /api/admin/leases`: the instances and their leases.
 
-use super::tables::name_of;
+use super::extract::name_of;
 use crate::app::App;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};

@@ -10,7 +10,7 @@ use crate::app::{App, OpenTable};
 use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::ApiPath;
-use crate::limits::echo;
+use crate::limits::{self, echo};
 use axum::extract::{FromRequestParts, Query};
 use axum::http::request::Parts;
 use serde::Deserialize;
@@ -110,4 +110,18 @@ impl FromRequestParts<Arc<App>> for SeatAt {
         let seat = t.core.seat_of_token(&token)?;
         Ok(SeatAt { id, t, seat })
     }
+}
+
+/// A person's name from a request: cleaned, capped, not empty.
+///
+/// # Errors
+/// 400 naming the field when nothing is left.
+pub(crate) fn name_of(s: &str, what: &str) -> Result<String, ApiError> {
+    let n = limits::clean_text(s, limits::MAX_NAME);
+    if n.is_empty() {
+        return Err(
+            ApiError::bad(format!("field `{what}` is missing or empty")).coded("name.empty")
+        );
+    }
+    Ok(n)
 }

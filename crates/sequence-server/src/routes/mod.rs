@@ -17,6 +17,7 @@ pub mod instance;
 pub mod learn;
 pub mod moves;
 pub mod profiles;
+pub mod rate_limit;
 pub mod records;
 pub mod replay;
 pub mod seats;
@@ -72,7 +73,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(learn::routes())
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            limits::rate_limit,
+            rate_limit::rate_limit,
         ));
     let app_router = Router::new()
         .route("/healthz", get(health::healthz))

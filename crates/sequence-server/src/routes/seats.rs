@@ -1,9 +1,9 @@
 //! Seats: `POST /api/tables/{id}/join`, `POST /api/tables/{id}/leave`,
 //! `POST /api/tables/{id}/seats/{seat}/bot`.
 
+use super::extract::name_of;
 use super::extract::SeatAt;
 use super::host_only;
-use super::tables::name_of;
 use crate::accounts::{Session, Signed};
 use crate::app::App;
 use crate::auth::{self, SeatToken};

@@ -1,7 +1,7 @@
 //! Tables: `POST /api/tables` (create), `GET /api/tables` (open tables),
 //! `GET /api/tables/{id}` (info), `POST /api/tables/{id}/rematch`.
 
-use super::extract::TableAt;
+use super::extract::{name_of, TableAt};
 use super::host_only;
 use crate::accounts::Signed;
 use crate::app::App;
@@ -131,20 +131,6 @@ fn tutorial_table(req: &mut CreateReq, name: &str) -> Result<(), ApiError> {
     req.private = true;
     req.rated = Some(false);
     Ok(())
-}
-
-/// A person's name from a request: cleaned, capped, not empty.
-///
-/// # Errors
-/// 400 naming the field when nothing is left.
-pub(crate) fn name_of(s: &str, what: &str) -> Result<String, ApiError> {
-    let n = limits::clean_text(s, limits::MAX_NAME);
-    if n.is_empty() {
-        return Err(
-            ApiError::bad(format!("field `{what}` is missing or empty")).coded("name.empty")
-        );
-    }
-    Ok(n)
 }
 
 /// The events that seat the bots a new table asks for.

@@ -2,7 +2,6 @@
 //! of HTTP; the HTTP layer (`crate::error`) turns each variant into a
 //! status code, in one place.
 
-use crate::db::DbError;
 use sequence_common::PlayError;
 
 /// A refusal of the table core, with its message in words. Refusals of a
@@ -129,28 +128,28 @@ impl TableError {
         })
     }
 
+    /// The `code` label of a refused move in the metrics
+    /// ([`crate::telemetry::move_done`]): the engine's code
+    /// (`C6.space_taken`, `notation.missing`), else the kind of refusal.
+    pub fn label(&self) -> &'static str {
+        if let Some(code) = self.code() {
+            return code;
+        }
+        match self {
+            TableError::Stale { .. } => "stale",
+            TableError::Conflict(_) => "conflict",
+            TableError::Unauthorized(_) => "unauthorized",
+            TableError::Forbidden(_) => "forbidden",
+            TableError::NotFound(_) => "not_found",
+            TableError::Unavailable(_) => "unavailable",
+            TableError::Invalid(_) => "invalid",
+            TableError::Internal(_) => "internal",
+            TableError::Refused(_) | TableError::SeatTaken(_) | TableError::TableFull => "refused",
+        }
+    }
+
     /// A [`TableError::Conflict`].
     pub fn conflict(message: impl Into<String>) -> TableError {
         TableError::Conflict(message.into())
-    }
-}
-
-impl From<DbError> for TableError {
-    fn from(e: DbError) -> TableError {
-        match e {
-            DbError::Conflict => TableError::Conflict(e.to_string()),
-            DbError::Unavailable(cause) => {
-                tracing::warn!("database unavailable: {cause}");
-                TableError::Unavailable(
-                    "the database cannot be reached right now: nothing was changed that was not \
-                     stored; retry in a moment"
-                        .into(),
-                )
-            }
-            e => {
-                tracing::error!("{e}");
-                TableError::Internal("database error".into())
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 //! The changes of a table as its event log stores them ([`Event`]), and
-//! who made a move for a seat whose holder did not ([`Auto`]).
+//! who made a move for a seat whose holder did not ([`Auto`]); the clock
+//! events are stamped with ([`now_ms`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -119,3 +120,11 @@ impl Auto {
 /// Timeouts in a row after which a seat is marked away and a bot plays
 /// for it until its person acts again.
 pub const AWAY_AFTER: u8 = 3;
+
+/// Current Unix time in ms.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}

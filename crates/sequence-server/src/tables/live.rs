@@ -219,6 +219,23 @@ pub fn game_of(kind: GameKind) -> &'static dyn TableGame {
     with_game(kind, Pick)
 }
 
+/// Checking a table's configuration is the engine's ([`TableGame::check`]).
+impl Spec {
+    /// Checks the configuration with the engine (players, teams, options).
+    ///
+    /// # Errors
+    /// A message naming the bad field or rule (C3, S1, option names).
+    pub fn check(&self) -> Result<(), String> {
+        game_of(self.game).check(self).map(|_| ())
+    }
+
+    /// Number of teams (the default applied) in a game with teams; `None`
+    /// in a game without (Stacks) or when the spec does not check.
+    pub fn team_count(&self) -> Option<u8> {
+        game_of(self.game).check(self).ok().flatten()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

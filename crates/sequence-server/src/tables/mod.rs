@@ -23,11 +23,11 @@ pub mod tutorial;
 
 pub use core::{Core, LogEntry, SeatCore, SeatKind, Status};
 pub use error::TableError;
-pub use event::{Auto, Event, AWAY_AFTER};
+pub use event::{now_ms, Auto, Event, AWAY_AFTER};
 pub use live::{game_of, play_logged, BotMove, Hint, HintAsk, Logged, TableGame};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
-pub use table::{now_ms, Frame, Sub, Table, ViewMessage};
+pub use table::{Frame, Sub, Table, ViewMessage};
 
 /// Entries of the move log a view carries (the newest); a page that
 /// misses older ones reads them from `GET …/log`.

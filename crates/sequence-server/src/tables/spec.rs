@@ -2,7 +2,6 @@
 //! the same for both games, the engine checking the table
 //! ([`sequence_common::Rules::table`]).
 
-use super::live::game_of;
 use sequence_common::json::{describe, kind_of, Hints};
 use sequence_common::GameKind;
 use serde::{Deserialize, Serialize};
@@ -63,20 +62,6 @@ impl Spec {
             tutorial: None,
             rated: None,
         }
-    }
-
-    /// Checks the configuration with the engine (players, teams, options).
-    ///
-    /// # Errors
-    /// A message naming the bad field or rule (C3, S1, option names).
-    pub fn check(&self) -> Result<(), String> {
-        game_of(self.game).check(self).map(|_| ())
-    }
-
-    /// Number of teams (the default applied) in a game with teams; `None`
-    /// in a game without (Stacks) or when the spec does not check.
-    pub fn team_count(&self) -> Option<u8> {
-        game_of(self.game).check(self).ok().flatten()
     }
 }
 

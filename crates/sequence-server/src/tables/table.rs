@@ -2,7 +2,7 @@
 //! around it (connections, chat, turn timer), and the views sent to seats
 //! and spectators.
 
-use super::{game_of, Core, SeatKind, Status, LOG_TAIL, WINDOW_SECONDS};
+use super::{game_of, now_ms, Core, SeatKind, Status, LOG_TAIL, WINDOW_SECONDS};
 use axum::extract::ws::Utf8Bytes;
 use sequence_common::Seat;
 use serde_json::{json, Value};
@@ -100,14 +100,6 @@ pub struct Table {
     /// Its part in a cluster of instances (ownership, other instances'
     /// WebSockets, chat position): see [`crate::cluster`].
     pub cluster: crate::cluster::TableCluster,
-}
-
-/// Current Unix time in ms.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 impl Table {

@@ -4,6 +4,9 @@
 use super::Server;
 use serde_json::{json, Value};
 
+/// The password the account tests sign up with.
+pub const PW: &str = "correct horse battery";
+
 /// One browser: its cookie and the session's CSRF token.
 pub struct Browser {
     pub base: String,
@@ -69,6 +72,22 @@ impl Browser {
             self.csrf = Some(t.to_string());
         }
         (status, v)
+    }
+
+    /// A browser at `base` signed up as `name` with [`PW`] (201).
+    pub async fn signed_up(base: &str, name: &str) -> Browser {
+        let mut b = Browser::at(base);
+        let (st, body) = b.sign_up(name, PW).await;
+        assert_eq!(st, 201, "sign up as {name}: {body}");
+        b
+    }
+
+    /// A browser at `base` signed in as `name` with [`PW`] (200).
+    pub async fn signed_in(base: &str, name: &str) -> Browser {
+        let mut b = Browser::at(base);
+        let (st, body) = b.sign_in(name, PW).await;
+        assert_eq!(st, 200, "sign in as {name}: {body}");
+        b
     }
 
     pub async fn get(&mut self, path: &str) -> (u16, Value) {

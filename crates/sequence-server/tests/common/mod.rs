@@ -4,7 +4,10 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod http;
+pub mod logs;
 pub mod moves;
+pub mod postgres;
 
 use futures_util::{SinkExt, StreamExt};
 use sequence_server::{start, Running, ServerConfig};
@@ -87,17 +90,10 @@ impl Server {
         body: Option<Value>,
     ) -> (u16, Value) {
         let url = format!("{}{}", self.base, path);
-        let mut rb = match method {
-            "GET" => self.http.get(url),
-            _ => self.http.post(url),
-        };
-        if let Some(t) = token {
-            rb = rb.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            rb = rb.json(&b);
-        }
-        let r = rb.send().await.expect("request");
+        let r = http::call(&self.http, method, url, token, body.as_ref())
+            .send()
+            .await
+            .expect("request");
         let status = r.status().as_u16();
         let text = r.text().await.expect("body");
         (
@@ -278,6 +274,15 @@ impl Ws {
                 return v;
             }
         }
+    }
+
+    /// Waits for an `error` message and checks it: its `status`, and
+    /// words its `error` text contains. Returns it.
+    pub async fn expect_error(&mut self, status: u16, words: &str) -> Value {
+        let e = self.expect("error").await;
+        assert_eq!(e["status"], status, "{e}");
+        assert!(e["error"].as_str().unwrap_or("").contains(words), "{e}");
+        e
     }
 
     pub async fn send(&mut self, v: Value) {

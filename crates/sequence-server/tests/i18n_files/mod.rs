@@ -27,6 +27,32 @@ pub fn strings_in(folder: &str, lang: &str) -> Map<String, Value> {
     }
 }
 
+/// The strings of every language in `folder` (as [`strings_in`]), in the
+/// order of [`LANGUAGES`], English first, after checking that English has
+/// more than `least` of them (`what` names them in the failure) and that
+/// every language has exactly English's keys.
+pub fn languages_in(
+    folder: &str,
+    least: usize,
+    what: &str,
+) -> Vec<(&'static str, Map<String, Value>)> {
+    let en = strings_in(folder, "en");
+    assert!(en.len() > least, "English has {what} ({})", en.len());
+    LANGUAGES
+        .iter()
+        .map(|&lang| {
+            let m = strings_in(folder, lang);
+            let missing: Vec<_> = en.keys().filter(|k| !m.contains_key(*k)).collect();
+            let extra: Vec<_> = m.keys().filter(|k| !en.contains_key(*k)).collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "{lang}: missing {missing:?}, unknown {extra:?}"
+            );
+            (lang, m)
+        })
+        .collect()
+}
+
 /// The `{name}` placeholders of a string (names of letters, digits and
 /// `_`; other braces are text).
 pub fn placeholders(s: &str) -> BTreeSet<String> {

@@ -43,10 +43,34 @@ async function call(method, path, body, token) {
     data = null;
   }
   if (!res.ok) {
+    // not the API's JSON (an HTML error page of a static host or a proxy):
+    // said in the page's language (errors.js), never shown raw
+    if (data === null && text) throw new ApiError(res.status, `HTTP ${res.status}: not the game server's answer`, "http.not_api");
     const moveNumber = data && typeof data.move_number === "number" ? data.move_number : null;
     throw new ApiError(res.status, (data && data.error) || text || `HTTP ${res.status}`, (data && data.code) || null, moveNumber);
   }
   return data;
+}
+
+let catalogueOnce = null;
+/** The games' catalogue (GET /api/games, docs/api.md), read once per page
+ * (again after a failure): a promise. */
+export function catalogue() {
+  if (!catalogueOnce) {
+    catalogueOnce = call("GET", "/api/games").catch((e) => {
+      catalogueOnce = null;
+      throw e;
+    });
+  }
+  return catalogueOnce;
+}
+
+/** Whether the page comes from a static build (`sequence export-static`,
+ * docs/deploy.md "A static build": its catalogue says `"static": true`):
+ * no server, so no accounts, tutorials or tables with friends. A promise;
+ * false when the catalogue cannot be read. */
+export function isStaticBuild() {
+  return catalogue().then((c) => Boolean(c && c.static === true), () => false);
 }
 
 /** A request to the API (`call` for other modules: accounts, profiles). */
@@ -67,7 +91,7 @@ const server = {
   back: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/back`, {}, token),
   hint: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/hint`, {}, token),
   penalty: (id, token, team) => call("POST", `/api/tables/${encodeURIComponent(id)}/penalty`, { team }, token),
-  games: () => call("GET", "/api/games"),
+  games: () => catalogue(),
   log: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/log${gameNo ? `?game=${gameNo}` : ""}`),
   replay: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${gameNo ? `?game=${gameNo}` : ""}`),
   analysis: (id, gameNo) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis?game=${gameNo}`),

@@ -13,6 +13,7 @@ import { isLocal } from "./practice/local.js";
  * or a WebSocket error message). */
 export function refusalText(err) {
   const code = err && err.code;
+  if (code === "http.not_api") return t("refusal.not_api", { status: err.status });
   if (code && has(`code.${code}`)) return t(`code.${code}`);
   const message = (err && (err.message || err.error)) || "";
   if (language() === "en" && message) return message;

@@ -14,13 +14,6 @@ import { account, accountReady } from "./accounts/session.js";
 
 const LEVELS = ["random", "level:1", "level:2", "level:3", "level:4", "level:5"];
 const TIMERS = [15, 30, 60, 120, 300, 600];
-let catalogue = null; // GET /api/games, read once
-
-/** The games the server offers (GET /api/games), read once. */
-export async function games() {
-  if (!catalogue) catalogue = await api.games();
-  return catalogue;
-}
 
 /** Team counts allowed for `players` seats of `game` (the server's
  * description), default first; empty for a game without teams. */
@@ -151,7 +144,7 @@ export function showLobby(app) {
   function render() {
     if (!cat) {
       app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
-      Promise.all([games(), accountReady()]).then(([c]) => {
+      Promise.all([api.games(), accountReady()]).then(([c]) => {
         cat = c;
         if (!stopped) render();
       }).catch((err) => {
@@ -218,7 +211,9 @@ export function showLobby(app) {
         sel.value = String(cur);
         return h("div", { class: "field" }, h("label", { for: "seq-len" }, t("lobby.sequence_length")), sel);
       })() : null,
-      h("div", { class: "field" }, h("label", { for: "timer" }, t("lobby.turn_timer")),
+      // a static build plays only in this browser: no clock, no lobby
+      // list to be kept out of (a game here has neither)
+      only ? null : h("div", { class: "field" }, h("label", { for: "timer" }, t("lobby.turn_timer")),
         (() => {
           const sel = h("select", { id: "timer", onchange: (e) => { form.timer = e.target.value; } },
             h("option", { value: "" }, t("lobby.no_timer")),
@@ -227,7 +222,7 @@ export function showLobby(app) {
           return sel;
         })(),
         h("span", { class: "hint" }, t("lobby.timer_hint", { n: num(cat.turn_seconds.default_public) }))),
-      h("div", { class: "field check" },
+      only ? null : h("div", { class: "field check" },
         h("input", { type: "checkbox", id: "private", checked: form.private, onchange: (e) => { form.private = e.target.checked; syncTimer(); } }),
         h("label", { for: "private" }, t("lobby.private"))),
       ratedField(only),
@@ -253,7 +248,8 @@ export function showLobby(app) {
         h("div", { id: "playing-list" })));
 
     app.replaceChildren(h("div", { class: "lobby" },
-      h("section", { class: "intro" }, h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.intro")), learnLinks()),
+      h("section", { class: "intro" }, h("h1", {}, t(only ? "lobby.welcome_static" : "lobby.welcome")),
+        h("p", {}, t(only ? "lobby.intro_static" : "lobby.intro")), learnLinks()),
       createForm, only ? null : list));
     if (!only) refresh();
   }

@@ -13,6 +13,8 @@ import { openTutorial, TUTORIAL_GAMES } from "./learn/tutorial.js";
 import { showPuzzles, isPuzzleGame } from "./learn/puzzles.js";
 import { accountRoute, accountHeader } from "./accounts/pages.js";
 import { startApp } from "./pwa.js";
+import { isStaticBuild } from "./api.js";
+import { refusalText } from "./errors.js";
 
 let current = null; // the page shown now: { stop(), rerender() }
 
@@ -83,8 +85,19 @@ function route() {
   }
   const tutorial = params.get("tutorial");
   if (TUTORIAL_GAMES.includes(tutorial)) {
-    current = { stop() {} };
-    openTutorial(tutorial).catch((e) => banner(e.status === 0 ? t("error.unreachable") : e.message));
+    const waiting = { stop() {} };
+    current = waiting;
+    // a static build has no server to deal the tutorial's game
+    isStaticBuild().then((only) => {
+      if (current !== waiting) return; // the person went elsewhere meanwhile
+      if (only) {
+        history.replaceState(null, "", "/");
+        current = showLobby(app);
+        banner(t("static.no_server"), "info");
+      } else {
+        openTutorial(tutorial).catch((e) => banner(e.status === 0 ? t("error.unreachable") : refusalText(e)));
+      }
+    });
     return;
   }
   const id = params.get("table");
@@ -97,7 +110,10 @@ function applyStatic() {
   document.getElementById("brand").textContent = t("app.title");
   document.getElementById("lang-label").textContent = t("lang.label");
   document.getElementById("lang").value = language();
-  accountHeader();
+  // a static build has no accounts (docs/deploy.md)
+  isStaticBuild().then((only) => {
+    if (!only) accountHeader();
+  });
 }
 
 async function start() {

@@ -95,7 +95,9 @@ export function renderStacks(v, ctx) {
   let status;
   if (winner !== null) status = winner === me ? t("status.you_won") : t("status.seat_won", { who: ctx.seatName(winner) });
   else if (v.status === "draw") status = t("status.draw");
-  else if (blockMine) status = t("stacks.block_title");
+  // the prompt below has the question as its heading: the status line
+  // says whose decision it is, not the same words again
+  else if (blockMine) status = t("stacks.block_status");
   else if (blockOpen) status = t("stacks.block_waiting", { who: ctx.seatName(v.to_act) });
   else if (mine) status = t("status.your_turn");
   else status = leftSeatStatus(ctx.info, v.turn, ctx.seatName(v.turn)) || t("status.turn_of_alone", { who: ctx.seatName(v.turn) });

@@ -97,12 +97,15 @@ function signalBox(st, render) {
 }
 
 function tableButtons(st, info, actions, render) {
+  // a tutorial is a lesson of one learner with a bot: no one to talk to,
+  // and it is left by its own link (learn/tutorial.js), kept to resume
+  const lesson = Boolean(info.tutorial);
   return [
     h("div", { class: "buttons table-actions" },
-      st.token ? h("button", { type: "button", id: "leave", onclick: actions.leave }, t("table.leave")) : null,
+      st.token && !lesson ? h("button", { type: "button", id: "leave", onclick: actions.leave }, t("table.leave")) : null,
       !st.token ? h("span", { class: "hint" }, t("table.watching")) : null),
     signalBox(st, render),
-    actions.react ? reactionBar(st, actions.react, render) : null,
+    actions.react && !lesson ? reactionBar(st, actions.react, render) : null,
     penaltyBox(st, info, actions),
     earlierGames(st, info),
   ];
@@ -147,7 +150,7 @@ export function sidebar(st, view, actions, render) {
   const info = st.info;
   return h("aside", { class: "side" },
     h("section", { class: "panel" }, h("h2", {}, t("table.seats")), seatsList(st, info, view, actions)),
-    h("section", { class: "panel" }, tableButtons(st, info, actions, render), info.local ? null : inviteBox(st, actions)),
-    chatPanel(st, actions));
+    h("section", { class: "panel" }, tableButtons(st, info, actions, render), info.local || info.tutorial ? null : inviteBox(st, actions)),
+    info.tutorial ? null : chatPanel(st, actions));
 }
 

@@ -442,8 +442,9 @@ export function replay(text) {
 /**
  * Verifies a record (JSON text): its summary as JSON, as `sequence
  * verify` prints it. Throws with `sequence verify`'s message, `code`
- * (`record.malformed`, `record.illegal_move`, `record.mismatch`) and
- * `exit_code`.
+ * (`record.malformed`, `record.malformed_move` — an entry that is not a
+ * move, e.g. with an unknown key —, `record.illegal_move`,
+ * `record.mismatch`) and `exit_code`.
  * @param {string} text
  * @returns {string}
  */

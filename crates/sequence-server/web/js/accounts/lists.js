@@ -17,6 +17,21 @@ function who(list) {
   return list.flatMap((p, i) => [i ? ", " : "", p.account ? h("a", { href: `/u/${encodeURIComponent(p.account)}` }, p.name) : p.deleted ? at("games.deleted") : p.bot ? at("games.bot", { name: p.name }) : p.name]);
 }
 
+/** `table` (its first row the headings) in a box of its own that scrolls
+ * sideways when the table is wider than the screen, so that the page
+ * never does. With `stack`, on a phone each row is drawn as a small card
+ * of "heading: value" lines instead (accounts.css; each cell carries its
+ * heading as `data-label`), so that a table of many columns fits. */
+export function tableBox(table, stack = false) {
+  if (stack) {
+    const [head, ...rows] = [...table.rows];
+    const labels = [...head.cells].map((c) => c.textContent);
+    for (const r of rows) [...r.cells].forEach((c, i) => c.setAttribute("data-label", labels[i] || ""));
+    table.classList.add("acc-stack");
+  }
+  return h("div", { class: "acc-table-box" }, table);
+}
+
 /** A list of games (the API's GAME objects). */
 export function gameList(games) {
   if (!games.length) return h("p", { class: "acc-muted" }, at("prof.no_games"));
@@ -82,11 +97,11 @@ export async function showLeaderboard(el, kind) {
   try {
     const r = await request("GET", `/api/leaderboard/${encodeURIComponent(kind)}`);
     section.append(r.players.length
-      ? h("table", { class: "acc-table" },
+      ? tableBox(h("table", { class: "acc-table" },
         h("tr", {}, h("th", {}, at("board.rank")), h("th", {}, at("board.player")), h("th", {}, at("prof.rating")), h("th", {}, at("prof.games"))),
-        r.players.map((p) => h("tr", {}, h("td", {}, num(p.rank)), h("td", {}, h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)), h("td", {}, num(p.rating)), h("td", {}, num(p.games)))))
+        r.players.map((p) => h("tr", {}, h("td", {}, num(p.rank)), h("td", {}, h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)), h("td", {}, num(p.rating)), h("td", {}, num(p.games))))))
       : h("p", { id: "board-empty" }, at("board.empty")));
   } catch (err) {
-    section.append(h("p", { class: "acc-note" }, err.message));
+    section.append(h("p", { class: "acc-note" }, refusalText(err)));
   }
 }

@@ -5,7 +5,8 @@
 // expects.
 import { h } from "../cards.js";
 import { refusalText } from "../errors.js";
-import { language, SEP } from "../i18n.js";
+import { language, SEP, t } from "../i18n.js";
+import { isStaticBuild } from "../api.js";
 import { at, loadAccountText } from "./text.js";
 import { account, accountReady, onAccount, refreshAccount, signInOrUp, signOut, changePassword, deleteAccount } from "./session.js";
 import { showProfile } from "./profile.js";
@@ -27,10 +28,13 @@ export function accountRoute(app, path, params) {
 function page(app, draw) {
   let stopped = false;
   const render = () =>
-    Promise.all([loadAccountText(), accountReady()]).then(() => {
+    Promise.all([loadAccountText(), accountReady(), isStaticBuild()]).then(([, , only]) => {
       if (stopped) return;
       app.replaceChildren();
-      draw(app);
+      // a static build has no accounts (docs/deploy.md); its service
+      // worker still answers these addresses with the app
+      if (only) app.append(h("section", { class: "acc-page", id: "acc-static" }, h("p", {}, t("static.no_server"))));
+      else draw(app);
     });
   render();
   return {
@@ -127,9 +131,13 @@ function accountPage(app) {
 
 /** A date in the page's language. */
 export function dateText(ms) {
-  try {
-    return new Date(ms).toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
-  } catch {
-    return new Date(ms).toISOString().slice(0, 10);
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return "";
+  // a language this browser has no dates for (Chromium has none in
+  // Georgian): the date in figures, not another language's month names
+  if (Intl.DateTimeFormat.supportedLocalesOf([language()]).length === 0) {
+    const two = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
   }
+  return d.toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
 }

@@ -5,11 +5,11 @@
 // head-to-head against a chosen player.
 import { refusalText } from "../errors.js";
 import { h } from "../cards.js";
-import { num, SEP } from "../i18n.js";
+import { num, SEP, language } from "../i18n.js";
 import { request } from "../api.js";
 import { at } from "./text.js";
 import { dateText } from "./pages.js";
-import { gameList } from "./lists.js";
+import { gameList, tableBox } from "./lists.js";
 import { progressSection } from "../learn/profile-progress.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -33,7 +33,11 @@ function chart(history) {
   const X = (x) => (x1 === x0 ? W / 2 : P + ((x - x0) / (x1 - x0)) * (W - 2 * P));
   const Y = (y) => H - P - ((y - y0) / Math.max(1, y1 - y0)) * (H - 2 * P);
   const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "acc-chart", id: "rating-chart", role: "img", "aria-label": at("prof.chart") });
-  for (const y of [y0 + 20, (y0 + y1) / 2, y1 - 20]) {
+  // the grid's ratings, each far enough from the last to be read (one
+  // rated game gives one rating: one line, not three labels on one spot)
+  const ticks = [];
+  for (const y of [y0 + 20, (y0 + y1) / 2, y1 - 20]) if (ticks.every((u) => Math.abs(Y(u) - Y(y)) >= 14)) ticks.push(y);
+  for (const y of ticks) {
     g.append(svg("line", { x1: P, x2: W - P, y1: Y(y), y2: Y(y), class: "acc-grid" }));
     g.append(svg("text", { x: 2, y: Y(y) + 4, class: "acc-axis" }, num(Math.round(y))));
   }
@@ -48,19 +52,19 @@ function chart(history) {
 
 function ratingsTable(ratings) {
   if (!ratings.length) return h("p", { class: "acc-muted" }, at("prof.unrated"));
-  return h("table", { class: "acc-table", id: "ratings" },
+  return tableBox(h("table", { class: "acc-table", id: "ratings" },
     h("tr", {}, h("th", {}, at("prof.kind")), h("th", {}, at("prof.rating")), h("th", {}, at("prof.games"))),
     ratings.map((r) => h("tr", { "data-kind": r.kind },
       h("td", {}, at(`kind.${r.kind}`)),
       h("td", { class: "acc-rating" }, `${num(r.rating)}${r.provisional ? "?" : ""} ± ${num(r.deviation)}`, r.provisional ? h("span", { class: "acc-muted" }, ` (${at("prof.provisional")})`) : ""),
-      h("td", {}, num(r.games)))));
+      h("td", {}, num(r.games))))));
 }
 
 function statsTable(stats) {
   if (!stats.length) return h("p", { class: "acc-muted" }, at("prof.no_games"));
-  return h("table", { class: "acc-table", id: "stats" },
+  return tableBox(h("table", { class: "acc-table", id: "stats" },
     h("tr", {}, ...["prof.kind", "prof.played", "prof.won", "prof.lost", "prof.drawn"].map((k) => h("th", {}, at(k)))),
-    stats.map((s) => h("tr", {}, h("td", {}, at(`kind.${s.kind}`)), ...[s.played, s.won, s.lost, s.drawn].map((n) => h("td", {}, num(n))))));
+    stats.map((s) => h("tr", {}, h("td", {}, at(`kind.${s.kind}`)), ...[s.played, s.won, s.lost, s.drawn].map((n) => h("td", {}, num(n)))))), true);
 }
 
 /** Head-to-head against the player named in the form. */
@@ -92,11 +96,12 @@ export async function showProfile(el, name, vs) {
   try {
     p = await request("GET", `/api/users/${encodeURIComponent(name)}`);
   } catch (err) {
-    el.append(h("section", { class: "acc-page" }, h("h1", {}, err.status === 404 ? at("prof.not_found", { name }) : err.message)));
+    el.append(h("section", { class: "acc-page" }, h("h1", {}, err.status === 404 ? at("prof.not_found", { name }) : refusalText(err))));
     return;
   }
   el.append(
-    h("section", { class: "acc-page", id: "profile" },
+    // the language it is drawn in (a test waits for it after a switch)
+    h("section", { class: "acc-page", id: "profile", "data-acc-lang": language() },
       h("h1", { id: "profile-name" }, p.name),
       h("p", { class: "acc-muted" }, at("prof.since", { date: dateText(p.created_ms) }), SEP,
         h("a", { href: `/games?player=${encodeURIComponent(p.name)}` }, at("prof.all_games")), SEP,

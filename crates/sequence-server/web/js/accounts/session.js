@@ -2,7 +2,7 @@
 // once at start (GET /api/account), its CSRF token handed to api.js so
 // that every change carries it; signing up or in claims the seats this
 // browser kept as a guest.
-import { request, setCsrf, savedSeats } from "../api.js";
+import { request, setCsrf, savedSeats, isStaticBuild } from "../api.js";
 
 let me = null; // {name, csrf} or null
 const listeners = new Set();
@@ -25,9 +25,13 @@ function set(a) {
 
 let first = null; // the first answer of GET /api/account (a promise)
 
-/** Reads the session from the server (null when signed out). */
+/** Reads the session from the server (null when signed out; a static
+ * build has no accounts and is not asked). */
 export function refreshAccount() {
-  const answer = request("GET", "/api/account").then(set, () => set(null)).then(() => me);
+  const answer = isStaticBuild()
+    .then((only) => (only ? null : request("GET", "/api/account")))
+    .then(set, () => set(null))
+    .then(() => me);
   if (!first) first = answer;
   return answer;
 }

@@ -12,7 +12,7 @@
 import { t, language } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { placeName } from "../stacks.js";
-import { api, saveSeat, savedName, savedSeat } from "../api.js";
+import { api, saveSeat, savedName, savedSeat, isStaticBuild } from "../api.js";
 import { spaceLabel } from "../layout.js";
 import { lt, loadLearnText, learnTextReady } from "./text.js";
 import { rulesUrl } from "./rules.js";
@@ -71,9 +71,15 @@ export async function openTutorial(game) {
   location.assign(`/?table=${encodeURIComponent(r.table)}`);
 }
 
-/** The link that opens the tutorial of `game` (`/?tutorial=GAME`). */
+/** The link that opens the tutorial of `game` (`/?tutorial=GAME`); it
+ * takes itself away in a static build, which has no server to deal the
+ * tutorial's game (docs/deploy.md). */
 export function tutorialLink(game, id) {
-  return h("a", { href: `/?tutorial=${game}`, id, class: "learn-link" }, lt("tut.link", { game: t(`game.${game}`) }));
+  const link = h("a", { href: `/?tutorial=${game}`, id, class: "learn-link" }, lt("tut.link", { game: t(`game.${game}`) }));
+  isStaticBuild().then((only) => {
+    if (only) link.remove();
+  });
+  return link;
 }
 
 function script(game, rerender) {
@@ -200,7 +206,9 @@ export function tutorialPanel(st, rerender, seatName = (s) => String(s)) {
   return h("section", { class: "tutorial card-panel", id: "tutorial", "aria-labelledby": "tutorial-h", "data-learn-lang": language() },
     h("h2", { id: "tutorial-h" }, lt("tut.title")),
     h("div", { "aria-live": "polite" }, body),
-    h("p", { class: "tut-kept" }, lt("tut.kept")));
+    // the way out of the lesson (the table's "Leave" would give up its
+    // seat; this keeps it, to come back to)
+    over ? null : h("p", { class: "tut-kept" }, lt("tut.kept"), " ", h("a", { href: "/", id: "tutorial-leave" }, lt("learn.back"))));
 }
 
 function restart(game) {

@@ -8,8 +8,12 @@
 // saved in IndexedDB (store.js) after every move and taken up after a
 // reload. A game is rebuilt from its record and `unwritten`, the moves made
 // since its last entry that records do not write (the declines of a Stacks
-// Block window still open, S5b; RECORD-STACKS.md), played on it.
-import { loadTable, saveTable } from "./store.js";
+// Block window still open, S5b; RECORD-STACKS.md), played on it. Two tabs
+// may hold the same table: a move is saved only over the state it was made
+// from (saveTableIf), and a tab whose save finds the other tab's move
+// takes that game up (a move of the person is then refused as stale, as a
+// server's table does); a BroadcastChannel tells the other tabs at once.
+import { loadTable, saveTable, saveTableIf, updateTable } from "./store.js";
 
 /** A local table's id: 24 hex digits (a server's has 16). */
 export function isLocal(id) {
@@ -194,10 +198,45 @@ class LocalTable {
     for (const f of this.subs) f(msg);
   }
 
+  /** Tells the page of an error of the engine in it (a bot's move, an
+   * analysis, taking up another tab's game). */
+  fail(e) {
+    for (const f of this.subs) f({ type: "error", status: 500, error: String((e && e.message) || e) });
+  }
+
   async save() {
     this.s.record = this.game.record();
     this.recordUrls.clear();
     await saveTable(this.s);
+  }
+
+  /** Saves a change made from move `accepted` of game `gameNo` (default:
+   * this game); false (and the saved table taken up instead) when another
+   * tab saved one first. The other tabs are told of a saved change. */
+  async saveOver(accepted, gameNo = this.s.game_no) {
+    this.s.record = this.game.record();
+    this.recordUrls.clear();
+    if (await saveTableIf(this.s, accepted, gameNo)) {
+      told().postMessage({ id: this.s.id, accepted: this.s.accepted, game_no: this.s.game_no });
+      return true;
+    }
+    await this.takeUp();
+    return false;
+  }
+
+  /** Takes up the saved state (another tab moved) and shows it; its bots
+   * play on here only while a page shows the table (a tab that left it
+   * for the lobby leaves them to the others). */
+  async takeUp() {
+    const saved = await loadTable(this.s.id);
+    if (!saved) return;
+    this.game.free();
+    this.s = saved;
+    this.recordUrls.clear();
+    this.thinking = null;
+    this.start(true);
+    this.push();
+    if (this.subs.size) this.botTurn();
   }
 
   /** Plays `move` (a record entry with its seat) and logs it as the
@@ -230,8 +269,11 @@ class LocalTable {
       throw refusal(409, `stale move_number ${moveNumber}: the game is at move_number ${this.s.accepted}`, null, this.s.accepted);
     }
     if (this.game.toAct() !== 0) throw refusal(409, "not your turn", null, this.s.accepted);
+    const before = this.s.accepted;
     this.apply({ ...move, seat: 0 });
-    await this.save();
+    if (!(await this.saveOver(before))) {
+      throw refusal(409, `another tab moved first: the game is at move_number ${this.s.accepted}`, null, this.s.accepted);
+    }
     this.push();
     this.botTurn();
     return this.view(0);
@@ -242,22 +284,25 @@ class LocalTable {
     const seat = this.game.toAct();
     if (seat <= 0 || this.thinking !== null) return;
     const at = this.s.accepted;
-    this.thinking = at;
+    const gameNo = this.s.game_no;
+    const job = {};
+    this.thinking = job;
     const level = this.s.spec.bots[seat] || "level:1";
     const seed = (this.s.seed * 31 + at * 1_000_003) % 2 ** 53;
     const started = Date.now();
     think({ record: this.game.record(), unwritten: this.s.unwritten || [], seat, level, seed }).then(async (r) => {
       await new Promise((ok) => setTimeout(ok, Math.max(0, botDelayMs() - (Date.now() - started))));
-      this.thinking = null;
-      if (this.s.accepted !== at || this.game.toAct() !== seat) return;
+      if (this.thinking === job) this.thinking = null;
+      // the game moved meanwhile (another tab's move taken up)
+      if (this.s.accepted !== at || this.s.game_no !== gameNo || this.game.toAct() !== seat) return;
       if (r.error || !r.move) throw new Error(r.error || "the bot found no move");
       this.apply(r.move);
-      await this.save();
+      if (!(await this.saveOver(at))) return;
       this.push();
       this.botTurn();
     }).catch((e) => {
-      this.thinking = null;
-      for (const f of this.subs) f({ type: "error", status: 500, error: String(e.message || e) });
+      if (this.thinking === job) this.thinking = null;
+      this.fail(e);
     });
   }
 
@@ -270,6 +315,7 @@ class LocalTable {
 
   async rematch() {
     if (this.status() !== "over") throw refusal(409, "the game is not over");
+    const [accepted, gameNo] = [this.s.accepted, this.s.game_no];
     this.game.free();
     this.s.old_logs = [...(this.s.old_logs || []), this.s.log];
     this.s.old_times = [...(this.s.old_times || []), [this.s.started_ms, this.s.ended_ms]];
@@ -281,9 +327,11 @@ class LocalTable {
     this.s.ended_ms = null;
     this.s.old_records = [...(this.s.old_records || []), this.s.record];
     this.start(false);
-    await this.save();
-    this.push();
-    this.botTurn();
+    // another tab may have started the next game first: that one is kept
+    if (await this.saveOver(accepted, gameNo)) {
+      this.push();
+      this.botTurn();
+    }
     return this.info();
   }
 
@@ -366,10 +414,13 @@ class LocalTable {
       this.analysing.delete(g.no);
       if (r.error) throw new Error(r.error);
       this.s.analyses = { ...(this.s.analyses || {}), [g.no]: r.analysis };
-      await saveTable(this.s);
+      // only the analysis: the saved game may be another tab's by now
+      await updateTable(this.s.id, (saved) => {
+        saved.analyses = { ...(saved.analyses || {}), [g.no]: r.analysis };
+      });
     }).catch((e) => {
       this.analysing.delete(g.no);
-      for (const f of this.subs) f({ type: "error", status: 500, error: String(e.message || e) });
+      this.fail(e);
     });
     return { status: "queued", game_no: g.no, done: 0, total: null, iterations };
   }
@@ -383,12 +434,28 @@ class LocalTable {
   }
 }
 
+let channel = null;
+/** The channel on which tabs tell each other of a saved move
+ * (`{id, accepted, game_no}`); a tab holding that table behind takes it
+ * up. */
+function told() {
+  if (!channel) {
+    channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("sequence-practice") : { postMessage() {} };
+    channel.onmessage = (e) => {
+      const t = tables.get(e.data && e.data.id);
+      if (t && (t.s.accepted !== e.data.accepted || t.s.game_no !== e.data.game_no)) t.takeUp().catch((err) => t.fail(err));
+    };
+  }
+  return channel;
+}
+
 /** The local table `id`, loaded from IndexedDB once. */
 export async function table(id) {
   if (tables.has(id)) return tables.get(id);
   const [saved, m] = await Promise.all([loadTable(id), wasm()]);
   if (!saved) throw refusal(404, `no table ${id}`);
   if (!tables.has(id)) tables.set(id, new LocalTable(saved, m));
+  told();
   return tables.get(id);
 }
 
@@ -431,6 +498,7 @@ export async function create(req) {
   }
   await t.save();
   tables.set(id, t);
+  told();
   return { table: id, seat: 0, token: LOCAL_TOKEN };
 }
 
