@@ -131,17 +131,11 @@ impl Clients {
     /// A socket for each seat of every table, each read until its view.
     async fn connect(&mut self) {
         for (id, tokens) in &self.tables {
-            let mut pair = vec![];
-            for t in tokens {
-                let url = format!("{}/api/tables/{id}/ws", self.ws);
-                let (mut s, _) = tokio_tungstenite::connect_async(url)
-                    .await
-                    .expect("ws connects");
-                let hello = json!({"type": "hello", "token": t}).to_string();
-                s.send(Message::Text(hello.into())).await.expect("hello");
-                pair.push(s);
-            }
-            let mut pair: [Socket; 2] = pair.try_into().ok().expect("two");
+            let url = format!("{}/api/tables/{id}/ws", self.ws);
+            let mut pair = [
+                seat_socket(&url, &tokens[0]).await,
+                seat_socket(&url, &tokens[1]).await,
+            ];
             let views = [
                 latest_view(&mut pair[0], 0).await,
                 latest_view(&mut pair[1], 0).await,
@@ -175,6 +169,16 @@ impl Clients {
             }
         }
     }
+}
+
+/// A seat's socket at `url`, its hello said with `token`.
+async fn seat_socket(url: &str, token: &str) -> Socket {
+    let (mut s, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("ws connects");
+    let hello = json!({"type": "hello", "token": token}).to_string();
+    s.send(Message::Text(hello.into())).await.expect("hello");
+    s
 }
 
 /// The first view a socket is sent of move number `n` or later (older
