@@ -246,5 +246,11 @@ async fn a_passkey_is_added_signs_in_and_once_removed_is_refused() {
         .await
         .expect("measure");
     assert_eq!(wide, json!(true), "the account page fits the phone");
+    // the passkeys in every language (Persian right to left): fonts,
+    // nothing overlapping or sticking out
+    for lang in LANGUAGES {
+        check_language(&p, "passkeys-account", "390x844", lang, json!([])).await;
+    }
+    select_option(&p, "#lang", "en").await;
     p.close().await.expect("close");
 }
