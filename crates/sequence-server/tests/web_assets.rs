@@ -739,3 +739,21 @@ fn a_jacks_kind_is_said_once() {
         }
     }
 }
+
+/// Regression (tester): the replay's analysis note said "The server's
+/// search …" though a static build (docs/deploy.md) runs the analysis in
+/// the browser; the note now names no place, in every language.
+#[test]
+fn the_analysis_note_is_true_in_a_static_build_too() {
+    for (lang, server) in [
+        ("en", "server"),
+        ("fa", "سرور"),
+        ("ka", "სერვერ"),
+        ("kn", "ಸರ್ವರ್"),
+        ("uk", "сервер"),
+    ] {
+        let s = strings(lang);
+        let note = s["analysis.explain"].as_str().expect("analysis.explain");
+        assert!(!note.to_lowercase().contains(server), "{lang}: {note}");
+    }
+}
