@@ -7,18 +7,28 @@
 //! (the `unseen` ones: C1's two decks less its hand and the discards) may
 //! be in the opponent's hand. A move's value, best first:
 //!
-//! 3. **wins now** (C9: the move completes the sequences needed);
-//! 2. **keeps a win**: the opponent cannot win next turn, and whatever
+//! 4. **wins now** (C9: the move completes the sequences needed);
+//! 3. **keeps a win**: the opponent cannot win next turn, and whatever
 //!    single move it makes (any unseen card: a chip on any space a card
 //!    could reach, a one-eyed jack's removal), a card still in the hand
 //!    wins the turn after (a double threat);
+//! 2. **threatens**: the opponent cannot win next turn, and a card still
+//!    in the hand wins the turn after unless the opponent stops it;
 //! 1. **safe**: the opponent cannot win next turn;
 //! 0. **loses**: some unseen card would let the opponent win next turn.
 //!
 //! A position is a puzzle when exactly one move (a dead-card exchange is
-//! not counted, C6) has the best value and that value is at least "safe",
-//! or — the dead-card puzzle — when every play loses and exchanging the
-//! dead card is the only chance (some unseen card would then save it).
+//! not counted, C6) has the best value and that value is at least "safe"
+//! ("threatens" counted as "safe": a block is the only move that stops the
+//! opponent), or — the dead-card puzzle — when every play loses and
+//! exchanging the dead card is the only chance (some unseen card would
+//! then save it). The window puzzle (C8, C8a) is the one place where
+//! "threatens" counts on its own: a placement that makes a line longer
+//! than five is one of the best moves (at least "threatens"), and of the
+//! choices of the five spaces to declare exactly one keeps that value (a
+//! second sequence may share only one space with the first, C8, so the
+//! wrong five leave no win next turn; or a declared chip is locked against
+//! a one-eyed jack). The puzzle names the placement and asks for the five.
 //! The search depth (three plies, no draws counted) is the budget: the
 //! solution is the only move that keeps the best outcome within it.
 
@@ -43,6 +53,9 @@ pub enum Value3 {
     Loses,
     /// The opponent cannot win next turn.
     Safe,
+    /// Safe, and a card of the hand wins the turn after unless the
+    /// opponent stops it.
+    Threatens,
     /// Wins the turn after, whatever the opponent does.
     KeepsWin,
     /// Wins now.
@@ -66,12 +79,15 @@ pub struct Known {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solved {
     /// `win`, `jack` (a win that needs a two-eyed jack), `block`, `fork`
-    /// (the only move that keeps a win), `window` (the only declaration
-    /// that keeps a win, C8a) or `dead` (the dead-card exchange, C6).
+    /// (the only move that keeps a win), `window` (a placement that makes
+    /// a line longer than five: the only declaration, C8a, that keeps the
+    /// best value) or `dead` (the dead-card exchange, C6).
     pub kind: &'static str,
     /// 1 (easy: a win or a block with the card of the space), 2 (a jack
-    /// is needed, or the dead-card exchange) or 3 (hard: the only move
-    /// that keeps a win, or one move against several threats).
+    /// is needed, the dead-card exchange, a fork made with the card of the
+    /// space, a window that leaves one win) or 3 (hard: a fork that needs
+    /// a jack, a window that keeps a win, one move against several
+    /// threats).
     pub grade: u8,
     /// The only best move.
     pub solution: Move,
@@ -251,7 +267,7 @@ pub fn value(k: &Known, mv: Move) -> Result<(Value3, Vec<Space>, Vec<Space>), St
     }
     for r in &replies {
         if win_spaces(&game_of(r, ME)?, &hand).is_empty() {
-            return Ok((Value3::Safe, vec![], wins));
+            return Ok((Value3::Threatens, vec![], wins));
         }
     }
     Ok((Value3::KeepsWin, vec![], wins))
@@ -285,6 +301,16 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
     for &mv in &moves {
         scored.push((mv, value(k, mv)?));
     }
+    if let Some(w) = window_puzzle(&scored, moves.len()) {
+        return Ok(Some(w));
+    }
+    // apart from the window puzzle a threat is no better than safe: a
+    // block must be the only move that stops the opponent
+    for s in &mut scored {
+        if s.1 .0 == Value3::Threatens {
+            s.1 .0 = Value3::Safe;
+        }
+    }
     let best = scored.iter().map(|s| s.1 .0).max().unwrap_or(Value3::Loses);
     let good: Vec<_> = scored.iter().filter(|s| s.1 .0 == best).collect();
     let threats_now = {
@@ -307,17 +333,12 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
     let (kind, grade) = match (best, mv) {
         (Value3::Wins, Move::Place { card, .. }) if card.is_two_eyed_jack() => ("jack", 2),
         (Value3::Wins, _) => ("win", 1),
-        (
-            Value3::KeepsWin,
-            Move::Place {
-                declare: Some(_), ..
-            },
-        ) => ("window", 3),
+        (Value3::KeepsWin, Move::Place { card, .. }) if !card.is_jack() => ("fork", 2),
         (Value3::KeepsWin, _) => ("fork", 3),
         (Value3::Safe, _) if many => ("block", 3),
         (Value3::Safe, Move::Place { card, .. }) if !card.is_jack() => ("block", 1),
         (Value3::Safe, _) => ("block", 2),
-        (Value3::Loses, _) => return Ok(None),
+        (Value3::Loses | Value3::Threatens, _) => return Ok(None),
     };
     if kind == "block" && threats_now.is_empty() {
         return Ok(None);
@@ -335,6 +356,55 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
         chance: None,
         moves: moves.len(),
     }))
+}
+
+/// The window puzzle (module docs): a placement whose line is longer than
+/// five (it has several declarations, C8a) is one of the best moves, and of
+/// its declarations exactly one keeps that best value, which is at least
+/// "threatens". Exactly one such placement in the position.
+fn window_puzzle(
+    scored: &[(Move, (Value3, Vec<Space>, Vec<Space>))],
+    moves: usize,
+) -> Option<Solved> {
+    let best = scored.iter().map(|s| s.1 .0).max()?;
+    if best < Value3::Threatens {
+        return None;
+    }
+    let placement = |m: &Move| match *m {
+        Move::Place {
+            card,
+            at,
+            declare: Some(_),
+        } => Some((card, at)),
+        _ => None,
+    };
+    let mut found: Option<&(Move, (Value3, Vec<Space>, Vec<Space>))> = None;
+    let mut groups: Vec<(sequence_classic::Card, Space)> = scored
+        .iter()
+        .filter_map(|s| placement(&s.0))
+        .collect();
+    groups.dedup();
+    for g in groups {
+        let mut top = scored
+            .iter()
+            .filter(|s| placement(&s.0) == Some(g) && s.1 .0 == best);
+        let (Some(one), None) = (top.next(), top.next()) else {
+            continue;
+        };
+        if found.replace(one).is_some() {
+            return None;
+        }
+    }
+    let (mv, (value, _, wins)) = found?;
+    Some(Solved {
+        kind: "window",
+        grade: if *value == Value3::KeepsWin { 3 } else { 2 },
+        solution: *mv,
+        threats: vec![],
+        wins: wins.clone(),
+        chance: None,
+        moves,
+    })
 }
 
 /// Every play loses: exchanging the dead card `d` is the only chance when
@@ -423,6 +493,25 @@ pub fn to_json(id: &str, k: &Known, s: &Solved, seed: u64, at: u32) -> Value {
     });
     if let Some((a, b)) = s.chance {
         v["chance"] = json!([a, b]);
+    }
+    if let Move::Place {
+        card,
+        at: space,
+        declare: Some(_),
+    } = s.solution
+    {
+        // every declaration the placement may make (C8a), in record
+        // notation: the page offers them as the table does
+        let placed = Move::Place {
+            card,
+            at: space,
+            declare: None,
+        };
+        let choices: Vec<Value> = with_declarations(&g, placed)
+            .iter()
+            .map(|m| move_to_json(ME, m, 5)["declare"].clone())
+            .collect();
+        v["choices"] = json!(choices);
     }
     v
 }
