@@ -1,7 +1,7 @@
 //! The puzzle search on positions built by hand (issue 25): the window
-//! puzzle (C8, C8a) — a chip that makes a line longer than five, where only
-//! one choice of the five keeps a second sequence one chip away — and that
-//! the wrong choice is judged worse.
+//! puzzles (C8, C8a) — a chip that makes a line longer than five, where only
+//! one choice of the five keeps a win next turn, or keeps the next
+//! sequence nearest — and that the wrong choice is judged worse.
 
 use sequence_bots::puzzles::classic::{self, Known, Value3};
 use sequence_classic::{Card, Declaration, Move, Space, Team, Window};
@@ -53,7 +53,7 @@ fn the_window_puzzle_asks_for_the_five_that_leave_a_second_sequence() {
         .expect("a position of the engine")
         .expect("a puzzle");
     assert_eq!(s.kind, "window");
-    assert_eq!(s.grade, 2);
+    assert_eq!(s.grade, 3);
     assert_eq!(s.solution, place_f5("e5", "i5"));
     assert_eq!(s.wins, vec![at("c5")]);
     // the engine's own choice (the first window in reading order, C8a) is
@@ -71,14 +71,24 @@ fn the_window_puzzle_asks_for_the_five_that_leave_a_second_sequence() {
     assert_eq!(v["solution"]["declare"], serde_json::json!([["e5", "i5"]]));
 }
 
+/// Without the card of c5 no choice wins next turn; the window puzzle
+/// of the long line: e5–i5 leaves the next sequence one chip away (a5–e5,
+/// on c5), d5–h5 leaves it further.
 #[test]
-fn without_the_card_for_the_second_sequence_there_is_no_window_puzzle() {
+fn without_the_card_for_c5_the_right_five_keep_the_next_sequence_nearest() {
     let mut k = long_line();
     let c5 = k.hand.pop().expect("the card of c5");
     let other: Card = if c5.to_string() == "TS" { "QS" } else { "TS" }
         .parse()
         .expect("a card");
     k.hand.push(other);
-    let s = classic::solve(&k).expect("a position of the engine");
-    assert!(s.as_ref().is_none_or(|s| s.kind != "window"), "{s:?}");
+    let s = classic::solve(&k)
+        .expect("a position of the engine")
+        .expect("a puzzle");
+    assert_eq!((s.kind, s.grade), ("window", 2));
+    assert_eq!(s.solution, place_f5("e5", "i5"));
+    assert_eq!(s.need, vec![at("c5")]);
+    assert!(s.wins.is_empty());
+    let v = classic::to_json("t", &k, &s, 1, 2);
+    assert_eq!(v["need"], serde_json::json!(["c5"]));
 }

@@ -54,7 +54,7 @@ fn every_classic_puzzle_is_solved_again_by_the_engine() {
             p["from"]["move"].as_u64().unwrap_or(0) as u32,
         );
         for key in [
-            "kind", "grade", "solution", "threats", "wins", "chance", "board", "choices",
+            "kind", "grade", "solution", "threats", "wins", "chance", "board", "choices", "need",
         ] {
             assert_eq!(again.get(key), p.get(key), "{id}: {key}");
         }
@@ -159,9 +159,20 @@ fn a_window_puzzles_other_choices_are_worse() {
             .filter(|m| same(m) && *m != s.solution)
             .collect();
         assert!(!others.is_empty(), "{id}: no other choice");
+        // the long line's window: the next sequence is further after every
+        // other choice; else the other choices lose the win next turn
+        let need = |m| {
+            classic::second_need(&k, m)
+                .expect("a legal move")
+                .map_or(usize::MAX, |n| n.len())
+        };
         for m in others {
-            let (v, _, _) = classic::value(&k, m).expect("a legal move");
-            assert!(v < best, "{id}: {m:?} is as good as the solution");
+            if p.get("need").is_some() {
+                assert!(need(m) > need(s.solution), "{id}: {m:?} is as near");
+            } else {
+                let (v, _, _) = classic::value(&k, m).expect("a legal move");
+                assert!(v < best, "{id}: {m:?} is as good as the solution");
+            }
         }
         assert_eq!(
             p["choices"].as_array().map(Vec::len),

@@ -132,7 +132,11 @@ function explanation(game, p) {
     case "win": return lt("puzzle.why.classic.win", { card: cardName(s.card), space: spaceLabel(s.at) });
     case "jack": return lt("puzzle.why.classic.jack", { jack: cardName(s.card, false), space: spaceLabel(s.at) });
     case "fork": return lt("puzzle.why.classic.fork", { move: moveWords(game, s), spaces: spaces(p.wins) });
-    case "window": return lt("puzzle.why.classic.window", { window: windows(s.declare), spaces: spaces(p.wins) });
+    case "window":
+      // the long line's window keeps the next sequence nearest; the other
+      // keeps a win next turn
+      if (p.need) return lt("puzzle.why.classic.window_need", { window: windows(s.declare), n: num(p.need.length), spaces: spaces(p.need) });
+      return lt("puzzle.why.classic.window", { window: windows(s.declare), spaces: spaces(p.wins) });
     case "dead": return lt("puzzle.why.classic.dead", { card: cardName(s.dead), k: num(p.chance[0]), n: num(p.chance[1]), spaces: spaces(p.threats) });
     default:
       if (s.remove) return lt("puzzle.why.classic.block_remove", { space: spaceLabel(s.remove), spaces: spaces(p.threats) });
@@ -152,7 +156,7 @@ function refutation(game, p, m) {
   switch (p.kind) {
     case "win": case "jack": return lt("puzzle.no.classic.win");
     case "fork": return lt("puzzle.no.classic.fork");
-    case "window": return lt("puzzle.no.classic.window");
+    case "window": return lt(p.need ? "puzzle.no.classic.window_need" : "puzzle.no.classic.window");
     case "dead": return lt("puzzle.no.classic.dead", { spaces: spaces(p.threats) });
     default: return lt("puzzle.no.classic.block", { spaces: spaces(left.length ? left : p.threats) });
   }
