@@ -2,20 +2,24 @@
 //! [`GameKind`] known at run time into the engine's type, the one
 //! registration of every game. Everything that holds a game behind one
 //! type ([`sequence_common::AnyGame`]: the server's tables, the terminal
-//! UI's bot seats) and needs its type back (a bot, a search, a new deal)
-//! goes through it.
+//! UI's bot seats, the Python package's games) and needs its type back (a
+//! bot, a search, a new deal, an observation) goes through it.
 
 use crate::bot::BotGame;
+use crate::env::EnvGame;
 use sequence_common::record::{verify, ReplayError};
 use sequence_common::GameKind;
 
 /// Something done with a game's type once its kind is known
-/// ([`with_game`]): `call::<G>()` for the game `G` of the kind.
+/// ([`with_game`]): `call::<G>()` for the game `G` of the kind. A game the
+/// workspace registers has its bots ([`BotGame`]) and its environment
+/// encodings ([`EnvGame`]); an implementation may ask for less
+/// (`fn call<G: BotGame>`).
 pub trait ForGame {
     /// What it gives.
     type Out;
     /// Does it for the game `G`.
-    fn call<G: BotGame>(self) -> Self::Out;
+    fn call<G: EnvGame>(self) -> Self::Out;
 }
 
 /// Calls `f` with the engine of `kind`. A new game is one more line here

@@ -23,12 +23,16 @@
 //!   every search shares is in [`search`].
 //! * [`arena`]: bots play each other (the statistics in [`stats`]);
 //!   [`hint`]: the analysis `sequence hint` prints.
+//! * [`env`]: each game as an environment for learning agents (action
+//!   space, mask, observation; [`env::EnvGame`]), which the Python package
+//!   is written over.
 
 pub mod arena;
 pub mod bench;
 pub mod bot;
 pub mod classic;
 pub mod config;
+pub mod env;
 pub mod games;
 pub mod hint;
 pub mod ismcts;

@@ -54,7 +54,7 @@ enum Command {
     /// opens: a refusal is printed on stderr with exit code 2.
     Play(sequence_tui::PlayArgs),
     /// Run the game server with its web UI.
-    Serve(sequence_server::ServeArgs),
+    Serve(Box<sequence_server::ServeArgs>),
     /// Load-test a game server with real WebSocket clients.
     Loadtest(loadtest::LoadtestArgs),
     /// Copy a live SQLite database consistently while it serves, and check

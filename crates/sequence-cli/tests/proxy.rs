@@ -282,6 +282,29 @@ fn the_documented_nginx_site_and_systemd_unit_work() {
         !cookies.is_empty() && cookies.iter().all(|c| !c.contains("secure")),
         "{over_plain}"
     );
+    // Passkeys: the documented `passkey_origin` names the public site
+    // whatever Host nginx passes on (here 127.0.0.1, no domain at all).
+    let begun = Command::new("curl")
+        .args([
+            "-sS",
+            "-k",
+            "--max-time",
+            "20",
+            "-H",
+            "content-type: application/json",
+        ])
+        .args(["--data", "{}"])
+        .arg(format!(
+            "https://127.0.0.1:{tls}/api/account/passkey-signin/begin"
+        ))
+        .output()
+        .expect("curl runs");
+    let begun: serde_json::Value =
+        serde_json::from_slice(&begun.stdout).unwrap_or_else(|e| panic!("JSON: {e}: {begun:?}"));
+    assert_eq!(
+        begun["options"]["publicKey"]["rpId"], "sequence.example.org",
+        "{begun}"
+    );
     // Port 80 sends everyone to https; the operators' API is closed to
     // other addresses; /metrics is not on the public site.
     let moved = curl(&[&format!("http://127.0.0.1:{redirect}/")]);

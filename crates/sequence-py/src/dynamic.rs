@@ -1,125 +1,65 @@
 //! The object-safe core the Python classes hold: [`DynGame`], [`DynView`]
-//! and [`DynBot`], implemented once for every [`DynEngine`] (both games),
-//! with moves as [`AnyMove`] and every refusal as a [`Failure`] carrying a
-//! stable code. The only `match` on [`GameKind`] is in the entry points
+//! and [`DynBot`], implemented once for every game the workspace
+//! registers ([`sequence_bots::with_game`]; each game's encodings are its
+//! [`EnvGame`]), with moves as [`sequence_common::AnyMove`] and every
+//! refusal as a [`Failure`] carrying a stable code. The entry points
 //! ([`new_game`], [`game_from_record`], [`verify`], [`replay`],
-//! [`new_bot`]) that pick the concrete game.
+//! [`new_bot`]) turn a [`GameKind`] into the game's type through that
+//! registration; nothing here names a game.
 
 use crate::env::{self, EnvGame, ObsPart};
 use crate::session::Session;
-use sequence_common::record::{detect_kind, ReplayError};
-use sequence_common::{GameKind, MoveList, Notation, Outcome, Rules, Seat, TableConfig};
+use sequence_bots::{with_game, ForGame};
+use sequence_common::{GameKind, MoveList, Outcome, Rules, Seat, TableConfig};
 use serde_json::Value;
 use std::any::Any;
+use std::sync::Arc;
 
-mod anymove;
 mod failure;
+mod start;
 mod view;
 
-pub use anymove::{AnyMove, MoveFields};
 pub use failure::{Failure, FailureKind, RecordDetail};
-use view::BotBox;
+pub use sequence_bots::env::MoveFields;
+pub use sequence_common::AnyMove;
+pub use start::{
+    action_text, game_from_pickle, game_from_record, move_from_state, move_keys, new_bot, new_game,
+    no_teams, option_failure, read_record, record_kind, replay, setup_codes, verify, written_with,
+    Step,
+};
 pub use view::{boxed_view, DynBot, DynView, ViewBox};
 
-/// What a game needs to be held behind [`DynGame`]: its environment
-/// encodings, its notation, its bots, and the wrapping of its moves.
-pub trait DynEngine: EnvGame + Notation {
-    /// Wraps a move.
-    fn wrap(m: Self::Move, config: &Self::Config) -> AnyMove;
-    /// The move, if it is one of this game's.
-    fn unwrap(m: &AnyMove) -> Option<Self::Move>;
-    /// The public state as text (what a spectator sees), for `str(game)`
-    /// and the environments' `render()`.
-    fn render(&self) -> String;
+/// Room for one observation or one mask on the stack: every registered
+/// game's fit ([`Fits`]).
+pub const MAX_BUF: usize = 1024;
+
+/// Checked when the game's [`DynGame`] is made (so for every registered
+/// game): its observation and its mask fit in [`MAX_BUF`].
+struct Fits<G>(std::marker::PhantomData<G>);
+
+impl<G: EnvGame> Fits<G> {
+    const OK: () = assert!(G::OBS_LEN <= MAX_BUF && G::ACTIONS <= MAX_BUF);
 }
 
-impl DynEngine for sequence_classic::Game {
-    fn wrap(m: sequence_classic::Move, config: &sequence_classic::Config) -> AnyMove {
-        AnyMove::Classic(m, config.sequence_length())
-    }
-
-    fn unwrap(m: &AnyMove) -> Option<sequence_classic::Move> {
-        match m {
-            AnyMove::Classic(m, _) => Some(*m),
-            AnyMove::Stacks(_) => None,
-        }
-    }
-
-    fn render(&self) -> String {
-        let mut s = String::from("   a b c d e f g h i j\n");
-        for (r, row) in self.board_rows().iter().enumerate() {
-            let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-            s += &format!("{:>2} {}\n", r + 1, cells.join(" "));
-        }
-        let teams: Vec<String> = (0..self.teams())
-            .map(|t| {
-                let team = sequence_classic::Team(t);
-                format!("{} {}", team.colour(), self.sequence_count(team))
-            })
-            .collect();
-        s += &format!(
-            "sequences: {}; draw pile {}; move {}; {}",
-            teams.join(", "),
-            self.draw_pile_len(),
-            self.ply(),
-            status_text::<Self>(self)
-        );
-        s
-    }
+/// A move of `G` at the table `config`, as the Python classes hold it.
+pub(crate) fn wrap<G: EnvGame>(m: G::Move, config: &G::Config) -> AnyMove {
+    AnyMove::at::<G>(m, Arc::new(config.clone()))
 }
 
-impl DynEngine for sequence_stacks::Game {
-    fn wrap(d: sequence_stacks::Decision, _config: &sequence_stacks::Config) -> AnyMove {
-        AnyMove::Stacks(d)
-    }
-
-    fn unwrap(m: &AnyMove) -> Option<sequence_stacks::Decision> {
-        match m {
-            AnyMove::Stacks(d) => Some(*d),
-            AnyMove::Classic(..) => None,
+/// A move's parts by name ([`EnvGame::move_fields`]), for the Python
+/// `Move`'s properties.
+pub fn move_fields(mv: &AnyMove) -> MoveFields {
+    struct Fields<'a>(&'a AnyMove);
+    impl ForGame for Fields<'_> {
+        type Out = MoveFields;
+        fn call<G: EnvGame>(self) -> MoveFields {
+            match (self.0.get::<G>(), self.0.table::<G>()) {
+                (Some(m), Some(c)) => G::move_fields(&m, c),
+                _ => MoveFields::default(),
+            }
         }
     }
-
-    fn render(&self) -> String {
-        let mut s = String::new();
-        for p in self.places() {
-            let cards: Vec<&str> = self.pile(p).iter().map(|c| c.code()).collect();
-            s += &format!("{:<7} {}\n", p.name(), cards.join(" "));
-        }
-        for seat in 0..self.players() {
-            let st = Seat(seat);
-            let [b, r] = self.chips(st);
-            let top = self
-                .discard_top(st)
-                .map_or("-".to_string(), |c| c.code().to_string());
-            s += &format!(
-                "seat {seat}: {} cards, chips blue {b} red {r}, discard top {top}\n",
-                self.hand_len(st)
-            );
-        }
-        let [b, r] = self.supply();
-        s += &format!(
-            "supply blue {b} red {r}; draw pile {}; move {}; {}",
-            self.draw_pile_len(),
-            Rules::ply(self),
-            status_text::<Self>(self)
-        );
-        s
-    }
-}
-
-fn status_text<G: Notation>(g: &G) -> String {
-    match g.outcome() {
-        Outcome::Playing => match g.to_act() {
-            Some(s) => format!("seat {} to act", s.0),
-            None => "playing".into(),
-        },
-        Outcome::Won(side) => match G::side_to_json(side) {
-            Value::String(c) => format!("{c} won"),
-            v => format!("seat {v} won"),
-        },
-        Outcome::Draw => "draw".into(),
-    }
+    with_game(mv.kind(), Fields(mv))
 }
 
 fn check_seat(players: u8, seat: u8) -> Result<Seat, Failure> {
@@ -269,7 +209,7 @@ pub trait DynGame: Send + Sync {
     fn unwritten(&self) -> Vec<Value>;
 }
 
-impl<G: DynEngine> DynGame for Session<G> {
+impl<G: EnvGame> DynGame for Session<G> {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -317,14 +257,16 @@ impl<G: DynEngine> DynGame for Session<G> {
 
     fn last_move(&self) -> Option<(u8, AnyMove)> {
         let c = self.game().config();
-        self.game().last_move().map(|(s, m)| (s.0, G::wrap(m, c)))
+        self.game().last_move().map(|(s, m)| (s.0, wrap::<G>(m, c)))
     }
 
     fn legal_moves(&self) -> Vec<AnyMove> {
         let mut v = Vec::new();
         self.game().legal_moves(&mut v);
-        let c = self.game().config();
-        v.into_iter().map(|m| G::wrap(m, c)).collect()
+        let c = Arc::new(self.game().config().clone());
+        v.into_iter()
+            .map(|m| AnyMove::at::<G>(m, c.clone()))
+            .collect()
     }
 
     fn legal_keys(&self, out: &mut Vec<usize>) {
@@ -340,7 +282,7 @@ impl<G: DynEngine> DynGame for Session<G> {
         let c = self.game().config();
         list.iter()
             .find(|m| G::move_key(m) == key)
-            .map(|m| G::wrap(*m, c))
+            .map(|m| wrap::<G>(*m, c))
     }
 
     fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
@@ -367,18 +309,16 @@ impl<G: DynEngine> DynGame for Session<G> {
         }
         let c = self.game().config();
         G::move_from_input(&v, c)
-            .map(|(s, m)| (s.0, G::wrap(m, c)))
+            .map(|(s, m)| (s.0, wrap::<G>(m, c)))
             .map_err(|e| Failure::new(FailureKind::Notation, e.code(), e.to_string()))
     }
 
     fn view(&self, seat: Option<u8>) -> Result<Box<dyn DynView>, Failure> {
-        Ok(Box::new(ViewBox::<G> {
-            view: match seat {
-                Some(s) => self.game().view(check_seat(self.players(), s)?),
-                None => self.game().spectator_view(),
-            },
-            config: self.game().config().clone(),
-        }))
+        let view = match seat {
+            Some(s) => self.game().view(check_seat(self.players(), s)?),
+            None => self.game().spectator_view(),
+        };
+        Ok(boxed_view::<G>(view, self.game().config().clone()))
     }
 
     fn record(&self) -> Result<Value, Failure> {
@@ -391,10 +331,10 @@ impl<G: DynEngine> DynGame for Session<G> {
     }
 
     fn history(&self) -> Vec<(u8, AnyMove)> {
-        let c = self.game().config();
+        let c = Arc::new(self.game().config().clone());
         Session::history(self)
             .iter()
-            .map(|(s, m)| (s.0, G::wrap(*m, c)))
+            .map(|(s, m)| (s.0, AnyMove::at::<G>(*m, c.clone())))
             .collect()
     }
 
@@ -415,6 +355,7 @@ impl<G: DynEngine> DynGame for Session<G> {
     }
 
     fn obs_len(&self) -> usize {
+        let () = Fits::<G>::OK;
         G::obs_len(self.game().config())
     }
 
@@ -443,7 +384,7 @@ impl<G: DynEngine> DynGame for Session<G> {
     }
 
     fn action_of(&self, mv: &AnyMove) -> Result<usize, Failure> {
-        let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+        let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
         let seat = self
             .game()
             .to_act()
@@ -453,7 +394,7 @@ impl<G: DynEngine> DynGame for Session<G> {
 
     fn move_of_action(&self, action: i64) -> Result<AnyMove, Failure> {
         env::legal_move_of(self.game(), action)
-            .map(|(_, m)| G::wrap(m, self.game().config()))
+            .map(|(_, m)| wrap::<G>(m, self.game().config()))
             .map_err(|e| Failure::new(FailureKind::Action, e.code, e.to_string()))
     }
 
@@ -468,7 +409,7 @@ impl<G: DynEngine> DynGame for Session<G> {
     }
 
     fn random_move(&mut self) -> Option<AnyMove> {
-        Session::random_move(self).map(|m| G::wrap(m, self.game().config()))
+        Session::random_move(self).map(|m| wrap::<G>(m, self.game().config()))
     }
 
     fn playout(&mut self, max_moves: u32) -> u32 {
@@ -519,12 +460,12 @@ impl<G: DynEngine> DynGame for Session<G> {
 ///
 /// # Errors
 /// A move of another game, a seat out of range, the game over.
-fn seat_and_move<G: DynEngine>(
+fn seat_and_move<G: EnvGame>(
     s: &Session<G>,
     seat: Option<u8>,
     mv: &AnyMove,
 ) -> Result<(Seat, G::Move), Failure> {
-    let m = G::unwrap(mv).ok_or_else(|| wrong_game(G::KIND, mv))?;
+    let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
     if let Some(seat) = seat {
         check_seat(s.players(), seat)?;
     }
@@ -539,199 +480,5 @@ fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
     match g.check(Seat(0), m) {
         Err(e) => Failure::rule(&e),
         Ok(()) => Failure::usage("game.over", "the game is over"),
-    }
-}
-
-/// The refusal of rule options that cannot be read (an unknown name, a
-/// value of the wrong type): the game's option rule (C11, S3a).
-pub fn option_failure(kind: GameKind, message: String) -> Failure {
-    let code = match kind {
-        GameKind::Classic => "C11.option",
-        GameKind::Stacks => "S3a.option",
-    };
-    Failure::new(FailureKind::Setup, code, message)
-}
-
-fn new_session<G: DynEngine>(
-    players: u8,
-    teams: Option<u8>,
-    options: Option<&Value>,
-    seed: u64,
-) -> Result<Box<dyn DynGame>, Failure> {
-    let options = G::options_from_json(options).map_err(|m| option_failure(G::KIND, m))?;
-    let config = G::table(players, teams, options).map_err(|e| Failure::setup(&e))?;
-    Ok(Box::new(Session::<G>::new(config, seed)))
-}
-
-/// A new game dealt from `seed` (ChaCha8, as the rules say: the same deal
-/// as `sequence selfplay --seed`).
-///
-/// # Errors
-/// [`FailureKind::Setup`] for a table or options that break the rules; a
-/// team count given to Stacks.
-pub fn new_game(
-    kind: GameKind,
-    players: u8,
-    teams: Option<u8>,
-    options: Option<&Value>,
-    seed: u64,
-) -> Result<Box<dyn DynGame>, Failure> {
-    match kind {
-        GameKind::Classic => new_session::<sequence_classic::Game>(players, teams, options, seed),
-        GameKind::Stacks => {
-            if teams.is_some() {
-                return Err(Failure::new(
-                    FailureKind::Setup,
-                    "S1.teams",
-                    "Sequence Stacks has no teams: each seat plays alone (S1)",
-                ));
-            }
-            new_session::<sequence_stacks::Game>(players, None, options, seed)
-        }
-    }
-}
-
-/// Reads a record's text: its game and JSON.
-///
-/// # Errors
-/// [`FailureKind::Record`] (malformed, exit code 2).
-pub fn read_record(text: &str) -> Result<(GameKind, Value), Failure> {
-    detect_kind(text).map_err(|e| Failure::from_replay(&ReplayError::Malformed(e)))
-}
-
-/// Tells which game a record (already parsed) is.
-///
-/// # Errors
-/// [`FailureKind::Record`] (malformed, exit code 2).
-pub fn record_kind(v: &Value) -> Result<GameKind, Failure> {
-    let text = v.to_string();
-    read_record(&text).map(|(k, _)| k)
-}
-
-/// Replays a record into a live game that goes on (later reshuffles drawn
-/// from `seed`).
-///
-/// # Errors
-/// [`FailureKind::Record`] with `sequence verify`'s message.
-pub fn game_from_record(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failure> {
-    fn go<G: DynEngine>(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failure> {
-        Session::<G>::from_record(v, seed)
-            .map(|s| Box::new(s) as Box<dyn DynGame>)
-            .map_err(|e| Failure::from_replay(&e))
-    }
-    match record_kind(v)? {
-        GameKind::Classic => go::<sequence_classic::Game>(v, seed),
-        GameKind::Stacks => go::<sequence_stacks::Game>(v, seed),
-    }
-}
-
-/// Rebuilds a pickled game: its record as it stood after its last entry
-/// (a Stacks Block window left open, S5b), then the `unwritten` moves made
-/// since ([`DynGame::unwritten`]), with `rng` as its generator.
-///
-/// # Errors
-/// [`FailureKind::Record`] for a record that does not replay;
-/// [`FailureKind::Usage`] `pickle.state` for unwritten moves that cannot
-/// be made.
-pub fn game_from_pickle(
-    v: &Value,
-    unwritten: &[Value],
-    rng: sequence_common::rng::GameRng,
-) -> Result<Box<dyn DynGame>, Failure> {
-    fn go<G: DynEngine>(
-        v: &Value,
-        unwritten: &[Value],
-        rng: sequence_common::rng::GameRng,
-    ) -> Result<Box<dyn DynGame>, Failure> {
-        use crate::session::UnwrittenError;
-        Session::<G>::from_record_and_unwritten(v, unwritten, rng)
-            .map(|s| Box::new(s) as Box<dyn DynGame>)
-            .map_err(|e| match e {
-                UnwrittenError::Record(e) => Failure::from_replay(&e),
-                UnwrittenError::Move(m) => Failure::usage("pickle.state", m),
-            })
-    }
-    match record_kind(v)? {
-        GameKind::Classic => go::<sequence_classic::Game>(v, unwritten, rng),
-        GameKind::Stacks => go::<sequence_stacks::Game>(v, unwritten, rng),
-    }
-}
-
-/// Verifies a record: the summary `sequence verify` prints.
-///
-/// # Errors
-/// [`FailureKind::Record`] with `sequence verify`'s message and exit code.
-pub fn verify(v: &Value) -> Result<Value, Failure> {
-    let r = match record_kind(v)? {
-        GameKind::Classic => sequence_common::record::verify::<sequence_classic::Game>(v),
-        GameKind::Stacks => sequence_common::record::verify::<sequence_stacks::Game>(v),
-    };
-    r.map_err(|e| Failure::from_replay(&e))
-}
-
-/// One move of a replay: its index, seat, move and the game after it.
-pub struct Step {
-    /// Index in the record's `moves`.
-    pub index: usize,
-    /// The seat that moved.
-    pub seat: u8,
-    /// The move.
-    pub mv: AnyMove,
-    /// The game after the move (no record of its own).
-    pub game: Box<dyn DynGame>,
-}
-
-/// Replays a record move by move, keeping the game after each move.
-///
-/// # Errors
-/// [`FailureKind::Record`] with `sequence verify`'s message.
-pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
-    fn go<G: DynEngine>(v: &Value) -> Result<Vec<Step>, Failure> {
-        let mut steps = Vec::new();
-        let record = std::sync::Arc::new(v.clone());
-        let origin = |index| crate::trail::Origin::Replay {
-            record: record.clone(),
-            index,
-        };
-        sequence_common::record::replay::<G>(v, |i, seat, m, g| {
-            steps.push(Step {
-                index: i,
-                seat: seat.0,
-                mv: G::wrap(*m, g.config()),
-                game: Box::new(Session::with_origin(g.clone(), 0, origin(i))),
-            })
-        })
-        .map_err(|e| Failure::from_replay(&e))
-        .map(|(_, last)| {
-            // The record's silence (Stacks: an open Block window let stand,
-            // S5b) is made after its last move: the last step shows the
-            // game as the record ends it.
-            if let Some(step) = steps.last_mut() {
-                step.game = Box::new(Session::with_origin(last, 0, origin(step.index)));
-            }
-        })?;
-        Ok(steps)
-    }
-    match record_kind(v)? {
-        GameKind::Classic => go::<sequence_classic::Game>(v),
-        GameKind::Stacks => go::<sequence_stacks::Game>(v),
-    }
-}
-
-/// Builds a bot by name (`random`, `greedy`, `greedy:40%`, `ismcts:500it`,
-/// `ismcts:200ms`, `level:1` … `level:5`, `cmd:PROGRAM`) with its own
-/// generator seeded by `seed`.
-///
-/// # Errors
-/// [`FailureKind::Bot`] naming what is wrong with the name.
-pub fn new_bot(kind: GameKind, spec: &str, seed: u64) -> Result<Box<dyn DynBot>, Failure> {
-    fn go<G: DynEngine>(spec: &str, seed: u64) -> Result<Box<dyn DynBot>, Failure> {
-        sequence_bots::bot::<G>(spec, seed)
-            .map(|bot| Box::new(BotBox { bot }) as Box<dyn DynBot>)
-            .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))
-    }
-    match kind {
-        GameKind::Classic => go::<sequence_classic::Game>(spec, seed),
-        GameKind::Stacks => go::<sequence_stacks::Game>(spec, seed),
     }
 }

@@ -3,8 +3,10 @@
 //! The crate has two layers:
 //!
 //! * a pure Rust core, written once over the game interface
-//!   ([`sequence_common::Rules`]): [`env::EnvGame`] (each game's action
-//!   space and observation encoding, [`classic_env`], [`stacks_env`]),
+//!   ([`sequence_common::Rules`]) and each game's action space and
+//!   observation encoding ([`env::EnvGame`], in `sequence-bots`, so that
+//!   the workspace's one registration of games,
+//!   [`sequence_bots::with_game`], reaches them):
 //!   [`session::Session`] (a live game with its record), the object-safe
 //!   [`dynamic`] layer the Python classes hold, and [`vector`] (N games
 //!   stepped together). `cargo test` tests it without Python.
@@ -15,16 +17,14 @@
 
 #![warn(missing_docs)]
 
-pub mod classic_env;
 pub mod dynamic;
-pub mod env;
 pub mod isa;
 pub mod session;
-pub mod spread;
-pub mod stacks_env;
 pub mod trail;
 pub mod vector;
 pub mod view_json;
+
+pub use sequence_bots::env;
 
 #[cfg(feature = "python")]
 mod py;

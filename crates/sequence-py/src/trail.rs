@@ -8,8 +8,10 @@
 //! this turn (docs/python.md "`View.from_json`"), and the engine's state
 //! has no other written form, so it could not be rebuilt exactly.
 
-use crate::dynamic::{DynEngine, DynGame, Failure, FailureKind, ViewBox};
+use crate::dynamic::{DynGame, Failure, FailureKind, ViewBox};
+use crate::env::EnvGame;
 use crate::session::Session;
+use sequence_bots::{with_game, ForGame};
 use sequence_common::record::replay;
 use sequence_common::reshuffle::RecordedReshuffles;
 use sequence_common::rng::game_rng;
@@ -95,7 +97,7 @@ fn bad(message: impl Into<String>) -> Failure {
 }
 
 /// The game after entry `index` of `record`, as `replay` gives it.
-fn replayed<G: DynEngine>(record: &Value, index: usize) -> Result<G, Failure> {
+fn replayed<G: EnvGame>(record: &Value, index: usize) -> Result<G, Failure> {
     let mut at = None;
     let mut last_index = None;
     let (_, last) = replay::<G>(record, |i, _, _, g| {
@@ -112,8 +114,9 @@ fn replayed<G: DynEngine>(record: &Value, index: usize) -> Result<G, Failure> {
     at.ok_or_else(|| bad(format!("the record has no move {index}")))
 }
 
-/// The determinization of Stacks view `view` (JSON) from `seed`.
-fn determinized<G: DynEngine>(view: &Value, seed: u64) -> Result<G, Failure> {
+/// The determinization of view `view` (JSON; a game whose views read
+/// back, [`EnvGame::VIEW_READS_BACK`]: Stacks) from `seed`.
+fn determinized<G: EnvGame>(view: &Value, seed: u64) -> Result<G, Failure> {
     let v = crate::view_json::view_from_json(G::KIND, view)?;
     let vb = v
         .as_any()
@@ -124,7 +127,7 @@ fn determinized<G: DynEngine>(view: &Value, seed: u64) -> Result<G, Failure> {
         .ok_or_else(|| bad("the view does not add up to the game's cards"))
 }
 
-fn rebuild<G: DynEngine>(v: &Value) -> Result<Box<dyn DynGame>, Failure> {
+fn rebuild<G: EnvGame>(v: &Value) -> Result<Box<dyn DynGame>, Failure> {
     let origin = v.get("origin").ok_or_else(|| bad("no origin"))?;
     let (game, origin, seed) = if let Some(record) = origin.get("record") {
         let index = origin
@@ -194,8 +197,12 @@ fn rebuild<G: DynEngine>(v: &Value) -> Result<Box<dyn DynGame>, Failure> {
 /// # Errors
 /// `UsageError` `pickle.state` for a trail that does not rebuild.
 pub fn restore(kind: GameKind, v: &Value) -> Result<Box<dyn DynGame>, Failure> {
-    match kind {
-        GameKind::Classic => rebuild::<sequence_classic::Game>(v),
-        GameKind::Stacks => rebuild::<sequence_stacks::Game>(v),
+    struct Restore<'a>(&'a Value);
+    impl ForGame for Restore<'_> {
+        type Out = Result<Box<dyn DynGame>, Failure>;
+        fn call<G: EnvGame>(self) -> Self::Out {
+            rebuild::<G>(self.0)
+        }
     }
+    with_game(kind, Restore(v))
 }

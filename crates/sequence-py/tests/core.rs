@@ -299,7 +299,7 @@ fn refusals_carry_codes_and_change_nothing() {
     let before = g.render();
     let seat = g.to_act().expect("playing");
     let other = 1 - seat;
-    let mv = g.legal_moves()[0];
+    let mv = g.legal_moves()[0].clone();
     let e = g.play(Some(other), &mv).expect_err("not its turn");
     assert_eq!(e.kind, FailureKind::IllegalMove);
     assert_eq!(e.code, "C5.not_your_turn");
@@ -462,4 +462,45 @@ fn verify_matches_the_engine() {
     assert_eq!((d.exit_code, d.index), (1, Some(3)));
     assert!(e.message.starts_with("move 3 {"), "{}", e.message);
     let _ = <sequence_stacks::Game as Notation>::RESHUFFLE_RULE;
+}
+
+/// A move compares as it is written: the same move from tables of other
+/// sizes is equal, a placement's `declare` at a table of four-chip
+/// sequences (C8a house rule) keeps that length through its pickled state
+/// (record entry and [`EnvGame::written_with`]), and a move made at no
+/// known table writes no entry.
+#[test]
+fn moves_compare_as_written_and_their_pickled_state_reads_back() {
+    use sequence_common::{AnyMove, GameKind};
+    type C = sequence_classic::Game;
+    let g2 = dynamic::new_game(GameKind::Classic, 2, None, None, 3).expect("C3");
+    let g4 = dynamic::new_game(GameKind::Classic, 4, None, None, 3).expect("C3");
+    let pass = |g: &dyn dynamic::DynGame| {
+        g.parse_move(&json!({"seat": 0, "pass": true}))
+            .expect("readable")
+            .1
+    };
+    assert_eq!(pass(g2.as_ref()), pass(g4.as_ref()));
+    let bare = AnyMove::of::<C>(sequence_classic::Move::Pass);
+    assert_ne!(bare, pass(g2.as_ref()));
+    assert_eq!(bare.entry(Seat(0)), None);
+
+    let opts = json!({"sequence_length": 4});
+    let g = dynamic::new_game(GameKind::Classic, 2, None, Some(&opts), 3).expect("C11");
+    for mv in g.legal_moves() {
+        let len = dynamic::written_with(&mv);
+        assert_eq!(len, 4);
+        let entry = mv.entry(Seat(0)).expect("made at a table");
+        let back = dynamic::move_from_state(GameKind::Classic, &entry, len).expect("reads back");
+        assert_eq!(back, mv);
+        assert_eq!(back.entry(Seat(0)), Some(entry));
+        assert_eq!(dynamic::move_fields(&back), dynamic::move_fields(&mv));
+    }
+    let stacks = dynamic::new_game(GameKind::Stacks, 3, None, None, 3).expect("S1");
+    for mv in stacks.legal_moves() {
+        assert_eq!(dynamic::written_with(&mv), 0);
+        let entry = mv.entry(Seat(1)).expect("made at a table");
+        let back = dynamic::move_from_state(GameKind::Stacks, &entry, 0).expect("reads back");
+        assert_eq!(back, mv);
+    }
 }

@@ -154,33 +154,55 @@ fn after(live: &dyn AnyGame, mv: &Value) -> Box<dyn AnyGame> {
     next
 }
 
-/// One try (number `k`) at the deal of `seed`: the learner's steps, or
-/// `None` when it does not take every step within [`MAX_MOVES`].
-fn lesson(t: &tutorial::Tutorial, seed: u64, k: u64) -> Option<Vec<Value>> {
+/// The game of the tutorial `t` (of the game `kind`) dealt from `seed`,
+/// started as the server starts it.
+fn start(kind: GameKind, t: &tutorial::Tutorial, seed: u64) -> Option<Box<dyn AnyGame>> {
     let spec = Spec {
         options: t.options(),
         tutorial: Some(t.name.into()),
-        ..Spec::plain(GameKind::Classic, 2, "tutorial")
+        ..Spec::plain(kind, 2, "tutorial")
     };
-    let mut live = game_of(GameKind::Classic).start(&spec, seed).ok()?;
+    game_of(kind).start(&spec, seed).ok()
+}
+
+/// Plays the tutorial's bot (seat 1, seeded as the server seeds it; its
+/// moves counted in `moves`) until the learner is to act, `Some(seat)`, or
+/// the game is over, `Some(None)`; `None` when no seat acts or a bot's
+/// move fails.
+fn bot_turns(
+    live: &mut Box<dyn AnyGame>,
+    t: &tutorial::Tutorial,
+    seed: u64,
+    moves: &mut u32,
+) -> Option<Option<Seat>> {
+    let game = game_of(live.kind());
+    while !live.outcome().is_over() {
+        let seat = live.to_act()?;
+        if seat != Seat(1) {
+            return Some(Some(seat));
+        }
+        let bot = game.bot_move(
+            live.as_ref(),
+            seat,
+            t.level,
+            tutorial::bot_seed(seed, *moves),
+        );
+        let mv = bot()?;
+        live.play_json(&mv).ok()?;
+        *moves += 1;
+    }
+    Some(None)
+}
+
+/// One try (number `k`) at the deal of `seed`: the learner's steps, or
+/// `None` when it does not take every step within [`MAX_MOVES`].
+fn lesson(t: &tutorial::Tutorial, seed: u64, k: u64) -> Option<Vec<Value>> {
+    let mut live = start(GameKind::Classic, t, seed)?;
     let mut rng = sequence_common::rng::game_rng(k);
     let mut moves = 0u32;
     let mut stage = 0usize;
     let mut steps = vec![];
-    while !live.outcome().is_over() {
-        let seat = live.to_act()?;
-        if seat == Seat(1) {
-            let bot = game_of(GameKind::Classic).bot_move(
-                live.as_ref(),
-                seat,
-                t.level,
-                tutorial::bot_seed(seed, moves),
-            );
-            let mv = bot()?;
-            live.play_json(&mv).ok()?;
-            moves += 1;
-            continue;
-        }
+    while let Some(seat) = bot_turns(&mut live, t, seed, &mut moves)? {
         if steps.len() >= MAX_MOVES {
             return None;
         }

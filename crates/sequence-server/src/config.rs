@@ -29,6 +29,15 @@ pub struct ServerConfig {
     /// The token of the operators' API (`/api/admin/…`, `sequence
     /// admin`); `None`: that API is off (404).
     pub admin_token: Option<String>,
+    /// Passkeys: the origin the pages are served from
+    /// (`https://play.example.org`); `None`: each request's own (its
+    /// `Host`, https when it came over it). docs/deploy.md "Passkeys".
+    pub passkey_origin: Option<String>,
+    /// Passkeys: the relying party id, the origin's host or a parent
+    /// domain of it; `None`: the origin's host.
+    pub passkey_rp_id: Option<String>,
+    /// How long a passkey ceremony may take from its begin to its finish.
+    pub passkey_ceremony: Duration,
 }
 
 impl Default for ServerConfig {
@@ -42,6 +51,9 @@ impl Default for ServerConfig {
             limits: Limits::default(),
             metrics_listen: None,
             admin_token: None,
+            passkey_origin: None,
+            passkey_rp_id: None,
+            passkey_ceremony: Duration::from_secs(300),
         }
     }
 }

@@ -26,6 +26,10 @@
 //! * `puzzles_solved(user_id, game, puzzle_id, solved_ms)` and
 //!   `tutorial_progress(user_id, game, step, done, updated_ms)`: an
 //!   account's learning progress (migration 0003, [`crate::learn`]).
+//! * `passkeys(id, user_id, handle, name, passkey, created_ms, used_ms)`
+//!   and `passkey_ceremonies(id, kind, user_id, state, expires_ms)`: an
+//!   account's passkeys and the WebAuthn ceremonies under way (migration
+//!   0004, [`crate::accounts::passkeys`]).
 //!
 //! The schema is versioned: the migrations of `migrations/sqlite` and
 //! `migrations/postgres` (one set per database, embedded in the binary)
@@ -42,6 +46,7 @@ mod accounts;
 mod error;
 mod games;
 mod learn;
+mod passkeys;
 mod profiles;
 mod shared;
 pub use shared::InstanceRow;
@@ -51,6 +56,7 @@ mod writer;
 pub use accounts::{Failures, SessionRow, UserRow};
 pub use error::{is_unavailable, DbError};
 pub use learn::TutorialRow;
+pub use passkeys::{CeremonyRow, PasskeyRow};
 pub use profiles::{BoardRow, GameFilter, GameSeat, PublicUser, ResultRow, SeatGame};
 
 pub use target::{create_database, describe_target, drop_database, with_database};

@@ -18,9 +18,9 @@
 //! * [`analysis`]: the search worker (analyses of finished games, hints)
 //!   off the async runtime;
 //! * accounts and what lasts beyond a table: [`accounts`] (names,
-//!   passwords, sessions, sign-in delays), [`results`] (what a game's end
-//!   stores), [`ratings`] (Glicko-2 and Weng-Lin), [`learn`] (puzzle and
-//!   tutorial progress);
+//!   passwords, sessions, sign-in delays, passkeys), [`results`] (what a
+//!   game's end stores), [`ratings`] (Glicko-2 and Weng-Lin), [`learn`]
+//!   (puzzle and tutorial progress);
 //! * the settings: [`settings`] (`serve`'s flags, environment, file),
 //!   [`config`] (what the library takes); [`listener`]: accepting and serving
 //!   connections under the limits against slow and hostile clients;
@@ -288,6 +288,9 @@ pub fn run_serve(settings: &ServeSettings) -> anyhow::Result<()> {
             limits: args.limits(),
             metrics_listen: args.metrics_listen.clone(),
             admin_token: args.admin_token.clone().filter(|t| !t.is_empty()),
+            passkey_origin: args.passkey_origin.clone().filter(|t| !t.is_empty()),
+            passkey_rp_id: args.passkey_rp_id.clone().filter(|t| !t.is_empty()),
+            ..ServerConfig::default()
         };
         let lease = Duration::from_millis(args.lease_ms);
         let ccfg = ClusterConfig {

@@ -23,7 +23,7 @@ pub const ENV_PREFIX: &str = "SEQUENCE_";
 /// Every key of [`ServeSettings`], in the order `--print-config` writes
 /// them; the file's keys, the flags' names (`-` for `_`) and the
 /// environment variables' names (upper case, after [`ENV_PREFIX`]).
-pub const KEYS: [&str; 20] = [
+pub const KEYS: [&str; 22] = [
     "listen",
     "db",
     "db_pool",
@@ -43,6 +43,8 @@ pub const KEYS: [&str; 20] = [
     "metrics_listen",
     "log_format",
     "admin_token",
+    "passkey_origin",
+    "passkey_rp_id",
     "config",
 ];
 
@@ -164,6 +166,19 @@ pub struct ServeArgs {
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
+    /// Passkeys: the origin the pages are served from, as the browser
+    /// sees it (`https://play.example.org`; behind a reverse proxy, the
+    /// proxy's). None: each request's own (its Host header; https when it
+    /// came over https or the proxy says so).
+    #[arg(long, value_name = "ORIGIN")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passkey_origin: Option<String>,
+    /// Passkeys: the relying party id, the origin's host or a parent
+    /// domain of it (`example.org`); a passkey works only there. None:
+    /// the origin's host.
+    #[arg(long, value_name = "DOMAIN")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passkey_rp_id: Option<String>,
 }
 
 /// How `serve` writes its log (`--log-format`, `log_format`).
@@ -201,6 +216,8 @@ pub struct ServeSettings {
     pub metrics_listen: Option<String>,
     pub log_format: LogFormat,
     pub admin_token: Option<String>,
+    pub passkey_origin: Option<String>,
+    pub passkey_rp_id: Option<String>,
 }
 
 impl Default for ServeSettings {
@@ -226,6 +243,8 @@ impl Default for ServeSettings {
             metrics_listen: None,
             log_format: LogFormat::Text,
             admin_token: None,
+            passkey_origin: None,
+            passkey_rp_id: None,
         }
     }
 }
@@ -400,6 +419,14 @@ impl Loaded {
                 "give at least 16 characters (a random one: openssl rand -hex 16)".into(),
             );
         }
+        let origin = s.passkey_origin.as_deref().filter(|t| !t.is_empty());
+        let rp_id = s.passkey_rp_id.as_deref().filter(|t| !t.is_empty());
+        if let Err(why) = crate::accounts::passkeys::check_settings(origin, None) {
+            return bad("passkey_origin", why);
+        }
+        if let Err(why) = crate::accounts::passkeys::check_settings(origin, rp_id) {
+            return bad("passkey_rp_id", why);
+        }
         Ok(())
     }
 
@@ -572,7 +599,7 @@ mod tests {
         let file = dir.path().join("serve.toml");
         let f = file.to_str().expect("utf-8").to_string();
         type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], String);
-        let cases: [Case; 5] = [
+        let cases: [Case; 7] = [
             ("rate_limit = \"many\"\n", &[], format!("rate_limit in {f}")),
             (
                 "db_pool = 1\n",
@@ -593,6 +620,16 @@ mod tests {
                 "",
                 &[("SEQUENCE_LISTEN", ":80")],
                 "SEQUENCE_LISTEN: \":80\" is not".into(),
+            ),
+            (
+                "passkey_origin = \"https://127.0.0.1:8443\"\n",
+                &[],
+                format!("passkey_origin in {f}: passkeys need a page opened at a domain"),
+            ),
+            (
+                "passkey_origin = \"https://play.example.org\"\n",
+                &[("SEQUENCE_PASSKEY_RP_ID", "other.org")],
+                "SEQUENCE_PASSKEY_RP_ID: the passkey RP id \"other.org\"".into(),
             ),
         ];
         for (text, env, needle) in cases {

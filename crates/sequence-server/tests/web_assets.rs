@@ -668,6 +668,8 @@ fn every_refusal_code_has_words_in_every_language() {
         "sequence-server/src/routes/tables.rs",
         "sequence-server/src/routes/extract.rs",
         "sequence-server/src/routes/profiles.rs",
+        // passkeys
+        "sequence-server/src/routes/passkeys.rs",
     ] {
         let text = std::fs::read_to_string(crates.join(file)).expect(file);
         // `=> "C6.corner"` arms and `code: "C10.no_penalty"` fields
@@ -675,7 +677,8 @@ fn every_refusal_code_has_words_in_every_language() {
             let Some((rule, name)) = part.split_once('.') else {
                 continue;
             };
-            let rule_like = ["notation", "account", "seat", "name", "profile"].contains(&rule)
+            let rule_like = ["notation", "account", "seat", "name", "profile", "passkey"]
+                .contains(&rule)
                 || (rule.len() >= 2
                     && (rule.starts_with('C') || rule.starts_with('S'))
                     && rule[1..].chars().all(|c| c.is_ascii_alphanumeric()));
@@ -693,6 +696,8 @@ fn every_refusal_code_has_words_in_every_language() {
         "seat.table_full",
         "name.empty",
         "profile.self_opponent",
+        "passkey.unknown",
+        "passkey.expired",
     ] {
         assert!(codes.contains(c), "{c} is found in the sources: {codes:?}");
     }

@@ -152,6 +152,21 @@ mod testing {
             .collect()
     }
 
+    /// A hand of the card of the gap f2 of [`blue_four`] and six cards
+    /// that are neither jacks nor the cards of its gaps f2 and a2.
+    pub fn gap_hand(cfg: &Config) -> Vec<Card> {
+        let layout = cfg.layout();
+        let f2 = layout.card_at(sp("f2")).expect("not a corner");
+        let a2 = layout.card_at(sp("a2")).expect("not a corner");
+        let mut hand = vec![f2];
+        hand.extend(
+            Card::all()
+                .filter(|c| !c.is_jack() && *c != f2 && *c != a2)
+                .take(6),
+        );
+        hand
+    }
+
     /// A game of the table `cfg` at `chips` (no sequences, no discards),
     /// seat `i` holding `hands[i]`, `turn` to move.
     pub fn game_at(

@@ -481,7 +481,7 @@ pub fn tactical_move_with(game: &Game, rng: &mut PlayoutRng, random_share: f32) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::testing::{blue_four, game_at, sp};
+    use crate::classic::testing::{blue_four, game_at, gap_hand, sp};
     use sequence_classic::{Config, Options, Seat};
 
     #[test]
@@ -634,16 +634,8 @@ mod tests {
     #[test]
     fn completes_its_four_and_blocks_the_opponents() {
         let cfg = Config::new(2, None, Options::default()).expect("config");
-        let layout = cfg.layout();
         let gap = sp("f2");
-        let card = layout.card_at(gap).expect("not a corner");
-        let other_end = layout.card_at(sp("a2")).expect("not a corner");
-        let mut hand = vec![card];
-        hand.extend(
-            Card::all()
-                .filter(|c| !c.is_jack() && *c != card && *c != other_end)
-                .take(6),
-        );
+        let hand = gap_hand(&cfg);
         for turn in [Seat(0), Seat(1)] {
             let game = game_at(&cfg, blue_four(), vec![hand.clone(), hand.clone()], turn);
             let on_gap = (0..40u64)

@@ -430,7 +430,7 @@ pub fn policy_move(game: &Game, weights: &[f32], rng: &mut PlayoutRng, random_sh
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::testing::{blue_four, game_at, sp};
+    use crate::classic::testing::{blue_four, game_at, gap_hand, sp};
     use sequence_classic::{Config, Options, Seat};
 
     /// The compiled weights read, with the names of this build's features
@@ -496,15 +496,7 @@ mod tests {
     #[test]
     fn playouts_make_sequences_and_block_fours() {
         let cfg = Config::new(2, None, Options::default()).expect("config");
-        let layout = cfg.layout();
-        let f2 = layout.card_at(sp("f2")).expect("card");
-        let a2 = layout.card_at(sp("a2")).expect("card");
-        let mut hand = vec![f2];
-        hand.extend(
-            Card::all()
-                .filter(|c| !c.is_jack() && *c != f2 && *c != a2)
-                .take(6),
-        );
+        let hand = gap_hand(&cfg);
         for turn in [Seat(0), Seat(1)] {
             let game = game_at(&cfg, blue_four(), vec![hand.clone(), hand.clone()], turn);
             // Weights that prefer anything to the block.

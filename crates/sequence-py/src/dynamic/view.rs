@@ -1,13 +1,15 @@
 //! [`DynView`] and [`DynBot`]: a seat's view and a bot of either game,
-//! implemented once for every [`DynEngine`].
+//! implemented once for every registered game ([`EnvGame`]).
 
-use super::{DynEngine, DynGame, Failure, FailureKind};
-use crate::dynamic::AnyMove;
+use super::{wrap, DynGame, Failure, FailureKind};
+use crate::env::EnvGame;
 use crate::session::Session;
 use sequence_bots::Bot;
+use sequence_common::AnyMove;
 use sequence_common::{GameKind, Outcome, Rules, SeatView};
 use serde_json::Value;
 use std::any::Any;
+use std::sync::Arc;
 
 /// What one seat (or a spectator) may see, of either game.
 pub trait DynView: Send + Sync {
@@ -44,7 +46,7 @@ pub struct ViewBox<G: Rules> {
     pub(crate) config: G::Config,
 }
 
-impl<G: DynEngine> DynView for ViewBox<G> {
+impl<G: EnvGame> DynView for ViewBox<G> {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -73,10 +75,11 @@ impl<G: DynEngine> DynView for ViewBox<G> {
     }
 
     fn legal_moves(&self) -> Vec<AnyMove> {
+        let c = Arc::new(self.config.clone());
         self.view
             .legal_moves()
             .into_iter()
-            .map(|m| G::wrap(m, &self.config))
+            .map(|m| AnyMove::at::<G>(m, c.clone()))
             .collect()
     }
 
@@ -92,8 +95,8 @@ impl<G: DynEngine> DynView for ViewBox<G> {
                 "the view does not add up to the game's cards",
             )
         })?;
-        if G::KIND == GameKind::Stacks {
-            // a Stacks view's JSON reads back as it is: rebuildable
+        if G::VIEW_READS_BACK {
+            // the view's JSON reads back as it is (Stacks): rebuildable
             let origin = crate::trail::Origin::View {
                 view: self.view.to_json(),
                 seed,
@@ -109,7 +112,7 @@ impl<G: DynEngine> DynView for ViewBox<G> {
 }
 
 /// A view of game `G` with its table, behind [`DynView`].
-pub fn boxed_view<G: DynEngine>(view: G::View, config: G::Config) -> Box<dyn DynView> {
+pub fn boxed_view<G: EnvGame>(view: G::View, config: G::Config) -> Box<dyn DynView> {
     Box::new(ViewBox::<G> { view, config })
 }
 
@@ -131,7 +134,7 @@ pub(crate) struct BotBox<G: Rules> {
     pub(crate) bot: Box<dyn Bot<G>>,
 }
 
-impl<G: DynEngine> DynBot for BotBox<G> {
+impl<G: EnvGame> DynBot for BotBox<G> {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -157,6 +160,6 @@ impl<G: DynEngine> DynBot for BotBox<G> {
             .bot
             .try_choose(&v.view)
             .map_err(|e| Failure::new(FailureKind::Bot, "bot.failed", e.to_string()))?;
-        Ok(G::wrap(m, &v.config))
+        Ok(wrap::<G>(m, &v.config))
     }
 }

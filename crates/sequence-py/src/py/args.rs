@@ -47,13 +47,7 @@ pub(crate) fn game_seed(seed: i128) -> PyResult<u64> {
 /// outside 0–255.
 pub(crate) fn count(kind: sequence_common::GameKind, teams: bool, n: i128) -> PyResult<u8> {
     u8::try_from(n).map_err(|_| {
-        use sequence_common::GameKind::{Classic, Stacks};
-        let code = match (kind, teams) {
-            (Classic, false) => "C3.players",
-            (Classic, true) => "C3.teams",
-            (Stacks, false) => "S1.players",
-            (Stacks, true) => "S1.teams",
-        };
+        let code = crate::dynamic::setup_codes(kind)[usize::from(teams)];
         let what = if teams { "teams" } else { "players" };
         fail(Failure::new(
             FailureKind::Setup,

@@ -27,12 +27,7 @@ use std::sync::Mutex;
 /// Room for one observation or one mask on the stack (both games' are
 /// shorter).
 const MAX_BUF: usize = 1024;
-const _: () = assert!(
-    <sequence_classic::Game as crate::env::EnvGame>::OBS_LEN <= MAX_BUF
-        && <sequence_stacks::Game as crate::env::EnvGame>::OBS_LEN <= MAX_BUF
-        && crate::classic_env::ACTIONS <= MAX_BUF
-        && crate::stacks_env::ACTIONS <= MAX_BUF
-);
+const _: () = assert!(MAX_BUF == crate::dynamic::MAX_BUF);
 
 pub(crate) fn kind_of(name: &str) -> PyResult<GameKind> {
     name.parse::<GameKind>()
@@ -132,22 +127,22 @@ move_getters! {
     /// The kind of move: classic `place`, `remove`, `dead`, `pass`,
     /// `discard`; Stacks `pile`, `skip`, `reverse`, `steal_card`,
     /// `steal_chip`, `block`, `pass`, `discard`, `end`.
-    kind: &'static str = |m| m.fields().kind;
+    kind: &'static str = |m| dynamic::move_fields(m).kind;
     /// The card played or discarded (record code, e.g. `7H`, `B3`), if any.
-    card: Option<String> = |m| m.fields().card;
+    card: Option<String> = |m| dynamic::move_fields(m).card;
     /// Classic: the space a chip goes on or leaves (`e5`).
-    at: Option<String> = |m| m.fields().at;
+    at: Option<String> = |m| dynamic::move_fields(m).at;
     /// Stacks: the place of the pile (`blue-a`).
-    place: Option<&'static str> = |m| m.fields().place;
+    place: Option<&'static str> = |m| dynamic::move_fields(m).place;
     /// Stacks: where the card comes from, `hand` or `discard`.
-    source: Option<&'static str> = |m| m.fields().source;
+    source: Option<&'static str> = |m| dynamic::move_fields(m).source;
     /// Stacks: the seat a steal robs.
-    target: Option<u8> = |m| m.fields().target;
+    target: Option<u8> = |m| dynamic::move_fields(m).target;
     /// Stacks: the colour of the chip a Steal-a-Chip takes.
-    colour: Option<&'static str> = |m| m.fields().colour;
+    colour: Option<&'static str> = |m| dynamic::move_fields(m).colour;
     /// Classic: the sequences a placement declared (C8a), as
     /// `(first, last)` spaces; `None` for the engine's default choice.
-    declare: Option<Vec<(String, String)>> = |m| m.fields().declare;
+    declare: Option<Vec<(String, String)>> = |m| dynamic::move_fields(m).declare;
     /// The engine's dense move key (the same move has the same key in any
     /// position).
     key: usize = |m| m.key();
@@ -167,7 +162,13 @@ impl PyMove {
     /// RECORD-STACKS.md), e.g. `{"seat": 0, "card": "7H", "at": "d6"}`.
     fn to_json<'py>(&self, py: Python<'py>, seat: i128) -> PyResult<Bound<'py, PyAny>> {
         let seat = args::seat(u8::MAX, seat)?;
-        json_to_py(py, &self.mv.to_json(seat))
+        json_to_py(
+            py,
+            &self
+                .mv
+                .entry(sequence_common::Seat(seat))
+                .unwrap_or_default(),
+        )
     }
 
     fn __str__(&self) -> String {
@@ -184,30 +185,16 @@ impl PyMove {
     }
 }
 
-/// Classic move keys (the engine's [`sequence_common::Rules::MOVE_KEYS`]).
-const CLASSIC_KEYS: usize = <sequence_classic::Game as sequence_common::Rules>::MOVE_KEYS;
-/// Stacks move keys.
-const STACKS_KEYS: usize = <sequence_stacks::Game as sequence_common::Rules>::MOVE_KEYS;
-
 /// One shared `Move` object per distinct move: moves are immutable, and
 /// handing out the same object makes `legal_moves()` several times faster
-/// than building a new object per move per call.
-static MOVE_CACHE: Mutex<Vec<Option<Py<PyMove>>>> = Mutex::new(Vec::new());
+/// than building a new object per move per call. Per game, a slot per
+/// move key ([`sequence_common::Rules::MOVE_KEYS`]); a slot holds the last
+/// move of its key handed out (moves of one key that differ, such as
+/// classic placements declaring different sequences, take turns).
+static MOVE_CACHE: Mutex<Vec<(GameKind, MoveSlots)>> = Mutex::new(Vec::new());
 
-/// The move's slot in [`MOVE_CACHE`]; `None` for a classic placement with
-/// a declaration (the key does not tell declarations apart).
-fn cache_slot(mv: &AnyMove) -> Option<usize> {
-    match mv {
-        AnyMove::Classic(
-            sequence_classic::Move::Place {
-                declare: Some(_), ..
-            },
-            _,
-        ) => None,
-        AnyMove::Classic(_, len) => Some(mv.key() + if *len == 4 { CLASSIC_KEYS } else { 0 }),
-        AnyMove::Stacks(_) => Some(2 * CLASSIC_KEYS + mv.key()),
-    }
-}
+/// A game's slots of [`MOVE_CACHE`], one per move key.
+type MoveSlots = Vec<Option<Py<PyMove>>>;
 
 fn moves_list<'py>(py: Python<'py>, moves: Vec<AnyMove>) -> PyResult<Bound<'py, PyList>> {
     // `try_lock`: a finalizer run while the cache is held (by this very
@@ -215,12 +202,20 @@ fn moves_list<'py>(py: Python<'py>, moves: Vec<AnyMove>) -> PyResult<Bound<'py, 
     let Ok(mut cache) = MOVE_CACHE.try_lock() else {
         return PyList::new(py, moves.into_iter().map(PyMove::new));
     };
-    if cache.is_empty() {
-        cache.resize_with(2 * CLASSIC_KEYS + STACKS_KEYS, || None);
-    }
     let mut objs: Vec<Bound<'py, PyAny>> = Vec::with_capacity(moves.len());
     for m in moves {
-        match cache_slot(&m).filter(|&i| i < cache.len()) {
+        let kind = m.kind();
+        let at = match cache.iter().position(|(k, _)| *k == kind) {
+            Some(at) => at,
+            None => {
+                let mut slots = Vec::new();
+                slots.resize_with(dynamic::move_keys(kind), || None);
+                cache.push((kind, slots));
+                cache.len() - 1
+            }
+        };
+        let cache = &mut cache[at].1;
+        match Some(m.key()).filter(|&i| i < cache.len()) {
             Some(i) => {
                 let obj = match &cache[i] {
                     Some(p) if p.get().mv == m => p.clone_ref(py),
@@ -243,7 +238,7 @@ fn moves_list<'py>(py: Python<'py>, moves: Vec<AnyMove>) -> PyResult<Bound<'py, 
 /// out for the seat to act); returns the seat it names, if any.
 fn move_arg(game: &dyn DynGame, m: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, AnyMove)> {
     if let Ok(pm) = m.cast::<PyMove>() {
-        return Ok((None, pm.get().mv));
+        return Ok((None, pm.get().mv.clone()));
     }
     if m.is_instance_of::<PyDict>() {
         let v = py_to_json(m)?;
@@ -767,7 +762,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ladder.set_item(format!("level:{}", i + 1), elo)?;
     }
     m.add("LADDER", ladder)?;
-    m.add("CLASSIC_ACTIONS", crate::classic_env::ACTIONS)?;
-    m.add("STACKS_ACTIONS", crate::stacks_env::ACTIONS)?;
+    m.add("CLASSIC_ACTIONS", crate::env::classic::ACTIONS)?;
+    m.add("STACKS_ACTIONS", crate::env::stacks::ACTIONS)?;
     Ok(())
 }

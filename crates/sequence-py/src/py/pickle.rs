@@ -26,7 +26,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use rand_chacha::rand_core::SeedableRng;
 use sequence_common::rng::GameRng;
-use sequence_common::GameKind;
+use sequence_common::Seat;
 
 /// `(restore, args)` for `__reduce__`: the module function `name` of
 /// `sequence_game._core` and its arguments.
@@ -140,11 +140,9 @@ pub(crate) fn _game_from_state(
 
 /// A `Move`'s pickled state: `(game, entry, sequence_length)`.
 pub(crate) fn move_state<'py>(py: Python<'py>, m: &AnyMove) -> PyResult<Bound<'py, PyTuple>> {
-    let len = match m {
-        AnyMove::Classic(_, len) => *len,
-        AnyMove::Stacks(_) => 0,
-    };
-    (m.kind().name(), json_to_py(py, &m.to_json(0))?, len).into_pyobject(py)
+    let len = dynamic::written_with(m);
+    let entry = m.entry(Seat(0)).unwrap_or_default();
+    (m.kind().name(), json_to_py(py, &entry)?, len).into_pyobject(py)
 }
 
 /// Rebuilds a pickled `Move`.
@@ -152,14 +150,7 @@ pub(crate) fn move_state<'py>(py: Python<'py>, m: &AnyMove) -> PyResult<Bound<'p
 pub(crate) fn _move_from_state(game: &str, entry: &Bound<'_, PyAny>, len: u8) -> PyResult<PyMove> {
     let v = py_to_json(entry)?;
     let bad = |e: String| usage("pickle.state", format!("not a pickled move: {e}"));
-    let mv = match kind_of(game)? {
-        GameKind::Classic => sequence_classic::notation::move_from_json(&v, len)
-            .map(|(_, m)| AnyMove::Classic(m, len))
-            .map_err(|e| bad(e.to_string()))?,
-        GameKind::Stacks => sequence_stacks::notation::move_from_json(&v)
-            .map(|(_, d)| AnyMove::Stacks(d))
-            .map_err(|e| bad(e.to_string()))?,
-    };
+    let mv = dynamic::move_from_state(kind_of(game)?, &v, len).map_err(bad)?;
     Ok(PyMove::new(mv))
 }
 

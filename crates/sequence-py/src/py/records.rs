@@ -7,7 +7,6 @@ use super::errors::fail;
 use super::{kind_of, PyGame, PyMove};
 use crate::dynamic;
 use pyo3::prelude::*;
-use sequence_common::GameKind;
 
 /// One move of a replayed record: its index, seat, move and the game
 /// after it.
@@ -72,13 +71,7 @@ pub(super) fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Vec<
 #[pyo3(signature = (action, game = "classic"))]
 pub(super) fn action_text(action: i128, game: &str) -> PyResult<String> {
     let kind = kind_of(game)?;
-    let actions = match kind {
-        GameKind::Classic => crate::classic_env::ACTIONS,
-        GameKind::Stacks => crate::stacks_env::ACTIONS,
-    };
+    let (actions, _) = dynamic::action_text(kind, 0);
     let action = args::action(actions, action)?;
-    Ok(match kind {
-        GameKind::Classic => <sequence_classic::Game as crate::env::EnvGame>::action_text(action),
-        GameKind::Stacks => <sequence_stacks::Game as crate::env::EnvGame>::action_text(action),
-    })
+    Ok(dynamic::action_text(kind, action).1.unwrap_or_default())
 }

@@ -142,42 +142,45 @@ pub fn new_vec(
     kind: sequence_common::GameKind,
     spec: VecSpec<'_>,
 ) -> Result<Box<dyn DynVec>, Failure> {
-    fn go<G: crate::dynamic::DynEngine>(spec: VecSpec<'_>) -> Result<Box<dyn DynVec>, Failure> {
-        let VecSpec {
-            players,
-            teams,
-            options,
-            n,
-            seed,
-            opponents,
-            records,
-        } = spec;
-        let options = G::options_from_json(options)
-            .map_err(|m| crate::dynamic::option_failure(G::KIND, m))?;
-        let config = G::table(players, teams, options).map_err(|e| {
-            Failure::new(
-                FailureKind::Setup,
-                sequence_common::RuleError::code(&e),
-                e.to_string(),
-            )
-        })?;
-        let template = G::deal(&config, &mut sequence_common::rng::game_rng(seed)).0;
-        let mut v = match opponents {
-            None => VecCore::new(template, n, seed),
-            Some((seat, bots)) => VecCore::with_opponents(template, n, seed, seat, bots)?,
-        };
-        if records {
-            v.keep_records(seed);
+    struct New<'a>(VecSpec<'a>);
+    impl sequence_bots::ForGame for New<'_> {
+        type Out = Result<Box<dyn DynVec>, Failure>;
+        fn call<G: EnvGame>(self) -> Self::Out {
+            new_of::<G>(self.0)
         }
-        Ok(Box::new(v))
     }
-    match kind {
-        sequence_common::GameKind::Classic => go::<sequence_classic::Game>(spec),
-        sequence_common::GameKind::Stacks if spec.teams.is_some() => Err(Failure::new(
+    sequence_bots::with_game(kind, New(spec))
+}
+
+/// [`new_vec`] for the game `G`.
+fn new_of<G: EnvGame>(spec: VecSpec<'_>) -> Result<Box<dyn DynVec>, Failure> {
+    let VecSpec {
+        players,
+        teams,
+        options,
+        n,
+        seed,
+        opponents,
+        records,
+    } = spec;
+    if !G::TEAMS && teams.is_some() {
+        return Err(crate::dynamic::no_teams::<G>());
+    }
+    let options = G::options_from_json(options).map_err(crate::dynamic::option_failure::<G>)?;
+    let config = G::table(players, teams, options).map_err(|e| {
+        Failure::new(
             FailureKind::Setup,
-            "S1.teams",
-            "Sequence Stacks has no teams: each seat plays alone (S1)",
-        )),
-        sequence_common::GameKind::Stacks => go::<sequence_stacks::Game>(spec),
+            sequence_common::RuleError::code(&e),
+            e.to_string(),
+        )
+    })?;
+    let template = G::deal(&config, &mut sequence_common::rng::game_rng(seed)).0;
+    let mut v = match opponents {
+        None => VecCore::new(template, n, seed),
+        Some((seat, bots)) => VecCore::with_opponents(template, n, seed, seat, bots)?,
+    };
+    if records {
+        v.keep_records(seed);
     }
+    Ok(Box::new(v))
 }

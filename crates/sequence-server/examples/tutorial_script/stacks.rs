@@ -3,8 +3,7 @@
 
 use rand::Rng;
 use sequence_common::{AnyGame, GameKind, Seat};
-use sequence_server::tables::spec::Spec;
-use sequence_server::tables::{game_of, tutorial};
+use sequence_server::tables::tutorial;
 use serde_json::{json, Value};
 
 /// The kinds of step the lesson must hold (an action card is `skip` or
@@ -83,30 +82,12 @@ fn want(kind: &str, card: &str, done: &[&str]) -> Option<i32> {
 /// One try (number `k`) at the deal of `seed`: the learner's steps, or
 /// `None` when it does not take every kind of step within [`MAX_MOVES`].
 pub fn lesson(t: &tutorial::Tutorial, seed: u64, k: u64) -> Option<Vec<Value>> {
-    let spec = Spec {
-        options: t.options(),
-        tutorial: Some(t.name.into()),
-        ..Spec::plain(GameKind::Stacks, 2, "tutorial")
-    };
-    let game = game_of(GameKind::Stacks);
-    let mut live = game.start(&spec, seed).ok()?;
+    let mut live = super::start(GameKind::Stacks, t, seed)?;
     let mut rng = sequence_common::rng::game_rng(k);
     let mut moves = 0u32;
     let mut done: Vec<&str> = vec![];
     let mut steps = vec![];
-    while !live.outcome().is_over() {
-        let seat = live.to_act()?;
-        if seat == Seat(1) {
-            let mv = game.bot_move(
-                live.as_ref(),
-                seat,
-                t.level,
-                tutorial::bot_seed(seed, moves),
-            )()?;
-            live.play_json(&mv).ok()?;
-            moves += 1;
-            continue;
-        }
+    while let Some(seat) = super::bot_turns(&mut live, t, seed, &mut moves)? {
         if steps.len() >= MAX_MOVES {
             return None;
         }

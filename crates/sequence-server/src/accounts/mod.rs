@@ -8,7 +8,9 @@
 //! * [`password`]: Argon2id hashes and their cost;
 //! * [`session`]: session cookies, the CSRF token, the extractors of the
 //!   signed-in account;
-//! * [`throttle`]: the delays of failed sign-ins.
+//! * [`throttle`]: the delays of failed sign-ins;
+//! * [`passkeys`]: passkeys (WebAuthn), a second way to sign in
+//!   (migration 0004).
 //!
 //! A seat taken while signed in belongs to the account (table
 //! `seat_owners`, by the seat token's hash); a guest who signs up later
@@ -17,6 +19,7 @@
 //! nor echoed in a message.
 
 pub mod names;
+pub mod passkeys;
 pub mod password;
 pub mod session;
 pub mod throttle;

@@ -102,9 +102,9 @@ impl Db {
     }
 
     /// Deletes an account in one transaction: its name, name key and
-    /// password are emptied (the name is free again), its sessions and
-    /// ratings removed; its games stay, shown as played by "deleted
-    /// player".
+    /// password are emptied (the name is free again), its sessions,
+    /// ratings, learning progress and passkeys removed; its games stay,
+    /// shown as played by "deleted player".
     ///
     /// # Errors
     /// The database error.
@@ -123,6 +123,8 @@ impl Db {
             "DELETE FROM ratings WHERE user_id = $1",
             "DELETE FROM puzzles_solved WHERE user_id = $1",
             "DELETE FROM tutorial_progress WHERE user_id = $1",
+            "DELETE FROM passkeys WHERE user_id = $1",
+            "DELETE FROM passkey_ceremonies WHERE user_id = $1",
         ] {
             sqlx::query(sql).bind(id).execute(&mut *tx).await?;
         }

@@ -1,7 +1,8 @@
 //! Accounts (docs/api.md "Accounts"): `POST /api/account/signup`,
 //! `/signin`, `/signout`, `/signout-everywhere`, `/password`, `/delete`,
 //! `/claim`, and `GET /api/account`. The rules (names, passwords,
-//! sessions, delays) are [`crate::accounts`].
+//! sessions, delays) are [`crate::accounts`]; passkeys, the other way to
+//! sign in, are [`super::passkeys`].
 
 use crate::accounts::password::{self, check_password};
 use crate::accounts::session::{self, clear_cookie, set_cookie, Account};
@@ -53,7 +54,7 @@ pub(super) const CREDENTIAL_HINTS: Hints = &[
 /// password.
 const WRONG: &str = "wrong user name or password";
 
-fn db_error(e: DbError) -> ApiError {
+pub(super) fn db_error(e: DbError) -> ApiError {
     ApiError::from(TableError::from(e))
 }
 
@@ -61,7 +62,7 @@ fn db_error(e: DbError) -> ApiError {
 /// of another site cannot send `application/json` without the browser
 /// asking this server first (which it never allows), so no other site
 /// can sign a visitor in to an account of its choosing.
-fn json_only(headers: &HeaderMap) -> Result<(), ApiError> {
+pub(super) fn json_only(headers: &HeaderMap) -> Result<(), ApiError> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -98,7 +99,7 @@ fn with_cookie(status: StatusCode, body: Value, token: Option<&str>, secure: boo
 
 /// Starts a session of `user_id` and answers it (`status`, the account,
 /// the cookie).
-async fn start_session(
+pub(super) async fn start_session(
     app: &App,
     status: StatusCode,
     user_id: i64,
@@ -173,17 +174,7 @@ async fn check_credentials(
 ) -> Result<crate::db::UserRow, ApiError> {
     let keys = throttle::keys(key, address);
     let now = now_ms();
-    let stored = app.db.failures(&keys).await.map_err(db_error)?;
-    let count = |k: &String| stored.iter().find(|(s, _)| s == k).map(|(_, c)| *c);
-    let wait = throttle::wait_ms(now, [count(&keys[0]), count(&keys[1]), count(&keys[2])]);
-    if wait > 0 {
-        let secs = (wait as u64).div_ceil(1000);
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many failed sign-ins: wait {secs} s before trying again"),
-        )
-        .wait(secs));
-    }
+    refuse_while_waiting(app, &keys, now).await?;
     let user = app.db.user_by_key(key).await.map_err(db_error)?;
     let ok = password::verify_async(password, user.as_ref().map(|u| u.password.clone())).await;
     match user {
@@ -196,13 +187,49 @@ async fn check_credentials(
             Ok(u)
         }
         _ => {
-            app.db
-                .add_failure(&keys, now, now - throttle::FORGET_MS)
-                .await
-                .map_err(db_error)?;
+            count_failure(app, &keys, now).await?;
             Err(ApiError::new(StatusCode::UNAUTHORIZED, WRONG))
         }
     }
+}
+
+/// Refuses an attempt (429 with `Retry-After`) while the failed sign-ins
+/// of its throttle `keys` ([`throttle::keys`], or just the address's
+/// first one when no account is named yet) make it wait.
+///
+/// # Errors
+/// The 429, or the database's error.
+pub(super) async fn refuse_while_waiting(
+    app: &App,
+    keys: &[String],
+    now: i64,
+) -> Result<(), ApiError> {
+    let stored = app.db.failures(keys).await.map_err(db_error)?;
+    let count = |i: usize| {
+        let k = keys.get(i)?;
+        stored.iter().find(|(s, _)| s == k).map(|(_, c)| *c)
+    };
+    let wait = throttle::wait_ms(now, [count(0), count(1), count(2)]);
+    if wait > 0 {
+        let secs = (wait as u64).div_ceil(1000);
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many failed sign-ins: wait {secs} s before trying again"),
+        )
+        .wait(secs));
+    }
+    Ok(())
+}
+
+/// Counts a failed sign-in for each of `keys` at `now`.
+///
+/// # Errors
+/// The database's error.
+pub(super) async fn count_failure(app: &App, keys: &[String], now: i64) -> Result<(), ApiError> {
+    app.db
+        .add_failure(keys, now, now - throttle::FORGET_MS)
+        .await
+        .map_err(db_error)
 }
 
 /// `POST /api/account/signin`: `{"name", "password"}` → 200 with the

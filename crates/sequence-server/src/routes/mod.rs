@@ -16,6 +16,7 @@ pub mod health;
 pub mod instance;
 pub mod learn;
 pub mod moves;
+pub mod passkeys;
 pub mod profiles;
 pub mod rate_limit;
 pub mod records;
@@ -69,6 +70,7 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/admin/leases", get(admin::leases))
         .merge(account::routes())
+        .merge(passkeys::routes())
         .merge(profiles::routes())
         .merge(learn::routes())
         .layer(axum::middleware::from_fn_with_state(

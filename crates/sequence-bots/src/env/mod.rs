@@ -1,12 +1,20 @@
 //! What a game adds to the one game interface to be an environment for
-//! learning agents: a fixed action space with a mask, and an observation
-//! vector of what one seat may see. [`EnvGame`] is implemented by both
-//! engines' `Game` ([`crate::classic_env`], [`crate::stacks_env`]);
-//! everything else in this crate (sessions, the vectorized stepping, the
-//! Python bindings) is written once over it.
+//! learning agents: a fixed action space with a mask, an observation
+//! vector of what one seat may see, and the public state as text.
+//! [`EnvGame`] is implemented by both engines' `Game` ([`classic`],
+//! [`stacks`]), and every game the workspace registers has it
+//! ([`crate::with_game`]): the Python package (crate `sequence-py`:
+//! sessions, the vectorized stepping, the bindings) is written once over
+//! it.
 
-use sequence_bots::BotGame;
+pub mod classic;
+pub mod spread;
+pub mod stacks;
+mod view_json;
+
+use crate::bot::BotGame;
 use sequence_common::{MoveSink, Rules, Seat};
+use serde_json::Value;
 
 /// One named part of an observation vector: where it starts, its shape
 /// (row-major) and the largest value an entry may take.
@@ -71,6 +79,19 @@ pub trait EnvGame: BotGame {
     /// game: seats past the table are zeros).
     const OBS_LEN: usize;
 
+    /// The rule refusing a player count, a team count, and rule options
+    /// that cannot be read, as stable codes (classic `C3.players`,
+    /// `C3.teams`, `C11.option`; Stacks `S1.players`, `S1.teams`,
+    /// `S3a.option`): the refusals the Python package words itself (a
+    /// count past 255, teams asked of a game without them).
+    const SETUP_CODES: [&'static str; 3];
+
+    /// Whether a seat's view read back from its JSON
+    /// ([`EnvGame::view_from_json`]) is the view itself, so that a game
+    /// dealt from it can be dealt again (Stacks); classic views leave out
+    /// state the rules keep (C6a's stuck turns).
+    const VIEW_READS_BACK: bool = false;
+
     /// The observation's parts for a table, in order; their lengths add up
     /// to [`EnvGame::obs_len`].
     fn obs_layout(config: &Self::Config) -> Vec<ObsPart>;
@@ -97,6 +118,36 @@ pub trait EnvGame: BotGame {
     /// names one (not yet checked: [`Rules::check`] decides legality).
     fn move_of(&self, seat: Seat, action: usize) -> Option<Self::Move>;
 
+    /// The public state as text (what a spectator sees: the board or the
+    /// piles, the counts, whose turn), for the Python `str(game)` and the
+    /// environments' `render()`.
+    fn render(&self) -> String;
+
+    /// A move's parts by name (the Python `Move`'s properties), its
+    /// `declare` written for the table `config`.
+    fn move_fields(mv: &Self::Move, config: &Self::Config) -> MoveFields;
+
+    /// What of the table a move's record entry is written with (classic:
+    /// the sequence length, for a placement's `declare`, C8a; 0 when the
+    /// entry needs nothing of it): a pickled Python `Move` keeps it.
+    fn written_with(_config: &Self::Config) -> u8 {
+        0
+    }
+
+    /// A table whose moves are written with `context`
+    /// ([`EnvGame::written_with`]): where a pickled `Move` is read back.
+    ///
+    /// # Errors
+    /// A context no table has, in words.
+    fn table_written_with(context: u8) -> Result<Self::Config, String>;
+
+    /// A seat's view read back from its JSON (`SeatView::to_json`, what
+    /// the server and the bot protocol send a seat), with its table.
+    ///
+    /// # Errors
+    /// What is missing or wrong in the JSON, in words (`view: …`).
+    fn view_from_json(v: &Value) -> Result<(Self::View, Self::Config), String>;
+
     /// What an action index means, in words (e.g. `place on e5 with the
     /// space's card`), for messages and documentation.
     fn action_text(action: usize) -> String;
@@ -118,6 +169,46 @@ pub trait EnvGame: BotGame {
         };
         self.legal_moves(&mut sink);
         sink.bits.count()
+    }
+}
+
+/// A move's parts by name, for the Python `Move` properties
+/// ([`EnvGame::move_fields`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFields {
+    /// `place`, `remove`, `dead`, `pass`, `discard` (classic); `pile`,
+    /// `skip`, `reverse`, `steal_card`, `steal_chip`, `block`, `pass`,
+    /// `discard`, `end` (Stacks).
+    pub kind: &'static str,
+    /// The card played or discarded, as its record code.
+    pub card: Option<String>,
+    /// Classic: the space (`e5`) a chip goes on or leaves.
+    pub at: Option<String>,
+    /// Stacks: the pile's place (`blue-a`).
+    pub place: Option<&'static str>,
+    /// Stacks: `hand` or `discard`.
+    pub source: Option<&'static str>,
+    /// Stacks: the seat robbed.
+    pub target: Option<u8>,
+    /// Stacks: the chip's colour.
+    pub colour: Option<&'static str>,
+    /// Classic: the sequences declared, as `[first, last]` space pairs.
+    pub declare: Option<Vec<(String, String)>>,
+}
+
+/// The end of [`EnvGame::render`]: `seat 2 to act`, `blue won`, `seat 1
+/// won`, `draw`.
+pub fn status_text<G: sequence_common::Notation>(g: &G) -> String {
+    match g.outcome() {
+        sequence_common::Outcome::Playing => match g.to_act() {
+            Some(s) => format!("seat {} to act", s.0),
+            None => "playing".into(),
+        },
+        sequence_common::Outcome::Won(side) => match G::side_to_json(side) {
+            Value::String(c) => format!("{c} won"),
+            v => format!("seat {v} won"),
+        },
+        sequence_common::Outcome::Draw => "draw".into(),
     }
 }
 

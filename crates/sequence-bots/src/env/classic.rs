@@ -15,8 +15,8 @@
 //! `A 2 … 9 T J Q K` (so `AS` = 0, `7H` = 19). A placement declares the
 //! sequences the engine chooses by default (C8a).
 
-use crate::env::{layout, ActionBits, EnvGame, ObsPart};
-use crate::spread::{bits_to_bytes, boards_to_bytes, counts_to_bytes};
+use super::spread::{bits_to_bytes, boards_to_bytes, counts_to_bytes};
+use super::{layout, status_text, ActionBits, EnvGame, MoveFields, ObsPart};
 use sequence_classic::options::NoPlay;
 use sequence_classic::{Bitboard, Card, Game, Move, Space, Team};
 use sequence_common::{Rules, Seat};
@@ -68,6 +68,7 @@ fn set_spaces(bits: &mut ActionBits, base: usize, bb: Bitboard) {
 }
 
 /// The space of a reading-order index.
+#[inline]
 fn space(i: usize) -> Option<Space> {
     Space::new((i / 10) as u8, (i % 10) as u8)
 }
@@ -80,6 +81,47 @@ fn card_name(i: usize) -> String {
 impl EnvGame for Game {
     const ACTIONS: usize = ACTIONS;
     const OBS_LEN: usize = 525;
+    const SETUP_CODES: [&'static str; 3] = ["C3.players", "C3.teams", "C11.option"];
+
+    fn move_fields(m: &Move, config: &sequence_classic::Config) -> MoveFields {
+        let len = config.sequence_length();
+        let (kind, at, declare) = match *m {
+            Move::Place { at, declare, .. } => ("place", Some(at), declare),
+            Move::Remove { at, .. } => ("remove", Some(at), None),
+            Move::Dead { .. } => ("dead", None, None),
+            Move::Pass => ("pass", None, None),
+            Move::Discard { .. } => ("discard", None, None),
+        };
+        MoveFields {
+            kind,
+            card: m.card().map(|c| c.to_string()),
+            at: at.map(|a| a.to_string()),
+            declare: declare.map(|d| {
+                d.windows()
+                    .map(|w| (w.start.to_string(), w.last(len).to_string()))
+                    .collect()
+            }),
+            ..MoveFields::default()
+        }
+    }
+
+    fn written_with(config: &sequence_classic::Config) -> u8 {
+        config.sequence_length()
+    }
+
+    fn table_written_with(len: u8) -> Result<sequence_classic::Config, String> {
+        let options = sequence_classic::Options {
+            sequence_length: Some(len),
+            ..Default::default()
+        };
+        Game::table(2, None, options).map_err(|e| e.to_string())
+    }
+
+    fn view_from_json(
+        v: &serde_json::Value,
+    ) -> Result<(sequence_classic::view::SeatView, sequence_classic::Config), String> {
+        super::view_json::classic_view(v)
+    }
 
     fn obs_layout(_config: &sequence_classic::Config) -> Vec<ObsPart> {
         layout(&[
@@ -140,6 +182,28 @@ impl EnvGame for Game {
             },
             _ => return None,
         })
+    }
+
+    fn render(&self) -> String {
+        let mut s = String::from("   a b c d e f g h i j\n");
+        for (r, row) in self.board_rows().iter().enumerate() {
+            let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+            s += &format!("{:>2} {}\n", r + 1, cells.join(" "));
+        }
+        let teams: Vec<String> = (0..self.teams())
+            .map(|t| {
+                let team = Team(t);
+                format!("{} {}", team.colour(), self.sequence_count(team))
+            })
+            .collect();
+        s += &format!(
+            "sequences: {}; draw pile {}; move {}; {}",
+            teams.join(", "),
+            self.draw_pile_len(),
+            self.ply(),
+            status_text(self)
+        );
+        s
     }
 
     fn action_text(action: usize) -> String {

@@ -16,7 +16,7 @@
 //! | `234 … 250` | discard card kind `i − 234` from the hand, ending the turn (S4) |
 //! | `251` | end the turn with an empty hand (S4) |
 
-use crate::env::{layout, EnvGame, ObsPart};
+use super::{layout, status_text, EnvGame, MoveFields, ObsPart};
 use sequence_common::{Direction, Rules, Seat};
 use sequence_stacks::card::{KINDS, MAX_PLACES_PER_COLOUR};
 use sequence_stacks::{Card, Colour, Decision, Game, Place, Source};
@@ -31,11 +31,13 @@ const PLACES: usize = 2 * MAX_PLACES_PER_COLOUR;
 const SOURCES: [Source; 2] = [Source::Hand, Source::Discard];
 
 /// `target` counted clockwise from `me`.
+#[inline]
 fn relative(me: Seat, target: Seat, players: u8) -> Seat {
     Seat(((target.0 as usize + players as usize - me.index()) % players as usize) as u8)
 }
 
 /// The seat `offset` places clockwise from `me`.
+#[inline]
 fn absolute(me: Seat, offset: usize, players: u8) -> Seat {
     Seat(((me.index() + offset) % players as usize) as u8)
 }
@@ -51,6 +53,51 @@ fn source_name(s: usize) -> &'static str {
 impl EnvGame for Game {
     const ACTIONS: usize = ACTIONS;
     const OBS_LEN: usize = 419;
+    const SETUP_CODES: [&'static str; 3] = ["S1.players", "S1.teams", "S3a.option"];
+    const VIEW_READS_BACK: bool = true;
+
+    fn move_fields(d: &Decision, _config: &sequence_stacks::Config) -> MoveFields {
+        use Decision as D;
+        let (kind, from, target) = match *d {
+            D::Pile { from, .. } => ("pile", Some(from), None),
+            D::Skip { from } => ("skip", Some(from), None),
+            D::Reverse { from } => ("reverse", Some(from), None),
+            D::StealCard { from, target } => ("steal_card", Some(from), Some(target)),
+            D::StealChip { from, target, .. } => ("steal_chip", Some(from), Some(target)),
+            D::Block => ("block", None, None),
+            D::Pass => ("pass", None, None),
+            D::Discard { .. } => ("discard", None, None),
+            D::End => ("end", None, None),
+        };
+        MoveFields {
+            kind,
+            card: d.card().map(|c| c.code().to_string()),
+            place: match *d {
+                D::Pile { place, .. } => Some(place.name()),
+                _ => None,
+            },
+            source: from.map(|s| match s {
+                Source::Hand => "hand",
+                Source::Discard => "discard",
+            }),
+            target: target.map(|t| t.0),
+            colour: match *d {
+                D::StealChip { colour, .. } => Some(colour.name()),
+                _ => None,
+            },
+            ..MoveFields::default()
+        }
+    }
+
+    fn table_written_with(_context: u8) -> Result<sequence_stacks::Config, String> {
+        Game::table(2, None, sequence_stacks::Options::default()).map_err(|e| e.to_string())
+    }
+
+    fn view_from_json(
+        v: &serde_json::Value,
+    ) -> Result<(sequence_stacks::view::SeatView, sequence_stacks::Config), String> {
+        super::view_json::stacks_view(v)
+    }
 
     fn obs_layout(_config: &sequence_stacks::Config) -> Vec<ObsPart> {
         layout(&[
@@ -97,6 +144,7 @@ impl EnvGame for Game {
         Game::move_key(&rel)
     }
 
+    #[inline]
     fn move_of(&self, seat: Seat, action: usize) -> Option<Decision> {
         let players = self.players();
         Some(match action {
@@ -152,6 +200,33 @@ impl EnvGame for Game {
         })
     }
 
+    fn render(&self) -> String {
+        let mut s = String::new();
+        for p in self.places() {
+            let cards: Vec<&str> = self.pile(p).iter().map(|c| c.code()).collect();
+            s += &format!("{:<7} {}\n", p.name(), cards.join(" "));
+        }
+        for seat in 0..self.players() {
+            let st = Seat(seat);
+            let [b, r] = self.chips(st);
+            let top = self
+                .discard_top(st)
+                .map_or("-".to_string(), |c| c.code().to_string());
+            s += &format!(
+                "seat {seat}: {} cards, chips blue {b} red {r}, discard top {top}\n",
+                self.hand_len(st)
+            );
+        }
+        let [b, r] = self.supply();
+        s += &format!(
+            "supply blue {b} red {r}; draw pile {}; move {}; {}",
+            self.draw_pile_len(),
+            Rules::ply(self),
+            status_text(self)
+        );
+        s
+    }
+
     fn action_text(action: usize) -> String {
         match action {
             a if a < 192 => {
@@ -195,6 +270,7 @@ impl EnvGame for Game {
         }
     }
 
+    #[inline]
     fn observe(&self, seat: Seat, out: &mut [u8]) {
         out.fill(0);
         let players = self.players() as usize;
