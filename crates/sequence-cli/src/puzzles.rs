@@ -148,7 +148,10 @@ pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
             v
         })
         .collect();
-    let mut quotas: String = quota.iter().map(|(k, n)| format!(" --quota {k}={n}")).collect();
+    let mut quotas: String = quota
+        .iter()
+        .map(|(k, n)| format!(" --quota {k}={n}"))
+        .collect();
     if !quota.is_empty() {
         quotas += &format!(" --max-games {}", a.max_games);
     }

@@ -262,7 +262,11 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         wait_for(&c, &format!(".puzzle-page[data-learn-lang=\"{lang}\"]")).await;
         click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
         click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
-        click(&c, &format!(".choice button[data-focus=\"choice-{wrong}\"]")).await;
+        click(
+            &c,
+            &format!(".choice button[data-focus=\"choice-{wrong}\"]"),
+        )
+        .await;
         click(&c, "#puzzle-show").await;
         wait_for(&c, "#puzzle-answer").await;
         let text = wait_text(&c, ".puzzle-page").await;

@@ -176,7 +176,12 @@ fn a_window_puzzles_other_choices_are_worse() {
         }
         assert_eq!(
             p["choices"].as_array().map(Vec::len),
-            Some(1 + classic::candidates(&g).iter().filter(|m| same(m) && **m != s.solution).count()),
+            Some(
+                1 + classic::candidates(&g)
+                    .iter()
+                    .filter(|m| same(m) && **m != s.solution)
+                    .count()
+            ),
             "{id}: the page offers every choice"
         );
         n += 1;

@@ -228,7 +228,8 @@ fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
             k[card.index()] -= 1;
             Some((next, Turn::Second(k)))
         }
-        (Turn::First, Decision::End) | (Turn::Second(_), Decision::Discard { .. } | Decision::End) => None,
+        (Turn::First, Decision::End)
+        | (Turn::Second(_), Decision::Discard { .. } | Decision::End) => None,
         _ if next.draw_pile_len() != draw => None,
         (Turn::First, _) => Some((next, Turn::First)),
         (Turn::Second(_), _) => Some((next, Turn::Second(known.unwrap_or_default()))),
