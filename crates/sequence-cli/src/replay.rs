@@ -33,10 +33,7 @@ pub fn run(a: ReplayArgs) -> std::process::ExitCode {
     };
     let (kind, value) = match detect_kind(&text) {
         Ok(k) => k,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return crate::verify::report_error(&a.file, &ReplayError::from(e)),
     };
     let color =
         !a.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
@@ -54,8 +51,7 @@ pub fn run(a: ReplayArgs) -> std::process::ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
-            eprintln!("{e}");
-            ExitCode::from(e.exit_code() as u8)
+            crate::verify::report_error(&a.file, &e)
         }
     }
 }

@@ -48,15 +48,19 @@ pub fn run(a: VerifyArgs) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        // A move error keeps RECORD.md's form (`move 17 {…}: why`); a file
-        // that is not a record is named, as a file that cannot be read is.
-        Err(e @ ReplayError::Malformed(_)) => {
-            eprintln!("error: {}: {e}", a.file.display());
-            ExitCode::from(e.exit_code() as u8)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::from(e.exit_code() as u8)
-        }
+        Err(e) => report_error(&a.file, &e),
     }
+}
+
+/// Reports a replay error of the record file `file` on stderr the way
+/// `sequence verify` and `sequence replay` share: a move error keeps
+/// RECORD.md's form (`move 17 {…}: why`); a file that is not a record is
+/// named (`error: FILE: why`), as a file that cannot be read is. Returns
+/// the exit code (1 at an illegal move, 2 for a malformed file).
+pub fn report_error(file: &std::path::Path, e: &ReplayError) -> ExitCode {
+    match e {
+        ReplayError::Malformed(_) => eprintln!("error: {}: {e}", file.display()),
+        _ => eprintln!("{e}"),
+    }
+    ExitCode::from(e.exit_code() as u8)
 }

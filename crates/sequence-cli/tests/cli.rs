@@ -126,6 +126,38 @@ fn replay_shows_both_games_and_exits_like_verify() {
     assert_eq!(run(&["replay", "-"], Some("")).status.code(), Some(2));
 }
 
+/// Regression (tester): replay's errors did not name the file (`not valid
+/// JSON: …`, `record: unknown key extra`) while verify's did; both now say
+/// `error: FILE: …` with the same exit codes.
+#[test]
+fn replay_errors_name_the_file_like_verify() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let not_json = dir.path().join("not-json.json");
+    std::fs::write(&not_json, "{\"format\": ").expect("write");
+    let mut rec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(path("2p-blue-vs-green.json")).expect("example"),
+    )
+    .expect("JSON");
+    rec["extra"] = serde_json::json!(1);
+    let extra = dir.path().join("extra.json");
+    std::fs::write(&extra, rec.to_string()).expect("write");
+    for file in [not_json, extra] {
+        let file = file.to_string_lossy().to_string();
+        let verify = run(&["verify", &file], None);
+        let replay = run(&["replay", &file], None);
+        assert_eq!(replay.status.code(), Some(2));
+        assert_eq!(replay.status.code(), verify.status.code());
+        let err = String::from_utf8_lossy(&replay.stderr);
+        assert!(err.starts_with(&format!("error: {file}: ")), "{err}");
+        assert_eq!(err, String::from_utf8_lossy(&verify.stderr));
+    }
+    // A move error keeps RECORD.md's form in both.
+    let illegal = path("illegal/corner.json");
+    let replay = run(&["replay", &illegal], None);
+    let err = String::from_utf8_lossy(&replay.stderr);
+    assert!(err.starts_with("move 14 "), "{err}");
+}
+
 #[test]
 fn options_must_be_a_json_object() {
     // Regression: `--options '[]'` was accepted as the defaults.

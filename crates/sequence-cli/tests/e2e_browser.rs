@@ -1356,29 +1356,6 @@ async fn the_join_form_follows_seats_taken_meanwhile() {
     assert_eq!(info["rated"], false, "guests: {info}");
 }
 
-/// Signs up as `name` on the account page of `c` and waits for the
-/// profile the page then opens.
-async fn sign_up_in_browser(c: &Client, base: &str, name: &str) {
-    c.goto(&format!("{base}/account"))
-        .await
-        .expect("open the account page");
-    type_into(c, "#signup-name", name).await;
-    type_into(c, "#signup-password", "a long enough password").await;
-    click(c, "#signup-go").await;
-    let shown = until(20, 50, async || {
-        let t = text_of(c, "#profile-name").await;
-        if t == name {
-            Ok(t)
-        } else {
-            Err(format!("no profile of {name} after signing up (saw {t:?})"))
-        }
-    })
-    .await;
-    assert_eq!(shown, name);
-    let link = wait_text(c, "#account-link").await;
-    assert_eq!(link, name, "the header names the account");
-}
-
 /// A signed-in user reaches `/account` from the header (its link named
 /// for the account), and `/account` shows them the signed-in page, never
 /// the sign-in forms, however fast it is drawn (it waits for `GET

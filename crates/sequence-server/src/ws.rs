@@ -45,8 +45,9 @@ const DRAIN_FRAME_COST: usize = 64;
 /// Queued outgoing frames before a slow connection is dropped.
 const QUEUE: usize = 64;
 /// The read buffer of a connection (it grows for a larger frame, up to
-/// the 16 KiB cap).
-const READ_BUFFER: usize = 4 * 1024;
+/// the 16 KiB cap): a client's messages are a few hundred bytes, and the
+/// buffer is held for the socket's life (issue 26: memory per socket).
+const READ_BUFFER: usize = 1024;
 /// The largest frame read from the wire; messages over
 /// [`limits::MAX_BODY`] are refused (1009) once read.
 const WIRE_MAX: usize = 128 * 1024;
@@ -276,7 +277,8 @@ async fn run(app: Arc<App>, tref: TableRef, mut socket: WebSocket) {
     };
     let (tx, rx) = mpsc::channel::<Frame>(QUEUE);
     let id = app.conn_id();
-    let seat = match enter(&app, &tref, id, &token, tx).await {
+    // boxed as `Conn::handle` (catching up with the database)
+    let seat = match Box::pin(enter(&app, &tref, id, &token, tx)).await {
         Ok(seat) => seat,
         Err(e) => return close_with(&mut socket, e).await,
     };
@@ -395,7 +397,7 @@ async fn write(
     loop {
         let msg = tokio::select! {
             text = rx.recv() => match text {
-                Some(text) => Message::Text(text),
+                Some(text) => Message::Text(text.text()),
                 None => break,
             },
             _ = ping.tick() => Message::Ping(Default::default()),
@@ -496,7 +498,10 @@ impl Conn {
                     "rate limit: too many messages",
                 )
                 .wait_for(wait)),
-                Ok(()) => self.handle(&text).await,
+                // boxed: the handling of a move (its commit) is a large
+                // future, held only while a message is handled rather than
+                // for the connection's life (issue 26: memory per socket)
+                Ok(()) => Box::pin(self.handle(&text)).await,
             };
             match done {
                 Ok(Next::Go) => {}

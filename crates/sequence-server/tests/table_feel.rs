@@ -137,6 +137,11 @@ async fn reactions_reach_the_table_within_an_allowance() {
     let mut a = s.ws(&id, Some(&ann)).await;
     let mut b = s.ws(&id, Some(&bob)).await;
     let mut watcher = s.ws(&id, None).await;
+    // each connection's view says it is at the table: a reaction sent
+    // before a hello was read would not reach it (the test failed so)
+    for w in [&mut a, &mut b, &mut watcher] {
+        w.expect("view").await;
+    }
     a.send(json!({"type": "reaction", "reaction": "star"}))
         .await;
     for w in [&mut b, &mut watcher] {

@@ -90,7 +90,7 @@ return document.fonts.ready.then(() => {
 
 /// The pages (names' beginnings) that show no card: their fonts are
 /// checked without a suit.
-const PAGES_WITHOUT_CARDS: &[&str] = &["lobby", "profile"];
+const PAGES_WITHOUT_CARDS: &[&str] = &["lobby", "profile", "passkeys"];
 
 /// Switches the page to `lang` from the menu and checks that its fonts
 /// are there (a letter of its script has a loaded face of the page, none

@@ -873,3 +873,26 @@ pub async fn self_playing_game(c: &Client) -> String {
     .expect("save the seat");
     r["table"].as_str().expect("an id").to_string()
 }
+
+/// Signs up as `name` on the account page of `c` and waits for the
+/// profile the page then opens.
+pub async fn sign_up_in_browser(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/account"))
+        .await
+        .expect("open the account page");
+    type_into(c, "#signup-name", name).await;
+    type_into(c, "#signup-password", "a long enough password").await;
+    click(c, "#signup-go").await;
+    let shown = until(20, 50, async || {
+        let t = text_of(c, "#profile-name").await;
+        if t == name {
+            Ok(t)
+        } else {
+            Err(format!("no profile of {name} after signing up (saw {t:?})"))
+        }
+    })
+    .await;
+    assert_eq!(shown, name);
+    let link = wait_text(c, "#account-link").await;
+    assert_eq!(link, name, "the header names the account");
+}

@@ -128,6 +128,9 @@ impl AsyncWrite for Conn {
             }
             if buf.starts_with(b"HTTP/1.1 101 ") {
                 self.http = false;
+                // a WebSocket from now on: its request's bytes are never
+                // looked at again (freed, not kept for the socket's life)
+                self.head = Vec::new();
             }
             self.head.clear();
         }

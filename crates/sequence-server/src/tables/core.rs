@@ -103,11 +103,12 @@ pub struct Core {
     /// so that a copy costs nothing for a table's history.
     pub finished: Arc<Vec<Value>>,
     /// The move log of the current game (docs/api.md "Move log"), each
-    /// entry shared with the copies a change is checked on (a copy counts
-    /// references instead of copying the game's log on every move).
-    pub log: Vec<Arc<Value>>,
+    /// entry as its JSON text shared with the copies a change is checked
+    /// on (a copy counts references instead of copying the game's log on
+    /// every move).
+    pub log: Vec<LogEntry>,
     /// Move logs of earlier games, oldest first (shared as `finished`).
-    pub finished_logs: Arc<Vec<Vec<Arc<Value>>>>,
+    pub finished_logs: Arc<Vec<Vec<LogEntry>>>,
     /// When each game started and ended (Unix ms, when known), game 1
     /// first.
     pub times: Vec<(Option<i64>, Option<i64>)>,
@@ -131,9 +132,34 @@ pub struct Core {
     pub closed: Option<String>,
 }
 
+/// One entry of a move log (docs/api.md "Move log") kept as its compact
+/// JSON text: a few hundred bytes where the entry as a [`Value`] takes
+/// kilobytes (a map, a string per key), and written into a view as it is.
+/// Cloning it counts a reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogEntry(Arc<str>);
+
+impl LogEntry {
+    /// The entry of the object `entry`.
+    pub fn of(entry: &Value) -> LogEntry {
+        LogEntry(entry.to_string().into())
+    }
+
+    /// The entry's JSON text (`Value::to_string` of the entry).
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The entry as a JSON value (as it was made: its text is the value's
+    /// own).
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+}
+
 /// A log's entries as values.
-pub fn log_values(log: &[Arc<Value>]) -> Vec<Value> {
-    log.iter().map(|e| Value::clone(e)).collect()
+pub fn log_values(log: &[LogEntry]) -> Vec<Value> {
+    log.iter().map(LogEntry::value).collect()
 }
 
 pub(super) fn conflict(msg: impl Into<String>) -> TableError {
@@ -500,8 +526,11 @@ impl Core {
     /// fields it gives the entry before it (a Stacks Block window closing).
     fn add_to_log(&mut self, logged: Logged, auto: Option<Auto>, at: Option<i64>) {
         if !logged.previous.is_empty() {
-            if let Some(Value::Object(last)) = self.log.last_mut().map(Arc::make_mut) {
-                last.extend(logged.previous);
+            if let Some(last) = self.log.last_mut() {
+                if let Value::Object(mut entry) = last.value() {
+                    entry.extend(logged.previous);
+                    *last = LogEntry::of(&Value::Object(entry));
+                }
             }
         }
         if let Some(mut e) = logged.entry {
@@ -513,7 +542,7 @@ impl Core {
             if let Some(at) = at {
                 e.insert("at".into(), json!(at));
             }
-            self.log.push(Arc::new(Value::Object(e)));
+            self.log.push(LogEntry::of(&Value::Object(e)));
         }
     }
 

@@ -21,7 +21,7 @@ pub mod spec;
 mod table;
 pub mod tutorial;
 
-pub use core::{Core, SeatCore, SeatKind, Status};
+pub use core::{Core, LogEntry, SeatCore, SeatKind, Status};
 pub use error::TableError;
 pub use event::{now_ms, Auto, Event, AWAY_AFTER};
 pub use live::{game_of, play_logged, BotMove, Hint, HintAsk, Logged, TableGame};
@@ -119,6 +119,57 @@ mod tests {
             assert_eq!(view["legal_moves"], json!([]));
             assert_eq!(view["table"]["game"], json!(kind.name()));
         }
+    }
+
+    /// The text pushed to a seat is its view's JSON text, byte for byte:
+    /// the move log, kept as each entry's text (issue 26: a few hundred
+    /// bytes an entry rather than kilobytes), is written into the view as
+    /// the entries' values would be, through whole games of both kinds
+    /// (Stacks: a closing Block window adds fields to the last entry).
+    #[test]
+    fn a_pushed_view_is_the_views_json_through_whole_games() {
+        let mut merged = 0;
+        for (kind, players) in [(GameKind::Classic, 2), (GameKind::Stacks, 3)] {
+            for seed in 0..4u64 {
+                let mut c = core(kind, players);
+                for seat in 0..players {
+                    c.apply(&bot(seat, "random")).expect("a bot sits");
+                }
+                c.apply(&Event::Start { seed }).expect("starts");
+                c.live_clock = true; // entries carry `at`
+                let mut pick = seed as usize;
+                for _ in 0..600 {
+                    let t = Table::new(c.clone());
+                    let info = t.info().to_string();
+                    for seat in (0..players).map(Some).chain([None]) {
+                        let mut view = t.view(seat);
+                        // the same table info (its `now_ms` moves on)
+                        view["table"] = serde_json::from_str(&info).expect("info");
+                        assert_eq!(t.view_text(seat, &info), view.to_string());
+                        let log = view["log"].as_array().expect("a log");
+                        let from = c.log.len().saturating_sub(LOG_TAIL);
+                        assert_eq!(log, &super::core::log_values(&c.log[from..]));
+                    }
+                    let Some(seat) = c.to_act() else { break };
+                    let view = t.view(Some(seat.0));
+                    let moves = view["legal_moves"].as_array().expect("moves");
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pick = pick.wrapping_mul(31).wrapping_add(7);
+                    let mv = moves[pick % moves.len()].clone();
+                    let before: Vec<_> = c.log.iter().map(|e| e.text().to_string()).collect();
+                    c.apply(&Event::Move { mv }).expect("a legal move");
+                    // an entry changed in place (fields merged into it)
+                    merged += before
+                        .iter()
+                        .zip(&c.log)
+                        .filter(|(b, e)| b.as_str() != e.text())
+                        .count();
+                }
+            }
+        }
+        assert!(merged > 0, "no Block window closed in these games");
     }
 
     /// A closed table (`sequence admin close`) offers its seats no move.

@@ -3,15 +3,39 @@
 //! and spectators.
 
 use super::{game_of, now_ms, Core, SeatKind, Status, LOG_TAIL, WINDOW_SECONDS};
+use axum::extract::ws::Utf8Bytes;
 use sequence_common::Seat;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
-/// The text of a WebSocket frame: reference-counted, so that one frame
-/// queued for many connections is written once (a clone is a count).
-pub type Frame = axum::extract::ws::Utf8Bytes;
+/// The text of a WebSocket frame queued for connections: one allocation
+/// shared by every connection it is queued for (a clone is a count, so a
+/// frame queued for many connections is written once), and one pointer
+/// wide, so that a connection's queue, whose slots tokio allocates 32 at a
+/// time, is small (issue 26: memory per socket).
+#[derive(Clone, Debug)]
+pub struct Frame(Arc<Utf8Bytes>);
+
+impl Frame {
+    /// The text, for a WebSocket message (sharing the frame's bytes).
+    pub fn text(&self) -> Utf8Bytes {
+        Utf8Bytes::clone(&self.0)
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl From<String> for Frame {
+    fn from(text: String) -> Frame {
+        Frame(Arc::new(text.into()))
+    }
+}
 
 /// A live WebSocket subscriber of a table.
 pub struct Sub {
@@ -32,15 +56,6 @@ pub struct ViewMessage(Frame);
 const VIEW_PREFIX: &str = r#"{"type":"view","view":"#;
 
 impl ViewMessage {
-    /// The message of `view` (a view's JSON text).
-    fn of(view: &str) -> ViewMessage {
-        let mut text = String::with_capacity(VIEW_PREFIX.len() + view.len() + 1);
-        text.push_str(VIEW_PREFIX);
-        text.push_str(view);
-        text.push('}');
-        ViewMessage(text.into())
-    }
-
     /// The frame to push.
     pub fn frame(&self) -> &Frame {
         &self.0
@@ -54,8 +69,8 @@ impl ViewMessage {
 
     /// [`ViewMessage::view_json`] as bytes sharing the message's.
     pub fn view_bytes(&self) -> axum::body::Bytes {
-        let len = self.0.len();
-        axum::body::Bytes::from(self.0.clone()).slice(VIEW_PREFIX.len()..len - 1)
+        let len = self.0.as_str().len();
+        axum::body::Bytes::from(self.0.text()).slice(VIEW_PREFIX.len()..len - 1)
     }
 }
 
@@ -170,35 +185,83 @@ impl Table {
     /// engine's view of the seat or of a spectator (the engine decides what
     /// each may see), `move_number` the moves this table accepted.
     pub fn view(&self, seat: Option<u8>) -> Value {
-        let mut v = self.view_of_game(seat);
+        let (mut v, log) = self.view_of_game(seat);
         if let Some(o) = v.as_object_mut() {
+            if let (Some(from), Some(slot)) = (log, o.get_mut("log")) {
+                *slot = Value::Array(super::core::log_values(&self.core.log[from..]));
+            }
             o.insert("table".into(), self.info());
         }
         v
     }
 
     /// [`Table::view`] as JSON text, its `table` field written from
-    /// `info` (the table info's JSON text, the same for every seat): the
-    /// same text as `Table::view(seat).to_string()`.
+    /// `info` (the table info's JSON text, the same for every seat) and
+    /// its move log from the entries' own text: the same text as
+    /// `Table::view(seat).to_string()`.
     pub fn view_text(&self, seat: Option<u8>, info: &str) -> String {
-        let v = self.view_of_game(seat);
-        let mut text = v.to_string();
-        if !v.is_object() {
-            return text;
-        }
-        // `{…}` → `{…,"table":INFO}` (the field goes last, as in `view`)
-        text.pop();
-        if text.len() > 1 {
-            text.push(',');
-        }
-        text.push_str(r#""table":"#);
-        text.push_str(info);
-        text.push('}');
-        text
+        let mut out = Vec::with_capacity(4096);
+        self.write_view(seat, info, &mut out);
+        String::from_utf8(out).unwrap_or_default()
     }
 
-    /// [`Table::view`] without its `table` field.
-    fn view_of_game(&self, seat: Option<u8>) -> Value {
+    /// Writes [`Table::view_text`] at the end of `out`.
+    fn write_view(&self, seat: Option<u8>, info: &str, out: &mut Vec<u8>) {
+        let (v, log) = self.view_of_game(seat);
+        let Some(o) = v.as_object() else {
+            // writing JSON into a Vec cannot fail
+            let _ = serde_json::to_writer(out, &v);
+            return;
+        };
+        // `{"k":v,…,"log":[ENTRY,…],…,"table":INFO}`, written as
+        // `Value::to_string` writes an object (keys in order, no spaces)
+        out.push(b'{');
+        for (i, (k, val)) in o.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = serde_json::to_writer(&mut *out, k);
+            out.push(b':');
+            match log {
+                Some(from) if k == "log" => {
+                    out.push(b'[');
+                    for (j, e) in self.core.log[from..].iter().enumerate() {
+                        if j > 0 {
+                            out.push(b',');
+                        }
+                        out.extend_from_slice(e.text().as_bytes());
+                    }
+                    out.push(b']');
+                }
+                _ => {
+                    let _ = serde_json::to_writer(&mut *out, val);
+                }
+            }
+        }
+        if !o.is_empty() {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#""table":"#);
+        out.extend_from_slice(info.as_bytes());
+        out.push(b'}');
+    }
+
+    /// The `view` message of `seat` (`None`: a spectator), its table
+    /// info's text `info`: the view written once, after the message's
+    /// start.
+    fn view_message_of(&self, seat: Option<u8>, info: &str) -> ViewMessage {
+        let mut out = Vec::with_capacity(4096);
+        out.extend_from_slice(VIEW_PREFIX.as_bytes());
+        self.write_view(seat, info, &mut out);
+        out.push(b'}');
+        ViewMessage(String::from_utf8(out).unwrap_or_default().into())
+    }
+
+    /// [`Table::view`] without its `table` field, its `log` field (when it
+    /// has one) holding `null` in place of the log's entries from the
+    /// index returned on (the newest [`LOG_TAIL`]).
+    fn view_of_game(&self, seat: Option<u8>) -> (Value, Option<usize>) {
+        let mut log = None;
         let c = &self.core;
         let mut v = match c.live.as_ref() {
             None => {
@@ -212,11 +275,8 @@ impl Table {
         if let Some(o) = v.as_object_mut() {
             if c.live.is_some() {
                 o.insert("move_number".into(), json!(c.moves));
-                let from = c.log.len().saturating_sub(LOG_TAIL);
-                o.insert(
-                    "log".into(),
-                    Value::Array(super::core::log_values(&c.log[from..])),
-                );
+                log = Some(c.log.len().saturating_sub(LOG_TAIL));
+                o.insert("log".into(), Value::Null);
                 o.insert("log_size".into(), json!(c.log.len()));
                 if c.live.as_ref().is_some_and(|l| l.in_window()) {
                     if let Some(Value::Object(w)) = o.get_mut("block_window") {
@@ -264,12 +324,12 @@ impl Table {
                 }
             }
         }
-        v
+        (v, log)
     }
 
     /// The `view` message of `seat` (`None`: a spectator).
     pub fn view_message(&self, seat: Option<u8>) -> ViewMessage {
-        ViewMessage::of(&self.view_text(seat, &self.info().to_string()))
+        self.view_message_of(seat, &self.info().to_string())
     }
 
     /// Sends every subscriber its view; drops subscribers whose queue is
@@ -302,7 +362,7 @@ impl Table {
             let k = seat.map_or(n, |s| s as usize);
             let msg = match &cache[k] {
                 Some(m) => m,
-                None => cache[k].insert(ViewMessage::of(&self.view_text(seat, &info))),
+                None => cache[k].insert(self.view_message_of(seat, &info)),
             };
             if self.subs[i].tx.try_send(msg.frame().clone()).is_err() {
                 dead.push(self.subs[i].id);

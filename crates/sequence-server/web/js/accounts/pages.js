@@ -1,5 +1,6 @@
-// The account pages and their routes: `/account` (sign in or up; signed
-// in: password, sign out, delete, download), `/u/NAME` (a profile),
+// The account pages and their routes: `/account` (sign in or up, with a
+// password or a passkey; signed in: passkeys, password, sign out, delete,
+// download), `/u/NAME` (a profile),
 // `/games` (my games, filtered), `/leaderboard/KIND`; and the header's
 // link to the account. Each page is { stop(), rerender() } as main.js
 // expects.
@@ -11,6 +12,7 @@ import { at, loadAccountText } from "./text.js";
 import { account, accountReady, onAccount, refreshAccount, signInOrUp, signOut, changePassword, deleteAccount } from "./session.js";
 import { showProfile } from "./profile.js";
 import { showGames, showLeaderboard } from "./lists.js";
+import { passkeySignIn, passkeySection } from "./passkeys.js";
 
 /** The page of `path` if it is an account page (else null). */
 export function accountRoute(app, path, params) {
@@ -104,8 +106,10 @@ function accountPage(app) {
         h("h1", {}, at("acc.title")),
         h("p", {}, at("acc.guest_note")),
         h("div", { class: "acc-forms" },
-          form("signin", "acc.sign_in", [["signin-name", "acc.name", "text"], ["signin-password", "acc.password", "password"]], "acc.sign_in",
-            async (n, p) => { await signInOrUp(false, n, p); location.assign(`/u/${encodeURIComponent(n)}`); }),
+          h("div", { class: "acc-column" },
+            form("signin", "acc.sign_in", [["signin-name", "acc.name", "text"], ["signin-password", "acc.password", "password"]], "acc.sign_in",
+              async (n, p) => { await signInOrUp(false, n, p); location.assign(`/u/${encodeURIComponent(n)}`); }),
+            passkeySignIn()),
           form("signup", "acc.sign_up", [["signup-name", "acc.name", "text"], ["signup-password", "acc.new_password", "password"]], "acc.sign_up",
             async (n, p) => { const a = await signInOrUp(true, n, p); location.assign(`/u/${encodeURIComponent(a.name)}`); }))));
     return;
@@ -122,6 +126,7 @@ function accountPage(app) {
     h("section", { class: "acc-page" },
       h("h1", {}, at("acc.signed_in_as", { name: me.name })),
       links, outs,
+      passkeySection(),
       h("div", { class: "acc-forms" },
         form("password", "acc.change_password", [["password-old", "acc.password", "password"], ["password-new", "acc.new_password", "password"]], "acc.change_password",
           async (o, n) => { await changePassword(o, n); return at("acc.changed"); }),

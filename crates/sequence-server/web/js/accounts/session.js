@@ -45,7 +45,13 @@ export function accountReady() {
 
 /** Signs up (`up`) or in, then claims the guest seats kept here. */
 export async function signInOrUp(up, name, password) {
-  const a = await request("POST", `/api/account/${up ? "signup" : "signin"}`, { name, password });
+  return signedIn(await request("POST", `/api/account/${up ? "signup" : "signin"}`, { name, password }));
+}
+
+/** Takes the answer of a sign-in (`{name, csrf}`: a password's or a
+ * passkey's) as this browser's account, and claims the guest seats kept
+ * here. */
+export async function signedIn(a) {
   set(a);
   const seats = savedSeats().slice(0, 200);
   if (seats.length) await request("POST", "/api/account/claim", { seats }).catch(() => null);
