@@ -16,9 +16,17 @@ pub struct PuzzlesArgs {
     /// Game: `classic` or `stacks`.
     #[arg(long, default_value = "classic")]
     pub game: GameKind,
-    /// Puzzles to find.
+    /// Puzzles to find, of the kinds without a `--quota`.
     #[arg(long, default_value_t = 240)]
     pub count: usize,
+    /// `KIND=N` (repeatable): the first N puzzles of a rare kind (classic
+    /// `fork`, `window`; Stacks `win2`), counted apart from `--count`;
+    /// self-play goes on until they are found too (or `--max-games`).
+    #[arg(long, value_parser = parse_quota)]
+    pub quota: Vec<(String, usize)>,
+    /// Self-play games at most (the quotas may stay short of N).
+    #[arg(long, default_value_t = 20_000)]
+    pub max_games: u64,
     /// At most this share of them (percent) of one kind, so that the rarer
     /// kinds get their place (default: classic 30, Stacks 60: it has two
     /// kinds).
@@ -55,8 +63,20 @@ impl ForGame for SelfPlay<'_> {
     }
 }
 
-/// Runs `sequence puzzles`: self-play until `--count` puzzles are found,
-/// then writes them sorted by grade, with a summary on standard error.
+/// Reads a `--quota` value: `KIND=N`.
+fn parse_quota(s: &str) -> Result<(String, usize), String> {
+    let (kind, n) = s
+        .split_once('=')
+        .ok_or(format!("{s:?}: give KIND=N, e.g. fork=30"))?;
+    let n = n
+        .parse()
+        .map_err(|_| format!("{s:?}: N must be a whole number"))?;
+    Ok((kind.to_string(), n))
+}
+
+/// Runs `sequence puzzles`: self-play until `--count` puzzles (and each
+/// `--quota`) are found, then writes them sorted by grade, with a summary
+/// on standard error.
 ///
 /// # Errors
 /// A count of 0 or a share outside 1–100 (exit 2); a file that cannot be
@@ -74,24 +94,36 @@ pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
         .into());
     }
     let cap = (a.count * percent / 100).max(1);
-    let pb = ProgressBar::new(a.count as u64);
+    let quota: BTreeMap<String, usize> = a.quota.iter().cloned().collect();
+    let total = a.count + quota.values().sum::<usize>();
+    let pb = ProgressBar::new(total as u64);
     pb.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles {msg} eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut found: Vec<(u8, Value)> = vec![];
-    let mut games = 0u64;
+    let (mut common, mut games) = (0usize, 0u64);
+    // the quotas' kinds are counted apart: a kind added later does not
+    // push the puzzles of the others (and their ids) out of the file
     let mut take = |kind: &'static str, grade: u8, v: Value, seed: u64| {
         games = games.max(seed - a.seed + 1);
         let n = kinds.entry(kind).or_default();
-        if *n < cap {
+        let keep = match quota.get(kind) {
+            Some(q) => *n < *q,
+            None => *n < cap && common < a.count,
+        };
+        if keep {
             *n += 1;
+            common += usize::from(!quota.contains_key(kind));
             found.push((grade, v));
             pb.inc(1);
-            pb.set_message(format!("{games} games"));
         }
-        found.len() < a.count
+        pb.set_message(format!("{games} games"));
+        let short = quota
+            .iter()
+            .any(|(k, q)| kinds.get(k.as_str()).copied().unwrap_or(0) < *q);
+        (common < a.count || short) && games < a.max_games
     };
     with_game(a.game, SelfPlay(a.seed, &mut take));
     pb.finish_and_clear();
@@ -116,9 +148,16 @@ pub fn run(a: PuzzlesArgs) -> anyhow::Result<()> {
             v
         })
         .collect();
+    let mut quotas: String = quota
+        .iter()
+        .map(|(k, n)| format!(" --quota {k}={n}"))
+        .collect();
+    if !quota.is_empty() {
+        quotas += &format!(" --max-games {}", a.max_games);
+    }
     let file = json!({
         "game": a.game.name(),
-        "generator": format!("sequence puzzles --game {} --count {} --max-kind-percent {} --seed {}", a.game.name(), a.count, percent, a.seed),
+        "generator": format!("sequence puzzles --game {} --count {} --max-kind-percent {} --seed {}{quotas}", a.game.name(), a.count, percent, a.seed),
         "puzzles": puzzles,
     });
     let text = serde_json::to_string(&file)? + "\n";

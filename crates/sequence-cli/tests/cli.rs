@@ -744,4 +744,11 @@ fn puzzles_are_reproducible() {
     }
     let out = run(&["puzzles", "--count", "0"], None);
     assert_eq!(out.status.code(), Some(2));
+    let out = run(&["puzzles", "--quota", "fork"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("give KIND=N"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

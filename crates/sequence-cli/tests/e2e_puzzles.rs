@@ -1,7 +1,9 @@
 //! Browser end-to-end test of the puzzle page (issue 25), in headless
 //! Chromium (see `browser/mod.rs` for the rig): a learner fails a classic
 //! puzzle (the page says why: the opponent can still win on the space it
-//! names), then solves it (the page explains the solution); the solved
+//! names), then solves it (the page explains the solution); a window
+//! puzzle (C8a) is failed with the wrong five and solved with the right
+//! ones; the solved
 //! puzzle is remembered over a reload; a Stacks Block puzzle is failed by
 //! letting the pile stand and solved with the Block (its prompt says
 //! there is no clock rather than counting nothing down); without an id the
@@ -126,6 +128,56 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     let progress = wait_text(&c, "#puzzle-progress").await;
     assert!(progress.starts_with("Solved 1 of"), "{progress}");
 
+    // Classic: which five to declare in a long line (C8a). The page offers
+    // the choices as the table does; the wrong five are refuted, the right
+    // ones explained.
+    let p = list
+        .iter()
+        .find(|p| p["kind"] == "window")
+        .expect("a window puzzle");
+    let id = p["id"].as_str().unwrap_or_default();
+    open(&c, &rig.base, "classic", id).await;
+    let task = wait_text(&c, "#puzzle-task").await;
+    assert!(task.contains("which five spaces"), "{task}");
+    let sol = &p["solution"];
+    let choices = p["choices"].as_array().expect("choices");
+    let right = choices
+        .iter()
+        .position(|d| d == &sol["declare"])
+        .expect("the solution is a choice");
+    let wrong = usize::from(right == 0);
+    let i = p["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .position(|h| h == &sol["card"])
+        .expect("the solution's card");
+    let at = sol["at"].as_str().unwrap_or_default();
+    for (k, good) in [(wrong, false), (right, true)] {
+        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
+        click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+        let offered = c
+            .execute(
+                "return document.querySelectorAll('.choice button').length;",
+                vec![],
+            )
+            .await
+            .expect("the choices");
+        assert_eq!(offered, json!(choices.len()), "{id}");
+        if good {
+            shot(&c, "puzzle-window").await;
+        }
+        click(&c, &format!(".choice button[data-focus=\"choice-{k}\"]")).await;
+        if good {
+            wait_for(&c, "#puzzle-result.good").await;
+            let why = wait_text(&c, "#puzzle-why").await;
+            assert!(why.contains("may share one space"), "{why}");
+        } else {
+            let why = wait_text(&c, "#puzzle-result.bad #puzzle-refutation").await;
+            assert!(why.contains("may share only one space"), "{why}");
+        }
+    }
+
     // Stacks: the Block that saves the game.
     let list = puzzles(&c, "stacks").await;
     let p = list
@@ -185,6 +237,49 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         let text = wait_text(&c, ".puzzle-page").await;
         assert!(!text.contains("puzzle."), "{lang}: {text}");
         shot(&c, &format!("puzzle-{lang}")).await;
+    }
+
+    // The window puzzle's words in every language (fa right to left): its
+    // task, the refutation of the wrong five and the answer's explanation.
+    let list = puzzles(&c, "classic").await;
+    let p = list
+        .iter()
+        .find(|p| p["kind"] == "window")
+        .expect("a window puzzle");
+    let id = p["id"].as_str().unwrap_or_default();
+    let sol = &p["solution"];
+    let wrong = usize::from(p["choices"][0] == sol["declare"]);
+    let i = p["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .position(|h| h == &sol["card"])
+        .expect("the solution's card");
+    let at = sol["at"].as_str().unwrap_or_default();
+    for lang in ["ka", "fa", "uk", "kn", "en"] {
+        open(&c, &rig.base, "classic", id).await;
+        select_option(&c, "#lang", lang).await;
+        wait_for(&c, &format!(".puzzle-page[data-learn-lang=\"{lang}\"]")).await;
+        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
+        click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+        click(
+            &c,
+            &format!(".choice button[data-focus=\"choice-{wrong}\"]"),
+        )
+        .await;
+        click(&c, "#puzzle-show").await;
+        wait_for(&c, "#puzzle-answer").await;
+        let text = wait_text(&c, ".puzzle-page").await;
+        assert!(
+            !text.contains("puzzle.") && !text.contains('{'),
+            "{lang}: {text}"
+        );
+        // the rule cited (Persian writes its own digits)
+        assert!(
+            text.contains("(C8)") || text.contains("(C۸)"),
+            "{lang}: {text}"
+        );
+        shot(&c, &format!("puzzle-window-{lang}")).await;
     }
     c.close().await.ok();
 }

@@ -5,13 +5,18 @@
 //! it again — the same kind, grade and explanation, and the stored
 //! solution as the only move that keeps the best outcome within the
 //! search's budget. Each file has at least 200 puzzles, every grade, and
-//! unique ids.
+//! unique ids; the rarer kinds (classic forks and windows, Stacks two-turn
+//! wins) are there in number.
 
 use sequence_bots::puzzles::{classic, stacks};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
+
+/// Window puzzles (C8a) and Stacks two-turn wins the files hold at least.
+const WINDOWS: usize = 4;
+const WIN2: usize = 1;
 
 fn file(game: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("web/puzzles/{game}.json"));
@@ -49,7 +54,7 @@ fn every_classic_puzzle_is_solved_again_by_the_engine() {
             p["from"]["move"].as_u64().unwrap_or(0) as u32,
         );
         for key in [
-            "kind", "grade", "solution", "threats", "wins", "chance", "board",
+            "kind", "grade", "solution", "threats", "wins", "chance", "board", "choices", "need",
         ] {
             assert_eq!(again.get(key), p.get(key), "{id}: {key}");
         }
@@ -103,4 +108,83 @@ fn a_changed_solution_is_refused() {
     let (v, _, _) = classic::value(&k, *wrong).expect("a legal move");
     let (best, _, _) = classic::value(&k, s.solution).expect("a legal move");
     assert!(v < best, "{wrong:?} is worse than the solution");
+}
+
+/// How many puzzles of `kind` the file has, by grade.
+fn kind_grades(list: &[Value], kind: &str) -> Vec<u64> {
+    list.iter()
+        .filter(|p| p["kind"] == kind)
+        .filter_map(|p| p["grade"].as_u64())
+        .collect()
+}
+
+/// Issue 25: more forks (graded), window puzzles (C8a) and Stacks puzzles
+/// over two of the player's turns.
+#[test]
+fn the_rarer_kinds_are_there_and_graded() {
+    let classic = puzzles("classic");
+    let forks = kind_grades(&classic, "fork");
+    assert!(forks.len() >= 30, "{} forks", forks.len());
+    assert!(forks.contains(&2) && forks.contains(&3), "{forks:?}");
+    let windows = kind_grades(&classic, "window");
+    assert!(windows.len() >= WINDOWS, "{} windows", windows.len());
+    let stacks = puzzles("stacks");
+    let deep = kind_grades(&stacks, "win2");
+    assert!(deep.len() >= WIN2, "{} two-turn wins", deep.len());
+}
+
+/// A window puzzle (C8a): the other choices of the five for the same
+/// placement are judged worse than the solution's.
+#[test]
+fn a_window_puzzles_other_choices_are_worse() {
+    let list = puzzles("classic");
+    let mut n = 0;
+    for p in list.iter().filter(|p| p["kind"] == "window") {
+        let id = &p["id"];
+        let k = classic::known_from_json(p).expect("a position");
+        let s = classic::solve(&k).expect("a game").expect("a puzzle");
+        let (best, _, _) = classic::value(&k, s.solution).expect("a legal move");
+        let g = classic::game_of(&k, sequence_common::Seat(0)).expect("a game");
+        let same = |m: &sequence_classic::Move| match (m, &s.solution) {
+            (
+                sequence_classic::Move::Place { card, at, .. },
+                sequence_classic::Move::Place {
+                    card: c2, at: a2, ..
+                },
+            ) => card == c2 && at == a2,
+            _ => false,
+        };
+        let others: Vec<_> = classic::candidates(&g)
+            .into_iter()
+            .filter(|m| same(m) && *m != s.solution)
+            .collect();
+        assert!(!others.is_empty(), "{id}: no other choice");
+        // the long line's window: the next sequence is further after every
+        // other choice; else the other choices lose the win next turn
+        let need = |m| {
+            classic::second_need(&k, m)
+                .expect("a legal move")
+                .map_or(usize::MAX, |n| n.len())
+        };
+        for m in others {
+            if p.get("need").is_some() {
+                assert!(need(m) > need(s.solution), "{id}: {m:?} is as near");
+            } else {
+                let (v, _, _) = classic::value(&k, m).expect("a legal move");
+                assert!(v < best, "{id}: {m:?} is as good as the solution");
+            }
+        }
+        assert_eq!(
+            p["choices"].as_array().map(Vec::len),
+            Some(
+                1 + classic::candidates(&g)
+                    .iter()
+                    .filter(|m| same(m) && **m != s.solution)
+                    .count()
+            ),
+            "{id}: the page offers every choice"
+        );
+        n += 1;
+    }
+    assert!(n >= WINDOWS, "{n} window puzzles");
 }

@@ -7,26 +7,43 @@
 //! (the `unseen` ones: C1's two decks less its hand and the discards) may
 //! be in the opponent's hand. A move's value, best first:
 //!
-//! 3. **wins now** (C9: the move completes the sequences needed);
-//! 2. **keeps a win**: the opponent cannot win next turn, and whatever
+//! 4. **wins now** (C9: the move completes the sequences needed);
+//! 3. **keeps a win**: the opponent cannot win next turn, and whatever
 //!    single move it makes (any unseen card: a chip on any space a card
 //!    could reach, a one-eyed jack's removal), a card still in the hand
 //!    wins the turn after (a double threat);
+//! 2. **threatens**: the opponent cannot win next turn, and a card still
+//!    in the hand wins the turn after unless the opponent stops it;
 //! 1. **safe**: the opponent cannot win next turn;
 //! 0. **loses**: some unseen card would let the opponent win next turn.
 //!
 //! A position is a puzzle when exactly one move (a dead-card exchange is
-//! not counted, C6) has the best value and that value is at least "safe",
-//! or — the dead-card puzzle — when every play loses and exchanging the
-//! dead card is the only chance (some unseen card would then save it).
+//! not counted, C6) has the best value and that value is at least "safe"
+//! ("threatens" counted as "safe": a block is the only move that stops the
+//! opponent), or — the dead-card puzzle — when every play loses and
+//! exchanging the dead card is the only chance (some unseen card would
+//! then save it). The window puzzles (C8, C8a) name a placement that
+//! makes a line longer than five and ask for the five spaces to declare:
+//! * "threatens" counts on its own: the placement is one of the best moves
+//!   (at least "threatens"), and exactly one choice of the five keeps that
+//!   value (a second sequence may share only one space with the first, C8,
+//!   so the wrong five leave no win next turn; or a declared chip is locked
+//!   against a one-eyed jack); grade 3;
+//! * the long line: where no position is a puzzle otherwise, the placement
+//!   is a best move (no better than "safe") and exactly one choice of the
+//!   five leaves the team's next sequence nearest (fewest empty spaces of
+//!   a line of five with no opponent's chip that shares at most one space
+//!   with each of the team's sequences, C8), at most [`NEAR`] chips away,
+//!   the other choices further; grade 2.
+//!
 //! The search depth (three plies, no draws counted) is the budget: the
 //! solution is the only move that keeps the best outcome within it.
 
 use rand::SeedableRng;
 use sequence_classic::notation::move_to_json;
 use sequence_classic::{
-    Card, Completions, Config, Declaration, Game, Move, MoveList, Options, Position, Space, Status,
-    Team, Window,
+    Bitboard, Card, Completions, Config, Declaration, Dir, Game, Move, MoveList, Options, Position,
+    Space, Status, Team, Window, CORNERS,
 };
 use sequence_common::{NoReshuffler, Seat};
 use serde_json::{json, Value};
@@ -43,6 +60,9 @@ pub enum Value3 {
     Loses,
     /// The opponent cannot win next turn.
     Safe,
+    /// Safe, and a card of the hand wins the turn after unless the
+    /// opponent stops it.
+    Threatens,
     /// Wins the turn after, whatever the opponent does.
     KeepsWin,
     /// Wins now.
@@ -66,12 +86,15 @@ pub struct Known {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solved {
     /// `win`, `jack` (a win that needs a two-eyed jack), `block`, `fork`
-    /// (the only move that keeps a win), `window` (the only declaration
-    /// that keeps a win, C8a) or `dead` (the dead-card exchange, C6).
+    /// (the only move that keeps a win), `window` (a placement that makes
+    /// a line longer than five: the only declaration, C8a, that keeps the
+    /// best value) or `dead` (the dead-card exchange, C6).
     pub kind: &'static str,
     /// 1 (easy: a win or a block with the card of the space), 2 (a jack
-    /// is needed, or the dead-card exchange) or 3 (hard: the only move
-    /// that keeps a win, or one move against several threats).
+    /// is needed, the dead-card exchange, a fork made with the card of the
+    /// space, the window of the long line) or 3 (hard: a fork that needs a
+    /// jack, a window that keeps a win next turn, one move against several
+    /// threats).
     pub grade: u8,
     /// The only best move.
     pub solution: Move,
@@ -79,6 +102,9 @@ pub struct Solved {
     pub threats: Vec<Space>,
     /// For `fork`/`window`: the spaces where the player wins next turn.
     pub wins: Vec<Space>,
+    /// For a `window` of the long line: the empty spaces of the nearest
+    /// line of five the player's next sequence may take (C8).
+    pub need: Vec<Space>,
     /// For `dead`: how many of the unseen cards would save the game, of how
     /// many.
     pub chance: Option<(u32, u32)>,
@@ -251,7 +277,7 @@ pub fn value(k: &Known, mv: Move) -> Result<(Value3, Vec<Space>, Vec<Space>), St
     }
     for r in &replies {
         if win_spaces(&game_of(r, ME)?, &hand).is_empty() {
-            return Ok((Value3::Safe, vec![], wins));
+            return Ok((Value3::Threatens, vec![], wins));
         }
     }
     Ok((Value3::KeepsWin, vec![], wins))
@@ -285,6 +311,28 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
     for &mv in &moves {
         scored.push((mv, value(k, mv)?));
     }
+    if let Some(w) = window_puzzle(&scored, moves.len()) {
+        return Ok(Some(w));
+    }
+    // apart from the window puzzle a threat is no better than safe: a
+    // block must be the only move that stops the opponent
+    for s in &mut scored {
+        if s.1 .0 == Value3::Threatens {
+            s.1 .0 = Value3::Safe;
+        }
+    }
+    if let Some(found) = judge(k, &g, &scored, moves.len())? {
+        return Ok(Some(found));
+    }
+    near_window(k, &scored, moves.len())
+}
+
+/// A move and its value ([`value`]).
+type Scored = (Move, (Value3, Vec<Space>, Vec<Space>));
+
+/// The puzzles of one best move (module docs), on the moves' values with
+/// "threatens" counted as "safe".
+fn judge(k: &Known, g: &Game, scored: &[Scored], moves: usize) -> Result<Option<Solved>, String> {
     let best = scored.iter().map(|s| s.1 .0).max().unwrap_or(Value3::Loses);
     let good: Vec<_> = scored.iter().filter(|s| s.1 .0 == best).collect();
     let threats_now = {
@@ -294,7 +342,7 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
     let dead: Vec<Card> = k.hand.iter().copied().filter(|c| g.is_dead(*c)).collect();
     if best == Value3::Loses {
         return match dead.first() {
-            Some(&d) => dead_puzzle(k, d, threats_now, moves.len()),
+            Some(&d) => dead_puzzle(k, d, threats_now, moves),
             None => Ok(None),
         };
     }
@@ -307,17 +355,12 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
     let (kind, grade) = match (best, mv) {
         (Value3::Wins, Move::Place { card, .. }) if card.is_two_eyed_jack() => ("jack", 2),
         (Value3::Wins, _) => ("win", 1),
-        (
-            Value3::KeepsWin,
-            Move::Place {
-                declare: Some(_), ..
-            },
-        ) => ("window", 3),
+        (Value3::KeepsWin, Move::Place { card, .. }) if !card.is_jack() => ("fork", 2),
         (Value3::KeepsWin, _) => ("fork", 3),
         (Value3::Safe, _) if many => ("block", 3),
         (Value3::Safe, Move::Place { card, .. }) if !card.is_jack() => ("block", 1),
         (Value3::Safe, _) => ("block", 2),
-        (Value3::Loses, _) => return Ok(None),
+        (Value3::Loses | Value3::Threatens, _) => return Ok(None),
     };
     if kind == "block" && threats_now.is_empty() {
         return Ok(None);
@@ -332,8 +375,146 @@ pub fn solve(k: &Known) -> Result<Option<Solved>, String> {
             vec![]
         },
         wins,
+        need: vec![],
         chance: None,
-        moves: moves.len(),
+        moves,
+    }))
+}
+
+/// The window puzzle (module docs): a placement whose line is longer than
+/// five (it has several declarations, C8a) is one of the best moves, and of
+/// its declarations exactly one keeps that best value, which is at least
+/// "threatens". Exactly one such placement in the position.
+fn window_puzzle(scored: &[Scored], moves: usize) -> Option<Solved> {
+    let best = scored.iter().map(|s| s.1 .0).max()?;
+    if best < Value3::Threatens {
+        return None;
+    }
+    let mut found: Option<&Scored> = None;
+    for g in placements(scored) {
+        let mut top = scored
+            .iter()
+            .filter(|s| declared(&s.0) == Some(g) && s.1 .0 == best);
+        let (Some(one), None) = (top.next(), top.next()) else {
+            continue;
+        };
+        if found.replace(one).is_some() {
+            return None;
+        }
+    }
+    let (mv, (_, _, wins)) = found?;
+    Some(Solved {
+        kind: "window",
+        grade: 3,
+        solution: *mv,
+        threats: vec![],
+        wins: wins.clone(),
+        need: vec![],
+        chance: None,
+        moves,
+    })
+}
+
+/// The card and space of a placement that declares its sequences (C8a).
+fn declared(m: &Move) -> Option<(Card, Space)> {
+    match *m {
+        Move::Place {
+            card,
+            at,
+            declare: Some(_),
+        } => Some((card, at)),
+        _ => None,
+    }
+}
+
+/// The placements among `scored` that declare their sequences, each once.
+fn placements(scored: &[Scored]) -> Vec<(Card, Space)> {
+    let mut out: Vec<(Card, Space)> = scored.iter().filter_map(|s| declared(&s.0)).collect();
+    out.dedup();
+    out
+}
+
+/// Most chips a window puzzle's second sequence may still need.
+const NEAR: usize = 3;
+
+/// The spaces the player's next sequence still needs after `mv`: those of
+/// the line of five with the fewest empty spaces that holds no opponent's
+/// chip and shares at most one space with each of the team's sequences
+/// (C8); the first such line in reading order. `None` when none is left.
+///
+/// # Errors
+/// When the position is not one of the engine's or `mv` is illegal.
+pub fn second_need(k: &Known, mv: Move) -> Result<Option<Vec<Space>>, String> {
+    let mut g = game_of(k, ME)?;
+    g.play(ME, mv, &mut NoReshuffler)
+        .map_err(|e| e.to_string())?;
+    let own = g.chips(BLUE) | CORNERS;
+    let opp = g.chips(GREEN);
+    let done: Vec<Bitboard> = g
+        .sequences()
+        .filter(|(t, _)| *t == BLUE)
+        .map(|(_, w)| w.mask(5))
+        .collect();
+    let mut best: Option<Vec<Space>> = None;
+    for s in Space::all() {
+        for d in Dir::ALL {
+            let Some(w) = Window::new(s, d, 5) else {
+                continue;
+            };
+            let m = w.mask(5);
+            if !(m & opp).is_empty() || done.iter().any(|q| (*q & m).count() > 1) {
+                continue;
+            }
+            let need: Vec<Space> = (m & !own).iter().collect();
+            if best.as_ref().is_none_or(|b| need.len() < b.len()) {
+                best = Some(need);
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// The window puzzle of the long line (module docs): a placement that
+/// makes a line longer than five is a best move, no better than safe, and
+/// exactly one of its choices of the five leaves the next sequence
+/// nearest — at most [`NEAR`] chips away, the others further (a second
+/// sequence may share only one space with the first, C8).
+fn near_window(k: &Known, scored: &[Scored], moves: usize) -> Result<Option<Solved>, String> {
+    let best = scored.iter().map(|s| s.1 .0).max().unwrap_or(Value3::Loses);
+    if best != Value3::Safe {
+        return Ok(None);
+    }
+    let mut found: Option<(Move, Vec<Space>)> = None;
+    for g in placements(scored) {
+        let mut ranked = vec![];
+        for s in scored
+            .iter()
+            .filter(|s| declared(&s.0) == Some(g) && s.1 .0 == best)
+        {
+            let need = second_need(k, s.0)?.map_or(usize::MAX, |n| n.len());
+            ranked.push((need, s.0));
+        }
+        ranked.sort_by_key(|r| r.0);
+        let [(n, mv), (next, _), ..] = ranked[..] else {
+            continue;
+        };
+        if n > NEAR || next == n {
+            continue;
+        }
+        if found.is_some() {
+            return Ok(None);
+        }
+        found = Some((mv, second_need(k, mv)?.unwrap_or_default()));
+    }
+    Ok(found.map(|(mv, need)| Solved {
+        kind: "window",
+        grade: 2,
+        solution: mv,
+        threats: vec![],
+        wins: vec![],
+        need,
+        chance: None,
+        moves,
     }))
 }
 
@@ -371,6 +552,7 @@ fn dead_puzzle(
         solution: Move::Dead { card: d },
         threats: threats_now,
         wins: vec![],
+        need: vec![],
         chance: Some((saving, total)),
         moves,
     }))
@@ -421,8 +603,30 @@ pub fn to_json(id: &str, k: &Known, s: &Solved, seed: u64, at: u32) -> Value {
         "threats": space_list(&s.threats),
         "wins": space_list(&s.wins),
     });
+    if !s.need.is_empty() {
+        v["need"] = space_list(&s.need);
+    }
     if let Some((a, b)) = s.chance {
         v["chance"] = json!([a, b]);
+    }
+    if let Move::Place {
+        card,
+        at: space,
+        declare: Some(_),
+    } = s.solution
+    {
+        // every declaration the placement may make (C8a), in record
+        // notation: the page offers them as the table does
+        let placed = Move::Place {
+            card,
+            at: space,
+            declare: None,
+        };
+        let choices: Vec<Value> = with_declarations(&g, placed)
+            .iter()
+            .map(|m| move_to_json(ME, m, 5)["declare"].clone())
+            .collect();
+        v["choices"] = json!(choices);
     }
     v
 }

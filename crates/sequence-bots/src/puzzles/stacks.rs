@@ -12,6 +12,15 @@
 //!   drawn are unknown, S4 step 3) and at the end of the turn. Its budget:
 //!   [`MAX_DEPTH`] decisions per line and [`MAX_NODES`] positions per first
 //!   decision; a position the budget cannot settle is no puzzle.
+//! * **win2** (deeper: two of the player's turns): no play wins this turn,
+//!   but the player's Skips (S5) make every opponent lose their turn, so
+//!   its next turn follows at once, and that turn wins with cards it
+//!   already knows — what it keeps in hand, its own discard pile, a
+//!   discard top it steals — whatever it draws at the start of it (S4a;
+//!   the drawn cards are never played in the search). Exactly one
+//!   decision now (a play, or the discard that ends the turn) keeps that
+//!   win. The same search, over both turns: [`MAX_DEPTH2`] decisions and
+//!   [`MAX_NODES2`] positions per first decision.
 //!
 //! The search runs on a game made from the view with the unseen cards dealt
 //! at random ([`sequence_stacks::SeatView::determinize`], ChaCha8 from a
@@ -27,17 +36,23 @@ use serde_json::{json, Value};
 pub const MAX_DEPTH: usize = 6;
 /// Positions searched per first decision.
 pub const MAX_NODES: usize = 3_000;
+/// Decisions in one line of the two-turn search (`win2`).
+pub const MAX_DEPTH2: usize = 10;
+/// Positions searched per first decision by the two-turn search.
+pub const MAX_NODES2: usize = 20_000;
 
 /// A solved position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solved {
-    /// `block` or `win`.
+    /// `block`, `win` or `win2` (a win on the player's next turn, its
+    /// opponents skipped).
     pub kind: &'static str,
     /// 1 (easy), 2 or 3 (hard).
     pub grade: u8,
     /// The only good decision.
     pub solution: Decision,
-    /// For `win`: the shortest winning line, the solution first.
+    /// For `win` and `win2`: the shortest winning line, the solution first
+    /// (for `win2` it holds the discard that ends the first turn).
     pub line: Vec<Decision>,
     /// How many decisions were weighed.
     pub moves: usize,
@@ -110,6 +125,156 @@ fn search(g: &Game, me: Seat, depth: usize, nodes: &mut usize) -> Outcome {
         (None, true) => Outcome::Budget,
         (None, false) => Outcome::No,
     }
+}
+
+/// Where the two-turn search stands: the first turn (every card in hand
+/// is known), or the second, with the counts of the cards in hand the
+/// player knows (kept from the first turn or stolen); the rest were drawn
+/// and are never played.
+#[derive(Clone, Copy)]
+enum Turn {
+    First,
+    Second([u8; sequence_stacks::card::KINDS]),
+}
+
+/// The shortest two-turn winning line from `g` (module docs, `win2`).
+fn search2(g: &Game, me: Seat, turn: Turn, depth: usize, nodes: &mut usize) -> Outcome {
+    *nodes += 1;
+    if *nodes > MAX_NODES2 {
+        return Outcome::Budget;
+    }
+    if depth == 0 || g.to_act() != Some(me) || g.block_offer().is_some() {
+        return Outcome::No;
+    }
+    let mut best: Option<Vec<Decision>> = None;
+    let mut budget = false;
+    for d in decisions(g) {
+        let Some((next, after)) = step2(g, me, turn, d) else {
+            continue;
+        };
+        if next.status() == Status::Won(me) {
+            return Outcome::Win(vec![d]);
+        }
+        match search2(&next, me, after, depth - 1, nodes) {
+            Outcome::Win(mut line) => {
+                if best.as_ref().is_none_or(|b| line.len() + 1 < b.len()) {
+                    line.insert(0, d);
+                    best = Some(line);
+                }
+            }
+            Outcome::Budget => budget = true,
+            Outcome::No => {}
+        }
+    }
+    match (best, budget) {
+        (Some(l), _) => Outcome::Win(l),
+        (None, true) => Outcome::Budget,
+        (None, false) => Outcome::No,
+    }
+}
+
+/// One decision of the two-turn search: the game after it (the others
+/// declining Block windows) and where the search then stands, or `None`
+/// when the line stops there (an unknown card, a draw inside a turn, the
+/// turn passing to an opponent, the second turn's end).
+fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
+    use sequence_stacks::{Card, Source};
+    let mut known = match turn {
+        Turn::First => None,
+        Turn::Second(k) => Some(k),
+    };
+    // in the second turn only known cards leave the hand
+    let from_hand = match d {
+        Decision::Pile { card, from, .. } => (from == Source::Hand).then_some(card),
+        Decision::Skip { from } => (from == Source::Hand).then_some(Card::Skip),
+        Decision::Reverse { from } => (from == Source::Hand).then_some(Card::Reverse),
+        Decision::StealCard { from, .. } => (from == Source::Hand).then_some(Card::StealCard),
+        Decision::StealChip { from, .. } => (from == Source::Hand).then_some(Card::StealChip),
+        Decision::Discard { card } => Some(card),
+        Decision::Block | Decision::Pass | Decision::End => None,
+    };
+    if let (Some(k), Some(c)) = (known.as_mut(), from_hand) {
+        if k[c.index()] == 0 {
+            return None;
+        }
+        k[c.index()] -= 1;
+    }
+    let stolen = match d {
+        Decision::StealCard { target, .. } => g.discard_top(target),
+        _ => None,
+    };
+    if let (Some(k), Some(c)) = (known.as_mut(), stolen) {
+        k[c.index()] += 1;
+    }
+    let mut next = g.clone();
+    let (draw, reshuffles) = (next.draw_pile_len(), next.reshuffle_count());
+    if next.play(me, d, &mut NoReshuffler).is_err() || !decline(&mut next, me) {
+        return None;
+    }
+    if next.status() == Status::Won(me) {
+        return Some((next, turn));
+    }
+    if next.is_over() || next.reshuffle_count() != reshuffles {
+        return None;
+    }
+    match (turn, d) {
+        // the first turn ends; the next is the player's again only when
+        // every opponent was skipped (its start draws unknown cards)
+        (Turn::First, Decision::Discard { card }) => {
+            if next.turn() != me || next.to_act() != Some(me) {
+                return None;
+            }
+            let mut k = g.hand_counts(me);
+            k[card.index()] -= 1;
+            Some((next, Turn::Second(k)))
+        }
+        (Turn::First, Decision::End)
+        | (Turn::Second(_), Decision::Discard { .. } | Decision::End) => None,
+        _ if next.draw_pile_len() != draw => None,
+        (Turn::First, _) => Some((next, Turn::First)),
+        (Turn::Second(_), _) => Some((next, Turn::Second(known.unwrap_or_default()))),
+    }
+}
+
+/// The `win2` puzzle of `g` (module docs): no decision of this turn wins,
+/// and exactly one decision keeps a win on the player's next turn.
+fn win2(g: &Game, me: Seat, moves: &[Decision]) -> Option<Solved> {
+    // without Skips enough for every opponent no next turn follows at once
+    let skips = g.hand_counts(me)[sequence_stacks::Card::Skip.index()]
+        + u8::from(g.discard_top(me) == Some(sequence_stacks::Card::Skip))
+        + g.pending_skips();
+    if skips + 1 < g.players() || moves.len() < 2 {
+        return None;
+    }
+    let mut wins = vec![];
+    for &d in moves {
+        let mut nodes = 0;
+        let Some((next, after)) = step2(g, me, Turn::First, d) else {
+            continue;
+        };
+        if next.status() == Status::Won(me) {
+            return None;
+        }
+        match search2(&next, me, after, MAX_DEPTH2 - 1, &mut nodes) {
+            Outcome::Win(mut line) => {
+                line.insert(0, d);
+                wins.push(line);
+            }
+            Outcome::Budget => return None,
+            Outcome::No => {}
+        }
+    }
+    if wins.len() != 1 {
+        return None;
+    }
+    let line = wins.remove(0);
+    Some(Solved {
+        kind: "win2",
+        grade: if line.len() <= 4 { 2 } else { 3 },
+        solution: line[0],
+        line,
+        moves: moves.len(),
+    })
 }
 
 /// The game of a view, its unseen cards dealt at random (never looked at).
@@ -190,6 +355,9 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
         .iter()
         .filter(|d| !matches!(d, Decision::Discard { .. } | Decision::End))
         .count();
+    if wins.is_empty() {
+        return Ok(win2(&g, me, &moves));
+    }
     if wins.len() != 1 || plays < 2 {
         return Ok(None);
     }

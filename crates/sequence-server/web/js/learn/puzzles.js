@@ -64,7 +64,11 @@ function classicMoves(p, grid) {
     else if (ONE_EYED.includes(card)) theirs.forEach((s) => moves.push({ card, remove: s }));
     else empty.filter(([r, c]) => grid[r][c] === card).forEach(([r, c]) => moves.push({ card, at: spaceName(r, c) }));
   }
-  return { moves, dead: p.hand.filter(dead) };
+  // a window puzzle: a chip on the solution's space makes a line longer
+  // than five, and the player names the five (C8a), as at the table
+  const at = p.solution && p.solution.at;
+  const withChoices = p.choices ? moves.flatMap((m) => (m.at && m.at === at ? p.choices.map((declare) => ({ ...m, declare })) : [m])) : moves;
+  return { moves: withChoices, dead: p.hand.filter(dead) };
 }
 
 function classicView(p, layout) {
@@ -79,14 +83,15 @@ function classicView(p, layout) {
   };
 }
 
-const same = (a, b, keys) => keys.every((k) => (a[k] ?? null) === (b[k] ?? null));
-const CLASSIC_KEYS = ["card", "at", "remove", "dead"];
+const same = (a, b, keys) => keys.every((k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null));
+const CLASSIC_KEYS = ["card", "at", "remove", "dead", "declare"];
 const STACKS_KEYS = ["play", "to", "from", "target", "colour", "pass", "discard", "end"];
 
 function moveWords(game, m) {
   if (game === "classic") {
     if (m.dead) return lt("puzzle.m.dead", { card: cardName(m.dead) });
     if (m.remove) return lt("puzzle.m.remove", { card: cardName(m.card), space: spaceLabel(m.remove) });
+    if (m.declare) return lt("puzzle.m.place_declare", { card: cardName(m.card), space: spaceLabel(m.at), window: windows(m.declare) });
     return lt("puzzle.m.place", { card: cardName(m.card), space: spaceLabel(m.at) });
   }
   if (m.play === "BLOCK") return lt("puzzle.m.block");
@@ -98,16 +103,21 @@ function moveWords(game, m) {
 }
 
 const spaces = (list) => (list || []).map(spaceLabel).join(", ");
+/** Declared sequences (C8a) as "a1–e1", as the table's choice shows them. */
+const windows = (declare) => declare.map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`).join(", ");
 
 /** What the puzzle asks. */
 function task(game, p) {
+  // a window puzzle names the placement; the question is the five (C8a)
+  const s = p.solution;
+  if (p.kind === "window") return lt("puzzle.task.classic.window", { card: cardName(s.card), space: spaceLabel(s.at) });
   return lt("puzzle.task." + game + "." + p.kind);
 }
 
 /** The rules each kind of puzzle is about (RULES.md ids). */
 const RULES = {
-  classic: { win: "C8, C9", jack: "C6, C9", block: "C6, C8", dead: "C6", fork: "C6, C8", window: "C8" },
-  stacks: { block: "S5", win: "S3, S7" },
+  classic: { win: "C8, C9", jack: "C6, C9", block: "C6, C8", dead: "C6", fork: "C6, C8", window: "C8, C8a" },
+  stacks: { block: "S5", win: "S3, S7", win2: "S4, S5, S7" },
 };
 
 /** Why the solution is the move (after solving, or shown). */
@@ -115,12 +125,18 @@ function explanation(game, p) {
   const s = p.solution;
   if (game === "stacks") {
     if (p.kind === "block") return lt("puzzle.why.stacks.block");
-    return lt("puzzle.why.stacks.win", { line: p.line.map((m) => moveWords(game, m)).join(SEP) });
+    const line = p.line.map((m) => moveWords(game, m)).join(SEP);
+    return lt(p.kind === "win2" ? "puzzle.why.stacks.win2" : "puzzle.why.stacks.win", { line });
   }
   switch (p.kind) {
     case "win": return lt("puzzle.why.classic.win", { card: cardName(s.card), space: spaceLabel(s.at) });
     case "jack": return lt("puzzle.why.classic.jack", { jack: cardName(s.card, false), space: spaceLabel(s.at) });
     case "fork": return lt("puzzle.why.classic.fork", { move: moveWords(game, s), spaces: spaces(p.wins) });
+    case "window":
+      // the long line's window keeps the next sequence nearest; the other
+      // keeps a win next turn
+      if (p.need) return lt("puzzle.why.classic.window_need", { window: windows(s.declare), n: num(p.need.length), spaces: spaces(p.need) });
+      return lt("puzzle.why.classic.window", { window: windows(s.declare), spaces: spaces(p.wins) });
     case "dead": return lt("puzzle.why.classic.dead", { card: cardName(s.dead), k: num(p.chance[0]), n: num(p.chance[1]), spaces: spaces(p.threats) });
     default:
       if (s.remove) return lt("puzzle.why.classic.block_remove", { space: spaceLabel(s.remove), spaces: spaces(p.threats) });
@@ -132,6 +148,7 @@ function explanation(game, p) {
 function refutation(game, p, m) {
   if (game === "stacks") {
     if (p.kind === "block") return lt("puzzle.no.stacks.block");
+    if (p.kind === "win2") return lt("puzzle.no.stacks.win2");
     if (m.discard || m.end) return lt("puzzle.no.stacks.ends");
     return lt("puzzle.no.stacks.win");
   }
@@ -139,6 +156,7 @@ function refutation(game, p, m) {
   switch (p.kind) {
     case "win": case "jack": return lt("puzzle.no.classic.win");
     case "fork": return lt("puzzle.no.classic.fork");
+    case "window": return lt(p.need ? "puzzle.no.classic.window_need" : "puzzle.no.classic.window");
     case "dead": return lt("puzzle.no.classic.dead", { spaces: spaces(p.threats) });
     default: return lt("puzzle.no.classic.block", { spaces: spaces(left.length ? left : p.threats) });
   }
