@@ -1,6 +1,7 @@
 //! User names: what a name may be, and the key that makes two names the
 //! same (case and confusable characters folded, UTS #39 skeleton).
 
+use unicode_normalization::char::is_combining_mark;
 use unicode_security::{skeleton, MixedScript};
 
 /// Fewest characters of a user name.
@@ -37,10 +38,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
             "a user name has {MIN_NAME} to {MAX_NAME} characters, not {n}"
         ));
     }
-    if let Some(c) = name
-        .chars()
-        .find(|&c| !(c.is_alphanumeric() || c == '_' || c == '-'))
-    {
+    if let Some(c) = refused_char(name) {
         return Err(format!(
             "a user name holds letters, digits, `_` and `-` only, not {}",
             describe(c)
@@ -59,6 +57,24 @@ pub fn check_name(name: &str) -> Result<(), String> {
         return Err(format!("the user name `{name}` is reserved"));
     }
     Ok(())
+}
+
+/// The first character a user name may not hold: a name holds letters,
+/// digits, `_` and `-`, and combining marks (a virama, a vowel sign, an
+/// accent) right after a letter, a digit or another mark, as the scripts
+/// of Kannada, Devanagari or Georgian write names (the one-script check
+/// then refuses a mark of another script).
+fn refused_char(name: &str) -> Option<char> {
+    let mut after_letter = false;
+    for c in name.chars() {
+        let letter = c.is_alphanumeric();
+        let mark = after_letter && is_combining_mark(c);
+        if !(letter || mark || c == '_' || c == '-') {
+            return Some(c);
+        }
+        after_letter = letter || mark;
+    }
+    None
 }
 
 /// A character for a message: itself when printable, else its code.
@@ -84,7 +100,20 @@ mod tests {
 
     #[test]
     fn names_are_checked() {
-        for ok in ["ann", "Bob_42", "zoë-x", "مریم", "Игорь", "12ab"] {
+        // Kannada with a virama (U+0CCD), the language's own name; Hindi
+        // with a virama (U+094D); Latin with a combining accent
+        for ok in [
+            "ann",
+            "Bob_42",
+            "zoë-x",
+            "مریم",
+            "Игорь",
+            "12ab",
+            "ಕನ್ನಡ",
+            "ರಾಮ",
+            "लक्ष्मी",
+            "zoe\u{301}x",
+        ] {
             assert_eq!(check_name(ok), Ok(()), "{ok}");
         }
         let why = |n: &str| check_name(n).unwrap_err();
@@ -94,6 +123,18 @@ mod tests {
         assert!(why("a\u{202e}bc").contains("U+202E"));
         assert!(why("ab<c").contains("`<`"));
         assert!(why("_abc").contains("starts with"));
+        // a combining mark alone, after `_`, or of another script
+        assert!(
+            why("\u{CCD}abc").contains("not `\u{CCD}`"),
+            "{}",
+            why("\u{CCD}abc")
+        );
+        assert!(why("ab_\u{CCD}c").contains("letters, digits"));
+        assert!(
+            why("ಕನ\u{94D}ನಡ").contains("one script"),
+            "{}",
+            why("ಕನ\u{94D}ನಡ")
+        );
         // Latin a, Cyrillic о
         assert!(why("bоb1").contains("one script"), "{}", why("bоb1"));
         assert!(why("Admin").contains("reserved"));
