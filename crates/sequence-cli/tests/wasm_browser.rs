@@ -749,8 +749,9 @@ async fn practice_bots_answer_the_block_window() {
 /// has no server; an error page of the host (HTML, not the API's JSON) was
 /// shown raw. Now: no tutorial links, no account link (and no request for
 /// the account), the bots' welcome without the invite link's private box
-/// or a turn timer, no tutorial link on the rules page either,
-/// `?tutorial=` and the account page say why they cannot be, and a
+/// or a turn timer, no tutorial link on the rules page either, no
+/// sign-in offer on the puzzle page, `?tutorial=` and the account page say
+/// why they cannot be, and a
 /// non-JSON error body is said in words. On a phone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_static_build_offers_only_what_it_has() {
@@ -802,6 +803,15 @@ async fn the_static_build_offers_only_what_it_has() {
         .await
         .expect("read the rules page");
     assert_eq!(links, json!(0), "no tutorial on the rules page");
+
+    // the puzzles: progress kept in this browser, no offer to sign in
+    // (fresh tester, 2026-12-02: "Sign in to keep it in your account too")
+    c.goto(&format!("{base}/?puzzles=classic"))
+        .await
+        .expect("open the puzzles");
+    let kept = wait_text(&c, "#puzzle-kept").await;
+    assert_eq!(count(&c, "#puzzle-sign-in").await, 0, "{kept}");
+    assert!(!kept.contains("Sign in"), "{kept}");
 
     // an account page (the service worker answers it with the app)
     c.goto(&format!("{base}/account"))

@@ -9,7 +9,7 @@
 // account (progress.js).
 import { t, num, language, SEP } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
-import { api } from "../api.js";
+import { api, isStaticBuild } from "../api.js";
 import { renderClassic } from "../classic.js";
 import { renderStacks, placeName } from "../stacks.js";
 import { layoutGrid, spaceName, spaceLabel } from "../layout.js";
@@ -185,6 +185,8 @@ export function showPuzzles(app, game, id) {
     await loadLearnText();
     // where progress is kept depends on whether this browser is signed in
     await accountReady();
+    // a static build has no accounts (docs/deploy.md): no sign-in offer
+    const noServer = await isStaticBuild();
     const file = await load(game);
     if (game === "classic" && !layout) {
       const cat = await api.games();
@@ -277,6 +279,7 @@ export function showPuzzles(app, game, id) {
         result),
       board,
       h("p", { class: "puzzle-kept", id: "puzzle-kept" }, account() ? lt("puzzle.kept_account")
+        : noServer ? lt("puzzle.kept_browser")
         : [lt("puzzle.kept_browser"), " ", h("a", { href: "/account", id: "puzzle-sign-in" }, lt("puzzle.kept_sign_in"))])));
     document.title = `${lt("puzzle.title", { game: t(`game.${game}`) })}${SEP}${t("app.title")}`;
   }
