@@ -552,6 +552,15 @@ async fn learner_follows_the_tutorial(
             !card.is_empty() || !button.is_empty(),
             "{lang}: the step names no card and no button"
         );
+        // the step counter in the page's digits (fresh tester: "گام 1 از
+        // 10" in Latin digits beside Persian ones in the step's text)
+        let counter = asks[2].as_str().unwrap_or_default();
+        if lang == "fa" {
+            assert!(
+                !counter.chars().any(|ch| ch.is_ascii_digit()),
+                "fa: the step counter in Persian digits: {counter}"
+            );
+        }
         // the Block window (S5b) is checked in every language, its prompt
         // beside the status (once it covered the status line in Persian)
         let blocking = c

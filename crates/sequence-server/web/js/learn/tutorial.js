@@ -9,7 +9,7 @@
 // table's, its id under `sequence.tutorial.<game>`), so a learner can
 // leave and come back to the same point. How far the learner went (the
 // furthest step, finished) is kept by progress.js, in the account too.
-import { t, language } from "../i18n.js";
+import { t, language, num } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { placeName } from "../stacks.js";
 import { api, saveSeat, savedName, savedSeat, isStaticBuild } from "../api.js";
@@ -155,7 +155,7 @@ function stepView(s, now, wrong, seatName) {
     : { card: cardName(m.card || m.dead), jack: cardName(m.card || m.dead, false), space: spaceLabel(m.at || m.remove || "") };
   const [todo, why] = STEP_WORDS[stacks ? `s.${step.kind}` : step.kind] || STEP_WORDS.chip;
   return [
-    h("p", { class: "tut-count" }, lt("tut.step", { n: String(i + 1), total: String(s.steps.length) })),
+    h("p", { class: "tut-count" }, lt("tut.step", { n: num(i + 1), total: num(s.steps.length) })),
     h("p", { class: "tut-do", id: "tutorial-step" }, words(todo, parts)),
     h("p", { class: "tut-why" }, lt(why)),
     wrong ? h("p", { class: "tut-wrong", role: "alert" }, lt("tut.wrong")) : null,
