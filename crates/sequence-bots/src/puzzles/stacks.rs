@@ -64,6 +64,39 @@ enum Outcome {
     Budget,
 }
 
+/// The shortest winning line among a position's decisions, and whether
+/// any decision ran out of budget (both searches below).
+#[derive(Default)]
+struct Shortest {
+    best: Option<Vec<Decision>>,
+    budget: bool,
+}
+
+impl Shortest {
+    /// What the search after decision `d` found.
+    fn add(&mut self, d: Decision, found: Outcome) {
+        match found {
+            Outcome::Win(mut line) => {
+                if self.best.as_ref().is_none_or(|b| line.len() + 1 < b.len()) {
+                    line.insert(0, d);
+                    self.best = Some(line);
+                }
+            }
+            Outcome::Budget => self.budget = true,
+            Outcome::No => {}
+        }
+    }
+
+    /// The line, else `Budget` when a branch was cut, else `No`.
+    fn outcome(self) -> Outcome {
+        match (self.best, self.budget) {
+            (Some(l), _) => Outcome::Win(l),
+            (None, true) => Outcome::Budget,
+            (None, false) => Outcome::No,
+        }
+    }
+}
+
 fn decisions(g: &Game) -> Vec<Decision> {
     let mut d = Vec::new();
     g.legal_moves(&mut d);
@@ -92,8 +125,7 @@ fn search(g: &Game, me: Seat, depth: usize, nodes: &mut usize) -> Outcome {
     if depth == 0 || g.to_act() != Some(me) || g.block_offer().is_some() {
         return Outcome::No;
     }
-    let mut best: Option<Vec<Decision>> = None;
-    let mut budget = false;
+    let mut shortest = Shortest::default();
     for d in decisions(g) {
         if matches!(d, Decision::Discard { .. } | Decision::End | Decision::Pass) {
             continue;
@@ -109,22 +141,9 @@ fn search(g: &Game, me: Seat, depth: usize, nodes: &mut usize) -> Outcome {
         if next.draw_pile_len() != draw || next.is_over() {
             continue;
         }
-        match search(&next, me, depth - 1, nodes) {
-            Outcome::Win(mut line) => {
-                if best.as_ref().is_none_or(|b| line.len() + 1 < b.len()) {
-                    line.insert(0, d);
-                    best = Some(line);
-                }
-            }
-            Outcome::Budget => budget = true,
-            Outcome::No => {}
-        }
+        shortest.add(d, search(&next, me, depth - 1, nodes));
     }
-    match (best, budget) {
-        (Some(l), _) => Outcome::Win(l),
-        (None, true) => Outcome::Budget,
-        (None, false) => Outcome::No,
-    }
+    shortest.outcome()
 }
 
 /// Where the two-turn search stands: the first turn (every card in hand
@@ -146,8 +165,7 @@ fn search2(g: &Game, me: Seat, turn: Turn, depth: usize, nodes: &mut usize) -> O
     if depth == 0 || g.to_act() != Some(me) || g.block_offer().is_some() {
         return Outcome::No;
     }
-    let mut best: Option<Vec<Decision>> = None;
-    let mut budget = false;
+    let mut shortest = Shortest::default();
     for d in decisions(g) {
         let Some((next, after)) = step2(g, me, turn, d) else {
             continue;
@@ -155,22 +173,9 @@ fn search2(g: &Game, me: Seat, turn: Turn, depth: usize, nodes: &mut usize) -> O
         if next.status() == Status::Won(me) {
             return Outcome::Win(vec![d]);
         }
-        match search2(&next, me, after, depth - 1, nodes) {
-            Outcome::Win(mut line) => {
-                if best.as_ref().is_none_or(|b| line.len() + 1 < b.len()) {
-                    line.insert(0, d);
-                    best = Some(line);
-                }
-            }
-            Outcome::Budget => budget = true,
-            Outcome::No => {}
-        }
+        shortest.add(d, search2(&next, me, after, depth - 1, nodes));
     }
-    match (best, budget) {
-        (Some(l), _) => Outcome::Win(l),
-        (None, true) => Outcome::Budget,
-        (None, false) => Outcome::No,
-    }
+    shortest.outcome()
 }
 
 /// One decision of the two-turn search: the game after it (the others
