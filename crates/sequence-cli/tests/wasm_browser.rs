@@ -662,8 +662,17 @@ async fn drive_stacks(c: &Client, id: &str, moves: u64, stop_at_my_window: bool)
                r.moves += 1;
              }
            } finally {
-             // the views of the last move made are pushed once it is saved
-             await wait(300);
+             // the views of the last move made are pushed once it is saved:
+             // wait until the last view pushed is the game as it stands (a
+             // fixed pause lost the last bot answer on a loaded machine)
+             const same = () => {
+               const now = t.view(0);
+               return last && last.move_number === now.move_number
+                 && JSON.stringify(last.block_window || null) === JSON.stringify(now.block_window || null);
+             };
+             const until = Date.now() + 10000;
+             while (!same() && Date.now() < until) await wait(20);
+             await wait(50);
              off();
              done(r);
            }
