@@ -5,12 +5,16 @@
 //!   are joined with the Persian comma "،" (U+060C), never the Latin one; a
 //!   chance is "۵۰٪" (tester's finding: "," and Latin signs inside Persian
 //!   lines).
+//! * `a_replay_of_no_game_offers_no_table`: `/replay/abc` (no such table)
+//!   says the game is not found and offers the lobby, not a link to a table
+//!   that does not exist; a game number a table never had still offers
+//!   its table.
 
 mod browser;
 
 use browser::*;
 use fantoccini::Client;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// What the page's own modules say in the language shown: an entry of
 /// the move log with notes, the last-move line, a jack's name and a
@@ -66,5 +70,53 @@ async fn persian_lists_and_numbers_use_persian_signs() {
     let entry = fa["entry"].as_str().unwrap_or_default();
     assert_eq!(entry.matches('\u{060c}').count(), 3, "{entry}");
     assert_eq!(fa["chance"], "۵۰٪", "{fa}");
+    c.close().await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_of_no_game_offers_no_table() {
+    let Some(rig) = Rig::start("wording-replay").await else {
+        return;
+    };
+    let (c, _) = rig.browser("replay").await;
+    c.goto(&format!("{}/replay/abc", rig.base))
+        .await
+        .expect("open the replay");
+    let said = wait_text(&c, "#replay-missing h2").await;
+    assert_eq!(said, "There is no such game.");
+    assert_eq!(count(&c, "#replay-to-table").await, 0, "no table to go to");
+    click(&c, "#replay-to-lobby").await;
+    wait_for(&c, "#create").await;
+    assert_eq!(c.current_url().await.expect("url").path(), "/");
+
+    // in Persian too
+    c.execute("localStorage.setItem('sequence.lang', 'fa');", vec![])
+        .await
+        .expect("choose Persian");
+    c.goto(&format!("{}/replay/abc", rig.base))
+        .await
+        .expect("open the replay");
+    let said = wait_text(&c, "#replay-missing h2").await;
+    assert_eq!(said, "چنین بازی‌ای وجود ندارد.");
+    assert_eq!(count(&c, "#replay-to-table").await, 0);
+    c.execute("localStorage.setItem('sequence.lang', 'en');", vec![])
+        .await
+        .expect("back to English");
+
+    // a table that exists, asked for a game it never had: its table is offered
+    let id = open_new_table(
+        &c,
+        &rig.base,
+        json!({"game": "classic", "players": 2, "name": "Ann"}),
+    )
+    .await;
+    wait_for(&c, ".game, .waiting").await;
+    c.goto(&format!("{}/replay/{id}?game=7", rig.base))
+        .await
+        .expect("open the replay");
+    let said = wait_text(&c, "#replay-missing h2").await;
+    assert_eq!(said, "There is no such game.");
+    click(&c, "#replay-to-table").await;
+    wait_for(&c, ".game, .waiting").await;
     c.close().await.expect("close");
 }
