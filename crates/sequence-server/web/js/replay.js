@@ -13,7 +13,9 @@
 import { t, tn, num, SEP } from "./i18n.js";
 import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
 import { api } from "./api.js";
-import { banner, navigate } from "./main.js";
+import { banner, navigate, newPractice } from "./main.js";
+import { isLocal } from "./practice/local.js";
+import { practiceElsewhere } from "./practice/missing.js";
 import { tableTitle } from "./lobby.js";
 import { seatName, seatTeam } from "./table-state.js";
 import { drawBoard } from "./board.js";
@@ -60,11 +62,13 @@ function resultText(r) {
 }
 
 /** What the page says when table `id`'s replay cannot be shown (`err`,
- * the refusal): the game is not over yet (with the way to its table), or
- * no such game, with the way to its table only when that table exists (a
+ * the refusal): the game is not over yet (with the way to its table), a
+ * practice game this browser does not hold (practice/missing.js), or no
+ * such game, with the way to its table only when that table exists (a
  * mistyped `/replay/abc` has none to go to). */
 async function notShown(id, err) {
   const there = err.status === 404 ? await api.table(id).then(() => true, () => false) : true;
+  if (!there && isLocal(id)) return practiceElsewhere(newPractice);
   const head = err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : err.status === 0 ? t("error.unreachable") : refusalText(err);
   return h("div", { class: "card-panel", id: "replay-missing" },
     h("h2", {}, head),
