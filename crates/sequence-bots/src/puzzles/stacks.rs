@@ -6,6 +6,14 @@
 //!   does not say which pile it was (its place is free again, S3, and both
 //!   places of the colour may be): self-play writes it into the puzzle
 //!   ([`Completion`], the file's `completed`), as the table's log does.
+//! * **block2** (harder): the chip of the pile just completed does not
+//!   win by itself, but if it stands the completer wins this very turn
+//!   with cards everyone sees — the top of its own discard pile (S4), the
+//!   cards it is known to hold (taken with Steal-a-Card), a discard top it
+//!   steals — while after the Block no such line wins. The player holds
+//!   exactly one Block (with two it could still block the later
+//!   completion). Graded by the completer's line after the stand: 2 for
+//!   one play, 3 for more; the file's `threat` holds it.
 //! * **win**: the player can win this turn (S3, S7) with the cards it sees
 //!   (its hand and the top of its own discard pile, Steal-a-Card's take of
 //!   an opponent's discard top, S5), and of its two or more plays now
@@ -32,6 +40,7 @@
 
 use rand::SeedableRng;
 use sequence_common::{NoReshuffler, Rules, Seat};
+use sequence_stacks::card::KINDS;
 use sequence_stacks::{Card, Config, Decision, Game, Options, Place, SeatView, Status};
 use serde_json::{json, Value};
 
@@ -47,8 +56,9 @@ pub const MAX_NODES2: usize = 20_000;
 /// A solved position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solved {
-    /// `block`, `win` or `win2` (a win on the player's next turn, its
-    /// opponents skipped).
+    /// `block`, `block2` (the Block against a win the completer's next
+    /// plays would make), `win` or `win2` (a win on the player's next
+    /// turn, its opponents skipped).
     pub kind: &'static str,
     /// 1 (easy), 2 or 3 (hard).
     pub grade: u8,
@@ -59,6 +69,9 @@ pub struct Solved {
     pub line: Vec<Decision>,
     /// How many decisions were weighed.
     pub moves: usize,
+    /// For `block2`: the completer's shortest winning line with the cards
+    /// everyone sees, had the completion stood (else empty).
+    pub threat: Vec<Decision>,
     /// For `block`: the pile just completed, known from the game's history
     /// (the view does not hold it); [`solve`] leaves it `None`, self-play
     /// fills it in, [`completion_from_json`] reads it back.
@@ -183,7 +196,7 @@ fn search(g: &Game, me: Seat, depth: usize, nodes: &mut usize) -> Outcome {
 #[derive(Clone, Copy)]
 enum Turn {
     First,
-    Second([u8; sequence_stacks::card::KINDS]),
+    Second([u8; KINDS]),
 }
 
 /// The shortest two-turn winning line from `g` (module docs, `win2`).
@@ -208,18 +221,10 @@ fn search2(g: &Game, me: Seat, turn: Turn, depth: usize, nodes: &mut usize) -> O
     shortest.outcome()
 }
 
-/// One decision of the two-turn search: the game after it (the others
-/// declining Block windows) and where the search then stands, or `None`
-/// when the line stops there (an unknown card, a draw inside a turn, the
-/// turn passing to an opponent, the second turn's end).
-fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
+/// The card decision `d` takes from the hand, if any.
+fn hand_card(d: Decision) -> Option<Card> {
     use sequence_stacks::Source;
-    let mut known = match turn {
-        Turn::First => None,
-        Turn::Second(k) => Some(k),
-    };
-    // in the second turn only known cards leave the hand
-    let from_hand = match d {
+    match d {
         Decision::Pile { card, from, .. } => (from == Source::Hand).then_some(card),
         Decision::Skip { from } => (from == Source::Hand).then_some(Card::Skip),
         Decision::Reverse { from } => (from == Source::Hand).then_some(Card::Reverse),
@@ -227,7 +232,114 @@ fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
         Decision::StealChip { from, .. } => (from == Source::Hand).then_some(Card::StealChip),
         Decision::Discard { card } => Some(card),
         Decision::Block | Decision::Pass | Decision::End => None,
+    }
+}
+
+/// Every seat but `x` declines the open Block windows (S5b).
+fn decline_all(g: &mut Game, x: Seat) -> bool {
+    while let (Some(_), Some(s)) = (g.block_offer(), g.to_act()) {
+        if s == x || g.play(s, Decision::Pass, &mut NoReshuffler).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The shortest line that wins the rest of seat `x`'s turn from `g` with
+/// cards everyone sees (`block2`): the top of its own discard pile (the
+/// piles are public), the cards of its hand it is known to hold (`known`,
+/// counts) and discard tops it steals; every Block window declined, a line
+/// cut at any draw (unknown cards, S4 step 3, S6).
+fn search_seen(g: &Game, x: Seat, known: [u8; KINDS], depth: usize, nodes: &mut usize) -> Outcome {
+    *nodes += 1;
+    if *nodes > MAX_NODES {
+        return Outcome::Budget;
+    }
+    if depth == 0 || g.to_act() != Some(x) || g.block_offer().is_some() {
+        return Outcome::No;
+    }
+    let mut shortest = Shortest::default();
+    for d in decisions(g) {
+        if matches!(
+            d,
+            Decision::Discard { .. } | Decision::End | Decision::Pass | Decision::Block
+        ) {
+            continue;
+        }
+        let mut k = known;
+        if let Some(c) = hand_card(d) {
+            if k[c.index()] == 0 {
+                continue;
+            }
+            k[c.index()] -= 1;
+        }
+        if let Decision::StealCard { target, .. } = d {
+            if let Some(c) = g.discard_top(target) {
+                k[c.index()] += 1;
+            }
+        }
+        let mut next = g.clone();
+        let (draw, reshuffles) = (next.draw_pile_len(), next.reshuffle_count());
+        if next.play(x, d, &mut NoReshuffler).is_err() || !decline_all(&mut next, x) {
+            continue;
+        }
+        if next.status() == Status::Won(x) {
+            return Outcome::Win(vec![d]);
+        }
+        if next.is_over() || next.draw_pile_len() != draw || next.reshuffle_count() != reshuffles {
+            continue;
+        }
+        shortest.add(d, search_seen(&next, x, k, depth - 1, nodes));
+    }
+    shortest.outcome()
+}
+
+/// The `block2` puzzle of `g` (module docs): the player `me`, offered the
+/// window of `x`'s completion, holds one Block; `stand` is the game once
+/// every seat let the completion stand (the chip taken, no win yet).
+fn block2(g: &Game, me: Seat, x: Seat, stand: &Game, moves: usize) -> Option<Solved> {
+    if g.hand_counts(me)[Card::Block.index()] != 1 || stand.is_over() {
+        return None;
+    }
+    let seen = |after: &Game| {
+        let mut nodes = 0;
+        search_seen(after, x, after.known_in_hand(x), MAX_DEPTH, &mut nodes)
     };
+    let Outcome::Win(threat) = seen(stand) else {
+        return None;
+    };
+    // the Block saves the game from every such line
+    let mut blocked = g.clone();
+    if blocked
+        .play(me, Decision::Block, &mut NoReshuffler)
+        .is_err()
+        || !decline_all(&mut blocked, x)
+        || !matches!(seen(&blocked), Outcome::No)
+    {
+        return None;
+    }
+    Some(Solved {
+        kind: "block2",
+        grade: if threat.len() == 1 { 2 } else { 3 },
+        solution: Decision::Block,
+        line: vec![Decision::Block],
+        moves,
+        threat,
+        completed: None,
+    })
+}
+
+/// One decision of the two-turn search: the game after it (the others
+/// declining Block windows) and where the search then stands, or `None`
+/// when the line stops there (an unknown card, a draw inside a turn, the
+/// turn passing to an opponent, the second turn's end).
+fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
+    let mut known = match turn {
+        Turn::First => None,
+        Turn::Second(k) => Some(k),
+    };
+    // in the second turn only known cards leave the hand
+    let from_hand = hand_card(d);
     if let (Some(k), Some(c)) = (known.as_mut(), from_hand) {
         if k[c.index()] == 0 {
             return None;
@@ -309,6 +421,7 @@ fn win2(g: &Game, me: Seat, moves: &[Decision]) -> Option<Solved> {
         solution: line[0],
         line,
         moves: moves.len(),
+        threat: vec![],
         completed: None,
     })
 }
@@ -350,7 +463,7 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
                 .map_err(|e| e.to_string())?;
         }
         if stand.status() != Status::Won(completer) {
-            return Ok(None);
+            return Ok(block2(&g, me, completer, &stand, moves.len()));
         }
         return Ok(Some(Solved {
             kind: "block",
@@ -358,6 +471,7 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
             solution: Decision::Block,
             line: vec![Decision::Block],
             moves: moves.len(),
+            threat: vec![],
             completed: None,
         }));
     }
@@ -410,6 +524,7 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
         solution: line[0],
         line,
         moves: moves.len(),
+        threat: vec![],
         completed: None,
     }))
 }
@@ -419,7 +534,8 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
 /// winning `line` in record notation (RECORD-STACKS.md), and where it came
 /// from (`from`: the self-play game's seed and decision number); a
 /// `block` puzzle names the pile just completed (`completed`: `{"place",
-/// "card"}`, the place and card of the table log's completing entry).
+/// "card"}`, the place and card of the table log's completing entry); a
+/// `block2` puzzle the completer's winning line had it stood (`threat`).
 pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Value {
     let me = view.seat.unwrap_or(Seat(0));
     let entry = |d: &Decision| sequence_stacks::notation::decision_json(me, d);
@@ -438,6 +554,10 @@ pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Val
     });
     if let Some(c) = s.completed {
         v["completed"] = json!({"place": c.place.name(), "card": c.card.code()});
+    }
+    if let (false, Some(w)) = (s.threat.is_empty(), view.block_window) {
+        let theirs = |d: &Decision| sequence_stacks::notation::decision_json(w.completer, d);
+        v["threat"] = s.threat.iter().map(theirs).collect();
     }
     v
 }

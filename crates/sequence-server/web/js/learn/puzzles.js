@@ -87,7 +87,7 @@ const same = (a, b, keys) => keys.every((k) => JSON.stringify(a[k] ?? null) === 
 const CLASSIC_KEYS = ["card", "at", "remove", "dead", "declare"];
 const STACKS_KEYS = ["play", "to", "from", "target", "colour", "pass", "discard", "end"];
 
-function moveWords(game, m) {
+function moveWords(game, m, theirs = false) {
   if (game === "classic") {
     if (m.dead) return lt("puzzle.m.dead", { card: cardName(m.dead) });
     if (m.remove) return lt("puzzle.m.remove", { card: cardName(m.card), space: spaceLabel(m.remove) });
@@ -98,7 +98,9 @@ function moveWords(game, m) {
   if (m.pass) return lt("puzzle.m.pass");
   if (m.end) return lt("puzzle.m.end");
   if (m.discard) return lt("puzzle.m.discard", { card: stacksCardName(m.discard) });
-  if (m.to) return lt(m.from === "discard" ? "puzzle.m.pile_discard" : "puzzle.m.pile", { card: stacksCardName(m.play), pile: placeName(m.to) });
+  // an opponent's play from its own discard pile (a `block2` threat)
+  const discard = theirs ? "puzzle.m.pile_their_discard" : "puzzle.m.pile_discard";
+  if (m.to) return lt(m.from === "discard" ? discard : "puzzle.m.pile", { card: stacksCardName(m.play), pile: placeName(m.to) });
   return lt("puzzle.m.action", { card: stacksCardName(m.play) });
 }
 
@@ -117,14 +119,21 @@ function task(game, p) {
 /** The rules each kind of puzzle is about (RULES.md ids). */
 const RULES = {
   classic: { win: ["C8", "C9"], jack: ["C6", "C9"], block: ["C6", "C8"], dead: ["C6"], fork: ["C6", "C8"], window: ["C8", "C8a"] },
-  stacks: { block: ["S5"], win: ["S3", "S7"], win2: ["S4", "S5", "S7"] },
+  stacks: { block: ["S5"], block2: ["S3", "S4", "S5", "S7"], win: ["S3", "S7"], win2: ["S4", "S5", "S7"] },
 };
+
+/** A `block2` puzzle's threat: the completer's winning line had the pile
+ * stood, with the cards everyone sees. */
+function threatWords(p) {
+  return list((p.threat || []).map((m) => moveWords("stacks", m, true)));
+}
 
 /** Why the solution is the move (after solving, or shown). */
 function explanation(game, p) {
   const s = p.solution;
   if (game === "stacks") {
     if (p.kind === "block") return lt("puzzle.why.stacks.block");
+    if (p.kind === "block2") return lt("puzzle.why.stacks.block2", { line: threatWords(p) });
     const line = p.line.map((m) => moveWords(game, m)).join(SEP);
     return lt(p.kind === "win2" ? "puzzle.why.stacks.win2" : "puzzle.why.stacks.win", { line });
   }
@@ -148,6 +157,7 @@ function explanation(game, p) {
 function refutation(game, p, m) {
   if (game === "stacks") {
     if (p.kind === "block") return lt("puzzle.no.stacks.block");
+    if (p.kind === "block2") return lt("puzzle.no.stacks.block2", { line: threatWords(p) });
     if (p.kind === "win2") return lt("puzzle.no.stacks.win2");
     if (m.discard || m.end) return lt("puzzle.no.stacks.ends");
     return lt("puzzle.no.stacks.win");
