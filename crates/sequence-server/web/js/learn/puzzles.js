@@ -7,7 +7,7 @@
 // puzzle of the day (the same for everyone on a day, UTC), a filter by
 // grade, and progress kept in this browser and, when signed in, in the
 // account (progress.js).
-import { t, num, language, SEP } from "../i18n.js";
+import { t, num, language, SEP, list } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { api, isStaticBuild } from "../api.js";
 import { renderClassic } from "../classic.js";
@@ -102,9 +102,9 @@ function moveWords(game, m) {
   return lt("puzzle.m.action", { card: stacksCardName(m.play) });
 }
 
-const spaces = (list) => (list || []).map(spaceLabel).join(", ");
+const spaces = (these) => list((these || []).map(spaceLabel));
 /** Declared sequences (C8a) as "a1–e1", as the table's choice shows them. */
-const windows = (declare) => declare.map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`).join(", ");
+const windows = (declare) => list(declare.map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`));
 
 /** What the puzzle asks. */
 function task(game, p) {
@@ -116,8 +116,8 @@ function task(game, p) {
 
 /** The rules each kind of puzzle is about (RULES.md ids). */
 const RULES = {
-  classic: { win: "C8, C9", jack: "C6, C9", block: "C6, C8", dead: "C6", fork: "C6, C8", window: "C8, C8a" },
-  stacks: { block: "S5", win: "S3, S7", win2: "S4, S5, S7" },
+  classic: { win: ["C8", "C9"], jack: ["C6", "C9"], block: ["C6", "C8"], dead: ["C6"], fork: ["C6", "C8"], window: ["C8", "C8a"] },
+  stacks: { block: ["S5"], win: ["S3", "S7"], win2: ["S4", "S5", "S7"] },
 };
 
 /** Why the solution is the move (after solving, or shown). */
@@ -233,7 +233,7 @@ export function showPuzzles(app, game, id) {
     } else {
       board = renderStacks(done ? { ...p.view, legal_moves: [] } : p.view, ctx);
     }
-    const rules = h("span", { class: "rule-ref" }, " ", lt("learn.rule_ref", { ids: RULES[game][p.kind] || "" }));
+    const rules = h("span", { class: "rule-ref" }, " ", lt("learn.rule_ref", { ids: list(RULES[game][p.kind] || []) }));
     let result = null;
     if (st.result === "solved") {
       result = h("div", { class: "puzzle-result good", id: "puzzle-result", role: "status" },
