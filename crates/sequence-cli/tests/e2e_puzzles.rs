@@ -6,7 +6,8 @@
 //! ones; the solved
 //! puzzle is remembered over a reload; a Stacks Block puzzle is failed by
 //! letting the pile stand and solved with the Block (its prompt says
-//! there is no clock rather than counting nothing down); without an id the
+//! there is no clock rather than counting nothing down; the pile just
+//! completed is shown completed, not free); without an id the
 //! page opens the puzzle of the day; the page speaks every language
 //! (no key left untranslated). Progress follows the account: a guest
 //! solves a puzzle and begins a tutorial, signs up, and the account has
@@ -178,14 +179,59 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         }
     }
 
-    // Stacks: the Block that saves the game.
+    // Stacks: the Block that saves the game; one where both places of the
+    // completed pile's colour are free, so only the puzzle's `completed`
+    // says which pile the Block is about.
     let list = puzzles(&c, "stacks").await;
+    let free_of = |p: &Value, colour: &Value| -> Vec<String> {
+        p["view"]["piles"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|q| {
+                q["cards"].as_array().is_some_and(|c| c.is_empty())
+                    && q["place"].as_str().unwrap_or_default().split('-').next() == colour.as_str()
+            })
+            .filter_map(|q| q["place"].as_str().map(String::from))
+            .collect()
+    };
     let p = list
         .iter()
-        .find(|p| p["kind"] == "block")
-        .expect("a Block puzzle");
+        .find(|p| {
+            p["kind"] == "block" && free_of(p, &p["view"]["block_window"]["colour"]).len() == 2
+        })
+        .expect("a Block puzzle with both places of the colour free");
     let id = p["id"].as_str().unwrap_or_default();
     open(&c, &rig.base, "stacks", id).await;
+    // the pile just completed is shown completed, not free (as the table
+    // shows it during a Block window, S5b); the other place is free
+    let done = p["completed"]["place"]
+        .as_str()
+        .expect("the pile just completed");
+    for place in free_of(p, &p["view"]["block_window"]["colour"]) {
+        let pile = wait_for(&c, &format!(".piles .pile[data-place='{place}']")).await;
+        let class = pile.attr("class").await.expect("class").unwrap_or_default();
+        let label = pile
+            .attr("aria-label")
+            .await
+            .expect("label")
+            .unwrap_or_default();
+        let text = pile.text().await.expect("text");
+        if place == done {
+            assert!(class.contains("just-completed"), "{place}: {class}");
+            assert!(
+                label.contains("completed") && !label.contains("free"),
+                "{place}: {label}"
+            );
+            assert!(
+                text.contains("completed") && !text.contains("free"),
+                "{place}: {text}"
+            );
+        } else {
+            assert!(!class.contains("just-completed"), "{place}: {class}");
+            assert!(label.contains("free"), "{place}: {label}");
+        }
+    }
     // no clock in a puzzle: the prompt says so instead of a countdown
     let untimed = wait_text(&c, ".block-prompt #block-untimed").await;
     assert_eq!(untimed, "No clock here: take your time.");

@@ -2,7 +2,10 @@
 //!
 //! * **block**: an opponent has just completed a pile that would give it
 //!   the win (S7); the player, offered the Block window (S5b) with a Block
-//!   in hand, must Block — letting it stand loses at once.
+//!   in hand, must Block — letting it stand loses at once. The view alone
+//!   does not say which pile it was (its place is free again, S3, and both
+//!   places of the colour may be): self-play writes it into the puzzle
+//!   ([`Completion`], the file's `completed`), as the table's log does.
 //! * **win**: the player can win this turn (S3, S7) with the cards it sees
 //!   (its hand and the top of its own discard pile, Steal-a-Card's take of
 //!   an opponent's discard top, S5), and of its two or more plays now
@@ -29,7 +32,7 @@
 
 use rand::SeedableRng;
 use sequence_common::{NoReshuffler, Rules, Seat};
-use sequence_stacks::{Config, Decision, Game, Options, SeatView, Status};
+use sequence_stacks::{Card, Config, Decision, Game, Options, Place, SeatView, Status};
 use serde_json::{json, Value};
 
 /// Decisions in one line of the search.
@@ -56,6 +59,33 @@ pub struct Solved {
     pub line: Vec<Decision>,
     /// How many decisions were weighed.
     pub moves: usize,
+    /// For `block`: the pile just completed, known from the game's history
+    /// (the view does not hold it); [`solve`] leaves it `None`, self-play
+    /// fills it in, [`completion_from_json`] reads it back.
+    pub completed: Option<Completion>,
+}
+
+/// The pile whose completion opened the Block window (S5b): its place
+/// (free again, S3) and the card that completed it (a 5 or a wild).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    /// Where the pile stood.
+    pub place: Place,
+    /// The card that completed it.
+    pub card: Card,
+}
+
+impl Completion {
+    /// The completion made by decision `d` in `g` (before it is played),
+    /// if `d` completes a pile (its top is a 4, S3).
+    pub fn of(g: &Game, d: Decision) -> Option<Completion> {
+        match d {
+            Decision::Pile { card, place, .. } if g.pile_top(place) == Some(4) => {
+                Some(Completion { place, card })
+            }
+            _ => None,
+        }
+    }
 }
 
 enum Outcome {
@@ -183,7 +213,7 @@ fn search2(g: &Game, me: Seat, turn: Turn, depth: usize, nodes: &mut usize) -> O
 /// when the line stops there (an unknown card, a draw inside a turn, the
 /// turn passing to an opponent, the second turn's end).
 fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
-    use sequence_stacks::{Card, Source};
+    use sequence_stacks::Source;
     let mut known = match turn {
         Turn::First => None,
         Turn::Second(k) => Some(k),
@@ -279,6 +309,7 @@ fn win2(g: &Game, me: Seat, moves: &[Decision]) -> Option<Solved> {
         solution: line[0],
         line,
         moves: moves.len(),
+        completed: None,
     })
 }
 
@@ -327,6 +358,7 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
             solution: Decision::Block,
             line: vec![Decision::Block],
             moves: moves.len(),
+            completed: None,
         }));
     }
     let mut wins = vec![];
@@ -378,20 +410,24 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
         solution: line[0],
         line,
         moves: moves.len(),
+        completed: None,
     }))
 }
 
 /// A puzzle as the data file holds it (`web/puzzles/stacks.json`): the
 /// seat's `view` (its JSON as the server sends it), the `solution` and the
 /// winning `line` in record notation (RECORD-STACKS.md), and where it came
-/// from (`from`: the self-play game's seed and decision number).
+/// from (`from`: the self-play game's seed and decision number); a
+/// `block` puzzle names the pile just completed (`completed`: `{"place",
+/// "card"}`, the place and card of the table log's completing entry).
 pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Value {
     let me = view.seat.unwrap_or(Seat(0));
     let entry = |d: &Decision| sequence_stacks::notation::decision_json(me, d);
-    // the position alone: what led to it is not part of the puzzle
+    // the position alone: what led to it is not part of the puzzle (but
+    // the pile a Block window is about is, below)
     let mut shown = view.clone();
     shown.last_move = None;
-    json!({
+    let mut v = json!({
         "id": id,
         "grade": s.grade,
         "kind": s.kind,
@@ -399,7 +435,59 @@ pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Val
         "view": shown.to_json(),
         "solution": entry(&s.solution),
         "line": s.line.iter().map(entry).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(c) = s.completed {
+        v["completed"] = json!({"place": c.place.name(), "card": c.card.code()});
+    }
+    v
+}
+
+/// The pile just completed of a puzzle written by [`to_json`]: `None`
+/// when its view has no Block window open; an error when the window's
+/// pile is not named, or the named one cannot be it: its place must be of
+/// the window's colour and free again (S3), its card a 5 or a wild of that
+/// colour among the cards set aside (S5b).
+///
+/// # Errors
+/// As above, or a malformed `completed`.
+pub fn completion_from_json(p: &Value, view: &SeatView) -> Result<Option<Completion>, String> {
+    let Some(w) = view.block_window else {
+        return match p.get("completed") {
+            None => Ok(None),
+            Some(_) => Err("completed: no Block window is open".into()),
+        };
+    };
+    let c = p
+        .get("completed")
+        .ok_or("completed: a Block window's pile is not named (S5b)")?;
+    let place = c["place"]
+        .as_str()
+        .and_then(Place::from_name)
+        .ok_or(format!("completed.place: {} is not a place", c["place"]))?;
+    let card: Card = c["card"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .ok_or(format!("completed.card: {} is not a card", c["card"]))?;
+    if place.colour() != w.colour {
+        return Err(format!("completed: {place} is not {}", w.colour.name()));
+    }
+    if view
+        .piles
+        .iter()
+        .any(|p| p.place == place && !p.cards.is_empty())
+    {
+        return Err(format!("completed: the pile at {place} is still there"));
+    }
+    if card.colour() != Some(w.colour) || !(card.is_wild() || card.number() == Some(5)) {
+        return Err(format!(
+            "completed: {} cannot complete a pile of {place}",
+            card.code()
+        ));
+    }
+    if !view.completed.contains(&card) {
+        return Err(format!("completed: no {} is set aside", card.code()));
+    }
+    Ok(Some(Completion { place, card }))
 }
 
 /// Reads the view of a puzzle written by [`to_json`] (its legal decisions
@@ -436,6 +524,8 @@ pub fn self_play(first_seed: u64, mut found: impl FnMut(&SeatView, &Solved, u64,
             .map(|i| crate::bot::<Game>("greedy:25%", seed * 8 + u64::from(i)).expect("a bot"))
             .collect();
         let mut taken: Vec<&str> = vec![];
+        // the latest completion: while a Block window is open, its pile
+        let mut completed = None;
         while let Some(seat) = g.to_act() {
             if g.ply() > 3000 {
                 break;
@@ -443,14 +533,22 @@ pub fn self_play(first_seed: u64, mut found: impl FnMut(&SeatView, &Solved, u64,
             let window = g.block_offer().is_some();
             if window || g.to_act() == Some(g.turn()) {
                 let view = g.view(seat);
-                if let Ok(Some(s)) = solve(&view).map(|s| s.filter(|s| !taken.contains(&s.kind))) {
+                if let Ok(Some(mut s)) =
+                    solve(&view).map(|s| s.filter(|s| !taken.contains(&s.kind)))
+                {
                     taken.push(s.kind);
+                    if window {
+                        s.completed = completed;
+                    }
                     if !found(&view, &s, seed, g.ply()) {
                         return;
                     }
                 }
             }
             let d = bots[seat.index()].choose(&g.view(seat));
+            if let Some(c) = Completion::of(&g, d) {
+                completed = Some(c);
+            }
             let mut r = sequence_common::RngReshuffler(&mut rng);
             if g.play(seat, d, &mut r).is_err() {
                 break;

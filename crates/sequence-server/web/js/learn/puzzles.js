@@ -162,6 +162,19 @@ function refutation(game, p, m) {
   }
 }
 
+// ----- Stacks: the pile a Block window is about -------------------------
+
+/** A Block puzzle's pile just completed (the file's `completed`, S5b) as
+ * the one table-log entry that opened the window: the table's drawing
+ * (stacks.js) then shows that pile completed, not free, as it does at a
+ * live table while the window is open. No entry for other puzzles. */
+function completionLog(p) {
+  const c = p.completed;
+  const w = p.view && p.view.block_window;
+  if (!c || !w) return [];
+  return [{ seat: w.completer, completed: c.place, window: true, move: { seat: w.completer, play: c.card, to: c.place } }];
+}
+
 // ----- the page ------------------------------------------------------------
 
 /** Shows the puzzle page of `game` in `app` (puzzle `id`, else the puzzle
@@ -222,7 +235,7 @@ export function showPuzzles(app, game, id) {
       sendMove: check,
       rerender: render,
       offTurn() {},
-      extras: {},
+      extras: game === "stacks" ? { entries: completionLog(p) } : {},
     };
     // once solved, the position stays in view without moves
     const done = st.result === "solved";
