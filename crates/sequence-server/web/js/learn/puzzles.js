@@ -207,12 +207,12 @@ export function showPuzzles(app, game, id) {
       layout = c && c.layout;
     }
     if (stopped) return;
-    const list = file.puzzles;
-    const daily = puzzleOfTheDay(list);
-    const p = list.find((x) => x.id === st.id) || daily;
+    const all = file.puzzles;
+    const daily = puzzleOfTheDay(all);
+    const p = all.find((x) => x.id === st.id) || daily;
     st.id = p.id;
     const solved = solvedSet(game);
-    const shown = st.grade ? list.filter((x) => x.grade === st.grade) : list;
+    const shown = st.grade ? all.filter((x) => x.grade === st.grade) : all;
     const next = shown.find((x) => !solved.has(x.id) && x.id !== p.id) || shown.find((x) => x.id !== p.id) || p;
 
     const check = (m) => {
@@ -267,11 +267,11 @@ export function showPuzzles(app, game, id) {
       "data-grade": String(g),
       onclick: () => {
         st.grade = g;
-        const first = g ? list.find((x) => x.grade === g && !solved.has(x.id)) || list.find((x) => x.grade === g) : daily;
+        const first = g ? all.find((x) => x.grade === g && !solved.has(x.id)) || all.find((x) => x.grade === g) : daily;
         go(first.id);
       },
     }, g ? lt("puzzle.grade." + g) : lt("puzzle.grade.all")));
-    const count = (g) => list.filter((x) => (!g || x.grade === g) && solved.has(x.id)).length;
+    const count = (g) => all.filter((x) => (!g || x.grade === g) && solved.has(x.id)).length;
     const other = game === "classic" ? "stacks" : "classic";
     app.replaceChildren(h("article", { class: `learn-page puzzle-page puzzle-${game}`, "data-puzzle": p.id, "data-learn-lang": language() },
       h("div", { class: "learn-head" },
@@ -285,7 +285,7 @@ export function showPuzzles(app, game, id) {
         h("div", { class: "buttons", role: "group", "aria-label": lt("puzzle.grade.label") }, gradeButtons),
         h("button", { type: "button", id: "puzzle-daily", class: p.id === daily.id ? "selected" : "", onclick: () => go(daily.id) }, lt("puzzle.daily"))),
       h("section", { class: "puzzle-task card-panel", "aria-labelledby": "puzzle-h" },
-        h("h2", { id: "puzzle-h" }, lt("puzzle.number", { n: num(list.indexOf(p) + 1), grade: lt("puzzle.grade." + p.grade) }),
+        h("h2", { id: "puzzle-h" }, lt("puzzle.number", { n: num(all.indexOf(p) + 1), grade: lt("puzzle.grade." + p.grade) }),
           p.id === daily.id ? h("span", { class: "puzzle-daily-tag" }, SEP, lt("puzzle.daily")) : null,
           solved.has(p.id) ? h("span", { class: "puzzle-solved-tag" }, SEP, lt("puzzle.solved_tag")) : null),
         h("p", { id: "puzzle-task" }, task(game, p)),
