@@ -27,6 +27,37 @@ async fn puzzles(c: &Client, game: &str) -> Vec<Value> {
     file["puzzles"].as_array().expect("puzzles").clone()
 }
 
+/// The first puzzle of `kind` in `list` (of grade `grade` when given).
+fn find<'a>(list: &'a [Value], kind: &str, grade: Option<u64>) -> &'a Value {
+    list.iter()
+        .find(|p| p["kind"] == kind && grade.is_none_or(|g| p["grade"] == g))
+        .unwrap_or_else(|| panic!("a {kind} puzzle (grade {grade:?})"))
+}
+
+/// Where the card of the classic puzzle `p`'s solution is in its hand.
+fn solution_card(p: &Value) -> usize {
+    p["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .position(|h| h == &p["solution"]["card"])
+        .expect("the solution's card")
+}
+
+/// Plays the card at `i` of the hand on the space `at` (a lit one).
+async fn place(c: &Client, i: usize, at: &str) {
+    click(c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
+    click(c, &format!(".space.target[data-space=\"{at}\"]")).await;
+}
+
+/// A browser of `who` on the lobby, its puzzle links shown.
+async fn lobby(rig: &Rig, who: &str, size: Option<(u32, u32)>) -> Client {
+    let (c, _) = rig.browser_sized(who, size).await;
+    c.goto(&format!("{}/", rig.base)).await.expect("lobby");
+    wait_for(&c, "#puzzles-classic").await;
+    c
+}
+
 async fn open(c: &Client, base: &str, game: &str, id: &str) {
     c.goto(&format!("{base}/?puzzles={game}&id={id}"))
         .await
@@ -55,16 +86,11 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     let Some(rig) = Rig::start("e2e_puzzles").await else {
         return;
     };
-    let (c, _) = rig.browser("puzzler").await;
-    c.goto(&format!("{}/", rig.base)).await.expect("lobby");
-    wait_for(&c, "#puzzles-classic").await;
+    let c = lobby(&rig, "puzzler", None).await;
 
     // Classic: a block with the card of the space (grade 1).
     let list = puzzles(&c, "classic").await;
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "block" && p["grade"] == 1)
-        .expect("a block puzzle");
+    let p = find(&list, "block", Some(1));
     let id = p["id"].as_str().unwrap_or_default();
     let sol = &p["solution"];
     let threat = p["threats"][0].as_str().unwrap_or_default().to_string();
@@ -112,13 +138,8 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     );
     shot(&c, "puzzle-wrong").await;
     // the solution
-    let i = hand
-        .iter()
-        .position(|h| Some(*h) == sol["card"].as_str())
-        .expect("the solution's card");
-    click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
     let at = sol["at"].as_str().unwrap_or_default();
-    click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+    place(&c, solution_card(p), at).await;
     wait_for(&c, "#puzzle-result.good").await;
     let why = wait_text(&c, "#puzzle-why").await;
     assert!(why.contains(at) && why.contains("stops it"), "{why}");
@@ -132,10 +153,7 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     // Classic: which five to declare in a long line (C8a). The page offers
     // the choices as the table does; the wrong five are refuted, the right
     // ones explained.
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "window")
-        .expect("a window puzzle");
+    let p = find(&list, "window", None);
     let id = p["id"].as_str().unwrap_or_default();
     open(&c, &rig.base, "classic", id).await;
     let task = wait_text(&c, "#puzzle-task").await;
@@ -147,16 +165,10 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         .position(|d| d == &sol["declare"])
         .expect("the solution is a choice");
     let wrong = usize::from(right == 0);
-    let i = p["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .position(|h| h == &sol["card"])
-        .expect("the solution's card");
+    let i = solution_card(p);
     let at = sol["at"].as_str().unwrap_or_default();
     for (k, good) in [(wrong, false), (right, true)] {
-        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
-        click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+        place(&c, i, at).await;
         let offered = c
             .execute(
                 "return document.querySelectorAll('.choice button').length;",
@@ -288,26 +300,17 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     // The window puzzle's words in every language (fa right to left): its
     // task, the refutation of the wrong five and the answer's explanation.
     let list = puzzles(&c, "classic").await;
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "window")
-        .expect("a window puzzle");
+    let p = find(&list, "window", None);
     let id = p["id"].as_str().unwrap_or_default();
     let sol = &p["solution"];
     let wrong = usize::from(p["choices"][0] == sol["declare"]);
-    let i = p["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .position(|h| h == &sol["card"])
-        .expect("the solution's card");
+    let i = solution_card(p);
     let at = sol["at"].as_str().unwrap_or_default();
     for lang in ["ka", "fa", "uk", "kn", "en"] {
         open(&c, &rig.base, "classic", id).await;
         select_option(&c, "#lang", lang).await;
         wait_for(&c, &format!(".puzzle-page[data-learn-lang=\"{lang}\"]")).await;
-        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
-        click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+        place(&c, i, at).await;
         click(
             &c,
             &format!(".choice button[data-focus=\"choice-{wrong}\"]"),
@@ -334,16 +337,8 @@ const PASSWORD: &str = "a long enough password";
 
 /// Solves the classic puzzle `p` (a placement) on the open page.
 async fn solve_classic(c: &Client, p: &Value) {
-    let sol = &p["solution"];
-    let i = p["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .position(|h| h == &sol["card"])
-        .expect("the solution's card");
-    click(c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
-    let at = sol["at"].as_str().unwrap_or_default();
-    click(c, &format!(".space.target[data-space=\"{at}\"]")).await;
+    let at = p["solution"]["at"].as_str().unwrap_or_default();
+    place(c, solution_card(p), at).await;
     wait_for(c, "#puzzle-result.good").await;
 }
 
@@ -386,14 +381,9 @@ async fn progress_is_kept_in_the_account() {
         return;
     };
     let base = rig.base.clone();
-    let (a, _) = rig.browser("guest").await;
-    a.goto(&format!("{base}/")).await.expect("lobby");
-    wait_for(&a, "#puzzles-classic").await;
+    let a = lobby(&rig, "guest", None).await;
     let list = puzzles(&a, "classic").await;
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "win" && p["grade"] == 1)
-        .expect("a win puzzle");
+    let p = find(&list, "win", Some(1));
     let id = p["id"].as_str().unwrap_or_default().to_string();
     // a guest solves a puzzle: kept in this browser
     open(&a, &base, "classic", &id).await;
@@ -443,10 +433,7 @@ async fn progress_is_kept_in_the_account() {
     // what it solves while signed in reaches the account at once, and the
     // first browser
     let stacks = puzzles(&b, "stacks").await;
-    let block = stacks
-        .iter()
-        .find(|p| p["kind"] == "block")
-        .expect("a Block puzzle");
+    let block = find(&stacks, "block", None);
     let sid = block["id"].as_str().unwrap_or_default().to_string();
     open(&b, &base, "stacks", &sid).await;
     click_live(&b, "#block").await;
@@ -477,17 +464,10 @@ async fn the_puzzle_pages_lay_out_in_every_language() {
         return;
     };
     for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
-        let (c, _) = rig
-            .browser_sized(&format!("puzzles-{size}"), Some((w, h)))
-            .await;
-        c.goto(&format!("{}/", rig.base)).await.expect("lobby");
-        wait_for(&c, "#puzzles-classic").await;
+        let c = lobby(&rig, &format!("puzzles-{size}"), Some((w, h))).await;
         for game in ["classic", "stacks"] {
             let list = puzzles(&c, game).await;
-            let p = list
-                .iter()
-                .find(|p| p["kind"] == "block")
-                .expect("a block puzzle");
+            let p = find(&list, "block", None);
             open(&c, &rig.base, game, p["id"].as_str().unwrap_or_default()).await;
             if game == "stacks" {
                 wait_for(&c, ".block-prompt #block-untimed").await;

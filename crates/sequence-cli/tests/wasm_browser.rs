@@ -99,7 +99,11 @@ fn native(
         ply += 1;
     }
     texts.push(view(live.as_ref(), None));
-    (texts, live.record_json().to_string(), ply)
+    (
+        texts,
+        live.record_json().unwrap_or_default().to_string(),
+        ply,
+    )
 }
 
 /// The page's side of [`native`], for every table: per game the SHA-256

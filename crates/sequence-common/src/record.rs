@@ -11,7 +11,7 @@ use crate::seat::Seat;
 use serde_json::{json, Map, Value};
 use std::fmt;
 
-pub use crate::live::Match;
+pub use crate::live::{Match, UnwrittenError};
 
 /// The `format` value of a classic record.
 pub const CLASSIC_FORMAT: &str = "sequence-record/1";
