@@ -298,7 +298,8 @@ fn a_block2_threat_wins_unless_blocked() {
             }
             // the last completion's window declined too: its chip is taken
             while let (Some(_), Some(s)) = (g.block_offer(), g.to_act()) {
-                g.play(s, Decision::Pass, &mut NoReshuffler).expect("a pass");
+                g.play(s, Decision::Pass, &mut NoReshuffler)
+                    .expect("a pass");
             }
             g.status()
         };
