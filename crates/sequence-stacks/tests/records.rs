@@ -205,7 +205,8 @@ fn mixed_moves_duplicate_keys_and_wrong_types_are_explained() {
     v["options"] = json!({"piles_per_colour": "2"});
     let m = malformed(&v);
     assert!(
-        m.contains("piles_per_colour must be a whole number") && !m.contains("u8"),
+        m.contains("piles_per_colour must be 1, 2, 3 or 4 (S3a), got the string \"2\"")
+            && !m.contains("u8"),
         "{m}"
     );
 }
