@@ -16,7 +16,6 @@ which installs torch, stable-baselines3 and sb3-contrib; not part of CI):
 """
 
 import argparse
-import math
 import time
 
 import numpy as np
@@ -25,17 +24,9 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.vec_env import VecCheckNan, VecMonitor
 
+from interval import wilson
 from sequence_game.gymnasium import SequenceEnv
 from sequence_game.sb3 import SB3VecEnv
-
-
-def wilson(k: int, n: int, z: float = 1.96):
-    """The 95 % Wilson score interval of k successes in n trials."""
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def check_single_envs() -> None:

@@ -24,23 +24,11 @@ import os
 # slower (set the variable yourself to override).
 for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_v, "1")
-import math
-
 import numpy as np
 
+from interval import wilson
 from sequence_game.selfplay import SelfPlay
 import sequence_game as sg
-
-
-def wilson(k: int, n: int, z: float = 1.96):
-    """The 95 % Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def sample(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -10,20 +10,9 @@ with your own policy): it should win about half of the games, and
 """
 
 import argparse
-import math
 
+from interval import wilson
 import sequence_game as sg
-
-
-def wilson(k: int, n: int, z: float = 1.96):
-    """The 95 % Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 class Agent:

@@ -27,6 +27,7 @@
 //!   space, mask, observation; [`env::EnvGame`]), which the Python package
 //!   is written over.
 
+pub mod anybot;
 pub mod arena;
 pub mod bench;
 pub mod bot;
@@ -47,6 +48,7 @@ pub mod spec;
 pub mod stacks;
 pub mod stats;
 
+pub use anybot::{any_bot, AnyBot, AnyBotError};
 pub use bot::{Bot, BotFailure, BotGame};
 pub use config::{SearchConfig, SearchSpec};
 pub use games::{verify_record, with_game, ForGame};

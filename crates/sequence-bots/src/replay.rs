@@ -287,7 +287,7 @@ mod tests {
             let mv = m.game().random_move(&mut rng).expect("a move");
             m.play(seat, mv).expect("legal");
         }
-        m.to_json()
+        m.to_json().expect("dealt from a seed")
     }
 
     #[test]

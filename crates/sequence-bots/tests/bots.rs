@@ -420,7 +420,7 @@ fn hint_ranks_legal_moves_of_an_unfinished_record() {
         let seat = m.game().turn();
         m.play(seat, mv).unwrap();
     }
-    let mut rec = m.record().to_json();
+    let mut rec = m.record().expect("dealt from a seed").to_json();
     rec.as_object_mut().unwrap().remove("result");
     let text = rec.to_string();
     let seat = m.game().turn().0;
@@ -469,7 +469,7 @@ fn hint_for_a_stacks_record() {
     let Some(seat) = m.game().to_act() else {
         return;
     };
-    let mut rec = m.record().to_json();
+    let mut rec = m.record().expect("dealt from a seed").to_json();
     rec.as_object_mut().unwrap().remove("result");
     let h = sequence_bots::hint::hint(&rec.to_string(), seat.0, Budget::Iterations(200), 2, 1)
         .expect("hint");

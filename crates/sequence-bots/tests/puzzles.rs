@@ -1,7 +1,8 @@
 //! The puzzle search on positions built by hand (issue 25): the window
 //! puzzles (C8, C8a) — a chip that makes a line longer than five, where only
 //! one choice of the five keeps a win next turn, or keeps the next
-//! sequence nearest — and that the wrong choice is judged worse.
+//! sequence nearest — and that the wrong choice is judged worse; Stacks
+//! Block puzzles (S5b) from self-play name the pile just completed.
 
 use sequence_bots::puzzles::classic::{self, Known, Value3};
 use sequence_classic::{Card, Declaration, Move, Space, Team, Window};
@@ -91,4 +92,40 @@ fn without_the_card_for_c5_the_right_five_keep_the_next_sequence_nearest() {
     assert!(s.wins.is_empty());
     let v = classic::to_json("t", &k, &s, 1, 2);
     assert_eq!(v["need"], serde_json::json!(["c5"]));
+}
+
+/// Stacks Block puzzles (S5b) from self-play name the pile just completed
+/// (the view shows its place free again, S3): the completing decision's
+/// place and card, also when an earlier opponent's pass came between
+/// (three players); the data file's `completed` reads back the same.
+#[test]
+fn stacks_block_puzzles_name_the_pile_just_completed() {
+    use sequence_bots::puzzles::stacks;
+    use sequence_stacks::Decision;
+    let (mut blocks, mut after_pass) = (0, 0);
+    stacks::self_play(1, |view, s, seed, at| {
+        if s.kind != "block" {
+            return seed < 400;
+        }
+        let w = view.block_window.expect("a Block window");
+        let c = s.completed.expect("the pile just completed");
+        assert_eq!(c.place.colour(), w.colour, "seed {seed}");
+        match view.last_move {
+            Some((who, Decision::Pile { card, place, .. })) => {
+                assert_eq!(who, w.completer, "seed {seed}");
+                assert_eq!((c.place, c.card), (place, card), "seed {seed}");
+            }
+            Some((_, Decision::Pass)) => after_pass += 1,
+            other => panic!("seed {seed}: last move {other:?}"),
+        }
+        let v = stacks::to_json("t", view, s, seed, at);
+        assert_eq!(v["completed"]["place"], c.place.name());
+        assert_eq!(v["completed"]["card"], c.card.code());
+        let back = stacks::view_from_json(&v).expect("a view");
+        assert_eq!(stacks::completion_from_json(&v, &back), Ok(Some(c)));
+        blocks += 1;
+        (blocks < 12 || after_pass == 0) && seed < 400
+    });
+    assert!(blocks >= 12, "{blocks} Block puzzles");
+    assert!(after_pass > 0, "no Block puzzle after a pass");
 }

@@ -11,7 +11,7 @@ use crate::bitboard::Space;
 use crate::card::Card;
 use crate::game::Team;
 use crate::moves::Declaration;
-use sequence_common::{Drawn, MoveEffects, Outcome, Seat};
+use sequence_common::{Drawn, Outcome, Seat};
 
 /// A chip placed or taken off the board (C6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -34,7 +34,7 @@ pub enum Chip {
 
 /// What one move did (see the module). Public facts but
 /// [`Effects::drawn`], which only the seat that drew may see
-/// ([`MoveEffects::seen_by`]).
+/// ([`sequence_common::MoveEffects::seen_by`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Effects {
     /// The seat that moved.
@@ -60,6 +60,8 @@ pub struct Effects {
     pub end: Outcome,
 }
 
+sequence_common::move_effects!(Effects);
+
 impl Effects {
     /// Nothing done yet by `seat`.
     #[inline(always)]
@@ -68,20 +70,6 @@ impl Effects {
             seat,
             drawn: Drawn::new(seat),
             ..Effects::default()
-        }
-    }
-
-    /// Whether the move ended the game.
-    pub fn ended(&self) -> bool {
-        self.end.is_over()
-    }
-}
-
-impl MoveEffects for Effects {
-    fn seen_by(&self, viewer: Option<Seat>) -> Effects {
-        Effects {
-            drawn: self.drawn.seen_by(viewer),
-            ..*self
         }
     }
 }

@@ -23,7 +23,7 @@
 //! }
 //! assert_ne!(m.game().status(), Status::Playing);
 //! // The record replays to the same game.
-//! let (_, g) = Record::from_json_str(&m.record().to_json_string()).expect("valid");
+//! let (_, g) = Record::from_json_str(&m.record().expect("dealt from a seed").to_json_string()).expect("valid");
 //! assert_eq!(g.board_rows(), m.game().board_rows());
 //! ```
 //!

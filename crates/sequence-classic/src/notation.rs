@@ -11,7 +11,7 @@ use crate::moves::{Declaration, IllegalMove, Move};
 use crate::options::{Config, Options};
 use crate::sequences::Window;
 use sequence_common::notation::{deny_unknown_move, seat_field};
-use sequence_common::{Notation, NotationError, Seat};
+use sequence_common::{Notation, NotationError, Seat, TableFacts};
 use serde_json::{json, Map, Value};
 
 /// A move as a record entry, e.g. `{"seat":0,"card":"7H","at":"d6"}`
@@ -185,8 +185,10 @@ impl Notation for Game {
     fn options_from_json(v: Option<&Value>) -> Result<Options, String> {
         match v {
             None => Ok(Options::default()),
-            Some(v @ Value::Object(_)) => sequence_common::json::from_value_named(v)
-                .map_err(|e| format!("field `options`: {e}")),
+            Some(v @ Value::Object(_)) => {
+                sequence_common::json::from_value_hinted(v, &Game::option_hints(""))
+                    .map_err(|e| format!("field `options`: {e}"))
+            }
             Some(v) => Err(format!("field `options`: expected an object, found {v}")),
         }
     }

@@ -85,7 +85,7 @@ mod tests {
         }
         assert_eq!(m.game().hand(other).len(), before - 1);
         // the record writes it as a move entry and replays to the same game
-        let rec = m.record();
+        let rec = m.record().expect("dealt from a seed");
         let v = rec.to_json();
         assert!(
             v["moves"]
@@ -131,7 +131,7 @@ mod tests {
                 let mv = m.game().random_move(rng).expect("a move");
                 m.play(seat, mv).expect("legal");
             }
-            (m.record().to_json(), m)
+            (m.record().expect("dealt from a seed").to_json(), m)
         };
         // two players: no team of two (the first entry, move 0)
         let (v, m) = record_of(2, &mut rng);
@@ -160,7 +160,7 @@ mod tests {
         let seat = longer.to_act().expect("playing");
         let mv = longer.game().random_move(&mut rng).expect("a move");
         longer.play(seat, mv).expect("legal");
-        let v5 = longer.record().to_json();
+        let v5 = longer.record().expect("dealt from a seed").to_json();
         let e = refused_with(&v5, n, std::slice::from_ref(&pay1));
         assert!(
             e.contains(&format!("move {} ", n + 1))

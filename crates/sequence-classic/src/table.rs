@@ -47,7 +47,10 @@ impl TableFacts for Game {
                 json!([false, true]),
                 json!(o.no_reshuffle),
             ),
-            OptionSpec::new("board", "C2", json!([null, "random"]), Value::Null),
+            OptionSpec::new("board", "C2", json!([null, "random"]), Value::Null).said_as(
+                "a list of 10 rows of 10 card codes with XX in the corners (RECORD.md), \"random\" \
+                 for a random layout at a new table, or null for the official board",
+            ),
             OptionSpec::new(
                 "no_play",
                 "C6a",
@@ -61,6 +64,18 @@ impl TableFacts for Game {
                 json!(DefaultWindow::default()),
             ),
         ]
+    }
+
+    fn option_hints(prefix: &str) -> Vec<(String, String)> {
+        let mut hints: Vec<_> = Self::option_specs()
+            .iter()
+            .map(|o| o.hint(prefix))
+            .collect();
+        hints.push((
+            format!("{prefix}board[]"),
+            "a row of 10 card codes, XX in the corners (C2, RECORD.md)".into(),
+        ));
+        hints
     }
 
     fn prepare_options(options: &mut Value, seed: u64) {
@@ -132,5 +147,45 @@ impl TableFacts for Game {
 
     fn position_text(&self, color: bool, last: Option<&Move>) -> String {
         crate::text::board_text(self, color, last.and_then(crate::text::move_space))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sequence_common::Notation;
+
+    /// A value of the wrong kind is answered with the option's own values
+    /// and rule, not its JSON type's range ("0 to 255" for
+    /// `win_sequences`, tester's finding).
+    #[test]
+    fn a_mistyped_option_is_answered_with_its_values_and_rule() {
+        for (options, want) in [
+            (
+                json!({"win_sequences": "two"}),
+                "win_sequences must be 1, 2, 3 or 4, or null for the official rule (C9), got the string \"two\"",
+            ),
+            (
+                json!({"sequence_length": "four"}),
+                "sequence_length must be 5 or 4 (C11)",
+            ),
+            (
+                json!({"no_play": 1}),
+                "no_play must be \"pass\" or \"discard\" (C6a), got 1",
+            ),
+            (
+                json!({"no_reshuffle": "yes"}),
+                "no_reshuffle must be true or false (C7)",
+            ),
+            (json!({"board": 3}), "board must be a list of 10 rows"),
+            (
+                json!({"board": [5]}),
+                "board[0] must be a row of 10 card codes, XX in the corners (C2, RECORD.md)",
+            ),
+        ] {
+            let e = Game::options_from_json(Some(&options)).expect_err("refused");
+            assert!(e.contains(want), "{options} → {e}");
+            assert!(!e.contains("255") && !e.contains("whole number"), "{e}");
+        }
     }
 }

@@ -188,7 +188,7 @@ fn bad_input_names_the_field() {
     v["options"] = serde_json::json!({"sequence_length": "5"});
     let e = err_of(&v).to_string();
     assert!(
-        e.contains("field `options`: sequence_length must be a whole number"),
+        e.contains("field `options`: sequence_length must be 5 or 4 (C11), got the string \"5\""),
         "{e}"
     );
 }

@@ -3,8 +3,8 @@
 use sequence_classic::game::cut_for_dealer;
 use sequence_classic::NoReshuffler;
 use sequence_classic::{
-    Card, Config, Declaration, Game, IllegalMove, Layout, Move, MoveList, Options, Position,
-    Reshuffler, Seat, Status, Team, Window,
+    Card, Config, Declaration, Game, IllegalMove, Layout, Move, MoveEffects, MoveList, Options,
+    Position, Reshuffler, Seat, Status, Team, Window,
 };
 use sequence_common::ReshuffleError;
 

@@ -64,7 +64,7 @@ pub fn run<G: BotGame>(a: SelfplayArgs) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("engine refused its own move {mv:?}: {e}"))?;
             n += 1;
         }
-        total += m.record().moves.len() as u64;
+        total += m.moves() as u64;
         match m.game().outcome() {
             Outcome::Won(s) => wins[s as usize] += 1,
             Outcome::Draw => draws += 1,
@@ -72,8 +72,11 @@ pub fn run<G: BotGame>(a: SelfplayArgs) -> anyhow::Result<()> {
         }
         if let Some(dir) = &a.out {
             let path = dir.join(format!("game-{:05}.json", i + 1));
-            std::fs::write(&path, m.record().to_json_string())
-                .with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(
+                &path,
+                m.record().map(|r| r.to_json_string()).unwrap_or_default(),
+            )
+            .with_context(|| format!("writing {}", path.display()))?;
         }
         pb.inc(1);
     }

@@ -6,7 +6,8 @@
 //! ones; the solved
 //! puzzle is remembered over a reload; a Stacks Block puzzle is failed by
 //! letting the pile stand and solved with the Block (its prompt says
-//! there is no clock rather than counting nothing down); without an id the
+//! there is no clock rather than counting nothing down; the pile just
+//! completed is shown completed, not free); without an id the
 //! page opens the puzzle of the day; the page speaks every language
 //! (no key left untranslated). Progress follows the account: a guest
 //! solves a puzzle and begins a tutorial, signs up, and the account has
@@ -24,6 +25,37 @@ async fn puzzles(c: &Client, game: &str) -> Vec<Value> {
     let (status, file) = fetch_json(c, &format!("/puzzles/{game}.json"), None).await;
     assert_eq!(status, 200, "/puzzles/{game}.json");
     file["puzzles"].as_array().expect("puzzles").clone()
+}
+
+/// The first puzzle of `kind` in `list` (of grade `grade` when given).
+fn find<'a>(list: &'a [Value], kind: &str, grade: Option<u64>) -> &'a Value {
+    list.iter()
+        .find(|p| p["kind"] == kind && grade.is_none_or(|g| p["grade"] == g))
+        .unwrap_or_else(|| panic!("a {kind} puzzle (grade {grade:?})"))
+}
+
+/// Where the card of the classic puzzle `p`'s solution is in its hand.
+fn solution_card(p: &Value) -> usize {
+    p["hand"]
+        .as_array()
+        .expect("hand")
+        .iter()
+        .position(|h| h == &p["solution"]["card"])
+        .expect("the solution's card")
+}
+
+/// Plays the card at `i` of the hand on the space `at` (a lit one).
+async fn place(c: &Client, i: usize, at: &str) {
+    click(c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
+    click(c, &format!(".space.target[data-space=\"{at}\"]")).await;
+}
+
+/// A browser of `who` on the lobby, its puzzle links shown.
+async fn lobby(rig: &Rig, who: &str, size: Option<(u32, u32)>) -> Client {
+    let (c, _) = rig.browser_sized(who, size).await;
+    c.goto(&format!("{}/", rig.base)).await.expect("lobby");
+    wait_for(&c, "#puzzles-classic").await;
+    c
 }
 
 async fn open(c: &Client, base: &str, game: &str, id: &str) {
@@ -54,16 +86,11 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     let Some(rig) = Rig::start("e2e_puzzles").await else {
         return;
     };
-    let (c, _) = rig.browser("puzzler").await;
-    c.goto(&format!("{}/", rig.base)).await.expect("lobby");
-    wait_for(&c, "#puzzles-classic").await;
+    let c = lobby(&rig, "puzzler", None).await;
 
     // Classic: a block with the card of the space (grade 1).
     let list = puzzles(&c, "classic").await;
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "block" && p["grade"] == 1)
-        .expect("a block puzzle");
+    let p = find(&list, "block", Some(1));
     let id = p["id"].as_str().unwrap_or_default();
     let sol = &p["solution"];
     let threat = p["threats"][0].as_str().unwrap_or_default().to_string();
@@ -111,13 +138,8 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     );
     shot(&c, "puzzle-wrong").await;
     // the solution
-    let i = hand
-        .iter()
-        .position(|h| Some(*h) == sol["card"].as_str())
-        .expect("the solution's card");
-    click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
     let at = sol["at"].as_str().unwrap_or_default();
-    click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+    place(&c, solution_card(p), at).await;
     wait_for(&c, "#puzzle-result.good").await;
     let why = wait_text(&c, "#puzzle-why").await;
     assert!(why.contains(at) && why.contains("stops it"), "{why}");
@@ -131,10 +153,7 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     // Classic: which five to declare in a long line (C8a). The page offers
     // the choices as the table does; the wrong five are refuted, the right
     // ones explained.
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "window")
-        .expect("a window puzzle");
+    let p = find(&list, "window", None);
     let id = p["id"].as_str().unwrap_or_default();
     open(&c, &rig.base, "classic", id).await;
     let task = wait_text(&c, "#puzzle-task").await;
@@ -146,16 +165,10 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         .position(|d| d == &sol["declare"])
         .expect("the solution is a choice");
     let wrong = usize::from(right == 0);
-    let i = p["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .position(|h| h == &sol["card"])
-        .expect("the solution's card");
+    let i = solution_card(p);
     let at = sol["at"].as_str().unwrap_or_default();
     for (k, good) in [(wrong, false), (right, true)] {
-        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
-        click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+        place(&c, i, at).await;
         let offered = c
             .execute(
                 "return document.querySelectorAll('.choice button').length;",
@@ -178,14 +191,59 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
         }
     }
 
-    // Stacks: the Block that saves the game.
+    // Stacks: the Block that saves the game; one where both places of the
+    // completed pile's colour are free, so only the puzzle's `completed`
+    // says which pile the Block is about.
     let list = puzzles(&c, "stacks").await;
+    let free_of = |p: &Value, colour: &Value| -> Vec<String> {
+        p["view"]["piles"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|q| {
+                q["cards"].as_array().is_some_and(|c| c.is_empty())
+                    && q["place"].as_str().unwrap_or_default().split('-').next() == colour.as_str()
+            })
+            .filter_map(|q| q["place"].as_str().map(String::from))
+            .collect()
+    };
     let p = list
         .iter()
-        .find(|p| p["kind"] == "block")
-        .expect("a Block puzzle");
+        .find(|p| {
+            p["kind"] == "block" && free_of(p, &p["view"]["block_window"]["colour"]).len() == 2
+        })
+        .expect("a Block puzzle with both places of the colour free");
     let id = p["id"].as_str().unwrap_or_default();
     open(&c, &rig.base, "stacks", id).await;
+    // the pile just completed is shown completed, not free (as the table
+    // shows it during a Block window, S5b); the other place is free
+    let done = p["completed"]["place"]
+        .as_str()
+        .expect("the pile just completed");
+    for place in free_of(p, &p["view"]["block_window"]["colour"]) {
+        let pile = wait_for(&c, &format!(".piles .pile[data-place='{place}']")).await;
+        let class = pile.attr("class").await.expect("class").unwrap_or_default();
+        let label = pile
+            .attr("aria-label")
+            .await
+            .expect("label")
+            .unwrap_or_default();
+        let text = pile.text().await.expect("text");
+        if place == done {
+            assert!(class.contains("just-completed"), "{place}: {class}");
+            assert!(
+                label.contains("completed") && !label.contains("free"),
+                "{place}: {label}"
+            );
+            assert!(
+                text.contains("completed") && !text.contains("free"),
+                "{place}: {text}"
+            );
+        } else {
+            assert!(!class.contains("just-completed"), "{place}: {class}");
+            assert!(label.contains("free"), "{place}: {label}");
+        }
+    }
     // no clock in a puzzle: the prompt says so instead of a countdown
     let untimed = wait_text(&c, ".block-prompt #block-untimed").await;
     assert_eq!(untimed, "No clock here: take your time.");
@@ -242,26 +300,17 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     // The window puzzle's words in every language (fa right to left): its
     // task, the refutation of the wrong five and the answer's explanation.
     let list = puzzles(&c, "classic").await;
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "window")
-        .expect("a window puzzle");
+    let p = find(&list, "window", None);
     let id = p["id"].as_str().unwrap_or_default();
     let sol = &p["solution"];
     let wrong = usize::from(p["choices"][0] == sol["declare"]);
-    let i = p["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .position(|h| h == &sol["card"])
-        .expect("the solution's card");
+    let i = solution_card(p);
     let at = sol["at"].as_str().unwrap_or_default();
     for lang in ["ka", "fa", "uk", "kn", "en"] {
         open(&c, &rig.base, "classic", id).await;
         select_option(&c, "#lang", lang).await;
         wait_for(&c, &format!(".puzzle-page[data-learn-lang=\"{lang}\"]")).await;
-        click(&c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
-        click(&c, &format!(".space.target[data-space=\"{at}\"]")).await;
+        place(&c, i, at).await;
         click(
             &c,
             &format!(".choice button[data-focus=\"choice-{wrong}\"]"),
@@ -288,16 +337,8 @@ const PASSWORD: &str = "a long enough password";
 
 /// Solves the classic puzzle `p` (a placement) on the open page.
 async fn solve_classic(c: &Client, p: &Value) {
-    let sol = &p["solution"];
-    let i = p["hand"]
-        .as_array()
-        .expect("hand")
-        .iter()
-        .position(|h| h == &sol["card"])
-        .expect("the solution's card");
-    click(c, &format!(".hand-card[data-focus=\"hand-{i}\"]")).await;
-    let at = sol["at"].as_str().unwrap_or_default();
-    click(c, &format!(".space.target[data-space=\"{at}\"]")).await;
+    let at = p["solution"]["at"].as_str().unwrap_or_default();
+    place(c, solution_card(p), at).await;
     wait_for(c, "#puzzle-result.good").await;
 }
 
@@ -340,14 +381,9 @@ async fn progress_is_kept_in_the_account() {
         return;
     };
     let base = rig.base.clone();
-    let (a, _) = rig.browser("guest").await;
-    a.goto(&format!("{base}/")).await.expect("lobby");
-    wait_for(&a, "#puzzles-classic").await;
+    let a = lobby(&rig, "guest", None).await;
     let list = puzzles(&a, "classic").await;
-    let p = list
-        .iter()
-        .find(|p| p["kind"] == "win" && p["grade"] == 1)
-        .expect("a win puzzle");
+    let p = find(&list, "win", Some(1));
     let id = p["id"].as_str().unwrap_or_default().to_string();
     // a guest solves a puzzle: kept in this browser
     open(&a, &base, "classic", &id).await;
@@ -397,10 +433,7 @@ async fn progress_is_kept_in_the_account() {
     // what it solves while signed in reaches the account at once, and the
     // first browser
     let stacks = puzzles(&b, "stacks").await;
-    let block = stacks
-        .iter()
-        .find(|p| p["kind"] == "block")
-        .expect("a Block puzzle");
+    let block = find(&stacks, "block", None);
     let sid = block["id"].as_str().unwrap_or_default().to_string();
     open(&b, &base, "stacks", &sid).await;
     click_live(&b, "#block").await;
@@ -431,17 +464,10 @@ async fn the_puzzle_pages_lay_out_in_every_language() {
         return;
     };
     for (size, w, h) in [("390x844", 390u32, 844u32), ("1440x900", 1440, 900)] {
-        let (c, _) = rig
-            .browser_sized(&format!("puzzles-{size}"), Some((w, h)))
-            .await;
-        c.goto(&format!("{}/", rig.base)).await.expect("lobby");
-        wait_for(&c, "#puzzles-classic").await;
+        let c = lobby(&rig, &format!("puzzles-{size}"), Some((w, h))).await;
         for game in ["classic", "stacks"] {
             let list = puzzles(&c, game).await;
-            let p = list
-                .iter()
-                .find(|p| p["kind"] == "block")
-                .expect("a block puzzle");
+            let p = find(&list, "block", None);
             open(&c, &rig.base, game, p["id"].as_str().unwrap_or_default()).await;
             if game == "stacks" {
                 wait_for(&c, ".block-prompt #block-untimed").await;

@@ -99,7 +99,11 @@ fn native(
         ply += 1;
     }
     texts.push(view(live.as_ref(), None));
-    (texts, live.record_json().to_string(), ply)
+    (
+        texts,
+        live.record_json().unwrap_or_default().to_string(),
+        ply,
+    )
 }
 
 /// The page's side of [`native`], for every table: per game the SHA-256
@@ -861,6 +865,86 @@ async fn the_static_build_offers_only_what_it_has() {
         "{text}"
     );
     c.close().await.expect("close");
+}
+
+/// Tester's finding: in the static build a practice table's link opened
+/// in another browser (whose IndexedDB has no such game) said only "no
+/// such table". Now the page says, in the reader's language, that a
+/// practice game lives in the browser that started it, for the table and
+/// its replay alike, and "Start a new practice game" opens the lobby set
+/// for one (every other seat a bot, played in this browser).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_link_in_another_browser_says_where_the_game_lives() {
+    let Some(rig) = Rig::start("wasm-practice-elsewhere").await else {
+        return;
+    };
+    // the static build, and the game server's own page after it
+    let (_, _host, base) = static_site(&rig);
+    let (a, _) = rig.browser("started-it").await;
+    a.goto(&format!("{base}/")).await.expect("open the site");
+    type_into(&a, "#name", "Ann").await;
+    click(&a, "#create").await;
+    wait_for(&a, ".game.classic").await;
+    let link = a.current_url().await.expect("the table's address");
+    let id = link
+        .query_pairs()
+        .find(|(k, _)| k == "table")
+        .map(|(_, v)| v.to_string())
+        .expect("a table id");
+    assert_eq!(id.len(), 24, "a practice table: {link}");
+
+    let (b, _) = rig.browser("another").await;
+    b.goto(&format!("{base}/")).await.expect("open the site");
+    b.execute("localStorage.setItem('sequence.lang', 'fa');", vec![])
+        .await
+        .expect("choose Persian");
+    b.goto(link.as_str()).await.expect("open the link");
+    let said = wait_text(&b, "#practice-elsewhere").await;
+    assert!(said.contains("مرورگر"), "in Persian: {said}");
+    assert!(
+        !said.contains("چنین میزی نیست"),
+        "not only 'no such table': {said}"
+    );
+    // the same in English after a switch of language
+    select_option(&b, "#lang", "en").await;
+    let said = until(20, 50, async || {
+        let t = text_of(&b, "#practice-elsewhere").await;
+        if t.contains("browser that started it") {
+            Ok(t)
+        } else {
+            Err(format!("not said again in English: {t}"))
+        }
+    })
+    .await;
+    assert!(said.contains("Start a new practice game"), "{said}");
+    // its replay's address says the same
+    b.goto(&format!("{base}/?replay={id}&game=1"))
+        .await
+        .expect("open the replay");
+    wait_for(&b, "#practice-elsewhere").await;
+    click(&b, "#practice-new").await;
+    wait_for(&b, "#create").await;
+    // on the game server's page (whose lobby starts with a person in
+    // seat 1) the new practice game is set up too
+    b.goto(&format!("{}/?table={id}", rig.base))
+        .await
+        .expect("open the link on the server");
+    wait_for(&b, "#practice-elsewhere").await;
+    click(&b, "#practice-new").await;
+    let local = wait_for(&b, "#local").await;
+    assert_eq!(
+        local.prop("checked").await.ok().flatten().as_deref(),
+        Some("true")
+    );
+    let seat = wait_for(&b, "#seat-1").await;
+    let level = seat.prop("value").await.ok().flatten().unwrap_or_default();
+    assert!(level.starts_with("level:"), "a bot in seat 1: {level}");
+    assert_eq!(
+        b.current_url().await.expect("url").query(),
+        Some("practice=1")
+    );
+    let _ = a.close().await;
+    b.close().await.expect("close");
 }
 
 /// The banner's text once it says `want` (within 20 s).

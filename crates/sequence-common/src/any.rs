@@ -12,171 +12,24 @@
 //! workspace's games, and a downcast with [`AnyGame::as_any`] /
 //! [`AnyView::as_any`].
 
-use crate::game::{GameKind, Outcome, RuleError, Rules, SeatView};
+use crate::game::{GameKind, Outcome, RuleError, SeatView, TableConfig};
 use crate::live::Match;
-use crate::notation::{Notation, NotationError};
+use crate::moves::MoveList;
+use crate::notation::NotationError;
 use crate::record::penalty_from_json;
+use crate::rng::GameRng;
 use crate::seat::Seat;
 use crate::table::{LogEffects, TableFacts};
 use serde_json::{Map, Value};
 use std::any::Any;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-/// A move of some game: the engine's own move value, with its game and,
-/// when it came from a table, that table ([`Rules::Config`]), which its
-/// record entry is written with (classic: the sequence length of a
-/// placement's `declare`, C8a).
-///
-/// Two moves are equal when they are the same move of the same game
-/// written the same way (a move without a table equals only moves without
-/// one); a hash is the game's and the move's.
-#[derive(Clone)]
-pub struct AnyMove {
-    mv: Arc<dyn MoveBox>,
-}
+mod anymove;
+mod view;
 
-/// What [`AnyMove`] holds: a move of `G` with its table, behind one type.
-trait MoveBox: Send + Sync {
-    fn kind(&self) -> GameKind;
-    fn as_any(&self) -> &dyn Any;
-    fn key(&self) -> usize;
-    fn text(&self) -> String;
-    fn entry(&self, seat: Seat) -> Option<Value>;
-    fn same(&self, other: &dyn MoveBox) -> bool;
-    fn hash_move(&self, state: &mut dyn Hasher);
-}
-
-/// A move of `G` and the table it was made at, if known.
-struct Typed<G: Rules> {
-    mv: G::Move,
-    table: Option<Arc<G::Config>>,
-}
-
-impl<G: Notation> MoveBox for Typed<G> {
-    fn kind(&self) -> GameKind {
-        G::KIND
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn key(&self) -> usize {
-        G::move_key(&self.mv)
-    }
-
-    fn text(&self) -> String {
-        G::move_text(&self.mv)
-    }
-
-    fn entry(&self, seat: Seat) -> Option<Value> {
-        let table = self.table.as_ref()?;
-        Some(G::move_to_json(seat, &self.mv, table))
-    }
-
-    fn same(&self, other: &dyn MoveBox) -> bool {
-        let Some(o) = other.as_any().downcast_ref::<Typed<G>>() else {
-            return false;
-        };
-        if o.mv != self.mv {
-            return false;
-        }
-        match (&self.table, &o.table) {
-            (None, None) => true,
-            (Some(a), Some(b)) => {
-                Arc::ptr_eq(a, b)
-                    || a == b
-                    || G::move_to_json(Seat(0), &self.mv, a) == G::move_to_json(Seat(0), &o.mv, b)
-            }
-            _ => false,
-        }
-    }
-
-    fn hash_move(&self, mut state: &mut dyn Hasher) {
-        G::KIND.hash(&mut state);
-        self.mv.hash(&mut state);
-    }
-}
-
-impl AnyMove {
-    /// Wraps a move of the game `G` made at no known table
-    /// ([`AnyMove::entry`] is then `None`).
-    pub fn of<G: Notation>(mv: G::Move) -> AnyMove {
-        AnyMove {
-            mv: Arc::new(Typed::<G> { mv, table: None }),
-        }
-    }
-
-    /// Wraps a move of the game `G` made at the table `table` (shared by
-    /// the moves of one list).
-    pub fn at<G: Notation>(mv: G::Move, table: Arc<G::Config>) -> AnyMove {
-        AnyMove {
-            mv: Arc::new(Typed::<G> {
-                mv,
-                table: Some(table),
-            }),
-        }
-    }
-
-    /// The game it is a move of.
-    pub fn kind(&self) -> GameKind {
-        self.mv.kind()
-    }
-
-    /// The move, if it is a move of `G` (`None` for another game's).
-    pub fn get<G: Rules>(&self) -> Option<G::Move> {
-        self.typed::<G>().map(|t| t.mv)
-    }
-
-    /// The table the move was made at, if it is a move of `G` made at a
-    /// known table.
-    pub fn table<G: Rules>(&self) -> Option<&G::Config> {
-        self.typed::<G>()?.table.as_deref()
-    }
-
-    fn typed<G: Rules>(&self) -> Option<&Typed<G>> {
-        self.mv.as_any().downcast_ref::<Typed<G>>()
-    }
-
-    /// The engine's dense move key ([`Rules::move_key`]).
-    pub fn key(&self) -> usize {
-        self.mv.key()
-    }
-
-    /// The move in words ([`Notation::move_text`]).
-    pub fn text(&self) -> String {
-        self.mv.text()
-    }
-
-    /// The move by `seat` as a record entry ([`Notation::move_to_json`];
-    /// a move records leave out, such as a declined Block, as its input
-    /// entry); `None` for a move made at no known table.
-    pub fn entry(&self, seat: Seat) -> Option<Value> {
-        self.mv.entry(seat)
-    }
-}
-
-impl PartialEq for AnyMove {
-    fn eq(&self, other: &AnyMove) -> bool {
-        Arc::ptr_eq(&self.mv, &other.mv) || self.mv.same(other.mv.as_ref())
-    }
-}
-
-impl Eq for AnyMove {}
-
-impl Hash for AnyMove {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.mv.hash_move(state);
-    }
-}
-
-impl fmt::Debug for AnyMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "AnyMove({}: {})", self.kind(), self.text())
-    }
-}
+pub use anymove::AnyMove;
+pub use view::{any_view, any_view_at, view_table, AnyView};
 
 /// Why a move sent as JSON was not played; nothing changed. The text is
 /// the message.
@@ -318,92 +171,42 @@ pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, PlayErr
     Ok(Logged { entry, previous })
 }
 
-/// What one seat (or a spectator) may see of a game of either kind: the
-/// engine's [`SeatView`] behind one type.
-pub trait AnyView: Send + Sync {
-    /// Which game.
-    fn kind(&self) -> GameKind;
-    /// The view's seat; `None` for a spectator.
-    fn seat(&self) -> Option<Seat>;
-    /// The seat that must decide now; `None` once the game is over.
-    fn to_act(&self) -> Option<Seat>;
-    /// Where the game stands.
-    fn outcome(&self) -> Outcome;
-    /// Moves made so far.
-    fn ply(&self) -> u32;
-    /// The seat's legal moves when it must decide, else empty.
-    fn legal_moves(&self) -> Vec<AnyMove>;
-    /// The view as JSON (docs/api.md, docs/bot-protocol.md).
-    fn to_json(&self) -> Value;
-    /// A copy.
-    fn clone_box(&self) -> Box<dyn AnyView>;
-    /// The engine's view (`G::View`, not the box), for a bot of the game.
-    fn as_any(&self) -> &dyn Any;
+/// A move the rules refuse: the engine's stable code and its own words
+/// (which name the rule; [`PlayError::Illegal`] adds `illegal move: `).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The stable code (`C6.space_taken`, …; `move.wrong_game` for a move
+    /// of another game).
+    pub code: &'static str,
+    /// The engine's message.
+    pub text: String,
 }
 
-/// The view `view` behind [`AnyView`].
-pub fn any_view<V: SeatView>(view: V) -> Box<dyn AnyView>
-where
-    V::Game: Notation,
-{
-    Box::new(ViewBox(view))
-}
-
-/// An engine's view behind [`AnyView`] ([`any_view`]).
-struct ViewBox<V>(V);
-
-impl<V: SeatView> AnyView for ViewBox<V>
-where
-    V::Game: Notation,
-{
-    fn kind(&self) -> GameKind {
-        V::Game::KIND
+impl Refusal {
+    fn rule<E: RuleError>(e: &E) -> Refusal {
+        Refusal {
+            code: e.code(),
+            text: e.to_string(),
+        }
     }
 
-    fn seat(&self) -> Option<Seat> {
-        self.0.seat()
-    }
-
-    fn to_act(&self) -> Option<Seat> {
-        self.0.to_act()
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.0.outcome()
-    }
-
-    fn ply(&self) -> u32 {
-        self.0.ply()
-    }
-
-    fn legal_moves(&self) -> Vec<AnyMove> {
-        self.0
-            .legal_moves()
-            .into_iter()
-            .map(AnyMove::of::<V::Game>)
-            .collect()
-    }
-
-    fn to_json(&self) -> Value {
-        self.0.to_json()
-    }
-
-    fn clone_box(&self) -> Box<dyn AnyView> {
-        Box::new(ViewBox(self.0.clone()))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        &self.0
+    fn wrong_game(want: GameKind, got: &AnyMove) -> Refusal {
+        Refusal {
+            code: "move.wrong_game",
+            text: format!("a {} move given to a {} game", got.kind(), want),
+        }
     }
 }
 
-impl Clone for Box<dyn AnyView> {
-    fn clone(&self) -> Self {
-        self.clone_box()
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
     }
 }
 
-/// A live game of either kind that keeps its record: [`Match<G>`] behind
+/// A live game of either kind with its generator and what it keeps of its
+/// moves (its record; for a game without one, e.g. a determinization, its
+/// trail): [`Match<G>`] behind
 /// one type. Everything a player is shown comes from the engine's views.
 pub trait AnyGame: Send + Sync {
     /// Which game this is.
@@ -427,8 +230,9 @@ pub trait AnyGame: Send + Sync {
     fn view(&self, seat: Option<Seat>) -> Box<dyn AnyView>;
     /// [`AnyGame::view`] as JSON.
     fn view_json(&self, seat: Option<Seat>) -> Value;
-    /// The game's record so far as JSON (RECORD.md, RECORD-STACKS.md).
-    fn record_json(&self) -> Value;
+    /// The game's record so far as JSON (RECORD.md, RECORD-STACKS.md);
+    /// `None` for a game without a record ([`Match::unrecorded`]).
+    fn record_json(&self) -> Option<Value>;
     /// `mv` by `seat` as a record entry; `None` for another game's move.
     fn move_json(&self, seat: Seat, mv: &AnyMove) -> Option<Value>;
 
@@ -464,6 +268,63 @@ pub trait AnyGame: Send + Sync {
     fn decorate_view(&self, view: &mut Value);
     /// Public facts of the end per side ([`TableFacts::final_sides`]).
     fn final_sides(&self) -> Value;
+
+    /// Teams (C3), `None` in a game without teams.
+    fn teams(&self) -> Option<u8>;
+    /// Sides: teams, or seats.
+    fn sides(&self) -> u8;
+    /// The dealer (C5, S2).
+    fn dealer(&self) -> Seat;
+    /// The rule options as a record writes them.
+    fn options_json(&self) -> Value;
+    /// The last move and its seat, as a record writes it.
+    fn last_move(&self) -> Option<(Seat, AnyMove)>;
+    /// The legal moves of the seat to act (empty once over).
+    fn legal_moves(&self) -> Vec<AnyMove>;
+    /// The legal moves' keys ([`Rules::move_key`]) into `out` (cleared
+    /// first).
+    fn legal_keys(&self, out: &mut Vec<usize>);
+    /// The legal move of key `key`, if one is legal now.
+    fn legal_move_of_key(&self, key: usize) -> Option<AnyMove>;
+    /// Whether `seat` may make `mv` now.
+    ///
+    /// # Errors
+    /// The rule it breaks; `move.wrong_game` for another game's move.
+    fn check(&self, seat: Seat, mv: &AnyMove) -> Result<(), Refusal>;
+    /// Checks and makes `mv` for `seat`, keeping it as
+    /// [`Match::play`] does.
+    ///
+    /// # Errors
+    /// As [`AnyGame::check`]; nothing changes then.
+    fn play_move(&mut self, seat: Seat, mv: &AnyMove) -> Result<(), Refusal>;
+    /// Reads a move entry (a record entry or what records leave out, with
+    /// its `seat`; [`Notation::move_from_input`]).
+    ///
+    /// # Errors
+    /// The notation's error naming the field.
+    fn parse_move(&self, v: &Value) -> Result<(Seat, AnyMove), NotationError>;
+    /// The moves written so far (empty without a record).
+    fn history(&self) -> Vec<(Seat, AnyMove)>;
+    /// What `sequence verify` prints for this game after its written
+    /// moves ([`Notation::summary`]).
+    fn summary(&self) -> Value;
+    /// A uniformly random legal move of the seat to act, drawn from the
+    /// game's generator; `None` once over.
+    fn random_move(&mut self) -> Option<AnyMove>;
+    /// Plays random legal moves (from the game's generator, kept as
+    /// [`AnyGame::play_move`] keeps moves) until the end or `max_moves`;
+    /// how many were made.
+    fn playout(&mut self, max_moves: u32) -> u32;
+    /// The generator later reshuffles draw from.
+    fn rng(&self) -> GameRng;
+    /// Replaces that generator (a game written out and read back).
+    fn set_rng(&mut self, rng: GameRng);
+    /// For a game without a record that can be rebuilt: its trail's JSON
+    /// ([`crate::trail::Trail::to_json`]).
+    fn trail_json(&self) -> Option<Value>;
+    /// The moves made since the record's last entry that records do not
+    /// write, as input entries ([`Match::unwritten`]).
+    fn unwritten(&self) -> Vec<Value>;
 
     /// A copy (a table applies a change to a copy first).
     fn clone_box(&self) -> Box<dyn AnyGame>;
@@ -511,9 +372,10 @@ impl<G: TableFacts> AnyGame for Match<G> {
     }
 
     fn view(&self, seat: Option<Seat>) -> Box<dyn AnyView> {
+        let table = Arc::new(self.game().config().clone());
         match seat {
-            Some(s) if s.0 < self.game().players() => any_view(self.game().view(s)),
-            _ => any_view(self.game().spectator_view()),
+            Some(s) if s.0 < self.game().players() => any_view_at(self.game().view(s), table),
+            _ => any_view_at(self.game().spectator_view(), table),
         }
     }
 
@@ -524,7 +386,7 @@ impl<G: TableFacts> AnyGame for Match<G> {
         }
     }
 
-    fn record_json(&self) -> Value {
+    fn record_json(&self) -> Option<Value> {
         self.to_json()
     }
 
@@ -611,11 +473,133 @@ impl<G: TableFacts> AnyGame for Match<G> {
         self.game().final_sides()
     }
 
+    fn teams(&self) -> Option<u8> {
+        self.game().config().team_count()
+    }
+
+    fn sides(&self) -> u8 {
+        self.game().sides()
+    }
+
+    fn dealer(&self) -> Seat {
+        self.game().dealer()
+    }
+
+    fn options_json(&self) -> Value {
+        G::options_to_json(self.game().config().rule_options())
+    }
+
+    fn last_move(&self) -> Option<(Seat, AnyMove)> {
+        let (s, m) = self.game().last_move()?;
+        Some((s, self.at(m)))
+    }
+
+    fn legal_moves(&self) -> Vec<AnyMove> {
+        let mut v = Vec::new();
+        self.game().legal_moves(&mut v);
+        let c = Arc::new(self.game().config().clone());
+        v.into_iter()
+            .map(|m| AnyMove::at::<G>(m, c.clone()))
+            .collect()
+    }
+
+    fn legal_keys(&self, out: &mut Vec<usize>) {
+        let mut list: MoveList<G::Move, 256> = MoveList::new();
+        self.game().legal_moves(&mut list);
+        out.clear();
+        out.extend(list.iter().map(G::move_key));
+    }
+
+    fn legal_move_of_key(&self, key: usize) -> Option<AnyMove> {
+        let mut list: MoveList<G::Move, 256> = MoveList::new();
+        self.game().legal_moves(&mut list);
+        let m = list.iter().find(|m| G::move_key(m) == key)?;
+        Some(self.at(*m))
+    }
+
+    fn check(&self, seat: Seat, mv: &AnyMove) -> Result<(), Refusal> {
+        let m = mv
+            .get::<G>()
+            .ok_or_else(|| Refusal::wrong_game(G::KIND, mv))?;
+        self.game().check(seat, m).map_err(|e| Refusal::rule(&e))
+    }
+
+    fn play_move(&mut self, seat: Seat, mv: &AnyMove) -> Result<(), Refusal> {
+        let m = mv
+            .get::<G>()
+            .ok_or_else(|| Refusal::wrong_game(G::KIND, mv))?;
+        self.play(seat, m)
+            .map(|_| ())
+            .map_err(|e| Refusal::rule(&e))
+    }
+
+    fn parse_move(&self, v: &Value) -> Result<(Seat, AnyMove), NotationError> {
+        let (s, m) = G::move_from_input(v, self.game().config())?;
+        Ok((s, self.at(m)))
+    }
+
+    fn history(&self) -> Vec<(Seat, AnyMove)> {
+        let c = Arc::new(self.game().config().clone());
+        self.history()
+            .iter()
+            .map(|(s, m)| (*s, AnyMove::at::<G>(*m, c.clone())))
+            .collect()
+    }
+
+    fn summary(&self) -> Value {
+        self.game().summary(self.moves())
+    }
+
+    fn random_move(&mut self) -> Option<AnyMove> {
+        let m = Match::random_move(self)?;
+        Some(self.at(m))
+    }
+
+    fn playout(&mut self, max_moves: u32) -> u32 {
+        let mut n = 0;
+        while n < max_moves {
+            let Some(seat) = self.game().to_act() else {
+                break;
+            };
+            let Some(m) = Match::random_move(self) else {
+                break;
+            };
+            if self.play(seat, m).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    fn rng(&self) -> GameRng {
+        Match::rng(self).clone()
+    }
+
+    fn set_rng(&mut self, rng: GameRng) {
+        Match::set_rng(self, rng);
+    }
+
+    fn trail_json(&self) -> Option<Value> {
+        self.trail().map(|t| t.to_json(self.game().config()))
+    }
+
+    fn unwritten(&self) -> Vec<Value> {
+        Match::unwritten(self)
+    }
+
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+impl<G: TableFacts> Match<G> {
+    /// A move of this game at its table, as [`AnyMove`].
+    fn at(&self, m: G::Move) -> AnyMove {
+        AnyMove::at::<G>(m, Arc::new(self.game().config().clone()))
     }
 }

@@ -9,6 +9,7 @@
 //! gives what another seat (or a spectator) may be told of the same move,
 //! with those cards hidden and only their number left.
 
+use crate::game::Outcome;
 use crate::seat::Seat;
 use std::fmt;
 
@@ -20,6 +21,36 @@ pub trait MoveEffects: Copy + fmt::Debug + Default + PartialEq + Send + Sync + '
     /// number stays public).
     #[must_use]
     fn seen_by(&self, viewer: Option<Seat>) -> Self;
+
+    /// [`Outcome::Playing`] unless the move ended the game: then how it
+    /// ended.
+    fn end(&self) -> Outcome;
+
+    /// Whether the move ended the game.
+    fn ended(&self) -> bool {
+        self.end().is_over()
+    }
+}
+
+/// Implements [`MoveEffects`] for an engine's effects struct `$t`: its
+/// field `drawn` (a [`Drawn`]) is all that a seat other than the drawer
+/// may not see, its field `end` the [`Outcome`] after the move.
+#[macro_export]
+macro_rules! move_effects {
+    ($t:ty) => {
+        impl $crate::MoveEffects for $t {
+            fn seen_by(&self, viewer: Option<$crate::Seat>) -> Self {
+                Self {
+                    drawn: self.drawn.seen_by(viewer),
+                    ..*self
+                }
+            }
+
+            fn end(&self) -> $crate::Outcome {
+                self.end
+            }
+        }
+    };
 }
 
 /// The cards one seat drew in one move (at most `N`), seen by that seat

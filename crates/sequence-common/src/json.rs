@@ -66,12 +66,28 @@ fn syntax_words(msg: &str) -> String {
 /// E.g. `sequence_length must be a whole number from 0 to 255, got the
 /// string "5"`.
 pub fn from_value_named<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
-    serde_path_to_error::deserialize(v.clone()).map_err(|e| describe(&e, &[]))
+    from_value_hinted(v, NO_HINTS)
+}
+
+/// [`from_value_named`] with `hints` saying what some fields must be (a
+/// game's rule options: [`crate::TableFacts::option_hints`]).
+///
+/// # Errors
+/// E.g. `win_sequences must be 1, 2, 3 or 4, or null for the official
+/// rule (C9), got the string "two"`.
+pub fn from_value_hinted<T: DeserializeOwned, K: AsRef<str>, H: AsRef<str>>(
+    v: &Value,
+    hints: &[(K, H)],
+) -> Result<T, String> {
+    serde_path_to_error::deserialize(v.clone()).map_err(|e| describe(&e, hints))
 }
 
 /// What a field must be, by its path (`bots[].seat` for any element of
 /// `bots`), for error messages: `("players", "a number from 2 to 12")`.
 pub type Hints = &'static [(&'static str, &'static str)];
+
+/// No hints: every field said from its type.
+pub const NO_HINTS: Hints = &[];
 
 /// Longest piece of outside input quoted back in a message, in characters.
 pub const MAX_ECHO: usize = 40;
@@ -103,7 +119,10 @@ pub fn kind_of(v: &Value) -> &'static str {
 /// `hints`, else serde's expectation in words), what it was. E.g.
 /// "players must be a number from 2 to 12, got the string \"2\"",
 /// "field `name` is missing", "unknown field `x` (the fields are …)".
-pub fn describe(e: &serde_path_to_error::Error<serde_json::Error>, hints: Hints) -> String {
+pub fn describe<K: AsRef<str>, H: AsRef<str>>(
+    e: &serde_path_to_error::Error<serde_json::Error>,
+    hints: &[(K, H)],
+) -> String {
     let mut shown = String::new();
     let mut key = String::new();
     for seg in e.path().iter() {
@@ -177,8 +196,11 @@ pub fn describe(e: &serde_path_to_error::Error<serde_json::Error>, hints: Hints)
     }
 }
 
-fn hint(hints: Hints, key: &str) -> Option<&'static str> {
-    hints.iter().find(|(k, _)| *k == key).map(|(_, h)| *h)
+fn hint<'h, K: AsRef<str>, H: AsRef<str>>(hints: &'h [(K, H)], key: &str) -> Option<&'h str> {
+    hints
+        .iter()
+        .find(|(k, _)| k.as_ref() == key)
+        .map(|(_, h)| h.as_ref())
 }
 
 /// serde's "expected u32" and the like, in words.

@@ -20,8 +20,12 @@ pub mod reshuffle;
 pub mod rng;
 pub mod seat;
 pub mod table;
+pub mod trail;
 
-pub use any::{any_view, play_logged, AnyGame, AnyMove, AnyView, Logged, PlayError, Played};
+pub use any::{
+    any_view, any_view_at, play_logged, view_table, AnyGame, AnyMove, AnyView, Logged, PlayError,
+    Played, Refusal,
+};
 pub use effects::{Drawn, MoveEffects};
 pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};
 pub use moves::{MoveList, MoveSink};

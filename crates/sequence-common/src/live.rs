@@ -1,33 +1,83 @@
-//! [`Match`]: a live game dealt from a seed that keeps its own record
-//! ([`Record`]), as the server, the terminal UI, the arena and `sequence
-//! selfplay` play it.
+//! [`Match`]: a live game with the generator it reshuffles from and what
+//! it keeps of its moves — its own record ([`Record`]) when it was dealt
+//! from a seed or read from a record, as the server, the terminal UI, the
+//! arena, `sequence selfplay` and the Python package play it; or, for a
+//! game that has no record (a replay's step, a determinization), the
+//! [`Trail`] it can be rebuilt from, when it has one.
 
 use crate::game::Rules;
 use crate::notation::Notation;
-use crate::record::{replay, Penalty, Record, ReplayError};
-use crate::reshuffle::Recording;
-use crate::rng::GameRng;
+use crate::record::{replay, replay_entries, Penalty, Record, ReplayError};
+use crate::reshuffle::{Recording, Reshuffler};
+use crate::rng::{game_rng, GameRng};
 use crate::seat::Seat;
+use crate::trail::{Origin, Trail};
+use crate::RngReshuffler;
 use serde_json::Value;
 
-/// A live game that keeps its own record: dealt from a seed with the named
-/// generator (ChaCha8, [`crate::rng::game_rng`]) as the game's rules say
-/// ([`Rules::deal`]), reshuffling from it (C7, S6) and writing every move
-/// and every new draw pile into the record. The server, the terminal UI,
-/// the arena and `sequence selfplay` play through it.
+/// A live game: dealt from a seed with the named generator (ChaCha8,
+/// [`crate::rng::game_rng`]) as the game's rules say ([`Rules::deal`]),
+/// or read from a record, reshuffling from that generator (C7, S6) and
+/// writing every move and every new draw pile into its record. A game
+/// that has no record ([`Match::unrecorded`], [`Match::with_origin`])
+/// keeps its [`Trail`] instead, when it has one.
 pub struct Match<G: Rules> {
     game: G,
-    record: Record<G>,
     rng: GameRng,
+    kept: Kept<G>,
+}
+
+/// What a [`Match`] keeps of its moves.
+enum Kept<G: Rules> {
+    /// Its record, and the moves made since the record's last entry that
+    /// records do not write (Stacks: the declines of a Block window still
+    /// open, S5b), so that a copy written out keeps them.
+    Record {
+        record: Record<G>,
+        unwritten: Vec<(Seat, G::Move)>,
+    },
+    /// No record, but where the game came from and the moves since.
+    Trail(Trail<G>),
+    /// Nothing (e.g. a classic determinization).
+    Nothing,
+}
+
+impl<G: Rules> Clone for Kept<G> {
+    fn clone(&self) -> Self {
+        match self {
+            Kept::Record { record, unwritten } => Kept::Record {
+                record: record.clone(),
+                unwritten: unwritten.clone(),
+            },
+            Kept::Trail(t) => Kept::Trail(t.clone()),
+            Kept::Nothing => Kept::Nothing,
+        }
+    }
 }
 
 impl<G: Rules> Clone for Match<G> {
     fn clone(&self) -> Self {
         Match {
             game: self.game.clone(),
-            record: self.record.clone(),
             rng: self.rng.clone(),
+            kept: self.kept.clone(),
         }
+    }
+}
+
+/// Why a written-out match ([`Match::from_record_and_unwritten`]) does not
+/// rebuild.
+#[derive(Debug)]
+pub enum UnwrittenError {
+    /// Its record does not replay.
+    Record(ReplayError),
+    /// An unwritten move after it cannot be read or made.
+    Move(String),
+}
+
+impl From<ReplayError> for UnwrittenError {
+    fn from(e: ReplayError) -> Self {
+        UnwrittenError::Record(e)
     }
 }
 
@@ -56,16 +106,46 @@ impl<G: Notation> Match<G> {
     /// A new game of the table `config`, dealt from `seed`.
     pub fn new(config: G::Config, seed: u64) -> Match<G> {
         let (game, record, rng) = Record::deal(config, seed);
-        Match { game, record, rng }
+        Match::resume_with(record, game, rng)
     }
 
     /// Resumes a replayed record; later reshuffles draw from ChaCha8 seeded
     /// with `seed`.
     pub fn resume(record: Record<G>, game: G, seed: u64) -> Match<G> {
+        Match::resume_with(record, game, game_rng(seed))
+    }
+
+    /// Resumes a replayed record; later reshuffles draw from `rng`.
+    fn resume_with(record: Record<G>, game: G, rng: GameRng) -> Match<G> {
         Match {
             game,
-            record,
-            rng: crate::rng::game_rng(seed),
+            rng,
+            kept: Kept::Record {
+                record,
+                unwritten: vec![],
+            },
+        }
+    }
+
+    /// A game without a record (e.g. a determinization), reshuffling from
+    /// ChaCha8 seeded with `seed`.
+    pub fn unrecorded(game: G, seed: u64) -> Match<G> {
+        Match {
+            game,
+            rng: game_rng(seed),
+            kept: Kept::Nothing,
+        }
+    }
+
+    /// A game without a record that came from `origin` (a replayed
+    /// record's entry, a view's determinization), reshuffling from ChaCha8
+    /// seeded with `seed`; it keeps the moves made on it (its [`Trail`]),
+    /// so that it can be rebuilt exactly.
+    pub fn with_origin(game: G, seed: u64, origin: Origin) -> Match<G> {
+        Match {
+            game,
+            rng: game_rng(seed),
+            kept: Kept::Trail(Trail::new(origin)),
         }
     }
 
@@ -81,7 +161,50 @@ impl<G: Notation> Match<G> {
         Ok(Match::resume(record, game, seed))
     }
 
+    /// A game read from its record (JSON) as it stood after the record's
+    /// last entry, before what the record's silence after it means (a
+    /// Stacks Block window stays open, S5b), then `unwritten` — the moves
+    /// made since that records do not write, as [`Match::unwritten`]
+    /// gives them — made with `rng` as the generator: a match written out
+    /// (pickled) rebuilt exactly.
+    ///
+    /// # Errors
+    /// As [`replay`] for the record; a message for an unwritten move that
+    /// cannot be read or made.
+    pub fn from_record_and_unwritten(
+        v: &Value,
+        unwritten: &[Value],
+        rng: GameRng,
+    ) -> Result<Match<G>, UnwrittenError> {
+        let entries = v.get("moves").and_then(Value::as_array).map_or(0, Vec::len);
+        // `result` says how the game stood when written out, which the
+        // replay (closing an open Block window) may not match; it is made
+        // again
+        let mut v = v.clone();
+        if let Value::Object(o) = &mut v {
+            o.remove("result");
+        }
+        let mut open = None;
+        let (record, closed) = replay_entries::<G>(&v, |i, _, _, g| {
+            if i + 1 == entries {
+                open = Some(g.clone());
+            }
+        })?;
+        let mut m = Match::resume_with(record, open.unwrap_or(closed), rng);
+        for e in unwritten {
+            let bad = |m: String| UnwrittenError::Move(format!("{m} (in {e})"));
+            let (seat, mv) =
+                G::move_from_input(e, m.game.config()).map_err(|m| bad(m.to_string()))?;
+            if G::is_recorded(&mv) {
+                return Err(bad("a move that records write".into()));
+            }
+            m.play(seat, mv).map_err(|m| bad(m.to_string()))?;
+        }
+        Ok(m)
+    }
+
     /// The game (the whole state: show players [`Match::view`]).
+    #[inline]
     pub fn game(&self) -> &G {
         &self.game
     }
@@ -96,38 +219,108 @@ impl<G: Notation> Match<G> {
         self.game.to_act()
     }
 
-    /// Checks and plays `mv` for `seat` and records it as the record format
-    /// writes it (classic: a placement that made sequences with its
-    /// `declare`, C8a; Stacks: a declined Block is not written); returns
-    /// what the move did ([`Rules::Effects`]).
+    /// Checks and plays `mv` for `seat` and keeps it: in the record as the
+    /// record format writes it (classic: a placement that made sequences
+    /// with its `declare`, C8a; Stacks: a declined Block is not written),
+    /// or in the trail; returns what the move did ([`Rules::Effects`]).
     ///
     /// # Errors
     /// [`Rules::Error`] naming the rule; nothing changes then.
     pub fn play(&mut self, seat: Seat, mv: G::Move) -> Result<G::Effects, G::Error> {
-        let mut r = Recording {
-            rng: &mut self.rng,
-            log: &mut self.record.reshuffles,
-        };
-        let effects = self.game.play(seat, mv, &mut r)?;
-        if G::is_recorded(&mv) {
-            let written = self.game.last_move().map_or(mv, |(_, m)| m);
-            self.record.moves.push((seat, written));
+        match &mut self.kept {
+            Kept::Record { record, unwritten } => {
+                let mut r = Recording {
+                    rng: &mut self.rng,
+                    log: &mut record.reshuffles,
+                };
+                let effects = self.game.play(seat, mv, &mut r)?;
+                if G::is_recorded(&mv) {
+                    let written = self.game.last_move().map_or(mv, |(_, m)| m);
+                    record.moves.push((seat, written));
+                    unwritten.clear();
+                } else {
+                    unwritten.push((seat, mv));
+                }
+                Ok(effects)
+            }
+            Kept::Trail(t) => {
+                let mut r = Recording {
+                    rng: &mut self.rng,
+                    log: &mut t.reshuffles,
+                };
+                let effects = self.game.play(seat, mv, &mut r)?;
+                t.moves.push((seat, mv));
+                Ok(effects)
+            }
+            Kept::Nothing => self.game.play(seat, mv, &mut RngReshuffler(&mut self.rng)),
         }
-        Ok(effects)
+    }
+
+    /// Makes `mv` of a trail being rebuilt, its reshuffles from `resh`;
+    /// the move joins the trail ([`Match::set_trail_reshuffles`] sets
+    /// their draw piles after the last).
+    ///
+    /// # Errors
+    /// The rule the move breaks.
+    pub fn replay_move<R: Reshuffler<G::Card>>(
+        &mut self,
+        seat: Seat,
+        mv: G::Move,
+        resh: &mut R,
+    ) -> Result<(), G::Error> {
+        self.game.play(seat, mv, resh)?;
+        if let Kept::Trail(t) = &mut self.kept {
+            t.moves.push((seat, mv));
+        }
+        Ok(())
+    }
+
+    /// Sets the trail's reshuffles (after [`Match::replay_move`]s).
+    pub fn set_trail_reshuffles(&mut self, lists: Vec<Vec<G::Card>>) {
+        if let Kept::Trail(t) = &mut self.kept {
+            t.reshuffles = lists;
+        }
+    }
+
+    /// The trail of a game without a record that can be rebuilt.
+    pub fn trail(&self) -> Option<&Trail<G>> {
+        match &self.kept {
+            Kept::Trail(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The moves made since the record's last entry that records do not
+    /// write (Stacks: declined Blocks of a window still open, S5b), as
+    /// input entries (`{"seat": 2, "pass": true}`); empty without a
+    /// record.
+    pub fn unwritten(&self) -> Vec<Value> {
+        let c = self.game.config();
+        match &self.kept {
+            Kept::Record { unwritten, .. } => unwritten
+                .iter()
+                .map(|(s, m)| G::move_to_json(*s, m, c))
+                .collect(),
+            _ => vec![],
+        }
     }
 
     /// The table-talk penalty (C10): `seat` discards `card` out of turn
     /// and draws none ([`Notation::penalty_discard`]); the record writes
-    /// it among the moves. `None` when the game has no such penalty.
+    /// it among the moves. `None` when the game has no such penalty, or
+    /// the match keeps no record to write it in.
     ///
     /// # Errors
     /// [`Rules::Error`] (the card is not in the seat's hand, the game is
     /// over); nothing changes then.
     pub fn penalty(&mut self, seat: Seat, card: G::Card) -> Option<Result<(), G::Error>> {
+        let Kept::Record { record, .. } = &mut self.kept else {
+            return None;
+        };
         let r = self.game.penalty_discard(seat, card)?;
         if r.is_ok() {
-            self.record.penalties.push(Penalty {
-                before: self.record.moves.len(),
+            record.penalties.push(Penalty {
+                before: record.moves.len(),
                 seat,
                 card,
             });
@@ -136,20 +329,58 @@ impl<G: Notation> Match<G> {
     }
 
     /// The record so far, with `result` set (`{"winner": null}` while
-    /// unfinished or drawn).
-    pub fn record(&self) -> Record<G> {
-        let mut r = self.record.clone();
-        r.result = Some(self.game.outcome().winner());
-        r
+    /// unfinished or drawn); `None` for a game without a record.
+    pub fn record(&self) -> Option<Record<G>> {
+        match &self.kept {
+            Kept::Record { record, .. } => {
+                let mut r = record.clone();
+                r.result = Some(self.game.outcome().winner());
+                Some(r)
+            }
+            _ => None,
+        }
     }
 
     /// The record so far as JSON ([`Match::record`]).
-    pub fn to_json(&self) -> Value {
-        self.record().to_json()
+    pub fn to_json(&self) -> Option<Value> {
+        self.record().map(|r| r.to_json())
     }
 
-    /// Number of moves written so far.
+    /// The moves written so far, with their seats (empty without a record).
+    pub fn history(&self) -> &[(Seat, G::Move)] {
+        match &self.kept {
+            Kept::Record { record, .. } => &record.moves,
+            _ => &[],
+        }
+    }
+
+    /// Number of moves written so far (0 without a record).
     pub fn moves(&self) -> usize {
-        self.record.moves.len()
+        self.history().len()
+    }
+
+    /// Number of reshuffles written so far (0 without a record).
+    pub fn reshuffles(&self) -> usize {
+        match &self.kept {
+            Kept::Record { record, .. } => record.reshuffles.len(),
+            _ => 0,
+        }
+    }
+
+    /// The generator later reshuffles draw from (with the record, the
+    /// whole match when written out).
+    pub fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+
+    /// Replaces the generator (a written-out match read back).
+    pub fn set_rng(&mut self, rng: GameRng) {
+        self.rng = rng;
+    }
+
+    /// A uniformly random legal move of the seat to act, drawn from the
+    /// match's generator (so it follows the seed); `None` once over.
+    pub fn random_move(&mut self) -> Option<G::Move> {
+        self.game.random_move(&mut self.rng)
     }
 }

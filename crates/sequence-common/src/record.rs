@@ -11,7 +11,7 @@ use crate::seat::Seat;
 use serde_json::{json, Map, Value};
 use std::fmt;
 
-pub use crate::live::Match;
+pub use crate::live::{Match, UnwrittenError};
 
 /// The `format` value of a classic record.
 pub const CLASSIC_FORMAT: &str = "sequence-record/1";
@@ -640,21 +640,15 @@ fn replay_with<G: Notation>(
     mut decided: impl FnMut(usize, Seat, &G::Move, &G),
     mut on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
 ) -> Result<(Record<G>, G), ReplayError> {
-    let Header {
-        config,
-        dealer,
-        deck,
-        reshuffles,
-        moves,
-        result,
-    } = read_header::<G>(v)?;
-    let players = config.players();
-    let mut game =
-        G::from_deck(&config, dealer, &deck).map_err(|e| MalformedRecord(e.to_string()))?;
+    let header = read_header::<G>(v)?;
+    let (moves, reshuffles, result) = (header.moves, header.reshuffles, header.result);
+    let players = header.config.players();
+    let mut game = G::from_deck(&header.config, header.dealer, &header.deck)
+        .map_err(|e| MalformedRecord(e.to_string()))?;
     let mut rec = Record {
-        config,
-        dealer,
-        deck,
+        config: header.config,
+        dealer: header.dealer,
+        deck: header.deck,
         reshuffles: vec![],
         moves: Vec::with_capacity(moves.len()),
         penalties: vec![],

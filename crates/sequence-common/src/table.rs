@@ -30,6 +30,10 @@ pub struct OptionSpec {
     /// Where the default depends on the number of sides: the default per
     /// number of sides (`{"2": 2, "3": 1}` for C9's sequences to win).
     pub by_sides: Option<Value>,
+    /// What a value must be, in words, where the values offered do not
+    /// say it all (a board is 10 rows of codes, not only `null` or
+    /// `"random"`); `None`: said from `values` ([`OptionSpec::allowed`]).
+    pub words: Option<&'static str>,
 }
 
 impl OptionSpec {
@@ -44,7 +48,51 @@ impl OptionSpec {
             },
             default,
             by_sides: None,
+            words: None,
         }
+    }
+
+    /// The option with `words` saying what a value must be (see
+    /// [`OptionSpec::words`]).
+    #[must_use]
+    pub fn said_as(mut self, words: &'static str) -> Self {
+        self.words = Some(words);
+        self
+    }
+
+    /// What a value of the option must be, in words, with its rule, for a
+    /// message about a value of the wrong kind: `1, 2, 3 or 4, or null for
+    /// the official rule (C9)`, `"pass" or "discard" (C6a)`, `true or false
+    /// (C7)`.
+    pub fn allowed(&self) -> String {
+        let words = match self.words {
+            Some(w) => w.to_string(),
+            None if self.values.iter().all(Value::is_boolean) => "true or false".to_string(),
+            None => {
+                let shown: Vec<String> = self
+                    .values
+                    .iter()
+                    .filter(|v| !v.is_null())
+                    .map(Value::to_string)
+                    .collect();
+                let mut w = match shown.split_last() {
+                    Some((last, [])) => last.clone(),
+                    Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                    None => "null".to_string(),
+                };
+                if self.values.iter().any(Value::is_null) && !shown.is_empty() {
+                    w.push_str(", or null for the official rule");
+                }
+                w
+            }
+        };
+        format!("{words} ({})", self.rule)
+    }
+
+    /// The option's hint for [`crate::json::describe`]: its path under
+    /// `prefix` and [`OptionSpec::allowed`].
+    pub fn hint(&self, prefix: &str) -> (String, String) {
+        (format!("{prefix}{}", self.name), self.allowed())
     }
 
     /// The option as `GET /api/games` lists it: `{"name", "rule",
@@ -85,6 +133,20 @@ pub trait TableFacts: Notation<Options: DeserializeOwned> {
     /// The rule options a table may choose, in the lobby's order, with
     /// their rule ids, values and defaults (the engine's own).
     fn option_specs() -> Vec<OptionSpec>;
+
+    /// What each rule option must be, in words with its rule
+    /// ([`OptionSpec::allowed`]), by the option's path under `prefix`
+    /// (`""` in an options object, `"options."` in a request that holds
+    /// one): the hints of [`crate::json::describe`], so that a value of the
+    /// wrong kind is answered with the option's own values, not its JSON
+    /// type's range. An engine adds hints for parts of an option (classic:
+    /// a row of a board).
+    fn option_hints(prefix: &str) -> Vec<(String, String)> {
+        Self::option_specs()
+            .iter()
+            .map(|o| o.hint(prefix))
+            .collect()
+    }
 
     /// Replaces a lobby's shorthands in a table's options before the
     /// engine reads them (classic `"board": "random"`: a random layout
@@ -132,4 +194,29 @@ pub trait TableFacts: Notation<Options: DeserializeOwned> {
     /// just made, marked where the game can show it). What
     /// `sequence replay` prints after each move.
     fn position_text(&self, color: bool, last: Option<&Self::Move>) -> String;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_options_values_are_said_with_its_rule() {
+        let said = |values: Value| OptionSpec::new("x", "R1", values, Value::Null).allowed();
+        assert_eq!(said(json!([1, 2, 3])), "1, 2 or 3 (R1)");
+        assert_eq!(said(json!([5, 4])), "5 or 4 (R1)");
+        assert_eq!(
+            said(json!([null, 1, 2])),
+            "1 or 2, or null for the official rule (R1)"
+        );
+        assert_eq!(said(json!([false, true])), "true or false (R1)");
+        assert_eq!(said(json!(["a", "b"])), "\"a\" or \"b\" (R1)");
+        let board =
+            OptionSpec::new("b", "C2", json!([null, "random"]), Value::Null).said_as("rows");
+        assert_eq!(board.allowed(), "rows (C2)");
+        assert_eq!(
+            board.hint("options."),
+            ("options.b".into(), "rows (C2)".into())
+        );
+    }
 }

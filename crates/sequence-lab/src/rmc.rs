@@ -6,10 +6,8 @@
 
 use crate::belief::Belief;
 use crate::vsearch::parse_options;
-use sequence_bots::classic::flat::{search, search_with, FlatOptions};
+use sequence_bots::classic::flat::{decide_flat, search, search_with, FlatOptions};
 use sequence_bots::classic::inference::Evidence;
-use sequence_bots::classic::obvious::obvious_move;
-use sequence_bots::classic::with_declaration;
 use sequence_bots::{Bot, Budget, Decide, SearchConfig, SearchReport, Shell, ShellBot};
 use sequence_classic::{Game, Move, SeatView};
 use sequence_common::rng::PlayoutRng;
@@ -93,33 +91,22 @@ impl Decide for BeliefFlatBot {
     fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
         self.evidence.update(view);
         self.belief.observe(view);
-        shell.count_move();
-        let game = view.determinize(&mut shell.rng);
-        let mv = match obvious_move(&game, moves) {
-            // Free (C6); the turn goes on.
-            Some(m @ Move::Dead { .. }) => return m,
-            Some(m) => m,
-            None => {
-                let seed = shell.search_seed();
-                let report = if self.opts.inference {
-                    let belief = &self.belief;
-                    search_with(
-                        view,
-                        &self.opts,
-                        self.budget,
-                        seed,
-                        &mut |rng: &mut PlayoutRng| belief.determinize(view, rng),
-                    )
-                } else {
-                    search(view, &self.opts, self.budget, seed, &self.evidence)
-                };
-                let best = report.best().unwrap_or(moves[0]);
-                self.last = Some(report);
-                best
+        let (opts, budget, evidence, belief) =
+            (&self.opts, self.budget, &self.evidence, &self.belief);
+        let mv = decide_flat(shell, view, moves, &mut self.last, |seed| {
+            if opts.inference {
+                search_with(view, opts, budget, seed, &mut |rng: &mut PlayoutRng| {
+                    belief.determinize(view, rng)
+                })
+            } else {
+                search(view, opts, budget, seed, evidence)
             }
-        };
-        self.belief.record(view, mv);
-        with_declaration(&game, mv)
+        });
+        // a dead card's exchange leaves the turn going on (C6)
+        if !matches!(mv, Move::Dead { .. }) {
+            self.belief.record(view, mv);
+        }
+        mv
     }
 }
 

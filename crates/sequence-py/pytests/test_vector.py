@@ -7,6 +7,24 @@ import pytest
 import sequence_game as sg
 
 
+def twins(num_envs, seed):
+    """Two vectors of the same classic games, both reset: the one a test
+    disturbs, its twin that sees nothing, and the first's arrays."""
+    env = sg.VecEnv("classic", num_envs=num_envs, seed=seed)
+    twin = sg.VecEnv("classic", num_envs=num_envs, seed=seed)
+    arrays = env.reset()
+    twin.reset()
+    return env, twin, arrays
+
+
+def assert_steps_alike(env, twin, actions):
+    """`actions` give both vectors the same arrays (shapes and values)."""
+    got, want = env.step(actions), twin.step(actions)
+    for x, y in zip(got, want):
+        assert x.shape == y.shape and (x == y).all()
+    return got
+
+
 def test_shapes_dtypes_and_random_games():
     env = sg.VecEnv("classic", num_envs=32, players=2, seed=1)
     obs, mask, to_act = env.reset()
@@ -54,10 +72,7 @@ def test_reproducible_whatever_the_threads():
 
 
 def test_an_illegal_action_names_the_game_and_moves_nothing():
-    env = sg.VecEnv("classic", num_envs=3, seed=4)
-    twin = sg.VecEnv("classic", num_envs=3, seed=4)
-    obs, mask, to_act = env.reset()
-    twin.reset()
+    env, twin, (obs, mask, to_act) = twins(3, 4)
     snap = [x.copy() for x in (obs, mask, to_act)]
     legal = np.argmax(mask, axis=1)  # the first legal action of each game
     bad = legal.copy()
@@ -74,9 +89,7 @@ def test_an_illegal_action_names_the_game_and_moves_nothing():
         assert (x == y).all()
     # Nothing moved: the refused vector steps exactly as its twin that saw
     # no refusal.
-    got, want = env.step(legal), twin.step(legal)
-    for x, y in zip(got, want):
-        assert (x == y).all()
+    assert_steps_alike(env, twin, legal)
 
 
 def test_reset_without_a_seed_deals_new_games_reproducibly():
@@ -92,18 +105,13 @@ def test_reset_without_a_seed_deals_new_games_reproducibly():
 
 
 def test_arrays_made_read_only_or_resized_are_replaced():
-    env = sg.VecEnv("classic", num_envs=4, seed=5)
-    twin = sg.VecEnv("classic", num_envs=4, seed=5)
-    obs, mask, to_act = env.reset()
-    twin.reset()
+    env, twin, (obs, mask, _) = twins(4, 5)
     obs.flags.writeable = False
     mask.resize((1,), refcheck=False)
     a = np.argmax(twin.reset()[1], axis=1)
     env.reset()
-    got, want = env.step(a), twin.step(a)
+    got = assert_steps_alike(env, twin, a)
     assert got[0] is not obs and got[1] is not mask
-    for x, y in zip(got, want):
-        assert x.shape == y.shape and (x == y).all()
 
 
 def test_strided_actions_and_argument_errors():

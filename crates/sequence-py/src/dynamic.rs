@@ -1,66 +1,32 @@
-//! The object-safe core the Python classes hold: [`DynGame`], [`DynView`]
-//! and [`DynBot`], implemented once for every game the workspace
-//! registers ([`sequence_bots::with_game`]; each game's encodings are its
-//! [`EnvGame`]), with moves as [`sequence_common::AnyMove`] and every
-//! refusal as a [`Failure`] carrying a stable code. The entry points
-//! ([`new_game`], [`game_from_record`], [`verify`], [`replay`],
-//! [`new_bot`]) turn a [`GameKind`] into the game's type through that
-//! registration; nothing here names a game.
+//! What the Python classes hold, over the workspace's one type-erased
+//! game: a [`Game`] is a `Box<dyn AnyEnv>` (a [`sequence_common::AnyGame`]
+//! with its environment encodings, `sequence_bots::env::any`), a [`View`]
+//! a `Box<dyn AnyView>`, a bot a `Box<dyn AnyBot>`; this module only says
+//! each refusal as a [`Failure`] with a stable code (each a Python
+//! exception) and gives seats as the integers Python sees. The entry
+//! points ([`new_game`], [`game_from_record`], [`verify`], [`replay`],
+//! [`new_bot`]) turn a [`GameKind`] into the game's type through the
+//! workspace's registration ([`sequence_bots::with_game`]); nothing here
+//! names a game.
 
-use crate::env::{self, EnvGame, ObsPart};
-use crate::session::Session;
-use sequence_bots::{with_game, ForGame};
-use sequence_common::{GameKind, MoveList, Outcome, Rules, Seat, TableConfig};
+use sequence_bots::env::any::{self as anyenv, AnyEnv};
+use sequence_bots::{AnyBot, AnyBotError};
+use sequence_common::{AnyView, GameKind, Refusal, Seat};
 use serde_json::Value;
-use std::any::Any;
-use std::sync::Arc;
+use std::ops::Deref;
 
 mod failure;
 mod start;
-mod view;
 
 pub use failure::{Failure, FailureKind, RecordDetail};
+pub use sequence_bots::env::any::move_fields;
 pub use sequence_bots::env::MoveFields;
 pub use sequence_common::AnyMove;
 pub use start::{
     action_text, game_from_pickle, game_from_record, move_from_state, move_keys, new_bot, new_game,
     no_teams, option_failure, read_record, record_kind, replay, setup_codes, verify, written_with,
-    Step,
+    Step, MAX_BUF,
 };
-pub use view::{boxed_view, DynBot, DynView, ViewBox};
-
-/// Room for one observation or one mask on the stack: every registered
-/// game's fit ([`Fits`]).
-pub const MAX_BUF: usize = 1024;
-
-/// Checked when the game's [`DynGame`] is made (so for every registered
-/// game): its observation and its mask fit in [`MAX_BUF`].
-struct Fits<G>(std::marker::PhantomData<G>);
-
-impl<G: EnvGame> Fits<G> {
-    const OK: () = assert!(G::OBS_LEN <= MAX_BUF && G::ACTIONS <= MAX_BUF);
-}
-
-/// A move of `G` at the table `config`, as the Python classes hold it.
-pub(crate) fn wrap<G: EnvGame>(m: G::Move, config: &G::Config) -> AnyMove {
-    AnyMove::at::<G>(m, Arc::new(config.clone()))
-}
-
-/// A move's parts by name ([`EnvGame::move_fields`]), for the Python
-/// `Move`'s properties.
-pub fn move_fields(mv: &AnyMove) -> MoveFields {
-    struct Fields<'a>(&'a AnyMove);
-    impl ForGame for Fields<'_> {
-        type Out = MoveFields;
-        fn call<G: EnvGame>(self) -> MoveFields {
-            match (self.0.get::<G>(), self.0.table::<G>()) {
-                (Some(m), Some(c)) => G::move_fields(&m, c),
-                _ => MoveFields::default(),
-            }
-        }
-    }
-    with_game(mv.kind(), Fields(mv))
-}
 
 fn check_seat(players: u8, seat: u8) -> Result<Seat, Failure> {
     if seat < players {
@@ -83,222 +49,128 @@ fn wrong_game(want: GameKind, got: &AnyMove) -> Failure {
     )
 }
 
-/// A live game of either game (see [`Session`]).
-pub trait DynGame: Send + Sync {
-    /// Which game.
-    fn kind(&self) -> GameKind;
+impl Failure {
+    fn refusal(r: &Refusal) -> Failure {
+        Failure::new(FailureKind::IllegalMove, r.code, r.text.clone())
+    }
+}
+
+/// A live game of either kind as a Python `Game` holds it. The game's own
+/// methods ([`AnyEnv`], [`sequence_common::AnyGame`]) are reached through
+/// it; the methods here take and give seats as integers and refuse with a
+/// [`Failure`].
+pub struct Game(Box<dyn AnyEnv>);
+
+impl Deref for Game {
+    type Target = dyn AnyEnv;
+    fn deref(&self) -> &(dyn AnyEnv + 'static) {
+        self.0.as_ref()
+    }
+}
+
+impl From<Box<dyn AnyEnv>> for Game {
+    fn from(g: Box<dyn AnyEnv>) -> Game {
+        Game(g)
+    }
+}
+
+impl Game {
     /// An independent copy (same generator state: the copy reshuffles as
     /// the original would).
-    fn boxed_clone(&self) -> Box<dyn DynGame>;
-    /// Seats.
-    fn players(&self) -> u8;
-    /// Teams (classic), `None` in Stacks.
-    fn teams(&self) -> Option<u8>;
-    /// Sides: teams, or seats.
-    fn sides(&self) -> u8;
+    pub fn boxed_clone(&self) -> Game {
+        Game(self.0.clone_env())
+    }
+
     /// The side of a seat.
     ///
     /// # Errors
     /// A seat not at the table.
-    fn side_of(&self, seat: u8) -> Result<u8, Failure>;
+    pub fn side_of(&self, seat: u8) -> Result<u8, Failure> {
+        Ok(self.0.side_of(check_seat(self.0.players(), seat)?))
+    }
+
     /// The dealer.
-    fn dealer(&self) -> u8;
+    pub fn dealer(&self) -> u8 {
+        self.0.dealer().0
+    }
+
     /// The rule options as a record writes them.
-    fn options(&self) -> Value;
+    pub fn options(&self) -> Value {
+        self.0.options_json()
+    }
+
     /// The seat that must decide; `None` once over.
-    fn to_act(&self) -> Option<u8>;
-    /// Where the game stands.
-    fn outcome(&self) -> Outcome;
-    /// Moves made.
-    fn ply(&self) -> u32;
+    pub fn to_act(&self) -> Option<u8> {
+        self.0.to_act().map(|s| s.0)
+    }
+
     /// The last move and its seat.
-    fn last_move(&self) -> Option<(u8, AnyMove)>;
-    /// The legal moves of the seat to act.
-    fn legal_moves(&self) -> Vec<AnyMove>;
-    /// The seat to act's legal moves' engine keys, into `out`.
-    fn legal_keys(&self, out: &mut Vec<usize>);
-    /// The move of an engine key among the legal moves, if legal.
-    fn legal_move_of_key(&self, key: usize) -> Option<AnyMove>;
+    pub fn last_move(&self) -> Option<(u8, AnyMove)> {
+        self.0.last_move().map(|(s, m)| (s.0, m))
+    }
+
+    /// The moves recorded so far.
+    pub fn history(&self) -> Vec<(u8, AnyMove)> {
+        self.0
+            .history()
+            .into_iter()
+            .map(|(s, m)| (s.0, m))
+            .collect()
+    }
+
+    /// The seat that makes `mv` — `seat` (checked against the players),
+    /// else the seat to act.
+    ///
+    /// # Errors
+    /// A move of another game, a seat out of range, the game over.
+    fn seat_for(&self, seat: Option<u8>, mv: &AnyMove) -> Result<Seat, Failure> {
+        if mv.kind() != self.0.kind() {
+            return Err(wrong_game(self.0.kind(), mv));
+        }
+        if let Some(seat) = seat {
+            check_seat(self.0.players(), seat)?;
+        }
+        match seat.map(Seat).or_else(|| self.0.to_act()) {
+            Some(seat) => Ok(seat),
+            None => Err(self.game_over(mv)),
+        }
+    }
+
+    fn game_over(&self, mv: &AnyMove) -> Failure {
+        // The engine's own refusal names the rule (C9 / S7).
+        match self.0.check(Seat(0), mv) {
+            Err(e) => Failure::refusal(&e),
+            Ok(()) => Failure::usage("game.over", "the game is over"),
+        }
+    }
+
     /// Whether `seat` (default: the seat to act) may make `mv`; the seat.
     ///
     /// # Errors
     /// The rule it breaks.
-    fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure>;
+    pub fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
+        let seat = self.seat_for(seat, mv)?;
+        self.0
+            .check(seat, mv)
+            .map(|()| seat.0)
+            .map_err(|e| Failure::refusal(&e))
+    }
+
     /// Checks and makes `mv`.
     ///
     /// # Errors
     /// The rule it breaks; nothing changes then.
-    fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure>;
+    pub fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure> {
+        let seat = self.seat_for(seat, mv)?;
+        self.0.play_move(seat, mv).map_err(|e| Failure::refusal(&e))
+    }
+
     /// Reads a move entry (record or input form); without `seat` the move
     /// is the seat to act's.
     ///
     /// # Errors
     /// [`FailureKind::Notation`] naming the field.
-    fn parse_move(&self, v: &Value) -> Result<(u8, AnyMove), Failure>;
-    /// What `seat` may see (`None`: a spectator).
-    ///
-    /// # Errors
-    /// A seat not at the table.
-    fn view(&self, seat: Option<u8>) -> Result<Box<dyn DynView>, Failure>;
-    /// The record so far (JSON).
-    ///
-    /// # Errors
-    /// A game without a record (one dealt from a view).
-    fn record(&self) -> Result<Value, Failure>;
-    /// The moves recorded so far.
-    fn history(&self) -> Vec<(u8, AnyMove)>;
-    /// What `sequence verify` prints for this game after its moves.
-    fn summary(&self) -> Value;
-    /// The public state as text.
-    fn render(&self) -> String;
-    /// Actions in the action space.
-    fn actions(&self) -> usize;
-    /// The observation's parts.
-    fn obs_layout(&self) -> Vec<ObsPart>;
-    /// The observation's length.
-    fn obs_len(&self) -> usize;
-    /// Each observation entry's largest value.
-    fn obs_high(&self) -> Vec<u8>;
-    /// What `seat` may see, encoded into `out` (length [`DynGame::obs_len`]).
-    ///
-    /// # Errors
-    /// A seat not at the table, or `out` of the wrong length.
-    fn observe(&self, seat: u8, out: &mut [u8]) -> Result<(), Failure>;
-    /// The mask of the seat to act into `out`; the number of legal moves.
-    fn action_mask(&self, out: &mut [u8]) -> usize;
-    /// The action index of a move of the seat to act.
-    ///
-    /// # Errors
-    /// The game is over, or the move is the other game's.
-    fn action_of(&self, mv: &AnyMove) -> Result<usize, Failure>;
-    /// The legal move an action stands for now.
-    ///
-    /// # Errors
-    /// [`FailureKind::Action`]: outside the mask.
-    fn move_of_action(&self, action: i64) -> Result<AnyMove, Failure>;
-    /// What an action index means.
-    fn action_text(&self, action: usize) -> String;
-    /// Makes the legal move an action stands for.
-    ///
-    /// # Errors
-    /// [`FailureKind::Action`]: outside the mask; nothing changes then.
-    fn play_action(&mut self, action: i64) -> Result<(), Failure>;
-    /// A uniformly random legal move drawn from the game's own generator.
-    fn random_move(&mut self) -> Option<AnyMove>;
-    /// Plays random legal moves (from the game's generator) until the end
-    /// or `max_moves`; how many were made.
-    fn playout(&mut self, max_moves: u32) -> u32;
-    /// +1 / −1 / 0 for `seat` (its side won, lost, or neither).
-    ///
-    /// # Errors
-    /// A seat not at the table.
-    fn reward(&self, seat: u8) -> Result<f32, Failure>;
-    /// For downcasting (bots).
-    fn as_any(&self) -> &dyn Any;
-    /// The generator later reshuffles draw from (pickling).
-    fn rng(&self) -> sequence_common::rng::GameRng;
-    /// Replaces that generator (unpickling).
-    fn set_rng(&mut self, rng: sequence_common::rng::GameRng);
-    /// For a game without a record that can be rebuilt (a `replay` step,
-    /// a Stacks determinization): its trail's JSON
-    /// ([`crate::trail::Trail::to_json`]).
-    fn trail(&self) -> Option<Value>;
-    /// The moves made since the record's last entry that records do not
-    /// write (Stacks: the declines of a Block window still open, S5b), as
-    /// input entries (pickling: [`game_from_pickle`]).
-    fn unwritten(&self) -> Vec<Value>;
-}
-
-impl<G: EnvGame> DynGame for Session<G> {
-    fn kind(&self) -> GameKind {
-        G::KIND
-    }
-
-    fn boxed_clone(&self) -> Box<dyn DynGame> {
-        Box::new(self.clone())
-    }
-
-    fn players(&self) -> u8 {
-        self.game().players()
-    }
-
-    fn teams(&self) -> Option<u8> {
-        self.game().config().team_count()
-    }
-
-    fn sides(&self) -> u8 {
-        self.game().sides()
-    }
-
-    fn side_of(&self, seat: u8) -> Result<u8, Failure> {
-        let s = check_seat(self.players(), seat)?;
-        Ok(self.game().side_of(s))
-    }
-
-    fn dealer(&self) -> u8 {
-        self.game().dealer().0
-    }
-
-    fn options(&self) -> Value {
-        G::options_to_json(self.game().config().rule_options())
-    }
-
-    fn to_act(&self) -> Option<u8> {
-        self.game().to_act().map(|s| s.0)
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.game().outcome()
-    }
-
-    fn ply(&self) -> u32 {
-        self.game().ply()
-    }
-
-    fn last_move(&self) -> Option<(u8, AnyMove)> {
-        let c = self.game().config();
-        self.game().last_move().map(|(s, m)| (s.0, wrap::<G>(m, c)))
-    }
-
-    fn legal_moves(&self) -> Vec<AnyMove> {
-        let mut v = Vec::new();
-        self.game().legal_moves(&mut v);
-        let c = Arc::new(self.game().config().clone());
-        v.into_iter()
-            .map(|m| AnyMove::at::<G>(m, c.clone()))
-            .collect()
-    }
-
-    fn legal_keys(&self, out: &mut Vec<usize>) {
-        let mut list: MoveList<G::Move, 256> = MoveList::new();
-        self.game().legal_moves(&mut list);
-        out.clear();
-        out.extend(list.iter().map(G::move_key));
-    }
-
-    fn legal_move_of_key(&self, key: usize) -> Option<AnyMove> {
-        let mut list: MoveList<G::Move, 256> = MoveList::new();
-        self.game().legal_moves(&mut list);
-        let c = self.game().config();
-        list.iter()
-            .find(|m| G::move_key(m) == key)
-            .map(|m| wrap::<G>(*m, c))
-    }
-
-    fn check(&self, seat: Option<u8>, mv: &AnyMove) -> Result<u8, Failure> {
-        let (seat, m) = seat_and_move(self, seat, mv)?;
-        self.game()
-            .check(seat, m)
-            .map(|()| seat.0)
-            .map_err(|e| Failure::rule(&e))
-    }
-
-    fn play(&mut self, seat: Option<u8>, mv: &AnyMove) -> Result<(), Failure> {
-        let (seat, m) = seat_and_move(self, seat, mv)?;
-        Session::play(self, seat, m).map_err(|e| Failure::rule(&e))
-    }
-
-    fn parse_move(&self, v: &Value) -> Result<(u8, AnyMove), Failure> {
+    pub fn parse_move(&self, v: &Value) -> Result<(u8, AnyMove), Failure> {
         let mut v = v.clone();
         if let Value::Object(o) = &mut v {
             if !o.contains_key("seat") {
@@ -307,22 +179,27 @@ impl<G: EnvGame> DynGame for Session<G> {
                 o.insert("seat".into(), Value::from(self.to_act().unwrap_or(0)));
             }
         }
-        let c = self.game().config();
-        G::move_from_input(&v, c)
-            .map(|(s, m)| (s.0, wrap::<G>(m, c)))
+        self.0
+            .parse_move(&v)
+            .map(|(s, m)| (s.0, m))
             .map_err(|e| Failure::new(FailureKind::Notation, e.code(), e.to_string()))
     }
 
-    fn view(&self, seat: Option<u8>) -> Result<Box<dyn DynView>, Failure> {
-        let view = match seat {
-            Some(s) => self.game().view(check_seat(self.players(), s)?),
-            None => self.game().spectator_view(),
-        };
-        Ok(boxed_view::<G>(view, self.game().config().clone()))
+    /// What `seat` may see (`None`: a spectator).
+    ///
+    /// # Errors
+    /// A seat not at the table.
+    pub fn view(&self, seat: Option<u8>) -> Result<View, Failure> {
+        let seat = seat.map(|s| check_seat(self.0.players(), s)).transpose()?;
+        Ok(View(self.0.view(seat)))
     }
 
-    fn record(&self) -> Result<Value, Failure> {
-        Session::record(self).map(|r| r.to_json()).ok_or_else(|| {
+    /// The record so far (JSON).
+    ///
+    /// # Errors
+    /// A game without a record (one dealt from a view).
+    pub fn record(&self) -> Result<Value, Failure> {
+        self.0.record_json().ok_or_else(|| {
             Failure::usage(
                 "record.none",
                 "this game has no record (it was dealt from a view, not from a seed or a record)",
@@ -330,155 +207,152 @@ impl<G: EnvGame> DynGame for Session<G> {
         })
     }
 
-    fn history(&self) -> Vec<(u8, AnyMove)> {
-        let c = Arc::new(self.game().config().clone());
-        Session::history(self)
-            .iter()
-            .map(|(s, m)| (s.0, AnyMove::at::<G>(*m, c.clone())))
-            .collect()
-    }
-
-    fn summary(&self) -> Value {
-        self.game().summary(Session::history(self).len())
-    }
-
-    fn render(&self) -> String {
-        self.game().render()
-    }
-
-    fn actions(&self) -> usize {
-        G::ACTIONS
-    }
-
-    fn obs_layout(&self) -> Vec<ObsPart> {
-        G::obs_layout(self.game().config())
-    }
-
-    fn obs_len(&self) -> usize {
-        let () = Fits::<G>::OK;
-        G::obs_len(self.game().config())
-    }
-
-    fn obs_high(&self) -> Vec<u8> {
-        G::obs_high(self.game().config())
-    }
-
-    fn observe(&self, seat: u8, out: &mut [u8]) -> Result<(), Failure> {
-        let s = check_seat(self.players(), seat)?;
-        if out.len() != self.obs_len() {
+    /// What `seat` may see, encoded into `out` (length
+    /// [`AnyEnv::obs_len`]).
+    ///
+    /// # Errors
+    /// A seat not at the table, or `out` of the wrong length.
+    pub fn observe(&self, seat: u8, out: &mut [u8]) -> Result<(), Failure> {
+        let s = check_seat(self.0.players(), seat)?;
+        if out.len() != self.0.obs_len() {
             return Err(Failure::usage(
                 "env.observation_length",
                 format!(
                     "the observation has {} entries, not {}",
-                    self.obs_len(),
+                    self.0.obs_len(),
                     out.len()
                 ),
             ));
         }
-        self.game().observe(s, out);
+        self.0.observe(s, out);
         Ok(())
     }
 
-    fn action_mask(&self, out: &mut [u8]) -> usize {
-        env::action_mask(self.game(), out)
+    /// The action index of a move of the seat to act.
+    ///
+    /// # Errors
+    /// The game is over, or the move is the other game's.
+    pub fn action_of(&self, mv: &AnyMove) -> Result<usize, Failure> {
+        if mv.kind() != self.0.kind() {
+            return Err(wrong_game(self.0.kind(), mv));
+        }
+        let seat = self.0.to_act().ok_or_else(|| self.game_over(mv))?;
+        self.0
+            .action_of(seat, mv)
+            .ok_or_else(|| wrong_game(self.0.kind(), mv))
     }
 
-    fn action_of(&self, mv: &AnyMove) -> Result<usize, Failure> {
-        let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
-        let seat = self
-            .game()
-            .to_act()
-            .ok_or_else(|| game_over::<G>(self.game(), m))?;
-        Ok(self.game().action_of(seat, &m))
-    }
-
-    fn move_of_action(&self, action: i64) -> Result<AnyMove, Failure> {
-        env::legal_move_of(self.game(), action)
-            .map(|(_, m)| wrap::<G>(m, self.game().config()))
+    /// The legal move an action stands for now.
+    ///
+    /// # Errors
+    /// [`FailureKind::Action`]: outside the mask.
+    pub fn move_of_action(&self, action: i64) -> Result<AnyMove, Failure> {
+        self.0
+            .move_of_action(action)
+            .map(|(_, m)| m)
             .map_err(|e| Failure::new(FailureKind::Action, e.code, e.to_string()))
     }
 
-    fn action_text(&self, action: usize) -> String {
-        G::action_text(action)
+    /// Makes the legal move an action stands for.
+    ///
+    /// # Errors
+    /// [`FailureKind::Action`]: outside the mask; nothing changes then.
+    pub fn play_action(&mut self, action: i64) -> Result<(), Failure> {
+        self.0
+            .play_action(action)
+            .map_err(|e| Failure::new(FailureKind::Action, e.code, e.to_string()))
     }
 
-    fn play_action(&mut self, action: i64) -> Result<(), Failure> {
-        let (seat, m) = env::legal_move_of(self.game(), action)
-            .map_err(|e| Failure::new(FailureKind::Action, e.code, e.to_string()))?;
-        Session::play(self, seat, m).map_err(|e| Failure::rule(&e))
+    /// +1 / −1 / 0 for `seat` (its side won, lost, or neither).
+    ///
+    /// # Errors
+    /// A seat not at the table.
+    pub fn reward(&self, seat: u8) -> Result<f32, Failure> {
+        Ok(self.0.reward(check_seat(self.0.players(), seat)?))
     }
 
-    fn random_move(&mut self) -> Option<AnyMove> {
-        Session::random_move(self).map(|m| wrap::<G>(m, self.game().config()))
+    /// Replaces the generator later reshuffles draw from (unpickling).
+    pub fn set_rng(&mut self, rng: sequence_common::rng::GameRng) {
+        self.0.set_rng(rng);
     }
 
-    fn playout(&mut self, max_moves: u32) -> u32 {
-        let mut n = 0;
-        while n < max_moves {
-            let Some(seat) = self.game().to_act() else {
-                break;
-            };
-            let Some(m) = Session::random_move(self) else {
-                break;
-            };
-            if Session::play(self, seat, m).is_err() {
-                break;
-            }
-            n += 1;
-        }
-        n
+    /// A uniformly random legal move drawn from the game's own generator.
+    pub fn random_move(&mut self) -> Option<AnyMove> {
+        self.0.random_move()
     }
 
-    fn reward(&self, seat: u8) -> Result<f32, Failure> {
-        let s = check_seat(self.players(), seat)?;
-        Ok(env::reward(self.game(), s))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn rng(&self) -> sequence_common::rng::GameRng {
-        Session::rng(self).clone()
-    }
-
-    fn set_rng(&mut self, rng: sequence_common::rng::GameRng) {
-        Session::set_rng(self, rng)
-    }
-
-    fn trail(&self) -> Option<Value> {
-        Session::trail(self).map(|t| t.to_json(self.game().config()))
-    }
-
-    fn unwritten(&self) -> Vec<Value> {
-        Session::unwritten(self)
+    /// Plays random legal moves (from the game's generator) until the end
+    /// or `max_moves`; how many were made.
+    pub fn playout(&mut self, max_moves: u32) -> u32 {
+        self.0.playout(max_moves)
     }
 }
 
-/// The seat that makes `mv` in `s` — `seat` (checked against the
-/// players), else the seat to act — and the move as the game `G`'s.
+/// What one seat (or a spectator) may see, of either game, as a Python
+/// `View` holds it.
+pub struct View(Box<dyn AnyView>);
+
+impl Deref for View {
+    type Target = dyn AnyView;
+    fn deref(&self) -> &(dyn AnyView + 'static) {
+        self.0.as_ref()
+    }
+}
+
+impl View {
+    /// The view behind [`AnyView`] (its table known, so that its moves
+    /// write their entries).
+    pub fn new(view: Box<dyn AnyView>) -> View {
+        View(view)
+    }
+
+    /// A copy.
+    pub fn boxed_clone(&self) -> View {
+        View(self.0.clone_box())
+    }
+
+    /// The view's seat; `None` for a spectator.
+    pub fn seat(&self) -> Option<u8> {
+        self.0.seat().map(|s| s.0)
+    }
+
+    /// The seat that must decide now.
+    pub fn to_act(&self) -> Option<u8> {
+        self.0.to_act().map(|s| s.0)
+    }
+
+    /// A whole game consistent with the view, the unseen cards dealt from
+    /// `seed`; it reshuffles from the same seed and keeps no record.
+    ///
+    /// # Errors
+    /// A view that does not add up (never for a view made here).
+    pub fn determinize(&self, seed: u64) -> Result<Game, Failure> {
+        anyenv::determinize(self.0.as_ref(), seed)
+            .map(Game)
+            .map_err(|e| Failure::usage("view.inconsistent", e.to_string()))
+    }
+}
+
+/// One of the view's legal moves, chosen by `bot`.
 ///
 /// # Errors
-/// A move of another game, a seat out of range, the game over.
-fn seat_and_move<G: EnvGame>(
-    s: &Session<G>,
-    seat: Option<u8>,
-    mv: &AnyMove,
-) -> Result<(Seat, G::Move), Failure> {
-    let m = mv.get::<G>().ok_or_else(|| wrong_game(G::KIND, mv))?;
-    if let Some(seat) = seat {
-        check_seat(s.players(), seat)?;
+/// A view of the other game, a view whose seat need not decide, or a
+/// program bot that failed.
+pub fn choose(bot: &mut dyn AnyBot, view: &View) -> Result<AnyMove, Failure> {
+    if bot.kind() != view.kind() {
+        return Err(Failure::usage(
+            "bot.wrong_game",
+            format!("a {} bot was given a {} view", bot.kind(), view.kind()),
+        ));
     }
-    match seat.or_else(|| s.to_act()) {
-        Some(seat) => Ok((Seat(seat), m)),
-        None => Err(game_over::<G>(s.game(), m)),
+    if view.seat().is_none() || view.to_act() != view.seat() {
+        return Err(Failure::usage(
+            "bot.not_to_act",
+            "the view's seat does not have to decide now (give the bot the view of the seat to act)",
+        ));
     }
-}
-
-fn game_over<G: Rules>(g: &G, m: G::Move) -> Failure {
-    // The engine's own refusal names the rule (C9 / S7).
-    match g.check(Seat(0), m) {
-        Err(e) => Failure::rule(&e),
-        Ok(()) => Failure::usage("game.over", "the game is over"),
-    }
+    bot.choose_any(view.0.as_ref()).map_err(|e| match e {
+        AnyBotError::WrongGame { .. } => Failure::usage("bot.wrong_game", e.to_string()),
+        AnyBotError::Failed(f) => Failure::new(FailureKind::Bot, "bot.failed", f.to_string()),
+    })
 }

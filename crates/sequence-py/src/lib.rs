@@ -7,9 +7,11 @@
 //!   observation encoding ([`env::EnvGame`], in `sequence-bots`, so that
 //!   the workspace's one registration of games,
 //!   [`sequence_bots::with_game`], reaches them):
-//!   [`session::Session`] (a live game with its record), the object-safe
-//!   [`dynamic`] layer the Python classes hold, and [`vector`] (N games
-//!   stepped together). `cargo test` tests it without Python.
+//!   the [`dynamic`] layer the Python classes hold (the workspace's one
+//!   type-erased game, [`sequence_common::AnyGame`] with its encodings,
+//!   [`env::any::AnyEnv`], with refusals as Python's exceptions), and
+//!   [`vector`] (N games stepped together). `cargo test` tests it without
+//!   Python.
 //! * the PyO3 bindings (`py`, feature `python`, enabled by maturin through
 //!   `pyproject.toml`): the extension module `sequence_game._core`, wrapped
 //!   by the Python package in `python/sequence_game` (PettingZoo and
@@ -19,7 +21,6 @@
 
 pub mod dynamic;
 pub mod isa;
-pub mod session;
 pub mod trail;
 pub mod vector;
 pub mod view_json;

@@ -1,11 +1,9 @@
 //! A seat's view read back from its JSON (`view.to_json()`, what the
 //! server and the bot protocol send a seat): [`view_from_json`], through
-//! the game's [`EnvGame::view_from_json`] (`sequence-bots`, where each
+//! the game's [`crate::env::EnvGame::view_from_json`] (`sequence-bots`, where each
 //! game says how its view reads back).
 
-use crate::dynamic::{boxed_view, DynView, Failure, FailureKind};
-use crate::env::EnvGame;
-use sequence_bots::{with_game, ForGame};
+use crate::dynamic::{Failure, FailureKind, View};
 use sequence_common::GameKind;
 use serde_json::Value;
 
@@ -33,7 +31,7 @@ pub fn parse_view(text: &str) -> Result<Value, Failure> {
 /// [`FailureKind::Notation`] (`view.json`): not a JSON object, or naming
 /// the field that is missing or wrong, or the position that does not add
 /// up.
-pub fn view_from_json(kind: GameKind, v: &Value) -> Result<Box<dyn DynView>, Failure> {
+pub fn view_from_json(kind: GameKind, v: &Value) -> Result<View, Failure> {
     if !v.is_object() {
         let what = match v {
             Value::Null => "null",
@@ -47,13 +45,7 @@ pub fn view_from_json(kind: GameKind, v: &Value) -> Result<Box<dyn DynView>, Fai
             "view: not a view but {what}; a view is a JSON object such as View.to_json() gives"
         )));
     }
-    struct Read<'a>(&'a Value);
-    impl ForGame for Read<'_> {
-        type Out = Result<Box<dyn DynView>, Failure>;
-        fn call<G: EnvGame>(self) -> Self::Out {
-            let (view, config) = G::view_from_json(self.0).map_err(bad)?;
-            Ok(boxed_view::<G>(view, config))
-        }
-    }
-    with_game(kind, Read(v))
+    crate::env::any::view_from_json(kind, v)
+        .map(View::new)
+        .map_err(bad)
 }

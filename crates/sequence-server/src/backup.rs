@@ -162,7 +162,7 @@ pub async fn check_database(path: &Path) -> anyhow::Result<CheckReport> {
             .map_err(|e| anyhow::anyhow!("table {id} does not replay: {e}"))?;
         let mut records: Vec<serde_json::Value> = core.finished.to_vec();
         if let Some(live) = core.live.as_ref() {
-            records.push(live.record_json());
+            records.extend(live.record_json());
         }
         for (i, r) in records.iter().enumerate() {
             report.moves +=

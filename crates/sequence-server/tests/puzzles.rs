@@ -6,7 +6,9 @@
 //! solution as the only move that keeps the best outcome within the
 //! search's budget. Each file has at least 200 puzzles, every grade, and
 //! unique ids; the rarer kinds (classic forks and windows, Stacks two-turn
-//! wins) are there in number.
+//! wins) are there in number. Every Stacks Block puzzle names the pile just
+//! completed (S5b), which its view alone cannot tell when both places of
+//! the colour are free.
 
 use sequence_bots::puzzles::{classic, stacks};
 use serde_json::Value;
@@ -17,6 +19,8 @@ use std::time::Instant;
 /// Window puzzles (C8a) and Stacks two-turn wins the files hold at least.
 const WINDOWS: usize = 4;
 const WIN2: usize = 1;
+/// Stacks Block puzzles against a win the completer's next plays make.
+const BLOCK2: usize = 19;
 
 fn file(game: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("web/puzzles/{game}.json"));
@@ -73,9 +77,14 @@ fn every_stacks_puzzle_is_solved_again_by_the_engine() {
     for p in &list {
         let id = &p["id"];
         let view = stacks::view_from_json(p).unwrap_or_else(|e| panic!("{id}: {e}"));
-        let s = stacks::solve(&view)
+        let mut s = stacks::solve(&view)
             .unwrap_or_else(|e| panic!("{id}: not a position of the engine: {e}"))
             .unwrap_or_else(|| panic!("{id}: no longer a puzzle: no single best decision"));
+        // a Block window's pile is named, and can be that pile (S3, S5b)
+        s.completed =
+            stacks::completion_from_json(p, &view).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let block = p["kind"] == "block" || p["kind"] == "block2";
+        assert_eq!(s.completed.is_some(), block, "{id}: completed");
         let again = stacks::to_json(
             p["id"].as_str().unwrap_or(""),
             &view,
@@ -83,7 +92,15 @@ fn every_stacks_puzzle_is_solved_again_by_the_engine() {
             p["from"]["seed"].as_u64().unwrap_or(0),
             p["from"]["move"].as_u64().unwrap_or(0) as u32,
         );
-        for key in ["kind", "grade", "solution", "line", "view"] {
+        for key in [
+            "kind",
+            "grade",
+            "solution",
+            "line",
+            "view",
+            "completed",
+            "threat",
+        ] {
             assert_eq!(again.get(key), p.get(key), "{id}: {key}");
         }
     }
@@ -131,6 +148,9 @@ fn the_rarer_kinds_are_there_and_graded() {
     let stacks = puzzles("stacks");
     let deep = kind_grades(&stacks, "win2");
     assert!(deep.len() >= WIN2, "{} two-turn wins", deep.len());
+    let block2 = kind_grades(&stacks, "block2");
+    assert!(block2.len() >= BLOCK2, "{} block2", block2.len());
+    assert!(block2.contains(&2) && block2.contains(&3), "{block2:?}");
 }
 
 /// A window puzzle (C8a): the other choices of the five for the same
@@ -187,4 +207,113 @@ fn a_window_puzzles_other_choices_are_worse() {
         n += 1;
     }
     assert!(n >= WINDOWS, "{n} window puzzles");
+}
+
+/// A Stacks Block puzzle names the pile just completed (S5b): the view
+/// alone shows its place free again (S3), and where both places of the
+/// colour are free it could be either; a named pile that cannot be the one
+/// is refused.
+#[test]
+fn every_stacks_block_puzzle_names_its_pile() {
+    let list = puzzles("stacks");
+    let (mut blocks, mut both_free) = (0, 0);
+    for p in list
+        .iter()
+        .filter(|p| p["kind"] == "block" || p["kind"] == "block2")
+    {
+        let id = &p["id"];
+        let view = stacks::view_from_json(p).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let w = view
+            .block_window
+            .unwrap_or_else(|| panic!("{id}: no Block window"));
+        let c = stacks::completion_from_json(p, &view)
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+            .unwrap_or_else(|| panic!("{id}: no pile named"));
+        let free: Vec<_> = view
+            .piles
+            .iter()
+            .filter(|q| q.place.colour() == w.colour && q.cards.is_empty())
+            .map(|q| q.place)
+            .collect();
+        assert!(free.contains(&c.place), "{id}: {} is not free", c.place);
+        both_free += usize::from(free.len() > 1);
+        blocks += 1;
+        // a place of the other colour, or a pile still there, is refused
+        // (which of two free places it was only self-play knows)
+        for q in view.piles.iter().filter(|q| !free.contains(&q.place)) {
+            let mut wrong = p.clone();
+            wrong["completed"]["place"] = q.place.name().into();
+            assert!(
+                stacks::completion_from_json(&wrong, &view).is_err(),
+                "{id}: {} taken",
+                q.place
+            );
+        }
+        let mut unnamed = p.clone();
+        if let Some(o) = unnamed.as_object_mut() {
+            o.remove("completed");
+        }
+        assert!(
+            stacks::completion_from_json(&unnamed, &view).is_err(),
+            "{id}: unnamed taken"
+        );
+    }
+    assert!(blocks >= 100, "{blocks} Block puzzles");
+    // the defect this fixes: those positions were ambiguous
+    assert!(both_free > 0, "no Block puzzle with both places free");
+    eprintln!("{blocks} Block puzzles, {both_free} with both places of the colour free");
+}
+
+/// A `block2` puzzle's threat (S3, S5b, S7): played on the position after
+/// every seat lets the completion stand, it wins the completer the game;
+/// after the Block the same plays do not.
+#[test]
+fn a_block2_threat_wins_unless_blocked() {
+    use sequence_common::NoReshuffler;
+    use sequence_stacks::{notation, Decision, Status};
+    let list = puzzles("stacks");
+    let mut n = 0;
+    for p in list.iter().filter(|p| p["kind"] == "block2") {
+        let id = &p["id"];
+        let view = stacks::view_from_json(p).expect("a view");
+        let w = view.block_window.expect("a Block window");
+        let me = view.seat.expect("a seat");
+        let threat: Vec<Decision> = p["threat"]
+            .as_array()
+            .expect("a threat")
+            .iter()
+            .map(|d| notation::move_from_json(d).expect("a decision").1)
+            .collect();
+        let play_out = |first: Decision| {
+            let mut g = stacks::game_of(&view).expect("a game");
+            g.play(me, first, &mut NoReshuffler).expect("legal");
+            for d in &threat {
+                while let (Some(_), Some(s)) = (g.block_offer(), g.to_act()) {
+                    g.play(s, Decision::Pass, &mut NoReshuffler)
+                        .expect("a pass");
+                }
+                if g.play(w.completer, *d, &mut NoReshuffler).is_err() {
+                    break;
+                }
+            }
+            // the last completion's window declined too: its chip is taken
+            while let (Some(_), Some(s)) = (g.block_offer(), g.to_act()) {
+                g.play(s, Decision::Pass, &mut NoReshuffler)
+                    .expect("a pass");
+            }
+            g.status()
+        };
+        assert_eq!(
+            play_out(Decision::Pass),
+            Status::Won(w.completer),
+            "{id}: stands"
+        );
+        assert_ne!(
+            play_out(Decision::Block),
+            Status::Won(w.completer),
+            "{id}: blocked"
+        );
+        n += 1;
+    }
+    assert!(n >= BLOCK2, "{n} block2 puzzles");
 }

@@ -757,3 +757,47 @@ fn the_analysis_note_is_true_in_a_static_build_too() {
         assert!(!note.to_lowercase().contains(server), "{lang}: {note}");
     }
 }
+
+/// Tester's finding (Persian): lists of cards, a move's notes on the
+/// last-move line and in the log, and a card's spoken name were joined
+/// with the Latin comma; a chance was "۵۰%" and a provisional rating
+/// "۱٬۶۶۲?". Lists go through i18n.js's `list` (the Persian comma "،",
+/// U+060C, in Persian), percentages through `num(…, { style: "percent" })`
+/// and a "?" through the language's own sign: no script writes a comma,
+/// a percent sign or a question mark of its own into the page's text.
+#[test]
+fn lists_and_signs_follow_the_language() {
+    let i18n = std::fs::read_to_string(web().join("js/i18n.js")).expect("i18n.js");
+    assert!(
+        i18n.contains("export function list(") && i18n.contains("fa: \"\\u060c \""),
+        "i18n.js joins lists with the Persian comma in Persian"
+    );
+    let mut seen = 0;
+    for (name, src) in scripts() {
+        if name == "i18n.js" {
+            continue;
+        }
+        seen += 1;
+        for bad in [
+            "join(\", \")",
+            "+= \", \"",
+            "+ \", \"",
+            "\", \" +",
+            "}%`",
+            "? \"?\"",
+            ": \"?\"",
+        ] {
+            assert!(
+                !src.contains(bad),
+                "{name} writes `{bad}`: use list(), num(n, {{ style: \"percent\" }}) or t(\"sign.unknown\")"
+            );
+        }
+    }
+    assert!(seen > 20, "the scripts were read ({seen})");
+    for lang in LANGUAGES {
+        let want = if lang == "fa" { "؟" } else { "?" };
+        assert_eq!(strings(lang)["sign.unknown"], want, "{lang}");
+        let acc = strings_in("accounts", lang);
+        assert_eq!(acc["prof.provisional_mark"], want, "{lang}");
+    }
+}

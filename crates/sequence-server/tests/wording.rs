@@ -120,6 +120,51 @@ async fn options_must_be_an_object_and_bad_values_are_named_once() {
     }
 }
 
+/// Tester's finding: a table created with `win_sequences: "two"` was
+/// told the value must be "a whole number from 0 to 255" (its JSON type's
+/// range). A value of the wrong kind is answered with the option's own
+/// values and rule, from the engine's option list (`GET /api/games`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mistyped_option_is_answered_with_its_own_values_and_rule() {
+    let s = common::server(0).await;
+    let cases = [
+        (
+            "classic",
+            json!({"win_sequences": "two"}),
+            "options.win_sequences must be 1, 2, 3 or 4, or null for the official rule (C9), got the string \"two\"",
+        ),
+        (
+            "classic",
+            json!({"sequence_length": 4.5}),
+            "options.sequence_length must be 5 or 4 (C11), got 4.5",
+        ),
+        (
+            "classic",
+            json!({"default_window": true}),
+            "options.default_window must be \"first\" or \"last\" (C8a), got true",
+        ),
+        (
+            "stacks",
+            json!({"piles_per_colour": -1}),
+            "options.piles_per_colour must be 1, 2, 3 or 4 (S3a), got -1",
+        ),
+        (
+            "stacks",
+            json!({"steal_chip_can_win": "no"}),
+            "options.steal_chip_can_win must be true or false (S5a), got the string \"no\"",
+        ),
+    ];
+    for (game, options, want) in cases {
+        let (st, v) = s
+            .try_create(json!({"game": game, "players": 2, "name": "A", "options": options}))
+            .await;
+        assert_eq!(st, 400, "{game} {options} → {v}");
+        let e = error_of(&v);
+        assert_eq!(e, want, "{game} {options}");
+    }
+    s.running.abort();
+}
+
 async fn view_with(s: &common::Server, id: &str, auth: HeaderValue) -> (u16, Value) {
     let r = s
         .http

@@ -11,7 +11,7 @@
 
 use crate::card::{Card, Colour, Place};
 use crate::game::BlockOffer;
-use sequence_common::{Drawn, MoveEffects, Outcome, Seat};
+use sequence_common::{Drawn, Outcome, Seat};
 
 /// How a Block window closed (S5b).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,7 +29,7 @@ pub struct WindowClosed {
 
 /// What one decision did (see the module). Public facts but
 /// [`Effects::drawn`], which only the seat that drew may see
-/// ([`MoveEffects::seen_by`]).
+/// ([`sequence_common::MoveEffects::seen_by`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Effects {
     /// The seat that decided.
@@ -55,6 +55,8 @@ pub struct Effects {
     pub end: Outcome,
 }
 
+sequence_common::move_effects!(Effects);
+
 impl Effects {
     /// Nothing done yet by `seat`.
     #[inline]
@@ -64,11 +66,6 @@ impl Effects {
             drawn: Drawn::new(seat),
             ..Effects::default()
         }
-    }
-
-    /// Whether the decision ended the game.
-    pub fn ended(&self) -> bool {
-        self.end.is_over()
     }
 }
 
@@ -160,13 +157,4 @@ impl Report for Unreported {
     fn drew(&mut self, _: Card) {}
     #[inline(always)]
     fn reshuffled(&mut self) {}
-}
-
-impl MoveEffects for Effects {
-    fn seen_by(&self, viewer: Option<Seat>) -> Effects {
-        Effects {
-            drawn: self.drawn.seen_by(viewer),
-            ..*self
-        }
-    }
 }

@@ -32,7 +32,7 @@
 //! }
 //! assert_ne!(m.game().status(), Status::Playing);
 //! // The record replays to the same game.
-//! let (_, g) = sequence_stacks::record::replay(&m.to_json()).expect("valid record");
+//! let (_, g) = sequence_stacks::record::replay(&m.to_json().expect("dealt from a seed")).expect("valid record");
 //! assert_eq!(&g, m.game());
 //! ```
 //!

@@ -136,7 +136,8 @@ impl Options {
     /// # Errors
     /// A message naming an unknown field, a bad value or a value out of range.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, String> {
-        let o: Options = sequence_common::json::from_value_named(v)?;
+        let hints = <crate::Game as sequence_common::TableFacts>::option_hints("");
+        let o: Options = sequence_common::json::from_value_hinted(v, &hints)?;
         o.validate().map_err(|e| e.to_string())?;
         Ok(o)
     }
@@ -170,5 +171,17 @@ mod tests {
         );
         assert!(Options::from_json(&serde_json::json!({"colour": 1})).is_err());
         assert!(Options::from_json(&serde_json::json!({"piles_per_colour": 9})).is_err());
+        // a value of the wrong kind: the option's own values and rule, not
+        // its JSON type's range (tester's finding)
+        let e = Options::from_json(&serde_json::json!({"piles_per_colour": "three"})).unwrap_err();
+        assert!(
+            e.starts_with("piles_per_colour must be 1, 2, 3 or 4 (S3a), got the string \"three\""),
+            "{e}"
+        );
+        let e = Options::from_json(&serde_json::json!({"refill": 3})).unwrap_err();
+        assert!(
+            e.contains("refill must be \"turn_start\" or \"turn_end\" (S4a)"),
+            "{e}"
+        );
     }
 }

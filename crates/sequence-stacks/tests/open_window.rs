@@ -45,7 +45,7 @@ fn s5b_a_record_ending_in_an_open_window_loads_with_the_window_open() {
         let m = open_window_match(players, 0);
         let w = m.game().block_offer().expect("window open");
         assert_eq!(m.game().status(), Status::Playing);
-        let (_, g) = replay(&m.to_json()).expect("replays");
+        let (_, g) = replay(&m.to_json().expect("dealt from a seed")).expect("replays");
         assert_eq!(g.block_offer(), Some(w), "{players} players");
         assert_eq!(g.to_act(), Some(w.offered));
         let legal = g.view(w.offered).legal_moves();
@@ -53,7 +53,13 @@ fn s5b_a_record_ending_in_an_open_window_loads_with_the_window_open() {
         assert_eq!(legal, m.view(w.offered).legal_moves());
         // the same game goes on: the offered seat passes in both
         let mut live = m;
-        let mut back = Match::resume(replay(&live.to_json()).unwrap().0, g, 1);
+        let mut back = Match::resume(
+            replay(&live.to_json().expect("dealt from a seed"))
+                .unwrap()
+                .0,
+            g,
+            1,
+        );
         live.play(w.offered, Decision::Pass).unwrap();
         back.play(w.offered, Decision::Pass).unwrap();
         assert_eq!(live.to_json(), back.to_json());
@@ -77,7 +83,7 @@ fn s5b_a_later_entry_still_implies_the_declines() {
         let mv = live.view(w.completer).legal_moves()[0];
         live.play(w.completer, mv).unwrap();
     }
-    let (_, g) = replay(&live.to_json()).expect("replays");
+    let (_, g) = replay(&live.to_json().expect("dealt from a seed")).expect("replays");
     assert_eq!(g.block_offer(), live.game().block_offer());
     assert_eq!(g.chips(w.completer), live.game().chips(w.completer));
     assert_eq!(g.to_act(), live.to_act());
@@ -91,12 +97,16 @@ fn s5b_declines_made_before_the_save_are_not_in_the_record() {
     // Python pickles do)
     let m = open_window_match(4, 1);
     let w = m.game().block_offer().unwrap();
-    let (_, g) = replay(&m.to_json()).unwrap();
+    let (_, g) = replay(&m.to_json().expect("dealt from a seed")).unwrap();
     let first = g.block_offer().unwrap();
     assert_eq!(first.completer, w.completer);
     assert_ne!(first.offered, w.offered);
     assert_eq!(g.to_act(), Some(first.offered));
-    let mut back = Match::resume(replay(&m.to_json()).unwrap().0, g, 1);
+    let mut back = Match::resume(
+        replay(&m.to_json().expect("dealt from a seed")).unwrap().0,
+        g,
+        1,
+    );
     back.play(first.offered, Decision::Pass).unwrap();
     assert_eq!(back.game().block_offer(), Some(w));
 }

@@ -151,7 +151,7 @@ proptest! {
             let d = m.game().random_move(&mut rng).unwrap();
             m.play(s, d).unwrap();
         }
-        let rec = m.record();
+        let rec = m.record().expect("dealt from a seed");
         let text = rec.to_json_string();
         let (back, g) = sequence_stacks::Record::from_json_str(&text).unwrap();
         prop_assert_eq!(&g, m.game());

@@ -171,7 +171,7 @@ impl<G: TuiGame> GameScreen<G> {
 
     /// How many new draw piles the game has had (C7, S6).
     fn reshuffles(&self) -> usize {
-        self.m.record().reshuffles.len()
+        self.m.reshuffles()
     }
 
     /// Plays a move for `seat` and logs it; after a person's turn with
@@ -366,7 +366,10 @@ impl<G: TuiGame> AnyScreen for GameScreen<G> {
     }
 
     fn record_text(&self) -> String {
-        self.m.record().to_json_string()
+        self.m
+            .record()
+            .map(|r| r.to_json_string())
+            .unwrap_or_default()
     }
 
     fn handle_key(&mut self, key: KeyEvent) -> bool {

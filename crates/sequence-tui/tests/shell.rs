@@ -34,7 +34,7 @@ fn bots_to_the_end<G: TuiGame>(players: u8, seed: u64) {
         let reply = pool.decide(&job);
         s.bot_reply(reply);
         if s.game().ply() == 20 {
-            midway = Some(s.game_match().to_json());
+            midway = s.game_match().to_json();
         }
         assert!(s.game().ply() < 20_000, "the game does not end");
     }
@@ -56,8 +56,13 @@ fn bots_to_the_end<G: TuiGame>(players: u8, seed: u64) {
         text.contains("Game over") && text.contains(&result),
         "{text}"
     );
-    let (_, replayed) =
-        Record::<G>::from_json_str(&s.game_match().record().to_json_string()).expect("replays");
+    let (_, replayed) = Record::<G>::from_json_str(
+        &s.game_match()
+            .record()
+            .expect("dealt from a seed")
+            .to_json_string(),
+    )
+    .expect("replays");
     assert_eq!(replayed.outcome(), s.game().outcome(), "{kind}");
     // The game saved midway resumes where it was, and plays on to an end.
     let saved = midway.expect("20 moves were played");

@@ -165,7 +165,9 @@ impl Session {
 
     /// The record so far (RECORD.md, RECORD-STACKS.md), `result` set.
     pub fn record(&self) -> Value {
-        self.live.record_json()
+        // the browser's sessions are dealt from a seed or read from a
+        // record: each keeps one
+        self.live.record_json().unwrap_or_default()
     }
 
     /// The move a bot of `level` (see [`LEVELS`]) chooses for `seat` from

@@ -308,22 +308,40 @@ impl Decide for FlatBot {
 
     fn decide(&mut self, shell: &mut Shell, view: &SeatView, moves: &[Move]) -> Move {
         self.evidence.update(view);
-        shell.count_move();
-        let game = view.determinize(&mut shell.rng);
-        let mv = match obvious_move(&game, moves) {
-            // Free (C6); the turn goes on.
-            Some(m @ Move::Dead { .. }) => return m,
-            Some(m) => m,
-            None => {
-                let seed = shell.search_seed();
-                let report = search(view, &self.opts, self.budget, seed, &self.evidence);
-                let best = report.best().unwrap_or(moves[0]);
-                self.last = Some(report);
-                best
-            }
-        };
-        with_declaration(&game, mv)
+        let (opts, budget, evidence) = (&self.opts, self.budget, &self.evidence);
+        decide_flat(shell, view, moves, &mut self.last, |seed| {
+            search(view, opts, budget, seed, evidence)
+        })
     }
+}
+
+/// A flat search bot's move, counted in `shell`: the obvious move when
+/// there is one (a dead card is exchanged at once, C6, and the turn goes
+/// on: the only time a dead card's exchange is chosen, since one is
+/// obvious whenever it is legal), else the best of the report `run_search`
+/// makes from the move's search seed (kept in `last`); declared as it
+/// counts (C8a).
+pub fn decide_flat(
+    shell: &mut Shell,
+    view: &SeatView,
+    moves: &[Move],
+    last: &mut Option<SearchReport<Move>>,
+    run_search: impl FnOnce(u64) -> SearchReport<Move>,
+) -> Move {
+    shell.count_move();
+    let game = view.determinize(&mut shell.rng);
+    let mv = match obvious_move(&game, moves) {
+        // Free (C6); the turn goes on.
+        Some(m @ Move::Dead { .. }) => return m,
+        Some(m) => m,
+        None => {
+            let report = run_search(shell.search_seed());
+            let best = report.best().unwrap_or(moves[0]);
+            *last = Some(report);
+            best
+        }
+    };
+    with_declaration(&game, mv)
 }
 
 #[cfg(test)]

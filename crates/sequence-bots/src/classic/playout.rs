@@ -354,6 +354,26 @@ fn pick(b: u128, rng: &mut PlayoutRng) -> Option<Space> {
     Bitboard(b).nth(((rng.next_u32() as u64 * n as u64) >> 32) as u32)
 }
 
+/// The jacks of `hand` (C6): its last two-eyed and its last one-eyed
+/// jack; each of its natural cards is handed to `natural` in turn.
+#[inline(always)]
+pub(crate) fn jacks_of(
+    hand: &[Card],
+    mut natural: impl FnMut(Card),
+) -> (Option<Card>, Option<Card>) {
+    let (mut two_eyed, mut one_eyed) = (None, None);
+    for &c in hand {
+        if c.is_two_eyed_jack() {
+            two_eyed = Some(c);
+        } else if c.is_one_eyed_jack() {
+            one_eyed = Some(c);
+        } else {
+            natural(c);
+        }
+    }
+    (two_eyed, one_eyed)
+}
+
 /// A move of the seat to move chosen by the tactical policy (see the module
 /// docs). The game must not be over.
 pub fn tactical_move(game: &Game, rng: &mut PlayoutRng) -> Move {
@@ -372,17 +392,7 @@ pub fn tactical_move_with(game: &Game, rng: &mut PlayoutRng, random_share: f32) 
     let empty = BOARD.0 & !game.occupied().0 & !CORNERS.0;
     let layout = game.layout();
     let mut natural = 0u128;
-    let mut two_eyed: Option<Card> = None;
-    let mut one_eyed: Option<Card> = None;
-    for &c in hand {
-        if c.is_two_eyed_jack() {
-            two_eyed = Some(c);
-        } else if c.is_one_eyed_jack() {
-            one_eyed = Some(c);
-        } else {
-            natural |= layout.spaces_of(c).0 & empty;
-        }
-    }
+    let (two_eyed, one_eyed) = jacks_of(hand, |c| natural |= layout.spaces_of(c).0 & empty);
     // `at` is an empty space of a natural card in hand, and a space shows
     // one card (C2): the card it shows.
     let place_natural =

@@ -14,7 +14,7 @@
 //! it was trained).
 
 use super::heuristic::{lines, Heuristic};
-use super::playout::Threats;
+use super::playout::{jacks_of, Threats};
 use super::value::table_kind;
 use rand::RngCore;
 use sequence_classic::{Bitboard, Card, Game, Move, Space, Team, BOARD, CORNERS};
@@ -335,15 +335,7 @@ pub fn policy_move(game: &Game, weights: &[f32], rng: &mut PlayoutRng, random_sh
     let ctx = Context::of(game);
     let hand = game.hand(seat);
     let layout = game.layout();
-    let mut two_eyed: Option<Card> = None;
-    let mut one_eyed: Option<Card> = None;
-    for &c in hand {
-        if c.is_two_eyed_jack() {
-            two_eyed = Some(c);
-        } else if c.is_one_eyed_jack() {
-            one_eyed = Some(c);
-        }
-    }
+    let (two_eyed, one_eyed) = jacks_of(hand, |_| {});
     let th = Threats::of(game);
     let team = ctx.team;
     let mine = th.fill[team];

@@ -7,6 +7,7 @@
 //! sessions, the vectorized stepping, the bindings) is written once over
 //! it.
 
+pub mod any;
 pub mod classic;
 pub mod spread;
 pub mod stacks;

@@ -2,7 +2,18 @@
 //!
 //! * **block**: an opponent has just completed a pile that would give it
 //!   the win (S7); the player, offered the Block window (S5b) with a Block
-//!   in hand, must Block — letting it stand loses at once.
+//!   in hand, must Block — letting it stand loses at once. The view alone
+//!   does not say which pile it was (its place is free again, S3, and both
+//!   places of the colour may be): self-play writes it into the puzzle
+//!   ([`Completion`], the file's `completed`), as the table's log does.
+//! * **block2** (harder): the chip of the pile just completed does not
+//!   win by itself, but if it stands the completer wins this very turn
+//!   with cards everyone sees — the top of its own discard pile (S4), the
+//!   cards it is known to hold (taken with Steal-a-Card), a discard top it
+//!   steals — while after the Block no such line wins. The player holds
+//!   exactly one Block (with two it could still block the later
+//!   completion). Graded by the completer's line after the stand: 2 for
+//!   one play, 3 for more; the file's `threat` holds it.
 //! * **win**: the player can win this turn (S3, S7) with the cards it sees
 //!   (its hand and the top of its own discard pile, Steal-a-Card's take of
 //!   an opponent's discard top, S5), and of its two or more plays now
@@ -29,7 +40,8 @@
 
 use rand::SeedableRng;
 use sequence_common::{NoReshuffler, Rules, Seat};
-use sequence_stacks::{Config, Decision, Game, Options, SeatView, Status};
+use sequence_stacks::card::KINDS;
+use sequence_stacks::{Card, Config, Decision, Game, Options, Place, SeatView, Status};
 use serde_json::{json, Value};
 
 /// Decisions in one line of the search.
@@ -44,8 +56,9 @@ pub const MAX_NODES2: usize = 20_000;
 /// A solved position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solved {
-    /// `block`, `win` or `win2` (a win on the player's next turn, its
-    /// opponents skipped).
+    /// `block`, `block2` (the Block against a win the completer's next
+    /// plays would make), `win` or `win2` (a win on the player's next
+    /// turn, its opponents skipped).
     pub kind: &'static str,
     /// 1 (easy), 2 or 3 (hard).
     pub grade: u8,
@@ -56,6 +69,36 @@ pub struct Solved {
     pub line: Vec<Decision>,
     /// How many decisions were weighed.
     pub moves: usize,
+    /// For `block2`: the completer's shortest winning line with the cards
+    /// everyone sees, had the completion stood (else empty).
+    pub threat: Vec<Decision>,
+    /// For `block`: the pile just completed, known from the game's history
+    /// (the view does not hold it); [`solve`] leaves it `None`, self-play
+    /// fills it in, [`completion_from_json`] reads it back.
+    pub completed: Option<Completion>,
+}
+
+/// The pile whose completion opened the Block window (S5b): its place
+/// (free again, S3) and the card that completed it (a 5 or a wild).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    /// Where the pile stood.
+    pub place: Place,
+    /// The card that completed it.
+    pub card: Card,
+}
+
+impl Completion {
+    /// The completion made by decision `d` in `g` (before it is played),
+    /// if `d` completes a pile (its top is a 4, S3).
+    pub fn of(g: &Game, d: Decision) -> Option<Completion> {
+        match d {
+            Decision::Pile { card, place, .. } if g.pile_top(place) == Some(4) => {
+                Some(Completion { place, card })
+            }
+            _ => None,
+        }
+    }
 }
 
 enum Outcome {
@@ -153,7 +196,7 @@ fn search(g: &Game, me: Seat, depth: usize, nodes: &mut usize) -> Outcome {
 #[derive(Clone, Copy)]
 enum Turn {
     First,
-    Second([u8; sequence_stacks::card::KINDS]),
+    Second([u8; KINDS]),
 }
 
 /// The shortest two-turn winning line from `g` (module docs, `win2`).
@@ -178,18 +221,10 @@ fn search2(g: &Game, me: Seat, turn: Turn, depth: usize, nodes: &mut usize) -> O
     shortest.outcome()
 }
 
-/// One decision of the two-turn search: the game after it (the others
-/// declining Block windows) and where the search then stands, or `None`
-/// when the line stops there (an unknown card, a draw inside a turn, the
-/// turn passing to an opponent, the second turn's end).
-fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
-    use sequence_stacks::{Card, Source};
-    let mut known = match turn {
-        Turn::First => None,
-        Turn::Second(k) => Some(k),
-    };
-    // in the second turn only known cards leave the hand
-    let from_hand = match d {
+/// The card decision `d` takes from the hand, if any.
+fn hand_card(d: Decision) -> Option<Card> {
+    use sequence_stacks::Source;
+    match d {
         Decision::Pile { card, from, .. } => (from == Source::Hand).then_some(card),
         Decision::Skip { from } => (from == Source::Hand).then_some(Card::Skip),
         Decision::Reverse { from } => (from == Source::Hand).then_some(Card::Reverse),
@@ -197,7 +232,114 @@ fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
         Decision::StealChip { from, .. } => (from == Source::Hand).then_some(Card::StealChip),
         Decision::Discard { card } => Some(card),
         Decision::Block | Decision::Pass | Decision::End => None,
+    }
+}
+
+/// Every seat but `x` declines the open Block windows (S5b).
+fn decline_all(g: &mut Game, x: Seat) -> bool {
+    while let (Some(_), Some(s)) = (g.block_offer(), g.to_act()) {
+        if s == x || g.play(s, Decision::Pass, &mut NoReshuffler).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The shortest line that wins the rest of seat `x`'s turn from `g` with
+/// cards everyone sees (`block2`): the top of its own discard pile (the
+/// piles are public), the cards of its hand it is known to hold (`known`,
+/// counts) and discard tops it steals; every Block window declined, a line
+/// cut at any draw (unknown cards, S4 step 3, S6).
+fn search_seen(g: &Game, x: Seat, known: [u8; KINDS], depth: usize, nodes: &mut usize) -> Outcome {
+    *nodes += 1;
+    if *nodes > MAX_NODES {
+        return Outcome::Budget;
+    }
+    if depth == 0 || g.to_act() != Some(x) || g.block_offer().is_some() {
+        return Outcome::No;
+    }
+    let mut shortest = Shortest::default();
+    for d in decisions(g) {
+        if matches!(
+            d,
+            Decision::Discard { .. } | Decision::End | Decision::Pass | Decision::Block
+        ) {
+            continue;
+        }
+        let mut k = known;
+        if let Some(c) = hand_card(d) {
+            if k[c.index()] == 0 {
+                continue;
+            }
+            k[c.index()] -= 1;
+        }
+        if let Decision::StealCard { target, .. } = d {
+            if let Some(c) = g.discard_top(target) {
+                k[c.index()] += 1;
+            }
+        }
+        let mut next = g.clone();
+        let (draw, reshuffles) = (next.draw_pile_len(), next.reshuffle_count());
+        if next.play(x, d, &mut NoReshuffler).is_err() || !decline_all(&mut next, x) {
+            continue;
+        }
+        if next.status() == Status::Won(x) {
+            return Outcome::Win(vec![d]);
+        }
+        if next.is_over() || next.draw_pile_len() != draw || next.reshuffle_count() != reshuffles {
+            continue;
+        }
+        shortest.add(d, search_seen(&next, x, k, depth - 1, nodes));
+    }
+    shortest.outcome()
+}
+
+/// The `block2` puzzle of `g` (module docs): the player `me`, offered the
+/// window of `x`'s completion, holds one Block; `stand` is the game once
+/// every seat let the completion stand (the chip taken, no win yet).
+fn block2(g: &Game, me: Seat, x: Seat, stand: &Game, moves: usize) -> Option<Solved> {
+    if g.hand_counts(me)[Card::Block.index()] != 1 || stand.is_over() {
+        return None;
+    }
+    let seen = |after: &Game| {
+        let mut nodes = 0;
+        search_seen(after, x, after.known_in_hand(x), MAX_DEPTH, &mut nodes)
     };
+    let Outcome::Win(threat) = seen(stand) else {
+        return None;
+    };
+    // the Block saves the game from every such line
+    let mut blocked = g.clone();
+    if blocked
+        .play(me, Decision::Block, &mut NoReshuffler)
+        .is_err()
+        || !decline_all(&mut blocked, x)
+        || !matches!(seen(&blocked), Outcome::No)
+    {
+        return None;
+    }
+    Some(Solved {
+        kind: "block2",
+        grade: if threat.len() == 1 { 2 } else { 3 },
+        solution: Decision::Block,
+        line: vec![Decision::Block],
+        moves,
+        threat,
+        completed: None,
+    })
+}
+
+/// One decision of the two-turn search: the game after it (the others
+/// declining Block windows) and where the search then stands, or `None`
+/// when the line stops there (an unknown card, a draw inside a turn, the
+/// turn passing to an opponent, the second turn's end).
+fn step2(g: &Game, me: Seat, turn: Turn, d: Decision) -> Option<(Game, Turn)> {
+    let mut known = match turn {
+        Turn::First => None,
+        Turn::Second(k) => Some(k),
+    };
+    // in the second turn only known cards leave the hand
+    let from_hand = hand_card(d);
     if let (Some(k), Some(c)) = (known.as_mut(), from_hand) {
         if k[c.index()] == 0 {
             return None;
@@ -279,6 +421,8 @@ fn win2(g: &Game, me: Seat, moves: &[Decision]) -> Option<Solved> {
         solution: line[0],
         line,
         moves: moves.len(),
+        threat: vec![],
+        completed: None,
     })
 }
 
@@ -319,7 +463,7 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
                 .map_err(|e| e.to_string())?;
         }
         if stand.status() != Status::Won(completer) {
-            return Ok(None);
+            return Ok(block2(&g, me, completer, &stand, moves.len()));
         }
         return Ok(Some(Solved {
             kind: "block",
@@ -327,6 +471,8 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
             solution: Decision::Block,
             line: vec![Decision::Block],
             moves: moves.len(),
+            threat: vec![],
+            completed: None,
         }));
     }
     let mut wins = vec![];
@@ -378,20 +524,26 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
         solution: line[0],
         line,
         moves: moves.len(),
+        threat: vec![],
+        completed: None,
     }))
 }
 
 /// A puzzle as the data file holds it (`web/puzzles/stacks.json`): the
 /// seat's `view` (its JSON as the server sends it), the `solution` and the
 /// winning `line` in record notation (RECORD-STACKS.md), and where it came
-/// from (`from`: the self-play game's seed and decision number).
+/// from (`from`: the self-play game's seed and decision number); a
+/// `block` puzzle names the pile just completed (`completed`: `{"place",
+/// "card"}`, the place and card of the table log's completing entry); a
+/// `block2` puzzle the completer's winning line had it stood (`threat`).
 pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Value {
     let me = view.seat.unwrap_or(Seat(0));
     let entry = |d: &Decision| sequence_stacks::notation::decision_json(me, d);
-    // the position alone: what led to it is not part of the puzzle
+    // the position alone: what led to it is not part of the puzzle (but
+    // the pile a Block window is about is, below)
     let mut shown = view.clone();
     shown.last_move = None;
-    json!({
+    let mut v = json!({
         "id": id,
         "grade": s.grade,
         "kind": s.kind,
@@ -399,7 +551,63 @@ pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Val
         "view": shown.to_json(),
         "solution": entry(&s.solution),
         "line": s.line.iter().map(entry).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(c) = s.completed {
+        v["completed"] = json!({"place": c.place.name(), "card": c.card.code()});
+    }
+    if let (false, Some(w)) = (s.threat.is_empty(), view.block_window) {
+        let theirs = |d: &Decision| sequence_stacks::notation::decision_json(w.completer, d);
+        v["threat"] = s.threat.iter().map(theirs).collect();
+    }
+    v
+}
+
+/// The pile just completed of a puzzle written by [`to_json`]: `None`
+/// when its view has no Block window open; an error when the window's
+/// pile is not named, or the named one cannot be it: its place must be of
+/// the window's colour and free again (S3), its card a 5 or a wild of that
+/// colour among the cards set aside (S5b).
+///
+/// # Errors
+/// As above, or a malformed `completed`.
+pub fn completion_from_json(p: &Value, view: &SeatView) -> Result<Option<Completion>, String> {
+    let Some(w) = view.block_window else {
+        return match p.get("completed") {
+            None => Ok(None),
+            Some(_) => Err("completed: no Block window is open".into()),
+        };
+    };
+    let c = p
+        .get("completed")
+        .ok_or("completed: a Block window's pile is not named (S5b)")?;
+    let place = c["place"]
+        .as_str()
+        .and_then(Place::from_name)
+        .ok_or(format!("completed.place: {} is not a place", c["place"]))?;
+    let card: Card = c["card"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .ok_or(format!("completed.card: {} is not a card", c["card"]))?;
+    if place.colour() != w.colour {
+        return Err(format!("completed: {place} is not {}", w.colour.name()));
+    }
+    if view
+        .piles
+        .iter()
+        .any(|p| p.place == place && !p.cards.is_empty())
+    {
+        return Err(format!("completed: the pile at {place} is still there"));
+    }
+    if card.colour() != Some(w.colour) || !(card.is_wild() || card.number() == Some(5)) {
+        return Err(format!(
+            "completed: {} cannot complete a pile of {place}",
+            card.code()
+        ));
+    }
+    if !view.completed.contains(&card) {
+        return Err(format!("completed: no {} is set aside", card.code()));
+    }
+    Ok(Some(Completion { place, card }))
 }
 
 /// Reads the view of a puzzle written by [`to_json`] (its legal decisions
@@ -436,6 +644,8 @@ pub fn self_play(first_seed: u64, mut found: impl FnMut(&SeatView, &Solved, u64,
             .map(|i| crate::bot::<Game>("greedy:25%", seed * 8 + u64::from(i)).expect("a bot"))
             .collect();
         let mut taken: Vec<&str> = vec![];
+        // the latest completion: while a Block window is open, its pile
+        let mut completed = None;
         while let Some(seat) = g.to_act() {
             if g.ply() > 3000 {
                 break;
@@ -443,14 +653,22 @@ pub fn self_play(first_seed: u64, mut found: impl FnMut(&SeatView, &Solved, u64,
             let window = g.block_offer().is_some();
             if window || g.to_act() == Some(g.turn()) {
                 let view = g.view(seat);
-                if let Ok(Some(s)) = solve(&view).map(|s| s.filter(|s| !taken.contains(&s.kind))) {
+                if let Ok(Some(mut s)) =
+                    solve(&view).map(|s| s.filter(|s| !taken.contains(&s.kind)))
+                {
                     taken.push(s.kind);
+                    if window {
+                        s.completed = completed;
+                    }
                     if !found(&view, &s, seed, g.ply()) {
                         return;
                     }
                 }
             }
             let d = bots[seat.index()].choose(&g.view(seat));
+            if let Some(c) = Completion::of(&g, d) {
+                completed = Some(c);
+            }
             let mut r = sequence_common::RngReshuffler(&mut rng);
             if g.play(seat, d, &mut r).is_err() {
                 break;

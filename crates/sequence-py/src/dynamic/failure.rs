@@ -62,10 +62,6 @@ impl Failure {
         }
     }
 
-    pub(crate) fn rule<E: RuleError>(e: &E) -> Failure {
-        Failure::new(FailureKind::IllegalMove, e.code(), e.to_string())
-    }
-
     pub(crate) fn setup<E: RuleError>(e: &E) -> Failure {
         Failure::new(FailureKind::Setup, e.code(), e.to_string())
     }

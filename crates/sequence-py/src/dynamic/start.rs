@@ -3,17 +3,39 @@
 //! workspace's one registration ([`with_game`]) and gives the game, the
 //! replay, the summary or the bot behind one type.
 
-use super::view::BotBox;
-use super::{wrap, DynBot, DynGame, Failure, FailureKind};
+use super::{Failure, FailureKind, Game};
+use crate::env::any::AnyEnv;
 use crate::env::EnvGame;
-use crate::session::{Session, UnwrittenError};
-use crate::trail::Origin;
-use sequence_bots::{with_game, ForGame};
-use sequence_common::record::{detect_kind, ReplayError};
+use sequence_bots::{with_game, AnyBot, ForGame};
+use sequence_common::record::{detect_kind, Match, ReplayError, UnwrittenError};
 use sequence_common::rng::GameRng;
+use sequence_common::trail::Origin;
 use sequence_common::{AnyMove, GameKind};
 use serde_json::Value;
 use std::sync::Arc;
+
+/// Room for one observation or one mask on the stack: every registered
+/// game's fit ([`Fits`]).
+pub const MAX_BUF: usize = 1024;
+
+/// Checked when a game of `G` is made (so for every registered game): its
+/// observation and its mask fit in [`MAX_BUF`].
+struct Fits<G>(std::marker::PhantomData<G>);
+
+impl<G: EnvGame> Fits<G> {
+    const OK: () = assert!(G::OBS_LEN <= MAX_BUF && G::ACTIONS <= MAX_BUF);
+}
+
+/// A match of `G` as the Python classes hold it.
+fn game<G: EnvGame>(m: Match<G>) -> Game {
+    let () = Fits::<G>::OK;
+    Game::from(Box::new(m) as Box<dyn AnyEnv>)
+}
+
+/// A move of `G` at the table `config`.
+fn wrap<G: EnvGame>(m: G::Move, config: &G::Config) -> AnyMove {
+    AnyMove::at::<G>(m, Arc::new(config.clone()))
+}
 
 /// The refusal of rule options that cannot be read (an unknown name, a
 /// value of the wrong type): the game's option rule (C11, S3a;
@@ -47,10 +69,10 @@ pub fn new_game(
     teams: Option<u8>,
     options: Option<&Value>,
     seed: u64,
-) -> Result<Box<dyn DynGame>, Failure> {
+) -> Result<Game, Failure> {
     struct New<'a>(u8, Option<u8>, Option<&'a Value>, u64);
     impl ForGame for New<'_> {
-        type Out = Result<Box<dyn DynGame>, Failure>;
+        type Out = Result<Game, Failure>;
         fn call<G: EnvGame>(self) -> Self::Out {
             let New(players, teams, options, seed) = self;
             if !G::TEAMS && teams.is_some() {
@@ -58,7 +80,7 @@ pub fn new_game(
             }
             let options = G::options_from_json(options).map_err(option_failure::<G>)?;
             let config = G::table(players, teams, options).map_err(|e| Failure::setup(&e))?;
-            Ok(Box::new(Session::<G>::new(config, seed)))
+            Ok(game(Match::<G>::new(config, seed)))
         }
     }
     with_game(kind, New(players, teams, options, seed))
@@ -86,13 +108,13 @@ pub fn record_kind(v: &Value) -> Result<GameKind, Failure> {
 ///
 /// # Errors
 /// [`FailureKind::Record`] with `sequence verify`'s message.
-pub fn game_from_record(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failure> {
+pub fn game_from_record(v: &Value, seed: u64) -> Result<Game, Failure> {
     struct FromRecord<'a>(&'a Value, u64);
     impl ForGame for FromRecord<'_> {
-        type Out = Result<Box<dyn DynGame>, Failure>;
+        type Out = Result<Game, Failure>;
         fn call<G: EnvGame>(self) -> Self::Out {
-            Session::<G>::from_record(self.0, self.1)
-                .map(|s| Box::new(s) as Box<dyn DynGame>)
+            Match::<G>::from_record_json(self.0, self.1)
+                .map(game)
                 .map_err(|e| Failure::from_replay(&e))
         }
     }
@@ -101,23 +123,20 @@ pub fn game_from_record(v: &Value, seed: u64) -> Result<Box<dyn DynGame>, Failur
 
 /// Rebuilds a pickled game: its record as it stood after its last entry
 /// (a Stacks Block window left open, S5b), then the `unwritten` moves made
-/// since ([`DynGame::unwritten`]), with `rng` as its generator.
+/// since ([`sequence_common::AnyGame::unwritten`]), with `rng` as its
+/// generator.
 ///
 /// # Errors
 /// [`FailureKind::Record`] for a record that does not replay;
 /// [`FailureKind::Usage`] `pickle.state` for unwritten moves that cannot
 /// be made.
-pub fn game_from_pickle(
-    v: &Value,
-    unwritten: &[Value],
-    rng: GameRng,
-) -> Result<Box<dyn DynGame>, Failure> {
+pub fn game_from_pickle(v: &Value, unwritten: &[Value], rng: GameRng) -> Result<Game, Failure> {
     struct FromPickle<'a>(&'a Value, &'a [Value], GameRng);
     impl ForGame for FromPickle<'_> {
-        type Out = Result<Box<dyn DynGame>, Failure>;
+        type Out = Result<Game, Failure>;
         fn call<G: EnvGame>(self) -> Self::Out {
-            Session::<G>::from_record_and_unwritten(self.0, self.1, self.2)
-                .map(|s| Box::new(s) as Box<dyn DynGame>)
+            Match::<G>::from_record_and_unwritten(self.0, self.1, self.2)
+                .map(game)
                 .map_err(|e| match e {
                     UnwrittenError::Record(e) => Failure::from_replay(&e),
                     UnwrittenError::Move(m) => Failure::usage("pickle.state", m),
@@ -144,7 +163,7 @@ pub struct Step {
     /// The move.
     pub mv: AnyMove,
     /// The game after the move (no record of its own).
-    pub game: Box<dyn DynGame>,
+    pub game: Game,
 }
 
 /// Replays a record move by move, keeping the game after each move.
@@ -168,7 +187,7 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
                     index: i,
                     seat: seat.0,
                     mv: wrap::<G>(*m, g.config()),
-                    game: Box::new(Session::with_origin(g.clone(), 0, origin(i))),
+                    game: game(Match::with_origin(g.clone(), 0, origin(i))),
                 })
             })
             .map_err(|e| Failure::from_replay(&e))
@@ -177,7 +196,7 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
                 // stand, S5b) is made after its last move: the last step
                 // shows the game as the record ends it.
                 if let Some(step) = steps.last_mut() {
-                    step.game = Box::new(Session::with_origin(last, 0, origin(step.index)));
+                    step.game = game(Match::with_origin(last, 0, origin(step.index)));
                 }
             })?;
             Ok(steps)
@@ -192,17 +211,9 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
 ///
 /// # Errors
 /// [`FailureKind::Bot`] naming what is wrong with the name.
-pub fn new_bot(kind: GameKind, spec: &str, seed: u64) -> Result<Box<dyn DynBot>, Failure> {
-    struct NewBot<'a>(&'a str, u64);
-    impl ForGame for NewBot<'_> {
-        type Out = Result<Box<dyn DynBot>, Failure>;
-        fn call<G: EnvGame>(self) -> Self::Out {
-            sequence_bots::bot::<G>(self.0, self.1)
-                .map(|bot| Box::new(BotBox { bot }) as Box<dyn DynBot>)
-                .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))
-        }
-    }
-    with_game(kind, NewBot(spec, seed))
+pub fn new_bot(kind: GameKind, spec: &str, seed: u64) -> Result<Box<dyn AnyBot>, Failure> {
+    sequence_bots::any_bot(kind, spec, seed)
+        .map_err(|e| Failure::new(FailureKind::Bot, "bot.spec", e.to_string()))
 }
 
 /// The rule codes of a game's setup refusals ([`EnvGame::SETUP_CODES`]):

@@ -4,8 +4,9 @@
 use super::args;
 use super::errors::{fail, usage};
 use super::{kind_of, pickle, PyGame, PyMove, PyView};
-use crate::dynamic::{self, DynBot};
+use crate::dynamic;
 use pyo3::prelude::*;
+use sequence_bots::AnyBot;
 use sequence_common::GameKind;
 use std::sync::Mutex;
 
@@ -13,7 +14,7 @@ use std::sync::Mutex;
 /// `ismcts:200ms`, `level:1` … `level:5` (docs/bots.md), seeded.
 #[pyclass(module = "sequence_game", name = "Bot")]
 pub struct PyBot {
-    inner: Mutex<Box<dyn DynBot>>,
+    inner: Mutex<Box<dyn AnyBot>>,
     kind: GameKind,
     name: String,
     /// The spec and seed it was built with (pickling rebuilds it).
@@ -77,10 +78,10 @@ impl PyBot {
     /// One of the view's legal moves; the view's seat must be the seat to
     /// act. Searching bots run without holding the GIL.
     fn choose(&self, py: Python<'_>, view: &PyView) -> PyResult<PyMove> {
-        let v = view.inner.as_ref();
+        let v = &view.inner;
         let r = py.detach(|| match self.inner.lock() {
-            Ok(mut b) => b.choose(v),
-            Err(p) => p.into_inner().choose(v),
+            Ok(mut b) => dynamic::choose(b.as_mut(), v),
+            Err(p) => dynamic::choose(p.into_inner().as_mut(), v),
         });
         r.map(PyMove::new).map_err(fail)
     }
@@ -92,11 +93,11 @@ impl PyBot {
             return Err(usage("game.over", "the game is over"));
         };
         let view = game.inner.view(Some(seat)).map_err(fail)?;
-        let v = view.as_ref();
+        let v = &view;
         let mv = py
             .detach(|| match self.inner.lock() {
-                Ok(mut b) => b.choose(v),
-                Err(p) => p.into_inner().choose(v),
+                Ok(mut b) => dynamic::choose(b.as_mut(), v),
+                Err(p) => dynamic::choose(p.into_inner().as_mut(), v),
             })
             .map_err(fail)?;
         game.inner.play(Some(seat), &mv).map_err(fail)?;

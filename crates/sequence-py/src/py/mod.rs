@@ -12,7 +12,7 @@ mod records;
 mod vecenv;
 mod vecpickle;
 
-use crate::dynamic::{self, AnyMove, DynGame, DynView};
+use crate::dynamic::{self, AnyMove, Game, View};
 pub(crate) use bot::PyBot;
 use convert::{json_to_py, py_to_json, record_value};
 use errors::{fail, usage};
@@ -26,8 +26,7 @@ use std::sync::Mutex;
 
 /// Room for one observation or one mask on the stack (both games' are
 /// shorter).
-const MAX_BUF: usize = 1024;
-const _: () = assert!(MAX_BUF == crate::dynamic::MAX_BUF);
+const MAX_BUF: usize = crate::dynamic::MAX_BUF;
 
 pub(crate) fn kind_of(name: &str) -> PyResult<GameKind> {
     name.parse::<GameKind>()
@@ -39,7 +38,7 @@ fn status(o: Outcome) -> &'static str {
 }
 
 /// The getters a game and a view share, written once for both classes
-/// (`$class` holds `inner`, a [`DynGame`] or a [`DynView`]): which game,
+/// (`$class` holds `inner`, a [`Game`] or a [`View`]): which game,
 /// who must decide, and how it stands.
 macro_rules! position_getters {
     ($class:ty) => {
@@ -236,7 +235,7 @@ fn moves_list<'py>(py: Python<'py>, moves: Vec<AnyMove>) -> PyResult<Bound<'py, 
 
 /// A move given as a `Move` or a record entry (a dict; `seat` may be left
 /// out for the seat to act); returns the seat it names, if any.
-fn move_arg(game: &dyn DynGame, m: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, AnyMove)> {
+fn move_arg(game: &Game, m: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, AnyMove)> {
     if let Ok(pm) = m.cast::<PyMove>() {
         return Ok((None, pm.get().mv.clone()));
     }
@@ -260,11 +259,11 @@ fn move_arg(game: &dyn DynGame, m: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, A
 /// (classic) and S1–S7 (Stacks).
 #[pyclass(module = "sequence_game", name = "Game")]
 pub struct PyGame {
-    inner: Box<dyn DynGame>,
+    inner: Game,
 }
 
 impl PyGame {
-    fn wrap(inner: Box<dyn DynGame>) -> PyGame {
+    fn wrap(inner: Game) -> PyGame {
         PyGame { inner }
     }
 
@@ -367,7 +366,7 @@ impl PyGame {
     #[pyo3(signature = (move_, seat = None))]
     fn check(&self, move_: &Bound<'_, PyAny>, seat: Option<i128>) -> PyResult<()> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
-        let (named, mv) = move_arg(self.inner.as_ref(), move_)?;
+        let (named, mv) = move_arg(&self.inner, move_)?;
         self.inner
             .check(seat.or(named), &mv)
             .map(|_| ())
@@ -381,7 +380,7 @@ impl PyGame {
     #[pyo3(signature = (move_, seat = None))]
     fn play(&mut self, move_: &Bound<'_, PyAny>, seat: Option<i128>) -> PyResult<()> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
-        let (named, mv) = move_arg(self.inner.as_ref(), move_)?;
+        let (named, mv) = move_arg(&self.inner, move_)?;
         self.inner.play(seat.or(named), &mv).map_err(fail)
     }
 
@@ -441,7 +440,7 @@ impl PyGame {
 
     /// The action index of a move of the seat to act.
     fn action_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let (_, mv) = move_arg(self.inner.as_ref(), move_)?;
+        let (_, mv) = move_arg(&self.inner, move_)?;
         self.inner.action_of(&mv).map_err(fail)
     }
 
@@ -637,7 +636,7 @@ fn layout_list<'py>(
 /// state, never another hand or the draw pile's order.
 #[pyclass(module = "sequence_game", name = "View")]
 pub struct PyView {
-    inner: Box<dyn DynView>,
+    inner: View,
 }
 
 #[pymethods]
@@ -762,7 +761,10 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ladder.set_item(format!("level:{}", i + 1), elo)?;
     }
     m.add("LADDER", ladder)?;
-    m.add("CLASSIC_ACTIONS", crate::env::classic::ACTIONS)?;
-    m.add("STACKS_ACTIONS", crate::env::stacks::ACTIONS)?;
+    // Each game's action count: `CLASSIC_ACTIONS`, `STACKS_ACTIONS`, …
+    for kind in GameKind::ALL {
+        let name = format!("{}_ACTIONS", kind.name().to_uppercase());
+        m.add(name, dynamic::action_text(kind, 0).0)?;
+    }
     Ok(())
 }

@@ -62,7 +62,7 @@ pub(crate) fn reduce_game<'py>(py: Python<'py>, g: &PyGame) -> PyResult<Bound<'p
         );
         return reduce(py, "_game_from_state", args.into_pyobject(py)?);
     }
-    let Some(trail) = g.inner.trail() else {
+    let Some(trail) = g.inner.trail_json() else {
         return Err(usage(
             "record.none",
             "a classic game from View.determinize cannot be pickled: it has no record, and \

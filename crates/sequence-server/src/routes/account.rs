@@ -4,6 +4,7 @@
 //! sessions, delays) are [`crate::accounts`]; passkeys, the other way to
 //! sign in, are [`super::passkeys`].
 
+use super::extract::ClientAddress;
 use crate::accounts::password::{self, check_password};
 use crate::accounts::session::{self, clear_cookie, set_cookie, Account};
 use crate::accounts::{check_name, name_key, throttle};
@@ -11,18 +12,17 @@ use crate::app::App;
 use crate::db::DbError;
 use crate::error::ApiError;
 use crate::input::{self, Hints};
-use crate::limits::client_key;
 use crate::tables::{now_ms, TableError};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// The account routes.
@@ -38,17 +38,20 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/account/claim", post(claim))
 }
 
+/// The body of a sign-up or a password sign-in.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Credentials {
+pub struct Credentials {
     name: String,
     password: String,
 }
 
-pub(super) const CREDENTIAL_HINTS: Hints = &[
-    ("name", "a string (the user name)"),
-    ("password", "a string (the password)"),
-];
+impl SignedOutBody for Credentials {
+    const HINTS: Hints = &[
+        ("name", "a string (the user name)"),
+        ("password", "a string (the password)"),
+    ];
+}
 
 /// The answer that is the same for a name no account has and a wrong
 /// password.
@@ -62,7 +65,7 @@ pub(super) fn db_error(e: DbError) -> ApiError {
 /// of another site cannot send `application/json` without the browser
 /// asking this server first (which it never allows), so no other site
 /// can sign a visitor in to an account of its choosing.
-pub(super) fn json_only(headers: &HeaderMap) -> Result<(), ApiError> {
+fn json_only(headers: &HeaderMap) -> Result<(), ApiError> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -78,6 +81,29 @@ pub(super) fn json_only(headers: &HeaderMap) -> Result<(), ApiError> {
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "send the body as JSON with `Content-Type: application/json`",
         ))
+    }
+}
+
+/// A JSON body of a request made before any session (sign-up, sign-in):
+/// what each of its fields must be.
+pub trait SignedOutBody: DeserializeOwned {
+    /// The hints of [`input::body`].
+    const HINTS: Hints;
+}
+
+/// The headers and the body (as `T`) of a request made before any
+/// session: refused before the body is read when it is not declared JSON
+/// ([`json_only`]), then read as [`input::body`] reads it.
+pub struct JsonOnly<T>(pub HeaderMap, pub T);
+
+impl<T: SignedOutBody, S: Send + Sync> FromRequest<S> for JsonOnly<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        json_only(req.headers())?;
+        let headers = req.headers().clone();
+        let body = Bytes::from_request(req, state).await;
+        Ok(JsonOnly(headers, input::body(body, T::HINTS)?))
     }
 }
 
@@ -125,11 +151,8 @@ pub(super) async fn start_session(
 /// account and the session cookie.
 pub async fn sign_up(
     State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    JsonOnly(headers, req): JsonOnly<Credentials>,
 ) -> Result<Response, ApiError> {
-    json_only(&headers)?;
-    let req: Credentials = input::body(body, CREDENTIAL_HINTS)?;
     check_name(&req.name)
         .map_err(|m| ApiError::bad(format!("field `name`: {m}")).coded("account.name"))?;
     check_password(&req.password, &req.name)
@@ -237,16 +260,12 @@ pub(super) async fn count_failure(app: &App, keys: &[String], now: i64) -> Resul
 /// answer for both), 429 while failed attempts must wait.
 pub async fn sign_in(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ClientAddress(address): ClientAddress,
+    JsonOnly(headers, req): JsonOnly<Credentials>,
 ) -> Result<Response, ApiError> {
-    json_only(&headers)?;
-    let req: Credentials = input::body(body, CREDENTIAL_HINTS)?;
     if req.password.len() > password::MAX_PASSWORD {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, WRONG));
     }
-    let address = client_key(addr.ip()).to_string();
     let user = check_credentials(&app, &name_key(&req.name), req.password, &address).await?;
     start_session(&app, StatusCode::OK, user.id, &user.name, &headers).await
 }
@@ -314,7 +333,7 @@ pub(super) const PASSWORD_HINTS: Hints = &[
 /// other sessions of the account end.
 pub async fn change_password(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddress(address): ClientAddress,
     Account(s): Account,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
@@ -322,7 +341,6 @@ pub async fn change_password(
     check_password(&req.new_password, &s.name).map_err(|m| {
         ApiError::bad(format!("field `new_password`: {m}")).coded("account.password")
     })?;
-    let address = client_key(addr.ip()).to_string();
     let user = check_credentials(&app, &name_key(&s.name), req.password, &address).await?;
     let hash = password::hash_async(req.new_password)
         .await
@@ -351,13 +369,12 @@ pub(super) const DELETE_HINTS: Hints = &[("password", "a string (the password)")
 /// its name becomes "deleted player" and is free again.
 pub async fn delete(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddress(address): ClientAddress,
     headers: HeaderMap,
     Account(s): Account,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: DeleteReq = input::body(body, DELETE_HINTS)?;
-    let address = client_key(addr.ip()).to_string();
     let user = check_credentials(&app, &name_key(&s.name), req.password, &address).await?;
     app.db
         .delete_user(user.id, now_ms())

@@ -1,6 +1,7 @@
 //! Extractors that handlers share: the game a query names (`?game=N`),
 //! the table a URL names (found, locked and caught up with the database),
-//! with the game of its query, and the seat of the request's token there.
+//! with the game of its query, the seat of the request's token there,
+//! and the address a request came from.
 //!
 //! The table extractors lock the table, so they serve handlers that read
 //! no body: a handler with a body reads it first and opens the table
@@ -10,10 +11,11 @@ use crate::app::{App, OpenTable};
 use crate::auth::SeatToken;
 use crate::error::ApiError;
 use crate::input::ApiPath;
-use crate::limits::{self, echo};
-use axum::extract::{FromRequestParts, Query};
+use crate::limits::{self, client_key, echo};
+use axum::extract::{ConnectInfo, FromRequestParts, Query};
 use axum::http::request::Parts;
 use serde::Deserialize;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// `?game=N`, read as text so that a bad value gets a message in words.
@@ -109,6 +111,19 @@ impl FromRequestParts<Arc<App>> for SeatAt {
         let TableAt { id, t } = TableAt::from_request_parts(parts, app).await?;
         let seat = t.core.seat_of_token(&token)?;
         Ok(SeatAt { id, t, seat })
+    }
+}
+
+/// The address the request came from as the sign-in delays count it
+/// ([`client_key`]), as text.
+pub struct ClientAddress(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = <ConnectInfo<SocketAddr> as FromRequestParts<S>>::Rejection;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let ConnectInfo(addr) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state).await?;
+        Ok(ClientAddress(client_key(addr.ip()).to_string()))
     }
 }
 

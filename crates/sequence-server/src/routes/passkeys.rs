@@ -6,7 +6,10 @@
 //! are [`crate::accounts::passkeys`]; sign-in failures count and wait as
 //! a password's do ([`crate::accounts::throttle`]).
 
-use super::account::{count_failure, db_error, json_only, refuse_while_waiting, start_session};
+use super::account::{
+    count_failure, db_error, refuse_while_waiting, start_session, JsonOnly, SignedOutBody,
+};
+use super::extract::ClientAddress;
 use crate::accounts::passkeys::{
     self as pk, Ceremony, CeremonyState, Kind, RelyingParty, MAX_PASSKEYS,
 };
@@ -15,18 +18,16 @@ use crate::app::App;
 use crate::db::{CeremonyRow, DbError, PasskeyRow};
 use crate::error::ApiError;
 use crate::input::{self, Hints};
-use crate::limits::client_key;
 use crate::tables::{now_ms, TableError};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use webauthn_rs::prelude::{Passkey, PublicKeyCredential, RegisterPublicKeyCredential, Uuid};
 
@@ -129,9 +130,14 @@ pub async fn list(State(app): State<Arc<App>>, Account(s): Account) -> Result<Re
     Ok(no_store(Json(json!({"passkeys": list})).into_response()))
 }
 
+/// A body that must be the empty object `{}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Empty {}
+pub struct Empty {}
+
+impl SignedOutBody for Empty {
+    const HINTS: Hints = &[];
+}
 
 /// `POST /api/account/passkeys/add/begin` (cookie + CSRF): `{}` →
 /// `{"ceremony", "options"}`, the options for
@@ -143,7 +149,7 @@ pub async fn add_begin(
     Account(s): Account,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let _: Empty = input::body(body, &[])?;
+    let _: Empty = input::body(body, Empty::HINTS)?;
     let rp = relying_party(&app, &headers)?;
     let have = app.db.passkeys_of(s.user_id).await.map_err(db_error)?;
     if have.len() >= MAX_PASSKEYS {
@@ -285,13 +291,9 @@ pub async fn remove(
 /// failed sign-ins make it wait.
 pub async fn sign_in_begin(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ClientAddress(address): ClientAddress,
+    JsonOnly(headers, Empty {}): JsonOnly<Empty>,
 ) -> Result<Response, ApiError> {
-    json_only(&headers)?;
-    let _: Empty = input::body(body, &[])?;
-    let address = client_key(addr.ip()).to_string();
     refuse_while_waiting(&app, &address_key(&address), now_ms()).await?;
     let rp = relying_party(&app, &headers)?;
     let wa = rp.webauthn().map_err(internal)?;
@@ -311,20 +313,23 @@ fn address_key(address: &str) -> [String; 1] {
     [a]
 }
 
+/// The body of a passkey sign-in's finish.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct SignInReq {
+pub struct SignInReq {
     ceremony: String,
     credential: PublicKeyCredential,
 }
 
-pub(super) const SIGN_IN_HINTS: Hints = &[
-    ("ceremony", "a string (the `ceremony` the begin answered)"),
-    (
-        "credential",
-        "the credential navigator.credentials.get() answered, as JSON (binary as base64url)",
-    ),
-];
+impl SignedOutBody for SignInReq {
+    const HINTS: Hints = &[
+        ("ceremony", "a string (the `ceremony` the begin answered)"),
+        (
+            "credential",
+            "the credential navigator.credentials.get() answered, as JSON (binary as base64url)",
+        ),
+    ];
+}
 
 /// `POST /api/account/passkey-signin/finish`: `{"ceremony",
 /// "credential"}` → 200 `{"name", "csrf"}` and the session cookie, as a
@@ -334,13 +339,9 @@ pub(super) const SIGN_IN_HINTS: Hints = &[
 /// address or the account wait).
 pub async fn sign_in_finish(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ClientAddress(address): ClientAddress,
+    JsonOnly(headers, req): JsonOnly<SignInReq>,
 ) -> Result<Response, ApiError> {
-    json_only(&headers)?;
-    let req: SignInReq = input::body(body, SIGN_IN_HINTS)?;
-    let address = client_key(addr.ip()).to_string();
     let now = now_ms();
     let alone = address_key(&address);
     refuse_while_waiting(&app, &alone, now).await?;

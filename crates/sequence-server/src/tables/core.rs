@@ -655,6 +655,6 @@ impl Core {
         if self.status != Status::Over {
             return None;
         }
-        Some(self.live.as_ref()?.record_json())
+        self.live.as_ref()?.record_json()
     }
 }

@@ -122,7 +122,8 @@ struct Game<G>(PhantomData<fn() -> G>);
 impl<G: BotGame> Game<G> {
     /// The engine's table of `spec`.
     fn config(&self, spec: &Spec) -> Result<G::Config, String> {
-        let options = read_options::<G::Options>(&spec.options, G::OPTIONS_EXAMPLE)?;
+        let hints = G::option_hints("options.");
+        let options = read_options::<G::Options>(&spec.options, G::OPTIONS_EXAMPLE, &hints)?;
         let config = G::table(spec.players, spec.teams, options).map_err(|e| e.to_string())?;
         if spec.teams.is_some() && config.team_count().is_none() {
             return Err(format!("field `teams`: {} has no teams", G::KIND.title()));

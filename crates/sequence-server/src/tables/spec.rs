@@ -2,7 +2,7 @@
 //! the same for both games, the engine checking the table
 //! ([`sequence_common::Rules::table`]).
 
-use sequence_common::json::{describe, kind_of, Hints};
+use sequence_common::json::{describe, kind_of};
 use sequence_common::GameKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -65,31 +65,18 @@ impl Spec {
     }
 }
 
-/// What some rule options must be, for messages (the others are said from
-/// their types: true or false, one of "…").
-const OPTION_HINTS: Hints = &[
-    (
-        "options.win_sequences",
-        "a number of sequences from 1 to 4, or null",
-    ),
-    ("options.sequence_length", "5 or 4, or null"),
-    (
-        "options.board",
-        "a list of 10 rows of 10 codes (RECORD.md), or null",
-    ),
-    ("options.board[]", "a row of 10 codes (RECORD.md)"),
-    ("options.piles_per_colour", "a number from 1 to 4"),
-];
-
 /// A table's rule options as `T`: null is the defaults; anything else must
 /// be an object (`example` shows one). Errors name the option by its path
-/// (`options.sequence_length must be …`), in words.
+/// (`options.sequence_length must be …`), in words: what each option must
+/// be comes from the engine (`hints`, [`sequence_common::TableFacts::option_hints`]
+/// under `options.`), else from its type.
 ///
 /// # Errors
 /// The message.
 pub(crate) fn read_options<T: serde::de::DeserializeOwned + Default>(
     v: &Value,
     example: &str,
+    hints: &[(String, String)],
 ) -> Result<T, String> {
     #[derive(Deserialize)]
     struct Wrapped<O> {
@@ -100,7 +87,7 @@ pub(crate) fn read_options<T: serde::de::DeserializeOwned + Default>(
         Value::Object(_) => {
             serde_path_to_error::deserialize::<_, Wrapped<T>>(json!({ "options": v }))
                 .map(|w| w.options)
-                .map_err(|e| describe(&e, OPTION_HINTS))
+                .map_err(|e| describe(&e, hints))
         }
         other => Err(format!(
             "options must be a JSON object like {example}, not {}",

@@ -123,15 +123,21 @@ impl SoftPasskey {
         .map(|(k, v)| (Cbor::Text(k.into()), v))
         .collect();
         let att = serde_cbor_2::to_vec(&Cbor::Map(att)).expect("attestation object");
+        self.credential(json!({
+            "attestationObject": b64(&att),
+            "clientDataJSON": b64(&client_data("webauthn.create", challenge, origin)),
+        }))
+    }
+
+    /// The credential JSON of this passkey around the authenticator's
+    /// `response` (of `create()` or `get()`).
+    fn credential(&self, response: Value) -> Value {
         let id = b64(&self.cred_id);
         json!({
             "id": id,
             "rawId": id,
             "type": "public-key",
-            "response": {
-                "attestationObject": b64(&att),
-                "clientDataJSON": b64(&client_data("webauthn.create", challenge, origin)),
-            },
+            "response": response,
             "extensions": {},
         })
     }
@@ -165,18 +171,11 @@ impl SoftPasskey {
         signed.extend(Sha256::digest(&data));
         let signature: Signature = self.key.sign(&signed);
         let signature = signature.to_der().as_bytes().to_vec();
-        let id = b64(&self.cred_id);
-        json!({
-            "id": id,
-            "rawId": id,
-            "type": "public-key",
-            "response": {
-                "authenticatorData": b64(&auth),
-                "clientDataJSON": b64(&data),
-                "signature": b64(&signature),
-                "userHandle": b64(handle),
-            },
-            "extensions": {},
-        })
+        self.credential(json!({
+            "authenticatorData": b64(&auth),
+            "clientDataJSON": b64(&data),
+            "signature": b64(&signature),
+            "userHandle": b64(handle),
+        }))
     }
 }

@@ -67,7 +67,7 @@ export function analysisGraph(a, k, onPick, sideName) {
   const axis = svg("g", { class: "ana-axis", "aria-hidden": "true" });
   for (const c of [0, 0.5, 1]) {
     axis.append(svg("line", { x1: LEFT - 6, x2: W - PAD, y1: y(c), y2: y(c), class: c === 0.5 ? "ana-mid" : "ana-grid" }));
-    axis.append(svg("text", { x: LEFT - 10, y: y(c) + 9, "text-anchor": "end", class: "ana-tick" }, `${num(Math.round(c * 100))}%`));
+    axis.append(svg("text", { x: LEFT - 10, y: y(c) + 9, "text-anchor": "end", class: "ana-tick" }, num(c, { style: "percent" })));
   }
   const step = Math.max(1, Math.ceil(n / 8 / 5) * 5);
   for (let i = 0; i <= n; i += step) {
@@ -92,7 +92,7 @@ export function analysisGraph(a, k, onPick, sideName) {
     const side = p.final ? sides[0] : p.side;
     const c = ownChance(p, side, sides);
     const dot = svg("circle", { cx: x(i), cy: y(c === null ? 0.5 : c), r: 5, class: `ana-point side-${sideColour(side)}`, "data-k": String(i) });
-    dot.append(svg("title", {}, `${num(i)}: ${sideName(side)} ${c === null ? "?" : num(Math.round(c * 100))}%`));
+    dot.append(svg("title", {}, `${num(i)}: ${sideName(side)} ${c === null ? t("sign.unknown") : num(c, { style: "percent" })}`));
     root.append(dot);
   });
   // the worst moves, marked where they were made (the position before)
@@ -123,7 +123,7 @@ export function mistakesList(a, entries, seatName, onPick, moveText) {
     const e = entries[m.k];
     const best = (a.points[m.k].best || [])[0];
     return h("li", {}, h("button", { type: "button", class: "link", "data-k": String(m.k), onclick: () => onPick(m.k, true) },
-      t("analysis.mistake", { n: num(m.k + 1), who: e ? seatName(e.seat) : "?", loss: num(Math.round(m.loss * 100)) })),
+      t("analysis.mistake", { n: num(m.k + 1), who: e ? seatName(e.seat) : t("sign.unknown"), loss: num(Math.round(m.loss * 100)) })),
     best ? h("span", { class: "hint" }, " ", t("analysis.better", { move: moveText(best, a.points[m.k].seat) })) : null);
   }));
 }

@@ -11,7 +11,7 @@
 // everything (a mouse click leaves none).
 import { svg, cardName, rankText, isRed, SUIT_SYMBOL } from "./cards.js";
 import { layoutGrid, spaceName, parseSpace, spaceLabel } from "./layout.js";
-import { t, num } from "./i18n.js";
+import { t, num, list } from "./i18n.js";
 import { setStop } from "./focus.js";
 import { animate } from "./feel.js";
 
@@ -84,14 +84,14 @@ export function drawBoard(host, state, onSpace) {
         tabindex: "-1",
         "data-member": "",
       });
-      let label = `${spaceLabel(name)}, ${corner ? t("space.corner") : cardName(code)}`;
-      if (team) label += ", " + t(locked ? "chip.locked" : "chip.plain", { team: t(`team.${team}`) });
-      else if (!corner) label += ", " + t("space.empty");
-      if (target === "place") label += ", " + t("space.can_place");
-      if (target === "remove") label += ", " + t("space.can_remove");
-      if (state.lastAt === name) label += ", " + t("space.last_move");
-      else if (recent) label += ", " + t("space.recent_move", { n: num(recent.order) });
-      g.setAttribute("aria-label", label);
+      const label = [spaceLabel(name), corner ? t("space.corner") : cardName(code)];
+      if (team) label.push(t(locked ? "chip.locked" : "chip.plain", { team: t(`team.${team}`) }));
+      else if (!corner) label.push(t("space.empty"));
+      if (target === "place") label.push(t("space.can_place"));
+      if (target === "remove") label.push(t("space.can_remove"));
+      if (state.lastAt === name) label.push(t("space.last_move"));
+      else if (recent) label.push(t("space.recent_move", { n: num(recent.order) }));
+      g.setAttribute("aria-label", list(label));
       g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, class: "card-bg" }));
       if (corner) {
         g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 16, class: "corner-star", "text-anchor": "middle", "aria-hidden": "true" }, "★"));

@@ -1,6 +1,6 @@
 // Drawing and naming cards: classic playing cards ("7H", "TS", "JD") and
 // Sequence Stacks cards ("B3", "RW", "SKIP", …).
-import { t, num } from "./i18n.js";
+import { t, num, list } from "./i18n.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -58,9 +58,8 @@ export function cardName(code, eyes = true) {
   if (!code || code === "XX") return t("space.corner");
   const rank = t(`rank.${code[0]}`);
   const suit = t(SUIT_KEY[code[1]]);
-  let name = t("card.name", { rank, suit });
-  if (eyes && isJack(code)) name += ", " + t(isOneEyed(code) ? "card.one_eyed" : "card.two_eyed");
-  return name;
+  const name = t("card.name", { rank, suit });
+  return eyes && isJack(code) ? list([name, t(isOneEyed(code) ? "card.one_eyed" : "card.two_eyed")]) : name;
 }
 
 /** A hand card (classic) as HTML: rank and suit symbol, jacks marked by

@@ -6,7 +6,7 @@
 // sequence when a placement could complete several. Teams and the
 // sequences needed to win come from the server (table info and view), not
 // from the rules.
-import { t, tn, num, SEP } from "./i18n.js";
+import { t, tn, num, SEP, list } from "./i18n.js";
 import { h, cardName, classicCardFace, isOneEyed, isJack } from "./cards.js";
 import { drawBoard } from "./board.js";
 import { spaceLabel } from "./layout.js";
@@ -91,9 +91,9 @@ function cardButton(code, i, v, ctx, sel) {
   const legal = v.legal_moves || [];
   const isDead = (v.dead || []).includes(code);
   const playable = sel.myTurn && legal.some((m) => m.card === code || m.dead === code || m.discard === code);
-  let label = cardName(code);
-  if (isDead) label += ", " + t("hand.dead");
-  if (isJack(code)) label += ", " + t(isOneEyed(code) ? "hand.one_eyed_hint" : "hand.two_eyed_hint");
+  const label = [cardName(code)];
+  if (isDead) label.push(t("hand.dead"));
+  if (isJack(code)) label.push(t(isOneEyed(code) ? "hand.one_eyed_hint" : "hand.two_eyed_hint"));
   return h("button", {
     type: "button",
     class: `hand-card${i === ui.selected ? " selected" : ""}${isDead ? " dead" : ""}${playable ? "" : " idle"}${sel.hintAt === i ? " hinted" : ""}`,
@@ -101,7 +101,7 @@ function cardButton(code, i, v, ctx, sel) {
     "data-focus": `hand-${i}`,
     "data-member": "",
     "aria-pressed": i === ui.selected ? "true" : "false",
-    "aria-label": label,
+    "aria-label": list(label),
     onclick: () => {
       if (!sel.myTurn) ctx.offTurn();
       if (ui.selected === i) {
@@ -154,7 +154,7 @@ function handTools(v, ctx, sel) {
     tools.push(h("div", { class: "choice", role: "group", "aria-label": t("hand.choose_sequence") },
       h("p", {}, t("hand.choose_sequence")),
       ctx.ui.choices.map((m, k) => h("button", { type: "button", "data-focus": `choice-${k}`, onclick: () => ctx.sendMove(m) },
-        (m.declare || []).map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`).join(", ") || t("hand.default_sequence")))));
+        list((m.declare || []).map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`)) || t("hand.default_sequence")))));
   }
   return tools;
 }

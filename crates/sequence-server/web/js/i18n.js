@@ -94,11 +94,24 @@ export function tn(key, count, params = {}) {
  * a slash like the Persian decimal sign). */
 export const SEP = " \u2014 ";
 
-/** Formats a number in the current language's digits. */
-export function num(n) {
+/** Formats a number in the current language's digits and signs (Persian:
+ * "۱٬۶۶۲"); `options` as `Intl.NumberFormat`'s, e.g. `{ style: "percent" }`
+ * for 0.5 as "50%" ("۵۰٪" in Persian). */
+export function num(n, options) {
   try {
-    return new Intl.NumberFormat(current).format(n);
+    return new Intl.NumberFormat(current, options).format(n);
   } catch {
     return String(n);
   }
+}
+
+/** The comma between the items of a list where it is not the Latin one:
+ * the Persian comma "،" (U+060C). */
+const COMMA = { fa: "\u060c " };
+
+/** `items` joined as a list in the current language ("a, b"; in Persian
+ * "a، b"). No "and" before the last: these are a move's notes, a card and
+ * its kind, rule ids. */
+export function list(items) {
+  return items.join(COMMA[current] ?? ", ");
 }

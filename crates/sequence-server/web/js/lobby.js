@@ -58,8 +58,11 @@ function levelLabel(level, cat) {
   return elo ? t("bot.level_elo", { level: levelName(level), elo: num(elo) }) : levelName(level);
 }
 
-export function showLobby(app) {
+/** The lobby; `opts.practice`: its form set for a practice game (every
+ * other seat a bot, played in this browser) when first drawn. */
+export function showLobby(app, opts = {}) {
   let stopped = false;
+  let practice = opts.practice === true;
   let timer = null;
   // The form's choices, kept across re-renders (changing the game or the
   // player count redraws the form). `seats[s]` is who sits in seat s.
@@ -159,9 +162,11 @@ export function showLobby(app) {
     if (!players.includes(form.players)) form.players = players[0];
     const teams = teamChoices(game, form.players);
     if (teams.length && !teams.includes(form.teams)) form.teams = teams[0];
-    // a static build (docs/deploy.md): no server, games in this browser only
+    // a static build (docs/deploy.md): no server, games in this browser
+    // only; or a practice game asked for (`/?practice=1`), set once
     const only = cat.static === true;
-    if (only) {
+    if (only || practice) {
+      practice = false;
       form.local = true;
       for (let s = 1; s < form.players; s++) if (!form.seats[s] || form.seats[s] === "human") form.seats[s] = "level:2";
     }

@@ -48,7 +48,16 @@ export function connection(state) {
 
 /** Goes to the lobby or to table `id`. */
 export function navigate(id) {
-  const url = id ? `/?table=${encodeURIComponent(id)}` : "/";
+  go(id ? `/?table=${encodeURIComponent(id)}` : "/");
+}
+
+/** Goes to the lobby set for a new practice game (`/?practice=1`: every
+ * other seat a bot, played in this browser). */
+export function newPractice() {
+  go("/?practice=1");
+}
+
+function go(url) {
   if (location.pathname + location.search !== url) history.pushState(null, "", url);
   route();
 }
@@ -101,7 +110,7 @@ function route() {
     return;
   }
   const id = params.get("table");
-  current = id && /^[0-9a-f]{1,64}$/.test(id) ? showTable(app, id) : showLobby(app);
+  current = id && /^[0-9a-f]{1,64}$/.test(id) ? showTable(app, id) : showLobby(app, { practice: params.get("practice") === "1" });
 }
 
 function applyStatic() {

@@ -5,7 +5,7 @@
 // taken or the Block that cancelled it, a card taken from a discard pile,
 // a move the server made for a seat out of time). The entries since the
 // reader's last turn are marked; the page also lights them on the board.
-import { t, tn, num, SEP } from "./i18n.js";
+import { t, tn, num, SEP, list } from "./i18n.js";
 import { h } from "./cards.js";
 import { describeMove } from "./classic.js";
 import { describeStacksMove, placeName } from "./stacks.js";
@@ -46,7 +46,7 @@ export function entryText(e, game, seatName) {
   if (m.penalty) base = t("log.penalty", { who: seatName(e.seat), card: cardLabel(m.penalty, game) });
   else base = game === "classic" ? describeMove(m, seatName) : describeStacksMove(m, seatName);
   const n = notes(e, game, seatName);
-  return n.length ? `${base} (${n.join(", ")})` : base;
+  return n.length ? `${base} (${list(n)})` : base;
 }
 
 /** The move in the record's notation (RECORD.md, RECORD-STACKS.md):

@@ -13,7 +13,9 @@
 import { t, tn, num, SEP } from "./i18n.js";
 import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
 import { api } from "./api.js";
-import { banner, navigate } from "./main.js";
+import { banner, navigate, newPractice } from "./main.js";
+import { isLocal } from "./practice/local.js";
+import { practiceElsewhere } from "./practice/missing.js";
 import { tableTitle } from "./lobby.js";
 import { seatName, seatTeam } from "./table-state.js";
 import { drawBoard } from "./board.js";
@@ -59,6 +61,23 @@ function resultText(r) {
   return r.game === "classic" ? t("end.team_won", { team: t(`team.${w}`) }) : t("end.seat_won", { who: seatName(r.table, w) });
 }
 
+/** What the page says when table `id`'s replay cannot be shown (`err`,
+ * the refusal): the game is not over yet (with the way to its table), a
+ * practice game this browser does not hold (practice/missing.js), or no
+ * such game, with the way to its table only when that table exists (a
+ * mistyped `/replay/abc` has none to go to). */
+async function notShown(id, err) {
+  const there = err.status === 404 ? await api.table(id).then(() => true, () => false) : true;
+  if (!there && isLocal(id)) return practiceElsewhere(newPractice);
+  const head = err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : err.status === 0 ? t("error.unreachable") : refusalText(err);
+  return h("div", { class: "card-panel", id: "replay-missing" },
+    h("h2", {}, head),
+    err.status === 403 ? h("p", { class: "hint" }, t("replay.not_over_hint")) : null,
+    there
+      ? h("button", { type: "button", id: "replay-to-table", onclick: () => navigate(id) }, t("replay.to_table"))
+      : h("button", { type: "button", id: "replay-to-lobby", onclick: () => navigate(null) }, t("table.back_to_lobby")));
+}
+
 export function showReplay(app, id, gameNo) {
   const page = { k: 0, r: null, stopped: false, poll: null, analysing: false, auto: null, speed: savedSpeed(), changes: null };
 
@@ -66,10 +85,8 @@ export function showReplay(app, id, gameNo) {
     try {
       page.r = await api.replay(id, gameNo);
     } catch (err) {
-      app.replaceChildren(h("div", { class: "card-panel" },
-        h("h2", {}, err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : err.status === 0 ? t("error.unreachable") : refusalText(err)),
-        err.status === 403 ? h("p", { class: "hint" }, t("replay.not_over_hint")) : null,
-        h("button", { type: "button", onclick: () => navigate(id) }, t("replay.to_table"))));
+      const said = await notShown(id, err);
+      if (!page.stopped) app.replaceChildren(said);
       return;
     }
     if (page.stopped) return;
@@ -299,6 +316,7 @@ export function showReplay(app, id, gameNo) {
       clearInterval(page.auto);
       document.removeEventListener("keydown", onKey);
     },
-    rerender: render,
+    // a page that said why there is no replay says it again in the new language
+    rerender: () => (page.r ? render() : load()),
   };
 }

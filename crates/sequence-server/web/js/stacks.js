@@ -5,7 +5,7 @@
 // deadline for it (the server lets the pile stand when it passes); a
 // Block we play is confirmed in the status panel, and the last move is
 // shown (the move log lists them all).
-import { t, tn, num, SEP } from "./i18n.js";
+import { t, tn, num, SEP, list } from "./i18n.js";
 import { h, stacksCardFace, stacksCardName } from "./cards.js";
 import { rovingGroup } from "./focus.js";
 import { clockBadge } from "./clock.js";
@@ -130,7 +130,7 @@ export function renderStacks(v, ctx) {
     const fresh = recentPlaces.has(p.place);
     const done = justDone && justDone.place === p.place && !p.cards.length;
     const state = done ? t("stacks.pile_completed") : p.top ? tn("stacks.pile_top", p.cards.length, { n: num(p.top), cards: num(p.cards.length) }) : t("stacks.pile_free");
-    const label = placeName(p.place) + ", " + state + (move ? ", " + t("stacks.can_play_here") : "");
+    const label = list([placeName(p.place), state, ...(move ? [t("stacks.can_play_here")] : [])]);
     const cards = p.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c)));
     // a card just played lands on its pile; a pile just completed flashes
     const anim = x.anim;
@@ -216,7 +216,7 @@ export function renderStacks(v, ctx) {
           if (m.play === "SKIP" || m.play === "REVERSE") text = t("stacks.play_action", { card: name });
           else if (m.play === "STEAL-CARD") {
             const tc = top((v.discard_piles || [])[m.target]);
-            text = t("stacks.steal_card_from", { who: ctx.seatName(m.target), card: tc ? stacksCardName(tc) : "?" });
+            text = t("stacks.steal_card_from", { who: ctx.seatName(m.target), card: tc ? stacksCardName(tc) : t("sign.unknown") });
           } else if (m.play === "STEAL-CHIP") text = t("stacks.steal_chip_from", { who: ctx.seatName(m.target), colour: t(`colour.${m.colour}`) });
           else if (m.discard) text = t("stacks.discard", { card: name });
           else continue;

@@ -7,7 +7,9 @@
 import { t, num, SEP } from "./i18n.js";
 import { h } from "./cards.js";
 import { api, savedSeat, forgetSeat, TableSocket } from "./api.js";
-import { banner, connection, navigate } from "./main.js";
+import { banner, connection, navigate, newPractice } from "./main.js";
+import { isLocal } from "./practice/local.js";
+import { practiceElsewhere } from "./practice/missing.js";
 import { tableTitle } from "./lobby.js";
 import { renderClassic } from "./classic.js";
 import { renderStacks } from "./stacks.js";
@@ -35,7 +37,9 @@ export function showTable(app, id) {
     try {
       st.info = await api.table(id);
     } catch (err) {
-      if (err.status === 404) {
+      if (err.status === 404 && isLocal(id)) {
+        app.replaceChildren(practiceElsewhere(newPractice));
+      } else if (err.status === 404) {
         app.replaceChildren(h("div", { class: "card-panel" }, h("h2", {}, t("table.not_found")),
           h("button", { type: "button", onclick: () => navigate(null) }, t("table.back_to_lobby"))));
       } else {
@@ -180,6 +184,7 @@ export function showTable(app, id) {
       app.removeEventListener("pointerdown", backOnAction);
       app.removeEventListener("keydown", backOnAction);
     },
-    rerender: () => (st.view ? render() : st.info ? start() : null),
+    // without a view: the join form, or what was said of a missing table, again
+    rerender: () => (st.view ? render() : start()),
   };
 }

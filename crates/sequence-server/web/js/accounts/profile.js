@@ -56,7 +56,7 @@ function ratingsTable(ratings) {
     h("tr", {}, h("th", {}, at("prof.kind")), h("th", {}, at("prof.rating")), h("th", {}, at("prof.games"))),
     ratings.map((r) => h("tr", { "data-kind": r.kind },
       h("td", {}, at(`kind.${r.kind}`)),
-      h("td", { class: "acc-rating" }, `${num(r.rating)}${r.provisional ? "?" : ""} ± ${num(r.deviation)}`, r.provisional ? h("span", { class: "acc-muted" }, ` (${at("prof.provisional")})`) : ""),
+      h("td", { class: "acc-rating" }, `${num(r.rating)}${r.provisional ? at("prof.provisional_mark") : ""} ± ${num(r.deviation)}`, r.provisional ? h("span", { class: "acc-muted" }, ` (${at("prof.provisional")})`) : ""),
       h("td", {}, num(r.games))))));
 }
 

@@ -7,7 +7,7 @@
 // puzzle of the day (the same for everyone on a day, UTC), a filter by
 // grade, and progress kept in this browser and, when signed in, in the
 // account (progress.js).
-import { t, num, language, SEP } from "../i18n.js";
+import { t, num, language, SEP, list } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { api, isStaticBuild } from "../api.js";
 import { renderClassic } from "../classic.js";
@@ -87,7 +87,7 @@ const same = (a, b, keys) => keys.every((k) => JSON.stringify(a[k] ?? null) === 
 const CLASSIC_KEYS = ["card", "at", "remove", "dead", "declare"];
 const STACKS_KEYS = ["play", "to", "from", "target", "colour", "pass", "discard", "end"];
 
-function moveWords(game, m) {
+function moveWords(game, m, theirs = false) {
   if (game === "classic") {
     if (m.dead) return lt("puzzle.m.dead", { card: cardName(m.dead) });
     if (m.remove) return lt("puzzle.m.remove", { card: cardName(m.card), space: spaceLabel(m.remove) });
@@ -98,13 +98,15 @@ function moveWords(game, m) {
   if (m.pass) return lt("puzzle.m.pass");
   if (m.end) return lt("puzzle.m.end");
   if (m.discard) return lt("puzzle.m.discard", { card: stacksCardName(m.discard) });
-  if (m.to) return lt(m.from === "discard" ? "puzzle.m.pile_discard" : "puzzle.m.pile", { card: stacksCardName(m.play), pile: placeName(m.to) });
+  // an opponent's play from its own discard pile (a `block2` threat)
+  const discard = theirs ? "puzzle.m.pile_their_discard" : "puzzle.m.pile_discard";
+  if (m.to) return lt(m.from === "discard" ? discard : "puzzle.m.pile", { card: stacksCardName(m.play), pile: placeName(m.to) });
   return lt("puzzle.m.action", { card: stacksCardName(m.play) });
 }
 
-const spaces = (list) => (list || []).map(spaceLabel).join(", ");
+const spaces = (these) => list((these || []).map(spaceLabel));
 /** Declared sequences (C8a) as "a1–e1", as the table's choice shows them. */
-const windows = (declare) => declare.map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`).join(", ");
+const windows = (declare) => list(declare.map((w) => `${spaceLabel(w[0])}–${spaceLabel(w[1])}`));
 
 /** What the puzzle asks. */
 function task(game, p) {
@@ -116,15 +118,22 @@ function task(game, p) {
 
 /** The rules each kind of puzzle is about (RULES.md ids). */
 const RULES = {
-  classic: { win: "C8, C9", jack: "C6, C9", block: "C6, C8", dead: "C6", fork: "C6, C8", window: "C8, C8a" },
-  stacks: { block: "S5", win: "S3, S7", win2: "S4, S5, S7" },
+  classic: { win: ["C8", "C9"], jack: ["C6", "C9"], block: ["C6", "C8"], dead: ["C6"], fork: ["C6", "C8"], window: ["C8", "C8a"] },
+  stacks: { block: ["S5"], block2: ["S3", "S4", "S5", "S7"], win: ["S3", "S7"], win2: ["S4", "S5", "S7"] },
 };
+
+/** A `block2` puzzle's threat: the completer's winning line had the pile
+ * stood, with the cards everyone sees. */
+function threatWords(p) {
+  return list((p.threat || []).map((m) => moveWords("stacks", m, true)));
+}
 
 /** Why the solution is the move (after solving, or shown). */
 function explanation(game, p) {
   const s = p.solution;
   if (game === "stacks") {
     if (p.kind === "block") return lt("puzzle.why.stacks.block");
+    if (p.kind === "block2") return lt("puzzle.why.stacks.block2", { line: threatWords(p) });
     const line = p.line.map((m) => moveWords(game, m)).join(SEP);
     return lt(p.kind === "win2" ? "puzzle.why.stacks.win2" : "puzzle.why.stacks.win", { line });
   }
@@ -148,6 +157,7 @@ function explanation(game, p) {
 function refutation(game, p, m) {
   if (game === "stacks") {
     if (p.kind === "block") return lt("puzzle.no.stacks.block");
+    if (p.kind === "block2") return lt("puzzle.no.stacks.block2", { line: threatWords(p) });
     if (p.kind === "win2") return lt("puzzle.no.stacks.win2");
     if (m.discard || m.end) return lt("puzzle.no.stacks.ends");
     return lt("puzzle.no.stacks.win");
@@ -160,6 +170,19 @@ function refutation(game, p, m) {
     case "dead": return lt("puzzle.no.classic.dead", { spaces: spaces(p.threats) });
     default: return lt("puzzle.no.classic.block", { spaces: spaces(left.length ? left : p.threats) });
   }
+}
+
+// ----- Stacks: the pile a Block window is about -------------------------
+
+/** A Block puzzle's pile just completed (the file's `completed`, S5b) as
+ * the one table-log entry that opened the window: the table's drawing
+ * (stacks.js) then shows that pile completed, not free, as it does at a
+ * live table while the window is open. No entry for other puzzles. */
+function completionLog(p) {
+  const c = p.completed;
+  const w = p.view && p.view.block_window;
+  if (!c || !w) return [];
+  return [{ seat: w.completer, completed: c.place, window: true, move: { seat: w.completer, play: c.card, to: c.place } }];
 }
 
 // ----- the page ------------------------------------------------------------
@@ -194,12 +217,12 @@ export function showPuzzles(app, game, id) {
       layout = c && c.layout;
     }
     if (stopped) return;
-    const list = file.puzzles;
-    const daily = puzzleOfTheDay(list);
-    const p = list.find((x) => x.id === st.id) || daily;
+    const all = file.puzzles;
+    const daily = puzzleOfTheDay(all);
+    const p = all.find((x) => x.id === st.id) || daily;
     st.id = p.id;
     const solved = solvedSet(game);
-    const shown = st.grade ? list.filter((x) => x.grade === st.grade) : list;
+    const shown = st.grade ? all.filter((x) => x.grade === st.grade) : all;
     const next = shown.find((x) => !solved.has(x.id) && x.id !== p.id) || shown.find((x) => x.id !== p.id) || p;
 
     const check = (m) => {
@@ -222,7 +245,7 @@ export function showPuzzles(app, game, id) {
       sendMove: check,
       rerender: render,
       offTurn() {},
-      extras: {},
+      extras: game === "stacks" ? { entries: completionLog(p) } : {},
     };
     // once solved, the position stays in view without moves
     const done = st.result === "solved";
@@ -233,7 +256,7 @@ export function showPuzzles(app, game, id) {
     } else {
       board = renderStacks(done ? { ...p.view, legal_moves: [] } : p.view, ctx);
     }
-    const rules = h("span", { class: "rule-ref" }, " ", lt("learn.rule_ref", { ids: RULES[game][p.kind] || "" }));
+    const rules = h("span", { class: "rule-ref" }, " ", lt("learn.rule_ref", { ids: list(RULES[game][p.kind] || []) }));
     let result = null;
     if (st.result === "solved") {
       result = h("div", { class: "puzzle-result good", id: "puzzle-result", role: "status" },
@@ -254,11 +277,11 @@ export function showPuzzles(app, game, id) {
       "data-grade": String(g),
       onclick: () => {
         st.grade = g;
-        const first = g ? list.find((x) => x.grade === g && !solved.has(x.id)) || list.find((x) => x.grade === g) : daily;
+        const first = g ? all.find((x) => x.grade === g && !solved.has(x.id)) || all.find((x) => x.grade === g) : daily;
         go(first.id);
       },
     }, g ? lt("puzzle.grade." + g) : lt("puzzle.grade.all")));
-    const count = (g) => list.filter((x) => (!g || x.grade === g) && solved.has(x.id)).length;
+    const count = (g) => all.filter((x) => (!g || x.grade === g) && solved.has(x.id)).length;
     const other = game === "classic" ? "stacks" : "classic";
     app.replaceChildren(h("article", { class: `learn-page puzzle-page puzzle-${game}`, "data-puzzle": p.id, "data-learn-lang": language() },
       h("div", { class: "learn-head" },
@@ -272,7 +295,7 @@ export function showPuzzles(app, game, id) {
         h("div", { class: "buttons", role: "group", "aria-label": lt("puzzle.grade.label") }, gradeButtons),
         h("button", { type: "button", id: "puzzle-daily", class: p.id === daily.id ? "selected" : "", onclick: () => go(daily.id) }, lt("puzzle.daily"))),
       h("section", { class: "puzzle-task card-panel", "aria-labelledby": "puzzle-h" },
-        h("h2", { id: "puzzle-h" }, lt("puzzle.number", { n: num(list.indexOf(p) + 1), grade: lt("puzzle.grade." + p.grade) }),
+        h("h2", { id: "puzzle-h" }, lt("puzzle.number", { n: num(all.indexOf(p) + 1), grade: lt("puzzle.grade." + p.grade) }),
           p.id === daily.id ? h("span", { class: "puzzle-daily-tag" }, SEP, lt("puzzle.daily")) : null,
           solved.has(p.id) ? h("span", { class: "puzzle-solved-tag" }, SEP, lt("puzzle.solved_tag")) : null),
         h("p", { id: "puzzle-task" }, task(game, p)),

@@ -2,7 +2,7 @@
 // game, in short sections with pictures drawn by the table's own code
 // (pictures.js). Written from the rules reference; each section names
 // the rules it explains (C1…C9, S1…S7).
-import { t, num, language, SEP } from "../i18n.js";
+import { t, num, language, SEP, list } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { api } from "../api.js";
 import { spaceName } from "../layout.js";
@@ -47,16 +47,6 @@ function section(id, rules, title, paragraphs, ...figures) {
     h("p", { class: "learn-rule" }, lt("learn.rule_ref", { ids: list(rules) })));
 }
 
-/** Items joined as the language lists them (no "·", which reads as a
- * zero in Persian). */
-function list(items) {
-  try {
-    return new Intl.ListFormat(language(), { style: "short", type: "unit" }).format(items);
-  } catch {
-    return items.join(", ");
-  }
-}
-
 /** The classic sections; `layout` is the official board (C2) as rows. */
 function classicSections(layout) {
   const pic = (spec) => boardPicture({ layout, ...spec });
@@ -92,7 +82,7 @@ function classicSections(layout) {
       figure(pic({ chips: nine, sequences: [["blue", "a9", "e9"], ["blue", "e9", "i9"]], marked: ["e9"], rows: [8, 8], cols: [0, 9], label: lt("c.sequences.fig") }), lt("c.sequences.fig"))),
     section("dead", ["C6"], "c.dead.title", ["c.dead.p1", "c.dead.p2"],
       figure(pic({ chips: dead, marked: ["c2", "e4"], rows: [1, 3], cols: [1, 5], label: lt("c.dead.fig") }), lt("c.dead.fig"),
-        handCardPicture("4C", cardName("4C") + ", " + t("hand.dead"), true, t("hand.dead_short")))),
+        handCardPicture("4C", list([cardName("4C"), t("hand.dead")]), true, t("hand.dead_short")))),
     section("teams", ["C3", "C4", "C5", "C6", "C7"], "c.teams.title", ["c.teams.p1", "c.teams.p3", "c.teams.p2"]),
   ];
 }
