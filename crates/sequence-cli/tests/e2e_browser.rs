@@ -480,10 +480,12 @@ return '';
 const TUTORIAL_TARGET: &str = r#"
 const clean = (s) => (s || '').replace(/[\u2066-\u2069]/g, '').trim();
 const [card, space, button] = arguments;
+// a label's first part, up to the language's list comma (Persian: U+060C)
+const named = (el) => { const l = clean(el.getAttribute('aria-label')); return l.startsWith(space + ',') || l.startsWith(space + '\u060c'); };
 if (space) {
-  const g = [...document.querySelectorAll('[data-space]')].find((g) => clean(g.getAttribute('aria-label')).startsWith(space + ','));
+  const g = [...document.querySelectorAll('[data-space]')].find(named);
   if (g) return '[data-space="' + g.dataset.space + '"]';
-  const p = [...document.querySelectorAll('.pile[data-place]')].find((p) => clean(p.getAttribute('aria-label')).startsWith(space + ','));
+  const p = [...document.querySelectorAll('.pile[data-place]')].find(named);
   return p ? '.pile[data-place="' + p.dataset.place + '"]' : '';
 }
 if (button) {
