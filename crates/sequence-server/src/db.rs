@@ -31,8 +31,9 @@
 //!   account's passkeys and the WebAuthn ceremonies under way (migration
 //!   0004, [`crate::accounts::passkeys`]).
 //!
-//! The schema is versioned: the migrations of `migrations/sqlite` and
-//! `migrations/postgres` (one set per database, embedded in the binary)
+//! The schema is versioned: the migrations of `migrations/` (one set,
+//! written in SQLite's SQL and read by PostgreSQL with two type spellings
+//! changed, embedded in the binary by `db/migrations.rs`)
 //! are applied in order at start-up, each once ([`migrate`]); how to add
 //! one: docs/deploy.md, "Schema changes".
 //!
@@ -42,10 +43,24 @@
 //! without polling. An SQLite file serves one instance: a second one is
 //! refused at start.
 
+/// A row read into a struct, column by column in `SELECT` order:
+/// `row!(r => T { a, b })` is `T { a: r.try_get(0)?, b: r.try_get(1)? }`
+/// (`?` passes a column's `sqlx::Error` on).
+macro_rules! row {
+    ($r:expr => $t:ident { $($field:ident),+ $(,)? }) => {{
+        let r = $r;
+        let mut column = 0usize..;
+        $t {
+            $($field: r.try_get(column.next().unwrap_or_default())?),+
+        }
+    }};
+}
+
 mod accounts;
 mod error;
 mod games;
 mod learn;
+mod migrations;
 mod passkeys;
 mod profiles;
 mod shared;

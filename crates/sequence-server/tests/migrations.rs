@@ -219,10 +219,10 @@ async fn connect(url: &str) -> AnyConnection {
     AnyConnection::connect(&url).await.expect("connect")
 }
 
-/// The versions of every migration the server has (`migrations/sqlite`;
-/// the PostgreSQL set has the same numbers).
+/// The versions of every migration the server has (`migrations/`, one
+/// set for both databases).
 fn every_version() -> Vec<i64> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
     let mut v: Vec<i64> = std::fs::read_dir(&dir)
         .expect("migrations")
         .filter_map(|e| {

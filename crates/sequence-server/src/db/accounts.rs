@@ -170,12 +170,7 @@ impl Db {
         .fetch_optional(&self.pool)
         .await?;
         let Some(r) = row else { return Ok(None) };
-        Ok(Some(SessionRow {
-            user_id: r.try_get(0)?,
-            name: r.try_get(1)?,
-            csrf: r.try_get(2)?,
-            seen_ms: r.try_get(3)?,
-        }))
+        Ok(Some(row!(r => SessionRow { user_id, name, csrf, seen_ms })))
     }
 
     /// Notes that a session was used at `now`.
@@ -331,9 +326,5 @@ impl Db {
 
 /// `(id, name, password)` of a live user.
 fn user_row(r: &sqlx::any::AnyRow) -> Result<UserRow, DbError> {
-    Ok(UserRow {
-        id: r.try_get(0)?,
-        name: r.try_get(1)?,
-        password: r.try_get(2)?,
-    })
+    Ok(row!(r => UserRow { id, name, password }))
 }

@@ -43,16 +43,7 @@ const COLUMNS: &str =
     "p.id, p.user_id, u.name, p.handle, p.name, p.passkey, p.created_ms, p.used_ms";
 
 fn passkey_row(r: &sqlx::any::AnyRow) -> Result<PasskeyRow, DbError> {
-    Ok(PasskeyRow {
-        id: r.try_get(0)?,
-        user_id: r.try_get(1)?,
-        user_name: r.try_get(2)?,
-        handle: r.try_get(3)?,
-        name: r.try_get(4)?,
-        passkey: r.try_get(5)?,
-        created_ms: r.try_get(6)?,
-        used_ms: r.try_get(7)?,
-    })
+    Ok(row!(r => PasskeyRow { id, user_id, user_name, handle, name, passkey, created_ms, used_ms }))
 }
 
 impl Db {
@@ -188,11 +179,8 @@ impl Db {
         .fetch_optional(&self.pool)
         .await?;
         let Some(r) = row else { return Ok(None) };
-        Ok(Some(CeremonyRow {
-            kind: r.try_get(0)?,
-            user_id: r.try_get(1)?,
-            state: r.try_get(2)?,
-            expires_ms: r.try_get(3)?,
-        }))
+        Ok(Some(
+            row!(r => CeremonyRow { kind, user_id, state, expires_ms }),
+        ))
     }
 }

@@ -155,11 +155,7 @@ impl Db {
         .fetch_optional(&self.pool)
         .await?;
         let Some(r) = row else { return Ok(None) };
-        Ok(Some(PublicUser {
-            id: r.try_get(0)?,
-            name: r.try_get(1)?,
-            created_ms: r.try_get(2)?,
-        }))
+        Ok(Some(row!(r => PublicUser { id, name, created_ms })))
     }
 
     /// An account's ratings: `(kind, rating, last change Unix ms)`.

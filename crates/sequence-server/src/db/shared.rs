@@ -36,14 +36,9 @@ impl Db {
         .await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
-            out.push(InstanceRow {
-                id: r.try_get(0)?,
-                pid: r.try_get(1)?,
-                host: r.try_get(2)?,
-                started_ms: r.try_get(3)?,
-                heartbeat_age_ms: r.try_get(4)?,
-                tables: r.try_get(5)?,
-            });
+            out.push(
+                row!(r => InstanceRow { id, pid, host, started_ms, heartbeat_age_ms, tables }),
+            );
         }
         Ok(out)
     }

@@ -3,7 +3,6 @@
 //! their own for tests, and the schema's migrations.
 
 use super::DbError;
-use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Connection, Executor};
 
 /// Whether `spec` is a PostgreSQL URL.
@@ -184,14 +183,8 @@ pub async fn drop_database(url: &str, name: &str) -> Result<(), DbError> {
     Ok(())
 }
 
-/// The SQLite schema: the versioned migrations of `migrations/sqlite`.
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
-
-/// The PostgreSQL schema: the versioned migrations of `migrations/postgres`.
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
-
-/// Brings the schema up to date: applies, in order, each migration of the
-/// database's set (SQLite or PostgreSQL) that it has not applied yet, each
+/// Brings the schema up to date: applies, in order, each migration (in the
+/// database's dialect, [`super::migrations`]) that it has not applied yet, each
 /// in a transaction, and records it in `_sqlx_migrations` (version,
 /// checksum). On PostgreSQL an advisory lock makes instances starting
 /// together apply them one at a time. A database written before
@@ -204,9 +197,9 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
 /// migration was edited since (checksum).
 pub(super) async fn migrate(pool: &AnyPool, pg: bool) -> Result<(), sqlx::migrate::MigrateError> {
     let set = if pg {
-        &POSTGRES_MIGRATIONS
+        super::migrations::Dialect::Postgres
     } else {
-        &SQLITE_MIGRATIONS
+        super::migrations::Dialect::Sqlite
     };
-    set.run(pool).await
+    set.migrator().await?.run(pool).await
 }
