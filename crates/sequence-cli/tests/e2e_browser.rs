@@ -397,6 +397,25 @@ async fn the_rules_help_and_the_tables_question_mark_in_every_language() {
         }
         for lang in LANGUAGES {
             check_learn_language(&c, "help-classic", size, lang, "#table-help").await;
+            // the button's mark is the language's question mark (Persian: U+061F)
+            let want = if lang == "fa" { "\u{61f}" } else { "?" };
+            until(10, 50, async || {
+                let mark = c
+                    .execute(
+                        "return document.querySelector('#help-toggle .help-q').textContent;",
+                        vec![],
+                    )
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if mark == want {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "the help button's mark in {lang} is {mark}, not {want}"
+                    ))
+                }
+            })
+            .await;
         }
         select_option(&c, "#lang", "en").await;
         let href = c

@@ -109,6 +109,15 @@ export function num(n, options) {
  * the Persian comma "،" (U+060C). */
 const COMMA = { fa: "\u060c " };
 
+/** The question mark of the current language where it is not the Latin
+ * one: the Persian "؟" (U+061F). */
+const QUESTION = { fa: "\u061f" };
+
+/** The current language's question mark (the table's "?" button). */
+export function questionMark() {
+  return QUESTION[current] ?? "?";
+}
+
 /** `items` joined as a list in the current language ("a, b"; in Persian
  * "a، b"). No "and" before the last: these are a move's notes, a card and
  * its kind, rule ids. */

@@ -5,7 +5,7 @@
 // the board mean (C8 locked chips, C1 corners); Stacks — what each pile
 // takes next (S3), why the chosen card can or cannot go somewhere (S3,
 // S5), and the Block window and its countdown (S5b).
-import { t, num, language } from "../i18n.js";
+import { t, num, language, questionMark } from "../i18n.js";
 import { h, cardName, isJack, isOneEyed, stacksCardName } from "../cards.js";
 import { layoutGrid, spaceName, spaceLabel } from "../layout.js";
 import { placeName } from "../stacks.js";
@@ -119,7 +119,7 @@ export function tableHelp(st, seatName, rerender) {
     "aria-controls": "table-help",
     title: lt("help.button"),
     onclick: toggle,
-  }, h("span", { class: "help-q", "aria-hidden": "true" }, "?"), h("span", { class: "help-label" }, lt("help.button")));
+  }, h("span", { class: "help-q", "aria-hidden": "true" }, questionMark()), h("span", { class: "help-label" }, lt("help.button")));
   if (!isOpen) return { button, panel: null };
   const panel = h("section", { class: "table-help card-panel", id: "table-help", "aria-labelledby": "table-help-h", "data-learn-lang": language() },
     h("h2", { id: "table-help-h" }, lt("help.title")),
