@@ -87,6 +87,15 @@ impl Note {
         }
     }
 
+    /// How many events an [`Note::Events`] numbers (`last - first + 1`; 0
+    /// for other notes).
+    fn event_count(&self) -> i64 {
+        match self {
+            Note::Events { first, last, .. } => last - first + 1,
+            _ => 0,
+        }
+    }
+
     /// The note of events `first..` of table `id` (JSON each), committed
     /// at `at_ms` with `timed_out` seats: with the events when the payload
     /// stays within [`MAX_PAYLOAD`], else their numbers only.
@@ -155,23 +164,18 @@ impl Note {
             }
         }
         match &note {
-            Note::Events {
-                first,
-                last,
-                at_ms,
-                data,
-                ..
-            } => {
-                if *first < 0 || *at_ms < 0 {
-                    return Err(bad("a number is negative"));
-                }
-                if last < first || last - first >= MAX_EVENTS {
-                    return Err(bad("the event numbers are out of order"));
-                }
-                if !data.is_empty() && data.len() as i64 != last - first + 1 {
-                    return Err(bad("the number of events does not match"));
-                }
+            Note::Events { first, at_ms, .. } if *first < 0 || *at_ms < 0 => {
+                return Err(bad("a number is negative"))
             }
+            Note::Events { first, last, .. } if last < first || last - first >= MAX_EVENTS => {
+                return Err(bad("the event numbers are out of order"))
+            }
+            Note::Events { data, .. }
+                if !data.is_empty() && data.len() as i64 != note.event_count() =>
+            {
+                return Err(bad("the number of events does not match"))
+            }
+            Note::Events { .. } => {}
             Note::Chat { seq, .. } if *seq < 0 => return Err(bad("a number is negative")),
             Note::Presence { instance, .. } | Note::Gone { instance } => {
                 if !instance_id_ok(instance) {
