@@ -467,6 +467,20 @@ async fn the_rules_help_and_the_tables_question_mark_in_every_language() {
     }
 }
 
+/// Where the first and the last word of the card the tutorial's step names
+/// stand on the screen: `[first, last, its left edge, the last's left
+/// edge]`, or `null` for a name of one word.
+const CARD_WORD_ORDER: &str = r#"
+const el = document.querySelector('#tutorial-step .tut-card');
+const node = el && el.firstChild;
+if (!node || node.nodeType !== 3) return null;
+const words = [...node.textContent.matchAll(/[^\s\u2066-\u2069\u060c,]+/g)];
+if (words.length < 2) return null;
+const left = (m) => { const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length); return r.getBoundingClientRect().left; };
+const a = words[0], b = words[words.length - 1];
+return [a[0], b[0], left(a), left(b)];
+"#;
+
 /// What the tutorial's panel asks now: `[card, space, count, button]` as
 /// its text names them (bidi isolates taken out; the space is empty for a
 /// dead-card exchange or a Stacks action card, discard or Block answer,
@@ -576,6 +590,49 @@ async fn learner_follows_the_tutorial(
                 !counter.chars().any(|ch| ch.is_ascii_digit()),
                 "fa: the step counter in Persian digits: {counter}"
             );
+        }
+        // the step names a pile once (fresh tester: "then the pile red
+        // pile 2", the pile's name says "pile" already): the words beside
+        // the name are none of its words
+        if !space.is_empty() {
+            let text = c
+                .execute(
+                    "return document.querySelector('#tutorial-step').textContent.replace(/[\\u2066-\\u2069]/g, '');",
+                    vec![],
+                )
+                .await
+                .expect("read the step");
+            let text = text.as_str().unwrap_or_default();
+            if let Some(at) = text.find(space) {
+                let before = text[..at].split_whitespace().last().unwrap_or_default();
+                let after = text[at + space.len()..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default();
+                for w in space.split_whitespace().filter(|w| w.chars().count() >= 3) {
+                    assert!(
+                        before != w && !after.starts_with(w),
+                        "{lang}: the step says {w} twice: {text}"
+                    );
+                }
+            }
+        }
+        // a card's name reads right to left in Persian (fresh tester: its
+        // words were swapped, "گشنیز شاه" for "شاه گشنیز", when the name
+        // was isolated as a whole around the isolates of its parts)
+        if lang == "fa" && !card.is_empty() {
+            let order = c
+                .execute(CARD_WORD_ORDER, vec![])
+                .await
+                .expect("read the card's words");
+            if let Some(o) = order.as_array() {
+                assert!(
+                    o[2].as_f64() > o[3].as_f64(),
+                    "fa: the card's first word {} stands left of its last word {} ({order})",
+                    o[0],
+                    o[1]
+                );
+            }
         }
         // the Block window (S5b) is checked in every language, its prompt
         // beside the status (once it covered the status line in Persian)

@@ -94,9 +94,29 @@ async fn a_learner_fails_a_puzzle_then_solves_it() {
     let id = p["id"].as_str().unwrap_or_default();
     let sol = &p["solution"];
     let threat = p["threats"][0].as_str().unwrap_or_default().to_string();
+    // a link to a puzzle there is not (fresh tester: the day's puzzle was
+    // shown without a word): said, and the day's shown
+    c.goto(&format!("{}/?puzzles=classic&id=nope", rig.base))
+        .await
+        .expect("open the puzzle page");
+    let said = wait_text(&c, "#puzzle-unknown").await;
+    assert_eq!(
+        said,
+        "There is no such puzzle; here is the puzzle of the day."
+    );
+    wait_for(&c, "#puzzle-h .puzzle-daily-tag").await;
     open(&c, &rig.base, "classic", id).await;
+    assert_eq!(
+        count(&c, "#puzzle-unknown").await,
+        0,
+        "a puzzle that is there"
+    );
     let task = wait_text(&c, "#puzzle-task").await;
     assert!(task.contains("stop it"), "{task}");
+    // one puzzle's grade in the heading (Ukrainian said "Задача 1 (Легкі)",
+    // the filter's plural)
+    let head = wait_text(&c, "#puzzle-h").await;
+    assert!(head.contains("(easy)"), "{head}");
     // a wrong move: another card of the hand, on a space it lights
     let hand: Vec<&str> = p["hand"]
         .as_array()

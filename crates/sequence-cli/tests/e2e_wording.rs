@@ -103,6 +103,22 @@ async fn a_replay_of_no_game_offers_no_table() {
         .await
         .expect("back to English");
 
+    // an id that is no game id (fresh tester: /replay/xyz showed the lobby
+    // without a word), and an invite link with a mistyped table id
+    c.goto(&format!("{}/replay/xyz", rig.base))
+        .await
+        .expect("open the replay");
+    let said = wait_text(&c, "#replay-missing h2").await;
+    assert_eq!(said, "There is no such game.");
+    assert_eq!(count(&c, "#replay-to-table").await, 0);
+    c.goto(&format!("{}/?table=zzz", rig.base))
+        .await
+        .expect("open the table");
+    let said = wait_text(&c, "#table-missing h2").await;
+    assert_eq!(said, "There is no such table.");
+    click(&c, "#table-to-lobby").await;
+    wait_for(&c, "#create").await;
+
     // a table that exists, asked for a game it never had: its table is offered
     let id = open_new_table(
         &c,

@@ -45,13 +45,46 @@ export function language() {
   return current;
 }
 
-/** Fills `{name}` placeholders. In a right-to-left language each value is
- * isolated (U+2068 … U+2069): a Latin name, a space such as `g۴` or two
- * numbers in a row ("Bot ۳" then "۵ red") would otherwise be reordered
- * with the words around them. */
+/** A right-to-left letter (Hebrew, Arabic and Persian letters; not their
+ * digits, which take the direction around them). */
+const RTL_LETTER = /[\u05d0-\u05ea\u0620-\u064a\u066e-\u06d5\u06e5\u06e6\u06ee\u06ef\u06fa-\u06ff\u0750-\u077f\ufb1d-\ufdff\ufe70-\ufefc]/;
+/** A left-to-right letter of the page's languages (Latin, Greek, Cyrillic,
+ * Georgian, Kannada). */
+const LTR_LETTER = /[A-Za-z\u00c0-\u02af\u0370-\u03ff\u0400-\u052f\u10a0-\u10ff\u1c90-\u1cbf\u0c80-\u0cff]/;
+
+/** `value` isolated from the words around it (for a right-to-left page):
+ * between U+2067 and U+2069 (right to left) when its first letter is
+ * right-to-left, U+2066 … U+2069 when it is left-to-right, U+2068 …
+ * U+2069 (first strong) when it has none. The first letter is looked for
+ * inside isolates the value already holds: a value made of filled values,
+ * such as a card name (rank and suit, each isolated), has no letter outside them, and a
+ * first-strong isolate alone would lay it out left to right, its words
+ * swapped. */
+export function isolate(value) {
+  const s = String(value);
+  const rtl = s.search(RTL_LETTER);
+  const ltr = s.search(LTR_LETTER);
+  const open = rtl < 0 && ltr < 0 ? "\u2068" : ltr < 0 || (rtl >= 0 && rtl < ltr) ? "\u2067" : "\u2066";
+  return `${open}${s}\u2069`;
+}
+
+/** Fills the `{name}` placeholders of `s` from `params` for a page in
+ * `lang`. In a right-to-left language each value is isolated
+ * ([`isolate`]): a Latin name, a space such as `g۴` or two numbers in a
+ * row ("Bot ۳" then "۵ red") would otherwise be reordered with the words
+ * around them. Also used by the learning and account pages' words. */
+export function fillIn(s, params, lang = current) {
+  const iso = RTL.has(lang);
+  return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in params ? (iso ? isolate(params[k]) : String(params[k])) : m));
+}
+
+/** Whether the page's language is written right to left. */
+export function isRtl() {
+  return RTL.has(current);
+}
+
 function fill(s, params) {
-  const iso = RTL.has(current);
-  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? (iso ? `\u2068${params[k]}\u2069` : String(params[k])) : m));
+  return fillIn(s, params);
 }
 
 /** Whether `key` has a string (in the current language or English). */

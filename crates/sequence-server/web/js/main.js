@@ -6,8 +6,8 @@
 // account pages (`/account`, `/u/NAME`, `/games`, `/leaderboard`).
 import { setLanguage, preferredLanguage, language, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
-import { showTable } from "./table.js";
-import { showReplay } from "./replay.js";
+import { showTable, noSuchTable } from "./table.js";
+import { showReplay, showNoSuchReplay } from "./replay.js";
 import { showRules } from "./learn/rules.js";
 import { openTutorial, TUTORIAL_GAMES } from "./learn/tutorial.js";
 import { showPuzzles, isPuzzleGame } from "./learn/puzzles.js";
@@ -70,11 +70,16 @@ function route() {
   const params = new URLSearchParams(location.search);
   // a finished game's replay: `/replay/ID`, or `/?replay=ID` (a game in
   // this browser, which a static host serves)
-  const replay = /^\/replay\/([0-9a-f]{1,64})$/.exec(location.pathname);
+  const replay = /^\/replay\/([^/]*)$/.exec(location.pathname);
   const replayId = replay ? replay[1] : params.get("replay");
-  if (replayId && /^[0-9a-f]{1,64}$/.test(replayId)) {
-    const game = Number(params.get("game"));
-    current = showReplay(app, replayId, Number.isInteger(game) && game > 0 ? game : null);
+  if (replayId !== null) {
+    if (/^[0-9a-f]{1,64}$/.test(replayId)) {
+      const game = Number(params.get("game"));
+      current = showReplay(app, replayId, Number.isInteger(game) && game > 0 ? game : null);
+    } else {
+      // a game id is hex: a mistyped one is no game
+      current = showNoSuchReplay(app);
+    }
     return;
   }
   const page = accountRoute(app, location.pathname, params);
@@ -110,7 +115,14 @@ function route() {
     return;
   }
   const id = params.get("table");
-  current = id && /^[0-9a-f]{1,64}$/.test(id) ? showTable(app, id) : showLobby(app, { practice: params.get("practice") === "1" });
+  if (id !== null && !/^[0-9a-f]{1,64}$/.test(id)) {
+    // a table id is hex: a mistyped invite link is no table
+    const missing = () => app.replaceChildren(noSuchTable());
+    missing();
+    current = { stop() {}, rerender: missing };
+    return;
+  }
+  current = id ? showTable(app, id) : showLobby(app, { practice: params.get("practice") === "1" });
 }
 
 function applyStatic() {

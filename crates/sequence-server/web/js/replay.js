@@ -70,12 +70,26 @@ async function notShown(id, err) {
   const there = err.status === 404 ? await api.table(id).then(() => true, () => false) : true;
   if (!there && isLocal(id)) return practiceElsewhere(newPractice);
   const head = err.status === 403 ? t("replay.not_over") : err.status === 404 ? t("replay.not_found") : err.status === 0 ? t("error.unreachable") : refusalText(err);
+  return missingPanel(head, err.status === 403 ? t("replay.not_over_hint") : null, there ? id : null);
+}
+
+/** The panel of a replay that cannot be shown: `head`, a `hint` (or
+ * null), and the way to table `tableId`, or to the lobby when null. */
+function missingPanel(head, hint, tableId) {
   return h("div", { class: "card-panel", id: "replay-missing" },
     h("h2", {}, head),
-    err.status === 403 ? h("p", { class: "hint" }, t("replay.not_over_hint")) : null,
-    there
-      ? h("button", { type: "button", id: "replay-to-table", onclick: () => navigate(id) }, t("replay.to_table"))
+    hint ? h("p", { class: "hint" }, hint) : null,
+    tableId
+      ? h("button", { type: "button", id: "replay-to-table", onclick: () => navigate(tableId) }, t("replay.to_table"))
       : h("button", { type: "button", id: "replay-to-lobby", onclick: () => navigate(null) }, t("table.back_to_lobby")));
+}
+
+/** The page of `/replay/ID` with an id that is no game id (ids are hex):
+ * "no such game", with the way to the lobby. */
+export function showNoSuchReplay(app) {
+  const page = { stop() {}, rerender: () => app.replaceChildren(missingPanel(t("replay.not_found"), null, null)) };
+  page.rerender();
+  return page;
 }
 
 export function showReplay(app, id, gameNo) {

@@ -40,8 +40,7 @@ export function showTable(app, id) {
       if (err.status === 404 && isLocal(id)) {
         app.replaceChildren(practiceElsewhere(newPractice));
       } else if (err.status === 404) {
-        app.replaceChildren(h("div", { class: "card-panel" }, h("h2", {}, t("table.not_found")),
-          h("button", { type: "button", onclick: () => navigate(null) }, t("table.back_to_lobby"))));
+        app.replaceChildren(noSuchTable());
       } else {
         banner(refusedBanner(err, id));
         app.replaceChildren(h("div", { class: "card-panel" }, h("button", { type: "button", onclick: start }, t("error.retry"))));
@@ -187,4 +186,11 @@ export function showTable(app, id) {
     // without a view: the join form, or what was said of a missing table, again
     rerender: () => (st.view ? render() : start()),
   };
+}
+
+/** The panel of a table that is not there: "no such table" and the way to
+ * the lobby. */
+export function noSuchTable() {
+  return h("div", { class: "card-panel", id: "table-missing" }, h("h2", {}, t("table.not_found")),
+    h("button", { type: "button", id: "table-to-lobby", onclick: () => navigate(null) }, t("table.back_to_lobby")));
 }

@@ -145,7 +145,7 @@ export function passkeySection() {
     try {
       const begun = await request("POST", "/api/account/passkeys/add/begin", {});
       const credential = await navigator.credentials.create(creationOptions(begun.options));
-      const label = name.value.trim() || at("pk.default_name", { n: count + 1 }).replace(/[\u2068\u2069]/g, "");
+      const label = name.value.trim() || at("pk.default_name", { n: count + 1 }).replace(/[\u2066-\u2069]/g, "");
       await request("POST", "/api/account/passkeys/add/finish", { ceremony: begun.ceremony, name: label, credential: credentialJson(credential) });
       name.value = "";
       note.textContent = at("pk.added");

@@ -4,9 +4,8 @@
 // English, and fills `{name}` placeholders as i18n.js does (each value
 // isolated in a right-to-left language). The pages' styles
 // (accounts.css) are loaded the same way.
-import { language } from "../i18n.js";
+import { language, fillIn } from "../i18n.js";
 
-const RTL = new Set(["fa"]);
 const cache = new Map(); // lang -> strings
 
 async function load(lang) {
@@ -36,6 +35,5 @@ export async function loadAccountText() {
 export function at(key, params = {}) {
   const lang = language();
   const s = (cache.get(lang) || {})[key] ?? (cache.get("en") || {})[key] ?? key;
-  const iso = RTL.has(lang);
-  return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in params ? (iso ? `\u2068${params[k]}\u2069` : String(params[k])) : m));
+  return fillIn(s, params, lang);
 }

@@ -219,7 +219,10 @@ export function showPuzzles(app, game, id) {
     if (stopped) return;
     const all = file.puzzles;
     const daily = puzzleOfTheDay(all);
-    const p = all.find((x) => x.id === st.id) || daily;
+    const asked = all.find((x) => x.id === st.id);
+    // a link to a puzzle this file does not have: say so, show the day's
+    const unknown = st.id !== null && st.id !== undefined && !asked;
+    const p = asked || daily;
     st.id = p.id;
     const solved = solvedSet(game);
     const shown = st.grade ? all.filter((x) => x.grade === st.grade) : all;
@@ -295,7 +298,8 @@ export function showPuzzles(app, game, id) {
         h("div", { class: "buttons", role: "group", "aria-label": lt("puzzle.grade.label") }, gradeButtons),
         h("button", { type: "button", id: "puzzle-daily", class: p.id === daily.id ? "selected" : "", onclick: () => go(daily.id) }, lt("puzzle.daily"))),
       h("section", { class: "puzzle-task card-panel", "aria-labelledby": "puzzle-h" },
-        h("h2", { id: "puzzle-h" }, lt("puzzle.number", { n: num(all.indexOf(p) + 1), grade: lt("puzzle.grade." + p.grade) }),
+        unknown ? h("p", { class: "hint", id: "puzzle-unknown", role: "status" }, lt("puzzle.unknown")) : null,
+        h("h2", { id: "puzzle-h" }, lt("puzzle.number", { n: num(all.indexOf(p) + 1), grade: lt("puzzle.level." + p.grade) }),
           p.id === daily.id ? h("span", { class: "puzzle-daily-tag" }, SEP, lt("puzzle.daily")) : null,
           solved.has(p.id) ? h("span", { class: "puzzle-solved-tag" }, SEP, lt("puzzle.solved_tag")) : null),
         h("p", { id: "puzzle-task" }, task(game, p)),

@@ -4,9 +4,8 @@
 // the page's language, then English, and fills `{name}` placeholders as
 // i18n.js does (each value isolated in a right-to-left language). The
 // pages' styles (learn.css) are loaded the same way.
-import { language } from "../i18n.js";
+import { language, fillIn } from "../i18n.js";
 
-const RTL = new Set(["fa"]);
 const cache = new Map(); // lang -> strings
 let current = {};
 let fallback = {};
@@ -40,8 +39,7 @@ export function lt(key, params = {}) {
   const lang = language();
   const strings = cache.get(lang) || current;
   const s = strings[key] ?? fallback[key] ?? key;
-  const iso = RTL.has(lang);
-  return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in params ? (iso ? `\u2068${params[k]}\u2069` : String(params[k])) : m));
+  return fillIn(s, params, lang);
 }
 
 /** Adds learn.css to the page once. */

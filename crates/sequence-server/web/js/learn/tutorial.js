@@ -9,7 +9,7 @@
 // table's, its id under `sequence.tutorial.<game>`), so a learner can
 // leave and come back to the same point. How far the learner went (the
 // furthest step, finished) is kept by progress.js, in the account too.
-import { t, language, num } from "../i18n.js";
+import { t, language, num, isRtl, isolate } from "../i18n.js";
 import { h, cardName, stacksCardName } from "../cards.js";
 import { placeName } from "../stacks.js";
 import { api, saveSeat, savedName, savedSeat, isStaticBuild } from "../api.js";
@@ -126,9 +126,9 @@ function words(key, parts) {
   const out = [];
   const text = lt(key, Object.fromEntries(Object.keys(parts).map((k) => [k, `\u0000${k}\u0000`])));
   for (const [n, piece] of text.split("\u0000").entries()) {
-    if (n % 2 === 0) out.push(piece.replace(/[\u2068\u2069]/g, ""));
+    if (n % 2 === 0) out.push(piece.replace(/[\u2066-\u2069]/g, ""));
     // a jack named by a text that says its kind ({jack}) is the card too
-    else out.push(h("strong", { class: `tut-${piece === "jack" ? "card" : piece}` }, language() === "fa" ? `\u2068${parts[piece]}\u2069` : parts[piece]));
+    else out.push(h("strong", { class: `tut-${piece === "jack" ? "card" : piece}` }, isRtl() ? isolate(parts[piece]) : parts[piece]));
   }
   return out;
 }
