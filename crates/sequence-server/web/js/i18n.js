@@ -83,10 +83,6 @@ export function isRtl() {
   return RTL.has(current);
 }
 
-function fill(s, params) {
-  return fillIn(s, params);
-}
-
 /** Whether `key` has a string (in the current language or English). */
 export function has(key) {
   return key in strings || key in fallback;
@@ -96,7 +92,7 @@ export function has(key) {
 export function t(key, params = {}) {
   let s = strings[key] ?? fallback[key] ?? key;
   if (typeof s !== "string") s = s.other ?? key;
-  return fill(s, params);
+  return fillIn(s, params);
 }
 
 /** The plural category of `count` in the current language ("one", "few",
@@ -115,10 +111,10 @@ function pluralCategory(count) {
 export function tn(key, count, params = {}) {
   let forms = strings[key];
   if (forms === undefined || forms === null) forms = fallback[key];
-  if (typeof forms === "string") return fill(forms, params);
+  if (typeof forms === "string") return fillIn(forms, params);
   if (!forms) return key;
   const s = forms[pluralCategory(count)] ?? forms.other ?? key;
-  return fill(s, params);
+  return fillIn(s, params);
 }
 
 /** What separates two facts on one line ("12 moves — 5 min"): an em

@@ -62,6 +62,9 @@ function go(url) {
   route();
 }
 
+/** Whether `id` has the shape of a table's (or its games') id: hex. */
+const isId = (id) => /^[0-9a-f]{1,64}$/.test(id);
+
 function route() {
   if (current) current.stop();
   banner("");
@@ -73,7 +76,7 @@ function route() {
   const replay = /^\/replay\/([^/]*)$/.exec(location.pathname);
   const replayId = replay ? replay[1] : params.get("replay");
   if (replayId !== null) {
-    if (/^[0-9a-f]{1,64}$/.test(replayId)) {
+    if (isId(replayId)) {
       const game = Number(params.get("game"));
       current = showReplay(app, replayId, Number.isInteger(game) && game > 0 ? game : null);
     } else {
@@ -115,7 +118,7 @@ function route() {
     return;
   }
   const id = params.get("table");
-  if (id !== null && !/^[0-9a-f]{1,64}$/.test(id)) {
+  if (id !== null && !isId(id)) {
     // a table id is hex: a mistyped invite link is no table
     const missing = () => app.replaceChildren(noSuchTable());
     missing();
