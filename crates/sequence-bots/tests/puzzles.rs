@@ -56,7 +56,7 @@ fn the_window_puzzle_asks_for_the_five_that_leave_a_second_sequence() {
     assert_eq!(s.kind, "window");
     assert_eq!(s.grade, 3);
     assert_eq!(s.solution, place_f5("e5", "i5"));
-    assert_eq!(s.wins, vec![at("c5")]);
+    assert_eq!(s.why.wins, vec![at("c5")]);
     // the engine's own choice (the first window in reading order, C8a) is
     // the wrong one here: it leaves no win
     let (right, _, wins) = classic::value(&k, place_f5("e5", "i5")).expect("legal");
@@ -88,8 +88,8 @@ fn without_the_card_for_c5_the_right_five_keep_the_next_sequence_nearest() {
         .expect("a puzzle");
     assert_eq!((s.kind, s.grade), ("window", 2));
     assert_eq!(s.solution, place_f5("e5", "i5"));
-    assert_eq!(s.need, vec![at("c5")]);
-    assert!(s.wins.is_empty());
+    assert_eq!(s.why.need, vec![at("c5")]);
+    assert!(s.why.wins.is_empty());
     let v = classic::to_json("t", &k, &s, 1, 2);
     assert_eq!(v["need"], serde_json::json!(["c5"]));
 }
@@ -108,7 +108,7 @@ fn stacks_block_puzzles_name_the_pile_just_completed() {
             return seed < 400;
         }
         let w = view.block_window.expect("a Block window");
-        let c = s.completed.expect("the pile just completed");
+        let c = s.why.completed.expect("the pile just completed");
         assert_eq!(c.place.colour(), w.colour, "seed {seed}");
         match view.last_move {
             Some((who, Decision::Pile { card, place, .. })) => {

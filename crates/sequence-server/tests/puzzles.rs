@@ -62,6 +62,8 @@ fn every_classic_puzzle_is_solved_again_by_the_engine() {
         ] {
             assert_eq!(again.get(key), p.get(key), "{id}: {key}");
         }
+        // the whole entry, key order too: the file is what `to_json` writes
+        assert_eq!(again.to_string(), p.to_string(), "{id}: as written");
     }
     eprintln!(
         "{} classic puzzles checked in {:.1} s",
@@ -81,10 +83,10 @@ fn every_stacks_puzzle_is_solved_again_by_the_engine() {
             .unwrap_or_else(|e| panic!("{id}: not a position of the engine: {e}"))
             .unwrap_or_else(|| panic!("{id}: no longer a puzzle: no single best decision"));
         // a Block window's pile is named, and can be that pile (S3, S5b)
-        s.completed =
+        s.why.completed =
             stacks::completion_from_json(p, &view).unwrap_or_else(|e| panic!("{id}: {e}"));
         let block = p["kind"] == "block" || p["kind"] == "block2";
-        assert_eq!(s.completed.is_some(), block, "{id}: completed");
+        assert_eq!(s.why.completed.is_some(), block, "{id}: completed");
         let again = stacks::to_json(
             p["id"].as_str().unwrap_or(""),
             &view,
@@ -103,6 +105,7 @@ fn every_stacks_puzzle_is_solved_again_by_the_engine() {
         ] {
             assert_eq!(again.get(key), p.get(key), "{id}: {key}");
         }
+        assert_eq!(again.to_string(), p.to_string(), "{id}: as written");
     }
     eprintln!(
         "{} Stacks puzzles checked in {:.1} s",

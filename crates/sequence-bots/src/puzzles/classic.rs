@@ -82,22 +82,20 @@ pub struct Known {
     pub discards: Vec<Card>,
 }
 
-/// A solved position: the kind of puzzle, its grade and what explains it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Solved {
-    /// `win`, `jack` (a win that needs a two-eyed jack), `block`, `fork`
-    /// (the only move that keeps a win), `window` (a placement that makes
-    /// a line longer than five: the only declaration, C8a, that keeps the
-    /// best value) or `dead` (the dead-card exchange, C6).
-    pub kind: &'static str,
-    /// 1 (easy: a win or a block with the card of the space), 2 (a jack
-    /// is needed, the dead-card exchange, a fork made with the card of the
-    /// space, the window of the long line) or 3 (hard: a fork that needs a
-    /// jack, a window that keeps a win next turn, one move against several
-    /// threats).
-    pub grade: u8,
-    /// The only best move.
-    pub solution: Move,
+/// A solved classic position ([`Solved`](super::Solved)): `kind` is
+/// `win`, `jack` (a win that needs a two-eyed jack), `block`, `fork` (the
+/// only move that keeps a win), `window` (a placement that makes a line
+/// longer than five: the only declaration, C8a, that keeps the best value)
+/// or `dead` (the dead-card exchange, C6); `grade` 1 (easy: a win or a
+/// block with the card of the space), 2 (a jack is needed, the dead-card
+/// exchange, a fork made with the card of the space, the window of the
+/// long line) or 3 (hard: a fork that needs a jack, a window that keeps a
+/// win next turn, one move against several threats).
+pub type Solved = super::Solved<Move, Why>;
+
+/// What explains a classic puzzle's solution.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Why {
     /// The spaces where the opponent would win next turn if nothing is done.
     pub threats: Vec<Space>,
     /// For `fork`/`window`: the spaces where the player wins next turn.
@@ -108,8 +106,6 @@ pub struct Solved {
     /// For `dead`: how many of the unseen cards would save the game, of how
     /// many.
     pub chance: Option<(u32, u32)>,
-    /// How many moves were weighed.
-    pub moves: usize,
 }
 
 fn config() -> Config {
@@ -369,15 +365,16 @@ fn judge(k: &Known, g: &Game, scored: &[Scored], moves: usize) -> Result<Option<
         kind,
         grade,
         solution: mv,
-        threats: if best == Value3::Safe {
-            threats_now
-        } else {
-            vec![]
-        },
-        wins,
-        need: vec![],
-        chance: None,
         moves,
+        why: Why {
+            threats: if best == Value3::Safe {
+                threats_now
+            } else {
+                vec![]
+            },
+            wins,
+            ..Why::default()
+        },
     }))
 }
 
@@ -407,11 +404,11 @@ fn window_puzzle(scored: &[Scored], moves: usize) -> Option<Solved> {
         kind: "window",
         grade: 3,
         solution: *mv,
-        threats: vec![],
-        wins: wins.clone(),
-        need: vec![],
-        chance: None,
         moves,
+        why: Why {
+            wins: wins.clone(),
+            ..Why::default()
+        },
     })
 }
 
@@ -510,11 +507,11 @@ fn near_window(k: &Known, scored: &[Scored], moves: usize) -> Result<Option<Solv
         kind: "window",
         grade: 2,
         solution: mv,
-        threats: vec![],
-        wins: vec![],
-        need,
-        chance: None,
         moves,
+        why: Why {
+            need,
+            ..Why::default()
+        },
     }))
 }
 
@@ -550,11 +547,12 @@ fn dead_puzzle(
         kind: "dead",
         grade: if threats_now.len() > 1 { 3 } else { 2 },
         solution: Move::Dead { card: d },
-        threats: threats_now,
-        wins: vec![],
-        need: vec![],
-        chance: Some((saving, total)),
         moves,
+        why: Why {
+            threats: threats_now,
+            chance: Some((saving, total)),
+            ..Why::default()
+        },
     }))
 }
 
@@ -590,23 +588,21 @@ pub fn to_json(id: &str, k: &Known, s: &Solved, seed: u64, at: u32) -> Value {
     if let Some(o) = mv.as_object_mut() {
         o.remove("seat");
     }
-    let mut v = json!({
-        "id": id,
-        "grade": s.grade,
-        "kind": s.kind,
-        "from": {"seed": seed, "move": at},
-        "board": g.board_rows(),
-        "sequences": g.sequences().map(|(t, w)| json!([t.colour(), w.start.to_string(), w.last(5).to_string()])).collect::<Vec<_>>(),
-        "hand": k.hand.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-        "discards": k.discards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-        "solution": mv,
-        "threats": space_list(&s.threats),
-        "wins": space_list(&s.wins),
-    });
-    if !s.need.is_empty() {
-        v["need"] = space_list(&s.need);
+    let mut v = s.head(id, seed, at);
+    v["board"] = json!(g.board_rows());
+    v["sequences"] = g
+        .sequences()
+        .map(|(t, w)| json!([t.colour(), w.start.to_string(), w.last(5).to_string()]))
+        .collect();
+    v["hand"] = k.hand.iter().map(|c| c.to_string()).collect();
+    v["discards"] = k.discards.iter().map(|c| c.to_string()).collect();
+    v["solution"] = mv;
+    v["threats"] = space_list(&s.why.threats);
+    v["wins"] = space_list(&s.why.wins);
+    if !s.why.need.is_empty() {
+        v["need"] = space_list(&s.why.need);
     }
-    if let Some((a, b)) = s.chance {
+    if let Some((a, b)) = s.why.chance {
         v["chance"] = json!([a, b]);
     }
     if let Move::Place {

@@ -53,22 +53,18 @@ pub const MAX_DEPTH2: usize = 10;
 /// Positions searched per first decision by the two-turn search.
 pub const MAX_NODES2: usize = 20_000;
 
-/// A solved position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Solved {
-    /// `block`, `block2` (the Block against a win the completer's next
-    /// plays would make), `win` or `win2` (a win on the player's next
-    /// turn, its opponents skipped).
-    pub kind: &'static str,
-    /// 1 (easy), 2 or 3 (hard).
-    pub grade: u8,
-    /// The only good decision.
-    pub solution: Decision,
+/// A solved Stacks position ([`Solved`](super::Solved)): `kind` is
+/// `block`, `block2` (the Block against a win the completer's next plays
+/// would make), `win` or `win2` (a win on the player's next turn, its
+/// opponents skipped); `grade` 1 (easy), 2 or 3 (hard).
+pub type Solved = super::Solved<Decision, Why>;
+
+/// What explains a Stacks puzzle's solution.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Why {
     /// For `win` and `win2`: the shortest winning line, the solution first
     /// (for `win2` it holds the discard that ends the first turn).
     pub line: Vec<Decision>,
-    /// How many decisions were weighed.
-    pub moves: usize,
     /// For `block2`: the completer's shortest winning line with the cards
     /// everyone sees, had the completion stood (else empty).
     pub threat: Vec<Decision>,
@@ -322,10 +318,12 @@ fn block2(g: &Game, me: Seat, x: Seat, stand: &Game, moves: usize) -> Option<Sol
         kind: "block2",
         grade: if threat.len() == 1 { 2 } else { 3 },
         solution: Decision::Block,
-        line: vec![Decision::Block],
         moves,
-        threat,
-        completed: None,
+        why: Why {
+            line: vec![Decision::Block],
+            threat,
+            completed: None,
+        },
     })
 }
 
@@ -419,10 +417,11 @@ fn win2(g: &Game, me: Seat, moves: &[Decision]) -> Option<Solved> {
         kind: "win2",
         grade: if line.len() <= 4 { 2 } else { 3 },
         solution: line[0],
-        line,
         moves: moves.len(),
-        threat: vec![],
-        completed: None,
+        why: Why {
+            line,
+            ..Why::default()
+        },
     })
 }
 
@@ -469,10 +468,11 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
             kind: "block",
             grade: 1,
             solution: Decision::Block,
-            line: vec![Decision::Block],
             moves: moves.len(),
-            threat: vec![],
-            completed: None,
+            why: Why {
+                line: vec![Decision::Block],
+                ..Why::default()
+            },
         }));
     }
     let mut wins = vec![];
@@ -522,10 +522,11 @@ pub fn solve(view: &SeatView) -> Result<Option<Solved>, String> {
         kind: "win",
         grade,
         solution: line[0],
-        line,
         moves: moves.len(),
-        threat: vec![],
-        completed: None,
+        why: Why {
+            line,
+            ..Why::default()
+        },
     }))
 }
 
@@ -543,21 +544,16 @@ pub fn to_json(id: &str, view: &SeatView, s: &Solved, seed: u64, at: u32) -> Val
     // the pile a Block window is about is, below)
     let mut shown = view.clone();
     shown.last_move = None;
-    let mut v = json!({
-        "id": id,
-        "grade": s.grade,
-        "kind": s.kind,
-        "from": {"seed": seed, "move": at},
-        "view": shown.to_json(),
-        "solution": entry(&s.solution),
-        "line": s.line.iter().map(entry).collect::<Vec<_>>(),
-    });
-    if let Some(c) = s.completed {
+    let mut v = s.head(id, seed, at);
+    v["view"] = shown.to_json();
+    v["solution"] = entry(&s.solution);
+    v["line"] = s.why.line.iter().map(entry).collect();
+    if let Some(c) = s.why.completed {
         v["completed"] = json!({"place": c.place.name(), "card": c.card.code()});
     }
-    if let (false, Some(w)) = (s.threat.is_empty(), view.block_window) {
+    if let (false, Some(w)) = (s.why.threat.is_empty(), view.block_window) {
         let theirs = |d: &Decision| sequence_stacks::notation::decision_json(w.completer, d);
-        v["threat"] = s.threat.iter().map(theirs).collect();
+        v["threat"] = s.why.threat.iter().map(theirs).collect();
     }
     v
 }
@@ -658,7 +654,7 @@ pub fn self_play(first_seed: u64, mut found: impl FnMut(&SeatView, &Solved, u64,
                 {
                     taken.push(s.kind);
                     if window {
-                        s.completed = completed;
+                        s.why.completed = completed;
                     }
                     if !found(&view, &s, seed, g.ply()) {
                         return;
