@@ -30,6 +30,9 @@
 //! the files again: `SEQUENCE_GOLDEN_WRITE=1 cargo test -p sequence --test
 //! arena_golden`; say in the commit why they changed.
 
+#[path = "../../sequence-server/tests/common/golden.rs"]
+mod golden;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -125,28 +128,11 @@ fn run(case: &Case, jobs: usize, out: &Path) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Where `got` and `want` first differ, by line, for the failure message.
-fn first_difference(got: &[u8], want: &[u8]) -> String {
-    let (got, want) = (String::from_utf8_lossy(got), String::from_utf8_lossy(want));
-    let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
-    let i = g
-        .iter()
-        .zip(&w)
-        .position(|(a, b)| a != b)
-        .unwrap_or(g.len().min(w.len()));
-    format!(
-        "line {}:\n   got: {}\n  want: {}",
-        i + 1,
-        g.get(i).unwrap_or(&"(end)"),
-        w.get(i).unwrap_or(&"(end)")
-    )
-}
-
 /// Every case's outputs equal its golden files byte for byte, with every
 /// `--jobs` value it lists. All differences are reported, not the first.
 #[test]
 fn arena_outputs_match_the_golden_files() {
-    let write = std::env::var_os("SEQUENCE_GOLDEN_WRITE").is_some();
+    let write = golden::writing();
     let tmp = tempfile::tempdir().expect("temp dir");
     let mut failures = Vec::new();
     for case in CASES {
@@ -173,7 +159,7 @@ fn arena_outputs_match_the_golden_files() {
                         "{} --jobs {jobs}: {}.{ext} differs at {}",
                         case.args,
                         case.name,
-                        first_difference(bytes, &want)
+                        golden::first_difference(bytes, &want)
                     ));
                 }
             }
@@ -191,7 +177,7 @@ fn arena_outputs_match_the_golden_files() {
 /// written.)
 #[test]
 fn every_golden_file_belongs_to_a_case() {
-    if std::env::var_os("SEQUENCE_GOLDEN_WRITE").is_some() {
+    if golden::writing() {
         return;
     }
     let names: Vec<String> = CASES

@@ -430,23 +430,15 @@ async fn the_move_path_answers_as_recorded() {
     log.s.running.abort();
 
     let got = log.out;
-    if std::env::var_os("SEQUENCE_GOLDEN_WRITE").is_some() {
+    if common::golden::writing() {
         std::fs::write(golden_path(), &got).expect("write the golden file");
         return;
     }
     let want = std::fs::read_to_string(golden_path()).expect("the golden file");
     if got != want {
-        let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
-        let i = g
-            .iter()
-            .zip(&w)
-            .position(|(a, b)| a != b)
-            .unwrap_or(g.len().min(w.len()));
         panic!(
-            "answer {} differs from the golden file:\n got: {}\nwant: {}",
-            i + 1,
-            g.get(i).unwrap_or(&"(end)"),
-            w.get(i).unwrap_or(&"(end)")
+            "the answers differ from the golden file (one answer a line) at {}",
+            common::golden::first_difference(got.as_bytes(), want.as_bytes())
         );
     }
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod golden;
 pub mod http;
 pub mod logs;
 pub mod moves;
