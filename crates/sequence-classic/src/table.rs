@@ -127,6 +127,10 @@ impl TableFacts for Game {
         }
     }
 
+    fn describe_extras(out: &mut Map<String, Value>) {
+        out.insert("layout".into(), json!(Layout::official().to_rows()));
+    }
+
     fn view_extras(&self, out: &mut Map<String, Value>) {
         out.insert("layout".into(), json!(self.layout().to_rows()));
     }

@@ -70,10 +70,9 @@ macro_rules! bad {
 /// Unknown game or bot names, a table the rules do not allow, or files
 /// that cannot be written.
 pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
-    let game = match args.game.as_str() {
-        "classic" => GameKind::Classic,
-        "stacks" => GameKind::Stacks,
-        g => bad!("unknown game {g:?} (classic or stacks)"),
+    let game: GameKind = match args.game.parse() {
+        Ok(g) => g,
+        Err(e) => bad!("--game: {e}"),
     };
     let json_out = match args.format.as_str() {
         "table" => false,

@@ -31,6 +31,13 @@ fn syntax_error(e: &serde_json::Error) -> String {
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let msg = full.strip_suffix(&suffix).unwrap_or(&full);
     match e.classify() {
+        // serde_json stops at 128 open arrays and objects: the text may be
+        // well-formed, so it is not called invalid
+        _ if msg == "recursion limit exceeded" => format!(
+            "JSON nested too deeply at line {} column {}: at most 128 arrays and objects inside each other",
+            e.line(),
+            e.column()
+        ),
         serde_json::error::Category::Eof => format!(
             "not valid JSON: the text ends early (line {}, column {})",
             e.line(),
@@ -336,6 +343,14 @@ mod tests {
     fn syntax_errors_keep_serde_words_and_one_position() {
         let e = parse_strict("{\n  \"a\" 1}").unwrap_err();
         assert_eq!(e, "not valid JSON at line 2 column 7: expected `:`");
+        // well-formed but deeper than serde_json reads (a reviewer's
+        // 5,000 brackets were called "not valid JSON")
+        let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+        let e = parse_strict(&deep).unwrap_err();
+        assert_eq!(
+            e,
+            "JSON nested too deeply at line 1 column 128: at most 128 arrays and objects inside each other"
+        );
     }
 
     #[test]

@@ -172,6 +172,13 @@ pub trait TableFacts: Notation<Options: DeserializeOwned> {
         None
     }
 
+    /// Fields the game's description in the server's game list adds to
+    /// its players, teams and options (classic: the official board as 10
+    /// rows of card codes, `layout`, C2). Default: none.
+    fn describe_extras(out: &mut Map<String, Value>) {
+        let _ = out;
+    }
+
     /// Fields a table's view adds to the engine's view (the classic board
     /// layout, C2). Default: none.
     fn view_extras(&self, out: &mut Map<String, Value>) {

@@ -54,8 +54,8 @@ impl RatingKind {
             GameKind::Classic if sides >= 3 => RatingKind::Classic3Sides,
             GameKind::Classic if players > 2 => RatingKind::ClassicTeams,
             GameKind::Classic => RatingKind::Classic1v1,
-            _ if players > 2 => RatingKind::StacksMulti,
-            _ => RatingKind::Stacks1v1,
+            GameKind::Stacks if players > 2 => RatingKind::StacksMulti,
+            GameKind::Stacks => RatingKind::Stacks1v1,
         }
     }
 

@@ -14,7 +14,7 @@
 
 use crate::ratings::RatingKind;
 use crate::tables::{Core, SeatKind, Status};
-use sequence_common::Outcome;
+use sequence_common::{Outcome, Seat};
 
 /// A seat's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,11 +89,12 @@ pub fn game_end(before: &Core, after: &Core, now: i64) -> Option<GameEnd> {
     if !ended {
         return None;
     }
-    let outcome = after.live.as_ref()?.outcome();
-    let teams = after.spec.team_count();
-    let side_of = |seat: u8| teams.map_or(seat, |t| seat % t.max(1));
+    // the engine says who plays on which side (C3 teams, S1 a side a seat)
+    let live = after.live.as_ref()?;
+    let outcome = live.outcome();
+    let side_of = |seat: u8| live.side_of(Seat(seat));
+    let sides = live.sides();
     let players = after.seats.len() as u8;
-    let sides = teams.unwrap_or(players);
     // left, away at the end, or a bot stood in for the person
     let left = |i: usize| {
         let s = &after.seats[i];

@@ -116,7 +116,10 @@ const MSG_HINTS: Hints = &[
         "one of \"hello\", \"move\", \"chat\", \"reaction\", \"ping\"",
     ),
     ("token", "a seat token (32 hex characters) or null"),
-    ("move_number", "a whole number ≥ 0 (the view's move_number)"),
+    (
+        "move_number",
+        "a whole number from 0 to 4294967295 (the view's move_number)",
+    ),
     ("move", "a move object"),
     ("text", "a string"),
     ("reaction", "a string: smile, frown, star, wow, think or gg"),
@@ -715,7 +718,10 @@ mod tests {
     #[test]
     fn bad_fields_are_named_in_words() {
         let e = parse_client(r#"{"type":"move","move_number":-1,"move":{}}"#).unwrap_err();
-        assert!(e.contains("move_number must be a whole number ≥ 0"), "{e}");
+        assert!(
+            e.contains("move_number must be a whole number from 0 to 4294967295"),
+            "{e}"
+        );
         assert!(!e.contains("u32"), "{e}");
         let e = parse_client("[]").unwrap_err();
         assert!(e.contains("must be a JSON object"), "{e}");

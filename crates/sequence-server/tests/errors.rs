@@ -165,7 +165,14 @@ async fn body_field_errors_name_the_field_in_words() {
             format!("/api/tables/{id}/moves"),
             Some(bearer.as_str()),
             r#"{"move_number":-1,"move":{"pass":true}}"#,
-            "move_number must be a whole number ≥ 0",
+            "move_number must be a whole number from 0 to 4294967295",
+        ),
+        // past u32 (a reviewer's find: it was told "≥ 0")
+        (
+            format!("/api/tables/{id}/moves"),
+            Some(bearer.as_str()),
+            r#"{"move_number":99999999999,"move":{"pass":true}}"#,
+            "move_number must be a whole number from 0 to 4294967295 (the view's move_number), got 99999999999",
         ),
         (
             format!("/api/tables/{id}/moves"),

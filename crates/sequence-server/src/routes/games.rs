@@ -18,15 +18,7 @@ pub async fn list_games() -> Json<Value> {
 pub fn catalogue() -> Value {
     let games: Vec<Value> = GameKind::ALL
         .into_iter()
-        .map(|k| {
-            let mut d = game_of(k).describe();
-            if k == GameKind::Classic {
-                // the official board (C2) as 10 rows of card codes, as a
-                // classic view's `layout`
-                d["layout"] = json!(sequence_classic::Layout::official().to_rows());
-            }
-            d
-        })
+        .map(|k| game_of(k).describe())
         .collect();
     json!({
         "games": games,

@@ -18,7 +18,10 @@ use serde_json::Value;
 use std::sync::Arc;
 
 pub(super) const MOVE_HINTS: Hints = &[
-    ("move_number", "a whole number ≥ 0 (the view's move_number)"),
+    (
+        "move_number",
+        "a whole number from 0 to 4294967295 (the view's move_number)",
+    ),
     ("move", "a move object"),
 ];
 

@@ -383,11 +383,7 @@ impl Core {
             )));
         };
         let size = (0..self.seats.len())
-            .filter(|&s| {
-                self.spec
-                    .team_count()
-                    .is_some_and(|t| (s as u8) % t == team)
-            })
+            .filter(|&s| live.side_of(Seat(s as u8)) == team)
             .count();
         if size < 2 {
             return Err(conflict(

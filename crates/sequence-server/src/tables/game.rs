@@ -34,7 +34,8 @@ where
 
 /// The description of game `G` for `GET /api/games`: its name and title,
 /// the player counts the engine allows, the team counts per player count
-/// (the default first), and the rule options.
+/// (the default first), the rule options, and the engine's own extras
+/// ([`TableFacts::describe_extras`]: classic's official board `layout`).
 pub fn describe<G: TableFacts>() -> Value {
     let mut players = vec![];
     let mut teams = Map::new();
@@ -50,7 +51,7 @@ pub fn describe<G: TableFacts>() -> Value {
             }
         }
     }
-    json!({
+    let mut d = json!({
         "name": G::KIND.name(),
         "title": G::KIND.title(),
         "record_format": G::KIND.record_format(),
@@ -59,7 +60,11 @@ pub fn describe<G: TableFacts>() -> Value {
         "default_teams": if G::TEAMS { Value::Object(default_teams) } else { Value::Null },
         "options": G::option_specs().iter().map(OptionSpec::to_json).collect::<Vec<_>>(),
         "penalty": G::TEAMS,
-    })
+    });
+    if let Some(o) = d.as_object_mut() {
+        G::describe_extras(o);
+    }
+    d
 }
 
 #[cfg(test)]
@@ -83,6 +88,13 @@ mod tests {
             .filter_map(|o| o["name"].as_str())
             .collect();
         assert!(names.contains(&"removable_sequences") && names.contains(&"board"));
+        // the engine's extras: classic's official board (C2), as a view's
+        // `layout` (the lobby draws it); Stacks has no board
+        assert_eq!(
+            c["layout"],
+            json!(sequence_classic::Layout::official().to_rows())
+        );
+        assert_eq!(c["layout"].as_array().map(Vec::len), Some(10));
         let s = describe::<sequence_stacks::Game>();
         assert_eq!(s["players"], json!([2, 3, 4, 5, 6]));
         assert_eq!(s["teams"], Value::Null);
@@ -93,6 +105,7 @@ mod tests {
             .find(|o| o["name"] == "piles_per_colour")
             .unwrap();
         assert_eq!(ppc["default"], json!(2));
+        assert_eq!(s.get("layout"), None);
     }
 
     /// The log's fields as the server worked them out before the engines
