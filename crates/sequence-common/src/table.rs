@@ -89,6 +89,34 @@ impl OptionSpec {
         format!("{words} ({})", self.rule)
     }
 
+    /// Refuses a value of the right kind that the option does not offer
+    /// (`options.sequence_length must be 5 or 4 (C11), got 3`), in the
+    /// words of a value of the wrong kind ([`OptionSpec::allowed`]), the
+    /// option named by its path under `prefix`. Options said in
+    /// [`OptionSpec::words`] (a board) are the engine's to check; `null`
+    /// is the default and always taken.
+    ///
+    /// # Errors
+    /// The message above for the first option of `given` (an options
+    /// object) whose value is not among its offered values.
+    pub fn check_offered(specs: &[OptionSpec], given: &Value, prefix: &str) -> Result<(), String> {
+        for spec in specs.iter().filter(|s| s.words.is_none()) {
+            match given.get(spec.name) {
+                None | Some(Value::Null) => {}
+                Some(v) if spec.values.contains(v) => {}
+                Some(v) => {
+                    return Err(format!(
+                        "{prefix}{} must be {}, got {}",
+                        spec.name,
+                        spec.allowed(),
+                        crate::json::echo(&v.to_string())
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The option's hint for [`crate::json::describe`]: its path under
     /// `prefix` and [`OptionSpec::allowed`].
     pub fn hint(&self, prefix: &str) -> (String, String) {

@@ -123,7 +123,8 @@ async fn options_must_be_an_object_and_bad_values_are_named_once() {
 /// Tester's finding: a table created with `win_sequences: "two"` was
 /// told the value must be "a whole number from 0 to 255" (its JSON type's
 /// range). A value of the wrong kind is answered with the option's own
-/// values and rule, from the engine's option list (`GET /api/games`).
+/// values and rule, from the engine's option list (`GET /api/games`); so
+/// is a value of the right kind the engine does not offer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mistyped_option_is_answered_with_its_own_values_and_rule() {
     let s = common::server(0).await;
@@ -152,6 +153,24 @@ async fn a_mistyped_option_is_answered_with_its_own_values_and_rule() {
             "stacks",
             json!({"steal_chip_can_win": "no"}),
             "options.steal_chip_can_win must be true or false (S5a), got the string \"no\"",
+        ),
+        // a value of the right kind that is not offered, in the same words
+        // (a reviewer's find: "option `sequence_length`: 3 is not 4 or 5",
+        // and a third format for Stacks)
+        (
+            "classic",
+            json!({"sequence_length": 3}),
+            "options.sequence_length must be 5 or 4 (C11), got 3",
+        ),
+        (
+            "classic",
+            json!({"win_sequences": 7}),
+            "options.win_sequences must be 1, 2, 3 or 4, or null for the official rule (C9), got 7",
+        ),
+        (
+            "stacks",
+            json!({"piles_per_colour": 9}),
+            "options.piles_per_colour must be 1, 2, 3 or 4 (S3a), got 9",
         ),
     ];
     for (game, options, want) in cases {
