@@ -4,56 +4,26 @@
 //! seat's view as a [`sequence_common::AnyView`] (never the full game) —
 //! and gets a [`BotReply`] whose [`AnyMove`] the screen reads back as a
 //! move of its game. [`BotPool`]
-//! keeps one `sequence-bots` bot per seat (`level:1` … `level:5`, built by
-//! [`sequence_bots::bot`]); it is what the terminal loop runs on its worker
+//! keeps one bot per seat (`level:1` … `level:5`), the bots' own
+//! type-erased bot ([`AnyBot`], built by [`sequence_bots::any_bot`], as
+//! the Python package's); it is what the terminal loop runs on its worker
 //! thread and what tests call directly.
 
-use sequence_bots::{with_game, Bot, BotGame, ForGame, RandomBot};
-use sequence_common::{any_view, AnyMove, AnyView, Seat, SeatView};
-use std::any::Any;
+use sequence_bots::{any_bot, AnyBot, BotGame};
+use sequence_common::{any_view, AnyMove, AnyView, Seat};
 use std::collections::HashMap;
 use std::fmt;
 
-/// A bot of some game, kept by the pool between jobs (a `Box<dyn Bot<G>>`).
-type AnyBot = Box<dyn Any + Send>;
-
-/// One decision of the bot in `slot` (built there from `spec` and `seed`
-/// when the slot holds no bot of the view's game), for the game whose
-/// type [`with_game`] gives: one of the view's legal moves, `None` when it
-/// has none.
-struct Decide<'a> {
-    view: &'a dyn AnyView,
-    slot: &'a mut Option<AnyBot>,
-    spec: &'a str,
-    seed: u64,
-}
-
-impl ForGame for Decide<'_> {
-    type Out = Option<AnyMove>;
-
-    fn call<G: BotGame>(self) -> Option<AnyMove> {
-        let view = self.view.as_any().downcast_ref::<G::View>()?;
-        if view.legal_moves().is_empty() {
-            return None;
-        }
-        let mut bot = match self.slot.take().map(|b| b.downcast::<Box<dyn Bot<G>>>()) {
-            Some(Ok(bot)) => bot,
-            _ => Box::new(build::<G>(self.spec, self.seed)),
-        };
-        let mv = bot.choose(view);
-        *self.slot = Some(bot);
-        Some(AnyMove::of::<G>(mv))
-    }
-}
-
-/// A level bot of the game `G`; a random bot if the spec cannot be built
-/// (it always can for `level:1` … `level:5`, which [`BotPool::decide`]
-/// asks for).
-fn build<G: BotGame>(spec: &str, seed: u64) -> Box<dyn Bot<G>> {
-    sequence_bots::bot::<G>(spec, seed).unwrap_or_else(|e| {
-        tracing::debug!("{e}; using a random bot");
-        Box::new(RandomBot::new("random".into(), seed))
-    })
+/// A level bot of the game `view` is of (`spec` `level:N`), or a random
+/// bot if the spec cannot be built (it always can for `level:1` …
+/// `level:5`, which [`BotPool::decide`] asks for).
+fn build(view: &dyn AnyView, spec: &str, seed: u64) -> Option<Box<dyn AnyBot>> {
+    any_bot(view.kind(), spec, seed)
+        .or_else(|e| {
+            tracing::debug!("{e}; using a random bot");
+            any_bot(view.kind(), "random", seed)
+        })
+        .ok()
 }
 
 /// A request for one decision of a bot seat, in either game.
@@ -109,7 +79,7 @@ pub struct BotReply {
 /// counted in iterations, not time).
 pub struct BotPool {
     seed: u64,
-    bots: HashMap<u8, AnyBot>,
+    bots: HashMap<u8, Box<dyn AnyBot>>,
 }
 
 impl BotPool {
@@ -127,23 +97,24 @@ impl BotPool {
     }
 
     /// Decides the job: one of the view's legal moves (`None` only when the
-    /// view has none).
+    /// view has none). A seat keeps its bot between jobs; a seat whose
+    /// game changed gets a bot of the new game.
     pub fn decide(&mut self, job: &BotJob) -> BotReply {
-        let seed = self.seat_seed(job.seat);
-        let spec = format!("level:{}", job.level.clamp(1, 5));
-        let mut slot = self.bots.remove(&job.seat.0);
-        let choice = with_game(
-            job.view.kind(),
-            Decide {
-                view: job.view.as_ref(),
-                slot: &mut slot,
-                spec: &spec,
-                seed,
-            },
-        );
-        if let Some(bot) = slot {
-            self.bots.insert(job.seat.0, bot);
-        }
+        let view = job.view.as_ref();
+        let choice = if view.legal_moves().is_empty() {
+            None
+        } else {
+            let seed = self.seat_seed(job.seat);
+            let spec = format!("level:{}", job.level.clamp(1, 5));
+            let seat = job.seat.0;
+            if self.bots.get(&seat).is_none_or(|b| b.kind() != view.kind()) {
+                if let Some(b) = build(view, &spec, seed) {
+                    self.bots.insert(seat, b);
+                }
+            }
+            let bot = self.bots.get_mut(&seat);
+            bot.and_then(|b| b.choose_any(view).ok())
+        };
         BotReply {
             id: job.id,
             seat: job.seat,
