@@ -229,4 +229,14 @@ impl Notation for Game {
     fn holds_a_card(&self, seat: Seat) -> bool {
         !self.hand(seat).is_empty()
     }
+
+    fn penalty_cards(&self, seat: Seat) -> Vec<Card> {
+        let mut cards: Vec<Card> = vec![];
+        for &c in self.hand(seat) {
+            if !cards.contains(&c) {
+                cards.push(c);
+            }
+        }
+        cards
+    }
 }

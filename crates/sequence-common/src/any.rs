@@ -257,6 +257,10 @@ pub trait AnyGame: Send + Sync {
     /// The seats of side `team` that hold a card, for the table-talk
     /// penalty (C10); `None` when the game has no teams.
     fn penalty_members(&self, team: u8) -> Option<Vec<Seat>>;
+    /// The moves `seat` may make to pay the table-talk penalty (C10): a
+    /// discard of each card it holds, as records write them
+    /// (`{"seat": S, "penalty": CARD}`); empty in a game without it.
+    fn penalty_moves(&self, seat: Seat) -> Vec<Value>;
 
     /// A side's name as views and records write it (a colour, a seat).
     fn side_json(&self, side: u8) -> Value;
@@ -449,6 +453,14 @@ impl<G: TableFacts> AnyGame for Match<G> {
                 .filter(|&s| g.side_of(s) == team && g.holds_a_card(s))
                 .collect(),
         )
+    }
+
+    fn penalty_moves(&self, seat: Seat) -> Vec<Value> {
+        self.game()
+            .penalty_cards(seat)
+            .into_iter()
+            .map(|card| crate::record::penalty_entry::<G>(seat, card))
+            .collect()
     }
 
     fn side_json(&self, side: u8) -> Value {

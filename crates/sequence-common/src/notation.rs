@@ -297,6 +297,13 @@ pub trait Notation: Rules {
         true
     }
 
+    /// The cards `seat` may discard for the table-talk penalty (C10): each
+    /// card of its hand once, in hand order. Default: none (a game without
+    /// the penalty).
+    fn penalty_cards(&self, _seat: Seat) -> Vec<Self::Card> {
+        vec![]
+    }
+
     /// After the last move of a record of a finished game: makes the moves
     /// its silence means (Stacks: an open Block window is let stand by
     /// every seat still to be asked, S5b). Replay keeps the result only

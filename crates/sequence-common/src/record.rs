@@ -356,7 +356,13 @@ impl<G: Notation> Record<G> {
 
 /// A penalty discard (C10) as a record's `moves` entry.
 pub fn penalty_json<G: Notation>(p: &Penalty<G::Card>) -> Value {
-    json!({"seat": p.seat.0, "penalty": G::card_code(p.card)})
+    penalty_entry::<G>(p.seat, p.card)
+}
+
+/// `seat`'s discard of `card` for the table-talk penalty (C10) as a
+/// record's `moves` entry: `{"seat": S, "penalty": CARD}`.
+pub fn penalty_entry<G: Notation>(seat: Seat, card: G::Card) -> Value {
+    json!({"seat": seat.0, "penalty": G::card_code(card)})
 }
 
 /// Reads a `moves` entry that is a penalty discard (C10): `Ok(None)` for

@@ -775,3 +775,54 @@ async fn the_host_gives_a_team_the_table_talk_penalty() {
         .await;
     assert_eq!(st, 401);
 }
+
+/// C10 for a person: the seat that owes the penalty's discard is offered
+/// a discard of each card it holds (each card once, in hand order), as
+/// records write it; nobody else is offered a move. The engine lists them
+/// (the server read them off the view's hand before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_who_owes_the_penalty_is_offered_a_discard_of_each_card() {
+    let s = server(0).await;
+    let (id, host) = s.create(json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})).await;
+    loop {
+        let v = s.view(&id, Some(&host)).await;
+        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (st, info) = s
+        .post_at(&id, "penalty", &host, json!({"team": "blue"}))
+        .await;
+    assert_eq!(st, 200, "{info}");
+    let v = s.view(&id, Some(&host)).await;
+    assert_eq!(v["penalty"]["pending"], json!([0, 2]), "{v}");
+    let mut cards: Vec<&str> = vec![];
+    for c in v["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+    {
+        if !cards.contains(&c) {
+            cards.push(c);
+        }
+    }
+    let offered: Vec<Value> = cards
+        .iter()
+        .map(|c| json!({"seat": 0, "penalty": c}))
+        .collect();
+    assert_eq!(v["legal_moves"], json!(offered), "{v}");
+    let size = v["hand"].as_array().unwrap().len();
+    let (st, after) = s
+        .post_at(
+            &id,
+            "moves",
+            &host,
+            json!({"move_number": v["move_number"], "move": offered[0]}),
+        )
+        .await;
+    assert_eq!(st, 200, "{after}");
+    assert_eq!(after["hand"].as_array().map(Vec::len), Some(size - 1));
+    assert_eq!(after["legal_moves"], json!([]), "seat 2 discards next");
+}

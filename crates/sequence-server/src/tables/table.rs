@@ -296,25 +296,9 @@ impl Table {
                         "penalty".into(),
                         json!({"team": game.team_name(team), "pending": c.penalty}),
                     );
-                    let choices: Vec<Value> = if seat == Some(first) {
-                        let mut cards: Vec<&str> = vec![];
-                        for c in o
-                            .get("hand")
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten()
-                            .filter_map(Value::as_str)
-                        {
-                            if !cards.contains(&c) {
-                                cards.push(c);
-                            }
-                        }
-                        cards
-                            .iter()
-                            .map(|c| json!({"seat": first, "penalty": c}))
-                            .collect()
-                    } else {
-                        vec![]
+                    let choices: Vec<Value> = match c.live.as_ref() {
+                        Some(live) if seat == Some(first) => live.penalty_moves(Seat(first)),
+                        _ => vec![],
                     };
                     o.insert("legal_moves".into(), json!(choices));
                 }
