@@ -7,6 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sequence_bots::arena::{self, ArenaConfig, ArenaProgress, ArenaReport, GameResult};
+use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::GameKind;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -64,6 +65,19 @@ macro_rules! bad {
     };
 }
 
+/// A table of the game it is called for: players and teams under the
+/// official rules, as the engine checks it ([`sequence_common::Rules::table`]).
+struct Table(u8, Option<u8>);
+
+impl ForGame for Table {
+    type Out = Result<(), String>;
+    fn call<G: BotGame>(self) -> Self::Out {
+        G::table(self.0, self.1, G::Options::default())
+            .map(drop)
+            .map_err(|e| crate::games::table_refusal(&e, self.1))
+    }
+}
+
 /// Runs `sequence arena`.
 ///
 /// # Errors
@@ -114,10 +128,12 @@ pub fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     if args.jobs == 0 {
         bad!("--jobs: play at least one game at a time");
     }
-    if game == GameKind::Stacks && args.teams.is_some() {
-        bad!("--teams: Sequence Stacks has no teams (S1); every player plays alone");
-    }
     let players = args.players.unwrap_or(bots.len().max(2) as u8);
+    // The engine refuses a table the rules do not allow (C3; S1: Stacks
+    // has no teams) before the output folder is made.
+    if let Err(e) = with_game(game, Table(players, args.teams)) {
+        bad!("{e}");
+    }
     let cfg = ArenaConfig {
         game,
         bots: bots.clone(),

@@ -3,8 +3,19 @@
 //! `--game` names through [`sequence_bots::with_game`] (verify, replay,
 //! selfplay, bench): nothing here is written per game.
 
-use sequence_common::Notation;
+use sequence_common::{Notation, RuleError};
 use serde_json::Value;
+
+/// The engine's refusal of a table ([`sequence_common::Rules::table`]) as
+/// the command line says it: a team count refused (C3; S1: Sequence Stacks
+/// has no teams) names `--teams` (`--teams 2: Sequence Stacks has no teams
+/// (S1); every player plays alone`); the rest is the engine's message.
+pub fn table_refusal<E: RuleError>(e: &E, teams: Option<u8>) -> String {
+    match teams {
+        Some(t) if e.code().ends_with(".teams") => format!("--teams {t}: {e}"),
+        _ => e.to_string(),
+    }
+}
 
 /// A side's name in words: a colour (`blue`) or `seat N`.
 pub fn side_name<G: Notation>(side: u8) -> String {

@@ -1,7 +1,7 @@
 //! `sequence selfplay`: random legal games of either game — wins per side,
 //! draws, mean moves; `--out` writes every record.
 
-use crate::games::{parse_options, side_name};
+use crate::games::{parse_options, side_name, table_refusal};
 use crate::BadInput;
 use crate::SelfplayArgs;
 use anyhow::Context;
@@ -26,15 +26,9 @@ const MAX_MOVES: u32 = 1_000_000;
 /// # Errors
 /// Bad options or table, or a folder that cannot be written.
 pub fn run<G: BotGame>(a: SelfplayArgs) -> anyhow::Result<()> {
-    if !G::TEAMS && a.teams.is_some() {
-        return Err(BadInput(format!(
-            "--teams: {} has no teams; every player plays alone",
-            G::KIND.title()
-        ))
-        .into());
-    }
     let options = parse_options::<G>(a.options.as_deref()).map_err(bad_input)?;
-    let config = G::table(a.players, a.teams, options).map_err(|e| BadInput(e.to_string()))?;
+    let config =
+        G::table(a.players, a.teams, options).map_err(|e| BadInput(table_refusal(&e, a.teams)))?;
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }

@@ -265,7 +265,8 @@ fn arena_and_hint_refuse_meaningless_options() {
                 "--teams",
                 "2",
             ][..],
-            "--teams",
+            // the engine's refusal (S1), naming the argument
+            "--teams 2: Sequence Stacks has no teams (S1)",
         ),
         (
             &["arena", "--bots", "random,greedy", "--games", "4294967295"][..],

@@ -24,8 +24,8 @@ pub use sequence_bots::env::MoveFields;
 pub use sequence_common::AnyMove;
 pub use start::{
     action_text, game_from_pickle, game_from_record, move_from_state, move_keys, new_bot, new_game,
-    no_teams, option_failure, read_record, record_kind, replay, setup_codes, verify, written_with,
-    Step, MAX_BUF,
+    option_failure, read_record, record_kind, replay, setup_codes, verify, written_with, Step,
+    MAX_BUF,
 };
 
 fn check_seat(players: u8, seat: u8) -> Result<Seat, Failure> {

@@ -49,12 +49,15 @@ pub struct BlockOffer {
     pub from_hand: bool,
 }
 
-/// A bad table: player count, dealer or deck (S1, S2).
+/// A bad table: player count, teams, dealer or deck (S1, S2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// Not 2 to 6 players.
     #[error("field `players`: {0} is not 2 to 6 (S1)")]
     Players(u8),
+    /// A team count given: every seat plays alone (S1).
+    #[error("Sequence Stacks has no teams (S1); every player plays alone")]
+    Teams(u8),
     /// Dealer not a seat.
     #[error("field `dealer`: seat {0} does not exist with {1} players")]
     Dealer(u8, u8),
@@ -67,10 +70,11 @@ pub enum SetupError {
 }
 
 impl RuleError for SetupError {
-    /// `S1.players`, `S2.dealer`, `S1.deck`, `S3a.option`.
+    /// `S1.players`, `S1.teams`, `S2.dealer`, `S1.deck`, `S3a.option`.
     fn code(&self) -> &'static str {
         match self {
             SetupError::Players(_) => "S1.players",
+            SetupError::Teams(_) => "S1.teams",
             SetupError::Dealer(..) => "S2.dealer",
             SetupError::Deck(_) => "S1.deck",
             SetupError::Options(_) => "S3a.option",

@@ -82,7 +82,12 @@ impl Rules for Game {
     type View = SeatView;
     type Effects = Effects;
 
-    fn table(players: u8, _teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
+    /// A table of `players` seats under `options`; every seat plays
+    /// alone (S1), so a team count is refused ([`SetupError::Teams`]).
+    fn table(players: u8, teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
+        if let Some(t) = teams {
+            return Err(SetupError::Teams(t));
+        }
         Config::new(players, options)
     }
 

@@ -133,6 +133,19 @@ fn s2_deal_five_each_from_the_dealers_left() {
 }
 
 #[test]
+fn s1_every_player_plays_alone_so_a_team_count_is_refused() {
+    use sequence_common::{RuleError, Rules};
+    let e = <Game as Rules>::table(4, Some(2), Options::default()).unwrap_err();
+    assert_eq!(e, crate::game::SetupError::Teams(2));
+    assert_eq!(e.code(), "S1.teams");
+    assert_eq!(
+        e.to_string(),
+        "Sequence Stacks has no teams (S1); every player plays alone"
+    );
+    assert!(<Game as Rules>::table(4, None, Options::default()).is_ok());
+}
+
+#[test]
 fn s2_two_player_deck_has_112_cards() {
     let mut rng = sequence_common::rng::game_rng(3);
     let (g, deck) = Game::deal(

@@ -169,20 +169,18 @@ pub fn player_counts(game: GameKind) -> Vec<u8> {
     (rules(game).player_counts)()
 }
 
-/// Refuses `--teams` for a game without teams (Stacks, S1).
+/// Refuses `--teams` for a game without teams (Stacks, S1) whatever the
+/// player count, in the engine's words (`--teams 2: Sequence Stacks has
+/// no teams (S1); every player plays alone`).
 ///
 /// # Errors
 /// Teams given for a game where every player plays alone.
 pub fn check_teams(game: GameKind, teams: Option<u8>) -> anyhow::Result<()> {
     let e = rules(game);
-    if teams.is_some() && !e.teams {
-        bail!(
-            "--teams: {} has no teams ({}); every player plays alone",
-            game.title(),
-            (e.players_rule)()
-        );
+    match ((e.player_counts)().first(), teams) {
+        (Some(&players), Some(t)) if !e.teams => (e.check_table)(players, Some(t), None),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 impl Setup {
@@ -223,7 +221,6 @@ impl Setup {
                 (rules.players_rule)()
             );
         }
-        check_teams(game, teams)?;
         let seats = seats_for(players, humans, &levels, bots.is_some())?;
         (rules.check_table)(players, teams, options.as_deref())?;
         let seed = seed.unwrap_or_else(clock_seed);

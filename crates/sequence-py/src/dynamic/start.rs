@@ -44,19 +44,6 @@ pub fn option_failure<G: EnvGame>(message: String) -> Failure {
     Failure::new(FailureKind::Setup, G::SETUP_CODES[2], message)
 }
 
-/// The refusal of a team count given to a game without teams (S1).
-pub fn no_teams<G: EnvGame>() -> Failure {
-    let rule = G::SETUP_CODES[1].split('.').next().unwrap_or_default();
-    Failure::new(
-        FailureKind::Setup,
-        G::SETUP_CODES[1],
-        format!(
-            "{} has no teams: each seat plays alone ({rule})",
-            G::KIND.title()
-        ),
-    )
-}
-
 /// A new game dealt from `seed` (ChaCha8, as the rules say: the same deal
 /// as `sequence selfplay --seed`).
 ///
@@ -75,9 +62,6 @@ pub fn new_game(
         type Out = Result<Game, Failure>;
         fn call<G: EnvGame>(self) -> Self::Out {
             let New(players, teams, options, seed) = self;
-            if !G::TEAMS && teams.is_some() {
-                return Err(no_teams::<G>());
-            }
             let options = G::options_from_json(options).map_err(option_failure::<G>)?;
             let config = G::table(players, teams, options).map_err(|e| Failure::setup(&e))?;
             Ok(game(Match::<G>::new(config, seed)))

@@ -163,9 +163,6 @@ fn new_of<G: EnvGame>(spec: VecSpec<'_>) -> Result<Box<dyn DynVec>, Failure> {
         opponents,
         records,
     } = spec;
-    if !G::TEAMS && teams.is_some() {
-        return Err(crate::dynamic::no_teams::<G>());
-    }
     let options = G::options_from_json(options).map_err(crate::dynamic::option_failure::<G>)?;
     let config = G::table(players, teams, options).map_err(|e| {
         Failure::new(

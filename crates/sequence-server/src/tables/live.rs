@@ -127,11 +127,8 @@ impl<G: BotGame> Game<G> {
         // a value of the right kind the engine does not offer, said as
         // one of the wrong kind is
         OptionSpec::check_offered(&G::option_specs(), &spec.options, "options.")?;
-        let config = G::table(spec.players, spec.teams, options).map_err(|e| e.to_string())?;
-        if spec.teams.is_some() && config.team_count().is_none() {
-            return Err(format!("field `teams`: {} has no teams", G::KIND.title()));
-        }
-        Ok(config)
+        // a team count for a game without teams is the engine's to refuse (S1)
+        G::table(spec.players, spec.teams, options).map_err(|e| e.to_string())
     }
 
     /// The match of `live` (a table's game is always one of its kind).
