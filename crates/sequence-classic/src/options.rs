@@ -87,12 +87,25 @@ pub enum ConfigError {
         /// Teams asked for.
         teams: u8,
     },
-    /// An option out of range.
-    #[error("option `{0}`: {1}")]
+    /// An option out of range (C9, C11): the option's name and its
+    /// refusal in the words of the option list
+    /// ([`sequence_common::OptionSpec::out_of_range`]: `options.sequence_length
+    /// must be 5 or 4 (C11), got 3`).
+    #[error("{1}")]
     Option(&'static str, String),
     /// A bad custom board.
     #[error(transparent)]
     Layout(#[from] LayoutError),
+}
+
+impl ConfigError {
+    /// The option `name` given `got`, a value it does not offer, said from
+    /// the engine's option list (its values and rule).
+    fn out_of_range(name: &'static str, got: u8) -> ConfigError {
+        let specs = <crate::Game as sequence_common::TableFacts>::option_specs();
+        let words = sequence_common::OptionSpec::out_of_range(&specs, name, got.into());
+        ConfigError::Option(name, words)
+    }
 }
 
 /// Players, teams and options of one table. Validated by [`Config::new`].
@@ -139,18 +152,12 @@ impl Config {
         }
         if let Some(w) = options.win_sequences {
             if !(1..=4).contains(&w) {
-                return Err(ConfigError::Option(
-                    "win_sequences",
-                    format!("{w} is not 1 to 4"),
-                ));
+                return Err(ConfigError::out_of_range("win_sequences", w));
             }
         }
         if let Some(l) = options.sequence_length {
             if l != 4 && l != 5 {
-                return Err(ConfigError::Option(
-                    "sequence_length",
-                    format!("{l} is not 4 or 5"),
-                ));
+                return Err(ConfigError::out_of_range("sequence_length", l));
             }
         }
         if let Some(rows) = &options.board {
@@ -303,5 +310,35 @@ mod tests {
             }
         )
         .is_err());
+    }
+
+    /// A value out of range is said from the option list, as the server
+    /// says it, and keeps the rule's code (C11.option).
+    #[test]
+    fn c11_a_value_out_of_range_is_said_from_the_option_list() {
+        use sequence_common::RuleError;
+        let refused = |options: Options| {
+            let e = crate::SetupError::from(Config::new(2, None, options).unwrap_err());
+            (e.code(), e.to_string())
+        };
+        let len = Options {
+            sequence_length: Some(3),
+            ..Options::default()
+        };
+        assert_eq!(
+            refused(len),
+            (
+                "C11.option",
+                "options.sequence_length must be 5 or 4 (C11), got 3".to_string()
+            )
+        );
+        let wins = Options {
+            win_sequences: Some(7),
+            ..Options::default()
+        };
+        assert_eq!(
+            refused(wins).1,
+            "options.win_sequences must be 1, 2, 3 or 4, or null for the official rule (C9), got 7"
+        );
     }
 }

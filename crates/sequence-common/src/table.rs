@@ -89,32 +89,32 @@ impl OptionSpec {
         format!("{words} ({})", self.rule)
     }
 
-    /// Refuses a value of the right kind that the option does not offer
-    /// (`options.sequence_length must be 5 or 4 (C11), got 3`), in the
-    /// words of a value of the wrong kind ([`OptionSpec::allowed`]), the
-    /// option named by its path under `prefix`. Options said in
-    /// [`OptionSpec::words`] (a board) are the engine's to check; `null`
-    /// is the default and always taken.
-    ///
-    /// # Errors
-    /// The message above for the first option of `given` (an options
-    /// object) whose value is not among its offered values.
-    pub fn check_offered(specs: &[OptionSpec], given: &Value, prefix: &str) -> Result<(), String> {
-        for spec in specs.iter().filter(|s| s.words.is_none()) {
-            match given.get(spec.name) {
-                None | Some(Value::Null) => {}
-                Some(v) if spec.values.contains(v) => {}
-                Some(v) => {
-                    return Err(format!(
-                        "{prefix}{} must be {}, got {}",
-                        spec.name,
-                        spec.allowed(),
-                        crate::json::echo(&v.to_string())
-                    ))
-                }
-            }
+    /// The refusal of `got`, a value of the right kind that the option
+    /// does not offer, in the words of a value of the wrong kind
+    /// ([`OptionSpec::allowed`]), the option named by its path under
+    /// `prefix`: `options.sequence_length must be 5 or 4 (C11), got 3`.
+    pub fn refusal(&self, got: &Value, prefix: &str) -> String {
+        format!(
+            "{prefix}{} must be {}, got {}",
+            self.name,
+            self.allowed(),
+            crate::json::echo(&got.to_string())
+        )
+    }
+
+    /// How an engine words a table's option value out of range (C9, C11,
+    /// S3a): the [`OptionSpec::refusal`] of `got` by the option `name` of
+    /// the engine's option list `specs` ([`TableFacts::option_specs`]),
+    /// under the table's `options.` (`options.piles_per_colour must be 1,
+    /// 2, 3 or 4 (S3a), got 9`) — the words of a value of the wrong kind,
+    /// so the command line, records, Python, the browser engine and the
+    /// server say the same. The error's code stays the engine's (the
+    /// option's rule: `C11.option`, `S3a.option`).
+    pub fn out_of_range(specs: &[OptionSpec], name: &str, got: Value) -> String {
+        match specs.iter().find(|s| s.name == name) {
+            Some(spec) => spec.refusal(&got, "options."),
+            None => format!("options.{name}: {got} is not offered"),
         }
-        Ok(())
     }
 
     /// The option's hint for [`crate::json::describe`]: its path under
@@ -252,6 +252,19 @@ mod tests {
         assert_eq!(
             board.hint("options."),
             ("options.b".into(), "rows (C2)".into())
+        );
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_said_from_the_option_list() {
+        let specs = [OptionSpec::new("len", "C11", json!([5, 4]), json!(5))];
+        assert_eq!(
+            OptionSpec::out_of_range(&specs, "len", json!(3)),
+            "options.len must be 5 or 4 (C11), got 3"
+        );
+        assert_eq!(
+            specs[0].refusal(&json!("x"), ""),
+            "len must be 5 or 4 (C11), got \"x\""
         );
     }
 }

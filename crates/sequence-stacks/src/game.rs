@@ -64,8 +64,8 @@ pub enum SetupError {
     /// Deck of the wrong size or content.
     #[error("field `deck`: {0}")]
     Deck(String),
-    /// Options out of range.
-    #[error("field `options`: {0}")]
+    /// Options out of range (S3a), said from the option list.
+    #[error(transparent)]
     Options(#[from] OptionsError),
 }
 

@@ -95,16 +95,24 @@ impl Default for Options {
     }
 }
 
-/// An option value out of range.
+/// An option value out of range, said from the engine's option list as a
+/// value of the wrong kind is ([`sequence_common::OptionSpec::out_of_range`]:
+/// `options.piles_per_colour must be 1, 2, 3 or 4 (S3a), got 9`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
-    /// `piles_per_colour` outside 1–4.
-    #[error("option `piles_per_colour`: {0} is out of range 1-4 (S3a)")]
+    /// `piles_per_colour` outside 1–4 (S3a).
+    #[error("{}", out_of_range("piles_per_colour", *.0))]
     PilesPerColour(u8),
 }
 
+/// The refusal of `got` for the option `name`, from the option list.
+fn out_of_range(name: &str, got: u8) -> String {
+    let specs = <crate::Game as sequence_common::TableFacts>::option_specs();
+    sequence_common::OptionSpec::out_of_range(&specs, name, got.into())
+}
+
 impl Options {
-    /// Checks the values' ranges.
+    /// Checks the values' ranges (S3a); a table does ([`crate::Config::new`]).
     ///
     /// # Errors
     /// [`OptionsError`] naming the option.
@@ -131,15 +139,15 @@ impl Options {
         serde_json::Value::Object(out)
     }
 
-    /// Reads options from a JSON object (absent fields take defaults).
+    /// Reads options from a JSON object (absent fields take defaults). A
+    /// value of the right kind out of range is the table's to refuse
+    /// ([`crate::Config::new`], S3a), as in classic.
     ///
     /// # Errors
-    /// A message naming an unknown field, a bad value or a value out of range.
+    /// A message naming an unknown field or a value of the wrong kind.
     pub fn from_json(v: &serde_json::Value) -> Result<Options, String> {
         let hints = <crate::Game as sequence_common::TableFacts>::option_hints("");
-        let o: Options = sequence_common::json::from_value_hinted(v, &hints)?;
-        o.validate().map_err(|e| e.to_string())?;
-        Ok(o)
+        sequence_common::json::from_value_hinted(v, &hints)
     }
 }
 
@@ -170,7 +178,15 @@ mod tests {
             serde_json::json!({"refill": "turn_end", "piles_per_colour": 3})
         );
         assert!(Options::from_json(&serde_json::json!({"colour": 1})).is_err());
-        assert!(Options::from_json(&serde_json::json!({"piles_per_colour": 9})).is_err());
+        // a value out of range is read, and refused by the table (S3a) in
+        // the option list's words, with the rule's code
+        let nine = Options::from_json(&serde_json::json!({"piles_per_colour": 9})).unwrap();
+        let e = crate::Config::new(2, nine).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "options.piles_per_colour must be 1, 2, 3 or 4 (S3a), got 9"
+        );
+        assert_eq!(sequence_common::RuleError::code(&e), "S3a.option");
         // a value of the wrong kind: the option's own values and rule, not
         // its JSON type's range (tester's finding)
         let e = Options::from_json(&serde_json::json!({"piles_per_colour": "three"})).unwrap_err();

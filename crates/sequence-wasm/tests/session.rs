@@ -192,6 +192,24 @@ fn refusals_carry_the_rule_code() {
         .err()
         .unwrap();
     assert!(e.code.starts_with("C11"), "{e:?}");
+    // said from the option list, as the server says it
+    assert_eq!(
+        e.message, "options.sequence_length must be 5 or 4 (C11), got 9",
+        "{e:?}"
+    );
+    let e = session::new_game("stacks", 2, None, &json!({"piles_per_colour": 9}), 1)
+        .err()
+        .unwrap();
+    assert_eq!(e.code, "S3a.option", "{e:?}");
+    assert_eq!(
+        e.message, "options.piles_per_colour must be 1, 2, 3 or 4 (S3a), got 9",
+        "{e:?}"
+    );
+    // Sequence Stacks has no teams (S1): the engine refuses a team count
+    let e = session::new_game("stacks", 4, Some(2), &Value::Null, 1)
+        .err()
+        .unwrap();
+    assert_eq!(e.code, "S1.teams", "{e:?}");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use super::error::TableError;
 use super::spec::{read_options, Spec};
 use sequence_bots::{with_game, BotGame, ForGame};
 use sequence_common::record::Match;
-use sequence_common::{AnyGame, GameKind, OptionSpec, Seat, TableConfig};
+use sequence_common::{AnyGame, GameKind, Seat, TableConfig};
 use serde_json::{json, Value};
 use std::marker::PhantomData;
 
@@ -124,10 +124,9 @@ impl<G: BotGame> Game<G> {
     fn config(&self, spec: &Spec) -> Result<G::Config, String> {
         let hints = G::option_hints("options.");
         let options = read_options::<G::Options>(&spec.options, G::OPTIONS_EXAMPLE, &hints)?;
-        // a value of the right kind the engine does not offer, said as
-        // one of the wrong kind is
-        OptionSpec::check_offered(&G::option_specs(), &spec.options, "options.")?;
-        // a team count for a game without teams is the engine's to refuse (S1)
+        // a value of the right kind out of range is the engine's to refuse,
+        // said from its option list as one of the wrong kind is
+        // (OptionSpec::out_of_range: C9, C11, S3a); so are teams (S1)
         G::table(spec.players, spec.teams, options).map_err(|e| e.to_string())
     }
 
