@@ -10,7 +10,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::options::{Config, Options};
 use crate::view::SeatView;
 use rand::Rng;
-use sequence_common::{GameKind, Outcome, Reshuffler, Rules, Seat, TableConfig};
+use sequence_common::{Outcome, Reshuffler, Rules, Seat, TableConfig};
 
 /// Move keys: placements by card × space, then removals, dead cards, the
 /// pass and stuck discards (see [`Game::move_key`]).
@@ -70,16 +70,7 @@ impl Game {
 }
 
 impl Rules for Game {
-    const KIND: GameKind = GameKind::Classic;
-    const MOVE_KEYS: usize = Game::MOVE_KEYS;
-    type Card = Card;
-    type Move = Move;
-    type Options = Options;
-    type Config = Config;
-    type SetupError = SetupError;
-    type Error = IllegalMove;
-    type View = SeatView;
-    type Effects = Effects;
+    sequence_common::rules_types!(Classic, move: Move, error: IllegalMove);
 
     fn table(players: u8, teams: Option<u8>, options: Options) -> Result<Config, SetupError> {
         Ok(Config::new(players, teams, options)?)

@@ -1,6 +1,7 @@
 //! [`forward_rules!`](crate::forward_rules): an engine's [`Rules`](crate::Rules)
 //! methods that only call its inherent methods of the same name, written
-//! once for every engine; and [`serde_as_text!`](crate::serde_as_text) for
+//! once for every engine; [`rules_types!`](crate::rules_types): the
+//! associated types every engine names alike; and [`serde_as_text!`](crate::serde_as_text) for
 //! the engines' cards and places.
 
 /// Expands, inside an `impl Rules for Game` block, the [`Rules`](crate::Rules)
@@ -112,6 +113,30 @@ macro_rules! forward_rules {
         }
 
         $($crate::forward_rules!(@$optional);)*
+    };
+}
+
+/// Expands, inside an `impl Rules for Game` block, the associated items of
+/// [`Rules`](crate::Rules) every engine names alike, written once: `KIND`
+/// (the [`GameKind`](crate::GameKind) variant given), `MOVE_KEYS` (the
+/// engine's inherent `Game::MOVE_KEYS`), and the types `Card`, `Options`,
+/// `Config`, `SetupError` (C3, S1), `View` and `Effects` as the engine's
+/// `Card`, `Options`, `Config`, `SetupError`, `SeatView` and `Effects` in
+/// scope; the move and its refusal are given by name (e.g.
+/// `rules_types!(Stacks, move: Decision, error: PlayError)`).
+#[macro_export]
+macro_rules! rules_types {
+    ($kind:ident, move: $mv:ty, error: $error:ty $(,)?) => {
+        const KIND: $crate::GameKind = $crate::GameKind::$kind;
+        const MOVE_KEYS: usize = Game::MOVE_KEYS;
+        type Card = Card;
+        type Move = $mv;
+        type Options = Options;
+        type Config = Config;
+        type SetupError = SetupError;
+        type Error = $error;
+        type View = SeatView;
+        type Effects = Effects;
     };
 }
 

@@ -10,7 +10,7 @@ use crate::moves::{Decision, PlayError, Source};
 use crate::options::Options;
 use crate::view::SeatView;
 use rand::Rng;
-use sequence_common::{GameKind, Outcome, Rules, Seat, TableConfig};
+use sequence_common::{Outcome, Rules, Seat, TableConfig};
 
 /// Where a game with this status stands, by side (seat).
 pub(crate) fn outcome(status: Status) -> Outcome {
@@ -71,16 +71,7 @@ impl Game {
 }
 
 impl Rules for Game {
-    const KIND: GameKind = GameKind::Stacks;
-    const MOVE_KEYS: usize = Game::MOVE_KEYS;
-    type Card = Card;
-    type Move = Decision;
-    type Options = Options;
-    type Config = Config;
-    type SetupError = SetupError;
-    type Error = PlayError;
-    type View = SeatView;
-    type Effects = Effects;
+    sequence_common::rules_types!(Stacks, move: Decision, error: PlayError);
 
     /// A table of `players` seats under `options`; every seat plays
     /// alone (S1), so a team count is refused ([`SetupError::Teams`]).
