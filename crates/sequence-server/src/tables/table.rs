@@ -288,16 +288,20 @@ impl Table {
                         o.insert("final_sides".into(), live.final_sides());
                     }
                 }
-                if let (Some(&first), Some(team)) = (c.penalty.first(), c.penalty_team) {
+                let owed = c
+                    .live
+                    .as_ref()
+                    .and_then(|l| l.penalty_owed().map(|o| (l, o)));
+                if let Some((live, owed)) = owed.filter(|_| c.status == Status::Playing) {
                     // the table-talk penalty (C10): the seat that owes a
                     // discard chooses one of its cards; nobody else moves
-                    let game = game_of(c.spec.game);
+                    let pending: Vec<u8> = owed.seats.iter().map(|s| s.0).collect();
                     o.insert(
                         "penalty".into(),
-                        json!({"team": game.team_name(team), "pending": c.penalty}),
+                        json!({"team": live.side_json(owed.team), "pending": pending}),
                     );
-                    let choices: Vec<Value> = match c.live.as_ref() {
-                        Some(live) if seat == Some(first) => live.penalty_moves(Seat(first)),
+                    let choices: Vec<Value> = match owed.seats.first() {
+                        Some(&first) if seat == Some(first.0) => live.penalty_moves(first),
                         _ => vec![],
                     };
                     o.insert("legal_moves".into(), json!(choices));
