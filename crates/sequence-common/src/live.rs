@@ -326,7 +326,7 @@ impl<G: Notation> Match<G> {
     /// team none of whose members holds a card; nothing changes then.
     pub fn give_penalty(&mut self, team: u8) -> Result<(), PenaltyError> {
         if self.game.outcome().is_over() {
-            return Err(if G::TEAMS {
+            return Err(if G::TABLE_TALK_PENALTY {
                 PenaltyError::GameOver
             } else {
                 PenaltyError::NoPenalty(G::KIND)

@@ -101,7 +101,7 @@ impl PenaltyError {
 /// [`PenaltyError::NoTeam`], [`PenaltyError::TeamTooSmall`] for a team of
 /// one player.
 pub fn owed_by<G: Notation>(game: &G, team: u8) -> Result<Owed, PenaltyError> {
-    if !G::TEAMS {
+    if !G::TABLE_TALK_PENALTY {
         return Err(PenaltyError::NoPenalty(G::KIND));
     }
     let sides = game.sides();

@@ -608,7 +608,7 @@ fn replay_penalty<G: Notation>(
             seat.0
         ));
     }
-    if G::TEAMS {
+    if G::TABLE_TALK_PENALTY {
         penalty_turn(game, owed, seat)?;
     }
     match game.penalty_discard(seat, card) {

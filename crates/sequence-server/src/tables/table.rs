@@ -130,7 +130,10 @@ impl Table {
     pub fn info(&self) -> Value {
         let c = &self.core;
         let game = game_of(c.spec.game);
-        let teams = game.check(&c.spec).ok().flatten();
+        let (teams, seat_teams) = match game.seat_teams(&c.spec) {
+            Some((n, seats)) => (Some(n), seats),
+            None => (None, vec![]),
+        };
         let seats: Vec<Value> = c
             .seats
             .iter()
@@ -142,7 +145,7 @@ impl Table {
                     "kind": s.kind.name(),
                     "level": s.level,
                     "connected": s.kind == SeatKind::Bot || self.seat_connected(i),
-                    "team": teams.map(|t| game.team_name((i as u8) % t)),
+                    "team": seat_teams.get(i),
                     "timed_out": c.timeouts.get(i).is_some_and(|&n| n > 0),
                     "timeouts": c.timeouts.get(i).copied().unwrap_or(0),
                     "away": c.away.get(i).copied().unwrap_or(false),
