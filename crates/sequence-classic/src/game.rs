@@ -123,7 +123,9 @@ impl RuleTables {
         RuleTables {
             players: config.players(),
             teams: config.teams(),
-            seat_team: std::array::from_fn(|s| (s % MAX_PLAYERS) as u8 % config.teams()),
+            seat_team: std::array::from_fn(|s| {
+                sequence_common::TableConfig::side_of(&config, Seat((s % MAX_PLAYERS) as u8))
+            }),
             hand_size: config.hand_size() as u8,
             win: config.win_sequences(),
             space_card_bit: std::array::from_fn(|b| {

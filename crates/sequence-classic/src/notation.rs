@@ -172,6 +172,7 @@ fn summary(game: &Game, moves: usize) -> Value {
 
 impl Notation for Game {
     const TEAMS: bool = true;
+    const TABLE_TALK_PENALTY: bool = true;
     const RESHUFFLE_RULE: &'static str = "C7";
 
     fn parse_card(code: &str) -> Result<Card, String> {

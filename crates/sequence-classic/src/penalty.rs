@@ -44,6 +44,7 @@ mod tests {
     use super::*;
     use crate::options::{Config, Options};
     use crate::record::{Match, Record};
+    use sequence_common::penalty::PenaltyError;
 
     /// C10: each member of a team discards a card of their choice, in
     /// seat order, out of turn, draws none, and plays on one card short;
@@ -57,13 +58,24 @@ mod tests {
         let (first, second) = (Seat(other.0 % 2), Seat(other.0 % 2 + 2));
         let card = m.game().hand(other)[0];
         let before = m.game().hand(other).len();
+        // no discard before the penalty is given
+        assert_eq!(m.penalty(first, card), Err(PenaltyError::NotOwed));
+        m.give_penalty(sequence_common::Rules::side_of(m.game(), other))
+            .expect("C10");
+        assert_eq!(m.to_act(), Some(first), "the first member discards first");
+        assert_eq!(m.give_penalty(0), Err(PenaltyError::StillPaying));
         // a card the seat does not hold is refused, nothing changes
         let missing = crate::card::Card::all()
-            .find(|c| !m.game().hand(other).contains(c))
+            .find(|c| !m.game().hand(first).contains(c))
             .expect("a card not held");
+        let e = m.penalty(first, missing).expect_err("not held");
+        assert_eq!(e.code(), "C10.not_in_hand", "{e}");
         assert_eq!(
-            m.penalty(other, missing),
-            Some(Err(IllegalMove::NotInHand(missing)))
+            m.penalty(second, m.game().hand(second)[0]),
+            Err(PenaltyError::NotNext {
+                first: first.0,
+                seat: second.0
+            })
         );
         for s in [first, second] {
             let c = if s == other {
@@ -71,8 +83,9 @@ mod tests {
             } else {
                 m.game().hand(s)[0]
             };
-            assert_eq!(m.penalty(s, c).expect("classic has the penalty"), Ok(()));
+            assert_eq!(m.penalty(s, c), Ok(()));
         }
+        assert_eq!(m.penalty_owed(), None, "paid");
         assert_eq!(m.game().hand(other).len(), before - 1);
         assert_eq!(m.game().discard_pile(other).last(), Some(card));
         assert_eq!(m.to_act(), Some(to_act), "the turn does not change");
@@ -179,5 +192,35 @@ mod tests {
         moves.insert(n, pay3);
         moves.insert(n, pay1);
         Record::from_json_str(&ok.to_string()).expect("a whole penalty replays");
+    }
+
+    /// Regression (issue 23's review): the penalty given to a team none of
+    /// whose members holds a card is refused (it was accepted and did
+    /// nothing); a team that does not exist or of one player too.
+    #[test]
+    fn c10_a_team_with_no_card_to_discard_is_not_given_the_penalty() {
+        let config = Config::new(4, None, Options::default()).expect("C3");
+        let mut m = Match::new(config, 5);
+        let team = sequence_common::Rules::side_of(m.game(), Seat(0));
+        // give the penalty until the team's hands are empty
+        let mut given = 0;
+        while m.game().hand(Seat(0)).len() + m.game().hand(Seat(2)).len() > 0 {
+            m.give_penalty(team).expect("cards to discard");
+            given += 1;
+            while let Some(owed) = m.penalty_owed().cloned() {
+                let s = owed.seats[0];
+                assert_eq!(m.to_act(), Some(s));
+                m.penalty(s, m.game().hand(s)[0]).expect("held");
+            }
+            assert!(given <= 8, "hands shrink by one per penalty");
+        }
+        assert_eq!(m.give_penalty(team), Err(PenaltyError::NoCards));
+        assert_eq!(
+            m.give_penalty(7),
+            Err(PenaltyError::NoTeam { team: 7, last: 1 })
+        );
+        let two = Config::new(2, None, Options::default()).expect("C3");
+        let mut m2 = Match::new(two, 5);
+        assert_eq!(m2.give_penalty(0), Err(PenaltyError::TeamTooSmall));
     }
 }

@@ -30,6 +30,13 @@ impl TableConfig for Config {
         Some(self.teams())
     }
 
+    /// C3: around the table the seats belong to the teams in turn (seat 0
+    /// to team 0, seat 1 to team 1, …), so teammates never sit side by
+    /// side.
+    fn side_of(&self, seat: Seat) -> u8 {
+        seat.0 % self.teams()
+    }
+
     fn rule_options(&self) -> &Options {
         self.options()
     }

@@ -16,6 +16,7 @@ use crate::game::{GameKind, Outcome, RuleError, SeatView, TableConfig};
 use crate::live::Match;
 use crate::moves::MoveList;
 use crate::notation::NotationError;
+use crate::penalty::{Owed, PenaltyError};
 use crate::record::penalty_from_json;
 use crate::rng::GameRng;
 use crate::seat::Seat;
@@ -26,9 +27,11 @@ use std::fmt;
 use std::sync::Arc;
 
 mod anymove;
+mod entry;
 mod view;
 
 pub use anymove::AnyMove;
+pub use entry::AnyEntry;
 pub use view::{any_view, any_view_at, view_table, AnyView};
 
 /// Why a move sent as JSON was not played; nothing changed. The text is
@@ -51,20 +54,34 @@ pub enum PlayError {
         /// `illegal move: …`, naming the rule.
         message: String,
     },
+    /// Not now: another decision comes first (`C10.owed`: the seat owes a
+    /// table-talk penalty discard before it plays on, C10). A player who
+    /// sent it has not yet seen the game as it stands.
+    #[error("{message}")]
+    NotNow {
+        /// The stable code.
+        code: &'static str,
+        /// What comes first, naming the rule.
+        message: String,
+    },
 }
 
 impl PlayError {
     /// The stable code (`notation.missing`, `C6.space_taken`, …).
     pub fn code(&self) -> &'static str {
         match self {
-            PlayError::Malformed { code, .. } | PlayError::Illegal { code, .. } => code,
+            PlayError::Malformed { code, .. }
+            | PlayError::Illegal { code, .. }
+            | PlayError::NotNow { code, .. } => code,
         }
     }
 
     /// The message in words.
     pub fn message(&self) -> &str {
         match self {
-            PlayError::Malformed { message, .. } | PlayError::Illegal { message, .. } => message,
+            PlayError::Malformed { message, .. }
+            | PlayError::Illegal { message, .. }
+            | PlayError::NotNow { message, .. } => message,
         }
     }
 
@@ -79,6 +96,22 @@ impl PlayError {
         PlayError::Illegal {
             code: e.code(),
             message: naming_the_rule(&e.to_string(), e.code()),
+        }
+    }
+
+    /// A table-talk penalty discard (C10) the rule refuses.
+    fn penalty(e: &PenaltyError) -> PlayError {
+        PlayError::Illegal {
+            code: e.code(),
+            message: format!("illegal move: {e}"),
+        }
+    }
+
+    /// An entry read for another game.
+    fn wrong_game(want: GameKind, got: GameKind) -> PlayError {
+        PlayError::Illegal {
+            code: "move.wrong_game",
+            message: format!("illegal move: a {got} move given to a {want} game"),
         }
     }
 }
@@ -134,14 +167,39 @@ impl Logged {
 /// for a move records do not write (a declined Block, S5b), whose effects
 /// (the chip of a pile that stood) go to `previous`, the fields to merge
 /// into the log's last entry. A table-talk penalty discard (C10) is logged
-/// as `{"seat", "penalty": CARD}`.
+/// as `{"seat", "move": {"seat", "penalty": CARD}, "text", "penalty":
+/// TEAM}`. [`AnyGame::read_entry`], then [`AnyGame::play_entry`].
 ///
 /// # Errors
-/// As [`AnyGame::play_json`] and [`AnyGame::play_penalty`]; nothing
+/// As [`AnyGame::read_entry`] and [`AnyGame::play_entry`]; nothing
 /// changes then.
 pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, PlayError> {
-    if let Some((seat, card)) = live.play_penalty(mv)? {
-        // the table-talk penalty (C10): out of turn, no draw
+    let entry = live.read_entry(mv)?;
+    live.play_entry(&entry)
+}
+
+impl Logged {
+    /// What a move of play did ([`Played`]) for the log.
+    fn of_played(played: Played) -> Logged {
+        let fx = played.effects;
+        let entry = played.entry.map(|m| {
+            let mut e = Map::new();
+            e.insert("seat".into(), Value::from(played.seat.0));
+            e.insert("move".into(), m);
+            e.insert("text".into(), Value::from(played.text));
+            e.extend(fx.own.clone());
+            e
+        });
+        let mut previous = fx.previous;
+        if entry.is_none() {
+            previous.extend(fx.own);
+        }
+        Logged { entry, previous }
+    }
+
+    /// `seat`'s discard of `card` for the table-talk penalty (C10) given
+    /// to `team` (as views name it), for the log.
+    fn of_penalty(seat: Seat, card: &str, team: Option<Value>) -> Logged {
         let mut e = Map::new();
         e.insert("seat".into(), Value::from(seat.0));
         e.insert(
@@ -149,26 +207,14 @@ pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, PlayErr
             serde_json::json!({"seat": seat.0, "penalty": card}),
         );
         e.insert("text".into(), Value::from(format!("penalty {card}")));
-        return Ok(Logged {
+        if let Some(team) = team {
+            e.insert("penalty".into(), team);
+        }
+        Logged {
             entry: Some(e),
             previous: Map::new(),
-        });
+        }
     }
-    let played = live.play_json(mv)?;
-    let fx = played.effects;
-    let entry = played.entry.map(|m| {
-        let mut e = Map::new();
-        e.insert("seat".into(), Value::from(played.seat.0));
-        e.insert("move".into(), m);
-        e.insert("text".into(), Value::from(played.text));
-        e.extend(fx.own.clone());
-        e
-    });
-    let mut previous = fx.previous;
-    if entry.is_none() {
-        previous.extend(fx.own);
-    }
-    Ok(Logged { entry, previous })
 }
 
 /// A move the rules refuse: the engine's stable code and its own words
@@ -245,18 +291,40 @@ pub trait AnyGame: Send + Sync {
     /// [`PlayError::Illegal`] with the rule's code.
     fn play_json(&mut self, mv: &Value) -> Result<Played, PlayError>;
 
-    /// Plays a table-talk penalty discard (C10) sent as a `moves` entry
-    /// `{"seat", "penalty": CARD}`: its seat and card code; `Ok(None)` for
-    /// an entry of another kind. Nothing changes on error.
+    /// Reads a decision sent by a player or a bot: a `moves` entry with
+    /// its `seat` (a move of play, what records leave out such as a
+    /// declined Block, or a table-talk penalty discard `{"seat",
+    /// "penalty": CARD}`, C10), read once to be played as a typed value
+    /// ([`AnyGame::play_entry`]).
     ///
     /// # Errors
-    /// [`PlayError::Malformed`] for an entry that cannot be read,
-    /// [`PlayError::Illegal`] (`C10.no_penalty`, `C10.not_in_hand`, …).
-    fn play_penalty(&mut self, mv: &Value) -> Result<Option<(Seat, String)>, PlayError>;
+    /// [`PlayError::Malformed`] with the notation's code.
+    fn read_entry(&self, mv: &Value) -> Result<AnyEntry, PlayError>;
 
-    /// The seats of side `team` that hold a card, for the table-talk
-    /// penalty (C10); `None` when the game has no teams.
-    fn penalty_members(&self, team: u8) -> Option<Vec<Seat>>;
+    /// Plays a decision read by [`AnyGame::read_entry`] and says what it
+    /// did for the move log ([`play_logged`]). A table-talk penalty
+    /// discard (C10) must be the next one owed; a move of play waits
+    /// until every discard owed is made. Nothing changes on error.
+    ///
+    /// # Errors
+    /// [`PlayError::NotNow`] (`C10.owed`) for a move of play while a
+    /// penalty discard is owed; [`PlayError::Illegal`] with the rule's
+    /// code (`C6.space_taken`, `C10.no_penalty`, `C10.not_in_hand`, …;
+    /// `move.wrong_game` for another game's entry).
+    fn play_entry(&mut self, entry: &AnyEntry) -> Result<Logged, PlayError>;
+
+    /// Gives side `team` the table-talk penalty (C10): each of its members
+    /// holding a card owes a discard, in seat order, before play goes on
+    /// ([`AnyGame::to_act`] is the next of them).
+    ///
+    /// # Errors
+    /// [`PenaltyError`] naming C10 (a game without it or over, a penalty
+    /// still being paid, a team of one, no card to discard).
+    fn give_penalty(&mut self, team: u8) -> Result<(), PenaltyError>;
+
+    /// The table-talk penalty being paid (C10): the team and who still
+    /// owes a discard, the next first.
+    fn penalty_owed(&self) -> Option<Owed>;
     /// The moves `seat` may make to pay the table-talk penalty (C10): a
     /// discard of each card it holds, as records write them
     /// (`{"seat": S, "penalty": CARD}`); empty in a game without it.
@@ -357,7 +425,7 @@ impl<G: TableFacts> AnyGame for Match<G> {
     }
 
     fn to_act(&self) -> Option<Seat> {
-        self.game().to_act()
+        Match::to_act(self)
     }
 
     fn outcome(&self) -> Outcome {
@@ -401,58 +469,51 @@ impl<G: TableFacts> AnyGame for Match<G> {
     fn play_json(&mut self, mv: &Value) -> Result<Played, PlayError> {
         let (seat, m) =
             G::move_from_input(mv, self.game().config()).map_err(PlayError::malformed)?;
-        let fx = self.play(seat, m).map_err(|e| PlayError::illegal(&e))?;
-        let written = self
-            .game()
-            .last_move()
-            .filter(|(s, _)| *s == seat)
-            .map_or(m, |(_, w)| w);
-        let config = self.game().config();
-        Ok(Played {
-            seat,
-            entry: G::is_recorded(&m).then(|| G::move_to_json(seat, &written, config)),
-            text: G::move_text(&written),
-            effects: G::log_effects(config, &fx),
-        })
+        self.play_typed(seat, m)
     }
 
-    fn play_penalty(&mut self, mv: &Value) -> Result<Option<(Seat, String)>, PlayError> {
-        let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(PlayError::malformed)? else {
-            return Ok(None);
-        };
-        match self.penalty(seat, card) {
-            None => Err(PlayError::Illegal {
-                code: "C10.no_penalty",
+    fn read_entry(&self, mv: &Value) -> Result<AnyEntry, PlayError> {
+        if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(PlayError::malformed)? {
+            return Ok(AnyEntry::of_penalty::<G>(seat, card, G::card_code(card)));
+        }
+        let (seat, m) =
+            G::move_from_input(mv, self.game().config()).map_err(PlayError::malformed)?;
+        Ok(AnyEntry::of_move(seat, self.at(m)))
+    }
+
+    fn play_entry(&mut self, entry: &AnyEntry) -> Result<Logged, PlayError> {
+        let seat = entry.seat();
+        if entry.kind() != G::KIND {
+            return Err(PlayError::wrong_game(G::KIND, entry.kind()));
+        }
+        if let Some((card, code)) = entry.penalty_card::<G>() {
+            let team = self.penalty_owed().map(|o| G::side_to_json(o.team));
+            self.penalty(seat, card)
+                .map_err(|e| PlayError::penalty(&e))?;
+            return Ok(Logged::of_penalty(seat, code, team));
+        }
+        let m = entry
+            .as_move()
+            .and_then(AnyMove::get::<G>)
+            .ok_or_else(|| PlayError::wrong_game(G::KIND, entry.kind()))?;
+        if let Some(first) = self.penalty_owed().and_then(|o| o.seats.first()) {
+            return Err(PlayError::NotNow {
+                code: "C10.owed",
                 message: format!(
-                    "illegal move: {} has no table-talk penalty (C10)",
-                    G::KIND.title()
+                    "seat {} must first discard a card for the table-talk penalty (C10)",
+                    first.0
                 ),
-            }),
-            Some(Err(e)) => Err(PlayError::Illegal {
-                code: if e.code().ends_with(".not_in_hand") {
-                    "C10.not_in_hand"
-                } else {
-                    e.code()
-                },
-                message: format!("illegal move: {e} (C10)"),
-            }),
-            Some(Ok(())) => Ok(Some((seat, G::card_code(card)))),
+            });
         }
+        self.play_typed(seat, m).map(Logged::of_played)
     }
 
-    fn penalty_members(&self, team: u8) -> Option<Vec<Seat>> {
-        // C10 is the penalty of a game with teams (classic); a member who
-        // holds no card has nothing to discard
-        if !G::TEAMS {
-            return None;
-        }
-        let g = self.game();
-        Some(
-            (0..g.players())
-                .map(Seat)
-                .filter(|&s| g.side_of(s) == team && g.holds_a_card(s))
-                .collect(),
-        )
+    fn give_penalty(&mut self, team: u8) -> Result<(), PenaltyError> {
+        Match::give_penalty(self, team)
+    }
+
+    fn penalty_owed(&self) -> Option<Owed> {
+        Match::penalty_owed(self).cloned()
     }
 
     fn penalty_moves(&self, seat: Seat) -> Vec<Value> {
@@ -610,6 +671,23 @@ impl<G: TableFacts> AnyGame for Match<G> {
 }
 
 impl<G: TableFacts> Match<G> {
+    /// Plays `seat`'s move `m` and says what it did ([`AnyGame::play_json`]).
+    fn play_typed(&mut self, seat: Seat, m: G::Move) -> Result<Played, PlayError> {
+        let fx = self.play(seat, m).map_err(|e| PlayError::illegal(&e))?;
+        let written = self
+            .game()
+            .last_move()
+            .filter(|(s, _)| *s == seat)
+            .map_or(m, |(_, w)| w);
+        let config = self.game().config();
+        Ok(Played {
+            seat,
+            entry: G::is_recorded(&m).then(|| G::move_to_json(seat, &written, config)),
+            text: G::move_text(&written),
+            effects: G::log_effects(config, &fx),
+        })
+    }
+
     /// A move of this game at its table, as [`AnyMove`].
     fn at(&self, m: G::Move) -> AnyMove {
         AnyMove::at::<G>(m, Arc::new(self.game().config().clone()))

@@ -146,6 +146,13 @@ pub trait TableConfig: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn sides(&self) -> u8 {
         self.team_count().unwrap_or_else(|| self.players())
     }
+    /// The side `seat` plays on at this table (below [`TableConfig::sides`]):
+    /// its team (C3: teammates sit apart, teams in turn around the table),
+    /// or the seat itself in a game without teams (S1). The same as the
+    /// dealt game's [`Rules::side_of`], known before the deal.
+    fn side_of(&self, seat: Seat) -> u8 {
+        seat.0
+    }
     /// The rule options.
     fn rule_options(&self) -> &Self::Options;
 }

@@ -15,6 +15,7 @@ pub mod json;
 mod live;
 pub mod moves;
 pub mod notation;
+pub mod penalty;
 pub mod record;
 pub mod reshuffle;
 pub mod rng;
@@ -23,8 +24,8 @@ pub mod table;
 pub mod trail;
 
 pub use any::{
-    any_view, any_view_at, play_logged, view_table, AnyGame, AnyMove, AnyView, Logged, PlayError,
-    Played, Refusal,
+    any_view, any_view_at, play_logged, view_table, AnyEntry, AnyGame, AnyMove, AnyView, Logged,
+    PlayError, Played, Refusal,
 };
 pub use effects::{Drawn, MoveEffects};
 pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};

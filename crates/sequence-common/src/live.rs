@@ -7,6 +7,7 @@
 
 use crate::game::Rules;
 use crate::notation::Notation;
+use crate::penalty::{check_next, owed_by, Owed, PenaltyError};
 use crate::record::{replay, replay_entries, Penalty, Record, ReplayError};
 use crate::reshuffle::{Recording, Reshuffler};
 use crate::rng::{game_rng, GameRng};
@@ -25,6 +26,8 @@ pub struct Match<G: Rules> {
     game: G,
     rng: GameRng,
     kept: Kept<G>,
+    /// A table-talk penalty being paid (C10): who still owes a discard.
+    owed: Option<Owed>,
 }
 
 /// What a [`Match`] keeps of its moves.
@@ -61,6 +64,7 @@ impl<G: Rules> Clone for Match<G> {
             game: self.game.clone(),
             rng: self.rng.clone(),
             kept: self.kept.clone(),
+            owed: self.owed.clone(),
         }
     }
 }
@@ -124,6 +128,7 @@ impl<G: Notation> Match<G> {
                 record,
                 unwritten: vec![],
             },
+            owed: None,
         }
     }
 
@@ -134,6 +139,7 @@ impl<G: Notation> Match<G> {
             game,
             rng: game_rng(seed),
             kept: Kept::Nothing,
+            owed: None,
         }
     }
 
@@ -146,6 +152,7 @@ impl<G: Notation> Match<G> {
             game,
             rng: game_rng(seed),
             kept: Kept::Trail(Trail::new(origin)),
+            owed: None,
         }
     }
 
@@ -214,9 +221,13 @@ impl<G: Notation> Match<G> {
         self.game.view(seat)
     }
 
-    /// The seat that must decide now.
+    /// The seat that must decide now: while a table-talk penalty is being
+    /// paid (C10), the member that discards next; else the game's.
     pub fn to_act(&self) -> Option<Seat> {
-        self.game.to_act()
+        match &self.owed {
+            Some(o) => o.seats.first().copied(),
+            None => self.game.to_act(),
+        }
     }
 
     /// Checks and plays `mv` for `seat` and keeps it: in the record as the
@@ -305,27 +316,73 @@ impl<G: Notation> Match<G> {
         }
     }
 
-    /// The table-talk penalty (C10): `seat` discards `card` out of turn
-    /// and draws none ([`Notation::penalty_discard`]); the record writes
-    /// it among the moves. `None` when the game has no such penalty, or
-    /// the match keeps no record to write it in.
+    /// The table-talk penalty (C10) given to `team`: each of its members
+    /// who holds a card must discard one ([`Match::penalty`]), in seat
+    /// order, before play goes on.
     ///
     /// # Errors
-    /// [`Rules::Error`] (the card is not in the seat's hand, the game is
-    /// over); nothing changes then.
-    pub fn penalty(&mut self, seat: Seat, card: G::Card) -> Option<Result<(), G::Error>> {
-        let Kept::Record { record, .. } = &mut self.kept else {
-            return None;
-        };
-        let r = self.game.penalty_discard(seat, card)?;
-        if r.is_ok() {
+    /// [`PenaltyError`]: a game without the penalty or over, a penalty
+    /// still being paid, a team that does not exist or of one player, a
+    /// team none of whose members holds a card; nothing changes then.
+    pub fn give_penalty(&mut self, team: u8) -> Result<(), PenaltyError> {
+        if self.game.outcome().is_over() {
+            return Err(if G::TABLE_TALK_PENALTY {
+                PenaltyError::GameOver
+            } else {
+                PenaltyError::NoPenalty(G::KIND)
+            });
+        }
+        if self.owed.is_some() {
+            return Err(PenaltyError::StillPaying);
+        }
+        let owed = owed_by(&self.game, team)?;
+        if owed.seats.is_empty() {
+            return Err(PenaltyError::NoCards);
+        }
+        self.owed = Some(owed);
+        Ok(())
+    }
+
+    /// The table-talk penalty being paid (C10), if one is.
+    pub fn penalty_owed(&self) -> Option<&Owed> {
+        self.owed.as_ref()
+    }
+
+    /// A discard for the table-talk penalty being paid (C10): `seat`, the
+    /// member that discards next, discards `card` out of turn and draws
+    /// none ([`Notation::penalty_discard`]); the record writes it among
+    /// the moves. Once every member has discarded, play goes on.
+    ///
+    /// # Errors
+    /// [`PenaltyError::NotOwed`] when no penalty is being paid,
+    /// [`PenaltyError::NotNext`] for a member whose turn to discard has
+    /// not come, [`PenaltyError::Card`] for a card not in the hand;
+    /// nothing changes then.
+    pub fn penalty(&mut self, seat: Seat, card: G::Card) -> Result<(), PenaltyError> {
+        let owed = self.owed.as_mut().ok_or(PenaltyError::NotOwed)?;
+        check_next(&owed.seats, seat)?;
+        match self.game.penalty_discard(seat, card) {
+            None => return Err(PenaltyError::NoPenalty(G::KIND)),
+            Some(Err(e)) => {
+                return Err(PenaltyError::Card {
+                    code: crate::game::RuleError::code(&e),
+                    text: e.to_string(),
+                })
+            }
+            Some(Ok(())) => {}
+        }
+        owed.seats.remove(0);
+        if owed.seats.is_empty() {
+            self.owed = None;
+        }
+        if let Kept::Record { record, .. } = &mut self.kept {
             record.penalties.push(Penalty {
                 before: record.moves.len(),
                 seat,
                 card,
             });
         }
-        Some(r)
+        Ok(())
     }
 
     /// The record so far, with `result` set (`{"winner": null}` while

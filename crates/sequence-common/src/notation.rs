@@ -169,6 +169,10 @@ pub fn deny_unknown_move(
 pub trait Notation: Rules {
     /// Whether records carry a `teams` field (classic, RECORD.md).
     const TEAMS: bool;
+    /// Whether the game has the table-talk penalty (C10: classic's, for a
+    /// team of two or more; Sequence Stacks has no teams, S1). Default:
+    /// no.
+    const TABLE_TALK_PENALTY: bool = false;
     /// The rule a replay cites when `reshuffles` lists more than happened
     /// (C7, S6).
     const RESHUFFLE_RULE: &'static str;

@@ -486,28 +486,14 @@ pub fn replay<G: Notation>(
 /// The message for the move error, naming C10.
 fn penalty_turn<G: Notation>(game: &G, owed: &mut Vec<Seat>, seat: Seat) -> Result<(), String> {
     if owed.is_empty() {
-        let team = game.side_of(seat);
-        let members: Vec<Seat> = (0..game.players())
-            .map(Seat)
-            .filter(|&s| game.side_of(s) == team)
-            .collect();
-        if members.len() < 2 {
-            return Err("the table-talk penalty is for a team of two or more players (C10)".into());
-        }
-        *owed = members
-            .into_iter()
-            .filter(|&s| game.holds_a_card(s))
-            .collect();
+        *owed = crate::penalty::owed_by(game, game.side_of(seat))
+            .map_err(|e| e.to_string())?
+            .seats;
     }
-    match owed.first() {
-        Some(&first) if first == seat => Ok(()),
-        Some(&first) => Err(format!(
-            "seat {} discards for the table-talk penalty before seat {} (C10: each member \
-             of the team in seat order)",
-            first.0, seat.0
-        )),
-        None => Err(format!("seat {} holds no card to discard (C10)", seat.0)),
+    if owed.is_empty() {
+        return Err(format!("seat {} holds no card to discard (C10)", seat.0));
     }
+    crate::penalty::check_next(owed, seat).map_err(|e| e.to_string())
 }
 
 /// [`replay`], calling `on_entry(index, seat, move, game_after)` after
@@ -622,7 +608,7 @@ fn replay_penalty<G: Notation>(
             seat.0
         ));
     }
-    if G::TEAMS {
+    if G::TABLE_TALK_PENALTY {
         penalty_turn(game, owed, seat)?;
     }
     match game.penalty_discard(seat, card) {

@@ -155,6 +155,7 @@ pub fn status_of(e: &TableError) -> StatusCode {
         TableError::NotFound(_) => StatusCode::NOT_FOUND,
         TableError::Conflict(_)
         | TableError::Stale { .. }
+        | TableError::Refused(PlayError::NotNow { .. })
         | TableError::SeatTaken(_)
         | TableError::TableFull => StatusCode::CONFLICT,
         TableError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

@@ -784,19 +784,48 @@ async fn the_host_gives_a_team_the_table_talk_penalty() {
 async fn a_person_who_owes_the_penalty_is_offered_a_discard_of_each_card() {
     let s = server(0).await;
     let (id, host) = s.create(json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})).await;
-    loop {
+    let play = loop {
         let v = s.view(&id, Some(&host)).await;
-        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
-            break;
+        if let Some(m) = v["legal_moves"].as_array().and_then(|l| l.first()) {
+            break m.clone();
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    };
     let (st, info) = s
         .post_at(&id, "penalty", &host, json!({"team": "blue"}))
         .await;
     assert_eq!(st, 200, "{info}");
     let v = s.view(&id, Some(&host)).await;
     assert_eq!(v["penalty"]["pending"], json!([0, 2]), "{v}");
+    // a move of play waits until the discard is made: 409, as a move made
+    // for a table the player had not seen as it stands
+    let (st, e) = s
+        .post_at(
+            &id,
+            "moves",
+            &host,
+            json!({"move_number": v["move_number"], "move": play}),
+        )
+        .await;
+    assert_eq!(st, 409, "{e}");
+    assert!(
+        e["error"].as_str().is_some_and(
+            |m| m.contains("seat 0 must first discard a card for the table-talk penalty (C10)")
+        ),
+        "{e}"
+    );
+    assert_eq!(e["move_number"], v["move_number"], "{e}");
+    // and no second penalty while one is being paid
+    let (st, e) = s
+        .post_at(&id, "penalty", &host, json!({"team": "green"}))
+        .await;
+    assert_eq!(st, 409, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("still being paid")),
+        "{e}"
+    );
     let mut cards: Vec<&str> = vec![];
     for c in v["hand"]
         .as_array()

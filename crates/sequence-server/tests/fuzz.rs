@@ -92,7 +92,9 @@ proptest! {
         let mut c = table(if stacks { GameKind::Stacks } else { GameKind::Classic });
         let before = (c.moves, c.next_seq, c.to_act());
         let mut copy = c.clone();
-        match copy.apply(&Event::Move { mv: mv.clone() }) {
+        match copy.apply(&Event::Move {
+            mv: mv.clone().into(),
+        }) {
             Ok(()) => {
                 prop_assert_eq!(copy.moves, before.0 + 1);
             }

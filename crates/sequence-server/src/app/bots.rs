@@ -44,7 +44,10 @@ pub(super) fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -
     };
     let live = c.live.as_deref()?;
     let game = crate::tables::game_of(live.kind());
-    let choose = if c.penalty.first() == Some(&seat.0) {
+    let owes = live
+        .penalty_owed()
+        .is_some_and(|o| o.seats.first() == Some(&seat));
+    let choose = if owes {
         // the table-talk penalty (C10): a card to discard
         let mv = game.penalty_move(live, seat, seed);
         Box::new(move || mv) as crate::tables::BotMove

@@ -6,7 +6,7 @@ use super::bots::next_bot_job;
 use super::{App, TableRef};
 use crate::db::{Append, DbError};
 use crate::limits::echo;
-use crate::tables::{now_ms, Event, Status, Table, TableError, ViewMessage};
+use crate::tables::{now_ms, Event, Status, StoredMove, Table, TableError, ViewMessage};
 use sequence_common::PlayError;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -80,14 +80,15 @@ pub async fn commit(
     t: &mut Table,
     events: Vec<Event>,
 ) -> Result<(), TableError> {
-    commit_answering(app, tref, t, events, None, false)
-        .await
-        .map(|_| ())
+    store(app, tref, t, events, false).await?;
+    t.broadcast_views();
+    kick_bots(app, tref, t);
+    Ok(())
 }
 
-/// [`commit`], also answering the view of seat `answer` after the change:
-/// the one its connections were sent (computed once); `synced`: the
-/// request already caught up with the database (not again).
+/// [`commit`], answering the view of seat `seat` after the change: the
+/// one its connections were sent (computed once); `synced`: the request
+/// already caught up with the database (not again).
 ///
 /// # Errors
 /// As [`commit`].
@@ -95,10 +96,29 @@ async fn commit_answering(
     app: &Arc<App>,
     tref: &TableRef,
     t: &mut Table,
-    mut events: Vec<Event>,
-    answer: Option<u8>,
+    events: Vec<Event>,
+    seat: u8,
     synced: bool,
-) -> Result<Option<ViewMessage>, TableError> {
+) -> Result<ViewMessage, TableError> {
+    store(app, tref, t, events, synced).await?;
+    let view = t.broadcast_views_answering(seat);
+    kick_bots(app, tref, t);
+    Ok(view)
+}
+
+/// The change of [`commit`] up to its publication: applies `events` to a
+/// copy of the core (starting the game when every seat is filled),
+/// appends them and keeps the new state and its clock.
+///
+/// # Errors
+/// As [`commit`].
+async fn store(
+    app: &Arc<App>,
+    tref: &TableRef,
+    t: &mut Table,
+    mut events: Vec<Event>,
+    synced: bool,
+) -> Result<(), TableError> {
     if !synced && app.may_lag(t) {
         app.sync(tref, t).await?;
     }
@@ -149,15 +169,7 @@ async fn commit_answering(
     if restart_clock {
         t.reset_deadline_from(clock_ms);
     }
-    let view = match answer {
-        Some(seat) => Some(t.broadcast_views_answering(seat)),
-        None => {
-            t.broadcast_views();
-            None
-        }
-    };
-    kick_bots(app, tref, t);
-    Ok(view)
+    Ok(())
 }
 
 /// How many times a move is checked again after losing a race to a change
@@ -219,19 +231,25 @@ async fn try_play_move(
         synced = true;
     }
     check_move_number(t, move_number)?;
-    let mv = SeatMove::new(seat, mv)?;
+    // read once, by the engine, however many times it is checked
+    let mv = {
+        let live = t
+            .core
+            .live
+            .as_deref()
+            .ok_or_else(|| t.core.stale("no game"))?;
+        SeatMove::new(seat, mv)?.read(live)
+    };
     for _ in 0..MOVE_RETRIES {
+        // the table may have moved on while this request caught up
         check_move_number(t, move_number)?;
         let before = t.core.next_seq;
-        let events = vec![Event::Move {
-            mv: mv.record().clone(),
-        }];
-        let answer = commit_answering(app, tref, t, events, Some(seat), synced).await;
+        let events = vec![Event::Move { mv: mv.clone() }];
+        let answer = commit_answering(app, tref, t, events, seat, synced).await;
         // a commit that fails has caught up (a race lost) or gives up
         synced = true;
         match answer {
-            Ok(Some(view)) => return Ok(view),
-            Ok(None) => return Ok(t.view_message(Some(seat))),
+            Ok(view) => return Ok(view),
             // another change was stored first; the table caught up: check again
             Err(e) if e.is_conflict() && t.core.next_seq != before => continue,
             // refused by the rules or not this seat's turn (the core's
@@ -272,6 +290,7 @@ pub struct MoveRequest {
 /// the request left it out).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatMove {
+    seat: u8,
     record: Value,
 }
 
@@ -311,12 +330,18 @@ impl SeatMove {
                 ))
             }
         }
-        Ok(SeatMove { record: mv })
+        Ok(SeatMove { seat, record: mv })
     }
 
     /// The move as events store it (record format, with `seat`).
     pub fn record(&self) -> &Value {
         &self.record
+    }
+
+    /// The move as the engine of `live` reads it, to store
+    /// ([`StoredMove::read`]).
+    pub fn read(self, live: &dyn sequence_common::AnyGame) -> StoredMove {
+        StoredMove::read(self.seat, self.record, live)
     }
 }
 
@@ -409,8 +434,11 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
         };
         t.bot_running = false; // commit may restart us; we loop only on a conflict or an outage
         let event = match job.auto {
-            None => Event::Move { mv },
-            Some(auto) => Event::Auto { mv, auto },
+            None => Event::Move { mv: mv.into() },
+            Some(auto) => Event::Auto {
+                mv: mv.into(),
+                auto,
+            },
         };
         match commit(&app, &tref, &mut t, vec![event]).await {
             Ok(()) => {

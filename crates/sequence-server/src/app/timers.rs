@@ -85,7 +85,7 @@ pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
     tokio::spawn(async move {
         let event = match answer {
             Ok(mv) => Event::Auto {
-                mv,
+                mv: mv.into(),
                 auto: Auto::Window,
             },
             Err(job) => {
@@ -93,7 +93,7 @@ pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
                     return;
                 };
                 Event::Auto {
-                    mv,
+                    mv: mv.into(),
                     auto: Auto::Timeout,
                 }
             }

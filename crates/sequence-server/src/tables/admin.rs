@@ -14,7 +14,6 @@ impl Core {
     pub(super) fn close(&mut self, reason: &str) {
         self.closed = Some(reason.chars().take(MAX_REASON).collect());
         self.status = Status::Closed;
-        self.penalty.clear();
         let now = self.now();
         if let Some(t) = self.times.last_mut() {
             if t.1.is_none() {

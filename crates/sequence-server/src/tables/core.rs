@@ -2,12 +2,10 @@
 //! rebuilt by replaying them. A change is applied to a copy first (the
 //! engine checks every move).
 
-use super::event::{Auto, Event, AWAY_AFTER};
-use super::live::play_logged;
+use super::event::{Auto, Event, StoredMove, AWAY_AFTER};
 use super::{game_of, now_ms, Logged, Spec, TableError};
 use crate::auth::SeatToken;
-use sequence_common::AnyGame;
-use sequence_common::Seat;
+use sequence_common::{AnyGame, PlayError, Seat};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -123,11 +121,6 @@ pub struct Core {
     /// Whether changes happen now (times are kept: log entries' `at`,
     /// games' start and end), not replayed from the stored log.
     pub live_clock: bool,
-    /// Seats that still owe a table-talk penalty discard (C10), in the
-    /// order they make it, and the team penalised.
-    pub penalty: Vec<u8>,
-    /// The team of the pending penalty.
-    pub penalty_team: Option<u8>,
     /// Why the operators closed the table ([`Event::Close`]), if they did.
     pub closed: Option<String>,
 }
@@ -197,8 +190,6 @@ impl Core {
             away: vec![false; n],
             analyses: Default::default(),
             live_clock: false,
-            penalty: vec![],
-            penalty_team: None,
             closed: None,
         }
     }
@@ -363,36 +354,16 @@ impl Core {
         Ok(())
     }
 
-    /// The host gives `team` the table-talk penalty (C10, [`Event::Penalty`]).
+    /// The host gives `team` the table-talk penalty (C10, [`Event::Penalty`]):
+    /// the engine keeps who owes a discard.
     fn give_penalty(&mut self, team: u8) -> Result<(), TableError> {
         if self.status != Status::Playing {
             return Err(conflict(
                 "the table-talk penalty is given during a game (C10)",
             ));
         }
-        if !self.penalty.is_empty() {
-            return Err(conflict(
-                "a table-talk penalty is still being paid: wait until every card is discarded (C10)",
-            ));
-        }
-        let live = self.live.as_ref().ok_or_else(|| conflict("no game"))?;
-        let Some(members) = live.penalty_members(team) else {
-            return Err(conflict(format!(
-                "{} has no table-talk penalty (C10 is classic Sequence's)",
-                self.spec.game.title()
-            )));
-        };
-        let size = (0..self.seats.len())
-            .filter(|&s| live.side_of(Seat(s as u8)) == team)
-            .count();
-        if size < 2 {
-            return Err(conflict(
-                "the table-talk penalty is for a team of two or more players (C10)",
-            ));
-        }
-        self.penalty = members.iter().map(|s| s.0).collect();
-        self.penalty_team = Some(team);
-        Ok(())
+        let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
+        live.give_penalty(team).map_err(|e| conflict(e.to_string()))
     }
 
     /// A new game at the same table ([`Event::Rematch`]).
@@ -411,48 +382,38 @@ impl Core {
     }
 
     /// Plays a move of the seat to act (`auto`: made by the server for
-    /// it), logs it and keeps count of the seat's timeouts.
-    fn play(&mut self, mv: &Value, auto: Option<Auto>) -> Result<(), TableError> {
+    /// it), logs it and keeps count of the seat's timeouts. Which seat
+    /// acts, and whether it owes a table-talk penalty discard first (C10),
+    /// the engine says.
+    fn play(&mut self, mv: &StoredMove, auto: Option<Auto>) -> Result<(), TableError> {
         self.check_playing()?;
-        let seat = mv.get("seat").and_then(Value::as_u64).unwrap_or(u64::MAX);
         let to_act = self.to_act();
-        if to_act.map(|s| s.0 as u64) != Some(seat) {
+        let Some(seat) = mv.seat().filter(|&s| to_act == Some(Seat(s))) else {
             return Err(self.stale(format!(
-                "it is not seat {seat}'s turn (seat {} is to move)",
+                "it is not seat {}'s turn (seat {} is to move)",
+                mv.seat().map_or("?".to_string(), |s| s.to_string()),
                 to_act.map_or("none".to_string(), |s| s.0.to_string())
             )));
-        }
-        let paying = mv.get("penalty").is_some();
-        if paying == self.penalty.is_empty() {
-            return Err(if paying {
-                TableError::illegal(
-                    "C10.no_penalty",
-                    "illegal move: no table-talk penalty is waiting for this seat (C10)",
-                )
-            } else {
-                self.stale(format!(
-                    "seat {seat} must first discard a card for the table-talk penalty (C10)"
-                ))
-            });
-        }
+        };
+        let move_number = self.moves;
         let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
-        let mut logged = play_logged(live.as_mut(), mv)?;
-        if paying {
-            self.penalty.remove(0);
-            if let (Some(e), Some(t)) = (logged.entry.as_mut(), self.penalty_team) {
-                e.insert("penalty".into(), game_of(self.spec.game).team_name(t));
-            }
-            if self.penalty.is_empty() {
-                self.penalty_team = None;
-            }
-        }
+        let entry = mv.entry(live.as_ref())?;
+        let logged = live.play_entry(&entry).map_err(|e| match e {
+            // a decision comes first (a penalty discard owed, C10): the
+            // player has not seen the table as it stands
+            PlayError::NotNow { message, .. } => TableError::Stale {
+                message,
+                move_number,
+            },
+            e => e.into(),
+        })?;
         let over = live.outcome().is_over();
         self.moves += 1;
         let at = self.now();
         self.add_to_log(logged, auto, at);
         let s = seat as usize;
         match auto {
-            None => self.clear_timeouts(seat as u8),
+            None => self.clear_timeouts(seat),
             Some(Auto::Timeout) => {
                 if let Some(n) = self.timeouts.get_mut(s) {
                     *n = n.saturating_add(1);
@@ -603,9 +564,6 @@ impl Core {
     pub fn to_act(&self) -> Option<Seat> {
         if self.status != Status::Playing {
             return None;
-        }
-        if let Some(&s) = self.penalty.first() {
-            return Some(Seat(s));
         }
         self.live.as_ref()?.to_act()
     }

@@ -2,6 +2,7 @@
 //! who made a move for a seat whose holder did not ([`Auto`]); the clock
 //! events are stamped with ([`now_ms`]).
 
+use sequence_common::{AnyEntry, AnyGame, PlayError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -44,13 +45,13 @@ pub enum Event {
     /// holder (a person or a bot).
     Move {
         /// The move.
-        mv: Value,
+        mv: StoredMove,
     },
     /// A move the server made for a seat whose holder did not (its time
     /// ran out, or it is away), in record format (with `seat`).
     Auto {
         /// The move.
-        mv: Value,
+        mv: StoredMove,
         /// Why the server made it.
         auto: Auto,
     },
@@ -90,6 +91,83 @@ pub enum Event {
         /// The new name (cleaned as a joining name is).
         name: String,
     },
+}
+
+/// A move as the event log stores it ([`Event::Move`], [`Event::Auto`]):
+/// a `moves` entry in record format with its `seat` (RECORD.md,
+/// RECORD-STACKS.md; a table-talk penalty discard `{"seat", "penalty":
+/// CARD}`, C10). A move a request brought keeps the seat of its token and
+/// the engine's reading of it ([`AnyGame::read_entry`], not stored), so
+/// that it is read once however many times its change is checked (a lost
+/// race checks it again); one read back from the log is read when played.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(from = "Value", into = "Value")]
+pub struct StoredMove {
+    json: Value,
+    seat: Option<u8>,
+    read: Option<Result<AnyEntry, PlayError>>,
+}
+
+impl StoredMove {
+    /// A move in record format with its `seat` (a bot's, the server's for
+    /// a seat whose time ran out, one read back from the log).
+    pub fn new(json: Value) -> StoredMove {
+        let seat = json
+            .get("seat")
+            .and_then(Value::as_u64)
+            .and_then(|s| u8::try_from(s).ok());
+        StoredMove {
+            json,
+            seat,
+            read: None,
+        }
+    }
+
+    /// `seat`'s move `json` (record format with `seat`) as the engine of
+    /// `live` reads it, read now: a request's move.
+    pub fn read(seat: u8, json: Value, live: &dyn AnyGame) -> StoredMove {
+        let read = Some(live.read_entry(&json));
+        StoredMove {
+            json,
+            seat: Some(seat),
+            read,
+        }
+    }
+
+    /// The move as the log stores it.
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    /// The seat that makes it (`None`: the entry names no seat, which the
+    /// engine's reading then refuses).
+    pub fn seat(&self) -> Option<u8> {
+        self.seat
+    }
+
+    /// The engine's reading of the move for `live` (made once for a
+    /// request's move).
+    ///
+    /// # Errors
+    /// [`PlayError::Malformed`] with the notation's code.
+    pub fn entry(&self, live: &dyn AnyGame) -> Result<AnyEntry, PlayError> {
+        match &self.read {
+            Some(read) => read.clone(),
+            None => live.read_entry(&self.json),
+        }
+    }
+}
+
+impl From<Value> for StoredMove {
+    fn from(json: Value) -> StoredMove {
+        StoredMove::new(json)
+    }
+}
+
+impl From<StoredMove> for Value {
+    fn from(mv: StoredMove) -> Value {
+        mv.json
+    }
 }
 
 /// Who made a move for a seat when its holder did not (see

@@ -59,7 +59,7 @@ pub fn describe<G: TableFacts>() -> Value {
         "teams": if G::TEAMS { Value::Object(teams) } else { Value::Null },
         "default_teams": if G::TEAMS { Value::Object(default_teams) } else { Value::Null },
         "options": G::option_specs().iter().map(OptionSpec::to_json).collect::<Vec<_>>(),
-        "penalty": G::TEAMS,
+        "penalty": G::TABLE_TALK_PENALTY,
     });
     if let Some(o) = d.as_object_mut() {
         G::describe_extras(o);

@@ -69,6 +69,11 @@ pub trait TableGame: Sync {
     /// A team's name as views and records write it (classic: its colour).
     fn team_name(&self, team: u8) -> Value;
 
+    /// The teams of a table of `spec` and the team of each seat, by name,
+    /// as the engine seats them (C3), known before the deal; `None` in a
+    /// game without teams or for a spec the engine refuses.
+    fn seat_teams(&self, spec: &Spec) -> Option<(u8, Vec<Value>)>;
+
     /// A new game of the table, dealt from `seed`.
     ///
     /// # Errors
@@ -147,6 +152,15 @@ impl<G: BotGame> TableGame for Game<G> {
 
     fn team_name(&self, team: u8) -> Value {
         G::side_to_json(team)
+    }
+
+    fn seat_teams(&self, spec: &Spec) -> Option<(u8, Vec<Value>)> {
+        let config = self.config(spec).ok()?;
+        let teams = config.team_count()?;
+        let seats = (0..config.players())
+            .map(|s| G::side_to_json(config.side_of(Seat(s))))
+            .collect();
+        Some((teams, seats))
     }
 
     fn start(&self, spec: &Spec, seed: u64) -> Result<Box<dyn AnyGame>, String> {
@@ -312,6 +326,25 @@ mod tests {
             .contains("piles_per_colour"));
         assert_eq!(classic.team_name(0), serde_json::json!("blue"));
         assert_eq!(stacks.team_name(2), serde_json::json!(2));
+        // each seat's team before the deal, as the engine seats them (C3)
+        let (teams, seats) = classic
+            .seat_teams(&spec(GameKind::Classic, 6, Some(3), Value::Null))
+            .expect("teams");
+        assert_eq!(teams, 3);
+        assert_eq!(
+            seats,
+            ["blue", "green", "red", "blue", "green", "red"].map(|t| serde_json::json!(t))
+        );
+        let live = classic
+            .start(&spec(GameKind::Classic, 6, Some(3), Value::Null), 1)
+            .expect("starts");
+        for (s, team) in seats.iter().enumerate() {
+            assert_eq!(&live.side_json(live.side_of(Seat(s as u8))), team);
+        }
+        assert_eq!(
+            stacks.seat_teams(&spec(GameKind::Stacks, 3, None, Value::Null)),
+            None
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub mod tutorial;
 
 pub use core::{Core, LogEntry, SeatCore, SeatKind, Status};
 pub use error::TableError;
-pub use event::{now_ms, Auto, Event, AWAY_AFTER};
+pub use event::{now_ms, Auto, Event, StoredMove, AWAY_AFTER};
 pub use live::{game_of, play_logged, BotMove, Hint, HintAsk, Logged, TableGame};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
@@ -102,13 +102,13 @@ mod tests {
             let seat = c.to_act().expect("someone acts").0;
             let e = c
                 .apply(&Event::Move {
-                    mv: json!({"seat": seat, "pass": true, "nonsense": 1}),
+                    mv: json!({"seat": seat, "pass": true, "nonsense": 1}).into(),
                 })
                 .unwrap_err();
             assert_eq!(e.code(), Some("notation.unknown_key"), "{e}");
             let e = c
                 .apply(&Event::Move {
-                    mv: json!({"seat": 1 - seat, "pass": true}),
+                    mv: json!({"seat": 1 - seat, "pass": true}).into(),
                 })
                 .unwrap_err();
             assert!(matches!(e, TableError::Stale { move_number: 0, .. }), "{e}");
@@ -159,7 +159,8 @@ mod tests {
                     pick = pick.wrapping_mul(31).wrapping_add(7);
                     let mv = moves[pick % moves.len()].clone();
                     let before: Vec<_> = c.log.iter().map(|e| e.text().to_string()).collect();
-                    c.apply(&Event::Move { mv }).expect("a legal move");
+                    c.apply(&Event::Move { mv: mv.into() })
+                        .expect("a legal move");
                     // an entry changed in place (fields merged into it)
                     merged += before
                         .iter()

@@ -130,7 +130,10 @@ impl Table {
     pub fn info(&self) -> Value {
         let c = &self.core;
         let game = game_of(c.spec.game);
-        let teams = game.check(&c.spec).ok().flatten();
+        let (teams, seat_teams) = match game.seat_teams(&c.spec) {
+            Some((n, seats)) => (Some(n), seats),
+            None => (None, vec![]),
+        };
         let seats: Vec<Value> = c
             .seats
             .iter()
@@ -142,7 +145,7 @@ impl Table {
                     "kind": s.kind.name(),
                     "level": s.level,
                     "connected": s.kind == SeatKind::Bot || self.seat_connected(i),
-                    "team": teams.map(|t| game.team_name((i as u8) % t)),
+                    "team": seat_teams.get(i),
                     "timed_out": c.timeouts.get(i).is_some_and(|&n| n > 0),
                     "timeouts": c.timeouts.get(i).copied().unwrap_or(0),
                     "away": c.away.get(i).copied().unwrap_or(false),
@@ -288,16 +291,20 @@ impl Table {
                         o.insert("final_sides".into(), live.final_sides());
                     }
                 }
-                if let (Some(&first), Some(team)) = (c.penalty.first(), c.penalty_team) {
+                let owed = c
+                    .live
+                    .as_ref()
+                    .and_then(|l| l.penalty_owed().map(|o| (l, o)));
+                if let Some((live, owed)) = owed.filter(|_| c.status == Status::Playing) {
                     // the table-talk penalty (C10): the seat that owes a
                     // discard chooses one of its cards; nobody else moves
-                    let game = game_of(c.spec.game);
+                    let pending: Vec<u8> = owed.seats.iter().map(|s| s.0).collect();
                     o.insert(
                         "penalty".into(),
-                        json!({"team": game.team_name(team), "pending": c.penalty}),
+                        json!({"team": live.side_json(owed.team), "pending": pending}),
                     );
-                    let choices: Vec<Value> = match c.live.as_ref() {
-                        Some(live) if seat == Some(first) => live.penalty_moves(Seat(first)),
+                    let choices: Vec<Value> = match owed.seats.first() {
+                        Some(&first) if seat == Some(first.0) => live.penalty_moves(first),
                         _ => vec![],
                     };
                     o.insert("legal_moves".into(), json!(choices));
