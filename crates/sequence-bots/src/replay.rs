@@ -27,16 +27,29 @@ const TABLE_FIELDS: [&str; 8] = [
     "move_number",
 ];
 
-/// A replayed game: the state in which each written move was decided,
-/// the game's end, and each move with its seat.
+/// A replayed game: the state in which each entry of the record's
+/// `moves` was decided, the game's end, and each entry with its seat —
+/// one position per entry of the game's move log.
 pub struct Replayed<G: Rules> {
-    /// `moves.len() + 1` states: before each written move, where its seat
-    /// decides it (what the record's silence means before it made: in
-    /// Stacks the seats that let a completion stand, S5b — so the seat to
-    /// act is the move's), then the game's end.
+    /// `entries.len() + 1` states: before each entry, where its seat
+    /// decides it (before a written move, what the record's silence means
+    /// before it made: in Stacks the seats that let a completion stand,
+    /// S5b — so the seat to act is the move's), then the game's end.
     pub states: Vec<G>,
-    /// The written moves, in order.
-    pub moves: Vec<(Seat, G::Move)>,
+    /// The entries, in order: a written move (`Some`), or a table-talk
+    /// penalty discard (C10, `None`: its seat discards out of turn).
+    pub entries: Vec<(Seat, Option<G::Move>)>,
+}
+
+impl<G: Rules> Replayed<G> {
+    /// The seat that discards for the table-talk penalty (C10) at
+    /// position `i`, if that position is before such a discard.
+    pub fn discard_at(&self, i: usize) -> Option<Seat> {
+        match self.entries.get(i) {
+            Some(&(seat, None)) => Some(seat),
+            _ => None,
+        }
+    }
 }
 
 /// Replays a finished game's record.
@@ -45,19 +58,22 @@ pub struct Replayed<G: Rules> {
 /// A record that does not replay (a message naming why).
 pub fn replay_record<G: BotGame>(record: &Value) -> Result<Replayed<G>, String> {
     let mut states: Vec<G> = vec![];
-    let (rec, last) = replay_decided::<G>(record, |_, _, _, g| states.push(g.clone()))
-        .map_err(|e| e.to_string())?;
-    states.push(last);
-    Ok(Replayed {
-        states,
-        moves: rec.moves,
+    let mut entries = vec![];
+    let (_, last) = replay_decided::<G>(record, |_, seat, m, g| {
+        states.push(g.clone());
+        entries.push((seat, m.copied()));
     })
+    .map_err(|e| e.to_string())?;
+    states.push(last);
+    Ok(Replayed { states, entries })
 }
 
 /// A position as JSON: the spectator view without the table's facts,
-/// every seat's hand (`hands`, the game being over), and the board layout
-/// or other facts the game adds.
-fn position_json<G: BotGame>(game: &G) -> Value {
+/// every seat's hand (`hands`, the game being over), the seat to act
+/// (`to_act`: before a table-talk penalty discard, C10, the member that
+/// discards, with `"penalty": true`), and the board layout or other facts
+/// the game adds.
+fn position_json<G: BotGame>(game: &G, discard: Option<Seat>) -> Value {
     let mut v = game.spectator_view().to_json();
     if let Some(o) = v.as_object_mut() {
         for k in TABLE_FIELDS {
@@ -67,7 +83,11 @@ fn position_json<G: BotGame>(game: &G) -> Value {
             .map(|s| game.view(Seat(s)).to_json()["hand"].clone())
             .collect();
         o.insert("hands".into(), json!(hands));
-        o.insert("to_act".into(), json!(game.to_act().map(|s| s.0)));
+        let to_act = discard.or_else(|| game.to_act());
+        o.insert("to_act".into(), json!(to_act.map(|s| s.0)));
+        if discard.is_some() {
+            o.insert("penalty".into(), json!(true));
+        }
     }
     v
 }
@@ -79,7 +99,12 @@ fn position_json<G: BotGame>(game: &G) -> Value {
 /// As [`replay_record`].
 pub fn positions<G: BotGame>(record: &Value) -> Result<Value, String> {
     let r = replay_record::<G>(record)?;
-    let positions: Vec<Value> = r.states.iter().map(position_json).collect();
+    let positions: Vec<Value> = r
+        .states
+        .iter()
+        .enumerate()
+        .map(|(i, g)| position_json(g, r.discard_at(i)))
+        .collect();
     let mut extras = Map::new();
     if let Some(first) = r.states.first() {
         G::view_extras(first, &mut extras);
@@ -136,7 +161,16 @@ impl<G: BotGame> Analysis for GameAnalysis<G> {
         let Some(game) = self.replayed.states.get(i) else {
             return true;
         };
-        let point = match game.to_act() {
+        let point = match self.replayed.discard_at(i).or_else(|| game.to_act()) {
+            // a table-talk penalty discard (C10): a card of the seat's
+            // choice, not a move of play the search weighs
+            Some(seat) if self.replayed.discard_at(i).is_some() => json!({
+                "seat": seat.0,
+                "side": G::side_to_json(game.side_of(seat)),
+                "win": null,
+                "legal": game.penalty_cards(seat).len(),
+                "penalty": true,
+            }),
             None => json!({
                 "final": true,
                 "winner": game.outcome().winner().map_or(Value::Null, G::side_to_json),
@@ -164,9 +198,10 @@ impl<G: BotGame> Analysis for GameAnalysis<G> {
                             .collect();
                         let played = self
                             .replayed
-                            .moves
+                            .entries
                             .get(i)
-                            .map(|(_, m)| G::move_key(m))
+                            .and_then(|(_, m)| m.as_ref())
+                            .map(G::move_key)
                             .and_then(|k| report.moves.iter().find(|(m, _, _)| G::move_key(m) == k))
                             .map(|(_, _, w)| round3(*w));
                         json!({
@@ -323,6 +358,63 @@ mod tests {
         let n = rec["moves"].as_array().unwrap().len();
         let p = positions::<sequence_stacks::Game>(&rec).expect("replays");
         assert_eq!(p["positions"].as_array().unwrap().len(), n + 1);
+    }
+
+    /// Regression (issue 23's review): a game with table-talk penalty
+    /// discards (C10) replayed to fewer positions than its log has entries
+    /// (the discards were folded into the next position), so a replay
+    /// and an analysis showed each move at the wrong place. There is now a
+    /// position before each entry, the discards' too, with the member
+    /// that discards to act.
+    #[test]
+    fn penalty_discards_have_their_own_positions() {
+        let c = sequence_classic::Config::new(4, None, Default::default()).expect("C3");
+        let mut m = Match::<sequence_classic::Game>::new(c, 9);
+        let mut rng = sequence_common::rng::playout_rng(9);
+        let mut turns = 0;
+        while let Some(seat) = m.to_act() {
+            if turns == 3 || turns == 20 {
+                m.give_penalty((turns % 2) as u8).expect("C10");
+                while let Some(o) = m.penalty_owed().cloned() {
+                    let s = o.seats[0];
+                    m.penalty(s, m.game().hand(s)[0]).expect("held");
+                }
+            }
+            let mv = m.game().random_move(&mut rng).expect("a move");
+            m.play(seat, mv).expect("legal");
+            turns += 1;
+        }
+        let rec = m.to_json().expect("dealt from a seed");
+        let entries = rec["moves"].as_array().unwrap();
+        let discards = entries
+            .iter()
+            .filter(|e| e.get("penalty").is_some())
+            .count();
+        assert_eq!(discards, 4, "two penalties of two members");
+        let p = positions::<sequence_classic::Game>(&rec).expect("replays");
+        let ps = p["positions"].as_array().unwrap();
+        assert_eq!(ps.len(), entries.len() + 1);
+        for (i, e) in entries.iter().enumerate() {
+            assert_eq!(ps[i]["to_act"], e["seat"], "position {i}: {e}");
+            assert_eq!(ps[i].get("penalty").is_some(), e.get("penalty").is_some());
+        }
+        // before the first discard every hand is whole; after it one short
+        let first = entries
+            .iter()
+            .position(|e| e.get("penalty").is_some())
+            .unwrap();
+        let seat = entries[first]["seat"].as_u64().unwrap() as usize;
+        let size = |k: usize| ps[k]["hands"][seat].as_array().unwrap().len();
+        assert_eq!(size(first), size(first + 1) + 1);
+        let mut a = analysis::<sequence_classic::Game>(&rec, 10, 1).expect("replays");
+        while !a.step() {}
+        let r = a.result();
+        let pts = r["points"].as_array().unwrap();
+        assert_eq!(pts.len(), entries.len() + 1);
+        for (i, e) in entries.iter().enumerate() {
+            assert_eq!(pts[i]["seat"], e["seat"], "point {i}");
+        }
+        assert_eq!(pts[first]["penalty"], json!(true));
     }
 
     /// Issue 25: a Stacks record is silent about the seats that let a

@@ -473,8 +473,13 @@ impl<G: TableFacts> AnyGame for Match<G> {
     }
 
     fn read_entry(&self, mv: &Value) -> Result<AnyEntry, PlayError> {
-        if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(PlayError::malformed)? {
-            return Ok(AnyEntry::of_penalty::<G>(seat, card, G::card_code(card)));
+        // a game without the table-talk penalty (C10) reads `penalty` as
+        // the unknown field it is for it
+        if G::TABLE_TALK_PENALTY {
+            let penalty = penalty_from_json::<G>(mv).map_err(PlayError::malformed)?;
+            if let Some((seat, card)) = penalty {
+                return Ok(AnyEntry::of_penalty::<G>(seat, card, G::card_code(card)));
+            }
         }
         let (seat, m) =
             G::move_from_input(mv, self.game().config()).map_err(PlayError::malformed)?;

@@ -510,16 +510,18 @@ pub fn replay_entries<G: Notation>(
 }
 
 /// [`replay`], calling `decided(index, seat, move, game_before)` with the
-/// position in which each written move is decided: after what the
-/// record's silence before it means (Stacks: the seats that let a
-/// completion stand, S5b), so that `seat` is the one to act there — the
-/// position a replay shows and an analysis judges before that move.
+/// position in which each entry of `moves` is decided: for a written move
+/// (`Some(move)`), after what the record's silence before it means
+/// (Stacks: the seats that let a completion stand, S5b), so that `seat`
+/// is the one to act there; for a table-talk penalty discard (C10,
+/// `None`), before it, `seat` being the member that discards — the
+/// position a replay shows and an analysis judges before that entry.
 ///
 /// # Errors
 /// As [`replay`].
 pub fn replay_decided<G: Notation>(
     v: &Value,
-    mut decided: impl FnMut(usize, Seat, &G::Move, &G),
+    mut decided: impl FnMut(usize, Seat, Option<&G::Move>, &G),
 ) -> Result<(Record<G>, G), ReplayError> {
     replay_with(v, &mut decided, |_, _, _, _| {})
 }
@@ -629,7 +631,7 @@ fn replay_penalty<G: Notation>(
 /// The replay of [`replay_entries`] and [`replay_decided`].
 fn replay_with<G: Notation>(
     v: &Value,
-    mut decided: impl FnMut(usize, Seat, &G::Move, &G),
+    mut decided: impl FnMut(usize, Seat, Option<&G::Move>, &G),
     mut on_entry: impl FnMut(usize, Seat, Option<&G::Move>, &G),
 ) -> Result<(Record<G>, G), ReplayError> {
     let header = read_header::<G>(v)?;
@@ -665,6 +667,7 @@ fn replay_with<G: Notation>(
         };
         // a table-talk penalty discard (C10): out of turn, no draw
         if let Some((seat, card)) = penalty_from_json::<G>(mv).map_err(unreadable)? {
+            decided(i, seat, None, &game);
             replay_penalty(&mut game, &mut owed, players, seat, card).map_err(err)?;
             rec.penalties.push(Penalty {
                 before: rec.moves.len(),
@@ -691,7 +694,7 @@ fn replay_with<G: Notation>(
         }
         game.play_silence_before(seat, &m, &mut resh)
             .map_err(|e| err(e.to_string()))?;
-        decided(i, seat, &m, &game);
+        decided(i, seat, Some(&m), &game);
         game.play(seat, m, &mut resh)
             .map_err(|e| err(e.to_string()))?;
         rec.moves.push((seat, m));

@@ -842,6 +842,12 @@ async fn a_person_who_owes_the_penalty_is_offered_a_discard_of_each_card() {
         .map(|c| json!({"seat": 0, "penalty": c}))
         .collect();
     assert_eq!(v["legal_moves"], json!(offered), "{v}");
+    // a hint (a practice table) is a discard, not a move of play the
+    // seat may not make yet (regression, issue 23's review)
+    let (st, hint) = s.at("POST", &id, "hint", Some(&host), None).await;
+    assert_eq!(st, 200, "{hint}");
+    let hinted = &hint["moves"][0]["move"];
+    assert!(offered.contains(hinted), "{hint}");
     let size = v["hand"].as_array().unwrap().len();
     let (st, after) = s
         .post_at(
@@ -854,4 +860,51 @@ async fn a_person_who_owes_the_penalty_is_offered_a_discard_of_each_card() {
     assert_eq!(st, 200, "{after}");
     assert_eq!(after["hand"].as_array().map(Vec::len), Some(size - 1));
     assert_eq!(after["legal_moves"], json!([]), "seat 2 discards next");
+}
+
+/// Regression (issue 23's review): Sequence Stacks has no table-talk
+/// penalty (C10 is classic's; S1: no teams). Giving it is refused naming
+/// that (it said the colour was not a team of the table), and a
+/// `penalty` move is a field Stacks does not read (400, the notation's
+/// code; it was 422 "no penalty is waiting").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stacks_has_no_table_talk_penalty() {
+    let s = server(0).await;
+    let (id, host) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
+    let v = loop {
+        let v = s.view(&id, Some(&host)).await;
+        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
+            break v;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let (st, e) = s
+        .post_at(&id, "penalty", &host, json!({"team": "blue"}))
+        .await;
+    assert_eq!(st, 409, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m
+                .contains("Sequence Stacks has no table-talk penalty (C10 is classic Sequence's)")),
+        "{e}"
+    );
+    let card = v["hand"][0].clone();
+    let (st, e) = s
+        .post_at(
+            &id,
+            "moves",
+            &host,
+            json!({"move_number": v["move_number"], "move": {"penalty": card}}),
+        )
+        .await;
+    assert_eq!(st, 400, "{e}");
+    assert!(
+        e["code"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("notation.")),
+        "{e}"
+    );
+    let after = s.view(&id, Some(&host)).await;
+    assert_eq!(after["move_number"], v["move_number"]);
 }

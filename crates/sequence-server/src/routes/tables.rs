@@ -293,6 +293,9 @@ pub async fn penalty(
     host_only(&token, &t.core)?;
     let req: PenaltyReq = input::body(body, PENALTY_HINTS)?;
     let game = crate::tables::game_of(t.core.spec.game);
+    if let Some(why) = game.no_penalty() {
+        return Err(crate::tables::TableError::conflict(why).into());
+    }
     let teams = t.core.spec.team_count().unwrap_or(0);
     let team = (0..teams)
         .find(|&n| game.team_name(n) == req.team)

@@ -69,6 +69,10 @@ pub trait TableGame: Sync {
     /// A team's name as views and records write it (classic: its colour).
     fn team_name(&self, team: u8) -> Value;
 
+    /// Why a table of this game cannot be given the table-talk penalty
+    /// (C10): `None` when it can ([`sequence_common::Notation::TABLE_TALK_PENALTY`]).
+    fn no_penalty(&self) -> Option<String>;
+
     /// The teams of a table of `spec` and the team of each seat, by name,
     /// as the engine seats them (C3), known before the deal; `None` in a
     /// game without teams or for a spec the engine refuses.
@@ -154,6 +158,11 @@ impl<G: BotGame> TableGame for Game<G> {
         G::side_to_json(team)
     }
 
+    fn no_penalty(&self) -> Option<String> {
+        (!G::TABLE_TALK_PENALTY)
+            .then(|| sequence_common::penalty::PenaltyError::NoPenalty(G::KIND).to_string())
+    }
+
     fn seat_teams(&self, spec: &Spec) -> Option<(u8, Vec<Value>)> {
         let config = self.config(spec).ok()?;
         let teams = config.team_count()?;
@@ -191,9 +200,20 @@ impl<G: BotGame> TableGame for Game<G> {
     }
 
     fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint> {
-        let g = Self::of(live)?.game();
-        if g.to_act() != Some(seat) {
+        let m = Self::of(live)?;
+        if m.to_act() != Some(seat) {
             return None;
+        }
+        let g = m.game();
+        if m.penalty_owed().is_some() {
+            // the table-talk penalty (C10): the discard a bot makes, not a
+            // move of play the search weighs
+            let card = G::penalty_choice(&g.view(seat), ask.seed)?;
+            let mv = sequence_common::record::penalty_entry::<G>(seat, card);
+            let text = format!("penalty {}", G::card_code(card));
+            return Some(Box::new(
+                move || json!({"moves": [{"move": mv, "text": text}], "iterations": 0}),
+            ));
         }
         let view = g.view(seat);
         let config = g.config().clone();
