@@ -92,7 +92,7 @@ pub fn move_from_json(v: &Value, len: u8) -> Result<(Seat, Move), NotationError>
         Move::Place { card, at, declare }
     } else {
         return Err(NotationError::NoKind(
-            "move has none of `at`, `remove`, `dead`, `pass`, `discard`",
+            "move has none of `at`, `remove`, `dead`, `pass`, `discard`, `penalty`",
         ));
     };
     Ok((seat, m))
