@@ -641,6 +641,18 @@ async fn a_stored_analysis_is_replaced_only_by_a_deeper_one() {
     assert_eq!(a["analysis"]["iterations"], 10);
 }
 
+/// The view of the seat of `token` at table `id` once it has a decision
+/// to make (the bots before it have moved).
+async fn my_decision(s: &common::Server, id: &str, token: &str) -> Value {
+    loop {
+        let v = s.view(id, Some(token)).await;
+        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
+            return v;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// Issue 13: a hint only in a practice game (every other seat a bot),
 /// never with other people.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -653,13 +665,7 @@ async fn hints_only_in_practice_games() {
         assert_eq!(st, 403, "{e}");
     }
     let (id, host) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
-    let v = loop {
-        let v = s.view(&id, Some(&host)).await;
-        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
-            break v;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let v = my_decision(&s, &id, &host).await;
     let (st, hint) = s.at("POST", &id, "hint", Some(&host), None).await;
     assert_eq!(st, 200, "{hint}");
     let legal = v["legal_moves"].as_array().expect("legal moves");
@@ -784,13 +790,7 @@ async fn the_host_gives_a_team_the_table_talk_penalty() {
 async fn a_person_who_owes_the_penalty_is_offered_a_discard_of_each_card() {
     let s = server(0).await;
     let (id, host) = s.create(json!({"game": "classic", "players": 4, "teams": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}, {"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})).await;
-    let play = loop {
-        let v = s.view(&id, Some(&host)).await;
-        if let Some(m) = v["legal_moves"].as_array().and_then(|l| l.first()) {
-            break m.clone();
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let play = my_decision(&s, &id, &host).await["legal_moves"][0].clone();
     let (st, info) = s
         .post_at(&id, "penalty", &host, json!({"team": "blue"}))
         .await;
@@ -871,13 +871,7 @@ async fn a_person_who_owes_the_penalty_is_offered_a_discard_of_each_card() {
 async fn stacks_has_no_table_talk_penalty() {
     let s = server(0).await;
     let (id, host) = s.create(json!({"game": "stacks", "players": 2, "name": "Ann", "bots": [{"seat": 1, "level": "random"}]})).await;
-    let v = loop {
-        let v = s.view(&id, Some(&host)).await;
-        if v["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
-            break v;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let v = my_decision(&s, &id, &host).await;
     let (st, e) = s
         .post_at(&id, "penalty", &host, json!({"team": "blue"}))
         .await;
