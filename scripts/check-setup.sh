@@ -21,7 +21,7 @@ fail() {
 if [ "${1:-}" != --inside ]; then
   echo "-- without SEQUENCE_TEST_POSTGRES_URL the PostgreSQL tests fail"
   if env -u SEQUENCE_TEST_POSTGRES_URL -u SEQUENCE_TEST_QUICK \
-    cargo test --quiet --workspace --test postgres >"$log" 2>&1; then
+    cargo test --quiet --workspace --test it postgres:: >"$log" 2>&1; then
     cat "$log" >&2
     fail "the PostgreSQL tests passed without a database"
   fi
@@ -49,7 +49,7 @@ start_postgres
 dir=$(PGPASSWORD=sequence "$(_pg_bin)/psql" -XAtq "$SEQUENCE_TEST_POSTGRES_URL" -c 'SHOW data_directory') \
   || fail "cannot connect to $SEQUENCE_TEST_POSTGRES_URL"
 [ "$dir" = "$SETUP_PG_DIR/data" ] || fail "the URL reaches $dir, not the private cluster"
-cargo test --offline --workspace --test postgres -- --nocapture >"$log" 2>&1 || { cat "$log" >&2; fail "the PostgreSQL tests failed"; }
+cargo test --offline --workspace --test it postgres:: -- --nocapture >"$log" 2>&1 || { cat "$log" >&2; fail "the PostgreSQL tests failed"; }
 passed=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$log" | awk '{n += $1} END {print n + 0}')
 [ "$passed" -ge 1 ] || { cat "$log" >&2; fail "no PostgreSQL test ran"; }
 if grep -Eiq "skipped|left out" "$log"; then

@@ -4,7 +4,7 @@
 //! who signs up later. On PostgreSQL (`SEQUENCE_TEST_POSTGRES_URL`), a
 //! session signed out everywhere stops working on every instance.
 
-mod common;
+use crate::common;
 
 use common::accounts::{Browser, PW};
 use serde_json::json;

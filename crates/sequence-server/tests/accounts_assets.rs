@@ -4,7 +4,7 @@
 //! English left but names), and every key the scripts of web/js/accounts
 //! ask for with `at("…")` exists.
 
-mod i18n_files;
+use crate::i18n_files;
 
 use i18n_files::{placeholders, strings_in, web, LANGUAGES};
 use serde_json::{Map, Value};

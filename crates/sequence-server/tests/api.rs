@@ -1,6 +1,6 @@
 //! HTTP API: table life cycle and every error status of docs/api.md.
 
-mod common;
+use crate::common;
 
 use common::server;
 use rand::seq::IndexedRandom;

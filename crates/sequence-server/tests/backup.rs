@@ -4,7 +4,7 @@
 //! began, every table in it rebuilds and every record in it verifies; a
 //! restore puts it in place and a server serves it.
 
-mod common;
+use crate::common;
 
 use rand::SeedableRng;
 use sequence_server::backup::{backup_sqlite, check_database, restore_sqlite};

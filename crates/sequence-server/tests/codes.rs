@@ -3,7 +3,7 @@
 //! WebSocket, so that the browser can translate them; other refusals have
 //! none. Bots sharing a level at one table get distinct names.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

@@ -3,7 +3,7 @@
 //! is case-insensitive, names lose bidi controls, long ids are not echoed
 //! in full, and every answer carries the security headers.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

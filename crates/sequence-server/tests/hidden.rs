@@ -6,7 +6,7 @@
 //! piles, piles, last move), spectators get no hand, the seed of the game
 //! is never sent and no token appears in anything sent over the WebSocket.
 
-mod common;
+use crate::common;
 
 use common::{server, Server, Ws};
 use rand::seq::IndexedRandom;

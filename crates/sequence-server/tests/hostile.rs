@@ -8,7 +8,7 @@
 
 #[path = "common/abuse.rs"]
 mod abuse;
-mod common;
+use crate::common;
 
 use abuse::Player;
 use sequence_server::config::Limits;

@@ -5,7 +5,7 @@
 //! English left), every key the scripts of web/js/learn ask for exists and
 //! every key is used, and each rules section cites the rules it explains.
 
-mod i18n_files;
+use crate::i18n_files;
 
 use i18n_files::{languages_in, placeholders, strings_in, web};
 use serde_json::{Map, Value};

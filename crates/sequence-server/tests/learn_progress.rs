@@ -6,7 +6,7 @@
 //! deleted account. The same on SQLite and on PostgreSQL
 //! (`SEQUENCE_TEST_POSTGRES_URL`, two instances sharing one database).
 
-mod common;
+use crate::common;
 
 use common::accounts::{Browser, PW};
 use serde_json::{json, Value};

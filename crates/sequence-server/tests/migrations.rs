@@ -17,7 +17,7 @@
 //! migration 2): it upgrades to version 2 with every row kept, and the
 //! accounts' tables then work (a user signs up, a seat is claimed).
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use sqlx::{AnyConnection, Connection, Executor, Row};

@@ -12,7 +12,7 @@
 //! every run; times in answers (13-digit Unix ms) read `<ms>`.
 //! `SEQUENCE_GOLDEN_WRITE=1` records the file again.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use std::fmt::Write as _;

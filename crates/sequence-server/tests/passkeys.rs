@@ -9,7 +9,7 @@
 //! (`SEQUENCE_TEST_POSTGRES_URL`), each ceremony begins on one instance
 //! and finishes on another.
 
-mod common;
+use crate::common;
 #[path = "common/passkey.rs"]
 mod soft;
 

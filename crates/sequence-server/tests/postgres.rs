@@ -4,7 +4,7 @@
 //! a stale move on the other is refused, and a game played alternately on
 //! both ends with a record that replays.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

@@ -7,7 +7,7 @@
 //! (`SEQUENCE_TEST_POSTGRES_URL`): games ended at the same time on two
 //! instances, by the same players, each count exactly once.
 
-mod common;
+use crate::common;
 
 use common::accounts::{play_out, Browser, PW};
 use serde_json::{json, Value};

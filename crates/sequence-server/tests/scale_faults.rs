@@ -6,8 +6,8 @@
 //! answered with 503 — never 500 — while it lasts; the instances recover,
 //! push again, and no acknowledged move is lost.
 
-mod cluster;
-mod common;
+use crate::cluster;
+use crate::common;
 
 use cluster::{quick, PgDb};
 use common::Server;

@@ -8,8 +8,8 @@
 //! engines and hold every accepted move at its place; WebSockets on every
 //! instance see every move.
 
-mod cluster;
-mod common;
+use crate::cluster;
+use crate::common;
 
 use cluster::{bare, instance, quick, verify_record, PgDb};
 use common::Server;

@@ -2,7 +2,7 @@
 //! left seat at a timed table, and the start time of a game whose other
 //! seats are all bots.
 
-mod common;
+use crate::common;
 
 use common::server;
 use rand::seq::IndexedRandom;

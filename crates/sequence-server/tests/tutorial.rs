@@ -8,7 +8,7 @@
 //! C8: a sequence) and the last one wins. Twice, on two tables: the game
 //! is the same every time.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use std::path::Path;

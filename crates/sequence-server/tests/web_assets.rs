@@ -5,8 +5,8 @@
 //! Strings with a count are plural objects (`{"one": …, "other": …}`) with
 //! the forms each language needs, looked up with `tn(key, count, …)`.
 
-mod common;
-mod i18n_files;
+use crate::common;
+use crate::i18n_files;
 
 use i18n_files::{languages_in, placeholders, strings_in, web, LANGUAGES};
 use serde_json::{Map, Value};

@@ -4,7 +4,7 @@
 //! readable or not `Bearer`, bot seats, a doubled `move:` prefix, and bidi
 //! controls echoed back in an error.
 
-mod common;
+use crate::common;
 
 use reqwest::header::{HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! spectators, reconnecting, chat (escaped, capped, seats only), moves over
 //! the socket, frame cap, and the turn timer handing a seat to a bot.
 
-mod common;
+use crate::common;
 
 use common::server;
 use futures_util::SinkExt;
