@@ -15,7 +15,7 @@
 use crate::game::{GameKind, Outcome, RuleError, SeatView, TableConfig};
 use crate::live::Match;
 use crate::moves::MoveList;
-use crate::notation::NotationError;
+use crate::notation::{Notation, NotationError};
 use crate::penalty::{Owed, PenaltyError};
 use crate::record::penalty_from_json;
 use crate::rng::GameRng;
@@ -199,14 +199,14 @@ impl Logged {
 
     /// `seat`'s discard of `card` for the table-talk penalty (C10) given
     /// to `team` (as views name it), for the log.
-    fn of_penalty(seat: Seat, card: &str, team: Option<Value>) -> Logged {
+    fn of_penalty<G: Notation>(seat: Seat, card: G::Card, team: Option<Value>) -> Logged {
         let mut e = Map::new();
         e.insert("seat".into(), Value::from(seat.0));
+        e.insert("move".into(), crate::record::penalty_entry::<G>(seat, card));
         e.insert(
-            "move".into(),
-            serde_json::json!({"seat": seat.0, "penalty": card}),
+            "text".into(),
+            Value::from(format!("penalty {}", G::card_code(card))),
         );
-        e.insert("text".into(), Value::from(format!("penalty {card}")));
         if let Some(team) = team {
             e.insert("penalty".into(), team);
         }
@@ -491,11 +491,11 @@ impl<G: TableFacts> AnyGame for Match<G> {
         if entry.kind() != G::KIND {
             return Err(PlayError::wrong_game(G::KIND, entry.kind()));
         }
-        if let Some((card, code)) = entry.penalty_card::<G>() {
+        if let Some((card, _)) = entry.penalty_card::<G>() {
             let team = self.penalty_owed().map(|o| G::side_to_json(o.team));
             self.penalty(seat, card)
                 .map_err(|e| PlayError::penalty(&e))?;
-            return Ok(Logged::of_penalty(seat, code, team));
+            return Ok(Logged::of_penalty::<G>(seat, card, team));
         }
         let m = entry
             .as_move()

@@ -196,7 +196,7 @@ impl<G: BotGame> TableGame for Game<G> {
 
     fn penalty_move(&self, live: &dyn AnyGame, seat: Seat, seed: u64) -> Option<Value> {
         let card = G::penalty_choice(&Self::of(live)?.game().view(seat), seed)?;
-        Some(json!({"seat": seat.0, "penalty": G::card_code(card)}))
+        Some(sequence_common::record::penalty_entry::<G>(seat, card))
     }
 
     fn hint(&self, live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<Hint> {
