@@ -68,7 +68,7 @@ impl<G: EnvGame> AnyBot for Boxed<G> {
 }
 
 /// Builds a bot of the game `kind` by name ([`bot`]: `random`, `greedy`,
-/// `level:3`, `ismcts:500it`, `cmd:PROGRAM` …) with its own generator
+/// `level:3`, `search:500it`, `cmd:PROGRAM` …) with its own generator
 /// seeded by `seed`.
 ///
 /// # Errors

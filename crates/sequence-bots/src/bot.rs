@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// A bot for the game `G`. It decides from the seat's view only.
 pub trait Bot<G: sequence_common::Rules>: Send {
-    /// The bot's name as given to [`bot`] (e.g. `ismcts:200ms`).
+    /// The bot's name as given to [`bot`] (e.g. `search:200ms`).
     fn name(&self) -> String;
 
     /// One of the view's legal moves. Called only when the view's seat must

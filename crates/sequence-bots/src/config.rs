@@ -42,7 +42,8 @@ pub const FLAT_CUTOFF: u32 = 4;
 /// scored by chips.
 pub const PLAYOUT_CAP: u32 = 400;
 
-/// Settings of the ISMCTS bots.
+/// Settings of the search bots: the live flat Monte Carlo search and the
+/// ISMCTS tree (`search:…`, [`crate::spec::SEARCH`]), per game.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SearchConfig {
     /// UCB exploration constant.
@@ -101,7 +102,7 @@ pub struct ClassicSearch {
     pub greedy_opponents: bool,
     /// Flat search: the learned policy ([`crate::classic::policy`])
     /// chooses the candidate moves and moves in the playouts, instead of
-    /// greedy's ranking and the tactical policy (`ismcts:…:learned`;
+    /// greedy's ranking and the tactical policy (`search:…:learned`;
     /// tables the policy was not trained for keep the default).
     pub learned: bool,
 }

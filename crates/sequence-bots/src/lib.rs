@@ -6,11 +6,12 @@
 //!   its legal moves. It never sees another seat's hand or the draw pile;
 //!   searching bots sample those with the view's `determinize`.
 //! * [`bot()`] builds a bot for a game from a name (a *spec*, [`spec`]): `random`,
-//!   `greedy`, `ismcts`, `ismcts:200ms`, `ismcts:5000it`, `ismcts:2s:4t`
-//!   (4 trees), `ismcts:5000it:c10` (classic: playouts cut after 10 moves),
-//!   `ismcts:3000it:tree` (the ISMCTS tree instead of the default flat
+//!   `greedy`, `search`, `search:200ms`, `search:5000it`, `search:2s:4t`
+//!   (4 trees), `search:5000it:c10` (classic: playouts cut after 10 moves),
+//!   `search:3000it:tree` (the ISMCTS tree instead of the default flat
 //!   root Monte Carlo over the best candidate moves; `flat` asks for the
-//!   latter), `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM
+//!   latter; `ismcts:…` and `mcts:…`, the names before, read the same),
+//!   `greedy:40%` (40 % random moves), `level:1` … `level:5`, `cmd:PROGRAM
 //!   ARGS…` (an outside program speaking the bot protocol,
 //!   docs/bot-protocol.md). Each game supplies its heuristic and search
 //!   through [`BotGame`]: [`classic`] and [`stacks`].

@@ -1,4 +1,4 @@
-//! Bots by name: a *bot spec* such as `greedy:40%`, `ismcts:5000it:2t`,
+//! Bots by name: a *bot spec* such as `greedy:40%`, `search:5000it:2t`,
 //! `level:3` or `cmd:PROGRAM` read into a [`BotSpec`] ([`parse_spec`]) and
 //! built for a game ([`bot`], [`bot_from`]); the levels of the user
 //! interfaces ([`level`], [`LEVEL_ELO`]).
@@ -15,7 +15,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BotError {
     /// Not one of the known names.
-    #[error("unknown bot {0:?} (expected random, greedy, ismcts[:200ms|:1s|:5000it][:4t][:c10][:learned], level:1..5 or cmd:PROGRAM)")]
+    #[error("unknown bot {0:?} (expected random, greedy, search[:200ms|:1s|:5000it][:4t][:c10][:tree][:learned], level:1..5 or cmd:PROGRAM; ismcts:… is the old name of search:…)")]
     Unknown(String),
     /// A known bot with a bad budget or option.
     #[error("bot {spec:?}: {why}")]
@@ -46,8 +46,9 @@ pub enum BotSpec {
         /// Chance of a random move.
         blunder: f64,
     },
-    /// The game's search bot (`ismcts:…`; flat root Monte Carlo by
-    /// default, the ISMCTS tree with `tree`), with its budget per move,
+    /// The game's search bot (`search:…`, formerly `ismcts:…`: flat root
+    /// Monte Carlo over determinized deals with rollouts by default, the
+    /// ISMCTS tree with `tree`), with its budget per move,
     /// trees and overrides; its settings are the defaults until
     /// [`bot_from`] puts in the ones it is given.
     Search(SearchSpec),
@@ -60,6 +61,12 @@ pub enum BotSpec {
     },
 }
 
+/// The name of the search bot in a spec (`search:3000it:1t`): flat root
+/// Monte Carlo over determinized deals with rollouts by default (the
+/// ISMCTS tree with `:tree`). `ismcts` and `mcts`, its names before, are
+/// still read as the same bot.
+pub const SEARCH: &str = "search";
+
 /// Default per-move time limit of `cmd:` bots.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
@@ -67,7 +74,7 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 /// Each level wins at least 60 % of classic 2-player duplicate games
 /// against the level below (docs/bots.md): 1 to 4 are the greedy
 /// heuristic with 90 %, 60 %, 35 % and 12 % random moves, 5 the search
-/// (`ismcts:3000it:1t`). Budgets are iterations, so a level plays alike on
+/// (`search:3000it:1t`). Budgets are iterations, so a level plays alike on
 /// any machine and under any load. [`level_elo`] gives each level's
 /// measured Elo.
 ///
@@ -203,12 +210,14 @@ pub fn parse_spec(spec: &str) -> Result<BotSpec, BotError> {
             };
             Ok(BotSpec::Greedy { blunder })
         }
-        "ismcts" | "mcts" => parse_search(spec, &rest),
+        // `ismcts` and `mcts`: the names before `search`, kept for the
+        // levels and arenas saved with them (the same bot)
+        SEARCH | "ismcts" | "mcts" => parse_search(spec, &rest),
         _ => Err(BotError::Unknown(spec.to_string())),
     }
 }
 
-/// Reads the options of `ismcts:…` (`rest`, lower case) of `spec`.
+/// Reads the options of `search:…` (`rest`, lower case) of `spec`.
 fn parse_search(spec: &str, rest: &[&str]) -> Result<BotSpec, BotError> {
     let mut budget = None;
     let mut trees = None;
@@ -342,6 +351,25 @@ mod tests {
         for n in 1..=5 {
             assert!(level(n).is_ok());
         }
+    }
+
+    /// `search:…` is the search bot's name; `ismcts:…` and `mcts:…`, its
+    /// names before (in saved levels and arenas), read as the same bot.
+    #[test]
+    fn the_old_search_names_read_as_search() {
+        for options in ["", ":200ms", ":5000it:2t", ":3000it:1t:tree", ":flat:c10", ":1s:learned"] {
+            let new = parse_spec(&format!("search{options}")).expect("search parses");
+            assert!(matches!(new, BotSpec::Search(_)), "search{options}: {new:?}");
+            for old in ["ismcts", "MCTS"] {
+                assert_eq!(parse_spec(&format!("{old}{options}")), Ok(new.clone()), "{old}{options}");
+            }
+        }
+        let unknown = parse_spec("alphazero").expect_err("unknown").to_string();
+        assert!(unknown.contains("search[:200ms"), "{unknown}");
+        assert!(matches!(
+            parse_spec("search:fast"),
+            Err(BotError::BadOption { .. })
+        ));
     }
 
     #[test]

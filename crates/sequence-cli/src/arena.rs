@@ -20,8 +20,9 @@ pub struct ArenaArgs {
     /// Game: `classic` or `stacks`.
     #[arg(long, default_value = "classic")]
     pub game: String,
-    /// Comma-separated bot names, e.g. `random,greedy,ismcts:200ms`,
-    /// `ismcts:5000it`, `level:3`, `cmd:python3 examples/bot.py`.
+    /// Comma-separated bot names, e.g. `random,greedy,search:200ms`,
+    /// `search:5000it`, `level:3`, `cmd:python3 examples/bot.py` (`ismcts:…`
+    /// is the old name of `search:…` and still read).
     #[arg(long)]
     pub bots: String,
     /// Number of games.
@@ -43,7 +44,7 @@ pub struct ArenaArgs {
     /// Folder for `arena.csv` and `arena.svg`.
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    /// Games played at once (useful for fast bots; ismcts already uses
+    /// Games played at once (useful for fast bots; search already uses
     /// every core).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,

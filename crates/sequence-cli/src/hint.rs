@@ -9,7 +9,7 @@ use sequence_bots::parse_budget;
 use std::path::PathBuf;
 
 /// `sequence hint`: best moves for a seat of an unfinished game, with the
-/// ismcts bot's estimated chance to win.
+/// search bot's estimated chance to win.
 #[derive(Debug, Args)]
 pub struct HintArgs {
     /// Record of an unfinished game (classic or Stacks).

@@ -19,6 +19,7 @@
 //! takes two bot constructors.
 
 use sequence_bots::seeds::mix;
+use sequence_bots::stats;
 use sequence_bots::Bot;
 use sequence_classic::{Card, Config, Game, Reshuffler, Seat, Status};
 use sequence_common::rng::game_rng;
@@ -60,24 +61,25 @@ impl DealResult {
     }
 }
 
-/// A mean with its 95 % interval (normal approximation).
+/// A mean with its 95 % interval (normal approximation,
+/// [`sequence_bots::stats::mean_se`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
     /// The mean.
     pub mean: f64,
-    /// Its standard error.
+    /// Its standard error (0 for fewer than two values).
     pub se: f64,
 }
 
 impl Estimate {
     /// The 95 % interval.
     pub fn ci(&self) -> (f64, f64) {
-        (self.mean - 1.96 * self.se, self.mean + 1.96 * self.se)
+        (self.mean - self.half_width(), self.mean + self.half_width())
     }
 
     /// Half the width of the 95 % interval.
     pub fn half_width(&self) -> f64 {
-        1.96 * self.se
+        stats::Z95 * self.se
     }
 }
 
@@ -89,19 +91,8 @@ pub struct DuplicateReport {
 }
 
 fn mean_se(xs: &[f64]) -> Estimate {
-    let n = xs.len() as f64;
-    if n < 2.0 {
-        return Estimate {
-            mean: xs.first().copied().unwrap_or(0.0),
-            se: f64::NAN,
-        };
-    }
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    Estimate {
-        mean,
-        se: (var / n).sqrt(),
-    }
+    let (mean, se) = stats::mean_se(xs);
+    Estimate { mean, se }
 }
 
 impl DuplicateReport {

@@ -11,7 +11,7 @@
 //! `cargo run --release -p sequence-lab --example fit_eval` prints them.
 
 use super::playout::Threats;
-use crate::ismcts::{Rewards, MAX_SIDES};
+use crate::search::{Rewards, MAX_SIDES};
 use sequence_classic::{Game, Seat, Team};
 
 /// Number of features per team.

@@ -17,7 +17,7 @@ use super::obvious::obvious_move;
 use super::policy::{self, Policy};
 use super::{inference, playout, value};
 use crate::config::{ClassicSearch, SearchConfig};
-use crate::ismcts::{Budget, SearchReport};
+use crate::search::{Budget, SearchReport};
 use crate::shell::{Decide, Shell};
 use rand::RngCore;
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
@@ -239,7 +239,7 @@ pub fn search_with(
             // Successive halving: the budget split evenly over the phases,
             // each phase's share over its live arms in whole rounds and one
             // last partial round, so exactly `n` playouts run in all.
-            let phases = crate::ismcts::halving_phases(opts.halving, arms.len());
+            let phases = crate::search::halving_phases(opts.halving, arms.len());
             for phase in 0..phases {
                 let share = n / phases + u64::from(phase < n % phases);
                 let per = live.len() as u64;
@@ -278,7 +278,7 @@ pub fn search_with(
     }
 }
 
-/// The live classic search bot (the default of `ismcts:…` and of
+/// The live classic search bot (the default of `search:…` and of
 /// `level:5`): [`search`] from its seat's view, the determinizations
 /// weighted by what the seat before ours told of its hand; a winning
 /// placement and a dead-card exchange are made at once (as

@@ -1,7 +1,7 @@
 //! Bots for classic Sequence: the heuristic ([`heuristic`]), the greedy bot
 //! ([`GreedyBot`]), the live search bot ([`FlatBot`]: flat root Monte Carlo
 //! with inference, a playout policy and the learned value), the tree
-//! search that is off by default ([`TreeBot`], `ismcts:…:tree`);
+//! search that is off by default ([`TreeBot`], `search:…:tree`);
 //! [`sequence_classic::Game`] implements [`BotGame`] here. The random and
 //! program bots are those of every game ([`crate::RandomBot`],
 //! [`crate::protocol`]).
@@ -32,7 +32,7 @@ pub use value::outcome;
 use crate::bot::{Bot, BotGame};
 use crate::config::SearchConfig;
 use crate::config::SearchSpec;
-use crate::ismcts::{Budget, SearchReport};
+use crate::search::{Budget, SearchReport};
 use crate::shell::ShellBot;
 use heuristic::board_game;
 use sequence_classic::{Card, Game, Move, SeatView};

@@ -1,4 +1,4 @@
-//! The classic tree search, off by default (`ismcts:…:tree`; the live
+//! The classic tree search, off by default (`search:…:tree`; the live
 //! search is the flat one of [`super::flat`]): ISMCTS ([`crate::ismcts`])
 //! over determinizations weighted by inference ([`super::inference`]),
 //! with tactical playouts ([`super::playout`]) cut off and scored by the
@@ -13,7 +13,8 @@ use super::value::outcome;
 use super::{eval, inference, playout};
 use crate::config::SearchSpec;
 use crate::config::{ClassicSearch, SearchConfig};
-use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState};
+use crate::ismcts::{self, SearchState};
+use crate::search::{Budget, Rewards, SearchReport};
 use crate::shell::{Decide, Shell};
 use sequence_classic::{Game, Move, RngReshuffler, SeatView};
 use sequence_common::rng::{game_rng, PlayoutRng};
@@ -161,7 +162,7 @@ pub fn root_candidates(view: &SeatView, seed: u64, k: usize) -> Vec<Move> {
     order.into_iter().take(k).map(|i| moves[i]).collect()
 }
 
-/// The tree search bot (`ismcts:…:tree`; see [`crate::ismcts`]). Per iteration a fresh
+/// The tree search bot (`search:…:tree`; see [`crate::ismcts`]). Per iteration a fresh
 /// determinization of the view, weighted by what the last opponent move
 /// tells of that seat's hand ([`inference`]); at the root only the
 /// [`ROOT_MOVES`](crate::config::ROOT_MOVES) moves the heuristic ranks highest; below it the tree

@@ -11,7 +11,7 @@
 //! `cargo run --release -p sequence-lab --example train_value`.
 
 use super::features::{self, FEATURES};
-use crate::ismcts::{Rewards, MAX_SIDES};
+use crate::search::{Rewards, MAX_SIDES};
 use sequence_classic::{Game, Status};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;

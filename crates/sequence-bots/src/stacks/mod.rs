@@ -1,6 +1,6 @@
 //! Bots for Sequence Stacks: the heuristic ([`heuristic`]), the greedy bot
 //! ([`GreedyBot`]) and the search bot ([`SearchBot`]: flat root Monte
-//! Carlo by default, the SO-ISMCTS tree with `ismcts:…:tree`);
+//! Carlo by default, the SO-ISMCTS tree with `search:…:tree`);
 //! [`sequence_stacks::Game`] implements [`BotGame`] here. The random and
 //! program bots are those of every game ([`crate::RandomBot`],
 //! [`crate::protocol`]).

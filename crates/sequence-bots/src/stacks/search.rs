@@ -7,7 +7,8 @@ use super::heuristic::{game_score, score};
 use crate::bot::BotGame;
 use crate::config::SearchSpec;
 use crate::config::{SearchConfig, StacksPlayout, StacksSearch};
-use crate::ismcts::{self, Budget, Rewards, SearchReport, SearchState, MAX_SIDES};
+use crate::ismcts::{self, SearchState};
+use crate::search::{self, Budget, Rewards, SearchReport, MAX_SIDES};
 use crate::shell::jittered_best;
 use crate::shell::{Decide, Shell};
 use rand::Rng;
@@ -286,7 +287,7 @@ pub fn rollout_search(
         Budget::Iterations(n) => {
             // Successive halving: equal shares of the budget per phase,
             // the better half of the moves goes on to the next.
-            let phases = ismcts::halving_phases(cfg.halving, arms.len());
+            let phases = search::halving_phases(cfg.halving, arms.len());
             for phase in 0..phases {
                 let k = (n / phases / live.len() as u64).max(1);
                 for _ in 0..k {
@@ -349,7 +350,7 @@ pub fn parallel_rollout_search(
     let n = trees
         .unwrap_or(match budget {
             Budget::Iterations(_) => 1,
-            Budget::Time(_) => ismcts::cores(),
+            Budget::Time(_) => search::cores(),
         })
         .max(1);
     if n == 1 {
@@ -408,7 +409,7 @@ fn unreachable_view() -> ! {
     panic!("a view that determinized once failed to determinize")
 }
 
-/// Search bot for Sequence Stacks (spec `ismcts`). By default a
+/// Search bot for Sequence Stacks (spec `search`). By default a
 /// root-level Monte Carlo over common determinizations ([`rollout_search`]:
 /// each legal decision tried on the same deals, followed by greedy
 /// playouts, successive halving of the candidates); with

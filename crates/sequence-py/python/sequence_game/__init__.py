@@ -14,7 +14,7 @@ True
   records, action masks and observations.
 * ``verify`` / ``replay`` / ``Game.from_record``: records (RECORD.md,
   RECORD-STACKS.md) with the messages of ``sequence verify``.
-* ``Bot``: the built-in bots (``random``, ``greedy``, ``ismcts:500it``, …).
+* ``Bot``: the built-in bots (``random``, ``greedy``, ``search:500it``, …).
 * ``VecEnv``: N games stepped in Rust per call, stacked numpy arrays;
   ``sequence_game.vector.SequenceVectorEnv`` is it as a Gymnasium
   ``VectorEnv``.

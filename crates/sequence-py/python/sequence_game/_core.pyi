@@ -203,7 +203,7 @@ class Game(_Position):
 
 class Bot:
     """A built-in bot: ``random``, ``greedy``, ``greedy:40%``,
-    ``ismcts:500it``, ``ismcts:200ms``, ``level:1`` … ``level:5``."""
+    ``search:500it``, ``search:200ms``, ``level:1`` … ``level:5``."""
 
     def __init__(self, spec: str = "greedy", game: GameName = "classic", seed: int = 0) -> None: ...
     @property
@@ -273,5 +273,9 @@ def replay(record: RecordLike) -> List[Step]: ...
 def action_text(action: int, game: GameName = "classic") -> str: ...
 def rule_options(game: GameName = "classic") -> List[Dict[str, Any]]:
     """The game's rule options as its engine lists them: name, rule, values, default."""
+def elo_difference(p: float) -> float:
+    """The Elo difference a score ``p`` (0–1) stands for, ``400 · log10(p / (1 − p))`` (``p`` clamped to 0.0001–0.9999)."""
+def score_interval(scores: Sequence[float]) -> Tuple[float, float]:
+    """The 95 % interval of the mean of ``scores`` (each 0–1), clipped to 0–1; the mean ± ½ for fewer than two."""
 
 LADDER: Dict[str, int]

@@ -21,21 +21,15 @@ log10(p / (1 − p))`` — the way the ladder itself was measured (classic,
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-from ._core import LADDER, Bot, Game
+from ._core import LADDER, Bot, Game, elo_difference, score_interval
 
 __all__ = ["arena", "LADDER"]
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
-
-
-def _elo(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return 400.0 * math.log10(p / (1.0 - p))
 
 
 def arena(
@@ -78,10 +72,9 @@ def arena(
             losses += r < 0
             pair += (r + 1.0) / 4.0  # 1 win, ½ draw, 0 loss; two games
         pair_scores.append(pair)
-    s = np.asarray(pair_scores)
-    p = float(s.mean())
-    half = 1.96 * float(s.std(ddof=1)) / math.sqrt(len(s)) if len(s) > 1 else 0.5
-    lo, hi = max(p - half, 0.0), min(p + half, 1.0)
+    # the statistics are the Rust arena's (sequence_bots::stats)
+    p = float(np.mean(pair_scores))
+    lo, hi = score_interval(pair_scores)
     return {
         "games": 2 * pairs,
         "wins": int(wins),
@@ -89,8 +82,8 @@ def arena(
         "losses": int(losses),
         "score": p,
         "score_interval": (lo, hi),
-        "elo": base + _elo(p),
-        "elo_interval": (base + _elo(lo), base + _elo(hi)),
+        "elo": base + elo_difference(p),
+        "elo_interval": (base + elo_difference(lo), base + elo_difference(hi)),
         "opponent": opponent,
         "opponent_elo": base,
     }

@@ -43,7 +43,7 @@ class SequenceEnv(gymnasium.Env):
     ``game``, ``players``, ``teams``, ``options``: the table (as
     ``sequence_game.Game``); ``seat``: the agent's seat; ``opponents``: a
     bot name for every other seat (``random``, ``greedy``,
-    ``ismcts:200it``, …) or a list of names, one per seat in seat order
+    ``search:200it``, …) or a list of names, one per seat in seat order
     (the agent's entry is ignored); ``max_moves``: truncate after that
     many moves (1 or more); ``illegal_action``: ``"lose"`` or ``"raise"``.
     A bad argument raises ``UsageError`` with its code

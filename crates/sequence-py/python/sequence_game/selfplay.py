@@ -14,7 +14,7 @@ A role is a Python callable ``policy(obs, mask) -> actions`` (batched:
 ``obs`` ``[k, observation_size]`` ``uint8`` and ``mask`` ``[k, actions]``
 ``int8`` of the ``k`` games where that role must decide; one action per
 row; a callable that takes a third argument also gets the games'
-indices), or a bot name (``random``, ``greedy``, ``ismcts:200it``, …)
+indices), or a bot name (``random``, ``greedy``, ``search:200it``, …)
 played by the vector in Rust. ``roles`` has one entry per seat: in a
 classic team game role ``r`` is on team ``r % teams`` as seats are (C3),
 so ``[learner, frozen, learner, frozen]`` seats one policy as a team.

@@ -189,8 +189,8 @@ pub fn replay(v: &Value) -> Result<Vec<Step>, Failure> {
     with_game(record_kind(v)?, Replay(v))
 }
 
-/// Builds a bot by name (`random`, `greedy`, `greedy:40%`, `ismcts:500it`,
-/// `ismcts:200ms`, `level:1` … `level:5`, `cmd:PROGRAM`) with its own
+/// Builds a bot by name (`random`, `greedy`, `greedy:40%`, `search:500it`,
+/// `search:200ms`, `level:1` … `level:5`, `cmd:PROGRAM`) with its own
 /// generator seeded by `seed`.
 ///
 /// # Errors

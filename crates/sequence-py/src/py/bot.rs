@@ -10,8 +10,8 @@ use sequence_bots::AnyBot;
 use sequence_common::GameKind;
 use std::sync::Mutex;
 
-/// A built-in bot: `random`, `greedy`, `greedy:40%`, `ismcts:500it`,
-/// `ismcts:200ms`, `level:1` … `level:5` (docs/bots.md), seeded.
+/// A built-in bot: `random`, `greedy`, `greedy:40%`, `search:500it`,
+/// `search:200ms`, `level:1` … `level:5` (docs/bots.md), seeded.
 #[pyclass(module = "sequence_game", name = "Bot")]
 pub struct PyBot {
     inner: Mutex<Box<dyn AnyBot>>,

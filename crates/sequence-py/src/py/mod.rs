@@ -9,6 +9,7 @@ mod errors;
 mod options;
 mod pickle;
 mod records;
+mod stats;
 mod vecenv;
 mod vecpickle;
 
@@ -753,6 +754,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vecpickle::_vecenv_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(vecpickle::_vecenv_log_limit, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_bot_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::elo_difference, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::score_interval, m)?)?;
     errors::register(m)?;
     // The bots' Elo ladder (docs/bots.md "Levels"): random is 1000.
     let ladder = PyDict::new(m.py());
