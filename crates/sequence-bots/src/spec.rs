@@ -357,11 +357,25 @@ mod tests {
     /// names before (in saved levels and arenas), read as the same bot.
     #[test]
     fn the_old_search_names_read_as_search() {
-        for options in ["", ":200ms", ":5000it:2t", ":3000it:1t:tree", ":flat:c10", ":1s:learned"] {
+        for options in [
+            "",
+            ":200ms",
+            ":5000it:2t",
+            ":3000it:1t:tree",
+            ":flat:c10",
+            ":1s:learned",
+        ] {
             let new = parse_spec(&format!("search{options}")).expect("search parses");
-            assert!(matches!(new, BotSpec::Search(_)), "search{options}: {new:?}");
+            assert!(
+                matches!(new, BotSpec::Search(_)),
+                "search{options}: {new:?}"
+            );
             for old in ["ismcts", "MCTS"] {
-                assert_eq!(parse_spec(&format!("{old}{options}")), Ok(new.clone()), "{old}{options}");
+                assert_eq!(
+                    parse_spec(&format!("{old}{options}")),
+                    Ok(new.clone()),
+                    "{old}{options}"
+                );
             }
         }
         let unknown = parse_spec("alphazero").expect_err("unknown").to_string();

@@ -168,7 +168,10 @@ mod tests {
         assert_eq!(score_interval(&[0.5]), (0.0, 1.0));
         assert_eq!(score_interval(&[1.0, 1.0, 1.0]), (1.0, 1.0));
         let (lo, hi) = score_interval(&[0.0, 0.5, 1.0, 0.5]);
-        assert!((lo - 0.0999).abs() < 1e-3 && (hi - 0.9001).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.0999).abs() < 1e-3 && (hi - 0.9001).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         assert_eq!(deal_interval(&[1.0]), score_interval(&[1.0, 0.0, 1.0]));
     }
 }

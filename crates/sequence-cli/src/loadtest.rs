@@ -1,7 +1,10 @@
 //! `sequence loadtest`: its arguments, read into the load generator's
-//! settings ([`sequence_loadtest::LoadtestConfig`]).
+//! settings ([`sequence_loadtest::LoadtestConfig`]), and its progress bars
+//! ([`Bars`]).
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use sequence_loadtest::{Phase, Progress};
 use std::path::PathBuf;
 
 /// `--server`: an `http://HOST:PORT` URL (`notaurl` is refused as an
@@ -92,6 +95,68 @@ impl LoadtestArgs {
             out: self.out,
             seed: self.seed,
             server_exe: self.server_exe,
+        }
+    }
+}
+
+/// The load test's progress as bars on stderr, one a phase (hidden when
+/// stderr is not a terminal).
+#[derive(Default)]
+pub struct Bars {
+    /// The bar of the phase under way.
+    bar: std::sync::Mutex<Option<ProgressBar>>,
+}
+
+/// Each phase's bar: `tables`, `websockets` count their steps, `measuring`
+/// its seconds and the moves played.
+fn style_of(phase: Phase) -> (&'static str, &'static str) {
+    const BAR: &str = "{msg:12} {bar:40} {pos}/{len} {elapsed}";
+    match phase {
+        Phase::Tables => ("tables", BAR),
+        Phase::Websockets => ("websockets", BAR),
+        Phase::Measuring => ("measuring", "{msg:12} {bar:40} {pos}/{len}s moves {prefix}"),
+    }
+}
+
+impl Bars {
+    /// The bar under way, if any (a poisoned lock still holds it).
+    fn current(&self) -> Option<ProgressBar> {
+        self.bar
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Progress for Bars {
+    fn start(&self, phase: Phase, len: u64) {
+        let (msg, template) = style_of(phase);
+        let bar = ProgressBar::new(len);
+        bar.set_style(
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(msg);
+        *self
+            .bar
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(bar);
+    }
+
+    fn step(&self) {
+        if let Some(bar) = self.current() {
+            bar.inc(1);
+        }
+    }
+
+    fn moves(&self, moves: u64) {
+        if let Some(bar) = self.current() {
+            bar.set_prefix(moves.to_string());
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.current() {
+            bar.finish();
         }
     }
 }

@@ -10,9 +10,11 @@ mod games;
 mod hint;
 mod loadtest;
 mod options;
+mod play;
 mod puzzles;
 mod replay;
 mod selfplay;
+mod serve;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -52,17 +54,17 @@ enum Command {
     ///
     /// Every argument (and the `--load` file) is checked before the screen
     /// opens: a refusal is printed on stderr with exit code 2.
-    Play(sequence_tui::PlayArgs),
+    Play(play::PlayArgs),
     /// Run the game server with its web UI.
-    Serve(Box<sequence_server::ServeArgs>),
+    Serve(Box<serve::ServeArgs>),
     /// Load-test a game server with real WebSocket clients.
     Loadtest(loadtest::LoadtestArgs),
     /// Copy a live SQLite database consistently while it serves, and check
     /// the copy (docs/deploy.md "Backup and restore").
-    Backup(sequence_server::backup::BackupArgs),
+    Backup(serve::BackupArgs),
     /// Check a backup and put it in place of an SQLite database no server
     /// is using.
-    Restore(sequence_server::backup::RestoreArgs),
+    Restore(serve::RestoreArgs),
     /// Act on a running server with its admin token: list tables and
     /// sockets, close a table, rename a player, show the leases.
     Admin(admin::AdminArgs),
@@ -168,7 +170,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // `serve`'s settings first: the log format is one of them.
     let serve = match &cli.command {
-        Command::Serve(a) => match a.load() {
+        Command::Serve(a) => match a.flags().load() {
             Ok(s) => Some(s),
             Err(e) => return usage_error(&e.into()),
         },
@@ -211,11 +213,12 @@ fn main() -> ExitCode {
         Command::Play(a) => {
             // Arguments first: without a terminal, a bad argument is still
             // the thing to report.
-            let (app, seed) = match sequence_tui::app_from_args(&a) {
+            let config = sequence_tui::PlayConfig::from(a);
+            let (app, seed) = match sequence_tui::app_from_config(&config) {
                 Ok(x) => x,
                 Err(e) => return usage_error(&e),
             };
-            sequence_tui::run_app(app, seed, std::time::Duration::from_millis(a.pause))
+            sequence_tui::run_app(app, seed, std::time::Duration::from_millis(config.pause))
         }
         Command::Serve(a) => {
             let Some(loaded) = serve else {
@@ -229,10 +232,10 @@ fn main() -> ExitCode {
             sequence_loadtest::raise_fd_limit();
             sequence_server::run_serve(&loaded.settings)
         }
-        Command::Backup(a) => sequence_server::backup::run_backup(a),
+        Command::Backup(a) => sequence_server::backup::run_backup(a.into()),
         Command::Admin(a) => admin::run(a),
         Command::ExportStatic(a) => export::run(a),
-        Command::Restore(a) => sequence_server::backup::run_restore(a),
+        Command::Restore(a) => sequence_server::backup::run_restore(a.into()),
         Command::Loadtest(a) => {
             if a.tables == 0 {
                 return usage_error(&anyhow::anyhow!(
@@ -244,7 +247,10 @@ fn main() -> ExitCode {
                     "--seconds 0: give at least one second to measure"
                 ));
             }
-            sequence_loadtest::run_loadtest(a.config())
+            sequence_loadtest::run_loadtest(
+                a.config(),
+                std::sync::Arc::new(loadtest::Bars::default()),
+            )
         }
     };
     match result {

@@ -2,8 +2,8 @@
 //! one WebSocket client per seat that plays random legal moves after a
 //! think time and times each move until the other seat's push.
 
+use crate::progress::Progress;
 use futures_util::{SinkExt, StreamExt};
-use indicatif::ProgressBar;
 use rand::seq::IndexedRandom;
 use rand::Rng;
 use serde::Deserialize;
@@ -247,7 +247,7 @@ impl Client {
     pub(crate) async fn run(
         self,
         sem: Arc<Semaphore>,
-        bar: ProgressBar,
+        progress: Arc<dyn Progress>,
         stop: Arc<tokio::sync::Notify>,
         connected: Arc<AtomicU64>,
         failed: Arc<AtomicU64>,
@@ -276,7 +276,7 @@ impl Client {
             return;
         }
         connected.fetch_add(1, Ordering::Relaxed);
-        bar.inc(1);
+        progress.step();
         let mut rng = sequence_common::rng::game_rng(self.seed);
         let mut acted_on: Option<(u64, u64)> = None;
         let me = Arc::new(self);

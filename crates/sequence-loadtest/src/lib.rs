@@ -20,16 +20,18 @@
 //! measured alone.
 //!
 //! The settings are a plain [`LoadtestConfig`]; the `sequence` binary
-//! reads them from its command line.
+//! reads them from its command line, and draws the progress reported
+//! through [`Progress`].
 
 mod client;
 mod procs;
+mod progress;
 mod report;
 
 pub use procs::{cpu_seconds, raise_fd_limit, rss_kib, spawn_server};
+pub use progress::{NoProgress, Phase, Progress};
 
 use client::{create, warm_up, Client, Posted, Stats};
-use indicatif::{ProgressBar, ProgressStyle};
 use procs::{pg_transactions, spawn_servers, total_cpu, total_rss, Children};
 use report::{Figures, Memory};
 use std::collections::HashMap;
@@ -84,28 +86,18 @@ pub struct LoadtestConfig {
     pub server_exe: Option<PathBuf>,
 }
 
-/// Runs `sequence loadtest`.
+/// Runs `sequence loadtest`, reporting each phase's progress to
+/// `progress`; prints the results (and writes them to `args.out`).
 ///
 /// # Errors
 /// The servers cannot be started or reached, or a table cannot be created.
-pub fn run_loadtest(args: LoadtestConfig) -> anyhow::Result<()> {
+pub fn run_loadtest(args: LoadtestConfig, progress: Arc<dyn Progress>) -> anyhow::Result<()> {
     let fds = raise_fd_limit();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(run(args, fds))
+    rt.block_on(run(args, fds, progress))
 }
-
-fn bar_of(len: u64, msg: &'static str, template: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(msg);
-    bar
-}
-
-const BAR: &str = "{msg:12} {bar:40} {pos}/{len} {elapsed}";
 
 /// The servers driven: their URLs and, for servers this tool started,
 /// their process ids (memory and CPU are read for those) and the handle
@@ -145,7 +137,7 @@ impl Servers {
     }
 }
 
-async fn run(args: LoadtestConfig, fds: u64) -> anyhow::Result<()> {
+async fn run(args: LoadtestConfig, fds: u64, progress: Arc<dyn Progress>) -> anyhow::Result<()> {
     if args.sockets == 1 || args.sockets > 2 {
         anyhow::bail!(
             "--sockets {}: give 2 (both seats play) or 0 (tables only)",
@@ -176,10 +168,10 @@ async fn run(args: LoadtestConfig, fds: u64) -> anyhow::Result<()> {
         .build()?;
     let stats = Arc::new(Stats::default());
     let sem = Arc::new(Semaphore::new(64));
-    let tables = create_tables(&args, &http, urls, &sem).await?;
+    let tables = create_tables(&args, &http, urls, &sem, &progress).await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     memory.tables = total_rss(pids);
-    let clients = connect_clients(&args, &http, urls, &tables, &sem, &stats).await;
+    let clients = connect_clients(&args, &http, urls, &tables, &sem, &stats, &progress).await;
     let n_connected = clients.connected.load(Ordering::Relaxed);
     let n_failed = clients.failed.load(Ordering::Relaxed);
     if n_failed > 0 {
@@ -189,7 +181,15 @@ async fn run(args: LoadtestConfig, fds: u64) -> anyhow::Result<()> {
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     memory.sockets = total_rss(pids);
-    let measured = measure(&args, pids, pg_url.as_deref(), &stats, &clients.measuring).await;
+    let measured = measure(
+        &args,
+        pids,
+        pg_url.as_deref(),
+        &stats,
+        &clients.measuring,
+        &*progress,
+    )
+    .await;
     memory.peak = measured.peak_rss;
     let still = clients.connected.load(Ordering::Relaxed);
     clients.stop.notify_waiters();
@@ -225,9 +225,10 @@ async fn create_tables(
     http: &reqwest::Client,
     urls: &[String],
     sem: &Arc<Semaphore>,
+    progress: &Arc<dyn Progress>,
 ) -> anyhow::Result<Vec<(String, Vec<String>)>> {
     let n = urls.len();
-    let bar = bar_of(args.tables as u64, "tables", BAR);
+    progress.start(Phase::Tables, args.tables as u64);
     let mut handles = vec![];
     for i in 0..args.tables {
         let http = http.clone();
@@ -236,7 +237,7 @@ async fn create_tables(
             urls[(i as usize + 1) % n].clone(),
         );
         let sem = sem.clone();
-        let bar = bar.clone();
+        let progress = progress.clone();
         let warm = args.warm_moves;
         let seed = args.seed ^ ((i as u64) << 16);
         handles.push(tokio::spawn(async move {
@@ -247,7 +248,7 @@ async fn create_tables(
                     warm_up(&http, &a, id, tokens, warm, seed).await;
                 }
             }
-            bar.inc(1);
+            progress.step();
             r
         }));
     }
@@ -255,7 +256,7 @@ async fn create_tables(
     for h in handles {
         tables.push(h.await??);
     }
-    bar.finish();
+    progress.finish();
     Ok(tables)
 }
 
@@ -282,6 +283,7 @@ async fn connect_clients(
     tables: &[(String, Vec<String>)],
     sem: &Arc<Semaphore>,
     stats: &Arc<Stats>,
+    progress: &Arc<dyn Progress>,
 ) -> Clients {
     let n = urls.len();
     let n_sockets = if args.sockets == 2 {
@@ -289,7 +291,7 @@ async fn connect_clients(
     } else {
         0
     };
-    let bar = bar_of(n_sockets as u64, "websockets", BAR);
+    progress.start(Phase::Websockets, n_sockets as u64);
     let clients = Clients {
         handles: vec![],
         connected: Arc::new(AtomicU64::new(0)),
@@ -319,12 +321,13 @@ async fn connect_clients(
                     idle: args.idle,
                 };
                 let sem = sem.clone();
-                let bar = bar.clone();
+                let progress = progress.clone();
                 let stop = clients.stop.clone();
                 let connected = clients.connected.clone();
                 let failed = clients.failed.clone();
                 clients.handles.push(tokio::spawn(async move {
-                    c.run(sem, bar, stop, connected, failed, deadline).await
+                    c.run(sem, progress, stop, connected, failed, deadline)
+                        .await
                 }));
             }
         }
@@ -337,7 +340,7 @@ async fn connect_clients(
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
-    bar.finish();
+    progress.finish();
     clients
 }
 
@@ -360,6 +363,7 @@ async fn measure(
     pg_url: Option<&str>,
     stats: &Stats,
     measuring: &AtomicBool,
+    progress: &dyn Progress,
 ) -> Measured {
     let tx_start = match pg_url {
         Some(u) => pg_transactions(u).await,
@@ -367,17 +371,13 @@ async fn measure(
     };
     let cpu_start = total_cpu(pids);
     measuring.store(true, Ordering::Relaxed);
-    let bar = bar_of(
-        args.seconds,
-        "measuring",
-        "{msg:12} {bar:40} {pos}/{len}s moves {prefix}",
-    );
+    progress.start(Phase::Measuring, args.seconds);
     let started = Instant::now();
     let mut peak_rss = 0u64;
     for _ in 0..args.seconds {
         tokio::time::sleep(Duration::from_secs(1)).await;
-        bar.inc(1);
-        bar.set_prefix(stats.moves.load(Ordering::Relaxed).to_string());
+        progress.step();
+        progress.moves(stats.moves.load(Ordering::Relaxed));
         peak_rss = peak_rss.max(total_rss(pids));
     }
     measuring.store(false, Ordering::Relaxed);
@@ -387,7 +387,7 @@ async fn measure(
         Some(u) => pg_transactions(u).await,
         None => None,
     };
-    bar.finish();
+    progress.finish();
     Measured {
         elapsed,
         cpu,

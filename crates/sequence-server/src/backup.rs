@@ -11,6 +11,7 @@
 //! recovery).
 
 use crate::db::{is_postgres, lock_file, sqlite_path};
+use crate::settings::DEFAULT_DB;
 use sequence_common::record::detect_kind;
 
 use serde::Serialize;
@@ -232,46 +233,64 @@ pub async fn restore_sqlite(from: &Path, db: &str, force: bool) -> anyhow::Resul
     Ok(report)
 }
 
-/// `sequence backup`: a consistent copy of a live SQLite database.
-#[derive(Debug, clap::Args)]
-pub struct BackupArgs {
+/// `sequence backup`: a consistent copy of a live SQLite database
+/// ([`run_backup`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackupConfig {
     /// The SQLite database (a server may be serving it).
-    #[arg(long, default_value = "sequence.db")]
     pub db: String,
     /// The new file to write the copy to.
-    #[arg(long)]
     pub out: PathBuf,
-    /// Leave out reading the copy back (every table and record checked).
-    #[arg(long)]
-    pub no_check: bool,
+    /// Read the copy back (every table and record checked).
+    pub check: bool,
 }
 
-/// `sequence restore`: a checked backup in place of a database.
-#[derive(Debug, clap::Args)]
-pub struct RestoreArgs {
+impl BackupConfig {
+    /// A checked copy of [`DEFAULT_DB`] into `out`.
+    pub fn new(out: impl Into<PathBuf>) -> Self {
+        BackupConfig {
+            db: DEFAULT_DB.into(),
+            out: out.into(),
+            check: true,
+        }
+    }
+}
+
+/// `sequence restore`: a checked backup in place of a database
+/// ([`run_restore`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoreConfig {
     /// The backup (a file `sequence backup` wrote).
-    #[arg(long)]
     pub from: PathBuf,
     /// The SQLite database to restore into (no server may be using it).
-    #[arg(long, default_value = "sequence.db")]
     pub db: String,
     /// Replace an existing database.
-    #[arg(long)]
     pub force: bool,
+}
+
+impl RestoreConfig {
+    /// `from` restored into [`DEFAULT_DB`], which must not exist yet.
+    pub fn new(from: impl Into<PathBuf>) -> Self {
+        RestoreConfig {
+            from: from.into(),
+            db: DEFAULT_DB.into(),
+            force: false,
+        }
+    }
 }
 
 /// Runs `sequence backup`: prints what it wrote (and checked) as JSON.
 ///
 /// # Errors
 /// As [`backup_sqlite`] and [`check_database`].
-pub fn run_backup(a: BackupArgs) -> anyhow::Result<()> {
+pub fn run_backup(a: BackupConfig) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async {
         let written = backup_sqlite(&a.db, &a.out).await?;
         let mut out = serde_json::to_value(&written)?;
-        if !a.no_check {
+        if a.check {
             let checked = check_database(&a.out)
                 .await
                 .map_err(|e| e.context(format!("the backup {} does not check", a.out.display())))?;
@@ -286,7 +305,7 @@ pub fn run_backup(a: BackupArgs) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// As [`restore_sqlite`].
-pub fn run_restore(a: RestoreArgs) -> anyhow::Result<()> {
+pub fn run_restore(a: RestoreConfig) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

@@ -54,7 +54,7 @@ pub mod ws;
 use app::App;
 pub use config::{ClusterConfig, ServerConfig};
 pub use routes::{router, CONTENT_SECURITY_POLICY};
-pub use settings::{LogFormat, ServeArgs, ServeSettings};
+pub use settings::{LogFormat, ServeFlags, ServeSettings};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -266,7 +266,7 @@ fn listen_error(listen: &str, e: &std::io::Error) -> anyhow::Error {
     }
 }
 
-/// Runs `sequence serve` with `settings` ([`ServeArgs::load`]): prints the address and serves until killed, or
+/// Runs `sequence serve` with `settings` ([`ServeFlags::load`]): prints the address and serves until killed, or
 /// until SIGTERM or Ctrl-C, when it hands its tables over to the other
 /// instances (PostgreSQL) and exits.
 ///

@@ -8,11 +8,11 @@
 
 use crate::config::Limits;
 use crate::{analysis, db};
-use clap::Args;
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::value::{Dict, Map};
 use figment::{Figment, Metadata, Profile, Provider, Source};
 use serde::{Deserialize, Serialize};
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -48,141 +48,97 @@ pub const KEYS: [&str; 22] = [
     "config",
 ];
 
-/// `sequence serve`: the flags. Each is optional: an absent flag leaves
-/// the key to the environment, the `--config` file or the default
-/// (`--print-config` shows what applies and where it came from).
-#[derive(Debug, Default, Args, Serialize)]
-pub struct ServeArgs {
-    /// A TOML file of settings (keys as the flags with `_` for `-`, e.g.
-    /// `rate_limit = 0`); flags and `SEQUENCE_…` environment variables
-    /// override it. Also `SEQUENCE_CONFIG`.
-    #[arg(long, value_name = "FILE")]
+/// `sequence serve`'s flags as given: each `None` (or `false`) when
+/// absent, which leaves the key to the environment, the `--config` file or
+/// the default ([`ServeFlags::load`]). The command line is read into this
+/// by the `sequence` binary; the keys are those of [`ServeSettings`] (its
+/// docs and `sequence serve --help` say what each means), checked as
+/// [`ServeFlags::load`] says.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ServeFlags {
+    /// `--config FILE`: a TOML file of settings (else `SEQUENCE_CONFIG`).
     #[serde(skip)]
     pub config: Option<PathBuf>,
-    /// Print the settings that apply (secrets redacted), each with where it
-    /// came from, and exit.
-    #[arg(long)]
-    #[serde(skip)]
-    pub print_config: bool,
-    /// Address to listen on [default: 127.0.0.1:8080].
-    #[arg(long, value_parser = listen_address)]
+    /// `--listen HOST:PORT`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listen: Option<String>,
-    /// Database: an SQLite file path (WAL mode; one server) or a
-    /// `postgres://` URL (several servers may share it: docs/deploy.md)
-    /// [default: sequence.db].
-    #[arg(long, value_parser = database_name)]
+    /// `--db`: an SQLite file path or a `postgres://` URL.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub db: Option<String>,
-    /// HTTP requests per second allowed per client address (0: no limit)
-    /// [default: 20].
-    #[arg(long)]
+    /// `--rate-limit`: HTTP requests per second per client address.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<u32>,
-    /// Burst size of the per-address rate limit [default: 60].
-    #[arg(long)]
+    /// `--rate-burst`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_burst: Option<u32>,
-    /// Pause before each bot move, in milliseconds [default: 500].
-    #[arg(long)]
+    /// `--bot-delay-ms`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot_delay_ms: Option<u64>,
-    /// PostgreSQL: connections to the database per server (2–1000)
-    /// [default: 16].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    /// `--db-pool` ([`DB_POOL_RANGE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub db_pool: Option<u32>,
-    /// PostgreSQL: a server whose heartbeat is older than this many
-    /// milliseconds is taken for dead and its tables' bots and turn clocks
-    /// move to the others (it renews every third of it; 300–600000)
-    /// [default: 3000].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(300..=600_000))]
+    /// `--lease-ms` ([`LEASE_MS_RANGE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lease_ms: Option<u64>,
-    /// Search iterations per position of a finished game's analysis (the
-    /// most a request may ask for; each position's search runs on one
-    /// low-priority thread) [default: 20000].
-    #[arg(long)]
+    /// `--analysis-iterations`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis_iterations: Option<u64>,
-    /// Open connections in all (WebSockets included); over it a new one
-    /// is answered 503 (0: as many as the file descriptor limit allows)
-    /// [default: 10000].
-    #[arg(long)]
+    /// `--max-connections`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_connections: Option<usize>,
-    /// Open connections from one client address (an IPv6 /64); over it a
-    /// new one is answered 429 (0: no cap; behind a reverse proxy)
-    /// [default: 1000].
-    #[arg(long)]
+    /// `--max-connections-per-address`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_connections_per_address: Option<usize>,
-    /// Seconds for a request's line and headers to arrive (and how long
-    /// an idle keep-alive connection stays open; 1–3600) [default: 10].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    /// `--header-timeout`, seconds ([`TIMEOUT_RANGE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub header_timeout: Option<u64>,
-    /// Seconds for a request's body to arrive after its headers (then
-    /// 408; 1–3600) [default: 10].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    /// `--body-timeout`, seconds ([`TIMEOUT_RANGE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body_timeout: Option<u64>,
-    /// Seconds for a WebSocket's `hello` to arrive after the upgrade
-    /// (1–3600) [default: 10].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    /// `--hello-timeout`, seconds ([`TIMEOUT_RANGE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hello_timeout: Option<u64>,
-    /// Seconds a connection may leave unread what it is sent, or send
-    /// nothing; WebSockets are pinged every third of it (3–86400)
-    /// [default: 60].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(3..=86_400))]
+    /// `--idle-timeout`, seconds ([`IDLE_TIMEOUT_RANGE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idle_timeout: Option<u64>,
-    /// WebSocket upgrades per second from one client address, counted
-    /// apart from API requests (0: no limit) [default: 50].
-    #[arg(long)]
+    /// `--ws-rate`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ws_rate: Option<u32>,
-    /// Burst of `--ws-rate` [default: 500].
-    #[arg(long)]
+    /// `--ws-burst`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ws_burst: Option<u32>,
-    /// Serve `GET /metrics` (Prometheus), `/readyz` and `/healthz` on this
-    /// private address too, e.g. 127.0.0.1:9464; the public address never
-    /// serves /metrics (docs/deploy.md "Metrics and readiness").
-    #[arg(long, value_parser = listen_address)]
+    /// `--metrics-listen HOST:PORT`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metrics_listen: Option<String>,
-    /// Log lines as JSON objects (one a line, with the request id and the
-    /// table id of the request's span) instead of text [default: text].
-    #[arg(long, value_enum)]
+    /// `--log-format`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_format: Option<LogFormat>,
-    /// The token of the operators' API (`sequence admin`; at least 16
-    /// characters); better given in the environment
-    /// (`SEQUENCE_ADMIN_TOKEN`) or the `--config` file than on the command
-    /// line, where other users of the machine can read it. None: the API
-    /// is off.
-    #[arg(long)]
+    /// `--admin-token` (at least 16 characters).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
-    /// Passkeys: the origin the pages are served from, as the browser
-    /// sees it (`https://play.example.org`; behind a reverse proxy, the
-    /// proxy's). None: each request's own (its Host header; https when it
-    /// came over https or the proxy says so).
-    #[arg(long, value_name = "ORIGIN")]
+    /// `--passkey-origin`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passkey_origin: Option<String>,
-    /// Passkeys: the relying party id, the origin's host or a parent
-    /// domain of it (`example.org`); a passkey works only there. None:
-    /// the origin's host.
-    #[arg(long, value_name = "DOMAIN")]
+    /// `--passkey-rp-id`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passkey_rp_id: Option<String>,
 }
 
+/// The database `serve`, `backup` and `restore` use when none is given.
+pub const DEFAULT_DB: &str = "sequence.db";
+
+/// `db_pool`: PostgreSQL connections per server (a range of `i64`, as
+/// clap's parser of a `u32` takes).
+pub const DB_POOL_RANGE: RangeInclusive<i64> = 2..=1000;
+/// `lease_ms`: milliseconds a server's heartbeat stays good.
+pub const LEASE_MS_RANGE: RangeInclusive<u64> = 300..=600_000;
+/// `header_timeout`, `body_timeout`, `hello_timeout`: seconds.
+pub const TIMEOUT_RANGE: RangeInclusive<u64> = 1..=3600;
+/// `idle_timeout`: seconds.
+pub const IDLE_TIMEOUT_RANGE: RangeInclusive<u64> = 3..=86_400;
+
 /// How `serve` writes its log (`--log-format`, `log_format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LogFormat {
     /// Lines of text (`RUST_LOG` sets the level: `RUST_LOG=info`).
@@ -195,7 +151,7 @@ pub enum LogFormat {
 /// and defaults gave each (units as the flags: milliseconds where the key
 /// ends in `_ms`, seconds for the timeouts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[allow(missing_docs)] // each field is the flag of the same name (ServeArgs)
+#[allow(missing_docs)] // each field is the flag of the same name (`sequence serve --help`)
 pub struct ServeSettings {
     pub listen: String,
     pub db: String,
@@ -225,7 +181,7 @@ impl Default for ServeSettings {
         let limits = Limits::default();
         ServeSettings {
             listen: "127.0.0.1:8080".into(),
-            db: "sequence.db".into(),
+            db: DEFAULT_DB.into(),
             db_pool: 16,
             lease_ms: 3000,
             rate_limit: 20,
@@ -284,7 +240,7 @@ impl<P: Provider> Provider for Named<P> {
 const FLAGS: &str = "flag";
 const DEFAULTS: &str = "default";
 
-impl ServeArgs {
+impl ServeFlags {
     /// The settings these flags, the environment and the `--config` file
     /// (or `SEQUENCE_CONFIG`) give, checked.
     ///
@@ -296,7 +252,7 @@ impl ServeArgs {
         self.load_with(|name| std::env::var(name).ok())
     }
 
-    /// [`ServeArgs::load`] with the environment's `SEQUENCE_CONFIG` read
+    /// [`ServeFlags::load`] with the environment's `SEQUENCE_CONFIG` read
     /// through `env` (the other variables are read by figment).
     fn load_with(&self, env: impl Fn(&str) -> Option<String>) -> Result<Loaded, SettingsError> {
         let file = self.config.clone().or_else(|| {
@@ -397,17 +353,17 @@ impl Loaded {
         if let Err(why) = database_name(&s.db) {
             return bad("db", why);
         }
-        let ranges: [(&str, u64, u64, u64); 6] = [
-            ("db_pool", s.db_pool.into(), 2, 1000),
-            ("lease_ms", s.lease_ms, 300, 600_000),
-            ("header_timeout", s.header_timeout, 1, 3600),
-            ("body_timeout", s.body_timeout, 1, 3600),
-            ("hello_timeout", s.hello_timeout, 1, 3600),
-            ("idle_timeout", s.idle_timeout, 3, 86_400),
+        let refusals = [
+            ("db_pool", outside(i64::from(s.db_pool), &DB_POOL_RANGE)),
+            ("lease_ms", outside(s.lease_ms, &LEASE_MS_RANGE)),
+            ("header_timeout", outside(s.header_timeout, &TIMEOUT_RANGE)),
+            ("body_timeout", outside(s.body_timeout, &TIMEOUT_RANGE)),
+            ("hello_timeout", outside(s.hello_timeout, &TIMEOUT_RANGE)),
+            ("idle_timeout", outside(s.idle_timeout, &IDLE_TIMEOUT_RANGE)),
         ];
-        for (key, value, low, high) in ranges {
-            if !(low..=high).contains(&value) {
-                return bad(key, format!("{value} is not in {low}..={high}"));
+        for (key, why) in refusals {
+            if let Some(why) = why {
+                return bad(key, why);
             }
         }
         if s.admin_token
@@ -504,9 +460,23 @@ impl ServeSettings {
     }
 }
 
-/// `listen`: a HOST:PORT address (a host and a port both given), so
-/// that `:8080` or `127.0.0.1` is refused as an argument (exit 2).
-fn listen_address(s: &str) -> Result<String, String> {
+/// Why `value` is refused when it is outside `range` (the words of the
+/// flags' own parsers: `1 is not in 2..=1000`).
+fn outside<T: PartialOrd + std::fmt::Display>(
+    value: T,
+    range: &RangeInclusive<T>,
+) -> Option<String> {
+    (!range.contains(&value))
+        .then(|| format!("{value} is not in {}..={}", range.start(), range.end()))
+}
+
+/// `listen`, `metrics_listen`: a HOST:PORT address (a host and a port
+/// both given), so that `:8080` or `127.0.0.1` is refused as an argument
+/// (exit 2; the `sequence` binary's parser of `--listen`).
+///
+/// # Errors
+/// The message says what a HOST:PORT address is.
+pub fn listen_address(s: &str) -> Result<String, String> {
     match s.rsplit_once(':') {
         Some((host, port)) if !host.trim().is_empty() && port.parse::<u16>().is_ok() => {
             Ok(s.to_string())
@@ -518,8 +488,11 @@ fn listen_address(s: &str) -> Result<String, String> {
 }
 
 /// `db`: refuses a name that names nothing (`''`, `sqlite:`) as an
-/// argument (exit 2), with [`db::DbError::NoName`]'s message.
-fn database_name(s: &str) -> Result<String, String> {
+/// argument (exit 2; the `sequence` binary's parser of `--db`).
+///
+/// # Errors
+/// [`db::DbError::NoName`]'s message.
+pub fn database_name(s: &str) -> Result<String, String> {
     let pg = db::target::is_postgres(s);
     if s.trim().is_empty() || (!pg && db::target::sqlite_path(s).trim().is_empty()) {
         return Err(db::DbError::NoName.to_string());
@@ -530,19 +503,27 @@ fn database_name(s: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        serve: ServeArgs,
+    /// The flags of `args` (`--config`, `--rate-limit`, `--db`: those the
+    /// tests give).
+    fn flags(args: &[&str]) -> ServeFlags {
+        let mut flags = ServeFlags::default();
+        for pair in args.chunks(2) {
+            let value = pair[1].to_string();
+            match pair[0] {
+                "--config" => flags.config = Some(value.into()),
+                "--rate-limit" => flags.rate_limit = Some(value.parse().expect("a number")),
+                "--db" => flags.db = Some(value),
+                other => panic!("no flag {other} in these tests"),
+            }
+        }
+        flags
     }
 
     // `Jail`'s closure returns figment's own (large) error type.
     #[allow(clippy::result_large_err)]
     fn load(args: &[&str], env: &[(&str, &str)]) -> Result<Loaded, SettingsError> {
-        let cli = Cli::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
-            .expect("flags parse");
+        let flags = flags(args);
         // `Jail` sets the environment for its closure only (and one at a
         // time), then restores it.
         let mut out = None;
@@ -551,7 +532,7 @@ mod tests {
             for (k, v) in env {
                 jail.set_env(k, v);
             }
-            out = Some(cli.serve.load_with(|k| std::env::var(k).ok()));
+            out = Some(flags.load_with(|k| std::env::var(k).ok()));
             Ok(())
         });
         out.expect("ran")

@@ -36,7 +36,6 @@ pub use shell::GameScreen;
 
 use anyhow::{bail, Context};
 use bots::{BotJob, BotPool, BotReply};
-use clap::Args;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
 use std::io::IsTerminal;
@@ -44,59 +43,74 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// `sequence play`: a terminal game, hot seat and bots.
-#[derive(Debug, Args)]
-pub struct PlayArgs {
+/// `sequence play`: a terminal game, hot seat and bots. The `sequence`
+/// binary reads its command line into this (one field a flag: `game` is
+/// `--game`, `no_menu` `--no-menu`); [`Default`] is a new game with no
+/// flag given. Checked by [`app_from_config`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayConfig {
     /// Game: `classic` (the default) or `stacks`.
-    #[arg(long)]
     pub game: Option<String>,
     /// Number of players (classic 2, 3, 4, 6, 8, 9, 10 or 12 — C3; Stacks
     /// 2–6 — S1). Default: the people plus the bots, at least 2.
-    #[arg(long)]
     pub players: Option<u8>,
     /// Number of teams (classic, C3): 2 or 3 where the player count allows
     /// both (6 and 12). Stacks has no teams.
-    #[arg(long)]
     pub teams: Option<u8>,
     /// Bot levels (1 beginner … 5 very strong), one per bot seat after the
     /// people, e.g. `3,3`. Seats left over get level-1 bots. A list that
     /// takes every seat is refused unless `--humans 0` asks for a game of
     /// bots only. Default: level 1 for every seat but one. With `--load`,
     /// give the levels again: a record does not keep them.
-    #[arg(long)]
     pub bots: Option<String>,
     /// People at this keyboard (hot seat); they take the first seats.
     /// Default: the seats `--bots` leaves, or 1.
-    #[arg(long)]
     pub humans: Option<u8>,
     /// Seed of the deal (ChaCha8); default from the clock. A game with the
     /// same seed and moves is the same game.
-    #[arg(long)]
     pub seed: Option<u64>,
     /// Rule options as JSON, e.g. `{"sequence_length":4}` (RECORD.md /
     /// RECORD-STACKS.md `options`).
-    #[arg(long)]
     pub options: Option<String>,
     /// Resume a saved unfinished game (a record file); `s` and `q` save back
     /// into it. The game, players, teams and options are the record's:
     /// `--game`, `--players`, `--teams` and `--options` may only repeat
     /// them. The record does not keep bot levels: its bots play at level 1
     /// (as in a new game) unless `--bots` gives their levels again.
-    #[arg(long)]
     pub load: Option<PathBuf>,
     /// Where `s` and `q` save the record (default
     /// `sequence-<game>-<time>.json` in the current folder).
-    #[arg(long)]
     pub save: Option<PathBuf>,
-    /// Milliseconds a bot's move waits before it is shown.
-    #[arg(long, default_value_t = 500)]
+    /// Milliseconds a bot's move waits before it is shown (default
+    /// [`DEFAULT_PAUSE_MS`]).
     pub pause: u64,
     /// Skip the start screen and deal at once.
-    #[arg(long)]
     pub no_menu: bool,
 }
 
-fn bot_levels(args: &PlayArgs) -> anyhow::Result<Vec<u8>> {
+/// Milliseconds a bot's move waits before it is shown unless `--pause`
+/// says otherwise.
+pub const DEFAULT_PAUSE_MS: u64 = 500;
+
+impl Default for PlayConfig {
+    fn default() -> Self {
+        PlayConfig {
+            game: None,
+            players: None,
+            teams: None,
+            bots: None,
+            humans: None,
+            seed: None,
+            options: None,
+            load: None,
+            save: None,
+            pause: DEFAULT_PAUSE_MS,
+            no_menu: false,
+        }
+    }
+}
+
+fn bot_levels(args: &PlayConfig) -> anyhow::Result<Vec<u8>> {
     match &args.bots {
         Some(b) => setup::parse_bots(b),
         None => Ok(vec![]),
@@ -106,7 +120,7 @@ fn bot_levels(args: &PlayArgs) -> anyhow::Result<Vec<u8>> {
 /// Refuses table-shaping arguments that differ from the loaded record `v`
 /// of `game` (a loaded game keeps its table and rules).
 fn check_load_args(
-    args: &PlayArgs,
+    args: &PlayConfig,
     game: GameKind,
     v: &serde_json::Value,
     path: &std::path::Path,
@@ -158,7 +172,7 @@ fn check_load_args(
 /// Bad arguments (game, players, teams, bots, humans, options), arguments
 /// that differ from a loaded record, or a record that cannot be read or
 /// replayed, each naming what is wrong.
-pub fn app_from_args(args: &PlayArgs) -> anyhow::Result<(App, u64)> {
+pub fn app_from_config(args: &PlayConfig) -> anyhow::Result<(App, u64)> {
     let seed = args.seed.unwrap_or_else(setup::clock_seed);
     if let Some(path) = &args.load {
         let text = std::fs::read_to_string(path)
@@ -216,13 +230,13 @@ pub fn app_from_args(args: &PlayArgs) -> anyhow::Result<(App, u64)> {
     }
 }
 
-/// Runs `sequence play`: [`app_from_args`], then [`run_app`].
+/// Runs `sequence play`: [`app_from_config`], then [`run_app`].
 ///
 /// # Errors
 /// Bad arguments or record (before the screen opens), not a terminal, or a
 /// terminal error.
-pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    let (app, seed) = app_from_args(&args)?;
+pub fn run(args: PlayConfig) -> anyhow::Result<()> {
+    let (app, seed) = app_from_config(&args)?;
     run_app(app, seed, Duration::from_millis(args.pause))
 }
 

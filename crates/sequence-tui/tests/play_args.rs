@@ -1,4 +1,4 @@
-//! `sequence play`'s arguments as `app_from_args` reads them: every one is
+//! `sequence play`'s arguments as `app_from_config` reads them: every one is
 //! checked before a screen opens, and `--load` keeps the saved table
 //! (regressions from a fresh user's test).
 
@@ -6,11 +6,11 @@ mod common;
 
 use common::*;
 use sequence_tui::bots::BotPool;
-use sequence_tui::{app_from_args, App, GameKind, PlayArgs, SeatKind, Setup};
+use sequence_tui::{app_from_config, App, GameKind, PlayConfig, SeatKind, Setup};
 use std::path::PathBuf;
 
-fn args() -> PlayArgs {
-    PlayArgs {
+fn args() -> PlayConfig {
+    PlayConfig {
         game: None,
         players: None,
         teams: None,
@@ -48,11 +48,11 @@ fn saved_game(name: &str, options: Option<&str>) -> PathBuf {
     path
 }
 
-fn load_err(path: &std::path::Path, f: impl FnOnce(&mut PlayArgs)) -> String {
+fn load_err(path: &std::path::Path, f: impl FnOnce(&mut PlayConfig)) -> String {
     let mut a = args();
     a.load = Some(path.to_path_buf());
     f(&mut a);
-    match app_from_args(&a) {
+    match app_from_config(&a) {
         Ok(_) => panic!("accepted"),
         Err(e) => format!("{e:#}"),
     }
@@ -84,7 +84,7 @@ fn load_refuses_arguments_that_change_the_saved_table() {
     a.teams = Some(2);
     a.game = Some("classic".into());
     a.options = Some("{}".into());
-    let (app, _) = app_from_args(&a).expect("the same table");
+    let (app, _) = app_from_config(&a).expect("the same table");
     assert_eq!(app.seats(), [SeatKind::Human, SeatKind::Bot(1)]);
     let _ = std::fs::remove_file(&path);
 }
@@ -101,12 +101,12 @@ fn load_keeps_a_seat_for_the_person() {
     let mut a = args();
     a.load = Some(path.clone());
     a.bots = Some("5".into());
-    let (app, _) = app_from_args(&a).expect("load");
+    let (app, _) = app_from_config(&a).expect("load");
     assert_eq!(app.seats(), [SeatKind::Human, SeatKind::Bot(5)]);
     // Bots only, when asked for in so many words.
     a.bots = Some("4,5".into());
     a.humans = Some(0);
-    let (app, _) = app_from_args(&a).expect("load");
+    let (app, _) = app_from_config(&a).expect("load");
     assert_eq!(app.seats(), [SeatKind::Bot(4), SeatKind::Bot(5)]);
     let _ = std::fs::remove_file(&path);
 }
@@ -117,7 +117,7 @@ fn load_without_bots_says_the_bots_are_level_one() {
     let mut a = args();
     a.load = Some(path.clone());
     a.options = Some(r#"{"sequence_length":4}"#.into());
-    let (mut app, _) = app_from_args(&a).expect("load");
+    let (mut app, _) = app_from_config(&a).expect("load");
     assert_eq!(app.seats(), [SeatKind::Human, SeatKind::Bot(1)]);
     let t = text(&render(&mut app, 100, 30));
     assert!(t.contains("bots play at level 1"), "{t}");
@@ -131,27 +131,27 @@ fn new_game_arguments_are_checked_before_the_start_screen() {
     // (or, for Stacks teams, not at all).
     for (f, needle) in [
         (
-            Box::new(|a: &mut PlayArgs| a.options = Some("{x".into()))
-                as Box<dyn Fn(&mut PlayArgs)>,
+            Box::new(|a: &mut PlayConfig| a.options = Some("{x".into()))
+                as Box<dyn Fn(&mut PlayConfig)>,
             "not JSON",
         ),
         (
-            Box::new(|a: &mut PlayArgs| a.options = Some(r#"{"bogus":1}"#.into())),
+            Box::new(|a: &mut PlayConfig| a.options = Some(r#"{"bogus":1}"#.into())),
             "bogus",
         ),
         (
-            Box::new(|a: &mut PlayArgs| {
+            Box::new(|a: &mut PlayConfig| {
                 a.game = Some("stacks".into());
                 a.teams = Some(2);
             }),
             "--teams",
         ),
         (
-            Box::new(|a: &mut PlayArgs| a.players = Some(5)),
+            Box::new(|a: &mut PlayConfig| a.players = Some(5)),
             "2, 3, 4, 6, 8, 9, 10 or 12",
         ),
         (
-            Box::new(|a: &mut PlayArgs| {
+            Box::new(|a: &mut PlayConfig| {
                 a.players = Some(2);
                 a.bots = Some("3,3".into());
             }),
@@ -160,7 +160,7 @@ fn new_game_arguments_are_checked_before_the_start_screen() {
     ] {
         let mut a = args();
         f(&mut a);
-        match app_from_args(&a) {
+        match app_from_config(&a) {
             Ok(_) => panic!("accepted ({needle})"),
             Err(e) => assert!(format!("{e:#}").contains(needle), "{e:#}"),
         }
@@ -168,7 +168,7 @@ fn new_game_arguments_are_checked_before_the_start_screen() {
     let mut a = args();
     a.humans = Some(2);
     a.bots = Some("4".into());
-    let (app, _) = app_from_args(&a).expect("a start screen");
+    let (app, _) = app_from_config(&a).expect("a start screen");
     assert!(app.on_start_screen());
     assert_eq!(
         app.seats(),
