@@ -11,17 +11,9 @@ use std::path::PathBuf;
 
 fn args() -> PlayConfig {
     PlayConfig {
-        game: None,
-        players: None,
-        teams: None,
-        bots: None,
-        humans: None,
         seed: Some(5),
-        options: None,
-        load: None,
-        save: None,
         pause: 0,
-        no_menu: false,
+        ..PlayConfig::default()
     }
 }
 
