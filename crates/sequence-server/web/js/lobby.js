@@ -11,6 +11,7 @@ import { banner, navigate } from "./main.js";
 import { refusalText } from "./errors.js";
 import { learnLinks } from "./learn/entry.js";
 import { account, accountReady } from "./accounts/session.js";
+import { gameOf } from "./games.js";
 
 const LEVELS = ["random", "level:1", "level:2", "level:3", "level:4", "level:5"];
 const TIMERS = [15, 30, 60, 120, 300, 600];
@@ -162,7 +163,7 @@ export function showLobby(app, opts = {}) {
 
 /** Who sits in a seat of a new game of `form.game` by default. */
 function seatDefault(form) {
-  return form.game === "stacks" ? "level:2" : "human";
+  return gameOf(form.game).seatDefault;
 }
 
 /** Evenly: every seat of a new game starts at the game's default; seats

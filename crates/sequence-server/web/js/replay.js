@@ -11,7 +11,7 @@
 // the page (practice/local.js: replayed in the page, analysed in the
 // bots' worker, kept in IndexedDB).
 import { t, tn, num, SEP } from "./i18n.js";
-import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
+import { h, svg, stacksCardFace } from "./cards.js";
 import { api } from "./api.js";
 import { banner, navigate, newPractice } from "./main.js";
 import { isLocal } from "./practice/local.js";
@@ -25,6 +25,7 @@ import { analysisGraph, mistakesList } from "./analysis.js";
 import { refusalText } from "./errors.js";
 import { durationText } from "./endgame.js";
 import { positionChanges, animationOf } from "./feel.js";
+import { gameOf } from "./games.js";
 
 /** Autoplay speeds: ms a move, and the speed shown (×1 a move a second). */
 const SPEEDS = [[2000, 0.5], [1000, 1], [500, 2], [250, 4]];
@@ -66,7 +67,7 @@ function icon(name) {
 function resultText(r) {
   const w = r.result && r.result.winner;
   if (w === null || w === undefined) return t("end.draw");
-  return r.game === "classic" ? t("end.team_won", { team: t(`team.${w}`) }) : t("end.seat_won", { who: seatName(r.table, w) });
+  return gameOf(r.game).teams ? t("end.team_won", { team: t(`team.${w}`) }) : t("end.seat_won", { who: seatName(r.table, w) });
 }
 
 /** What the page says when table `id`'s replay cannot be shown (`err`,
@@ -260,7 +261,7 @@ function replayPage(page, id, acts) {
   const facts = [t(`game.${r.game}`), t("table.game_no", { n: num(r.game_no) }), tn("end.moves", entries.length, { n: num(entries.length) })];
   if (r.started_ms && r.ended_ms) facts.push(durationText(r.ended_ms - r.started_ms));
   let board;
-  if (r.game === "classic") {
+  if (gameOf(r.game).surface === "board") {
     board = h("div", { class: "board-wrap" });
     const m = moveEntry && moveEntry.move;
     drawBoard(board, { layout: r.extras.layout, board: p.board, sequences: p.sequences, lastAt: m ? m.at || m.remove || null : null, anim: animationOf(page.changes) }, () => {});
@@ -328,9 +329,7 @@ function hands(p, r) {
       return h("li", { class: `seat-row${p.to_act === s ? " turn" : ""}` },
         team ? h("span", { class: `chip-icon chip-${team}`, "aria-hidden": "true" }) : null,
         h("span", { class: "sname" }, seatName(r.table, s)),
-        h("span", { class: "replay-hand" }, (cards || []).map((c) => r.game === "classic"
-          ? h("span", { class: "mini-card", "data-card": c }, classicCardFace(c))
-          : h("span", { class: "mini-card", "data-card": c, title: stacksCardName(c) }, stacksCardFace(c)))));
+        h("span", { class: "replay-hand" }, (cards || []).map(gameOf(r.game).miniCard)));
     })));
 }
 
@@ -348,7 +347,8 @@ function analysisSection(page, acts) {
   const entries = r.log || [];
   const go = acts.go;
   const best = (b, seat) => bestText(r, b, seat);
-  const name = (side) => (r.game === "classic" ? t(`team.${side}`) : seatName(r.table, side));
+  const teams = gameOf(r.game).teams;
+  const name = (side) => (teams ? t(`team.${side}`) : seatName(r.table, side));
   const parts = [h("h2", { id: "analysis-h" }, t("analysis.title"))];
   if (r.analysis) {
     parts.push(analysisGraph(r.analysis, page.k, go, name));

@@ -36,6 +36,19 @@ export function describeStacksMove(m, seatName) {
   return "";
 }
 
+/** A suggested move in words, as advice (table-live.js, games.js). */
+export function stacksAdvice(m, seatName) {
+  const card = m.play ? (m.from === "discard" ? t("advice.own_discard", { card: stacksCardName(m.play) }) : stacksCardName(m.play)) : "";
+  if (m.play && m.to) return t("advice.pile", { card, place: placeName(m.to) });
+  if (m.play === "STEAL-CARD") return t("advice.steal_card", { target: seatName(m.target) });
+  if (m.play === "STEAL-CHIP") return t("advice.steal_chip", { target: seatName(m.target), colour: t(`colour.${m.colour}`) });
+  if (m.play === "BLOCK") return t("advice.block");
+  if (m.play) return t("advice.action", { card });
+  if (m.discard) return t("advice.discard", { card: stacksCardName(m.discard) });
+  if (m.end) return t("advice.end");
+  return t("advice.let_stand");
+}
+
 /** A pile's place in words: `blue-b` → "blue pile 2" (the letter as a
  * number in the page's digits, so no Latin letter stands in Persian). */
 export function placeName(place) {

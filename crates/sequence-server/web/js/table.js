@@ -11,8 +11,7 @@ import { banner, connection, navigate, newPractice } from "./main.js";
 import { isLocal } from "./practice/local.js";
 import { practiceElsewhere } from "./practice/missing.js";
 import { tableTitle } from "./lobby.js";
-import { renderClassic } from "./classic.js";
-import { renderStacks } from "./stacks.js";
+import { gameOf } from "./games.js";
 import { newTableState, acceptView, seatName } from "./table-state.js";
 import { tableActions } from "./table-actions.js";
 import { sidebar, renderChat } from "./table-panels.js";
@@ -195,7 +194,7 @@ function gamePart(st, view, info, actions, render) {
     offTurn: actions.offTurn,
     offTurnNote: extras.offTurnNote,
   };
-  const section = view.game === "stacks" ? renderStacks(view, ctx) : renderClassic(view, ctx);
+  const section = gameOf(view.game).render(view, ctx);
   section.append(extras.log);
   return h("div", { class: "game-wrap" }, extras.end, section);
 }
