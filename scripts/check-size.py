@@ -120,43 +120,55 @@ def js_functions(lines):
     return out
 
 
+def source_files(root, base, skip, ext):
+    """(folder, name) of the files under `root`/`base` named `*ext`,
+    folders named in `skip` left out."""
+    for d, dirs, files in os.walk(os.path.join(root, base)):
+        dirs[:] = [x for x in dirs if x not in skip]
+        for name in files:
+            if name.endswith(ext):
+                yield d, name
+
+
+def breaches(rel, lines, funcs, fn_word, where=""):
+    """The limits file `rel` breaks: its `lines`, its `funcs` ((name,
+    first line, length) each, called `fn_word` in the message)."""
+    out = []
+    if len(lines) > MAX_FILE:
+        out.append(f"{rel}: {len(lines)} lines{where} (most {MAX_FILE})")
+    for fname, first, n in funcs:
+        if n > MAX_FN:
+            out.append(f"{rel}:{first}: {fn_word} {fname} is {n} lines (most {MAX_FN})")
+    return out
+
+
 def check_js(root, bad):
     """The web UI's JS files (`crates/*/web/**.js`, not `web/wasm/`)."""
-    for d, dirs, files in os.walk(os.path.join(root, "crates")):
-        dirs[:] = [x for x in dirs if x not in ("tests", "target", "wasm", "node_modules")]
+    for d, name in source_files(root, "crates", ("tests", "target", "wasm", "node_modules"), ".js"):
         if "web" not in d.split(os.sep):
             continue
-        for name in files:
-            if not name.endswith(".js"):
+        path = os.path.join(d, name)
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        bad += breaches(os.path.relpath(path, root), lines, js_functions(lines), "function")
+
+
+def check_rust(root, bad):
+    """The Rust files of the crates and the fuzz targets, tests left out."""
+    for base in ("crates", "fuzz"):
+        for d, name in source_files(root, base, ("tests", "target"), ".rs"):
+            if name == "tests.rs":
                 continue
             path = os.path.join(d, name)
-            with open(path, encoding="utf-8") as f:
-                lines = f.read().splitlines()
+            lines = code_lines(path)
             rel = os.path.relpath(path, root)
-            if len(lines) > MAX_FILE:
-                bad.append(f"{rel}: {len(lines)} lines (most {MAX_FILE})")
-            for fname, first, n in js_functions(lines):
-                if n > MAX_FN:
-                    bad.append(f"{rel}:{first}: function {fname} is {n} lines (most {MAX_FN})")
+            bad += breaches(rel, lines, functions(lines), "fn", " outside tests")
 
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     bad = []
-    for base in ("crates", "fuzz"):
-        for d, dirs, files in os.walk(os.path.join(root, base)):
-            dirs[:] = [x for x in dirs if x not in ("tests", "target")]
-            for name in files:
-                if not name.endswith(".rs") or name == "tests.rs":
-                    continue
-                path = os.path.join(d, name)
-                lines = code_lines(path)
-                rel = os.path.relpath(path, root)
-                if len(lines) > MAX_FILE:
-                    bad.append(f"{rel}: {len(lines)} lines outside tests (most {MAX_FILE})")
-                for fname, first, n in functions(lines):
-                    if n > MAX_FN:
-                        bad.append(f"{rel}:{first}: fn {fname} is {n} lines (most {MAX_FN})")
+    check_rust(root, bad)
     check_js(root, bad)
     for b in bad:
         print(b)
