@@ -5,9 +5,10 @@
 // notification).
 import { t, tn, num } from "./i18n.js";
 import { h } from "./cards.js";
-import { logEntries, sinceLastTurn, seatToAct, seatTeam } from "./table-state.js";
+import { logEntries, sinceLastTurn, seatToAct, seatTeam, seatName } from "./table-state.js";
 import { logPanel, spacesOf, lastMoveLine, notation } from "./movelog.js";
 import { gameOf } from "./games.js";
+import { guardMove } from "./learn/help.js";
 import { clockBadge } from "./clock.js";
 import { endPanel, endKind, seriesLine } from "./endgame.js";
 import { turnSignal, effect } from "./notify.js";
@@ -68,6 +69,32 @@ export function gameExtras(st, v, info, actions, seatName) {
     series: over ? null : seriesLine(info, seatName),
     ...hintMarks(st, v, mine),
   };
+}
+
+/** The game part of the page: "waiting for players", or the game drawn
+ * by its module (games.js) with the move log, after the end panel. */
+export function gamePart(st, view, info, actions, render) {
+  if (view.status === "waiting" || info.status === "waiting") {
+    return h("section", { class: "waiting card-panel", "aria-live": "polite" },
+      h("h2", {}, t("table.waiting")), h("p", {}, t("table.waiting_hint")));
+  }
+  const name = (s) => seatName(info, s);
+  const extras = gameExtras(st, view, info, actions, name);
+  const ctx = {
+    ui: st.ui,
+    info,
+    seatName: name,
+    sendMove: guardMove(st, actions.sendMove, render),
+    rerender: render,
+    extras,
+    clockOffset: st.clockOffset,
+    notice: st.notice && st.notice.text,
+    offTurn: actions.offTurn,
+    offTurnNote: extras.offTurnNote,
+  };
+  const section = gameOf(view.game).render(view, ctx);
+  section.append(extras.log);
+  return h("div", { class: "game-wrap" }, extras.end, section);
 }
 
 /** A suggested move in words, as advice (what to do, not what was

@@ -11,7 +11,6 @@ import { banner, connection, navigate, newPractice } from "./main.js";
 import { isLocal } from "./practice/local.js";
 import { practiceElsewhere } from "./practice/missing.js";
 import { tableTitle } from "./lobby.js";
-import { gameOf } from "./games.js";
 import { newTableState, acceptView, seatName } from "./table-state.js";
 import { tableActions } from "./table-actions.js";
 import { sidebar, renderChat } from "./table-panels.js";
@@ -19,10 +18,10 @@ import { joiner, freeSeats } from "./join.js";
 import { accountReady } from "./accounts/session.js";
 import { saveFocus, restoreFocus } from "./focus.js";
 import { refusalText, refusedBanner } from "./errors.js";
-import { gameExtras, signals } from "./table-live.js";
+import { gamePart, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
-import { learnParts, guardMove, markStep } from "./learn/help.js";
+import { learnParts, markStep } from "./learn/help.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
@@ -171,32 +170,6 @@ function heading(info, help) {
   return h("div", { class: "table-head" },
     h("h1", {}, tableTitle(info)),
     h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""), help);
-}
-
-/** The game part of the page: "waiting for players", or the game drawn
- * by its module (games.js) with the move log, after the end panel. */
-function gamePart(st, view, info, actions, render) {
-  if (view.status === "waiting" || info.status === "waiting") {
-    return h("section", { class: "waiting card-panel", "aria-live": "polite" },
-      h("h2", {}, t("table.waiting")), h("p", {}, t("table.waiting_hint")));
-  }
-  const name = (s) => seatName(info, s);
-  const extras = gameExtras(st, view, info, actions, name);
-  const ctx = {
-    ui: st.ui,
-    info,
-    seatName: name,
-    sendMove: guardMove(st, actions.sendMove, render),
-    rerender: render,
-    extras,
-    clockOffset: st.clockOffset,
-    notice: st.notice && st.notice.text,
-    offTurn: actions.offTurn,
-    offTurnNote: extras.offTurnNote,
-  };
-  const section = gameOf(view.game).render(view, ctx);
-  section.append(extras.log);
-  return h("div", { class: "game-wrap" }, extras.end, section);
 }
 
 /** The panel of a table that is not there: "no such table" and the way to
