@@ -158,7 +158,12 @@ impl App {
     pub fn record_text(&self) -> Option<String> {
         match &self.screen {
             Screen::Start(_) => None,
-            Screen::Game(g) => Some(g.record_text()),
+            Screen::Game(g) => Some(
+                g.game()
+                    .record_json()
+                    .map(|r| r.to_string())
+                    .unwrap_or_default(),
+            ),
         }
     }
 
@@ -316,7 +321,7 @@ impl App {
             Some(Overlay::Help) => {
                 let kind = match &self.screen {
                     Screen::Start(st) => st.setup.game,
-                    Screen::Game(g) => g.kind(),
+                    Screen::Game(g) => g.game().kind(),
                 };
                 ui::page(f, area, "Rules (?)", entry(kind).help);
             }

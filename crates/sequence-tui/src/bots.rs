@@ -9,8 +9,8 @@
 //! the Python package's); it is what the terminal loop runs on its worker
 //! thread and what tests call directly.
 
-use sequence_bots::{any_bot, AnyBot, BotGame};
-use sequence_common::{any_view, AnyMove, AnyView, Seat};
+use sequence_bots::{any_bot, AnyBot};
+use sequence_common::{AnyMove, AnyView, Seat};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -39,14 +39,14 @@ pub struct BotJob {
 }
 
 impl BotJob {
-    /// A job for the bot at `seat` of a game `G`, shown `view` (the seat's
-    /// own view).
-    pub fn new<G: BotGame>(id: u64, seat: Seat, level: u8, view: G::View) -> BotJob {
+    /// A job for the bot at `seat`, shown `view` (the seat's own view,
+    /// [`sequence_common::AnyGame::view`]).
+    pub fn new(id: u64, seat: Seat, level: u8, view: Box<dyn AnyView>) -> BotJob {
         BotJob {
             id,
             seat,
             level,
-            view: any_view(view),
+            view,
         }
     }
 }
@@ -127,7 +127,7 @@ impl BotPool {
 mod tests {
     use super::*;
     use sequence_common::record::Match;
-    use sequence_common::Rules;
+    use sequence_common::{AnyGame, Rules};
 
     /// One pool serves both games, and a seat that changes game gets a bot
     /// of the new game.
@@ -137,14 +137,14 @@ mod tests {
         let classic = sequence_classic::Game::table(2, None, Default::default()).expect("C3");
         let m = Match::<sequence_classic::Game>::new(classic, 1);
         let seat = m.to_act().expect("a seat to act");
-        let job = BotJob::new::<sequence_classic::Game>(1, seat, 2, m.view(seat));
+        let job = BotJob::new(1, seat, 2, AnyGame::view(&m, Some(seat)));
         let reply = pool.decide(&job);
         let mv = reply.choice.and_then(|c| c.get::<sequence_classic::Game>());
         assert!(mv.is_some_and(|mv| m.game().check(seat, mv).is_ok()));
         let stacks = sequence_stacks::Game::table(2, None, Default::default()).expect("S1");
         let m = Match::<sequence_stacks::Game>::new(stacks, 1);
         let seat = m.to_act().expect("a seat to act");
-        let job = BotJob::new::<sequence_stacks::Game>(2, seat, 2, m.view(seat));
+        let job = BotJob::new(2, seat, 2, AnyGame::view(&m, Some(seat)));
         let reply = pool.decide(&job);
         assert_eq!(reply.id, 2);
         let choice = reply.choice.expect("a decision");

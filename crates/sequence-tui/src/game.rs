@@ -79,14 +79,15 @@ pub trait TuiGame: BotGame {
     fn result_text(&self) -> Option<String>;
 
     /// The log's lines for `mv` made by `seat`: `before` is the game before
-    /// the move, `after` after it; `reshuffled` says whether a new draw
-    /// pile was made (C7, S6).
+    /// the move (for naming what the move took), `after` after it, and
+    /// `effects` what the engine says the move did ([`sequence_common::Rules::play`]:
+    /// sequences made, a new draw pile, a Block window, a chip taken).
     fn log_lines(
         before: &Self,
         after: &Self,
         seat: Seat,
         mv: &Self::Move,
-        reshuffled: bool,
+        effects: &Self::Effects,
     ) -> Vec<String>;
 
     /// Whether `mv` ends its seat's turn (then, with several people at the

@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 use sequence_common::record::Match;
-use sequence_common::{GameKind, Seat};
+use sequence_common::{AnyGame, Seat};
 use std::any::Any;
 
 /// A game on screen: the game `G` and everything around it.
@@ -169,23 +169,21 @@ impl<G: TuiGame> GameScreen<G> {
         }
     }
 
-    /// How many new draw piles the game has had (C7, S6).
-    fn reshuffles(&self) -> usize {
-        self.m.reshuffles()
-    }
-
-    /// Plays a move for `seat` and logs it; after a person's turn with
-    /// several people at the keyboard, the hand leaves the screen. Returns
-    /// whether it was legal (else the message says why).
+    /// Plays a move for `seat` and logs it in the words of the game, from
+    /// what the engine says the move did ([`TuiGame::log_lines`]); after a
+    /// person's turn with several people at the keyboard, the hand leaves
+    /// the screen. Returns whether it was legal (else the message says
+    /// why).
     pub fn play(&mut self, seat: Seat, mv: G::Move) -> bool {
         let before = self.game().clone();
-        let reshuffles = self.reshuffles();
-        if let Err(e) = self.m.play(seat, mv) {
-            self.message = format!("Not allowed: {e}");
-            return false;
-        }
-        let reshuffled = self.reshuffles() > reshuffles;
-        for line in G::log_lines(&before, self.m.game(), seat, &mv, reshuffled) {
+        let effects = match self.m.play(seat, mv) {
+            Ok(fx) => fx,
+            Err(e) => {
+                self.message = format!("Not allowed: {e}");
+                return false;
+            }
+        };
+        for line in G::log_lines(&before, self.m.game(), seat, &mv, &effects) {
             tracing::debug!(seat = seat.0, "{line}");
             self.log.push(line);
         }
@@ -210,7 +208,12 @@ impl<G: TuiGame> GameScreen<G> {
     /// The next bot job, if a bot is to act and none is being computed.
     pub fn bot_job(&mut self) -> Option<BotJob> {
         let (id, seat, level) = self.seating.start_job(self.seen())?;
-        Some(BotJob::new::<G>(id, seat, level, self.m.view(seat)))
+        Some(BotJob::new(
+            id,
+            seat,
+            level,
+            AnyGame::view(&self.m, Some(seat)),
+        ))
     }
 
     /// Plays a bot's reply. A stale reply is dropped; an illegal one is
@@ -328,16 +331,18 @@ impl<G: TuiGame> GameScreen<G> {
     }
 }
 
-/// A game screen of either game, as the app holds it.
+/// A game screen of either game, as the app holds it: the game itself is
+/// the workspace's one type-erased game ([`AnyGame`]: its kind, seats,
+/// turn, record); this trait erases only what is the screen's — keys,
+/// clicks, bots' turns and drawing, which each game does its own way
+/// ([`TuiGame`]).
 pub(crate) trait AnyScreen {
-    /// Which game it shows.
-    fn kind(&self) -> GameKind;
+    /// The game on screen.
+    fn game(&self) -> &dyn AnyGame;
     /// Who plays each seat.
     fn seats(&self) -> &[SeatKind];
     /// What is on screen now.
     fn seen(&self) -> Seen;
-    /// The record so far as JSON text.
-    fn record_text(&self) -> String;
     /// See [`GameScreen::handle_key`].
     fn handle_key(&mut self, key: KeyEvent) -> bool;
     /// See [`GameScreen::handle_mouse`].
@@ -348,13 +353,14 @@ pub(crate) trait AnyScreen {
     fn bot_reply(&mut self, r: BotReply);
     /// See [`GameScreen::draw`].
     fn draw(&mut self, f: &mut Frame, area: Rect);
-    /// The screen, to be downcast to its [`GameScreen`].
+    /// The screen, to be downcast to its [`GameScreen`] (the app's typed
+    /// accessors, for tests).
     fn as_any(&self) -> &dyn Any;
 }
 
 impl<G: TuiGame> AnyScreen for GameScreen<G> {
-    fn kind(&self) -> GameKind {
-        G::KIND
+    fn game(&self) -> &dyn AnyGame {
+        &self.m
     }
 
     fn seats(&self) -> &[SeatKind] {
@@ -363,13 +369,6 @@ impl<G: TuiGame> AnyScreen for GameScreen<G> {
 
     fn seen(&self) -> Seen {
         GameScreen::seen(self)
-    }
-
-    fn record_text(&self) -> String {
-        self.m
-            .record()
-            .map(|r| r.to_json_string())
-            .unwrap_or_default()
     }
 
     fn handle_key(&mut self, key: KeyEvent) -> bool {

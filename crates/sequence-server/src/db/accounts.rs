@@ -1,6 +1,6 @@
 //! Storage of accounts (migration 0002): users, sessions, failed
 //! sign-ins and the seats that belong to an account. What the columns
-//! mean: `migrations/*/0002_accounts.sql`; the rules around them (names,
+//! mean: `migrations/0002_accounts.sql`; the rules around them (names,
 //! passwords, delays): [`crate::accounts`].
 
 use super::{conflict, Db, DbError};

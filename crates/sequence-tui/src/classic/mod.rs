@@ -14,7 +14,7 @@ use crate::ui::Seen;
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::Frame;
-use sequence_classic::{Card, Game, Move, Seat, Space, Status, Team, Window};
+use sequence_classic::{Card, Effects, Game, Move, Seat, Space, Status, Team, Window};
 
 pub use draw::team_color;
 
@@ -231,28 +231,25 @@ impl TuiGame for Game {
     }
 
     /// One line: the move, the sequences it made (C8) and a new draw pile
-    /// (C7).
+    /// (C7), as the engine's effects say.
     fn log_lines(
         before: &Game,
         after: &Game,
         seat: Seat,
         mv: &Move,
-        reshuffled: bool,
+        effects: &Effects,
     ) -> Vec<String> {
         let mut line = describe(before, seat, mv);
-        let team = after.team_of(seat);
-        let made = after
-            .sequence_count(team)
-            .saturating_sub(before.sequence_count(team));
+        let made = effects.new_sequences;
         if made > 0 {
             line += &format!(
                 " — sequence{}! ({} of {})",
                 if made == 1 { "" } else { "s" },
-                after.sequence_count(team),
+                after.sequence_count(after.team_of(seat)),
                 after.win_sequences()
             );
         }
-        if reshuffled {
+        if effects.reshuffled {
             line += " (new draw pile, C7)";
         }
         vec![line]
@@ -348,3 +345,45 @@ pub const HELP: &[&str] = &[
     "      x exchanges a dead card; s saves; q quits (saving); u tells why there is no undo.",
     "Mouse: click a card, click a space; click it again to play.",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use sequence_common::record::Match;
+    use sequence_common::Rules;
+
+    /// The log reads sequences made and a new draw pile (C8, C7) from the
+    /// engine's effects; they agree with comparing the game before and
+    /// after the move.
+    #[test]
+    fn log_lines_from_effects_say_what_the_states_showed() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let (mut made, mut piles) = (0, 0);
+        for (players, game) in [2u8, 3, 4, 6].into_iter().cycle().zip(0..24u64) {
+            let config = Game::table(players, None, Default::default()).expect("C3");
+            let mut m = Match::<Game>::new(config, game);
+            while let Some(seat) = m.to_act() {
+                let Some(mv) = m.game().random_move(&mut rng) else {
+                    break;
+                };
+                let before = m.game().clone();
+                let reshuffles = m.reshuffles();
+                let fx = m.play(seat, mv).expect("a legal move");
+                let line = Game::log_lines(&before, m.game(), seat, &mv, &fx).join("\n");
+                let team = m.game().team_of(seat);
+                let more = m.game().sequence_count(team) > before.sequence_count(team);
+                assert_eq!(line.contains(" — sequence"), more, "{line}");
+                let new_pile = m.reshuffles() > reshuffles;
+                assert_eq!(line.ends_with("(new draw pile, C7)"), new_pile, "{line}");
+                made += usize::from(more);
+                piles += usize::from(new_pile);
+            }
+        }
+        assert!(
+            made > 10 && piles > 0,
+            "{made} sequences, {piles} new draw piles"
+        );
+    }
+}

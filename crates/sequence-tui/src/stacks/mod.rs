@@ -14,7 +14,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 use sequence_common::Seat;
-use sequence_stacks::{Card, Colour, Decision, Game, Source, Status};
+use sequence_stacks::{Card, Decision, Effects, Game, Source, Status};
 
 pub use draw::card_style;
 
@@ -248,35 +248,34 @@ impl TuiGame for Game {
     }
 
     /// The decision (a declined Block is not logged), a Block window it
-    /// opened (S5b), and a chip it took (S3).
+    /// opened (S5b), and a chip the completer took (S3), as the engine's
+    /// effects say.
     fn log_lines(
         before: &Game,
         after: &Game,
         seat: Seat,
         d: &Decision,
-        _reshuffled: bool,
+        effects: &Effects,
     ) -> Vec<String> {
         let mut lines = vec![];
         if *d != Decision::Pass {
             let mut line = describe(before, seat, d);
-            if before.block_offer().is_none() {
-                if let Some(w) = after.block_offer() {
-                    line += &format!(" — completes a {} pile (Block window, S5b)", w.colour);
-                }
+            if let Some(w) = effects.opened {
+                line += &format!(" — completes a {} pile (Block window, S5b)", w.colour);
             }
             lines.push(line);
         }
-        let turn = before.turn();
-        let (was, now) = (before.chips(turn), after.chips(turn));
-        if now != was && !matches!(d, Decision::StealChip { .. }) && after.turn() == turn {
-            if let Some(c) = Colour::ALL.iter().find(|c| now[c.index()] > was[c.index()]) {
-                lines.push(format!(
-                    "{} takes a {c} chip (now {} blue, {} red)",
-                    before.seat_name(turn),
-                    now[0],
-                    now[1]
-                ));
-            }
+        let took = effects
+            .closed
+            .and_then(|w| w.chip.map(|c| (w.completer, c)));
+        if let Some((completer, c)) = took {
+            let now = after.chips(completer);
+            lines.push(format!(
+                "{} takes a {c} chip (now {} blue, {} red)",
+                after.seat_name(completer),
+                now[0],
+                now[1]
+            ));
         }
         lines
     }
@@ -429,3 +428,69 @@ pub const HELP: &[&str] = &[
     "      what to do with it; Enter plays. b/n answer a Block window.",
     "      s saves; q quits (saving); u explains why there is no undo.",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use sequence_common::record::Match;
+    use sequence_common::Rules;
+
+    /// What the log said before it read the engine's effects: the Block
+    /// window and the chip worked out by comparing the game before and
+    /// after the decision. The effects must say the same (S3, S5b).
+    fn diffed(before: &Game, after: &Game, seat: Seat, d: &Decision) -> Vec<String> {
+        let mut lines = vec![];
+        if *d != Decision::Pass {
+            let mut line = describe(before, seat, d);
+            if before.block_offer().is_none() {
+                if let Some(w) = after.block_offer() {
+                    line += &format!(" — completes a {} pile (Block window, S5b)", w.colour);
+                }
+            }
+            lines.push(line);
+        }
+        let turn = before.turn();
+        let (was, now) = (before.chips(turn), after.chips(turn));
+        if now != was && !matches!(d, Decision::StealChip { .. }) && after.turn() == turn {
+            if let Some(c) = sequence_stacks::Colour::ALL
+                .iter()
+                .find(|c| now[c.index()] > was[c.index()])
+            {
+                lines.push(format!(
+                    "{} takes a {c} chip (now {} blue, {} red)",
+                    before.seat_name(turn),
+                    now[0],
+                    now[1]
+                ));
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn log_lines_from_effects_say_what_the_states_showed() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut windows, mut chips) = (0, 0);
+        for (players, game) in [2u8, 3, 4, 5, 6].into_iter().cycle().zip(0..40u64) {
+            let config = Game::table(players, None, Default::default()).expect("S1");
+            let mut m = Match::<Game>::new(config, game);
+            while let Some(seat) = m.to_act() {
+                let Some(d) = m.game().random_move(&mut rng) else {
+                    break;
+                };
+                let before = m.game().clone();
+                let fx = m.play(seat, d).expect("a legal decision");
+                let lines = Game::log_lines(&before, m.game(), seat, &d, &fx);
+                assert_eq!(lines, diffed(&before, m.game(), seat, &d), "{d:?}");
+                windows += usize::from(fx.opened.is_some());
+                chips += usize::from(lines.iter().any(|l| l.contains(" chip (now ")));
+            }
+        }
+        assert!(
+            windows > 20 && chips > 20,
+            "{windows} windows, {chips} chips"
+        );
+    }
+}
