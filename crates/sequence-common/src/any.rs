@@ -318,8 +318,10 @@ pub trait AnyGame: Send + Sync {
     fn read_entry(&self, seat: Seat, mv: &Value) -> Result<AnyEntry, PlayError>;
 
     /// Whether `seat` decides now (a move of play, or a table-talk penalty
-    /// discard owed, C10: [`AnyGame::to_act`]); [`AnyGame::play_entry`]
-    /// asks it first.
+    /// discard owed, C10: [`AnyGame::to_act`]), asked before its entry is
+    /// played (the server's tables ask it first, so that a decision sent
+    /// out of turn is answered as not now whatever it is;
+    /// [`AnyGame::play_entry`] refuses it too, with the rule's code).
     ///
     /// # Errors
     /// [`PlayError::NotNow`]: [`GAME_OVER`] once the game is over,
@@ -348,8 +350,8 @@ pub trait AnyGame: Send + Sync {
     /// until every discard owed is made. Nothing changes on error.
     ///
     /// # Errors
-    /// As [`AnyGame::may_decide`]; [`PlayError::NotNow`] (`C10.owed`) for
-    /// a move of play while a penalty discard is owed; [`PlayError::Illegal`] with the rule's
+    /// [`PlayError::NotNow`] (`C10.owed`) for a move of play while a
+    /// penalty discard is owed; [`PlayError::Illegal`] with the rule's
     /// code (`C6.space_taken`, `C10.no_penalty`, `C10.not_in_hand`, …;
     /// `move.wrong_game` for another game's entry).
     fn play_entry(&mut self, entry: &AnyEntry) -> Result<Logged, PlayError>;
@@ -541,7 +543,6 @@ impl<G: TableFacts> AnyGame for Match<G> {
 
     fn play_entry(&mut self, entry: &AnyEntry) -> Result<Logged, PlayError> {
         let seat = entry.seat();
-        self.may_decide(seat)?;
         if entry.kind() != G::KIND {
             return Err(PlayError::wrong_game(G::KIND, entry.kind()));
         }
