@@ -34,7 +34,7 @@ mod view;
 
 pub use anymove::AnyMove;
 pub use entry::{penalty_text, AnyEntry};
-pub use rules::{rules_of, AnyRules};
+pub use rules::{rules_of, AnyRules, TableSetup};
 pub use table_view::TableContext;
 pub use view::{any_view, any_view_at, view_table, AnyView};
 

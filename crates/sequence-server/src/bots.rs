@@ -89,7 +89,14 @@ mod tests {
     fn every_level_moves_legally_in_both_games() {
         for (kind, players) in [(GameKind::Classic, 2), (GameKind::Stacks, 3)] {
             let live = sequence_bots::rules(kind)
-                .deal(players, None, &serde_json::Value::Null, 4)
+                .deal(
+                    sequence_common::TableSetup {
+                        players,
+                        teams: None,
+                        options: &serde_json::Value::Null,
+                    },
+                    4,
+                )
                 .expect("a table");
             let seat = live.to_act().expect("someone acts");
             for level in [

@@ -16,6 +16,19 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::marker::PhantomData;
 
+/// A table as it is asked for: its seats, its teams (`None`: the
+/// default) and its rule options as records write them (`null`: the
+/// defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableSetup<'a> {
+    /// Seats.
+    pub players: u8,
+    /// Teams (C3), `None` for the default or a game without teams.
+    pub teams: Option<u8>,
+    /// Rule options as records write them.
+    pub options: &'a Value,
+}
+
 /// The rules of a game of some kind before any deal: checking a table
 /// (players, teams, rule options as records write them), seating it,
 /// dealing it, and describing the game for a lobby. Object safe;
@@ -24,42 +37,25 @@ pub trait AnyRules: Sync {
     /// Which game this is.
     fn kind(&self) -> GameKind;
 
-    /// Checks a table of `players` seats, `teams` (`None`: the default)
-    /// and rule `options` (as records write them; `null`: the defaults)
-    /// with the engine ([`Rules::table`]); the number of teams in a game
-    /// with teams (the default applied), `None` in a game without.
+    /// Checks a table with the engine ([`Rules::table`]); the number of
+    /// teams in a game with teams (the default applied), `None` in a game
+    /// without.
     ///
     /// # Errors
     /// A message naming the bad field, option (`options.NAME …`, in the
     /// option's own words, [`TableFacts::option_hints`]) or rule (C3, S1).
-    fn check_table(
-        &self,
-        players: u8,
-        teams: Option<u8>,
-        options: &Value,
-    ) -> Result<Option<u8>, String>;
+    fn check_table(&self, table: TableSetup<'_>) -> Result<Option<u8>, String>;
 
     /// The teams of such a table and the team of each seat, by name, as
     /// the engine seats them (C3), known before the deal; `None` in a game
     /// without teams or for a table the engine refuses.
-    fn seat_teams(
-        &self,
-        players: u8,
-        teams: Option<u8>,
-        options: &Value,
-    ) -> Option<(u8, Vec<Value>)>;
+    fn seat_teams(&self, table: TableSetup<'_>) -> Option<(u8, Vec<Value>)>;
 
     /// A new game of such a table, dealt from `seed`, with its record.
     ///
     /// # Errors
     /// As [`AnyRules::check_table`].
-    fn deal(
-        &self,
-        players: u8,
-        teams: Option<u8>,
-        options: &Value,
-        seed: u64,
-    ) -> Result<Box<dyn AnyGame>, String>;
+    fn deal(&self, table: TableSetup<'_>, seed: u64) -> Result<Box<dyn AnyGame>, String>;
 
     /// A side's name as views and records write it (classic: its colour).
     fn side_json(&self, side: u8) -> Value;
@@ -92,7 +88,12 @@ struct RulesOf<G>(PhantomData<fn() -> G>);
 
 impl<G: TableFacts> RulesOf<G> {
     /// The engine's table.
-    fn config(players: u8, teams: Option<u8>, options: &Value) -> Result<G::Config, String> {
+    fn config(table: TableSetup<'_>) -> Result<G::Config, String> {
+        let TableSetup {
+            players,
+            teams,
+            options,
+        } = table;
         let hints = G::option_hints("options.");
         let options = read_options::<G::Options>(options, G::OPTIONS_EXAMPLE, &hints)?;
         // a value of the right kind out of range is the engine's to refuse,
@@ -107,22 +108,12 @@ impl<G: TableFacts> AnyRules for RulesOf<G> {
         G::KIND
     }
 
-    fn check_table(
-        &self,
-        players: u8,
-        teams: Option<u8>,
-        options: &Value,
-    ) -> Result<Option<u8>, String> {
-        Self::config(players, teams, options).map(|c| c.team_count())
+    fn check_table(&self, table: TableSetup<'_>) -> Result<Option<u8>, String> {
+        Self::config(table).map(|c| c.team_count())
     }
 
-    fn seat_teams(
-        &self,
-        players: u8,
-        teams: Option<u8>,
-        options: &Value,
-    ) -> Option<(u8, Vec<Value>)> {
-        let config = Self::config(players, teams, options).ok()?;
+    fn seat_teams(&self, table: TableSetup<'_>) -> Option<(u8, Vec<Value>)> {
+        let config = Self::config(table).ok()?;
         let teams = config.team_count()?;
         let seats = (0..config.players())
             .map(|s| G::side_to_json(config.side_of(Seat(s))))
@@ -130,14 +121,8 @@ impl<G: TableFacts> AnyRules for RulesOf<G> {
         Some((teams, seats))
     }
 
-    fn deal(
-        &self,
-        players: u8,
-        teams: Option<u8>,
-        options: &Value,
-        seed: u64,
-    ) -> Result<Box<dyn AnyGame>, String> {
-        let config = Self::config(players, teams, options)?;
+    fn deal(&self, table: TableSetup<'_>, seed: u64) -> Result<Box<dyn AnyGame>, String> {
+        let config = Self::config(table)?;
         Ok(Box::new(Match::<G>::new(config, seed)))
     }
 

@@ -476,7 +476,14 @@ mod tests {
         assert_eq!(m.record(), &json!({"pass": true}));
         // read by the engine for the token's seat, and stored with it
         let live = sequence_bots::rules(sequence_common::GameKind::Stacks)
-            .deal(3, None, &Value::Null, 1)
+            .deal(
+                sequence_common::TableSetup {
+                    players: 3,
+                    teams: None,
+                    options: &Value::Null,
+                },
+                1,
+            )
             .expect("a table");
         let stored = m.read(live.as_ref());
         assert_eq!(stored.seat(), Some(sequence_common::Seat(2)));

@@ -9,7 +9,7 @@
 
 use super::error::TableError;
 use super::spec::Spec;
-use sequence_common::{AnyGame, AnyRules};
+use sequence_common::{AnyGame, AnyRules, TableSetup};
 use serde_json::Value;
 
 pub use sequence_common::Logged;
@@ -34,6 +34,15 @@ impl Spec {
         sequence_bots::rules(self.game)
     }
 
+    /// The table as the engine is asked for it.
+    fn setup(&self) -> TableSetup<'_> {
+        TableSetup {
+            players: self.players,
+            teams: self.teams,
+            options: &self.options,
+        }
+    }
+
     /// Checks the configuration with the engine (players, teams, options;
     /// [`AnyRules::check_table`]); the number of teams (the default
     /// applied) in a game with teams.
@@ -41,8 +50,7 @@ impl Spec {
     /// # Errors
     /// A message naming the bad field or rule (C3, S1, option names).
     pub fn check_teams(&self) -> Result<Option<u8>, String> {
-        self.rules()
-            .check_table(self.players, self.teams, &self.options)
+        self.rules().check_table(self.setup())
     }
 
     /// Checks the configuration with the engine (players, teams, options).
@@ -63,8 +71,7 @@ impl Spec {
     /// engine seats them (C3), known before the deal
     /// ([`AnyRules::seat_teams`]).
     pub fn seat_teams(&self) -> Option<(u8, Vec<Value>)> {
-        self.rules()
-            .seat_teams(self.players, self.teams, &self.options)
+        self.rules().seat_teams(self.setup())
     }
 
     /// A new game of the table, dealt from `seed` ([`AnyRules::deal`]).
@@ -72,8 +79,7 @@ impl Spec {
     /// # Errors
     /// As [`Spec::check`].
     pub fn deal(&self, seed: u64) -> Result<Box<dyn AnyGame>, String> {
-        self.rules()
-            .deal(self.players, self.teams, &self.options, seed)
+        self.rules().deal(self.setup(), seed)
     }
 }
 
