@@ -57,85 +57,114 @@ export function drawBoard(host, state, onSpace) {
     role: "grid",
     "aria-label": t("board.label"),
   });
+  drawCoordinates(root);
+  const spaces = [];
+  for (let r = 0; r < 10; r++) {
+    const rowEl = svg("g", { role: "row" });
+    for (let c = 0; c < 10; c++) {
+      const g = drawSpace(state, grid, r, c, onSpace);
+      rowEl.append(g);
+      spaces.push(g);
+    }
+    root.append(rowEl);
+  }
+  drawSequences(root, state);
+  // One Tab stop; arrow keys move focus over every space, n / N between
+  // the lit ones (roving focus).
+  root.dataset.roving = "board";
+  const lit = spaces.filter((g) => g.classList.contains("target"));
+  setStop(root, lit[0] || spaces.find((g) => g.dataset.space === state.lastAt) || spaces[0]);
+  root.addEventListener("keydown", (e) => boardKey(e, root, spaces, lit));
+  host.replaceChildren(root);
+  if (state.focus) {
+    const f = root.querySelector(`[data-space="${state.focus}"]`);
+    if (f) f.focus();
+  }
+  return root;
+}
+
+/** The column letters and row numbers around the board. */
+function drawCoordinates(root) {
   for (let c = 0; c < 10; c++) {
     root.append(svg("text", { x: c * S + S / 2, y: -10, class: "coord", "text-anchor": "middle" }, String.fromCharCode(97 + c)));
   }
   for (let r = 0; r < 10; r++) {
     root.append(svg("text", { x: -M / 2, y: r * S + S / 2 + 8, class: "coord", "text-anchor": "middle" }, num(r + 1)));
   }
-  const spaces = [];
-  for (let r = 0; r < 10; r++) {
-    const rowEl = svg("g", { role: "row" });
-    for (let c = 0; c < 10; c++) {
-      const name = spaceName(r, c);
-      const code = grid[r][c];
-      const corner = code === "XX";
-      const ch = (state.board && state.board[r] && state.board[r][c]) || ".";
-      const team = chipOf(ch);
-      const locked = team && ch === ch.toLowerCase();
-      const target = state.targets && state.targets.get(name);
-      const recent = state.recent && state.recent.get(name);
-      const x = c * S, y = r * S;
-      const g = svg("g", {
-        class: "space" + (corner ? " corner" : "") + (target ? ` target ${target}` : "") + (state.lastAt === name ? " last" : "") + (recent ? " recent" : ""),
-        role: "gridcell",
-        "data-space": name,
-        "data-chip": team ? ch : "",
-        tabindex: "-1",
-        "data-member": "",
-      });
-      const label = [spaceLabel(name), corner ? t("space.corner") : cardName(code)];
-      if (team) label.push(t(locked ? "chip.locked" : "chip.plain", { team: t(`team.${team}`) }));
-      else if (!corner) label.push(t("space.empty"));
-      if (target === "place") label.push(t("space.can_place"));
-      if (target === "remove") label.push(t("space.can_remove"));
-      if (state.lastAt === name) label.push(t("space.last_move"));
-      else if (recent) label.push(t("space.recent_move", { n: num(recent.order) }));
-      g.setAttribute("aria-label", list(label));
-      g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, class: "card-bg" }));
-      if (corner) {
-        g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 16, class: "corner-star", "text-anchor": "middle", "aria-hidden": "true" }, "★"));
-      } else {
-        const colour = isRed(code) ? "red" : "black";
-        g.append(svg("text", { x: x + 12, y: y + 30, class: `rank ${colour}`, "aria-hidden": "true" }, rankText(code)));
-        g.append(svg("text", { x: x + S - 12, y: y + 30, class: `suit-small ${colour}`, "text-anchor": "end", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
-        g.append(svg("text", { x: x + S / 2, y: y + 82, class: `suit ${colour}`, "text-anchor": "middle", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
-      }
-      const anim = state.anim;
-      if (team) {
-        const chip = chipShape(team, x + S / 2, y + S / 2 + 4, locked);
-        if (anim && anim.placed.has(name)) animate(chip, "chip-in", anim.age);
-        g.append(chip);
-      } else if (anim && anim.removed.has(name)) {
-        // the chip just removed fades away
-        g.append(animate(chipShape(chipOf(anim.removed.get(name)), x + S / 2, y + S / 2 + 4, false), "chip-out", anim.age));
-      }
-      if (target) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "hl", "aria-hidden": "true" }));
-      if (recent && state.lastAt !== name) g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 9, class: "recent-ring", "aria-hidden": "true" }));
-      if (state.lastAt === name) g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9, class: "last-ring", "aria-hidden": "true" }));
-      if (recent) {
-        g.append(svg("circle", { cx: x + S - 16, cy: y + S - 16, r: 14, class: `recent-badge ${recent.kind}`, "aria-hidden": "true" }));
-        g.append(svg("text", { x: x + S - 16, y: y + S - 8, class: "recent-n", "text-anchor": "middle", "aria-hidden": "true" }, num(recent.order)));
-      }
-      if (state.hinted === name) g.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "hint-ring", "aria-hidden": "true" }));
-      // keyboard focus: drawn last, over the lit and last-move marks
-      g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 9, class: "focus-ring", "aria-hidden": "true" }));
-      g.append(svg("rect", { x: x + 11, y: y + 11, width: S - 22, height: S - 22, rx: 5, class: "focus-ring inner", "aria-hidden": "true" }));
-      g.addEventListener("click", () => {
-        if (g.classList.contains("target")) onSpace(name);
-      });
-      g.addEventListener("keydown", (e) => {
-        if ((e.key === "Enter" || e.key === " ") && g.classList.contains("target")) {
-          e.preventDefault();
-          onSpace(name);
-        }
-      });
-      rowEl.append(g);
-      spaces.push(g);
-    }
-    root.append(rowEl);
+}
+
+/** The space in row `r`, column `c` ([`drawBoard`]'s `state`; `grid`, the
+ * layout's card codes): its card, chip, marks and focus rings, chosen by a
+ * click or Enter / Space when lit. */
+function drawSpace(state, grid, r, c, onSpace) {
+  const name = spaceName(r, c);
+  const code = grid[r][c];
+  const corner = code === "XX";
+  const ch = (state.board && state.board[r] && state.board[r][c]) || ".";
+  const team = chipOf(ch);
+  const locked = team && ch === ch.toLowerCase();
+  const target = state.targets && state.targets.get(name);
+  const recent = state.recent && state.recent.get(name);
+  const x = c * S, y = r * S;
+  const g = svg("g", {
+    class: "space" + (corner ? " corner" : "") + (target ? ` target ${target}` : "") + (state.lastAt === name ? " last" : "") + (recent ? " recent" : ""),
+    role: "gridcell",
+    "data-space": name,
+    "data-chip": team ? ch : "",
+    tabindex: "-1",
+    "data-member": "",
+  });
+  const label = [spaceLabel(name), corner ? t("space.corner") : cardName(code)];
+  if (team) label.push(t(locked ? "chip.locked" : "chip.plain", { team: t(`team.${team}`) }));
+  else if (!corner) label.push(t("space.empty"));
+  if (target === "place") label.push(t("space.can_place"));
+  if (target === "remove") label.push(t("space.can_remove"));
+  if (state.lastAt === name) label.push(t("space.last_move"));
+  else if (recent) label.push(t("space.recent_move", { n: num(recent.order) }));
+  g.setAttribute("aria-label", list(label));
+  g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, class: "card-bg" }));
+  if (corner) {
+    g.append(svg("text", { x: x + S / 2, y: y + S / 2 + 16, class: "corner-star", "text-anchor": "middle", "aria-hidden": "true" }, "★"));
+  } else {
+    const colour = isRed(code) ? "red" : "black";
+    g.append(svg("text", { x: x + 12, y: y + 30, class: `rank ${colour}`, "aria-hidden": "true" }, rankText(code)));
+    g.append(svg("text", { x: x + S - 12, y: y + 30, class: `suit-small ${colour}`, "text-anchor": "end", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
+    g.append(svg("text", { x: x + S / 2, y: y + 82, class: `suit ${colour}`, "text-anchor": "middle", "aria-hidden": "true" }, SUIT_SYMBOL[code[1]]));
   }
-  // Completed sequences: a line from the first to the last space.
+  const anim = state.anim;
+  if (team) {
+    const chip = chipShape(team, x + S / 2, y + S / 2 + 4, locked);
+    if (anim && anim.placed.has(name)) animate(chip, "chip-in", anim.age);
+    g.append(chip);
+  } else if (anim && anim.removed.has(name)) {
+    // the chip just removed fades away
+    g.append(animate(chipShape(chipOf(anim.removed.get(name)), x + S / 2, y + S / 2 + 4, false), "chip-out", anim.age));
+  }
+  if (target) g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 8, class: "hl", "aria-hidden": "true" }));
+  if (recent && state.lastAt !== name) g.append(svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 9, class: "recent-ring", "aria-hidden": "true" }));
+  if (state.lastAt === name) g.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9, class: "last-ring", "aria-hidden": "true" }));
+  if (recent) {
+    g.append(svg("circle", { cx: x + S - 16, cy: y + S - 16, r: 14, class: `recent-badge ${recent.kind}`, "aria-hidden": "true" }));
+    g.append(svg("text", { x: x + S - 16, y: y + S - 8, class: "recent-n", "text-anchor": "middle", "aria-hidden": "true" }, num(recent.order)));
+  }
+  if (state.hinted === name) g.append(svg("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: "hint-ring", "aria-hidden": "true" }));
+  // keyboard focus: drawn last, over the lit and last-move marks
+  g.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 9, class: "focus-ring", "aria-hidden": "true" }));
+  g.append(svg("rect", { x: x + 11, y: y + 11, width: S - 22, height: S - 22, rx: 5, class: "focus-ring inner", "aria-hidden": "true" }));
+  g.addEventListener("click", () => {
+    if (g.classList.contains("target")) onSpace(name);
+  });
+  g.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && g.classList.contains("target")) {
+      e.preventDefault();
+      onSpace(name);
+    }
+  });
+  return g;
+}
+
+/** Completed sequences: a line from the first to the last space. */
+function drawSequences(root, state) {
   for (const [team, first, last] of state.sequences || []) {
     const a = parseSpace(first), b = parseSpace(last);
     if (!a || !b) continue;
@@ -145,38 +174,31 @@ export function drawBoard(host, state, onSpace) {
     if (state.anim && state.anim.sequences.has(JSON.stringify([team, first, last]))) animate(line, "seq-new", state.anim.age);
     root.append(line);
   }
-  // One Tab stop; arrow keys move focus over every space, n / N between
-  // the lit ones (roving focus).
-  root.dataset.roving = "board";
-  const lit = spaces.filter((g) => g.classList.contains("target"));
-  setStop(root, lit[0] || spaces.find((g) => g.dataset.space === state.lastAt) || spaces[0]);
-  root.addEventListener("keydown", (e) => {
-    const cur = e.target.closest && e.target.closest(".space");
-    if (!cur) return;
-    let next = null;
-    if (e.key === "n" || e.key === "N") {
-      if (!lit.length) return;
-      const i = lit.indexOf(cur);
-      const step = e.key === "n" ? 1 : -1;
-      const from = i >= 0 ? i : (step > 0 ? -1 : 0);
-      next = lit[(from + step + lit.length) % lit.length];
-    } else {
-      const rc = parseSpace(cur.dataset.space);
-      const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
-      if (!d || !rc) return;
-      // The board is never mirrored (also in right-to-left languages).
-      const r = Math.min(9, Math.max(0, rc[0] + d[0]));
-      const c = Math.min(9, Math.max(0, rc[1] + d[1]));
-      next = spaces[r * 10 + c];
-    }
-    e.preventDefault();
-    setStop(root, next);
-    next.focus();
-  });
-  host.replaceChildren(root);
-  if (state.focus) {
-    const f = root.querySelector(`[data-space="${state.focus}"]`);
-    if (f) f.focus();
+}
+
+/** A key on the board `root` (`spaces` in reading order, `lit` those
+ * lit): arrow keys move focus over every space, n / N between the lit
+ * ones. */
+function boardKey(e, root, spaces, lit) {
+  const cur = e.target.closest && e.target.closest(".space");
+  if (!cur) return;
+  let next = null;
+  if (e.key === "n" || e.key === "N") {
+    if (!lit.length) return;
+    const i = lit.indexOf(cur);
+    const step = e.key === "n" ? 1 : -1;
+    const from = i >= 0 ? i : (step > 0 ? -1 : 0);
+    next = lit[(from + step + lit.length) % lit.length];
+  } else {
+    const rc = parseSpace(cur.dataset.space);
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (!d || !rc) return;
+    // The board is never mirrored (also in right-to-left languages).
+    const r = Math.min(9, Math.max(0, rc[0] + d[0]));
+    const c = Math.min(9, Math.max(0, rc[1] + d[1]));
+    next = spaces[r * 10 + c];
   }
-  return root;
+  e.preventDefault();
+  setStop(root, next);
+  next.focus();
 }

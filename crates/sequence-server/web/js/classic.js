@@ -26,6 +26,16 @@ export function describeMove(m, seatName) {
 }
 
 /** Seat facts for the seats list: cards in hand, top of the discard pile. */
+/** A suggested move in words, as advice (table-live.js, games.js). */
+export function classicAdvice(m) {
+  if (m.at) return t("advice.place", { card: cardName(m.card), space: spaceLabel(m.at) });
+  if (m.remove) return t("advice.remove", { card: cardName(m.card), space: spaceLabel(m.remove) });
+  if (m.dead) return t("advice.dead", { card: cardName(m.dead) });
+  if (m.discard) return t("advice.discard", { card: cardName(m.discard) });
+  if (m.penalty) return t("advice.discard", { card: cardName(m.penalty) });
+  return t("advice.pass");
+}
+
 export const classicStatus = {
   seatExtra(view, s) {
     const pile = view.discard_piles && view.discard_piles[s];

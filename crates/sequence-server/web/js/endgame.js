@@ -8,6 +8,7 @@ import { h } from "./cards.js";
 import { api } from "./api.js";
 import { levelName } from "./lobby.js";
 import { seatTeam } from "./table-state.js";
+import { gameOf } from "./games.js";
 
 /** The winning side of a finished view: a team colour (classic), a seat
  * (Stacks), or null for a draw. */
@@ -21,7 +22,7 @@ function winnerOf(v) {
 function headline(v, info, me, seatName) {
   const w = winnerOf(v);
   if (w === null || w === undefined) return { text: t("end.draw"), kind: "draw" };
-  if (v.game === "classic") {
+  if (gameOf(v.game).teams) {
     const mine = me === null || me === undefined ? null : seatTeam(info, me);
     const members = info.seats.filter((s) => s.team && s.team === mine).length;
     if (mine === null) return { text: t("end.team_won", { team: t(`team.${w}`) }), kind: "watch" };
@@ -48,8 +49,9 @@ export function durationText(ms) {
 /** One line per side: sequences per team, or chips and piles per seat. */
 function sides(v, entries, seatName) {
   const out = [];
+  const teams = gameOf(v.game).teams;
   for (const f of v.final_sides || []) {
-    if (v.game === "classic") {
+    if (teams) {
       out.push(h("li", {}, h("span", { class: `chip-icon chip-${f.side}`, "aria-hidden": "true" }), " ",
         tn("end.team_sequences", f.sequences, { team: t(`team.${f.side}`), n: num(f.sequences) })));
     } else {
@@ -81,14 +83,15 @@ function players(info, entries, seatName) {
 export function seriesLine(info, seatName) {
   const results = info.results || [];
   if (!results.length) return null;
-  const sides = info.game === "classic"
+  const teams = gameOf(info.game).teams;
+  const sides = teams
     ? [...new Set(info.seats.map((s) => s.team).filter(Boolean))]
     : info.seats.map((s) => s.seat);
   const wins = (side) => results.filter((w) => w === side).length;
   const draws = results.filter((w) => w === null).length;
   const parts = sides.map((side) => h("span", { class: "series-side", "data-side": String(side) },
-    info.game === "classic" ? h("span", { class: `chip-icon small chip-${side}`, "aria-hidden": "true" }) : null,
-    " ", info.game === "classic" ? t(`team.${side}`) : seatName(side), " ", h("b", {}, num(wins(side)))));
+    teams ? h("span", { class: `chip-icon small chip-${side}`, "aria-hidden": "true" }) : null,
+    " ", teams ? t(`team.${side}`) : seatName(side), " ", h("b", {}, num(wins(side)))));
   if (draws) parts.push(h("span", { class: "series-side" }, tn("series.draws", draws, { n: num(draws) })));
   return h("p", { class: "series", id: "series" },
     h("span", { class: "label" }, tn("series.title", results.length, { n: num(results.length) })), " ",

@@ -5,6 +5,7 @@
 // what the server's views say changed; nothing here knows the rules.
 import { spaceName } from "./layout.js";
 import { effect } from "./notify.js";
+import { gameOf } from "./games.js";
 
 /** How long a change is animated, in ms (a redraw meanwhile carries on
  * where the animation was). */
@@ -27,28 +28,37 @@ export function changesBetween(old, v) {
  * replay's positions), as [`changesBetween`] gives it. */
 export function positionChanges(old, v, game) {
   const ch = { at: Date.now(), placed: new Set(), removed: new Map(), sequences: new Set(), piles: new Set(), completed: new Set() };
-  if (game === "classic" && Array.isArray(old.board) && Array.isArray(v.board)) {
-    for (let r = 0; r < 10; r++) {
-      for (let c = 0; c < 10; c++) {
-        const a = (old.board[r] || "")[c] || ".";
-        const b = (v.board[r] || "")[c] || ".";
-        const chipA = /[a-z]/i.test(a), chipB = /[a-z]/i.test(b);
-        if (!chipA && chipB) ch.placed.add(spaceName(r, c));
-        else if (chipA && !chipB) ch.removed.set(spaceName(r, c), a);
-      }
-    }
-    const before = new Set((old.sequences || []).map(key));
-    for (const s of v.sequences || []) if (!before.has(key(s))) ch.sequences.add(key(s));
-  } else if (game === "stacks") {
-    const was = new Map((old.piles || []).map((p) => [p.place, p.cards.length]));
-    for (const p of v.piles || []) {
-      const n = was.get(p.place) ?? 0;
-      if (p.cards.length > n) ch.piles.add(p.place);
-      else if (n > 0 && p.cards.length === 0) ch.completed.add(p.place);
-    }
-  }
+  gameOf(game).changes(ch, old, v);
   const any = ch.placed.size || ch.removed.size || ch.sequences.size || ch.piles.size || ch.completed.size;
   return any ? ch : null;
+}
+
+/** Classic (games.js): the chips placed and removed and the sequences
+ * made from `old` to `v`, added to `ch`. */
+export function boardChanges(ch, old, v) {
+  if (!Array.isArray(old.board) || !Array.isArray(v.board)) return;
+  for (let r = 0; r < 10; r++) {
+    for (let c = 0; c < 10; c++) {
+      const a = (old.board[r] || "")[c] || ".";
+      const b = (v.board[r] || "")[c] || ".";
+      const chipA = /[a-z]/i.test(a), chipB = /[a-z]/i.test(b);
+      if (!chipA && chipB) ch.placed.add(spaceName(r, c));
+      else if (chipA && !chipB) ch.removed.set(spaceName(r, c), a);
+    }
+  }
+  const before = new Set((old.sequences || []).map(key));
+  for (const s of v.sequences || []) if (!before.has(key(s))) ch.sequences.add(key(s));
+}
+
+/** Stacks (games.js): the piles played on and those completed from `old`
+ * to `v`, added to `ch`. */
+export function pileChanges(ch, old, v) {
+  const was = new Map((old.piles || []).map((p) => [p.place, p.cards.length]));
+  for (const p of v.piles || []) {
+    const n = was.get(p.place) ?? 0;
+    if (p.cards.length > n) ch.piles.add(p.place);
+    else if (n > 0 && p.cards.length === 0) ch.completed.add(p.place);
+  }
 }
 
 /** The sounds of changes `ch` (when the player turned sound on). */

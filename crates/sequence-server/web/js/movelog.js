@@ -7,26 +7,14 @@
 // reader's last turn are marked; the page also lights them on the board.
 import { t, tn, num, SEP, list } from "./i18n.js";
 import { h } from "./cards.js";
-import { describeMove } from "./classic.js";
-import { describeStacksMove, placeName } from "./stacks.js";
-import { cardName, stacksCardName } from "./cards.js";
+import { placeName } from "./stacks.js";
+import { stacksCardName } from "./cards.js";
+import { gameOf } from "./games.js";
 
 /** The notes of an entry: what the move did besides itself, in words. */
 function notes(e, game, seatName) {
   const out = [];
-  if (game === "classic") {
-    const made = (e.sequences || []).length;
-    if (made) out.push(tn("log.sequences_made", made, { n: num(made) }));
-    if (e.removed) out.push(t("log.removed", { team: t(`team.${e.removed}`) }));
-    if ((e.broken || []).length) out.push(tn("log.broken", e.broken.length, { n: num(e.broken.length) }));
-  } else {
-    if (e.completed) out.push(t("log.completed", { place: placeName(e.completed) }));
-    if (e.completed && e.chip) out.push(t("log.chip_taken", { colour: t(`colour.${e.chip}`) }));
-    if (e.completed && e.blocked_by !== undefined && e.blocked_by !== null) out.push(t("log.blocked_by", { who: seatName(e.blocked_by) }));
-    if (e.completed && e.window) out.push(t("log.window_open"));
-    if (e.took) out.push(t("log.took", { card: cardLabel(e.took, game) }));
-    if (e.blocked) out.push(t("log.blocked", { who: seatName(e.blocked.seat), colour: t(`colour.${e.blocked.colour}`) }));
-  }
+  gameOf(game).notes(e, seatName, out);
   if (e.reshuffled) out.push(t("log.reshuffled"));
   if (e.won !== undefined && e.won !== null) out.push(t("log.won"));
   if (e.draw) out.push(t("log.draw"));
@@ -35,16 +23,33 @@ function notes(e, game, seatName) {
   return out;
 }
 
-function cardLabel(code, game) {
-  return game === "classic" ? cardName(code) : stacksCardName(code);
+/** Classic (games.js): the sequences made, the chip removed, sequences
+ * broken. */
+export function classicNotes(e, seatName, out) {
+  const made = (e.sequences || []).length;
+  if (made) out.push(tn("log.sequences_made", made, { n: num(made) }));
+  if (e.removed) out.push(t("log.removed", { team: t(`team.${e.removed}`) }));
+  if ((e.broken || []).length) out.push(tn("log.broken", e.broken.length, { n: num(e.broken.length) }));
+}
+
+/** Stacks (games.js): the pile completed and the chip taken (or the
+ * Block that cancelled it, or the window still open), the card taken from
+ * a discard pile, the Block played. */
+export function stacksNotes(e, seatName, out) {
+  if (e.completed) out.push(t("log.completed", { place: placeName(e.completed) }));
+  if (e.completed && e.chip) out.push(t("log.chip_taken", { colour: t(`colour.${e.chip}`) }));
+  if (e.completed && e.blocked_by !== undefined && e.blocked_by !== null) out.push(t("log.blocked_by", { who: seatName(e.blocked_by) }));
+  if (e.completed && e.window) out.push(t("log.window_open"));
+  if (e.took) out.push(t("log.took", { card: stacksCardName(e.took) }));
+  if (e.blocked) out.push(t("log.blocked", { who: seatName(e.blocked.seat), colour: t(`colour.${e.blocked.colour}`) }));
 }
 
 /** An entry in words: the move, then its notes. */
 export function entryText(e, game, seatName) {
   const m = { ...(e.move || {}), seat: e.seat };
   let base;
-  if (m.penalty) base = t("log.penalty", { who: seatName(e.seat), card: cardLabel(m.penalty, game) });
-  else base = game === "classic" ? describeMove(m, seatName) : describeStacksMove(m, seatName);
+  if (m.penalty) base = t("log.penalty", { who: seatName(e.seat), card: gameOf(game).cardName(m.penalty) });
+  else base = gameOf(game).describe(m, seatName);
   const n = notes(e, game, seatName);
   return n.length ? `${base} (${list(n)})` : base;
 }
@@ -54,14 +59,21 @@ export function entryText(e, game, seatName) {
 export function notation(e, game) {
   const m = e.move || {};
   if (m.penalty) return `penalty ${m.penalty}`;
-  if (game === "classic") {
-    if (m.at) return `${m.card} ${m.at}${(m.declare || []).map((w) => ` [${w[0]}–${w[1]}]`).join("")}`;
-    if (m.remove) return `${m.card} ×${m.remove}`;
-    if (m.dead) return `dead ${m.dead}`;
-    if (m.discard) return `discard ${m.discard}`;
-    if (m.pass) return "pass";
-    return "";
-  }
+  return gameOf(game).notation(m);
+}
+
+/** Classic (games.js): a move in the record's notation. */
+export function classicNotation(m) {
+  if (m.at) return `${m.card} ${m.at}${(m.declare || []).map((w) => ` [${w[0]}–${w[1]}]`).join("")}`;
+  if (m.remove) return `${m.card} ×${m.remove}`;
+  if (m.dead) return `dead ${m.dead}`;
+  if (m.discard) return `discard ${m.discard}`;
+  if (m.pass) return "pass";
+  return "";
+}
+
+/** Stacks (games.js): a move in the record's notation. */
+export function stacksNotation(m) {
   const from = m.from === "discard" ? " (discard)" : "";
   if (m.play && m.to) return `${m.play}${from} → ${m.to}`;
   if (m.play === "STEAL-CHIP") return `${m.play}${from} ${m.colour}`;

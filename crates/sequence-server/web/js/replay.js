@@ -11,7 +11,7 @@
 // the page (practice/local.js: replayed in the page, analysed in the
 // bots' worker, kept in IndexedDB).
 import { t, tn, num, SEP } from "./i18n.js";
-import { h, svg, classicCardFace, stacksCardFace, stacksCardName } from "./cards.js";
+import { h, svg, stacksCardFace } from "./cards.js";
 import { api } from "./api.js";
 import { banner, navigate, newPractice } from "./main.js";
 import { isLocal } from "./practice/local.js";
@@ -25,6 +25,7 @@ import { analysisGraph, mistakesList } from "./analysis.js";
 import { refusalText } from "./errors.js";
 import { durationText } from "./endgame.js";
 import { positionChanges, animationOf } from "./feel.js";
+import { gameOf } from "./games.js";
 
 /** Autoplay speeds: ms a move, and the speed shown (×1 a move a second). */
 const SPEEDS = [[2000, 0.5], [1000, 1], [500, 2], [250, 4]];
@@ -36,6 +37,14 @@ function savedSpeed() {
     return SPEEDS.some(([s]) => s === ms) ? ms : 1000;
   } catch {
     return 1000;
+  }
+}
+
+function saveSpeed(ms) {
+  try {
+    localStorage.setItem(SPEED_KEY, String(ms));
+  } catch {
+    // not remembered: this page keeps it
   }
 }
 
@@ -58,7 +67,7 @@ function icon(name) {
 function resultText(r) {
   const w = r.result && r.result.winner;
   if (w === null || w === undefined) return t("end.draw");
-  return r.game === "classic" ? t("end.team_won", { team: t(`team.${w}`) }) : t("end.seat_won", { who: seatName(r.table, w) });
+  return gameOf(r.game).teams ? t("end.team_won", { team: t(`team.${w}`) }) : t("end.seat_won", { who: seatName(r.table, w) });
 }
 
 /** What the page says when table `id`'s replay cannot be shown (`err`,
@@ -120,11 +129,7 @@ export function showReplay(app, id, gameNo) {
     page.changes = to === page.k + 1 ? positionChanges(page.r.positions[page.k], page.r.positions[to], page.r.game) : null;
     page.k = to;
     render();
-    if (toBoard) {
-      const board = document.querySelector(".replay-main .board-wrap, .replay-main .replay-piles");
-      const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-      if (board) board.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
-    }
+    if (toBoard) boardIntoView();
   }
 
   /** Starts the analysis (or finds it running) and follows it. */
@@ -183,142 +188,20 @@ export function showReplay(app, id, gameNo) {
 
   function setSpeed(ms) {
     page.speed = ms;
-    try {
-      localStorage.setItem(SPEED_KEY, String(ms));
-    } catch {
-      // not remembered: this page keeps it
-    }
+    saveSpeed(ms);
     if (page.auto) autoplay(true);
   }
 
-  function onKey(e) {
-    if (!page.r || e.target.closest && e.target.closest("input, select, textarea")) return;
-    const rtl = document.documentElement.dir === "rtl";
-    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[e.key];
-    if (step !== undefined) go(page.k + step);
-    else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(last());
-    else return;
-    e.preventDefault();
-  }
+  const onKey = (e) => stepKey(e, page, go);
   document.addEventListener("keydown", onKey);
 
-  function controls() {
-    const btn = (name, k, label) => h("button", { type: "button", id: `step-${name}`, class: "step", "aria-label": label, title: label,
-      disabled: k < 0 || k > last() || k === page.k, onclick: () => { page.focus = `step-${name}`; go(k); } }, icon(name));
-    const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(last()), value: String(page.k), step: "1", "aria-label": t("replay.slider"),
-      oninput: (e) => { page.focus = "replay-slider"; go(Number(e.target.value)); } });
-    const playing = !!page.auto;
-    const play = h("button", { type: "button", id: "autoplay", class: "step", "aria-pressed": playing ? "true" : "false", "aria-label": t(playing ? "replay.pause" : "replay.play"), title: t(playing ? "replay.pause" : "replay.play"),
-      onclick: () => { page.focus = "autoplay"; autoplay(!playing); } }, icon(playing ? "pause" : "play"));
-    const speed = h("select", { id: "autoplay-speed", "aria-label": t("replay.speed"), title: t("replay.speed"), onchange: (e) => setSpeed(Number(e.target.value)) },
-      SPEEDS.map(([ms, x]) => h("option", { value: String(ms), selected: ms === page.speed }, `${num(x)}×`)));
-    return h("div", { class: "replay-controls" },
-      btn("first", 0, t("replay.first")), btn("prev", page.k - 1, t("replay.prev")),
-      slider,
-      btn("next", page.k + 1, t("replay.next")), btn("last", last(), t("replay.last")),
-      h("span", { class: "replay-auto" }, play, speed),
-      h("span", { class: "replay-pos", id: "replay-pos" }, t("replay.position", { k: num(page.k), n: num(last()) })));
-  }
-
-  function stacksPosition(p, r) {
-    const piles = (p.piles || []).map((pile) => h("div", { class: `pile pile-${String(pile.place).split("-")[0]}`, "data-place": pile.place },
-      h("span", { class: "pile-name" }, placeName(pile.place)),
-      h("span", { class: "pile-cards" }, pile.cards.length ? pile.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c))) : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"))),
-      h("span", { class: "pile-top" }, pile.top ? num(pile.top) : "")));
-    return h("section", { class: "piles replay-piles", "aria-label": t("stacks.piles") }, piles,
-      h("p", { class: "replay-chips" }, (p.chips || []).map((c, s) => h("span", { class: "replay-chip" }, seatName(r.table, s), ": ",
-        t("end.chips", { blue: num(c.blue), red: num(c.red) })))));
-  }
-
-  function hands(p, r) {
-    return h("section", { class: "panel replay-hands", "aria-labelledby": "hands-h" },
-      h("h2", { id: "hands-h" }, t("replay.hands")),
-      h("ul", { class: "seats" }, (p.hands || []).map((cards, s) => {
-        const team = seatTeam(r.table, s);
-        return h("li", { class: `seat-row${p.to_act === s ? " turn" : ""}` },
-          team ? h("span", { class: `chip-icon chip-${team}`, "aria-hidden": "true" }) : null,
-          h("span", { class: "sname" }, seatName(r.table, s)),
-          h("span", { class: "replay-hand" }, (cards || []).map((c) => r.game === "classic"
-            ? h("span", { class: "mini-card", "data-card": c }, classicCardFace(c))
-            : h("span", { class: "mini-card", "data-card": c, title: stacksCardName(c) }, stacksCardFace(c)))));
-      })));
-  }
-
-  /** A move the search suggests for `seat`, in the page's language and
-   * the record's notation. */
-  function bestText(best, seat) {
-    const e = { seat, move: best.move };
-    return `${entryText(e, page.r.game, (s) => seatName(page.r.table, s))} (${notation(e, page.r.game)})`;
-  }
-
-  function analysisSection(r, entries) {
-    const name = (side) => (r.game === "classic" ? t(`team.${side}`) : seatName(r.table, side));
-    const parts = [h("h2", { id: "analysis-h" }, t("analysis.title"))];
-    if (r.analysis) {
-      parts.push(analysisGraph(r.analysis, page.k, go, name));
-      const p = r.analysis.points[page.k];
-      if (p && typeof p.win === "number") {
-        parts.push(h("p", { class: "ana-now-text", id: "analysis-now" }, t("analysis.at", { who: name(p.side), p: num(Math.round(p.win * 100)) }),
-          (p.best || [])[0] ? [" ", h("span", { class: "hint" }, t("analysis.best", { move: bestText(p.best[0], p.seat) }))] : null));
-      }
-      parts.push(h("h3", {}, t("analysis.mistakes")), mistakesList(r.analysis, entries, (s) => seatName(r.table, s), go, bestText));
-    } else if (r.progress) {
-      const total = r.progress.total || 0;
-      parts.push(h("p", {}, t("analysis.running")),
-        h("progress", { id: "analysis-progress", max: String(total || 1), value: String(r.progress.done || 0) }),
-        h("span", { class: "hint" }, " ", total ? t("analysis.done_of", { done: num(r.progress.done || 0), total: num(total) }) : t("analysis.queued")));
-    } else {
-      parts.push(h("p", { class: "hint" }, t("analysis.explain")),
-        h("button", { type: "button", id: "analyse", class: "primary", disabled: page.analysing, onclick: analyse }, t("analysis.button")));
-    }
-    return h("section", { class: "panel analysis", id: "analysis", "aria-labelledby": "analysis-h" }, parts);
-  }
-
+  const acts = { go, analyse, autoplay, setSpeed };
   function render() {
     if (page.stopped || !page.r) return;
     const r = page.r;
-    const p = r.positions[page.k];
-    const entries = r.log || [];
-    const moveEntry = page.k > 0 ? entries[page.k - 1] : null;
     window.sequenceReplay = { k: page.k, positions: r.positions.length, analysis: r.analysis ? r.analysis.points.length : null };
-    const name = (s) => seatName(r.table, s);
-    const facts = [t(`game.${r.game}`), t("table.game_no", { n: num(r.game_no) }), tn("end.moves", entries.length, { n: num(entries.length) })];
-    if (r.started_ms && r.ended_ms) facts.push(durationText(r.ended_ms - r.started_ms));
-    let board;
-    if (r.game === "classic") {
-      board = h("div", { class: "board-wrap" });
-      const m = moveEntry && moveEntry.move;
-      drawBoard(board, { layout: r.extras.layout, board: p.board, sequences: p.sequences, lastAt: m ? m.at || m.remove || null : null, anim: animationOf(page.changes) }, () => {});
-    } else board = stacksPosition(p, r);
-    const line = page.k === 0 ? t("replay.start") : entryText(moveEntry || {}, r.game, name);
-    app.replaceChildren(h("div", { class: `replay-page game-${r.game}` },
-      h("div", { class: "table-head" },
-        h("h1", {}, t("replay.title", { name: tableTitle(r.table) })),
-        h("span", { class: "tgame" }, facts.join(SEP))),
-      h("div", { class: "replay-body" },
-        h("section", { class: "replay-main" },
-          h("div", { class: "game-info" },
-            h("p", { class: "status-line over", id: "replay-result" }, resultText(r)),
-            h("p", { class: "replay-move", id: "replay-move", "aria-live": "polite" },
-              page.k > 0 ? h("b", {}, t("replay.move_n", { n: num(page.k) }), " ") : null, line)),
-          board,
-          controls(),
-          analysisSection(r, entries)),
-        h("aside", { class: "side" },
-          hands(p, r),
-          logPanel(entries, [], { game: r.game, seatName: name, me: null, teamOf: (s) => seatTeam(r.table, s), current: page.k - 1, onPick: (i) => go(i + 1), id: "replay-log" }),
-          h("section", { class: "panel" }, h("div", { class: "buttons" },
-            h("a", { class: "button", id: "replay-download", href: api.recordUrl(id, r.game_no), download: `sequence-${id}-${r.game_no}.json` }, t("table.download")),
-            h("a", { class: "button", id: "replay-table", href: `/?table=${id}` }, t("replay.to_table"))))))));
-    if (page.focus) {
-      const f = document.getElementById(page.focus);
-      if (f && !f.disabled) f.focus();
-    }
-    // the current move in view inside the log's own scroll box
-    const cur = document.querySelector("#replay-log .log-entry.current");
-    const list = cur && cur.closest(".log-list");
-    if (list) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+    app.replaceChildren(replayPage(page, id, acts));
+    afterDrawing(page);
   }
 
   app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
@@ -333,4 +216,156 @@ export function showReplay(app, id, gameNo) {
     // a page that said why there is no replay says it again in the new language
     rerender: () => (page.r ? render() : load()),
   };
+}
+
+/** The arrow keys (mirrored right to left), Home and End step through
+ * the replay (`go(k)`), unless typing in a field. */
+function stepKey(e, page, go) {
+  if (!page.r || e.target.closest && e.target.closest("input, select, textarea")) return;
+  const rtl = document.documentElement.dir === "rtl";
+  const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[e.key];
+  if (step !== undefined) go(page.k + step);
+  else if (e.key === "Home") go(0);
+  else if (e.key === "End") go(page.r.positions.length - 1);
+  else return;
+  e.preventDefault();
+}
+
+/** Brings the board (or the piles) into view. */
+function boardIntoView() {
+  const board = document.querySelector(".replay-main .board-wrap, .replay-main .replay-piles");
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (board) board.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+}
+
+/** After a redraw: the focus back on the control that had it, and the
+ * current move in view inside the log's own scroll box. */
+function afterDrawing(page) {
+  if (page.focus) {
+    const f = document.getElementById(page.focus);
+    if (f && !f.disabled) f.focus();
+  }
+  const cur = document.querySelector("#replay-log .log-entry.current");
+  const list = cur && cur.closest(".log-list");
+  if (list) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+}
+
+/** The replay page at position `page.k` of replay `page.r` (table `id`);
+ * `acts`: the page's { go(k), analyse(), autoplay(on), setSpeed(ms) }. */
+function replayPage(page, id, acts) {
+  const r = page.r;
+  const p = r.positions[page.k];
+  const entries = r.log || [];
+  const moveEntry = page.k > 0 ? entries[page.k - 1] : null;
+  const name = (s) => seatName(r.table, s);
+  const facts = [t(`game.${r.game}`), t("table.game_no", { n: num(r.game_no) }), tn("end.moves", entries.length, { n: num(entries.length) })];
+  if (r.started_ms && r.ended_ms) facts.push(durationText(r.ended_ms - r.started_ms));
+  let board;
+  if (gameOf(r.game).surface === "board") {
+    board = h("div", { class: "board-wrap" });
+    const m = moveEntry && moveEntry.move;
+    drawBoard(board, { layout: r.extras.layout, board: p.board, sequences: p.sequences, lastAt: m ? m.at || m.remove || null : null, anim: animationOf(page.changes) }, () => {});
+  } else board = stacksPosition(p, r);
+  const line = page.k === 0 ? t("replay.start") : entryText(moveEntry || {}, r.game, name);
+  return h("div", { class: `replay-page game-${r.game}` },
+    h("div", { class: "table-head" },
+      h("h1", {}, t("replay.title", { name: tableTitle(r.table) })),
+      h("span", { class: "tgame" }, facts.join(SEP))),
+    h("div", { class: "replay-body" },
+      h("section", { class: "replay-main" },
+        h("div", { class: "game-info" },
+          h("p", { class: "status-line over", id: "replay-result" }, resultText(r)),
+          h("p", { class: "replay-move", id: "replay-move", "aria-live": "polite" },
+            page.k > 0 ? h("b", {}, t("replay.move_n", { n: num(page.k) }), " ") : null, line)),
+        board,
+        controls(page, acts),
+        analysisSection(page, acts)),
+      h("aside", { class: "side" },
+        hands(p, r),
+        logPanel(entries, [], { game: r.game, seatName: name, me: null, teamOf: (s) => seatTeam(r.table, s), current: page.k - 1, onPick: (i) => acts.go(i + 1), id: "replay-log" }),
+        h("section", { class: "panel" }, h("div", { class: "buttons" },
+          h("a", { class: "button", id: "replay-download", href: api.recordUrl(id, r.game_no), download: `sequence-${id}-${r.game_no}.json` }, t("table.download")),
+          h("a", { class: "button", id: "replay-table", href: `/?table=${id}` }, t("replay.to_table")))))));
+}
+
+/** The step buttons, the slider, autoplay and its speed, and the
+ * position; `acts` as for [`replayPage`]. */
+function controls(page, acts) {
+  const last = page.r.positions.length - 1;
+  const btn = (name, k, label) => h("button", { type: "button", id: `step-${name}`, class: "step", "aria-label": label, title: label,
+    disabled: k < 0 || k > last || k === page.k, onclick: () => { page.focus = `step-${name}`; acts.go(k); } }, icon(name));
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(last), value: String(page.k), step: "1", "aria-label": t("replay.slider"),
+    oninput: (e) => { page.focus = "replay-slider"; acts.go(Number(e.target.value)); } });
+  const playing = !!page.auto;
+  const play = h("button", { type: "button", id: "autoplay", class: "step", "aria-pressed": playing ? "true" : "false", "aria-label": t(playing ? "replay.pause" : "replay.play"), title: t(playing ? "replay.pause" : "replay.play"),
+    onclick: () => { page.focus = "autoplay"; acts.autoplay(!playing); } }, icon(playing ? "pause" : "play"));
+  const speed = h("select", { id: "autoplay-speed", "aria-label": t("replay.speed"), title: t("replay.speed"), onchange: (e) => acts.setSpeed(Number(e.target.value)) },
+    SPEEDS.map(([ms, x]) => h("option", { value: String(ms), selected: ms === page.speed }, `${num(x)}×`)));
+  return h("div", { class: "replay-controls" },
+    btn("first", 0, t("replay.first")), btn("prev", page.k - 1, t("replay.prev")),
+    slider,
+    btn("next", page.k + 1, t("replay.next")), btn("last", last, t("replay.last")),
+    h("span", { class: "replay-auto" }, play, speed),
+    h("span", { class: "replay-pos", id: "replay-pos" }, t("replay.position", { k: num(page.k), n: num(last) })));
+}
+
+/** A Stacks position: its piles and every seat's chips. */
+function stacksPosition(p, r) {
+  const piles = (p.piles || []).map((pile) => h("div", { class: `pile pile-${String(pile.place).split("-")[0]}`, "data-place": pile.place },
+    h("span", { class: "pile-name" }, placeName(pile.place)),
+    h("span", { class: "pile-cards" }, pile.cards.length ? pile.cards.map((c, i) => h("span", { class: "pcard", style: `--i:${i}` }, stacksCardFace(c))) : h("span", { class: "pile-empty" }, t("stacks.pile_free_short"))),
+    h("span", { class: "pile-top" }, pile.top ? num(pile.top) : "")));
+  return h("section", { class: "piles replay-piles", "aria-label": t("stacks.piles") }, piles,
+    h("p", { class: "replay-chips" }, (p.chips || []).map((c, s) => h("span", { class: "replay-chip" }, seatName(r.table, s), ": ",
+      t("end.chips", { blue: num(c.blue), red: num(c.red) })))));
+}
+
+/** Every seat's hand at position `p` (the game is over: public). */
+function hands(p, r) {
+  return h("section", { class: "panel replay-hands", "aria-labelledby": "hands-h" },
+    h("h2", { id: "hands-h" }, t("replay.hands")),
+    h("ul", { class: "seats" }, (p.hands || []).map((cards, s) => {
+      const team = seatTeam(r.table, s);
+      return h("li", { class: `seat-row${p.to_act === s ? " turn" : ""}` },
+        team ? h("span", { class: `chip-icon chip-${team}`, "aria-hidden": "true" }) : null,
+        h("span", { class: "sname" }, seatName(r.table, s)),
+        h("span", { class: "replay-hand" }, (cards || []).map(gameOf(r.game).miniCard)));
+    })));
+}
+
+/** A move the search suggests for `seat`, in the page's language and
+ * the record's notation. */
+function bestText(r, best, seat) {
+  const e = { seat, move: best.move };
+  return `${entryText(e, r.game, (s) => seatName(r.table, s))} (${notation(e, r.game)})`;
+}
+
+/** The analysis: its graph, the chance now and the worst moves; its
+ * progress while it runs; else the button that starts it. */
+function analysisSection(page, acts) {
+  const r = page.r;
+  const entries = r.log || [];
+  const go = acts.go;
+  const best = (b, seat) => bestText(r, b, seat);
+  const teams = gameOf(r.game).teams;
+  const name = (side) => (teams ? t(`team.${side}`) : seatName(r.table, side));
+  const parts = [h("h2", { id: "analysis-h" }, t("analysis.title"))];
+  if (r.analysis) {
+    parts.push(analysisGraph(r.analysis, page.k, go, name));
+    const p = r.analysis.points[page.k];
+    if (p && typeof p.win === "number") {
+      parts.push(h("p", { class: "ana-now-text", id: "analysis-now" }, t("analysis.at", { who: name(p.side), p: num(Math.round(p.win * 100)) }),
+        (p.best || [])[0] ? [" ", h("span", { class: "hint" }, t("analysis.best", { move: best(p.best[0], p.seat) }))] : null));
+    }
+    parts.push(h("h3", {}, t("analysis.mistakes")), mistakesList(r.analysis, entries, (s) => seatName(r.table, s), go, best));
+  } else if (r.progress) {
+    const total = r.progress.total || 0;
+    parts.push(h("p", {}, t("analysis.running")),
+      h("progress", { id: "analysis-progress", max: String(total || 1), value: String(r.progress.done || 0) }),
+      h("span", { class: "hint" }, " ", total ? t("analysis.done_of", { done: num(r.progress.done || 0), total: num(total) }) : t("analysis.queued")));
+  } else {
+    parts.push(h("p", { class: "hint" }, t("analysis.explain")),
+      h("button", { type: "button", id: "analyse", class: "primary", disabled: page.analysing, onclick: acts.analyse }, t("analysis.button")));
+  }
+  return h("section", { class: "panel analysis", id: "analysis", "aria-labelledby": "analysis-h" }, parts);
 }

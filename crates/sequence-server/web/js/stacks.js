@@ -36,6 +36,19 @@ export function describeStacksMove(m, seatName) {
   return "";
 }
 
+/** A suggested move in words, as advice (table-live.js, games.js). */
+export function stacksAdvice(m, seatName) {
+  const card = m.play ? (m.from === "discard" ? t("advice.own_discard", { card: stacksCardName(m.play) }) : stacksCardName(m.play)) : "";
+  if (m.play && m.to) return t("advice.pile", { card, place: placeName(m.to) });
+  if (m.play === "STEAL-CARD") return t("advice.steal_card", { target: seatName(m.target) });
+  if (m.play === "STEAL-CHIP") return t("advice.steal_chip", { target: seatName(m.target), colour: t(`colour.${m.colour}`) });
+  if (m.play === "BLOCK") return t("advice.block");
+  if (m.play) return t("advice.action", { card });
+  if (m.discard) return t("advice.discard", { card: stacksCardName(m.discard) });
+  if (m.end) return t("advice.end");
+  return t("advice.let_stand");
+}
+
 /** A pile's place in words: `blue-b` → "blue pile 2" (the letter as a
  * number in the page's digits, so no Latin letter stands in Persian). */
 export function placeName(place) {
@@ -92,20 +105,35 @@ export function renderStacks(v, ctx) {
 
   const blockOpen = v.block_window && v.status === "playing";
   const blockMine = blockOpen && v.to_act === me && mine;
-  let status;
-  if (winner !== null) status = winner === me ? t("status.you_won") : t("status.seat_won", { who: ctx.seatName(winner) });
-  else if (v.status === "draw") status = t("status.draw");
+  // what the parts below share
+  const s = { ui, me, legal, mine, hand, myDiscard, winner, over, selMoves, pileTargets, blockOpen, blockMine, x: ctx.extras || {} };
+  const info = infoPanel(v, ctx, s);
+  const piles = pilesSection(v, ctx, s);
+  const blockPrompt = blockMine ? blockPromptOf(v, ctx, legal) : null;
+  const handPanel = me !== null && me !== undefined ? handPanelOf(v, ctx, s) : null;
+  return h("section", { class: "game stacks" + (mine ? " my-turn" : "") + (blockPrompt ? " has-block" : "") }, info, blockPrompt, handPanel, piles);
+}
+
+/** The status line: who won, whose decision it is. */
+function statusText(v, ctx, s) {
+  const { winner, me, blockMine, blockOpen, mine } = s;
+  if (winner !== null) return winner === me ? t("status.you_won") : t("status.seat_won", { who: ctx.seatName(winner) });
+  if (v.status === "draw") return t("status.draw");
   // the prompt below has the question as its heading: the status line
   // says whose decision it is, not the same words again
-  else if (blockMine) status = t("stacks.block_status");
-  else if (blockOpen) status = t("stacks.block_waiting", { who: ctx.seatName(v.to_act) });
-  else if (mine) status = t("status.your_turn");
-  else status = leftSeatStatus(ctx.info, v.turn, ctx.seatName(v.turn)) || t("status.turn_of_alone", { who: ctx.seatName(v.turn) });
+  if (blockMine) return t("stacks.block_status");
+  if (blockOpen) return t("stacks.block_waiting", { who: ctx.seatName(v.to_act) });
+  if (mine) return t("status.your_turn");
+  return leftSeatStatus(ctx.info, v.turn, ctx.seatName(v.turn)) || t("status.turn_of_alone", { who: ctx.seatName(v.turn) });
+}
 
-  const x = ctx.extras || {};
-  const info = h("div", { class: "game-info" },
+/** The status panel: the status line and clock, the counts (draw pile,
+ * direction, completed piles, supply, skips), notices and the last move. */
+function infoPanel(v, ctx, s) {
+  const { mine, over, blockOpen, x } = s;
+  return h("div", { class: "game-info" },
     h("p", { class: `status-line${mine ? " mine" : ""}${over ? " over" : ""}` },
-      h("span", { id: "status", role: "status", "aria-live": "polite" }, status),
+      h("span", { id: "status", role: "status", "aria-live": "polite" }, statusText(v, ctx, s)),
       x.clock && !blockOpen ? h("span", { class: "clock-wrap" }, " ", x.clock) : null),
     x.notices,
     h("p", { class: "counts" },
@@ -118,13 +146,16 @@ export function renderStacks(v, ctx) {
     h("p", { class: "hint goal" }, t("stacks.goal")),
     x.series || null,
     x.last || null);
+}
 
-  // The piles in progress; those played on since our last turn marked.
-  // While a Block window is open the pile just completed is shown as
-  // completed (its cards are set aside, S5b), not as a free place.
+/** The piles in progress; those played on since our last turn marked.
+ * While a Block window is open the pile just completed is shown as
+ * completed (its cards are set aside, S5b), not as a free place. */
+function pilesSection(v, ctx, s) {
+  const { x, pileTargets } = s;
   const recentPlaces = new Set((x.since || []).map((e) => e.move && e.move.to).filter(Boolean));
-  const justDone = blockOpen ? completedPlace(x.entries) : null;
-  const piles = h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
+  const justDone = s.blockOpen ? completedPlace(x.entries) : null;
+  return h("section", { class: "piles", "aria-label": t("stacks.piles") }, (v.piles || []).map((p) => {
     const colour = String(p.place).split("-")[0];
     const move = pileTargets.get(p.place);
     const fresh = recentPlaces.has(p.place);
@@ -152,93 +183,98 @@ export function renderStacks(v, ctx) {
     if (anim && anim.completed.has(p.place)) animate(pile, "pile-flash", anim.age);
     return pile;
   }));
+}
 
-  // Block window prompt (S5b), counting down to the server's deadline.
-  let blockPrompt = null;
-  if (blockMine) {
-    const w = v.block_window;
-    const canBlock = legal.find((m) => m.play === "BLOCK");
-    const pass = legal.find((m) => m.pass);
-    // no deadline (a puzzle): no countdown, and a sentence that says so
-    const counter = clockBadge(w.deadline_ms || (v.table && v.table.deadline_ms), ctx.clockOffset || 0, true, "block-countdown");
-    blockPrompt = h("div", { class: "block-prompt", role: "alertdialog", "aria-labelledby": "block-h", "aria-describedby": "block-text" },
-      h("h2", { id: "block-h" }, t("stacks.block_title")),
-      h("p", { id: "block-text" }, t("stacks.block_text", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })),
-      counter ? h("p", { class: "hint" }, t("stacks.block_timer"), " ", counter)
-        : h("p", { class: "hint", id: "block-untimed" }, t("stacks.block_untimed")),
-      h("div", { class: "buttons" },
-        canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock, t("stacks.you_blocked", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
-        pass ? h("button", { type: "button", id: "let-it-stand", "data-focus": "let-it-stand", onclick: () => ctx.sendMove(pass) }, t("stacks.block_no")) : null));
-  }
+/** The Block window prompt (S5b) for our decision, counting down to the
+ * server's deadline. */
+function blockPromptOf(v, ctx, legal) {
+  const w = v.block_window;
+  const canBlock = legal.find((m) => m.play === "BLOCK");
+  const pass = legal.find((m) => m.pass);
+  // no deadline (a puzzle): no countdown, and a sentence that says so
+  const counter = clockBadge(w.deadline_ms || (v.table && v.table.deadline_ms), ctx.clockOffset || 0, true, "block-countdown");
+  return h("div", { class: "block-prompt", role: "alertdialog", "aria-labelledby": "block-h", "aria-describedby": "block-text" },
+    h("h2", { id: "block-h" }, t("stacks.block_title")),
+    h("p", { id: "block-text" }, t("stacks.block_text", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })),
+    counter ? h("p", { class: "hint" }, t("stacks.block_timer"), " ", counter)
+      : h("p", { class: "hint", id: "block-untimed" }, t("stacks.block_untimed")),
+    h("div", { class: "buttons" },
+      canBlock ? h("button", { type: "button", class: "primary", id: "block", "data-focus": "block", onclick: () => ctx.sendMove(canBlock, t("stacks.you_blocked", { who: ctx.seatName(w.completer), colour: t(`colour.${w.colour}`) })) }, t("stacks.block_yes")) : h("span", { class: "hint" }, t("stacks.no_block_card")),
+      pass ? h("button", { type: "button", id: "let-it-stand", "data-focus": "let-it-stand", onclick: () => ctx.sendMove(pass) }, t("stacks.block_no")) : null));
+}
 
-  // Hand, own discard top and the prompts for the selected card.
-  let handPanel = null;
-  if (me !== null && me !== undefined) {
-    const select = (sel) => {
-      if (!mine) ctx.offTurn();
-      ui.sel = ui.sel && ui.sel.from === sel.from && ui.sel.index === sel.index ? null : sel;
-      ctx.rerender();
-    };
-    const usable = (code, from) => legal.some((m) => (m.play === code && ((m.from === "discard") === (from === "discard"))) || (from === "hand" && m.discard === code));
-    const cards = hand.map((code, i) => h("button", {
-      type: "button",
-      class: `scard${ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? " selected" : ""}${mine && usable(code, "hand") ? "" : " idle"}${x.hintCard === code && x.hintFrom === "hand" && hand.indexOf(code) === i ? " hinted" : ""}`,
-      "data-card": code,
-      "data-focus": `hand-${i}`,
-      "data-member": "",
-      "aria-pressed": ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? "true" : "false",
-      "aria-label": stacksCardName(code),
-      onclick: () => select({ from: "hand", index: i, card: code }),
-    }, stacksCardFace(code)));
-    const dtop = top(myDiscard);
-    const discardBtn = dtop ? h("button", {
-      type: "button",
-      class: `scard from-discard${ui.sel && ui.sel.from === "discard" ? " selected" : ""}${mine && usable(dtop, "discard") ? "" : " idle"}${x.hintCard === dtop && x.hintFrom === "discard" ? " hinted" : ""}`,
-      "data-card": dtop,
-      "data-focus": "own-discard",
-      "data-member": "",
-      "aria-pressed": ui.sel && ui.sel.from === "discard" ? "true" : "false",
-      "aria-label": t("stacks.own_discard_card", { card: stacksCardName(dtop) }),
-      onclick: () => select({ from: "discard", index: -1, card: dtop }),
-    }, stacksCardFace(dtop)) : h("span", { class: "hint" }, t("stacks.own_discard_empty"));
+/** Our hand, own discard top and the prompts for the selected card. */
+function handPanelOf(v, ctx, s) {
+  const { ui, mine, legal, hand, myDiscard, x } = s;
+  const select = (sel) => {
+    if (!mine) ctx.offTurn();
+    ui.sel = ui.sel && ui.sel.from === sel.from && ui.sel.index === sel.index ? null : sel;
+    ctx.rerender();
+  };
+  const usable = (code, from) => legal.some((m) => (m.play === code && ((m.from === "discard") === (from === "discard"))) || (from === "hand" && m.discard === code));
+  const cards = hand.map((code, i) => h("button", {
+    type: "button",
+    class: `scard${ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? " selected" : ""}${mine && usable(code, "hand") ? "" : " idle"}${x.hintCard === code && x.hintFrom === "hand" && hand.indexOf(code) === i ? " hinted" : ""}`,
+    "data-card": code,
+    "data-focus": `hand-${i}`,
+    "data-member": "",
+    "aria-pressed": ui.sel && ui.sel.from === "hand" && ui.sel.index === i ? "true" : "false",
+    "aria-label": stacksCardName(code),
+    onclick: () => select({ from: "hand", index: i, card: code }),
+  }, stacksCardFace(code)));
+  const dtop = top(myDiscard);
+  const discardBtn = dtop ? h("button", {
+    type: "button",
+    class: `scard from-discard${ui.sel && ui.sel.from === "discard" ? " selected" : ""}${mine && usable(dtop, "discard") ? "" : " idle"}${x.hintCard === dtop && x.hintFrom === "discard" ? " hinted" : ""}`,
+    "data-card": dtop,
+    "data-focus": "own-discard",
+    "data-member": "",
+    "aria-pressed": ui.sel && ui.sel.from === "discard" ? "true" : "false",
+    "aria-label": t("stacks.own_discard_card", { card: stacksCardName(dtop) }),
+    onclick: () => select({ from: "discard", index: -1, card: dtop }),
+  }, stacksCardFace(dtop)) : h("span", { class: "hint" }, t("stacks.own_discard_empty"));
+  // hand and own discard top: one Tab stop, arrow keys between the cards
+  const group = h("div", { class: "shand" },
+    h("div", { class: "hand", role: "group", "aria-label": t("hand.title") }, cards),
+    h("div", { class: "own-discard" }, h("span", { class: "label" }, t("stacks.own_discard")), discardBtn));
+  const selected = ui.sel ? (ui.sel.from === "hand" ? cards[ui.sel.index] : discardBtn) : null;
+  rovingGroup(group, "hand", selected);
+  return h("section", { class: "hand-panel", "aria-labelledby": "hand-h" },
+    h("h2", { id: "hand-h" }, t("hand.title")),
+    group,
+    h("div", { class: "hand-tools" }, handTools(v, ctx, s)));
+}
 
-    const tools = [];
-    if (!mine && ctx.offTurnNote) tools.push(ctx.offTurnNote);
-    if (mine && !blockMine) {
-      if (x.hint) tools.push(x.hint);
-      if (!ui.sel) tools.push(h("p", { class: "hint" }, t("stacks.pick_card")));
-      else {
-        const name = stacksCardName(ui.sel.card);
-        if (pileTargets.size) tools.push(h("p", { class: "hint" }, t("stacks.pick_pile", { card: name })));
-        for (const m of selMoves) {
-          if (m.to) continue;
-          let text;
-          if (m.play === "SKIP" || m.play === "REVERSE") text = t("stacks.play_action", { card: name });
-          else if (m.play === "STEAL-CARD") {
-            const tc = top((v.discard_piles || [])[m.target]);
-            text = t("stacks.steal_card_from", { who: ctx.seatName(m.target), card: tc ? stacksCardName(tc) : t("sign.unknown") });
-          } else if (m.play === "STEAL-CHIP") text = t("stacks.steal_chip_from", { who: ctx.seatName(m.target), colour: t(`colour.${m.colour}`) });
-          else if (m.discard) text = t("stacks.discard", { card: name });
-          else continue;
-          const k = m.discard ? "discard" : `${m.play}-${m.target ?? ""}-${m.colour ?? ""}`;
-          tools.push(h("button", { type: "button", class: m.discard ? "" : "primary", "data-focus": `act-${k}`, "data-move": JSON.stringify(m), onclick: () => ctx.sendMove(m) }, text));
-        }
-        if (!selMoves.length) tools.push(h("p", { class: "hint" }, t("stacks.cannot_play")));
+/** The tools under the hand: the off-turn note, or on our turn the hint,
+ * what to pick, the selected card's moves that go to no pile (actions,
+ * discard) and "end the turn". */
+function handTools(v, ctx, s) {
+  const { ui, mine, blockMine, selMoves, pileTargets, legal, x } = s;
+  const tools = [];
+  if (!mine && ctx.offTurnNote) tools.push(ctx.offTurnNote);
+  if (mine && !blockMine) {
+    if (x.hint) tools.push(x.hint);
+    if (!ui.sel) tools.push(h("p", { class: "hint" }, t("stacks.pick_card")));
+    else {
+      const name = stacksCardName(ui.sel.card);
+      if (pileTargets.size) tools.push(h("p", { class: "hint" }, t("stacks.pick_pile", { card: name })));
+      for (const m of selMoves) {
+        if (m.to) continue;
+        let text;
+        if (m.play === "SKIP" || m.play === "REVERSE") text = t("stacks.play_action", { card: name });
+        else if (m.play === "STEAL-CARD") {
+          const tc = top((v.discard_piles || [])[m.target]);
+          text = t("stacks.steal_card_from", { who: ctx.seatName(m.target), card: tc ? stacksCardName(tc) : t("sign.unknown") });
+        } else if (m.play === "STEAL-CHIP") text = t("stacks.steal_chip_from", { who: ctx.seatName(m.target), colour: t(`colour.${m.colour}`) });
+        else if (m.discard) text = t("stacks.discard", { card: name });
+        else continue;
+        const k = m.discard ? "discard" : `${m.play}-${m.target ?? ""}-${m.colour ?? ""}`;
+        tools.push(h("button", { type: "button", class: m.discard ? "" : "primary", "data-focus": `act-${k}`, "data-move": JSON.stringify(m), onclick: () => ctx.sendMove(m) }, text));
       }
-      const end = legal.find((m) => m.end);
-      if (end) tools.push(h("button", { type: "button", id: "end-turn", "data-focus": "end-turn", onclick: () => ctx.sendMove(end) }, t("stacks.end_turn")));
+      if (!selMoves.length) tools.push(h("p", { class: "hint" }, t("stacks.cannot_play")));
     }
-    // hand and own discard top: one Tab stop, arrow keys between the cards
-    const group = h("div", { class: "shand" },
-      h("div", { class: "hand", role: "group", "aria-label": t("hand.title") }, cards),
-      h("div", { class: "own-discard" }, h("span", { class: "label" }, t("stacks.own_discard")), discardBtn));
-    const selected = ui.sel ? (ui.sel.from === "hand" ? cards[ui.sel.index] : discardBtn) : null;
-    rovingGroup(group, "hand", selected);
-    handPanel = h("section", { class: "hand-panel", "aria-labelledby": "hand-h" },
-      h("h2", { id: "hand-h" }, t("hand.title")),
-      group,
-      h("div", { class: "hand-tools" }, tools));
+    const end = legal.find((m) => m.end);
+    if (end) tools.push(h("button", { type: "button", id: "end-turn", "data-focus": "end-turn", onclick: () => ctx.sendMove(end) }, t("stacks.end_turn")));
   }
-
-  return h("section", { class: "game stacks" + (mine ? " my-turn" : "") + (blockPrompt ? " has-block" : "") }, info, blockPrompt, handPanel, piles);
+  return tools;
 }

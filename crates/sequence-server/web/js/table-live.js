@@ -5,11 +5,10 @@
 // notification).
 import { t, tn, num } from "./i18n.js";
 import { h } from "./cards.js";
-import { logEntries, sinceLastTurn, seatToAct, seatTeam } from "./table-state.js";
+import { logEntries, sinceLastTurn, seatToAct, seatTeam, seatName } from "./table-state.js";
 import { logPanel, spacesOf, lastMoveLine, notation } from "./movelog.js";
-import { cardName, stacksCardName } from "./cards.js";
-import { spaceLabel } from "./layout.js";
-import { placeName } from "./stacks.js";
+import { gameOf } from "./games.js";
+import { guardMove } from "./learn/help.js";
 import { clockBadge } from "./clock.js";
 import { endPanel, endKind, seriesLine } from "./endgame.js";
 import { turnSignal, effect } from "./notify.js";
@@ -72,26 +71,36 @@ export function gameExtras(st, v, info, actions, seatName) {
   };
 }
 
+/** The game part of the page: "waiting for players", or the game drawn
+ * by its module (games.js) with the move log, after the end panel. */
+export function gamePart(st, view, info, actions, render) {
+  if (view.status === "waiting" || info.status === "waiting") {
+    return h("section", { class: "waiting card-panel", "aria-live": "polite" },
+      h("h2", {}, t("table.waiting")), h("p", {}, t("table.waiting_hint")));
+  }
+  const name = (s) => seatName(info, s);
+  const extras = gameExtras(st, view, info, actions, name);
+  const ctx = {
+    ui: st.ui,
+    info,
+    seatName: name,
+    sendMove: guardMove(st, actions.sendMove, render),
+    rerender: render,
+    extras,
+    clockOffset: st.clockOffset,
+    notice: st.notice && st.notice.text,
+    offTurn: actions.offTurn,
+    offTurnNote: extras.offTurnNote,
+  };
+  const section = gameOf(view.game).render(view, ctx);
+  section.append(extras.log);
+  return h("div", { class: "game-wrap" }, extras.end, section);
+}
+
 /** A suggested move in words, as advice (what to do, not what was
  * done): "Place a chip on e5 with the 7 of hearts". */
 export function adviceText(m, game, seatName) {
-  if (game === "classic") {
-    if (m.at) return t("advice.place", { card: cardName(m.card), space: spaceLabel(m.at) });
-    if (m.remove) return t("advice.remove", { card: cardName(m.card), space: spaceLabel(m.remove) });
-    if (m.dead) return t("advice.dead", { card: cardName(m.dead) });
-    if (m.discard) return t("advice.discard", { card: cardName(m.discard) });
-    if (m.penalty) return t("advice.discard", { card: cardName(m.penalty) });
-    return t("advice.pass");
-  }
-  const card = m.play ? (m.from === "discard" ? t("advice.own_discard", { card: stacksCardName(m.play) }) : stacksCardName(m.play)) : "";
-  if (m.play && m.to) return t("advice.pile", { card, place: placeName(m.to) });
-  if (m.play === "STEAL-CARD") return t("advice.steal_card", { target: seatName(m.target) });
-  if (m.play === "STEAL-CHIP") return t("advice.steal_chip", { target: seatName(m.target), colour: t(`colour.${m.colour}`) });
-  if (m.play === "BLOCK") return t("advice.block");
-  if (m.play) return t("advice.action", { card });
-  if (m.discard) return t("advice.discard", { card: stacksCardName(m.discard) });
-  if (m.end) return t("advice.end");
-  return t("advice.let_stand");
+  return gameOf(game).advice(m, seatName);
 }
 
 /** Where the best hint shows on the table: the space (classic), the
@@ -114,7 +123,7 @@ function hintBox(st, v, info, actions, mine, seatName) {
   const hint = st.hint && st.hint.at === v.move_number ? st.hint : null;
   return h("div", { class: "hint-box", id: "hint-box" },
     h("button", { type: "button", id: "hint", class: "small", disabled: hint && hint.loading, onclick: actions.hint }, t(hint && hint.loading ? "hint.thinking" : "hint.button")),
-    hint && !hint.loading && hint.moves.length ? h("p", { class: "hint", id: "hint-shown" }, t(v.game === "classic" ? "advice.on_board" : "advice.on_piles")) : null,
+    hint && !hint.loading && hint.moves.length ? h("p", { class: "hint", id: "hint-shown" }, t(gameOf(v.game).adviceWhere)) : null,
     hint && !hint.loading ? h("ol", { class: "hint-list", id: "hint-list" }, hint.moves.map((m) => h("li", {},
       adviceText(m.move, v.game, seatName), " ",
       h("code", { class: "log-code", dir: "ltr" }, notation({ move: m.move }, v.game)), " ", h("span", { class: "hint-win" }, t("hint.win", { p: num(Math.round(m.win * 100)) }))))) : null);

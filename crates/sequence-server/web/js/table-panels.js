@@ -10,8 +10,7 @@ import { api, unescapeText } from "./api.js";
 import { levelName } from "./lobby.js";
 import { seatName, isPartner, seatToAct, tableTeams } from "./table-state.js";
 import { soundOn, setSound, notifyPermission, askNotify } from "./notify.js";
-import { classicStatus } from "./classic.js";
-import { stacksStatus } from "./stacks.js";
+import { gameOf } from "./games.js";
 import { reactionBar, reactionBubble } from "./reactions.js";
 
 /** The list of seats; `view` (null on the join page) adds whose turn it
@@ -26,7 +25,7 @@ export function seatsList(st, info, view, actions) {
     if (s.kind === "left") parts.push(t("table.left_seat"));
     if (s.away) parts.push(t("table.away"));
     else if (s.timed_out) parts.push(t("table.timed_out"));
-    const extra = view && view.game ? (view.game === "stacks" ? stacksStatus.seatExtra(view, s.seat) : classicStatus.seatExtra(view, s.seat)) : null;
+    const extra = view && view.game ? gameOf(view.game).seatExtra(view, s.seat) : null;
     const conn = s.kind === "free" ? null : (s.connected ? "online" : "offline");
     const who = s.seat === st.seat ? t("table.you") : isPartner(info, st.seat, s.seat) ? t("table.partner") : null;
     return h("li", { class: `seat-row${turn ? " turn" : ""}${s.seat === st.seat ? " me" : ""}${who && s.seat !== st.seat ? " partner" : ""}`, "data-seat": String(s.seat) },
@@ -67,7 +66,7 @@ function earlierGames(st, info) {
 function penaltyBox(st, info, actions) {
   const isHost = st.token && st.seat === info.host;
   // at a table in this browser the bots never talk (docs/wasm.md)
-  if (!isHost || info.local || info.status !== "playing" || info.game !== "classic") return null;
+  if (!isHost || info.local || info.status !== "playing" || !gameOf(info.game).tableTalk) return null;
   const teams = tableTeams(info).filter((team) => info.seats.filter((s) => s.team === team).length > 1);
   if (!teams.length) return null;
   const sel = h("select", { id: "penalty-team" }, teams.map((team) => h("option", { value: team }, t(`team.${team}`))));

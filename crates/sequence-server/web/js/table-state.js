@@ -6,6 +6,7 @@
 import { t, num } from "./i18n.js";
 import { unescapeText } from "./api.js";
 import { changesBetween } from "./feel.js";
+import { gameOf } from "./games.js";
 
 /** A fresh state for table `id`. */
 export function newTableState(id) {
@@ -126,5 +127,5 @@ export function isPartner(info, me, s) {
  * gives to other seats), or null when the game is not being played. */
 export function seatToAct(view) {
   if (!view || view.status !== "playing") return null;
-  return view.game === "stacks" ? view.to_act : view.turn;
+  return gameOf(view.game).toAct(view);
 }

@@ -11,8 +11,6 @@ import { banner, connection, navigate, newPractice } from "./main.js";
 import { isLocal } from "./practice/local.js";
 import { practiceElsewhere } from "./practice/missing.js";
 import { tableTitle } from "./lobby.js";
-import { renderClassic } from "./classic.js";
-import { renderStacks } from "./stacks.js";
 import { newTableState, acceptView, seatName } from "./table-state.js";
 import { tableActions } from "./table-actions.js";
 import { sidebar, renderChat } from "./table-panels.js";
@@ -20,10 +18,10 @@ import { joiner, freeSeats } from "./join.js";
 import { accountReady } from "./accounts/session.js";
 import { saveFocus, restoreFocus } from "./focus.js";
 import { refusalText, refusedBanner } from "./errors.js";
-import { gameExtras, signals } from "./table-live.js";
+import { gamePart, signals } from "./table-live.js";
 import { startClocks, stopClocks } from "./clock.js";
 import { clearTurnSignal } from "./notify.js";
-import { learnParts, guardMove, markStep } from "./learn/help.js";
+import { learnParts, markStep } from "./learn/help.js";
 
 export function showTable(app, id) {
   const st = newTableState(id);
@@ -37,14 +35,7 @@ export function showTable(app, id) {
     try {
       st.info = await api.table(id);
     } catch (err) {
-      if (err.status === 404 && isLocal(id)) {
-        app.replaceChildren(practiceElsewhere(newPractice));
-      } else if (err.status === 404) {
-        app.replaceChildren(noSuchTable());
-      } else {
-        banner(refusedBanner(err, id));
-        app.replaceChildren(h("div", { class: "card-panel" }, h("button", { type: "button", onclick: start }, t("error.retry"))));
-      }
+      app.replaceChildren(notLoaded(id, err, start));
       return;
     }
     if (freeSeats(st.info).length) {
@@ -81,23 +72,7 @@ export function showTable(app, id) {
   }
 
   function connect() {
-    if (st.socket) st.socket.close();
-    st.socket = new TableSocket(id, st.token, {
-      onState(state) {
-        if (st.stopped) return;
-        connection(state);
-        if (state === "lost") {
-          st.connLost = true;
-          banner(t("error.connection_lost"));
-        } else if (state === "open" && st.connLost) {
-          // the connection is back: its message goes (not another one)
-          st.connLost = false;
-          banner("");
-        }
-      },
-      onMessage,
-    });
-    if (!st.view) app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
+    openSocket(app, st, onMessage);
   }
 
   /** Takes a view from the server and shows it. */
@@ -111,36 +86,6 @@ export function showTable(app, id) {
     signals(st, view, st.info);
   }
 
-  function heading(info, help) {
-    return h("div", { class: "table-head" },
-      h("h1", {}, tableTitle(info)),
-      h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""), help);
-  }
-
-  function game(view, info) {
-    if (view.status === "waiting" || info.status === "waiting") {
-      return h("section", { class: "waiting card-panel", "aria-live": "polite" },
-        h("h2", {}, t("table.waiting")), h("p", {}, t("table.waiting_hint")));
-    }
-    const name = (s) => seatName(info, s);
-    const extras = gameExtras(st, view, info, actions, name);
-    const ctx = {
-      ui: st.ui,
-      info,
-      seatName: name,
-      sendMove: guardMove(st, actions.sendMove, render),
-      rerender: render,
-      extras,
-      clockOffset: st.clockOffset,
-      notice: st.notice && st.notice.text,
-      offTurn: actions.offTurn,
-      offTurnNote: extras.offTurnNote,
-    };
-    const section = view.game === "stacks" ? renderStacks(view, ctx) : renderClassic(view, ctx);
-    section.append(extras.log);
-    return h("div", { class: "game-wrap" }, extras.end, section);
-  }
-
   function render() {
     if (st.stopped || !st.view) return;
     const focus = saveFocus();
@@ -149,7 +94,7 @@ export function showTable(app, id) {
     if (toHand) st.focusHand = false;
     app.replaceChildren(h("div", { class: `table-page game-${st.view.game}` },
       heading(st.info, learn.button), learn.panels,
-      h("div", { class: "table-body" }, game(st.view, st.info), sidebar(st, st.view, actions, render))));
+      h("div", { class: "table-body" }, gamePart(st, st.view, st.info, actions, render), sidebar(st, st.view, actions, render))));
     markStep(app, st);
     renderChat(st);
     restoreFocus(app, focus, toHand);
@@ -186,6 +131,45 @@ export function showTable(app, id) {
     // without a view: the join form, or what was said of a missing table, again
     rerender: () => (st.view ? render() : start()),
   };
+}
+
+/** What the page shows when table `id`'s info could not be read (`err`,
+ * the refusal): a practice game this browser does not hold, no such
+ * table, or (the reason in the banner) a button to `retry`. */
+function notLoaded(id, err, retry) {
+  if (err.status === 404 && isLocal(id)) return practiceElsewhere(newPractice);
+  if (err.status === 404) return noSuchTable();
+  banner(refusedBanner(err, id));
+  return h("div", { class: "card-panel" }, h("button", { type: "button", onclick: retry }, t("error.retry")));
+}
+
+/** Opens the table's WebSocket (closing the one before), its state in the
+ * connection sign and the banner; "loading" until the first view. */
+function openSocket(app, st, onMessage) {
+  if (st.socket) st.socket.close();
+  st.socket = new TableSocket(st.id, st.token, {
+    onState(state) {
+      if (st.stopped) return;
+      connection(state);
+      if (state === "lost") {
+        st.connLost = true;
+        banner(t("error.connection_lost"));
+      } else if (state === "open" && st.connLost) {
+        // the connection is back: its message goes (not another one)
+        st.connLost = false;
+        banner("");
+      }
+    },
+    onMessage,
+  });
+  if (!st.view) app.replaceChildren(h("p", { class: "hint loading" }, t("lobby.loading")));
+}
+
+/** The table's title and game (and game number after the first). */
+function heading(info, help) {
+  return h("div", { class: "table-head" },
+    h("h1", {}, tableTitle(info)),
+    h("span", { class: "tgame" }, t(`game.${info.game}`), info.game_no > 1 ? `${SEP}${t("table.game_no", { n: num(info.game_no) })}` : ""), help);
 }
 
 /** The panel of a table that is not there: "no such table" and the way to

@@ -259,31 +259,8 @@ export function showPuzzles(app, game, id) {
     } else {
       board = renderStacks(done ? { ...p.view, legal_moves: [] } : p.view, ctx);
     }
-    const rules = h("span", { class: "rule-ref" }, " ", lt("learn.rule_ref", { ids: list(RULES[game][p.kind] || []) }));
-    let result = null;
-    if (st.result === "solved") {
-      result = h("div", { class: "puzzle-result good", id: "puzzle-result", role: "status" },
-        h("p", { class: "puzzle-verdict" }, lt("puzzle.right", { move: moveWords(game, p.solution) })),
-        h("p", { id: "puzzle-why" }, explanation(game, p), rules),
-        h("button", { type: "button", class: "primary", id: "puzzle-next", onclick: () => go(next.id) }, lt("puzzle.next")));
-    } else if (st.result) {
-      result = h("div", { class: "puzzle-result bad", id: "puzzle-result", role: "status" },
-        h("p", { class: "puzzle-verdict" }, lt("puzzle.wrong", { move: moveWords(game, st.result.move) })),
-        h("p", { id: "puzzle-refutation" }, refutation(game, p, st.result.move)),
-        st.shown ? h("p", { id: "puzzle-answer" }, lt("puzzle.answer", { move: moveWords(game, p.solution) }), " ", explanation(game, p))
-          : h("button", { type: "button", id: "puzzle-show", onclick: () => { st.shown = true; render(); } }, lt("puzzle.show")));
-    }
-    const gradeButtons = [0, 1, 2, 3].map((g) => h("button", {
-      type: "button",
-      class: `puzzle-grade${st.grade === g ? " selected" : ""}`,
-      "aria-pressed": st.grade === g ? "true" : "false",
-      "data-grade": String(g),
-      onclick: () => {
-        st.grade = g;
-        const first = g ? all.find((x) => x.grade === g && !solved.has(x.id)) || all.find((x) => x.grade === g) : daily;
-        go(first.id);
-      },
-    }, g ? lt("puzzle.grade." + g) : lt("puzzle.grade.all")));
+    const result = resultPanel(game, p, st, () => go(next.id), render);
+    const gradeButtons = gradeChoice(st, all, solved, daily, go);
     const count = (g) => all.filter((x) => (!g || x.grade === g) && solved.has(x.id)).length;
     const other = game === "classic" ? "stacks" : "classic";
     app.replaceChildren(h("article", { class: `learn-page puzzle-page puzzle-${game}`, "data-puzzle": p.id, "data-learn-lang": language() },
@@ -322,6 +299,41 @@ export function showPuzzles(app, game, id) {
     },
     rerender: () => render(),
   };
+}
+
+/** What the page says of the learner's move (`st.result`): right, with
+ * why and the way on (`onNext`); or wrong, with why, and the answer once
+ * asked for. Null before a move. */
+function resultPanel(game, p, st, onNext, render) {
+  const rules = h("span", { class: "rule-ref" }, " ", lt("learn.rule_ref", { ids: list(RULES[game][p.kind] || []) }));
+  if (st.result === "solved") {
+    return h("div", { class: "puzzle-result good", id: "puzzle-result", role: "status" },
+      h("p", { class: "puzzle-verdict" }, lt("puzzle.right", { move: moveWords(game, p.solution) })),
+      h("p", { id: "puzzle-why" }, explanation(game, p), rules),
+      h("button", { type: "button", class: "primary", id: "puzzle-next", onclick: onNext }, lt("puzzle.next")));
+  }
+  if (!st.result) return null;
+  return h("div", { class: "puzzle-result bad", id: "puzzle-result", role: "status" },
+    h("p", { class: "puzzle-verdict" }, lt("puzzle.wrong", { move: moveWords(game, st.result.move) })),
+    h("p", { id: "puzzle-refutation" }, refutation(game, p, st.result.move)),
+    st.shown ? h("p", { id: "puzzle-answer" }, lt("puzzle.answer", { move: moveWords(game, p.solution) }), " ", explanation(game, p))
+      : h("button", { type: "button", id: "puzzle-show", onclick: () => { st.shown = true; render(); } }, lt("puzzle.show")));
+}
+
+/** The grade filter's buttons (0: all): a grade goes to its first
+ * unsolved puzzle (`go(id)`), "all" to the puzzle of the day. */
+function gradeChoice(st, all, solved, daily, go) {
+  return [0, 1, 2, 3].map((g) => h("button", {
+    type: "button",
+    class: `puzzle-grade${st.grade === g ? " selected" : ""}`,
+    "aria-pressed": st.grade === g ? "true" : "false",
+    "data-grade": String(g),
+    onclick: () => {
+      st.grade = g;
+      const first = g ? all.find((x) => x.grade === g && !solved.has(x.id)) || all.find((x) => x.grade === g) : daily;
+      go(first.id);
+    },
+  }, g ? lt("puzzle.grade." + g) : lt("puzzle.grade.all")));
 }
 
 /** Whether `game` has puzzles. */

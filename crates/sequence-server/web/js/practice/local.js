@@ -146,7 +146,8 @@ class LocalTable {
       named_after: spec.name,
       game: spec.game,
       players: spec.players,
-      teams: spec.game === "classic" ? new Set(this.teams).size : null,
+      // the engine's sides: team colours (classic), else null per seat
+      teams: this.teams.some((team) => team !== null) ? new Set(this.teams).size : null,
       options: spec.options || {},
       status: this.status(),
       game_no: this.s.game_no,
