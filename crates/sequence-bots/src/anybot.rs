@@ -1,12 +1,14 @@
 //! A bot of either game behind one type: [`AnyBot`], a [`Bot<G>`] that is
-//! sent an [`AnyView`] and answers an [`AnyMove`] (the Python package's
-//! bots), built by name for a [`GameKind`] ([`any_bot`]).
+//! sent an [`AnyView`] and answers an [`AnyMove`] (the server's tables,
+//! the terminal UI's and the Python package's bots), built by name for a
+//! [`GameKind`] ([`any_bot`]); the table-talk penalty discard a bot makes
+//! from an [`AnyView`] too ([`penalty_discard`]).
 
 use crate::bot::{Bot, BotFailure};
 use crate::env::EnvGame;
 use crate::games::{with_game, ForGame};
 use crate::spec::{bot, BotError};
-use sequence_common::{view_table, AnyMove, AnyView, GameKind};
+use sequence_common::{view_table, AnyEntry, AnyMove, AnyView, GameKind};
 
 /// A bot of some game, deciding from a view behind [`AnyView`].
 pub trait AnyBot: Send {
@@ -82,4 +84,23 @@ pub fn any_bot(kind: GameKind, spec: &str, seed: u64) -> Result<Box<dyn AnyBot>,
         }
     }
     with_game(kind, New(spec, seed))
+}
+
+/// The card a bot (or a table's clock) discards for the view's seat under
+/// the table-talk penalty (C10), chosen from the seat's view with a
+/// generator seeded by `seed` ([`crate::BotGame::penalty_choice`]), as the
+/// seat's entry; `None` in a game without the penalty, for a spectator's
+/// view or an empty hand.
+pub fn penalty_discard(view: &dyn AnyView, seed: u64) -> Option<AnyEntry> {
+    struct Discard<'a>(&'a dyn AnyView, u64);
+    impl ForGame for Discard<'_> {
+        type Out = Option<AnyEntry>;
+        fn call<G: EnvGame>(self) -> Self::Out {
+            let view = self.0.as_any().downcast_ref::<G::View>()?;
+            let seat = self.0.seat()?;
+            let card = G::penalty_choice(view, self.1)?;
+            Some(AnyEntry::of_penalty::<G>(seat, card, G::card_code(card)))
+        }
+    }
+    with_game(view.kind(), Discard(view, seed))
 }

@@ -8,7 +8,7 @@
 use crate::bot::BotGame;
 use crate::env::EnvGame;
 use sequence_common::record::{verify, ReplayError};
-use sequence_common::GameKind;
+use sequence_common::{rules_of, AnyRules, GameKind};
 
 /// Something done with a game's type once its kind is known
 /// ([`with_game`]): `call::<G>()` for the game `G` of the kind. A game the
@@ -29,6 +29,20 @@ pub fn with_game<F: ForGame>(kind: GameKind, f: F) -> F::Out {
         GameKind::Classic => f.call::<sequence_classic::Game>(),
         GameKind::Stacks => f.call::<sequence_stacks::Game>(),
     }
+}
+
+/// The rules of the game `kind` before any deal, behind one type
+/// ([`AnyRules`]: checking, seating and dealing a table, the lobby's
+/// description).
+pub fn rules(kind: GameKind) -> &'static dyn AnyRules {
+    struct Rules;
+    impl ForGame for Rules {
+        type Out = &'static dyn AnyRules;
+        fn call<G: EnvGame>(self) -> Self::Out {
+            rules_of::<G>()
+        }
+    }
+    with_game(kind, Rules)
 }
 
 /// Verifies a record of the game `kind` (RECORD.md, RECORD-STACKS.md

@@ -49,10 +49,10 @@ pub mod spec;
 pub mod stacks;
 pub mod stats;
 
-pub use anybot::{any_bot, AnyBot, AnyBotError};
+pub use anybot::{any_bot, penalty_discard, AnyBot, AnyBotError};
 pub use bot::{Bot, BotFailure, BotGame};
 pub use config::{SearchConfig, SearchSpec};
-pub use games::{verify_record, with_game, ForGame};
+pub use games::{rules, verify_record, with_game, ForGame};
 pub use random::RandomBot;
 pub use search::{Budget, SearchReport};
 pub use shell::{Decide, Greedy, GreedyBot, Shell, ShellBot};

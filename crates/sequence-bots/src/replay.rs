@@ -9,9 +9,13 @@
 //! Only finished games are replayed or analysed: once a game is over its
 //! record (the deck included) is public, so a position shows every hand.
 
+use crate::env::EnvGame;
+use crate::games::{with_game, ForGame};
 use crate::{BotGame, Budget, SearchSpec};
 use sequence_common::record::replay_decided;
-use sequence_common::{Notation, Rules, Seat, SeatView, TableConfig};
+use sequence_common::{
+    view_table, AnyGame, AnyView, GameKind, Notation, Rules, Seat, SeatView, TableConfig,
+};
 use serde_json::{json, Map, Value};
 
 /// Fields of a spectator view that a replayed position leaves out (the
@@ -308,6 +312,98 @@ pub fn hint<G: BotGame>(
         }),
         None => json!({"moves": []}),
     }
+}
+
+/// The search's best moves for the view's seat (a practice game's hint,
+/// [`hint`]): `{"moves": [{"move", "text", "win",
+/// "visits"}], "iterations"}`, best first, at most `top`, with
+/// `iterations` of the search seeded by `seed`. `{"moves": []}` for a
+/// view without a seat or its table ([`sequence_common::any_view_at`]).
+pub fn any_hint(view: &dyn AnyView, iterations: u64, top: usize, seed: u64) -> Value {
+    struct Hint<'a>(&'a dyn AnyView, u64, usize, u64);
+    impl ForGame for Hint<'_> {
+        type Out = Option<Value>;
+        fn call<G: EnvGame>(self) -> Self::Out {
+            let view = self.0.as_any().downcast_ref::<G::View>()?;
+            let config = view_table::<G>(self.0)?;
+            Some(hint::<G>(view, &config, self.1, self.2, self.3))
+        }
+    }
+    with_game(view.kind(), Hint(view, iterations, top, seed))
+        .unwrap_or_else(|| json!({"moves": []}))
+}
+
+/// What a hint asks of the search ([`table_hint`]): iterations, how many
+/// of the best moves to give, and the search's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintAsk {
+    /// Search iterations.
+    pub iterations: u64,
+    /// How many of the best moves to give.
+    pub top: usize,
+    /// The search's seed.
+    pub seed: u64,
+}
+
+/// A hint to compute away from the table ([`table_hint`]).
+pub type TableHint = Box<dyn FnOnce() -> Value + Send>;
+
+/// The hint for `seat` at a table's game `live` (a practice game's), to
+/// compute away from the table: while it owes a table-talk penalty
+/// discard (C10) the discard a bot makes
+/// ([`crate::anybot::penalty_discard`]: `{"moves": [{"move", "text"}],
+/// "iterations": 0}`), else the search's best moves from its view
+/// ([`any_hint`]). `None` when the seat has no decision to
+/// make.
+pub fn table_hint(live: &dyn AnyGame, seat: Seat, ask: HintAsk) -> Option<TableHint> {
+    if live.to_act() != Some(seat) {
+        return None;
+    }
+    let view = live.view(Some(seat));
+    if live.penalty_owed().is_some() {
+        // the discard a bot makes, not a move of play the search weighs
+        let entry = crate::anybot::penalty_discard(view.as_ref(), ask.seed)?;
+        let moves = json!([{"move": entry.to_json(), "text": entry.text()}]);
+        return Some(Box::new(move || json!({"moves": moves, "iterations": 0})));
+    }
+    Some(Box::new(move || {
+        any_hint(view.as_ref(), ask.iterations, ask.top, ask.seed)
+    }))
+}
+
+/// [`positions`] of a record of the game `kind`.
+///
+/// # Errors
+/// As [`replay_record`].
+pub fn positions_of(kind: GameKind, record: &Value) -> Result<Value, String> {
+    struct Positions<'a>(&'a Value);
+    impl ForGame for Positions<'_> {
+        type Out = Result<Value, String>;
+        fn call<G: BotGame>(self) -> Self::Out {
+            positions::<G>(self.0)
+        }
+    }
+    with_game(kind, Positions(record))
+}
+
+/// [`analysis`] of a record of the game `kind`.
+///
+/// # Errors
+/// As [`replay_record`].
+pub fn analysis_of(
+    kind: GameKind,
+    record: &Value,
+    iterations: u64,
+    seed: u64,
+) -> Result<Box<dyn Analysis>, String> {
+    struct Analyse<'a>(&'a Value, u64, u64);
+    impl ForGame for Analyse<'_> {
+        type Out = Result<Box<dyn Analysis>, String>;
+        fn call<G: BotGame>(self) -> Self::Out {
+            analysis::<G>(self.0, self.1, self.2)
+        }
+    }
+    with_game(kind, Analyse(record, iterations, seed))
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use browser::*;
 use fantoccini::Client;
 use sequence_common::any::AnyGame;
 use sequence_common::GameKind;
-use sequence_server::tables::{game_of, spec::Spec};
+use sequence_server::tables::spec::Spec;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -75,7 +75,7 @@ fn native(
         options: options.clone(),
         ..Spec::plain(kind, players, "t")
     };
-    let mut live: Box<dyn AnyGame> = game_of(kind).start(&spec, seed).expect("a table");
+    let mut live: Box<dyn AnyGame> = spec.deal(seed).expect("a table");
     let mut texts = vec![];
     let mut ply = 0;
     let view = |live: &dyn AnyGame, seat: Option<sequence_common::Seat>| {

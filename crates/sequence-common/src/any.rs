@@ -28,11 +28,21 @@ use std::sync::Arc;
 
 mod anymove;
 mod entry;
+mod rules;
+mod table_view;
 mod view;
 
 pub use anymove::AnyMove;
-pub use entry::AnyEntry;
+pub use entry::{penalty_text, AnyEntry};
+pub use rules::{rules_of, AnyRules, TableSetup};
+pub use table_view::TableContext;
 pub use view::{any_view, any_view_at, view_table, AnyView};
+
+/// The code of a decision sent once the game is over ([`AnyGame::may_decide`]).
+pub const GAME_OVER: &str = "move.game_over";
+/// The code of a decision sent by a seat that is not to decide now
+/// ([`AnyGame::may_decide`]).
+pub const NOT_YOUR_TURN: &str = "move.not_your_turn";
 
 /// Why a move sent as JSON was not played; nothing changed. The text is
 /// the message.
@@ -168,13 +178,18 @@ impl Logged {
 /// (the chip of a pile that stood) go to `previous`, the fields to merge
 /// into the log's last entry. A table-talk penalty discard (C10) is logged
 /// as `{"seat", "move": {"seat", "penalty": CARD}, "text", "penalty":
-/// TEAM}`. [`AnyGame::read_entry`], then [`AnyGame::play_entry`].
+/// TEAM}`. [`AnyGame::read_entry`] for the entry's `seat`, then
+/// [`AnyGame::play_entry`].
 ///
 /// # Errors
 /// As [`AnyGame::read_entry`] and [`AnyGame::play_entry`]; nothing
 /// changes then.
 pub fn play_logged(live: &mut dyn AnyGame, mv: &Value) -> Result<Logged, PlayError> {
-    let entry = live.read_entry(mv)?;
+    let o = mv
+        .as_object()
+        .ok_or_else(|| PlayError::malformed(NotationError::NotAnObject))?;
+    let seat = crate::notation::seat_field(o).map_err(PlayError::malformed)?;
+    let entry = live.read_entry(seat, mv)?;
     live.play_entry(&entry)
 }
 
@@ -205,7 +220,7 @@ impl Logged {
         e.insert("move".into(), crate::record::penalty_entry::<G>(seat, card));
         e.insert(
             "text".into(),
-            Value::from(format!("penalty {}", G::card_code(card))),
+            Value::from(penalty_text(&G::card_code(card))),
         );
         if let Some(team) = team {
             e.insert("penalty".into(), team);
@@ -291,15 +306,43 @@ pub trait AnyGame: Send + Sync {
     /// [`PlayError::Illegal`] with the rule's code.
     fn play_json(&mut self, mv: &Value) -> Result<Played, PlayError>;
 
-    /// Reads a decision sent by a player or a bot: a `moves` entry with
-    /// its `seat` (a move of play, what records leave out such as a
-    /// declined Block, or a table-talk penalty discard `{"seat",
-    /// "penalty": CARD}`, C10), read once to be played as a typed value
+    /// Reads `seat`'s decision sent by a player or a bot: a `moves` entry
+    /// (a move of play, what records leave out such as a declined Block,
+    /// or a table-talk penalty discard `{"penalty": CARD}`, C10) whose
+    /// `seat` may be left out, read once to be played as a typed value
     /// ([`AnyGame::play_entry`]).
     ///
     /// # Errors
-    /// [`PlayError::Malformed`] with the notation's code.
-    fn read_entry(&self, mv: &Value) -> Result<AnyEntry, PlayError>;
+    /// [`PlayError::Malformed`] with the notation's code (`notation.field`
+    /// for an entry that names another seat).
+    fn read_entry(&self, seat: Seat, mv: &Value) -> Result<AnyEntry, PlayError>;
+
+    /// Whether `seat` decides now (a move of play, or a table-talk penalty
+    /// discard owed, C10: [`AnyGame::to_act`]), asked before its entry is
+    /// played (the server's tables ask it first, so that a decision sent
+    /// out of turn is answered as not now whatever it is;
+    /// [`AnyGame::play_entry`] refuses it too, with the rule's code).
+    ///
+    /// # Errors
+    /// [`PlayError::NotNow`]: [`GAME_OVER`] once the game is over,
+    /// [`NOT_YOUR_TURN`] (`it is not seat S's turn (seat T is to move)`)
+    /// for another seat than the one to act.
+    fn may_decide(&self, seat: Seat) -> Result<(), PlayError> {
+        match self.to_act() {
+            None => Err(PlayError::NotNow {
+                code: GAME_OVER,
+                message: "the game is over".into(),
+            }),
+            Some(to_act) if to_act != seat => Err(PlayError::NotNow {
+                code: NOT_YOUR_TURN,
+                message: format!(
+                    "it is not seat {}'s turn (seat {} is to move)",
+                    seat.0, to_act.0
+                ),
+            }),
+            Some(_) => Ok(()),
+        }
+    }
 
     /// Plays a decision read by [`AnyGame::read_entry`] and says what it
     /// did for the move log ([`play_logged`]). A table-talk penalty
@@ -338,6 +381,16 @@ pub trait AnyGame: Send + Sync {
     fn window_default(&self, seat: Seat) -> Option<Value>;
     /// Adds the game's table facts to a view ([`TableFacts::view_extras`]).
     fn decorate_view(&self, view: &mut Value);
+    /// `seat`'s view at a table (`None`: a spectator's), as the server
+    /// sends it: [`AnyGame::view_json`] with [`AnyGame::decorate_view`],
+    /// then the table's own fields, then what the rules give of the table
+    /// ([`TableContext`]): the open window's deadline (S5b,
+    /// [`TableFacts::window_view`]), `final_sides` once over, and while a
+    /// table-talk penalty is paid (C10) `penalty` (`{"team", "pending"}`)
+    /// with `legal_moves` the owing seat's discards
+    /// ([`AnyGame::penalty_moves`]) for it and `[]` for everybody else;
+    /// `legal_moves` `[]` at a closed table.
+    fn table_view(&self, seat: Option<Seat>, ctx: &TableContext) -> Value;
     /// Public facts of the end per side ([`TableFacts::final_sides`]).
     fn final_sides(&self) -> Value;
 
@@ -472,7 +525,9 @@ impl<G: TableFacts> AnyGame for Match<G> {
         self.play_typed(seat, m)
     }
 
-    fn read_entry(&self, mv: &Value) -> Result<AnyEntry, PlayError> {
+    fn read_entry(&self, seat: Seat, mv: &Value) -> Result<AnyEntry, PlayError> {
+        let seated = entry::seated(seat, mv).map_err(PlayError::malformed)?;
+        let mv = seated.as_ref();
         // a game without the table-talk penalty (C10) reads `penalty` as
         // the unknown field it is for it
         if G::TABLE_TALK_PENALTY {
@@ -545,6 +600,12 @@ impl<G: TableFacts> AnyGame for Match<G> {
         if let Some(o) = view.as_object_mut() {
             self.game().view_extras(o);
         }
+    }
+
+    fn table_view(&self, seat: Option<Seat>, ctx: &TableContext) -> Value {
+        table_view::table_view(self, seat, ctx, |o| {
+            self.game().window_view(o, ctx.deadline_ms)
+        })
     }
 
     fn final_sides(&self) -> Value {

@@ -24,8 +24,8 @@ pub mod table;
 pub mod trail;
 
 pub use any::{
-    any_view, any_view_at, play_logged, view_table, AnyEntry, AnyGame, AnyMove, AnyView, Logged,
-    PlayError, Played, Refusal,
+    any_view, any_view_at, play_logged, rules_of, view_table, AnyEntry, AnyGame, AnyMove, AnyRules,
+    AnyView, Logged, PlayError, Played, Refusal, TableContext, TableSetup,
 };
 pub use effects::{Drawn, MoveEffects};
 pub use game::{GameKind, Outcome, RuleError, Rules, SeatView, TableConfig};

@@ -362,7 +362,12 @@ pub fn penalty_json<G: Notation>(p: &Penalty<G::Card>) -> Value {
 /// `seat`'s discard of `card` for the table-talk penalty (C10) as a
 /// record's `moves` entry: `{"seat": S, "penalty": CARD}`.
 pub fn penalty_entry<G: Notation>(seat: Seat, card: G::Card) -> Value {
-    json!({"seat": seat.0, "penalty": G::card_code(card)})
+    penalty_code_entry(seat, &G::card_code(card))
+}
+
+/// [`penalty_entry`] of the card written `code`.
+pub fn penalty_code_entry(seat: Seat, code: &str) -> Value {
+    json!({"seat": seat.0, "penalty": code})
 }
 
 /// Reads a `moves` entry that is a penalty discard (C10): `Ok(None)` for

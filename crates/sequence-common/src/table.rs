@@ -193,6 +193,13 @@ pub trait TableFacts: Notation<Options: DeserializeOwned> {
         false
     }
 
+    /// Writes when the open window closes by itself (Unix ms, `None`:
+    /// unknown) into a table's view of the game (the Stacks Block window's
+    /// `block_window.deadline_ms`, S5b). Default: nothing.
+    fn window_view(&self, view: &mut Map<String, Value>, deadline_ms: Option<i64>) {
+        let _ = (view, deadline_ms);
+    }
+
     /// The move that closes an open window for `seat` when its time runs
     /// out (a declined Block), as a player would send it. Default: none.
     fn window_default(seat: Seat) -> Option<Value> {

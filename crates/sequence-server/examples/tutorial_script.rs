@@ -29,7 +29,7 @@ use rand::Rng;
 use sequence_common::AnyGame;
 use sequence_common::{GameKind, Seat};
 use sequence_server::tables::spec::Spec;
-use sequence_server::tables::{game_of, tutorial};
+use sequence_server::tables::tutorial;
 use serde_json::{json, Value};
 
 #[path = "tutorial_script/stacks.rs"]
@@ -162,7 +162,7 @@ fn start(kind: GameKind, t: &tutorial::Tutorial, seed: u64) -> Option<Box<dyn An
         tutorial: Some(t.name.into()),
         ..Spec::plain(kind, 2, "tutorial")
     };
-    game_of(kind).start(&spec, seed).ok()
+    spec.deal(seed).ok()
 }
 
 /// Plays the tutorial's bot (seat 1, seeded as the server seeds it; its
@@ -175,20 +175,18 @@ fn bot_turns(
     seed: u64,
     moves: &mut u32,
 ) -> Option<Option<Seat>> {
-    let game = game_of(live.kind());
     while !live.outcome().is_over() {
         let seat = live.to_act()?;
         if seat != Seat(1) {
             return Some(Some(seat));
         }
-        let bot = game.bot_move(
-            live.as_ref(),
-            seat,
+        let view = live.view(Some(seat));
+        let entry = sequence_server::bots::choose(
             t.level,
+            view.as_ref(),
             tutorial::bot_seed(seed, *moves),
-        );
-        let mv = bot()?;
-        live.play_json(&mv).ok()?;
+        )?;
+        live.play_entry(&entry).ok()?;
         *moves += 1;
     }
     Some(None)

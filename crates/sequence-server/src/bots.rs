@@ -1,14 +1,13 @@
 //! Glue to the bots: a seat given to a bot moves by itself. The choice is
 //! made from that seat's view only (the bots of `sequence-bots`, written
-//! once for both games), on a blocking thread, with the default search
-//! settings ([`SearchConfig::default`]: nothing in the environment changes
+//! once for every game, [`sequence_bots::AnyBot`]), on a blocking thread,
+//! with the default search settings (`SearchConfig::default`: nothing in the environment changes
 //! a bot's strength). Only the named levels below are accepted from the
 //! network (never `cmd:` bots, which would start a program).
 
 use rand::seq::IndexedRandom;
-use sequence_bots::{Bot, BotGame, SearchConfig};
-use sequence_common::SeatView;
-use serde_json::Value;
+use sequence_bots::AnyBot;
+use sequence_common::{AnyEntry, AnyView, GameKind};
 
 /// The bot levels a table may ask for: `random`, `greedy`, and `level:1`
 /// (beginner) … `level:5` (the search, 3,000 iterations a move; see
@@ -38,45 +37,47 @@ pub fn not_a_bot_seat(seat: u8, players: u8) -> String {
     format!("{why}; {which}")
 }
 
-/// The bot of `level` for the game `G`, seeded with `seed`.
+/// A bot's move to compute away from the table (on a blocking thread):
+/// the seat's decision as the engine reads it (stored read, never parsed
+/// again), or `None` when the seat has no legal move.
+pub type BotMove = Box<dyn FnOnce() -> Option<AnyEntry> + Send>;
+
+/// The bot of `level` for the game `kind`, seeded with `seed`
+/// ([`sequence_bots::any_bot`]).
 ///
 /// # Errors
 /// A level a table may not have (see [`level_ok`]), or one the bots
 /// cannot build.
-pub fn bot<G: BotGame>(level: &str, seed: u64) -> Result<Box<dyn Bot<G>>, String> {
+pub fn bot(kind: GameKind, level: &str, seed: u64) -> Result<Box<dyn AnyBot>, String> {
     if !level_ok(level) {
         return Err(format!("{level:?} is not a table's bot level"));
     }
-    let spec = sequence_bots::parse_spec(level).map_err(|e| e.to_string())?;
-    sequence_bots::bot_from::<G>(level, spec, seed, &SearchConfig::default())
-        .map_err(|e| e.to_string())
+    sequence_bots::any_bot(kind, level, seed).map_err(|e| e.to_string())
 }
 
 /// The move a bot of `level` chooses from `view` (its seat's view at a
-/// table `config`), as a move entry with `seat`; `None` when the view has
-/// no legal move (not its turn, or a spectator's view). `seed` seeds the
-/// bot (ChaCha8), so a table's bot moves are reproducible. If the level
-/// cannot be built the bot plays a random legal move.
-pub fn choose<G: BotGame>(
-    level: &str,
-    view: &G::View,
-    config: &G::Config,
-    seed: u64,
-) -> Option<Value> {
+/// table, [`sequence_common::AnyGame::view`]), as that seat's entry;
+/// `None` when the view has no legal move (not its turn, or a
+/// spectator's view). `seed` seeds the bot (ChaCha8), so a table's bot
+/// moves are reproducible. If the level cannot be built the bot plays a
+/// random legal move.
+pub fn choose(level: &str, view: &dyn AnyView, seed: u64) -> Option<AnyEntry> {
     let seat = view.seat()?;
     let legal = view.legal_moves();
     if legal.is_empty() {
         return None;
     }
-    let mv = match bot::<G>(level, seed) {
-        Ok(mut bot) => bot.choose(view),
+    let chosen = bot(view.kind(), level, seed)
+        .and_then(|mut bot| bot.choose_any(view).map_err(|e| e.to_string()));
+    let mv = match chosen {
+        Ok(mv) => mv,
         Err(e) => {
             tracing::warn!("bot {level:?}: {e}; playing at random");
             let mut rng = sequence_common::rng::game_rng(seed);
-            *legal.choose(&mut rng)?
+            legal.choose(&mut rng)?.clone()
         }
     };
-    Some(G::move_to_json(seat, &mv, config))
+    Some(AnyEntry::of_move(seat, mv))
 }
 
 #[cfg(test)]
@@ -84,41 +85,36 @@ mod tests {
     use super::*;
     use sequence_common::Seat;
 
-    fn first_to_act<G: BotGame>(config: G::Config) -> (G, Seat) {
-        let (g, _) = G::deal(&config, &mut sequence_common::rng::game_rng(4));
-        let seat = g.to_act().expect("someone acts");
-        (g, seat)
-    }
-
     #[test]
     fn every_level_moves_legally_in_both_games() {
-        let classic = sequence_classic::Config::new(2, None, Default::default()).expect("C3");
-        let (g, seat) = first_to_act::<sequence_classic::Game>(classic.clone());
-        let stacks = sequence_stacks::Config::new(3, Default::default()).expect("S1");
-        let (h, hseat) = first_to_act::<sequence_stacks::Game>(stacks);
-        for level in [
-            "random", "greedy", "level:1", "level:2", "nonsense", "cmd:true",
-        ] {
-            let mv = choose::<sequence_classic::Game>(level, &g.view(seat), &classic, 1)
-                .expect("a classic move");
-            assert_eq!(mv["seat"], seat.0, "{level}: {mv}");
-            let mut g2 = g.clone();
-            let (s, m) = <sequence_classic::Game as sequence_common::Notation>::move_from_input(
-                &mv, &classic,
-            )
-            .expect("reads back");
-            g2.play(s, m, &mut sequence_common::NoReshuffler)
-                .expect("legal");
-            let mv = choose::<sequence_stacks::Game>(level, &h.view(hseat), h.config(), 1)
-                .expect("a stacks move");
-            assert_eq!(mv["seat"], hseat.0, "{level}: {mv}");
+        for (kind, players) in [(GameKind::Classic, 2), (GameKind::Stacks, 3)] {
+            let live = sequence_bots::rules(kind)
+                .deal(
+                    sequence_common::TableSetup {
+                        players,
+                        teams: None,
+                        options: &serde_json::Value::Null,
+                    },
+                    4,
+                )
+                .expect("a table");
+            let seat = live.to_act().expect("someone acts");
+            for level in [
+                "random", "greedy", "level:1", "level:2", "nonsense", "cmd:true",
+            ] {
+                let entry = choose(level, live.view(Some(seat)).as_ref(), 1)
+                    .unwrap_or_else(|| panic!("a {kind} move"));
+                assert_eq!(entry.seat(), seat, "{level}: {entry:?}");
+                let json = entry.to_json().expect("written at its table");
+                assert_eq!(json["seat"], seat.0, "{level}: {json}");
+                let mut played = live.clone();
+                played.play_entry(&entry).expect("legal");
+                assert_eq!(played.ply(), 1, "{level}");
+            }
+            // not its turn: no move
+            let other = Seat((seat.0 + 1) % players);
+            assert!(choose("random", live.view(Some(other)).as_ref(), 1).is_none());
+            assert!(bot(kind, "cmd:true", 1).is_err());
         }
-        // not its turn: no move
-        let other = Seat(1 - seat.0);
-        assert_eq!(
-            choose::<sequence_classic::Game>("random", &g.view(other), &classic, 1),
-            None
-        );
-        assert!(bot::<sequence_classic::Game>("cmd:true", 1).is_err());
     }
 }

@@ -103,6 +103,14 @@ impl TableFacts for Game {
         self.block_offer().is_some()
     }
 
+    fn window_view(&self, view: &mut Map<String, Value>, deadline_ms: Option<i64>) {
+        if self.in_window() {
+            if let Some(Value::Object(w)) = view.get_mut("block_window") {
+                w.insert("deadline_ms".into(), json!(deadline_ms));
+            }
+        }
+    }
+
     fn window_default(seat: Seat) -> Option<Value> {
         Some(json!({"seat": seat.0, "pass": true}))
     }

@@ -6,10 +6,45 @@
 
 use super::AnyMove;
 use crate::game::{GameKind, Rules};
+use crate::notation::NotationError;
 use crate::seat::Seat;
+use serde_json::{json, Value};
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
+
+/// A table-talk penalty discard (C10) of the card written `code` in words,
+/// as move logs and hints say it: `penalty KD`.
+pub fn penalty_text(code: &str) -> String {
+    format!("penalty {code}")
+}
+
+/// The entry `mv` as `seat`'s: as it is when it names `seat` (or is not
+/// an object, which its reader refuses), with `seat` when it leaves it
+/// out ([`super::AnyGame::read_entry`]).
+///
+/// # Errors
+/// [`NotationError::Field`] for an entry that names another seat.
+pub(super) fn seated(seat: Seat, mv: &Value) -> Result<Cow<'_, Value>, NotationError> {
+    let Some(o) = mv.as_object() else {
+        return Ok(Cow::Borrowed(mv));
+    };
+    match o.get("seat") {
+        Some(s) if s.as_u64() == Some(u64::from(seat.0)) => Ok(Cow::Borrowed(mv)),
+        Some(s) if s.as_u64().is_some() => Err(NotationError::field(
+            "seat",
+            format!("the entry is seat {s}'s, read as seat {}'s", seat.0),
+        )),
+        // not a seat number: its reader says so
+        Some(_) => Ok(Cow::Borrowed(mv)),
+        None => {
+            let mut o = o.clone();
+            o.insert("seat".into(), json!(seat.0));
+            Ok(Cow::Owned(Value::Object(o)))
+        }
+    }
+}
 
 /// A decision of `seat` read by its game's engine: a move of play
 /// ([`AnyMove`]) or a table-talk penalty discard (C10) of one card.
@@ -72,6 +107,25 @@ impl AnyEntry {
         match &self.what {
             What::Move(m) => Some(m),
             What::Penalty { .. } => None,
+        }
+    }
+
+    /// The decision in words: the move's text ([`AnyMove::text`]), or
+    /// [`penalty_text`] for a penalty discard.
+    pub fn text(&self) -> String {
+        match &self.what {
+            What::Move(m) => m.text(),
+            What::Penalty { code, .. } => penalty_text(code),
+        }
+    }
+
+    /// The decision as a `moves` entry with its `seat` (a move of play as
+    /// [`AnyMove::entry`] writes it, `None` for one made at no known
+    /// table; a penalty discard as `{"seat", "penalty": CARD}`, C10).
+    pub fn to_json(&self) -> Option<Value> {
+        match &self.what {
+            What::Move(m) => m.entry(self.seat),
+            What::Penalty { code, .. } => Some(crate::record::penalty_code_entry(self.seat, code)),
         }
     }
 

@@ -10,7 +10,7 @@ use sequence_common::Seat;
 /// and whether it plays for a person (a seat away, a timeout).
 pub(super) struct BotJob {
     pub(super) seat: Seat,
-    pub(super) choose: crate::tables::BotMove,
+    pub(super) choose: crate::bots::BotMove,
     pub(super) game_no: u32,
     pub(super) moves: u32,
     pub(super) auto: Option<Auto>,
@@ -43,16 +43,17 @@ pub(super) fn bot_job(c: &crate::tables::Core, seat: Seat, auto: Option<Auto>) -
         }
     };
     let live = c.live.as_deref()?;
-    let game = crate::tables::game_of(live.kind());
+    let view = live.view(Some(seat));
     let owes = live
         .penalty_owed()
         .is_some_and(|o| o.seats.first() == Some(&seat));
-    let choose = if owes {
+    let choose: crate::bots::BotMove = if owes {
         // the table-talk penalty (C10): a card to discard
-        let mv = game.penalty_move(live, seat, seed);
-        Box::new(move || mv) as crate::tables::BotMove
+        let entry = sequence_bots::penalty_discard(view.as_ref(), seed);
+        Box::new(move || entry)
     } else {
-        game.bot_move(live, seat, level, seed)
+        let level = level.to_string();
+        Box::new(move || crate::bots::choose(&level, view.as_ref(), seed))
     };
     Some(BotJob {
         seat,

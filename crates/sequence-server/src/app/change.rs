@@ -9,7 +9,7 @@ use crate::limits::echo;
 use crate::tables::{now_ms, Event, Status, StoredMove, Table, TableError, ViewMessage};
 use sequence_common::PlayError;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -286,8 +286,8 @@ pub struct MoveRequest {
 }
 
 /// A seat's move read once from a request: a JSON object in record
-/// format for the seat of the request's token (its `seat` filled in when
-/// the request left it out).
+/// format for the seat of the request's token (its `seat` may be left
+/// out: the engine reads it as the token's, [`StoredMove::read`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatMove {
     seat: u8,
@@ -295,25 +295,23 @@ pub struct SeatMove {
 }
 
 impl SeatMove {
-    /// Reads `mv` as a move of `seat`.
+    /// Takes `mv` as a move of `seat`.
     ///
     /// # Errors
     /// [`TableError::Refused`] (`notation.not_an_object`, or the code
     /// of a bad `seat` field) for a move that is not an object or whose
     /// `seat` is not a number; [`TableError::Conflict`] for a move for
-    /// another seat.
-    pub fn new(seat: u8, mut mv: Value) -> Result<SeatMove, TableError> {
+    /// another seat than the token's.
+    pub fn new(seat: u8, mv: Value) -> Result<SeatMove, TableError> {
         let kind = sequence_common::json::kind_of(&mv);
-        let o = mv.as_object_mut().ok_or_else(|| {
+        let o = mv.as_object().ok_or_else(|| {
             TableError::malformed(
                 sequence_common::NotationError::NotAnObject.code(),
                 format!("move must be a JSON object {{…}}, not {kind}"),
             )
         })?;
         match o.get("seat") {
-            None => {
-                o.insert("seat".into(), json!(seat));
-            }
+            None => {}
             Some(s) if s.as_u64() == Some(seat as u64) => {}
             Some(s) if s.as_u64().is_some() => {
                 return Err(TableError::conflict(format!(
@@ -333,13 +331,14 @@ impl SeatMove {
         Ok(SeatMove { seat, record: mv })
     }
 
-    /// The move as events store it (record format, with `seat`).
+    /// The move as the request sent it (record format; its `seat` may be
+    /// left out).
     pub fn record(&self) -> &Value {
         &self.record
     }
 
-    /// The move as the engine of `live` reads it, to store
-    /// ([`StoredMove::read`]).
+    /// The move as the engine of `live` reads it for the token's seat, to
+    /// store ([`StoredMove::read`]).
     pub fn read(self, live: &dyn sequence_common::AnyGame) -> StoredMove {
         StoredMove::read(self.seat, self.record, live)
     }
@@ -423,7 +422,7 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
         if (t.core.game_no, t.core.moves) != (job.game_no, job.moves) {
             continue;
         }
-        let Some(mv) = chosen else {
+        let Some(mv) = chosen.and_then(StoredMove::of_entry) else {
             tracing::error!(
                 "bot at table {} seat {} found no move",
                 t.core.id,
@@ -434,11 +433,8 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
         };
         t.bot_running = false; // commit may restart us; we loop only on a conflict or an outage
         let event = match job.auto {
-            None => Event::Move { mv: mv.into() },
-            Some(auto) => Event::Auto {
-                mv: mv.into(),
-                auto,
-            },
+            None => Event::Move { mv },
+            Some(auto) => Event::Auto { mv, auto },
         };
         match commit(&app, &tref, &mut t, vec![event]).await {
             Ok(()) => {
@@ -472,11 +468,26 @@ async fn run_bots(app: Arc<App>, tref: TableRef) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_seat_move_is_read_once_for_the_token_seat() {
         let m = SeatMove::new(2, json!({"pass": true})).expect("a move");
-        assert_eq!(m.record(), &json!({"pass": true, "seat": 2}));
+        assert_eq!(m.record(), &json!({"pass": true}));
+        // read by the engine for the token's seat, and stored with it
+        let live = sequence_bots::rules(sequence_common::GameKind::Stacks)
+            .deal(
+                sequence_common::TableSetup {
+                    players: 3,
+                    teams: None,
+                    options: &Value::Null,
+                },
+                1,
+            )
+            .expect("a table");
+        let stored = m.read(live.as_ref());
+        assert_eq!(stored.seat(), Some(sequence_common::Seat(2)));
+        assert_eq!(Value::from(stored), json!({"pass": true, "seat": 2}));
         let m = SeatMove::new(2, json!({"seat": 2, "pass": true})).expect("a move");
         assert_eq!(m.record(), &json!({"seat": 2, "pass": true}));
         let e = SeatMove::new(2, json!({"seat": 1, "pass": true})).unwrap_err();

@@ -2,7 +2,7 @@
 
 use super::bots::{bot_job, BotJob, STAND_IN_LEVEL};
 use super::{commit, App, TableRef};
-use crate::tables::{Auto, Event, SeatKind, Table};
+use crate::tables::{Auto, Event, SeatKind, StoredMove, Table};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -89,11 +89,12 @@ pub fn run_out(app: &Arc<App>, tref: &TableRef, t: &mut Table) {
                 auto: Auto::Window,
             },
             Err(job) => {
-                let Some(mv) = tokio::task::spawn_blocking(job.choose).await.ok().flatten() else {
+                let chosen = tokio::task::spawn_blocking(job.choose).await.ok().flatten();
+                let Some(mv) = chosen.and_then(StoredMove::of_entry) else {
                     return;
                 };
                 Event::Auto {
-                    mv: mv.into(),
+                    mv,
                     auto: Auto::Timeout,
                 }
             }

@@ -4,7 +4,7 @@
 //! form from this, never from the rules), and the official classic board
 //! (C2; the rules pages draw their pictures on it).
 
-use crate::tables::{game_of, GameKind};
+use crate::tables::GameKind;
 use axum::Json;
 use serde_json::{json, Value};
 
@@ -18,7 +18,7 @@ pub async fn list_games() -> Json<Value> {
 pub fn catalogue() -> Value {
     let games: Vec<Value> = GameKind::ALL
         .into_iter()
-        .map(|k| game_of(k).describe())
+        .map(|k| sequence_bots::rules(k).describe())
         .collect();
     json!({
         "games": games,

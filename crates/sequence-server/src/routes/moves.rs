@@ -85,12 +85,12 @@ pub async fn hint(
         .filter(|_| t.core.to_act() == Some(sequence_common::Seat(seat)))
         .and_then(|l| {
             let iterations = analysis::HINT_ITERATIONS.min(app.cfg.analysis_iterations);
-            let ask = crate::tables::HintAsk {
+            let ask = sequence_bots::replay::HintAsk {
                 iterations,
                 top: 5,
                 seed,
             };
-            crate::tables::game_of(l.kind()).hint(l, sequence_common::Seat(seat), ask)
+            sequence_bots::replay::table_hint(l, sequence_common::Seat(seat), ask)
         })
         .ok_or_else(|| TableError::conflict("it is not your turn: a hint is for your own move"))?;
     drop(t);

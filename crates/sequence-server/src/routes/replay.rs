@@ -9,7 +9,7 @@ use crate::analysis::{self, Progress, Refusal};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::input::{self, ApiPath, Hints};
-use crate::tables::{game_of, Event, Status, TableError};
+use crate::tables::{Event, Status, TableError};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, State};
@@ -85,7 +85,10 @@ pub async fn replay(
     drop(t);
     let progress = app.worker.progress(&(id, n));
     let record2 = record.clone();
-    let positions = replayed(n, "replay", move || game_of(kind).positions(&record2)).await?;
+    let positions = replayed(n, "replay", move || {
+        sequence_bots::replay::positions_of(kind, &record2)
+    })
+    .await?;
     Ok(Json(json!({
         "game": kind,
         "game_no": n,
@@ -194,7 +197,7 @@ pub async fn post_analysis(
     }
     let seed = u64::from_str_radix(&id, 16).unwrap_or(0) ^ u64::from(n);
     let job = replayed(n, "analysis", move || {
-        game_of(kind).analysis(&record, iterations, seed)
+        sequence_bots::replay::analysis_of(kind, &record, iterations, seed)
     })
     .await?;
     let total = job.total();

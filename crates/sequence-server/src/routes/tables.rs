@@ -190,7 +190,7 @@ pub async fn create_table(
         None => None,
     };
     let mut options = req.options.unwrap_or(Value::Null);
-    crate::tables::game_of(req.game).prepare_options(&mut options);
+    sequence_bots::rules(req.game).prepare_options(&mut options, rand::random());
     let own_name = req
         .table_name
         .as_deref()
@@ -292,13 +292,13 @@ pub async fn penalty(
     let mut t = app.open(&id).await?;
     host_only(&token, &t.core)?;
     let req: PenaltyReq = input::body(body, PENALTY_HINTS)?;
-    let game = crate::tables::game_of(t.core.spec.game);
-    if let Some(why) = game.no_penalty() {
+    let rules = t.core.spec.rules();
+    if let Some(why) = rules.no_penalty() {
         return Err(crate::tables::TableError::conflict(why).into());
     }
     let teams = t.core.spec.team_count().unwrap_or(0);
     let team = (0..teams)
-        .find(|&n| game.team_name(n) == req.team)
+        .find(|&n| rules.side_json(n) == req.team)
         .ok_or_else(|| {
             ApiError::bad(format!(
                 "field `team`: {} is not a team of this table",

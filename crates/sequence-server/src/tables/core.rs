@@ -3,7 +3,7 @@
 //! engine checks every move).
 
 use super::event::{Auto, Event, StoredMove, AWAY_AFTER};
-use super::{game_of, now_ms, Logged, Spec, TableError};
+use super::{now_ms, Logged, Spec, TableError};
 use crate::auth::SeatToken;
 use sequence_common::{AnyGame, PlayError, Seat};
 use serde_json::{json, Value};
@@ -335,11 +335,7 @@ impl Core {
         if self.status != Status::Waiting || !self.all_filled() {
             return Err(conflict("the table cannot start: seats are free"));
         }
-        self.live = Some(
-            game_of(self.spec.game)
-                .start(&self.spec, seed)
-                .map_err(conflict)?,
-        );
+        self.live = Some(self.spec.deal(seed).map_err(conflict)?);
         self.game_no += 1;
         self.moves = 0;
         self.status = Status::Playing;
@@ -382,31 +378,24 @@ impl Core {
     }
 
     /// Plays a move of the seat to act (`auto`: made by the server for
-    /// it), logs it and keeps count of the seat's timeouts. Which seat
-    /// acts, and whether it owes a table-talk penalty discard first (C10),
-    /// the engine says.
+    /// it), logs it and keeps count of the seat's timeouts. Whether the
+    /// game is on, which seat decides, and whether it owes a table-talk
+    /// penalty discard first (C10), the engine says
+    /// ([`sequence_common::AnyGame::may_decide`],
+    /// [`sequence_common::AnyGame::play_entry`]).
     fn play(&mut self, mv: &StoredMove, auto: Option<Auto>) -> Result<(), TableError> {
-        self.check_playing()?;
-        let to_act = self.to_act();
-        let Some(seat) = mv.seat().filter(|&s| to_act == Some(Seat(s))) else {
-            return Err(self.stale(format!(
-                "it is not seat {}'s turn (seat {} is to move)",
-                mv.seat().map_or("?".to_string(), |s| s.to_string()),
-                to_act.map_or("none".to_string(), |s| s.0.to_string())
-            )));
+        let (status, move_number) = (self.status, self.moves);
+        let closed = self.closed.as_deref();
+        let Some(live) = self.live.as_mut() else {
+            return Err(self.not_playing());
         };
-        let move_number = self.moves;
-        let live = self.live.as_mut().ok_or_else(|| conflict("no game"))?;
+        let refused = |e: PlayError| not_now(e, status, closed, move_number);
+        if let Some(seat) = mv.seat() {
+            live.may_decide(seat).map_err(refused)?;
+        }
         let entry = mv.entry(live.as_ref())?;
-        let logged = live.play_entry(&entry).map_err(|e| match e {
-            // a decision comes first (a penalty discard owed, C10): the
-            // player has not seen the table as it stands
-            PlayError::NotNow { message, .. } => TableError::Stale {
-                message,
-                move_number,
-            },
-            e => e.into(),
-        })?;
+        let seat = entry.seat().0;
+        let logged = live.play_entry(&entry).map_err(refused)?;
         let over = live.outcome().is_over();
         self.moves += 1;
         let at = self.now();
@@ -445,13 +434,13 @@ impl Core {
         if self.status == Status::Playing {
             return Ok(());
         }
-        if let Some(reason) = &self.closed {
-            return Err(self.stale(format!("the table was closed by the operators: {reason}")));
-        }
-        Err(self.stale(format!(
-            "the game is not being played (table is {})",
-            self.status.name()
-        )))
+        Err(self.not_playing())
+    }
+
+    /// [`TableError::Stale`]: the game is not being played (the table is
+    /// waiting, over or closed).
+    fn not_playing(&self) -> TableError {
+        self.stale(not_playing(self.status, self.closed.as_deref()))
     }
 
     /// A [`TableError::Stale`] refusal of a move: not now, the table is at
@@ -610,5 +599,35 @@ impl Core {
             return None;
         }
         self.live.as_ref()?.record_json()
+    }
+}
+
+/// Why a game is not being played, for a move sent to it: the table
+/// `status`, or why the operators `closed` it.
+fn not_playing(status: Status, closed: Option<&str>) -> String {
+    match closed {
+        Some(reason) => format!("the table was closed by the operators: {reason}"),
+        None => format!("the game is not being played (table is {})", status.name()),
+    }
+}
+
+/// A refusal of the engine as the table answers it: not now (the game
+/// over, another seat to decide, a penalty discard owed first, C10) is
+/// [`TableError::Stale`] at `move_number`, since the player has not seen
+/// the table as it stands (once over, said as [`Core::check_playing`]
+/// says it); the rest as the engine refused it.
+fn not_now(e: PlayError, status: Status, closed: Option<&str>, move_number: u32) -> TableError {
+    match e {
+        PlayError::NotNow { code, .. } if code == sequence_common::any::GAME_OVER => {
+            TableError::Stale {
+                message: not_playing(status, closed),
+                move_number,
+            }
+        }
+        PlayError::NotNow { message, .. } => TableError::Stale {
+            message,
+            move_number,
+        },
+        e => e.into(),
     }
 }

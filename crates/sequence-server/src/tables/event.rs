@@ -2,7 +2,7 @@
 //! who made a move for a seat whose holder did not ([`Auto`]); the clock
 //! events are stamped with ([`now_ms`]).
 
-use sequence_common::{AnyEntry, AnyGame, PlayError};
+use sequence_common::{AnyEntry, AnyGame, NotationError, PlayError, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -97,25 +97,27 @@ pub enum Event {
 /// a `moves` entry in record format with its `seat` (RECORD.md,
 /// RECORD-STACKS.md; a table-talk penalty discard `{"seat", "penalty":
 /// CARD}`, C10). A move a request brought keeps the seat of its token and
-/// the engine's reading of it ([`AnyGame::read_entry`], not stored), so
-/// that it is read once however many times its change is checked (a lost
-/// race checks it again); one read back from the log is read when played.
+/// the engine's reading of it for that seat ([`AnyGame::read_entry`], not
+/// stored), a bot's move the decision the bot made; either is read once
+/// however many times its change is checked (a lost race checks it
+/// again). One read back from the log is read when played.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(from = "Value", into = "Value")]
 pub struct StoredMove {
     json: Value,
-    seat: Option<u8>,
+    seat: Option<Seat>,
     read: Option<Result<AnyEntry, PlayError>>,
 }
 
 impl StoredMove {
-    /// A move in record format with its `seat` (a bot's, the server's for
-    /// a seat whose time ran out, one read back from the log).
+    /// A move in record format with its `seat` (the server's for a seat
+    /// whose window closed, one read back from the log).
     pub fn new(json: Value) -> StoredMove {
         let seat = json
             .get("seat")
             .and_then(Value::as_u64)
-            .and_then(|s| u8::try_from(s).ok());
+            .and_then(|s| u8::try_from(s).ok())
+            .map(Seat);
         StoredMove {
             json,
             seat,
@@ -123,37 +125,51 @@ impl StoredMove {
         }
     }
 
-    /// `seat`'s move `json` (record format with `seat`) as the engine of
-    /// `live` reads it, read now: a request's move.
+    /// `seat`'s move `json` (record format; its `seat` may be left out)
+    /// as the engine of `live` reads it for that seat, read now: a
+    /// request's move.
     pub fn read(seat: u8, json: Value, live: &dyn AnyGame) -> StoredMove {
-        let read = Some(live.read_entry(&json));
+        let read = Some(live.read_entry(Seat(seat), &json));
         StoredMove {
             json,
-            seat: Some(seat),
+            seat: Some(Seat(seat)),
             read,
         }
     }
 
-    /// The move as the log stores it.
-    pub fn json(&self) -> &Value {
-        &self.json
+    /// A decision a bot made (its typed move or penalty discard), stored
+    /// as its entry ([`AnyEntry::to_json`]) and played as it is; `None`
+    /// for a move made at no known table.
+    pub fn of_entry(entry: AnyEntry) -> Option<StoredMove> {
+        Some(StoredMove {
+            json: entry.to_json()?,
+            seat: Some(entry.seat()),
+            read: Some(Ok(entry)),
+        })
     }
 
     /// The seat that makes it (`None`: the entry names no seat, which the
     /// engine's reading then refuses).
-    pub fn seat(&self) -> Option<u8> {
+    pub fn seat(&self) -> Option<Seat> {
         self.seat
     }
 
     /// The engine's reading of the move for `live` (made once for a
-    /// request's move).
+    /// request's or a bot's move).
     ///
     /// # Errors
     /// [`PlayError::Malformed`] with the notation's code.
     pub fn entry(&self, live: &dyn AnyGame) -> Result<AnyEntry, PlayError> {
-        match &self.read {
-            Some(read) => read.clone(),
-            None => live.read_entry(&self.json),
+        match (&self.read, self.seat) {
+            (Some(read), _) => read.clone(),
+            (None, Some(seat)) => live.read_entry(seat, &self.json),
+            (None, None) => {
+                let e = NotationError::Missing("seat");
+                Err(PlayError::Malformed {
+                    code: e.code(),
+                    message: format!("malformed move: {e}"),
+                })
+            }
         }
     }
 }
@@ -164,9 +180,15 @@ impl From<Value> for StoredMove {
     }
 }
 
+/// The log stores a move with its seat (one a request left it out of has
+/// the token's).
 impl From<StoredMove> for Value {
     fn from(mv: StoredMove) -> Value {
-        mv.json
+        let mut json = mv.json;
+        if let (Some(o), Some(seat)) = (json.as_object_mut(), mv.seat) {
+            o.entry("seat").or_insert_with(|| Value::from(seat.0));
+        }
+        json
     }
 }
 

@@ -1,80 +1,22 @@
-//! The lobby's description of each game (`GET /api/games`): the player
-//! and team counts the engine allows, and the rule options with their
-//! rule ids, values and defaults as the engine lists them
-//! ([`sequence_common::TableFacts::option_specs`]). What a move did for
-//! the move log, the Block window, a view's extras and the end screen's
-//! facts are the engines' too ([`sequence_common::TableFacts`]); the
-//! tests below hold the log to what diffing the states gave.
-
-use sequence_common::{OptionSpec, Rules, TableConfig, TableFacts};
-use serde_json::{json, Map, Value};
-
-/// The teams (C3) of the table `G` could seat `players` in, by the engine:
-/// `None` when the count is not allowed.
-fn team_choices<G: Rules>(players: u8) -> Option<Vec<u8>>
-where
-    G::Options: Default,
-{
-    let def = G::table(players, None, G::Options::default()).ok()?;
-    let Some(default_teams) = def.team_count() else {
-        return Some(vec![]);
-    };
-    let mut out = vec![default_teams];
-    for t in 2..=players.min(4) {
-        if t != default_teams
-            && G::table(players, Some(t), G::Options::default())
-                .is_ok_and(|c| c.team_count() == Some(t))
-        {
-            out.push(t);
-        }
-    }
-    out.sort_unstable();
-    Some(out)
-}
-
-/// The description of game `G` for `GET /api/games`: its name and title,
-/// the player counts the engine allows, the team counts per player count
-/// (the default first), the rule options, and the engine's own extras
-/// ([`TableFacts::describe_extras`]: classic's official board `layout`).
-pub fn describe<G: TableFacts>() -> Value {
-    let mut players = vec![];
-    let mut teams = Map::new();
-    let mut default_teams = Map::new();
-    for p in 2..=12u8 {
-        if let Some(t) = team_choices::<G>(p) {
-            players.push(p);
-            if let Ok(c) = G::table(p, None, G::Options::default()) {
-                if let Some(d) = c.team_count() {
-                    default_teams.insert(p.to_string(), json!(d));
-                    teams.insert(p.to_string(), json!(t));
-                }
-            }
-        }
-    }
-    let mut d = json!({
-        "name": G::KIND.name(),
-        "title": G::KIND.title(),
-        "record_format": G::KIND.record_format(),
-        "players": players,
-        "teams": if G::TEAMS { Value::Object(teams) } else { Value::Null },
-        "default_teams": if G::TEAMS { Value::Object(default_teams) } else { Value::Null },
-        "options": G::option_specs().iter().map(OptionSpec::to_json).collect::<Vec<_>>(),
-        "penalty": G::TABLE_TALK_PENALTY,
-    });
-    if let Some(o) = d.as_object_mut() {
-        G::describe_extras(o);
-    }
-    d
-}
+//! What the engines report of a table's game, held to what the server
+//! once worked out itself: the lobby's description of each game (`GET
+//! /api/games`, [`sequence_common::AnyRules::describe`]: player and team
+//! counts, rule options) and what a move did for the move log
+//! ([`sequence_common::TableFacts::log_effects`]), which the tests below
+//! hold to what diffing the states gave. The server keeps no rules here.
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use sequence_common::{LogEffects, Seat};
+    use sequence_common::{GameKind, LogEffects, Seat, TableFacts};
+    use serde_json::{json, Map, Value};
+
+    fn describe(kind: GameKind) -> Value {
+        sequence_bots::rules(kind).describe()
+    }
 
     #[test]
     fn the_engine_says_which_tables_exist() {
-        let c = describe::<sequence_classic::Game>();
+        let c = describe(GameKind::Classic);
         assert_eq!(c["players"], json!([2, 3, 4, 6, 8, 9, 10, 12]));
         assert_eq!(c["teams"]["6"], json!([2, 3]));
         assert_eq!(c["teams"]["4"], json!([2]));
@@ -95,7 +37,7 @@ mod tests {
             json!(sequence_classic::Layout::official().to_rows())
         );
         assert_eq!(c["layout"].as_array().map(Vec::len), Some(10));
-        let s = describe::<sequence_stacks::Game>();
+        let s = describe(GameKind::Stacks);
         assert_eq!(s["players"], json!([2, 3, 4, 5, 6]));
         assert_eq!(s["teams"], Value::Null);
         let ppc = s["options"]

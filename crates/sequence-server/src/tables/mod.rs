@@ -1,8 +1,8 @@
 //! The table core: the durable state of a table rebuilt from its event
 //! log ([`Core`]), the live state around it ([`Table`]: connections, chat,
 //! turn timer), and the views sent to seats and spectators. Written once
-//! for both games: the game itself is a [`sequence_common::AnyGame`] ([`live`]), picked
-//! from the table's [`GameKind`] when a game starts. Refusals are
+//! for every game: the game itself is a [`sequence_common::AnyGame`] ([`live`]), dealt
+//! by the rules of the table's [`GameKind`] when a game starts. Refusals are
 //! [`TableError`]s; this module knows nothing of HTTP.
 //!
 //! Every change is an [`Event`]. A change is applied to a copy of the
@@ -14,7 +14,8 @@ mod admin;
 mod core;
 pub mod error;
 mod event;
-pub mod game;
+#[cfg(test)]
+mod game;
 pub mod live;
 pub use sequence_bots::replay;
 pub mod spec;
@@ -24,7 +25,7 @@ pub mod tutorial;
 pub use core::{Core, LogEntry, SeatCore, SeatKind, Status};
 pub use error::TableError;
 pub use event::{now_ms, Auto, Event, StoredMove, AWAY_AFTER};
-pub use live::{game_of, play_logged, BotMove, Hint, HintAsk, Logged, TableGame};
+pub use live::{play_logged, Logged};
 pub use sequence_common::GameKind;
 pub use spec::Spec;
 pub use table::{Frame, Sub, Table, ViewMessage};

@@ -1,11 +1,10 @@
-//! How a table was created ([`Spec`]) and how its rule options are read:
-//! the same for both games, the engine checking the table
-//! ([`sequence_common::Rules::table`]).
+//! How a table was created ([`Spec`]): the same for every game, the
+//! engine reading its rule options and checking the table
+//! ([`sequence_common::AnyRules::check_table`]).
 
-use sequence_common::json::{describe, kind_of};
 use sequence_common::GameKind;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// How a table was created (stored as JSON; holds no secret).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -62,36 +61,5 @@ impl Spec {
             tutorial: None,
             rated: None,
         }
-    }
-}
-
-/// A table's rule options as `T`: null is the defaults; anything else must
-/// be an object (`example` shows one). Errors name the option by its path
-/// (`options.sequence_length must be …`), in words: what each option must
-/// be comes from the engine (`hints`, [`sequence_common::TableFacts::option_hints`]
-/// under `options.`), else from its type.
-///
-/// # Errors
-/// The message.
-pub(crate) fn read_options<T: serde::de::DeserializeOwned + Default>(
-    v: &Value,
-    example: &str,
-    hints: &[(String, String)],
-) -> Result<T, String> {
-    #[derive(Deserialize)]
-    struct Wrapped<O> {
-        options: O,
-    }
-    match v {
-        Value::Null => Ok(T::default()),
-        Value::Object(_) => {
-            serde_path_to_error::deserialize::<_, Wrapped<T>>(json!({ "options": v }))
-                .map(|w| w.options)
-                .map_err(|e| describe(&e, hints))
-        }
-        other => Err(format!(
-            "options must be a JSON object like {example}, not {}",
-            kind_of(other)
-        )),
     }
 }

@@ -2,10 +2,10 @@
 //! around it (connections, chat, turn timer), and the views sent to seats
 //! and spectators.
 
-use super::{game_of, now_ms, Core, SeatKind, Status, LOG_TAIL, WINDOW_SECONDS};
+use super::{now_ms, Core, SeatKind, Status, LOG_TAIL, WINDOW_SECONDS};
 use axum::extract::ws::Utf8Bytes;
-use sequence_common::Seat;
-use serde_json::{json, Value};
+use sequence_common::{Seat, TableContext};
+use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
@@ -129,8 +129,7 @@ impl Table {
     /// Public table info (see docs/api.md "Table info").
     pub fn info(&self) -> Value {
         let c = &self.core;
-        let game = game_of(c.spec.game);
-        let (teams, seat_teams) = match game.seat_teams(&c.spec) {
+        let (teams, seat_teams) = match c.spec.seat_teams() {
             Some((n, seats)) => (Some(n), seats),
             None => (None, vec![]),
         };
@@ -264,58 +263,28 @@ impl Table {
     /// has one) holding `null` in place of the log's entries from the
     /// index returned on (the newest [`LOG_TAIL`]).
     fn view_of_game(&self, seat: Option<u8>) -> (Value, Option<usize>) {
-        let mut log = None;
         let c = &self.core;
-        let mut v = match c.live.as_ref() {
-            None => {
-                json!({"game": c.spec.game, "seat": seat, "status": "waiting", "move_number": 0})
-            }
-            Some(live) => live.view_json(seat.map(Seat)),
+        let Some(live) = c.live.as_ref() else {
+            let v =
+                json!({"game": c.spec.game, "seat": seat, "status": "waiting", "move_number": 0});
+            return (v, None);
         };
-        if let Some(live) = c.live.as_ref() {
-            live.decorate_view(&mut v);
-        }
-        if let Some(o) = v.as_object_mut() {
-            if c.live.is_some() {
-                o.insert("move_number".into(), json!(c.moves));
-                log = Some(c.log.len().saturating_sub(LOG_TAIL));
-                o.insert("log".into(), Value::Null);
-                o.insert("log_size".into(), json!(c.log.len()));
-                if c.live.as_ref().is_some_and(|l| l.in_window()) {
-                    if let Some(Value::Object(w)) = o.get_mut("block_window") {
-                        w.insert("deadline_ms".into(), json!(self.deadline.map(|d| d.1)));
-                    }
-                }
-                if c.status == Status::Over {
-                    if let Some(live) = c.live.as_ref() {
-                        o.insert("final_sides".into(), live.final_sides());
-                    }
-                }
-                let owed = c
-                    .live
-                    .as_ref()
-                    .and_then(|l| l.penalty_owed().map(|o| (l, o)));
-                if let Some((live, owed)) = owed.filter(|_| c.status == Status::Playing) {
-                    // the table-talk penalty (C10): the seat that owes a
-                    // discard chooses one of its cards; nobody else moves
-                    let pending: Vec<u8> = owed.seats.iter().map(|s| s.0).collect();
-                    o.insert(
-                        "penalty".into(),
-                        json!({"team": live.side_json(owed.team), "pending": pending}),
-                    );
-                    let choices: Vec<Value> = match owed.seats.first() {
-                        Some(&first) if seat == Some(first.0) => live.penalty_moves(first),
-                        _ => vec![],
-                    };
-                    o.insert("legal_moves".into(), json!(choices));
-                }
-                if c.status == Status::Closed {
-                    // the operators closed it: nobody moves any more
-                    o.insert("legal_moves".into(), json!([]));
-                }
-            }
-        }
-        (v, log)
+        // the table's own facts; what the rules give of the table (the
+        // penalty being paid, C10; the window's deadline, S5b; the end's
+        // facts) is the engine's
+        let mut fields = Map::new();
+        fields.insert("move_number".into(), json!(c.moves));
+        fields.insert("log".into(), Value::Null);
+        fields.insert("log_size".into(), json!(c.log.len()));
+        let ctx = TableContext {
+            fields,
+            deadline_ms: self.deadline.map(|d| d.1),
+            playing: c.status == Status::Playing,
+            over: c.status == Status::Over,
+            closed: c.status == Status::Closed,
+        };
+        let v = live.table_view(seat.map(Seat), &ctx);
+        (v, Some(c.log.len().saturating_sub(LOG_TAIL)))
     }
 
     /// The `view` message of `seat` (`None`: a spectator).
