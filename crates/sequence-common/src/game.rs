@@ -30,7 +30,8 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    /// Both games.
+    /// Every game, in the order lists show them (a new game is added
+    /// here, and the messages that name the games follow).
     pub const ALL: [GameKind; 2] = [GameKind::Classic, GameKind::Stacks];
 
     /// `classic` or `stacks`: the name in the API, the bot protocol and on
@@ -80,10 +81,14 @@ impl std::str::FromStr for GameKind {
         match s.trim().to_ascii_lowercase().as_str() {
             "classic" | "sequence" => Ok(GameKind::Classic),
             "stacks" | "sequence-stacks" => Ok(GameKind::Stacks),
-            _ => Err(format!(
-                "{} is not a game (classic or stacks)",
-                crate::json::echo(&format!("{s:?}"))
-            )),
+            _ => {
+                let names: Vec<String> = GameKind::ALL.iter().map(|k| k.name().into()).collect();
+                Err(format!(
+                    "{} is not a game ({})",
+                    crate::json::echo(&format!("{s:?}")),
+                    crate::table::or_list(&names)
+                ))
+            }
         }
     }
 }

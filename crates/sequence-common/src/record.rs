@@ -58,9 +58,16 @@ pub fn detect_kind(text: &str) -> Result<(GameKind, Value), MalformedRecord> {
     match obj.get("format").and_then(Value::as_str) {
         Some(f) => match GameKind::from_record_format(f) {
             Some(k) => Ok((k, value)),
-            None => Err(MalformedRecord(format!(
-                "field `format`: unknown format {f:?} (expected {CLASSIC_FORMAT:?} or {STACKS_FORMAT:?})"
-            ))),
+            None => {
+                let formats: Vec<String> = GameKind::ALL
+                    .iter()
+                    .map(|k| format!("{:?}", k.record_format()))
+                    .collect();
+                Err(MalformedRecord(format!(
+                    "field `format`: unknown format {f:?} (expected {})",
+                    crate::table::or_list(&formats)
+                )))
+            }
         },
         None => Err(MalformedRecord(
             "field `format`: missing or not a string".into(),

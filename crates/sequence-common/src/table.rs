@@ -75,10 +75,9 @@ impl OptionSpec {
                     .filter(|v| !v.is_null())
                     .map(Value::to_string)
                     .collect();
-                let mut w = match shown.split_last() {
-                    Some((last, [])) => last.clone(),
-                    Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-                    None => "null".to_string(),
+                let mut w = match shown.is_empty() {
+                    true => "null".to_string(),
+                    false => or_list(&shown),
                 };
                 if self.values.iter().any(Value::is_null) && !shown.is_empty() {
                     w.push_str(", or null for the official rule");
@@ -236,6 +235,15 @@ pub trait TableFacts: Notation<Options: DeserializeOwned> {
     /// just made, marked where the game can show it). What
     /// `sequence replay` prints after each move.
     fn position_text(&self, color: bool, last: Option<&Self::Move>) -> String;
+}
+
+/// Words joined as a choice: `a`, `a or b`, `a, b or c` (empty: ``).
+pub fn or_list(words: &[String]) -> String {
+    match words.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]
