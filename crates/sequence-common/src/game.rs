@@ -76,20 +76,23 @@ impl fmt::Display for GameKind {
 impl std::str::FromStr for GameKind {
     type Err = String;
 
-    /// `classic` (or `sequence`) and `stacks`, any case.
+    /// A game's name (`classic`, `stacks`) or its title written with
+    /// dashes (`sequence`, `sequence-stacks`), any case: every game of
+    /// [`GameKind::ALL`].
     fn from_str(s: &str) -> Result<GameKind, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "classic" | "sequence" => Ok(GameKind::Classic),
-            "stacks" | "sequence-stacks" => Ok(GameKind::Stacks),
-            _ => {
+        let want = s.trim().to_ascii_lowercase();
+        let titled = |k: GameKind| k.title().to_ascii_lowercase().replace(' ', "-");
+        GameKind::ALL
+            .into_iter()
+            .find(|&k| want == k.name() || want == titled(k))
+            .ok_or_else(|| {
                 let names: Vec<String> = GameKind::ALL.iter().map(|k| k.name().into()).collect();
-                Err(format!(
+                format!(
                     "{} is not a game ({})",
                     crate::json::echo(&format!("{s:?}")),
                     crate::table::or_list(&names)
-                ))
-            }
-        }
+                )
+            })
     }
 }
 
@@ -401,5 +404,28 @@ mod tests {
         }
         assert!("chess".parse::<GameKind>().is_err());
         assert_eq!(GameKind::from_record_format("chess/1"), None);
+    }
+
+    /// The other spellings are the titles with dashes, any case; a name
+    /// that is no game lists the games.
+    #[test]
+    fn game_kinds_by_title() {
+        assert_eq!(" Sequence ".parse::<GameKind>(), Ok(GameKind::Classic));
+        assert_eq!("SEQUENCE-STACKS".parse::<GameKind>(), Ok(GameKind::Stacks));
+        assert_eq!(
+            "chess".parse::<GameKind>(),
+            Err("\"chess\" is not a game (classic or stacks)".to_string())
+        );
+    }
+
+    /// `GameKind::ALL` holds every game once: this match stops compiling
+    /// when a variant is added, until it is counted here (and in `ALL`).
+    #[test]
+    fn all_lists_every_game() {
+        let index = |k: GameKind| match k {
+            GameKind::Classic => 0,
+            GameKind::Stacks => 1,
+        };
+        assert_eq!(GameKind::ALL.map(index), [0, 1]);
     }
 }
